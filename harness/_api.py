@@ -1,0 +1,111 @@
+"""The API between the engine and the CLI: options in, a prepared session and results out.
+
+Everything that can be wrong with the input (scenarios, target specs, flags) is checked in
+`prepare`, before any case runs, so a bad run stops with one clear error and writes nothing.
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import scenarios as scenario_files
+from scenarios import Scenario
+
+from ._errors import UsageError
+from ._plan import Shard, plan, select, shard
+from ._reference import DEFECTS
+from ._runner import Runner
+from ._targets import NO_TARGET, load_target, target_name
+from ._types import Case, CaseResult
+
+DEFAULT_TARGET = "reference:guarded"
+DEFAULT_RED_TARGET = "reference:legacy"
+
+
+@dataclass
+class RunOptions:
+    """What to run; the CLI fills it from flags."""
+
+    target: str = DEFAULT_TARGET
+    #: The old path each case is paired against; `none` turns pairing off.
+    red_target: str = DEFAULT_RED_TARGET
+    #: Scenario files or folders; empty means the bundled scenarios.
+    scenarios: list[Path] = field(default_factory=list)
+    select: list[str] = field(default_factory=list)
+    seed: int = 0
+    shard: str | None = None
+    timeout: float = 10.0
+
+    def reproduce_command(self, case_id: str, target: str | None = None) -> str:
+        """One command that re-runs one case and shows its evidence."""
+        words = ["toolsurface", "reproduce", case_id, "--target", target or self.target, "--seed", str(self.seed)]
+        for path in self.scenarios:
+            words += ["--scenarios", str(path)]
+        return shlex.join(words)
+
+
+@dataclass(frozen=True)
+class Session:
+    """A checked, planned run, ready to go."""
+
+    options: RunOptions
+    scenarios: tuple[Scenario, ...]
+    #: Every planned case, before selection and sharding.
+    planned: tuple[Case, ...]
+    #: The cases this run executes.
+    cases: tuple[Case, ...]
+    runner: Runner
+    target_name: str
+    red_target_name: str | None
+
+    def results(self) -> Iterator[CaseResult]:
+        return self.runner.run(self.cases)
+
+
+def prepare(options: RunOptions) -> Session:
+    """Check every input and plan the run; raise a one-line error on the first thing wrong."""
+    if options.seed < 0:
+        raise UsageError(f"--seed {options.seed} must be a non-negative integer")
+    if options.timeout <= 0:
+        raise UsageError(f"--timeout {options.timeout} must be a positive number of seconds")
+    part = Shard.parse(options.shard) if options.shard else None
+    loaded = scenario_files.load(options.scenarios or None)
+    target = load_target(options.target)
+    red = None if options.red_target == NO_TARGET else load_target(options.red_target)
+    planned = plan(loaded, options.seed)
+    chosen = select(planned, options.select)
+    if options.select and not chosen:
+        patterns = " ".join(f"--select {p!r}" for p in options.select)
+        raise UsageError(f"{patterns} matched none of the {len(planned)} planned cases")
+    return Session(
+        options=options,
+        scenarios=loaded,
+        planned=planned,
+        cases=shard(chosen, part),
+        runner=Runner(loaded, target, red, options.timeout),
+        target_name=target_name(target, options.target),
+        red_target_name=None if red is None else target_name(red, options.red_target),
+    )
+
+
+def find_case(session: Session, case_id: str) -> Case:
+    for case in session.planned:
+        if case.id == case_id:
+            return case
+    raise UsageError(f"no case {case_id!r} in the plan for seed {session.options.seed} (see `toolsurface list cases`)")
+
+
+def defect_kills(options: RunOptions) -> dict[str, list[CaseResult]]:
+    """For every defect variant, the cases that fail on it (that is, kill it)."""
+    kills: dict[str, list[CaseResult]] = {}
+    for name in DEFECTS:
+        session = prepare(_with(options, target=f"reference:defect/{name}", red_target=NO_TARGET))
+        kills[name] = [result for result in session.results() if not result.verdict.kind.ok]
+    return kills
+
+
+def _with(options: RunOptions, **changes: object) -> RunOptions:
+    return RunOptions(**{**options.__dict__, **changes})

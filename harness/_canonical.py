@@ -1,0 +1,82 @@
+"""Immutable snapshots of a tool surface, and parity between them.
+
+A snapshot is the surface serialized to JSON bytes as it was found: bytes cannot be edited in
+place, so nothing downstream of a capture can reach into it. Parity ignores object key order and
+respects array and tool order. It is decided on the raw bytes when they are equal (the common
+case, one `bytes` comparison) and on sorted-key canonical JSON only when they differ but could
+still be a key reordering — which keeps a capture plus two checks within about 3× of a plain
+`==` of two trees (see tests/benchmarks).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from scenarios import ToolDescriptor
+
+from ._formats import LOGICAL, ToolFormat
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Snapshot:
+    """A captured surface: JSON of `[[name, description, input_schema], ...]`, key order as found."""
+
+    raw: bytes
+
+    @property
+    def canonical(self) -> bytes:
+        """The same surface with every object's keys sorted: equal exactly when surfaces have parity."""
+        return canonical_json(json.loads(self.raw))  # json, not orjson: exact past 64-bit integers
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Snapshot):
+            return NotImplemented
+        # Reordering keys never changes the length of compact JSON, so a length change is a change.
+        return self.raw == other.raw or (len(self.raw) == len(other.raw) and self.canonical == other.canonical)
+
+    def __hash__(self) -> int:
+        return hash(self.canonical)
+
+    def entries(self) -> list[list[Any]]:
+        """A fresh decoded copy: `[name, description, input_schema]` per tool, in order."""
+        return json.loads(self.raw)
+
+    def names(self) -> list[str]:
+        return [entry[0] for entry in self.entries()]
+
+    def __len__(self) -> int:
+        return len(self.entries())
+
+
+def canonical_json(value: Any) -> bytes:
+    """Compact JSON bytes with sorted keys."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # orjson stops at 64-bit integers; the standard library does not
+        return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def _raw_json(value: Any) -> bytes:
+    try:
+        return orjson.dumps(value)
+    except TypeError:
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def capture(tools: Iterable[Any], fmt: ToolFormat = LOGICAL) -> Snapshot:
+    """Snapshot live tool objects as they are now."""
+    return Snapshot(_raw_json([fmt.logical(tool) for tool in tools]))
+
+
+def snapshot_of(descriptors: Sequence[ToolDescriptor]) -> Snapshot:
+    """Snapshot recorded descriptors without decoding their schemas: they are JSON bytes already.
+
+    Gives the same bytes `capture` gives for live tools built from these descriptors.
+    """
+    entries = (b"[%b,%b,%b]" % (_raw_json(d.name), _raw_json(d.description), d.schema_json) for d in descriptors)
+    return Snapshot(b"[" + b",".join(entries) + b"]")

@@ -1,0 +1,185 @@
+"""A structural diff of two tool surfaces that names each difference the way a reviewer would.
+
+Tools are matched by name (the k-th tool of a name with the k-th of the same name, so duplicate
+names are matched too). A removed and an added tool whose description and schema are identical
+are one rename, not a delete plus an add. Tools that kept their name but left the longest run of
+unchanged relative order are reported as moved.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ._canonical import Snapshot, canonical_json
+
+
+@dataclass(frozen=True, slots=True)
+class Added:
+    name: str
+    index: int
+
+    def __str__(self) -> str:
+        return f"added {self.name!r} at {self.index}"
+
+
+@dataclass(frozen=True, slots=True)
+class Removed:
+    name: str
+    index: int
+
+    def __str__(self) -> str:
+        return f"removed {self.name!r} (was at {self.index})"
+
+
+@dataclass(frozen=True, slots=True)
+class Renamed:
+    before: str
+    after: str
+    index: int
+
+    def __str__(self) -> str:
+        return f"renamed {self.before!r} → {self.after!r} at {self.index}"
+
+
+@dataclass(frozen=True, slots=True)
+class Moved:
+    name: str
+    before: int
+    after: int
+
+    def __str__(self) -> str:
+        return f"moved {self.name!r} from {self.before} to {self.after}"
+
+
+@dataclass(frozen=True, slots=True)
+class DescriptionChanged:
+    name: str
+
+    def __str__(self) -> str:
+        return f"description of {self.name!r} changed"
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaChanged:
+    name: str
+    #: JSON Pointer into the input schema of the first place that differs on this path.
+    pointer: str
+
+    def __str__(self) -> str:
+        return f"schema of {self.name!r} changed at {self.pointer or '/'}"
+
+
+Change = Added | Removed | Renamed | Moved | DescriptionChanged | SchemaChanged
+
+#: Past this many differing places in one schema, the rest are summarised by the first ones.
+_MAX_POINTERS = 8
+
+
+def diff_snapshots(expected: Snapshot, actual: Snapshot) -> tuple[Change, ...]:
+    if expected == actual:
+        return ()
+    return diff(expected.entries(), actual.entries())
+
+
+def diff(before: Sequence[Sequence[Any]], after: Sequence[Sequence[Any]]) -> tuple[Change, ...]:
+    """Every difference from `before` to `after`; each is `[name, description, input_schema]`."""
+    old = _keyed(before)
+    new = _keyed(after)
+    pairs = [(old[key], new[key]) for key in old if key in new]
+    removed = [old[key] for key in old if key not in new]
+    added = [new[key] for key in new if key not in old]
+    renames: list[tuple[int, int]] = []
+    for i in list(removed):
+        content = _content(before[i])
+        match = next((j for j in added if _content(after[j]) == content), None)
+        if match is not None:
+            removed.remove(i)
+            added.remove(match)
+            renames.append((i, match))
+    changes: list[Change] = [Removed(before[i][0], i) for i in removed]
+    changes += [Added(after[j][0], j) for j in added]
+    changes += [Renamed(before[i][0], after[j][0], j) for i, j in renames]
+    changes += _moves(sorted(pairs + renames, key=lambda pair: pair[1]), after)
+    for i, j in sorted(pairs, key=lambda pair: pair[1]):
+        name = after[j][0]
+        if before[i][1] != after[j][1]:
+            changes.append(DescriptionChanged(name))
+        for pointer in _pointers(before[i][2], after[j][2], "", limit=_MAX_POINTERS):
+            changes.append(SchemaChanged(name, pointer))
+    return tuple(changes)
+
+
+def _keyed(entries: Sequence[Sequence[Any]]) -> dict[tuple[str, int], int]:
+    """(name, occurrence) → index, so a duplicate name matches the same occurrence on the other side."""
+    seen: dict[str, int] = {}
+    keyed = {}
+    for index, entry in enumerate(entries):
+        occurrence = seen.get(entry[0], 0)
+        seen[entry[0]] = occurrence + 1
+        keyed[(entry[0], occurrence)] = index
+    return keyed
+
+
+def _content(entry: Sequence[Any]) -> bytes:
+    return canonical_json([entry[1], entry[2]])
+
+
+def _moves(pairs: list[tuple[int, int]], after: Sequence[Sequence[Any]]) -> list[Change]:
+    """Tools outside the longest increasing run of old positions, in new order, have moved."""
+    kept = _longest_increasing([i for i, _ in pairs])
+    return [Moved(after[j][0], i, j) for i, j in pairs if i not in kept]
+
+
+def _longest_increasing(values: list[int]) -> set[int]:
+    tails: list[int] = []  # index into values of the smallest tail of each run length
+    parent = [-1] * len(values)
+    for position, value in enumerate(values):
+        length = bisect.bisect_left([values[t] for t in tails], value)
+        parent[position] = tails[length - 1] if length else -1
+        if length == len(tails):
+            tails.append(position)
+        else:
+            tails[length] = position
+    kept: set[int] = set()
+    position = tails[-1] if tails else -1
+    while position >= 0:
+        kept.add(values[position])
+        position = parent[position]
+    return kept
+
+
+def _pointers(a: Any, b: Any, here: str, limit: int) -> Iterator[str]:
+    """JSON Pointers of the places where two JSON values differ (object key order ignored)."""
+    # `==` is C-fast and almost always decides; only equal-looking values (true vs 1) need bytes.
+    if a == b and canonical_json(a) == canonical_json(b):
+        return
+    if isinstance(a, dict) and isinstance(b, dict):
+        found = 0
+        for key in sorted(a.keys() | b.keys()):
+            where = f"{here}/{_escape(key)}"
+            if key not in a or key not in b:
+                found += 1
+                yield where
+            else:
+                for pointer in _pointers(a[key], b[key], where, limit - found):
+                    found += 1
+                    yield pointer
+            if found >= limit:
+                return
+    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        found = 0
+        for index, (x, y) in enumerate(zip(a, b)):
+            for pointer in _pointers(x, y, f"{here}/{index}", limit - found):
+                found += 1
+                yield pointer
+            if found >= limit:
+                return
+    else:
+        yield here
+
+
+def _escape(token: str) -> str:
+    return token.replace("~", "~0").replace("/", "~1")

@@ -1,0 +1,91 @@
+"""The plan: every case of scenario × lane × hook mode × injection point × mutation.
+
+Case ids are stable: they depend only on the scenario, the mutator, the seed and the point, never
+on which other cases were selected, so `--select` and `--shard` keep every id.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from mutators import MUTATORS, Edit, Mutation, MutationNotApplicable, Mutator
+from scenarios import Scenario
+
+from ._canonical import capture, snapshot_of
+from ._diff import diff_snapshots
+from ._errors import UsageError
+from ._formats import LOGICAL
+from ._types import Case
+
+
+@dataclass(frozen=True, slots=True)
+class Shard:
+    """Run every N-th case, starting at the K-th (1-based)."""
+
+    index: int
+    count: int
+
+    @classmethod
+    def parse(cls, text: str) -> Shard:
+        index, _, count = text.partition("/")
+        if not (index.isdigit() and count.isdigit() and 1 <= int(index) <= int(count)):
+            raise UsageError(f"--shard {text!r} must look like K/N with 1 ≤ K ≤ N, e.g. 2/4")
+        return cls(int(index), int(count))
+
+
+def plan(scenarios: Iterable[Scenario], seed: int, mutators: Sequence[Mutator] = MUTATORS) -> tuple[Case, ...]:
+    """Every case for these scenarios, in a deterministic order."""
+    cases: list[Case] = []
+    for scenario in scenarios:
+        hooks = "hooks" if scenario.hooks else "no-hooks"
+        prefix = f"{scenario.id}/{scenario.lane}/{hooks}"
+        for mutator in mutators:
+            # Seeded per scenario and mutator: adding a scenario or mutator never moves another's ids.
+            rng = random.Random(f"{seed}:{scenario.id}:{mutator.key()}")
+            for mutation in mutator.mutations(scenario, rng):
+                change = dry_run(scenario, mutator, mutation)
+                for point in scenario.points:
+                    cases.append(
+                        Case(
+                            id=f"{prefix}/{point}/{mutation.label}",
+                            scenario=scenario.id,
+                            lane=scenario.lane,
+                            hooks=scenario.hooks,
+                            point=point,
+                            mutation=mutation,
+                            change=change,
+                        )
+                    )
+    return tuple(cases)
+
+
+def dry_run(scenario: Scenario, mutator: Mutator, mutation: Mutation) -> tuple[str, ...]:
+    """What the mutation does to the admitted surface, as diff lines."""
+    tools = [descriptor.as_logical() for descriptor in scenario.contract.surface]
+    messages = [message.as_dict() for message in scenario.messages]
+    edit = Edit(tools, messages, LOGICAL, mutation.delivery, mutation.target, scenario)
+    try:
+        changed, _ = mutator.apply(edit)
+    except MutationNotApplicable as problem:
+        return (f"not applicable: {problem}",)
+    before = snapshot_of(scenario.contract.surface)
+    after = capture(changed, LOGICAL)
+    if before == after:
+        return ()
+    return tuple(map(str, diff_snapshots(before, after))) or ("canonical form differs",)
+
+
+def select(cases: Sequence[Case], patterns: Sequence[str]) -> tuple[Case, ...]:
+    """Cases whose id matches any glob (all cases when there are no patterns)."""
+    if not patterns:
+        return tuple(cases)
+    return tuple(case for case in cases if any(fnmatch.fnmatchcase(case.id, p) for p in patterns))
+
+
+def shard(cases: Sequence[Case], part: Shard | None) -> tuple[Case, ...]:
+    if part is None:
+        return tuple(cases)
+    return tuple(cases[part.index - 1 :: part.count])

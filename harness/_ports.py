@@ -1,0 +1,140 @@
+"""The ports the harness owns and hands to a target: gateway, ledgers, publications, injection.
+
+The oracle never trusts a target's own account of what it did; it reads these. Each case gets
+fresh ports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from mutators import MutationNotApplicable
+from scenarios import Lane, Scenario
+
+from ._canonical import capture
+from ._formats import ToolFormat
+from ._types import Dispatch, LedgerEvent, Outcome
+
+
+class LedgerRefused(Exception):
+    """The ledger refused a settlement: no such reservation, or it was already settled."""
+
+
+@dataclass(frozen=True, slots=True)
+class Reservation:
+    """The handle a ledger gives for an opened reservation."""
+
+    lane: str
+    request: str
+
+
+class Gateway:
+    """The simulated provider gateway: records each dispatch with a snapshot of its tools."""
+
+    def __init__(self, fmt: ToolFormat) -> None:
+        self._fmt = fmt
+        self.log: list[Dispatch] = []
+
+    def dispatch(self, request: str, tools: list[Any], messages: list[Any]) -> dict[str, Any]:
+        # Snapshot now: a later in-place edit must not rewrite what was sent.
+        self.log.append(Dispatch(request, capture(tools, self._fmt), len(messages)))
+        return {"request": request, "status": "accepted"}
+
+
+class Ledger:
+    """One request owner's ledger: reservations and the single settlement each must get."""
+
+    def __init__(self, lane: str, events: list[LedgerEvent]) -> None:
+        self.lane = lane
+        self._events = events
+        self._open: set[str] = set()
+        self._settled: set[str] = set()
+
+    def reserve(self, request: str) -> Reservation:
+        self._open.add(request)
+        self._events.append(LedgerEvent(self.lane, "reserve", request))
+        return Reservation(self.lane, request)
+
+    def settle(self, reservation: Reservation | str, outcome: Outcome | str, note: str = "") -> None:
+        request = reservation.request if isinstance(reservation, Reservation) else reservation
+        outcome = Outcome(outcome)
+        if request in self._settled:
+            refusal = "second settlement"
+        elif request not in self._open:
+            refusal = f"no reservation for {request!r} in the {self.lane} ledger"
+        else:
+            self._open.remove(request)
+            self._settled.add(request)
+            self._events.append(LedgerEvent(self.lane, "settle", request, outcome.value, note=note))
+            return
+        self._events.append(LedgerEvent(self.lane, "settle", request, outcome.value, False, refusal))
+        raise LedgerRefused(refusal)
+
+    @property
+    def open(self) -> tuple[str, ...]:
+        return tuple(sorted(self._open))
+
+
+class Publications:
+    """Bodies already publishable; a refused request must leave them as they are."""
+
+    def __init__(self, bodies: dict[str, str]) -> None:
+        self._bodies = dict(bodies)
+
+    def get(self, key: str) -> str | None:
+        return self._bodies.get(key)
+
+    def publish(self, key: str, body: str) -> None:
+        self._bodies[key] = body
+
+    def withdraw(self, key: str) -> None:
+        self._bodies.pop(key, None)
+
+    def snapshot(self) -> dict[str, str]:
+        return dict(self._bodies)
+
+
+#: Applies the case's mutation: (tools, messages) in, the (tools, messages) to go on with out.
+Injection = Callable[[list[Any], list[Any]], tuple[list[Any], list[Any]]]
+
+
+class Ports:
+    """What a target gets for one run of one scenario."""
+
+    def __init__(self, scenario: Scenario, fmt: ToolFormat, point: str | None, injection: Injection | None) -> None:
+        self.scenario = scenario
+        self.fmt = fmt
+        self.gateway = Gateway(fmt)
+        self.events: list[LedgerEvent] = []
+        self._ledgers = {lane.value: Ledger(lane.value, self.events) for lane in Lane}
+        bodies = {scenario.publication.id: scenario.publication.body} if scenario.publication else {}
+        self.publications = Publications(bodies)
+        self._point = point
+        self._injection = injection
+        self.points: list[str] = []
+        self.injected = False
+        self.injection_problem: str | None = None
+
+    def ledger(self, lane: Lane | str) -> Ledger:
+        """The owner ledger of a lane (`main` or `child`)."""
+        return self._ledgers[Lane(lane).value]
+
+    @property
+    def open_reservations(self) -> tuple[str, ...]:
+        return tuple(f"{lane}:{request}" for lane, ledger in self._ledgers.items() for request in ledger.open)
+
+    def inject(self, point: str, tools: list[Any], messages: list[Any]) -> tuple[list[Any], list[Any]]:
+        """Call at each stage boundary with the live request; go on with what it returns."""
+        self.points.append(point)
+        if point != self._point or self.injected or self._injection is None:
+            return tools, messages
+        self.injected = True
+        try:
+            return self._injection(tools, messages)
+        except MutationNotApplicable as problem:
+            self.injection_problem = str(problem)
+        except Exception as problem:  # a mutator bug is the harness's error, not the target's crash
+            self.injection_problem = f"mutator failed: {type(problem).__name__}: {problem}"
+        return tools, messages

@@ -1,0 +1,132 @@
+"""`reference:defect/<name>` — the guarded design with exactly one flaw each.
+
+Every defect must be killed by at least one bundled case; `toolsurface defects` shows which.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from .._canonical import Snapshot, capture, canonical_json
+from .._errors import SurfaceRefused
+from ._guarded import GuardedPipeline, recapture
+from ._stages import Run, estimate_tokens
+
+
+class SharedRef(GuardedPipeline):
+    """The baseline is a new list of the very tool objects the request holds."""
+
+    name: ClassVar[str] = "reference:defect/shared-ref"
+
+    def take_baseline(self, run: Run) -> Callable[[], Snapshot]:
+        return recapture(list(run.tools), run)
+
+
+class SealBaseline(GuardedPipeline):
+    """The final check compares the request with the seal made from that same request."""
+
+    name: ClassVar[str] = "reference:defect/seal-baseline"
+
+    def final_check(self, run: Run) -> None:
+        self.check("final", run.seal or run.expected(), run)
+
+
+class HookOnlyFinal(GuardedPipeline):
+    """The final check runs only when hooks are registered."""
+
+    name: ClassVar[str] = "reference:defect/hook-only-final"
+
+    def final_check(self, run: Run) -> None:
+        if run.scenario.hooks:
+            super().final_check(run)
+
+
+class EarlyOnly(GuardedPipeline):
+    """Only the early check runs; nothing after the hooks is checked."""
+
+    name: ClassVar[str] = "reference:defect/early-only"
+
+    def final_check(self, run: Run) -> None:
+        pass
+
+
+class NoSettle(GuardedPipeline):
+    """The refusal is raised, but the reservation is never settled."""
+
+    name: ClassVar[str] = "reference:defect/no-settle"
+
+    def settle_refusal(self, run: Run, refusal: SurfaceRefused) -> None:
+        pass
+
+
+class TopNDrop(GuardedPipeline):
+    """Context fitting keeps the first N tools that fit an eighth of the budget."""
+
+    name: ClassVar[str] = "reference:defect/topn-drop"
+
+    def fit_tools(self, run: Run, budget_tokens: int) -> None:
+        room, kept = budget_tokens // 8, []
+        for tool in run.tools:
+            room -= estimate_tokens(run.fmt.logical(tool))
+            if room < 0:
+                break
+            kept.append(tool)
+        run.tools = kept
+
+
+class HookControl(GuardedPipeline):
+    """A control tool a hook added is taken into the baseline as if the host had admitted it."""
+
+    name: ClassVar[str] = "reference:defect/hook-control"
+
+    def early_check(self, run: Run) -> None:
+        controls = {control.name for control in run.scenario.contract.controls}
+        expected = run.expected().entries()
+        admitted = {entry[0] for entry in expected}
+        added = [run.fmt.logical(t) for t in run.tools if run.fmt.get_name(t) in controls - admitted]
+        if added:
+            rebased = Snapshot(canonical_json(expected + added))
+            run.expected = lambda: rebased
+        super().early_check(run)
+
+
+class NameKeyed(GuardedPipeline):
+    """Compares the surfaces as name → descriptor maps: blind to order."""
+
+    name: ClassVar[str] = "reference:defect/name-keyed"
+
+    def same(self, expected: Snapshot, actual: Snapshot) -> bool:
+        return _by_name(expected) == _by_name(actual)
+
+
+class DescriptionPin(GuardedPipeline):
+    """Pins a hash of each tool's description by name, the way tool-pinning scanners do.
+
+    Blind to schema edits, and to renames: an unknown name is trusted on first use.
+    """
+
+    name: ClassVar[str] = "reference:defect/description-pin"
+
+    def same(self, expected: Snapshot, actual: Snapshot) -> bool:
+        pins = {name: _digest(description) for name, description, _ in expected.entries()}
+        entries = actual.entries()
+        return len(entries) == len(pins) and all(
+            pins.get(name, _digest(description)) == _digest(description) for name, description, _ in entries
+        )
+
+
+def _by_name(snapshot: Snapshot) -> dict[str, Any]:
+    return {entry[0]: canonical_json(entry) for entry in snapshot.entries()}
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+#: Defect name → its pipeline class.
+DEFECTS: dict[str, type[GuardedPipeline]] = {
+    cls.name.removeprefix("reference:defect/"): cls
+    for cls in (SharedRef, SealBaseline, HookOnlyFinal, EarlyOnly, NoSettle, TopNDrop, HookControl, NameKeyed, DescriptionPin)
+}

@@ -1,0 +1,71 @@
+"""The legitimate effects of each recorded stage, replayed by the reference pipelines.
+
+None of these touches the tool list: every change they make is one a guard must let through.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from scenarios import Scenario, Stage, StageKind
+
+from .._canonical import Snapshot, capture
+from .._formats import ToolFormat
+from .._ports import Ledger, Ports, Reservation
+
+
+@dataclass(slots=True)
+class Run:
+    """The request being prepared, and what the pipeline holds while it does so."""
+
+    scenario: Scenario
+    ports: Ports
+    fmt: ToolFormat
+    ledger: Ledger
+    reservation: Reservation
+    tools: list[Any]
+    messages: list[dict[str, Any]]
+    metadata: dict[str, Any] = field(default_factory=dict)
+    #: Reads the surface the request must still have; set once, before any hook runs.
+    expected: Any = None
+    #: The sealed record of the request, once the seal stage ran.
+    seal: Snapshot | None = None
+
+
+def estimate_tokens(value: Any) -> int:
+    """A cheap token estimate: about four bytes of JSON per token."""
+    return len(orjson.dumps(value)) // 4 + 1
+
+
+def replay(stage: Stage, run: Run) -> None:
+    """Apply a recorded stage's legitimate effect to the request."""
+    if stage.kind is StageKind.HOOK:
+        run.metadata.setdefault("hooks", []).append("trace_annotations")
+    elif stage.kind is StageKind.REVALIDATE:
+        run.metadata["revalidated_by"] = run.scenario.identity.connection
+    elif stage.kind is StageKind.CONTEXT_FIT:
+        run.messages = compress(run.messages, stage.keep_messages or len(run.messages))
+    elif stage.kind is StageKind.EVIDENCE:
+        run.messages = run.messages + [message.as_dict() for message in stage.add_messages]
+    elif stage.kind is StageKind.PUBLICATION:
+        publication = run.scenario.publication
+        body = run.ports.publications.get(publication.id) if publication else None
+        if body is not None:
+            run.messages = run.messages + [{"role": "system", "content": f"Current publication:\n{body}"}]
+    elif stage.kind is StageKind.ASYNC_PREP:
+        run.metadata.update(stage.metadata)
+    elif stage.kind is StageKind.SEAL:
+        run.seal = capture(run.tools, run.fmt)
+        run.metadata["sealed"] = True
+
+
+def compress(messages: list[dict[str, Any]], keep: int) -> list[dict[str, Any]]:
+    """Keep the first message, a summary of the middle, and the most recent `keep - 2`."""
+    if len(messages) <= keep:
+        return messages
+    dropped = len(messages) - keep + 1
+    summary = {"role": "system", "content": f"[{dropped} earlier messages summarised by context fitting]"}
+    return [messages[0], summary, *messages[len(messages) - (keep - 2):]]

@@ -1,0 +1,153 @@
+"""Run cases against a target through fresh ports, and turn every outcome into a value.
+
+The runner never raises for one case: a crash, a hang or a mutation that cannot apply becomes an
+`Observation` the oracle judges as `error`, and the run goes on.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+import threading
+import traceback
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+from mutators import Edit, Expect, by_key
+from scenarios import Scenario
+
+from ._canonical import Snapshot, snapshot_of
+from ._errors import SurfaceRefused
+from ._formats import FORMATS
+from ._oracles import EQUIVALENT, evidence, judge
+from ._ports import Ports
+from ._types import Case, CaseResult, Crash, Evidence, Observation, Target, Verdict
+
+
+class CaseTimeout(BaseException):
+    """Raised into a target that ran past its time; a BaseException so `except Exception` can't eat it."""
+
+
+class Runner:
+    """Runs cases on a target (and, for RED/GREEN pairing, on a red target)."""
+
+    def __init__(
+        self,
+        scenarios: Iterable[Scenario],
+        target: Target,
+        red_target: Target | None = None,
+        timeout: float = 10.0,
+    ) -> None:
+        self.scenarios = {scenario.id: scenario for scenario in scenarios}
+        self.target = target
+        self.red_target = red_target
+        self.timeout = timeout
+        # No trusted owner facts narrow a surface yet, so the expected surface is the admitted one.
+        self._expected = {key: snapshot_of(s.contract.surface) for key, s in self.scenarios.items()}
+
+    def run(self, cases: Iterable[Case]) -> Iterator[CaseResult]:
+        with alarm_handler():
+            for case in cases:
+                yield self.run_case(case)
+
+    def run_case(self, case: Case) -> CaseResult:
+        if case.equivalent:
+            nothing = Evidence(0, (), None, None, (), ())
+            return CaseResult(case, EQUIVALENT, nothing, EQUIVALENT if self.red_target else None)
+        scenario, expected = self.scenarios[case.scenario], self._expected[case.scenario]
+        observed = observe(self.target, case, scenario, self.timeout)
+        verdict = judge(case, observed, scenario, expected)
+        red = None
+        if self.red_target is not None:
+            red = judge(case, observe(self.red_target, case, scenario, self.timeout), scenario, expected)
+        return CaseResult(case, verdict, evidence(case, observed, expected), red)
+
+    def expected(self, case: Case) -> Snapshot:
+        return self._expected[case.scenario]
+
+
+def observe(target: Target, case: Case, scenario: Scenario, timeout: float, explain: bool = False) -> Observation:
+    """Run the target once on the case's scenario with its mutation armed; record what the ports saw.
+
+    An expected refusal keeps only its type unless `explain` is set: its message may hold a diff
+    that costs more than the case, and the case already records its change.
+    """
+    fmt = FORMATS[getattr(target, "tool_format", None) or scenario.tool_format]
+    mutator = by_key(case.mutation.mutator)
+    mutation = case.mutation
+
+    def inject(tools: list[Any], messages: list[Any]) -> tuple[list[Any], list[Any]]:
+        return mutator.apply(Edit(tools, messages, fmt, mutation.delivery, mutation.target, scenario))
+
+    ports = Ports(scenario, fmt, case.point, inject)
+    before = ports.publications.snapshot()
+    refusals = tuple(getattr(target, "refusals", ())) or (SurfaceRefused,)
+    crash, refused, timed_out = None, False, False
+    try:
+        with _deadline(timeout):
+            target.run(scenario, ports)
+    except CaseTimeout:
+        timed_out = True
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:  # a target may raise anything, SystemExit included
+        refused = isinstance(error, refusals)
+        expected_refusal = refused and case.expect is Expect.REJECT and not explain
+        message = "refused" if expected_refusal else str(error)
+        trace = "" if refused else "".join(traceback.format_exception(error))
+        crash = Crash(type(error).__qualname__, message, trace)
+    after = ports.publications.snapshot()
+    return Observation(
+        dispatches=tuple(ports.gateway.log),
+        ledger=tuple(ports.events),
+        open_reservations=ports.open_reservations,
+        publications_lost=tuple(key for key, body in before.items() if after.get(key) != body),
+        points=tuple(ports.points),
+        injected=ports.injected,
+        injection_problem=ports.injection_problem,
+        crash=crash,
+        refused=refused,
+        timed_out=timed_out,
+    )
+
+
+#: Whether `alarm_handler` is active; checked per case, so a plain flag rather than getsignal().
+_handling = False
+
+
+def _expire(signum: int, frame: Any) -> None:
+    raise CaseTimeout()
+
+
+def _can_time_out() -> bool:
+    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+
+
+@contextlib.contextmanager
+def alarm_handler() -> Iterator[None]:
+    """Route SIGALRM to case timeouts for a whole run, restoring the previous handler after."""
+    global _handling
+    if _handling or not _can_time_out():
+        yield
+        return
+    previous = signal.signal(signal.SIGALRM, _expire)
+    _handling = True
+    try:
+        yield
+    finally:
+        _handling = False
+        signal.signal(signal.SIGALRM, previous)
+
+
+@contextlib.contextmanager
+def _deadline(seconds: float) -> Iterator[None]:
+    """Interrupt the block after `seconds` (main thread on POSIX; elsewhere the block runs unbounded)."""
+    if seconds <= 0 or not _can_time_out():
+        yield
+        return
+    with alarm_handler():
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            yield
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)

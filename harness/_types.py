@@ -1,0 +1,177 @@
+"""Value types of the engine: cases, what a run observed, and the verdicts on it.
+
+All frozen and picklable, so results can cross a process boundary and be written as they come.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
+
+from mutators import Expect, Mutation
+from scenarios import Lane, Scenario
+
+from ._canonical import Snapshot
+
+
+@dataclass(frozen=True, slots=True)
+class Case:
+    """One scenario × lane × hook mode × injection point × mutation."""
+
+    #: Stable and readable: `scenario/lane/hooks|no-hooks/point/kind.delivery:variant:target`.
+    id: str
+    scenario: str
+    lane: Lane
+    hooks: bool
+    point: str
+    mutation: Mutation
+    #: What the mutation does to the admitted surface, as diff lines (empty: it changes nothing).
+    change: tuple[str, ...]
+
+    @property
+    def expect(self) -> Expect:
+        return self.mutation.expect
+
+    @property
+    def equivalent(self) -> bool:
+        """An illegitimate mutation that leaves the surface canonically equal: nothing to refuse."""
+        return self.expect is Expect.REJECT and not self.change
+
+
+class Outcome(enum.StrEnum):
+    """How a reservation may be settled in an owner ledger."""
+
+    DISPATCHED = "dispatched"
+    PRE_DISPATCH_REJECTED = "pre_dispatch_rejected"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True, slots=True)
+class Dispatch:
+    """One request that reached the simulated gateway, with its tools as they were sent."""
+
+    request: str
+    surface: Snapshot
+    messages: int
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerEvent:
+    """One call into an owner ledger, accepted or refused."""
+
+    lane: str
+    op: str  # "reserve" or "settle"
+    request: str
+    outcome: str | None = None
+    #: False when the ledger refused it (settlement without reservation, second settlement).
+    accepted: bool = True
+    note: str = ""
+
+    def __str__(self) -> str:
+        text = f"{self.lane}: {self.op} {self.request}" + (f" as {self.outcome}" if self.outcome else "")
+        return text + ("" if self.accepted else f" — REFUSED ({self.note})")
+
+
+@dataclass(frozen=True, slots=True)
+class Crash:
+    """An exception that left the target, as text (exceptions themselves may not pickle)."""
+
+    type: str
+    message: str
+    traceback: str
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """Everything the harness-owned ports saw while one case ran; the oracle reads only this."""
+
+    dispatches: tuple[Dispatch, ...]
+    ledger: tuple[LedgerEvent, ...]
+    #: Reservations still open when the target returned, as `lane:request`.
+    open_reservations: tuple[str, ...]
+    #: Publications that were present before the run and are gone or changed after it.
+    publications_lost: tuple[str, ...]
+    #: Injection points the target offered, in the order it offered them.
+    points: tuple[str, ...]
+    injected: bool
+    #: Why the mutation could not be applied at its point, if it could not.
+    injection_problem: str | None
+    crash: Crash | None
+    #: The target stopped with one of its typed refusals (not counted as a crash).
+    refused: bool
+    timed_out: bool
+
+    @property
+    def touched(self) -> bool:
+        return bool(self.dispatches or self.ledger)
+
+
+class VerdictKind(enum.StrEnum):
+    KILLED = "killed"
+    PASSED = "passed"
+    SURVIVED = "survived"
+    FALSE_REJECT = "false_reject"
+    ERROR = "error"
+    EQUIVALENT = "equivalent"
+
+    @property
+    def ok(self) -> bool:
+        """Whether this verdict lets the gate pass."""
+        return self in _OK
+
+
+_OK = frozenset({VerdictKind.KILLED, VerdictKind.PASSED, VerdictKind.EQUIVALENT})
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    kind: VerdictKind
+    #: One line a reviewer can act on.
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What the verdict rests on, kept in results.json."""
+
+    dispatches: int
+    settlements: tuple[str, ...]
+    error_type: str | None
+    error: str | None
+    #: The dispatched surface against the expected one when something was sent, else the change.
+    diff: tuple[str, ...]
+    points: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CaseResult:
+    case: Case
+    verdict: Verdict
+    evidence: Evidence
+    #: The same case on the red (old-path) target; None when pairing is off.
+    red_verdict: Verdict | None = None
+
+    @property
+    def controlled(self) -> bool:
+        """RED on the old path and GREEN on the target under test."""
+        return self.red_verdict is not None and not self.red_verdict.kind.ok and self.verdict.kind.ok
+
+
+def totals(kinds: Iterable[VerdictKind]) -> dict[str, int]:
+    """`cases` plus a count per verdict, every verdict present."""
+    counts = Counter(kinds)
+    return {"cases": sum(counts.values()), **{kind.value: counts[kind] for kind in VerdictKind}}
+
+
+@runtime_checkable
+class Target(Protocol):
+    """Anything that prepares and sends one request through the ports (DESIGN §5).
+
+    Optional attributes: `name` (shown in reports), `tool_format` (a `FORMATS` key overriding the
+    scenario's), `refusals` (exception types that mean "refused"; default `SurfaceRefused`).
+    """
+
+    def run(self, scenario: Scenario, ports: Any) -> Any: ...

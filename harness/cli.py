@@ -1,0 +1,194 @@
+"""The `toolsurface` command: flags in, an options object to the API, rendered results out.
+
+Exit status is the CI gate: 0 when nothing survived, was falsely rejected or errored; 1 when
+something did; 2 for bad input, reported as one line per problem and nothing written.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+from functools import wraps
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+import mutators
+import scenarios
+from reports import THEME, ResultsWriter, RunSummary
+
+from ._api import DEFAULT_RED_TARGET, DEFAULT_TARGET, RunOptions, defect_kills, find_case, prepare
+from ._errors import ToolsurfaceError
+from ._reference import REFERENCE_TARGETS
+from ._diff import diff_snapshots
+from ._oracles import EQUIVALENT, judge
+from ._runner import observe
+
+app = typer.Typer(
+    name="toolsurface",
+    help="Prove that the tools a model receives are exactly the tools that were admitted.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+out = Console(theme=THEME, highlight=False)
+err = Console(theme=THEME, stderr=True, highlight=False)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+TargetOpt = Annotated[str, typer.Option("--target", help="Target under test: reference:<name> or package.module:factory.")]
+RedOpt = Annotated[str, typer.Option("--red-target", help="Old path to pair each case with; 'none' turns pairing off.")]
+ScenariosOpt = Annotated[
+    list[Path] | None, typer.Option("--scenarios", help="Scenario file or folder (repeatable); default: the bundled ones.")
+]
+SelectOpt = Annotated[list[str] | None, typer.Option("--select", help="Only case ids matching this glob (repeatable).")]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Seed for mutation details; same seed, same cases and ids.")]
+
+
+def _bad_input_exits_2(command: F) -> F:
+    """Turn input errors into one line per problem on stderr and exit status 2."""
+
+    @wraps(command)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except scenarios.ScenarioError as error:
+            for problem in error.problems:
+                err.print(f"error: {problem}", markup=False, soft_wrap=True)
+        except ToolsurfaceError as error:
+            err.print(f"error: {error}", markup=False, soft_wrap=True)
+        raise typer.Exit(2)
+
+    return wrapper  # type: ignore[return-value]
+
+
+@app.command()
+@_bad_input_exits_2
+def run(
+    target: TargetOpt = DEFAULT_TARGET,
+    red_target: RedOpt = DEFAULT_RED_TARGET,
+    scenario_paths: ScenariosOpt = None,
+    select: SelectOpt = None,
+    seed: SeedOpt = 0,
+    shard: Annotated[str | None, typer.Option("--shard", help="Run part K of N, e.g. 2/4.")] = None,
+    out_dir: Annotated[Path, typer.Option("--out", help="Folder for results.json.")] = Path("toolsurface-report"),
+    timeout: Annotated[float, typer.Option("--timeout", help="Seconds one case may run before it is an error.")] = 10.0,
+) -> None:
+    """Run every case against the target (and the red target) and write results.json."""
+    options = RunOptions(target, red_target, list(scenario_paths or []), list(select or []), seed, shard, timeout)
+    session = prepare(options)
+    results = []
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err)
+    with progress, ResultsWriter(out_dir, session) as writer:
+        task = progress.add_task(f"running {len(session.cases)} cases", total=len(session.cases))
+        for result in session.results():
+            writer.write(result)
+            results.append(result)
+            progress.advance(task)
+    summary = RunSummary.build(
+        results,
+        target=session.target_name,
+        red_target=session.red_target_name,
+        seed=seed,
+        reproduce={r.case.id: options.reproduce_command(r.case.id) for r in results if not r.verdict.kind.ok},
+        results_path=str(writer.path),
+    )
+    out.print(summary, soft_wrap=True)
+    raise typer.Exit(0 if summary.ok else 1)
+
+
+@app.command()
+@_bad_input_exits_2
+def defects(scenario_paths: ScenariosOpt = None, select: SelectOpt = None, seed: SeedOpt = 0) -> None:
+    """Run the cases against every defect variant and show which cases kill which defect."""
+    options = RunOptions(scenarios=list(scenario_paths or []), select=list(select or []), seed=seed)
+    kills = defect_kills(options)
+    table = Table(title="defect kill matrix", title_justify="left")
+    for column in ("defect", "killed by", "first killing case"):
+        table.add_column(column)
+    for name, killers in kills.items():
+        first = killers[0].case.id if killers else "—"
+        style = "toolsurface.killed" if killers else "toolsurface.survived"
+        table.add_row(name, f"[{style}]{len(killers)} cases[/]", first)
+    out.print(table)
+    alive = [name for name, killers in kills.items() if not killers]
+    if alive:
+        out.print(f"[toolsurface.fail]not killed by any case: {', '.join(alive)}[/]")
+        raise typer.Exit(1)
+    out.print(f"[toolsurface.ok]all {len(kills)} defects killed[/]")
+
+
+@app.command()
+@_bad_input_exits_2
+def reproduce(
+    case_id: Annotated[str, typer.Argument(help="A case id, as printed by `run` or `list cases`.")],
+    target: TargetOpt = DEFAULT_TARGET,
+    scenario_paths: ScenariosOpt = None,
+    seed: SeedOpt = 0,
+) -> None:
+    """Re-run one case and show the surface diff, the gateway log and the ledger trace."""
+    options = RunOptions(target=target, red_target="none", scenarios=list(scenario_paths or []), seed=seed)
+    session = prepare(options)
+    case = find_case(session, case_id)
+    runner = session.runner
+    scenario = runner.scenarios[case.scenario]
+    expected = runner.expected(case)
+    observed = observe(runner.target, case, scenario, options.timeout, explain=True)
+    verdict = EQUIVALENT if case.equivalent else judge(case, observed, scenario, expected)
+    style = f"toolsurface.{verdict.kind.value}"
+    out.print(f"case     {case.id}")
+    out.print(f"target   {session.target_name}   expect {case.expect.value}")
+    out.print(f"change   {'; '.join(case.change) or 'none (canonically equal)'}")
+    out.print(f"points   {', '.join(observed.points) or 'none offered'}")
+    out.print("gateway  " + ("no dispatch" if not observed.dispatches else ""))
+    for dispatch in observed.dispatches:
+        sent = diff_snapshots(expected, dispatch.surface)
+        out.print(f"  sent {dispatch.request}: {len(dispatch.surface)} tools; vs expected: {'; '.join(map(str, sent)) or 'identical'}")
+    out.print("ledger")
+    for event in observed.ledger:
+        out.print(f"  {event}", markup=False)
+    if observed.crash:
+        kind = "refusal" if observed.refused else "crash"
+        out.print(f"{kind}    {observed.crash.type}: {observed.crash.message}", markup=False)
+    out.print(f"verdict  [{style}]{verdict.kind.value}[/] — {verdict.reason}", soft_wrap=True)
+    raise typer.Exit(0 if verdict.kind.ok else 1)
+
+
+class Listing(enum.StrEnum):
+    scenarios = "scenarios"
+    targets = "targets"
+    mutators = "mutators"
+    cases = "cases"
+
+
+@app.command("list")
+@_bad_input_exits_2
+def list_(
+    what: Annotated[Listing, typer.Argument(help="What to list.")],
+    scenario_paths: ScenariosOpt = None,
+    select: SelectOpt = None,
+    seed: SeedOpt = 0,
+) -> None:
+    """List scenarios, targets, mutators or planned case ids."""
+    if what is Listing.targets:
+        for spec, cls in REFERENCE_TARGETS.items():
+            out.print(f"{spec}\t{(cls.__doc__ or '').strip().splitlines()[0]}", markup=False)
+    elif what is Listing.mutators:
+        for mutator in mutators.MUTATORS:
+            out.print(f"{mutator.key()}\texpect {mutator.expect.value}\t{(type(mutator).__doc__ or '').strip().splitlines()[0]}", markup=False)
+    elif what is Listing.scenarios:
+        for scenario in scenarios.load(scenario_paths or None):
+            hooks = "hooks" if scenario.hooks else "no-hooks"
+            out.print(f"{scenario.id}\t{scenario.lane}\t{hooks}\t{len(scenario.contract.surface)} tools\t{scenario.description}", markup=False)
+    else:
+        options = RunOptions(scenarios=list(scenario_paths or []), select=list(select or []), seed=seed, red_target="none")
+        for case in prepare(options).cases:
+            out.print(case.id, markup=False, soft_wrap=True)
+
+
+def main() -> None:
+    app()

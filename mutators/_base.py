@@ -1,0 +1,192 @@
+"""The mutator protocol: what a change is, how it is delivered, what the guard must do with it.
+
+A mutator is one small class that knows one way to change a request at an injection point.
+`targets()` lists, deterministically, what it can hit in a scenario; `apply()` changes the live
+tools and messages a target hands to `ports.inject`. Mutators read and edit tool objects only
+through the tool format accessor they are given, so the same mutator reaches an OpenAI function
+dict, an MCP tool or a logical descriptor alike.
+"""
+
+from __future__ import annotations
+
+import copy
+import enum
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+
+import orjson
+
+if TYPE_CHECKING:
+    from scenarios import Scenario
+
+
+class Kind(enum.StrEnum):
+    """What a mutation changes."""
+
+    ADD = "add"
+    DELETE = "delete"
+    RENAME = "rename"
+    REORDER = "reorder"
+    DESCRIPTION = "description"
+    SCHEMA = "schema"
+    CONTROL = "control"
+    LEGITIMATE = "legit"
+
+
+class Delivery(enum.StrEnum):
+    """How a change reaches the request."""
+
+    #: New objects: the edited tools (and the list) are fresh; the old ones stay as they were.
+    REPLACE = "replace"
+    #: The existing objects are edited, reaching anything else that shares them.
+    IN_PLACE = "in_place"
+
+
+class Expect(enum.StrEnum):
+    """What a correct guard does with the mutation."""
+
+    REJECT = "reject"
+    DISPATCH = "dispatch"
+
+
+class MutationNotApplicable(Exception):
+    """The live request at the injection point no longer has what the mutation targets."""
+
+
+class ToolAccess(Protocol):
+    """What mutators need from a tool format accessor (`harness.ToolFormat` provides it)."""
+
+    def get_name(self, tool: Any) -> str: ...
+    def set_name(self, tool: Any, value: str) -> None: ...
+    def get_description(self, tool: Any) -> str: ...
+    def set_description(self, tool: Any, value: str) -> None: ...
+    def get_schema(self, tool: Any) -> dict[str, Any]: ...
+    def set_schema(self, tool: Any, value: dict[str, Any]) -> None: ...
+    def build(self, descriptor: Any) -> Any: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Mutation:
+    """One concrete change: a mutator, a delivery and a resolved target."""
+
+    #: Registry key of the mutator, `kind.variant`.
+    mutator: str
+    kind: Kind
+    variant: str
+    delivery: Delivery
+    #: What it touches, readable: a tool name, `tool:/json/pointer`, `0,3`, `messages`.
+    target: str
+    expect: Expect
+
+    @property
+    def label(self) -> str:
+        """The mutation's part of a case id."""
+        return f"{self.kind}.{self.delivery}:{self.variant}:{self.target}"
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """The live request at an injection point, and the change to make to it."""
+
+    tools: list[Any]
+    messages: list[dict[str, Any]]
+    fmt: ToolAccess
+    delivery: Delivery
+    target: str
+    scenario: Scenario
+
+    def index_of(self, name: str) -> int:
+        """Position of the first live tool called `name`."""
+        for index, tool in enumerate(self.tools):
+            if self.fmt.get_name(tool) == name:
+                return index
+        raise MutationNotApplicable(f"no tool named {name!r} in the request at this point")
+
+    def with_tools(self, tools: list[Any]) -> tuple[list[Any], list[dict[str, Any]]]:
+        """Deliver a new tool sequence: a new list, or the live list rewritten in place."""
+        if self.delivery is Delivery.REPLACE:
+            return tools, self.messages
+        self.tools[:] = tools
+        return self.tools, self.messages
+
+    def with_messages(self, messages: list[dict[str, Any]]) -> tuple[list[Any], list[dict[str, Any]]]:
+        if self.delivery is Delivery.REPLACE:
+            return self.tools, messages
+        self.messages[:] = messages
+        return self.tools, self.messages
+
+    def edit_tool(self, name: str, change: Callable[[Any], None]) -> tuple[list[Any], list[dict[str, Any]]]:
+        """Change one tool: a changed deep copy in a new list, or the live tool object itself."""
+        index = self.index_of(name)
+        if self.delivery is Delivery.IN_PLACE:
+            change(self.tools[index])
+            return self.tools, self.messages
+        tools = list(self.tools)
+        tools[index] = fresh_copy(self.tools[index])
+        change(tools[index])
+        return tools, self.messages
+
+
+def fresh_copy(tool: Any) -> Any:
+    """A deep copy sharing nothing with the original; JSON round trip for plain dicts (much faster)."""
+    if type(tool) is dict:
+        try:
+            return orjson.loads(orjson.dumps(tool))
+        except (TypeError, orjson.JSONDecodeError):
+            pass
+    return copy.deepcopy(tool)
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """A surface before and after one application; both are lists of logical tool dicts."""
+
+    target: str
+    before: Sequence[dict[str, Any]]
+    after: Sequence[dict[str, Any]]
+    #: The host's control catalogue; the eligible ones close `before`, in catalogue order.
+    controls: Sequence[dict[str, Any]] = ()
+    #: Names of the controls the host made eligible this turn.
+    eligible_controls: tuple[str, ...] = ()
+    #: Tools admitted to other scopes of the same run.
+    admitted_elsewhere: Sequence[dict[str, Any]] = ()
+    #: The conversation handed over with the tools.
+    messages_before: Sequence[dict[str, str]] = ()
+    #: The conversation afterwards; None: unchanged.
+    messages_after: Sequence[dict[str, str]] | None = None
+
+
+def one_of(rng: random.Random, options: Sequence[str]) -> tuple[str, ...]:
+    """At most one target: an rng pick among options listed in a stable order."""
+    return (rng.choice(options),) if options else ()
+
+
+class Mutator(ABC):
+    """One way to change a request. Subclasses set the class attributes and two methods."""
+
+    kind: ClassVar[Kind]
+    variant: ClassVar[str]
+    expect: ClassVar[Expect] = Expect.REJECT
+    deliveries: ClassVar[tuple[Delivery, ...]] = (Delivery.REPLACE, Delivery.IN_PLACE)
+    #: Before/after surfaces, applied with every delivery by the generic mutator test.
+    examples: ClassVar[tuple[Example, ...]] = ()
+
+    @classmethod
+    def key(cls) -> str:
+        return f"{cls.kind}.{cls.variant}"
+
+    @abstractmethod
+    def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
+        """What this mutator can hit in the scenario's admitted surface; same rng, same targets."""
+
+    @abstractmethod
+    def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
+        """Make the change; return the tools and messages the pipeline goes on with."""
+
+    def mutations(self, scenario: Scenario, rng: random.Random) -> Iterable[Mutation]:
+        for target in self.targets(scenario, rng):
+            for delivery in self.deliveries:
+                yield Mutation(self.key(), self.kind, self.variant, delivery, target, self.expect)

@@ -1,0 +1,126 @@
+"""Legitimate changes: what the guard must let through. They are the GREEN controls.
+
+None of them changes the canonical tool surface. A guard that refuses one of them is falsely
+rejecting: comparing message counts, or schema bytes instead of canonical JSON.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Any
+
+import orjson
+from scenarios import Scenario, ToolDescriptor
+
+from ._base import Edit, Example, Expect, Kind, MutationNotApplicable, Mutator, one_of
+from ._fixtures import CONVERSATION, PROFILE, SEARCH, WEB_READ, WEB_SEARCH
+
+#: What a context fitter keeps: the first message, a summary, and this many of the latest.
+KEEP_LATEST = 2
+#: Messages an evidence stage appends.
+EVIDENCE: tuple[dict[str, str], ...] = (
+    {"role": "user", "content": "Evidence [1] (issuer factsheet): VWCE ongoing charge 0.22%."},
+    {"role": "user", "content": "Evidence [2] (issuer factsheet): IWDA ongoing charge 0.20%."},
+)
+
+
+def _summary(dropped: int) -> dict[str, str]:
+    return {"role": "user", "content": f"Summary of {dropped} earlier messages: fee comparison of two funds in progress."}
+
+
+class Compress(Mutator):
+    """Messages compressed to the first one, one summary, and the latest two."""
+
+    kind = Kind.LEGITIMATE
+    variant = "compress"
+    expect = Expect.DISPATCH
+    examples = (
+        Example(
+            target="messages",
+            before=(SEARCH, PROFILE),
+            after=(SEARCH, PROFILE),
+            messages_before=CONVERSATION,
+            messages_after=(
+                CONVERSATION[0],
+                {"role": "user", "content": "Summary of 2 earlier messages: fee comparison of two funds in progress."},
+                CONVERSATION[3],
+                CONVERSATION[4],
+            ),
+        ),
+    )
+
+    def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
+        # With fewer messages there is nothing between the first and the latest to summarise.
+        return ("messages",) if len(scenario.messages) > KEEP_LATEST + 1 else ()
+
+    def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
+        messages = edit.messages
+        if len(messages) <= KEEP_LATEST + 1:
+            raise MutationNotApplicable(f"{len(messages)} live messages leave nothing to compress")
+        kept = [messages[0], _summary(len(messages) - 1 - KEEP_LATEST), *messages[-KEEP_LATEST:]]
+        return edit.with_messages(kept)
+
+
+class Evidence(Mutator):
+    """Two evidence messages appended, as the evidence stage does."""
+
+    kind = Kind.LEGITIMATE
+    variant = "evidence"
+    expect = Expect.DISPATCH
+    examples = (
+        Example(
+            target="messages",
+            before=(WEB_SEARCH, WEB_READ),
+            after=(WEB_SEARCH, WEB_READ),
+            messages_before=CONVERSATION[:2],
+            messages_after=(*CONVERSATION[:2], *EVIDENCE),
+        ),
+    )
+
+    def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
+        return ("messages",)
+
+    def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
+        return edit.with_messages([*edit.messages, *(dict(message) for message in EVIDENCE)])
+
+
+def reverse_keys(node: Any) -> None:
+    """Reverse the key order of every object in `node`, in place: same JSON value, other bytes."""
+    if isinstance(node, dict):
+        for value in node.values():
+            reverse_keys(value)
+        items = list(node.items())
+        # Clear and refill rather than rebuild, so every holder of this very dict sees the new order.
+        node.clear()
+        node.update(reversed(items))
+    elif isinstance(node, list):
+        for item in node:
+            reverse_keys(item)
+
+
+class KeyOrder(Mutator):
+    """One tool's input schema with its key order reversed at every level."""
+
+    kind = Kind.LEGITIMATE
+    variant = "key_order"
+    expect = Expect.DISPATCH
+    examples = (
+        Example(target="market__search_instruments", before=(SEARCH, WEB_READ), after=(SEARCH, WEB_READ)),
+    )
+
+    def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
+        return one_of(rng, [tool.name for tool in scenario.contract.admitted if _reorderable(tool)])
+
+    def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
+        return edit.edit_tool(edit.target, lambda tool: reverse_keys(edit.fmt.get_schema(tool)))
+
+
+def _reorderable(tool: ToolDescriptor) -> bool:
+    """Whether reversing the key order changes the recorded bytes (some object has two keys)."""
+    schema = tool.input_schema
+    reverse_keys(schema)
+    return orjson.dumps(schema) != tool.schema_json
+
+
+MUTATORS: tuple[Mutator, ...] = (Compress(), Evidence(), KeyOrder())

@@ -1,0 +1,29 @@
+"""The registry: one instance of every mutator, in a stable order, found by `kind.variant`."""
+
+from __future__ import annotations
+
+from . import _add, _control, _delete, _description, _legitimate, _rename, _reorder, _schema
+from ._base import Mutator
+
+#: Every mutator, grouped by kind in the order cases are planned: add, delete, rename, reorder,
+#: description, schema, control, legit.
+MUTATORS: tuple[Mutator, ...] = (
+    *_add.MUTATORS,
+    *_delete.MUTATORS,
+    *_rename.MUTATORS,
+    *_reorder.MUTATORS,
+    *_description.MUTATORS,
+    *_schema.MUTATORS,
+    *_control.MUTATORS,
+    *_legitimate.MUTATORS,
+)
+
+_BY_KEY: dict[str, Mutator] = {mutator.key(): mutator for mutator in MUTATORS}
+
+
+def by_key(key: str) -> Mutator:
+    """The mutator registered as `kind.variant`."""
+    try:
+        return _BY_KEY[key]
+    except KeyError:
+        raise KeyError(f"no mutator {key!r}; known keys: {', '.join(_BY_KEY)}") from None

@@ -1,0 +1,183 @@
+"""Hypothesis strategies: realistic surfaces, scenarios around them, and composed edit sequences.
+
+They serve the property every mutator must keep ("apply it, diff, and the diff names exactly the
+change it made") and any later property test of the canonical form, the diff or the guard.
+Everything shrinks toward small, realistic values: short surfaces of market-research tools.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from typing import Any
+
+from harness._formats import LOGICAL
+from hypothesis import reject
+from hypothesis import strategies as st
+from scenarios import Scenario, ToolDescriptor
+
+from ._base import Delivery, Edit, Mutation, MutationNotApplicable, Mutator
+from ._fixtures import READ_TOOL_RESULT
+from ._registry import MUTATORS
+from ._testing import descriptor, minimal_scenario
+
+#: Tool names every scenario file accepts.
+NAME_PATTERN = r"[A-Za-z0-9_.-]{1,64}"
+
+_OWNERS = ("market", "portfolio", "news", "filings", "fx")
+_ACTIONS = ("search_instruments", "get_instrument_profile", "web_search", "web_read", "get_holdings", "get_quotes")
+_SENTENCES = (
+    "Search listed instruments by name, ticker or ISIN.",
+    "Read the public profile of one instrument.",
+    "Search public web sources for recent news about an instrument.",
+    "List the user's current holdings.",
+    "Quote the last traded price in the listing currency.",
+)
+_PROPERTIES = ("symbol", "query", "limit", "currency", "sections", "as_of", "asset_class", "url", "price/earnings")
+_WORDS = ("etf", "stock", "bond", "fund", "EUR", "USD", "overview", "fees")
+_DEFS = ("Symbol", "Money", "AccountRef", "DateRange")
+
+
+def tool_names() -> st.SearchStrategy[str]:
+    """Names like `market__web_search`, sometimes any name a scenario file accepts."""
+    realistic = st.builds("{}__{}".format, st.sampled_from(_OWNERS), st.sampled_from(_ACTIONS))
+    return st.one_of(realistic, st.from_regex(NAME_PATTERN, fullmatch=True))
+
+
+_TEXTS = st.one_of(st.sampled_from(_SENTENCES), st.text(min_size=1, max_size=80))
+_PROPERTY_NAMES = st.one_of(st.sampled_from(_PROPERTIES), st.from_regex(r"[a-z][a-z0-9_]{0,11}", fullmatch=True))
+#: Which properties of an object are required, one flag each in property order.
+_FLAGS = st.lists(st.booleans(), max_size=4)
+_CLOSED = st.sampled_from((None, False, True))
+
+
+def _without_none(**fields: Any) -> dict[str, Any]:
+    return {key: value for key, value in fields.items() if value is not None}
+
+
+def _leaves() -> st.SearchStrategy[dict[str, Any]]:
+    strings = st.builds(
+        lambda description, enum, format: _without_none(type="string", description=description, enum=enum, format=format),
+        st.none() | st.sampled_from(_SENTENCES),
+        st.none() | st.lists(st.sampled_from(_WORDS), min_size=1, max_size=4, unique=True),
+        st.none() | st.sampled_from(("date", "uri")),
+    )
+    integers = st.builds(lambda low, span: {"type": "integer", "minimum": low, "maximum": low + span}, st.integers(0, 10), st.integers(1, 100))
+    codes = st.lists(st.integers(1, 9), min_size=1, max_size=3, unique=True).map(lambda codes: {"type": "integer", "enum": codes})
+    return st.one_of(strings, integers, codes, st.just({"type": "number"}), st.just({"type": "boolean"}))
+
+
+def _objects(children: st.SearchStrategy[dict[str, Any]]) -> st.SearchStrategy[dict[str, Any]]:
+    return st.builds(_object, st.dictionaries(_PROPERTY_NAMES, children, max_size=4), _FLAGS, _CLOSED)
+
+
+def _object(properties: dict[str, Any], flags: list[bool], closed: bool | None) -> dict[str, Any]:
+    required = [name for name, flag in zip(properties, flags) if flag]
+    return _without_none(
+        type="object",
+        properties=properties,
+        required=required or None,
+        additionalProperties=closed,
+    )
+
+
+# Built once: a strategy made afresh inside every draw is validated afresh, which dominates run time.
+_PROPERTY_SCHEMAS = st.recursive(
+    _leaves(),
+    lambda children: st.one_of(children.map(lambda items: {"type": "array", "items": items}), _objects(children)),
+    max_leaves=6,
+)
+_DEFINITIONS = st.dictionaries(st.sampled_from(_DEFS), _PROPERTY_SCHEMAS, max_size=2)
+
+
+_ROOTS = _objects(_PROPERTY_SCHEMAS)
+
+
+@st.composite
+def input_schemas(draw: st.DrawFn) -> dict[str, Any]:
+    """Object schemas with nested objects, arrays and enums, sometimes `$defs` used by `$ref`."""
+    schema = draw(_ROOTS)
+    definitions = draw(_DEFINITIONS)
+    for name in definitions:
+        schema["properties"][name.lower()] = {"$ref": f"#/$defs/{name}"}
+    schema.update({"$defs": definitions} if definitions else {})
+    return schema
+
+
+def tool_descriptors() -> st.SearchStrategy[ToolDescriptor]:
+    """One realistic logical tool."""
+    return st.builds(ToolDescriptor.of, tool_names(), _TEXTS, input_schemas())
+
+
+def surfaces(min_size: int = 1, max_size: int = 8) -> st.SearchStrategy[tuple[ToolDescriptor, ...]]:
+    """Admitted surfaces: tools with unique names, in order."""
+    return st.lists(tool_descriptors(), min_size=min_size, max_size=max_size, unique_by=lambda tool: tool.name).map(tuple)
+
+
+@st.composite
+def scenarios_for(draw: st.DrawFn, surface: Iterable[ToolDescriptor]) -> Scenario:
+    """A minimal scenario around `surface`: maybe a control (eligible or not), maybe tools admitted
+    elsewhere, and a short conversation. Use as `surfaces().flatmap(scenarios_for)`."""
+    admitted = tuple(surface)
+    names = {tool.name for tool in admitted}
+    control = descriptor(READ_TOOL_RESULT)
+    state = draw(st.sampled_from(("none", "ineligible", "eligible"))) if control.name not in names else "none"
+    elsewhere = draw(st.lists(tool_descriptors(), max_size=2, unique_by=lambda tool: tool.name))
+    messages = draw(
+        st.lists(st.builds(lambda role, content: {"role": role, "content": content}, st.sampled_from(("user", "assistant")), _TEXTS), min_size=1, max_size=7)
+    )
+    return minimal_scenario(
+        admitted,
+        controls=() if state == "none" else (control,),
+        eligible_controls=(control.name,) if state == "eligible" else (),
+        admitted_elsewhere=[tool for tool in elsewhere if tool.name not in names],
+        messages=messages,
+    )
+
+
+def _applies(mutator: Mutator, target: str, tools: list[Any], messages: list[dict[str, Any]], scenario: Scenario) -> bool:
+    try:
+        # `replace` never touches what it is handed, so trying is free of side effects.
+        mutator.apply(Edit(tools, messages, LOGICAL, Delivery.REPLACE, target, scenario))
+    except MutationNotApplicable:
+        return False
+    return True
+
+
+@st.composite
+def edit_sequences(
+    draw: st.DrawFn,
+    scenario: Scenario,
+    *,
+    min_size: int = 1,
+    max_size: int = 3,
+    mutators: Iterable[Mutator] | None = None,
+) -> tuple[Mutation, ...]:
+    """Mutations to apply in order to `scenario`'s request; each still applies after those before it.
+
+    Targets come from `targets(scenario, random.Random(seed))` with a drawn seed, so every step is
+    a case the planner could produce. Fewer than `min_size` steps applicable: the draw is rejected.
+    """
+    if not 0 <= min_size <= max_size:
+        raise ValueError(f"{min_size=} and {max_size=} must satisfy 0 <= min_size <= max_size")
+    pool = MUTATORS if mutators is None else tuple(mutators)
+    tools = [LOGICAL.build(tool) for tool in scenario.contract.surface]
+    messages = [message.as_dict() for message in scenario.messages]
+    steps: list[Mutation] = []
+    for _ in range(draw(st.integers(min_size, max_size))):
+        seed = draw(st.integers(0, 2**16 - 1))
+        options = [
+            (mutator, target)
+            for mutator in pool
+            for target in mutator.targets(scenario, random.Random(seed))
+            if _applies(mutator, target, tools, messages, scenario)
+        ]
+        if not options:
+            break
+        mutator, target = draw(st.sampled_from(options))
+        delivery = draw(st.sampled_from(mutator.deliveries))
+        tools, messages = mutator.apply(Edit(tools, messages, LOGICAL, Delivery.REPLACE, target, scenario))
+        steps.append(Mutation(mutator.key(), mutator.kind, mutator.variant, delivery, target, mutator.expect))
+    if len(steps) < min_size:
+        reject()
+    return tuple(steps)

@@ -1,0 +1,142 @@
+"""results.json: the run's record, streamed case by case and published atomically.
+
+Cases are written as they finish into a temporary file beside the target; only a run that
+completes renames it into place, so an interrupted or failed run never leaves a partial report.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any
+
+import orjson
+
+from harness import CaseResult, Session, Verdict, totals
+
+SCHEMA_VERSION = 1
+RESULTS_FILE = "results.json"
+
+
+def case_record(result: CaseResult, reproduce: str) -> dict[str, Any]:
+    case, mutation, proof = result.case, result.case.mutation, result.evidence
+    return {
+        "id": case.id,
+        "scenario": case.scenario,
+        "lane": case.lane.value,
+        "hooks": case.hooks,
+        "point": case.point,
+        "kind": mutation.kind.value,
+        "variant": mutation.variant,
+        "delivery": mutation.delivery.value,
+        "target": mutation.target,
+        "expect": mutation.expect.value,
+        "change": list(case.change),
+        "verdict": result.verdict.kind.value,
+        "reason": result.verdict.reason,
+        "red_verdict": _kind(result.red_verdict),
+        "red_reason": result.red_verdict.reason if result.red_verdict else None,
+        "controlled": result.controlled,
+        "reproduce": reproduce,
+        "evidence": {
+            "dispatches": proof.dispatches,
+            "settlements": list(proof.settlements),
+            "error_type": proof.error_type,
+            "error": proof.error,
+            "diff": list(proof.diff),
+            "points": list(proof.points),
+        },
+    }
+
+
+def _kind(verdict: Verdict | None) -> str | None:
+    return verdict.kind.value if verdict else None
+
+
+@dataclass
+class Tally:
+    """Running totals for the summary at the end of the file."""
+
+    verdicts: list[Any]
+    red_verdicts: list[Any]
+    controlled: int = 0
+
+    def add(self, result: CaseResult) -> None:
+        self.verdicts.append(result.verdict.kind)
+        if result.red_verdict is not None:
+            self.red_verdicts.append(result.red_verdict.kind)
+        self.controlled += result.controlled
+
+
+class ResultsWriter:
+    """Writes `results.json` for one session; use as a context manager around the run."""
+
+    def __init__(self, out: Path, session: Session) -> None:
+        self.path = out / RESULTS_FILE
+        self._session = session
+        self._tally = Tally([], [])
+        self._file: IO[bytes] | None = None
+        self._first = True
+
+    def __enter__(self) -> ResultsWriter:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        handle, name = tempfile.mkstemp(prefix=".results-", suffix=".json.part", dir=self.path.parent)
+        self._file = os.fdopen(handle, "wb")
+        self._temp = Path(name)
+        options = self._session.options
+        header = {
+            "schema_version": SCHEMA_VERSION,
+            "tool": {"name": "toolsurface", "version": _version()},
+            "seed": options.seed,
+            "target": self._session.target_name,
+            "red_target": self._session.red_target_name,
+            "select": options.select,
+            "shard": options.shard,
+            "scenarios": [{"id": s.id, "source": s.source} for s in self._session.scenarios],
+        }
+        self._file.write(orjson.dumps(header)[:-1] + b',"cases":[')
+        return self
+
+    def write(self, result: CaseResult) -> None:
+        assert self._file is not None
+        record = case_record(result, self._session.options.reproduce_command(result.case.id))
+        self._file.write((b"\n" if self._first else b",\n") + orjson.dumps(record))
+        self._first = False
+        self._tally.add(result)
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
+        assert self._file is not None
+        if kind is not None:
+            self._file.close()
+            self._temp.unlink(missing_ok=True)
+            return
+        summary = {
+            "totals": totals(self._tally.verdicts),
+            "red_totals": totals(self._tally.red_verdicts) if self._session.red_target_name else None,
+            "controlled": self._tally.controlled,
+        }
+        self._file.write(b"\n]," + orjson.dumps(summary)[1:] + b"\n")
+        self._file.close()
+        os.replace(self._temp, self.path)
+
+
+def write_results(out: Path, session: Session, results: Iterable[CaseResult]) -> Path:
+    with ResultsWriter(out, session) as writer:
+        for result in results:
+            writer.write(result)
+    return writer.path
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("toolsurface")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+

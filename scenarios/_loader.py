@@ -1,0 +1,219 @@
+"""Read scenario files, validate them against their JSON Schema, and build `Scenario` values.
+
+Validation collects every problem in every file before failing, so one run shows all that is
+wrong; each problem is one line, `file:$.json.path: message`.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import orjson
+from jsonschema.exceptions import best_match
+
+from ._errors import ScenarioError
+from ._model import (
+    Contract,
+    Identity,
+    Lane,
+    Message,
+    Publication,
+    Scenario,
+    Stage,
+    StageKind,
+    ToolDescriptor,
+)
+
+_STAGE_ORDER = {kind: index for index, kind in enumerate(StageKind)}
+_PLAIN_KEY = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+
+
+@functools.cache
+def _validator() -> jsonschema.Draft202012Validator:
+    schema = orjson.loads(resources.files(__package__).joinpath("scenario.schema.json").read_bytes())
+    return jsonschema.Draft202012Validator(schema)
+
+
+def bundled_dir() -> Path:
+    """The folder of scenarios shipped with the package."""
+    return Path(str(resources.files(__package__).joinpath("bundled")))
+
+
+def scenario_files(paths: Iterable[Path | str]) -> tuple[list[Path], list[str]]:
+    """Expand files and folders (a folder gives its `*.json`, sorted) and name the missing ones."""
+    files: list[Path] = []
+    problems: list[str] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            files.extend(sorted(path.glob("*.json")))
+        elif path.is_file():
+            files.append(path)
+        else:
+            problems.append(f"{path}: no such scenario file or folder")
+    return files, problems
+
+
+def load(paths: Iterable[Path | str] | None = None) -> tuple[Scenario, ...]:
+    """Load and validate scenarios (default: the bundled ones); raise `ScenarioError` listing all problems."""
+    # Materialised once: a one-shot iterable must still be nameable in the "nothing found" problem.
+    paths = [bundled_dir()] if paths is None else list(paths)
+    files, problems = scenario_files(paths)
+    if not files and not problems:
+        problems.append(f"{', '.join(map(str, paths))}: no scenario files (*.json) found")
+    scenarios: list[Scenario] = []
+    first_seen: dict[str, str] = {}
+    for file in files:
+        try:
+            scenario = load_file(file)
+        except ScenarioError as error:
+            problems.extend(error.problems)
+            continue
+        if scenario.id in first_seen:
+            problems.append(f"{file}:$.id: duplicate scenario id {scenario.id!r} (also in {first_seen[scenario.id]})")
+            continue
+        first_seen[scenario.id] = str(file)
+        scenarios.append(scenario)
+    if problems:
+        raise ScenarioError(problems)
+    return tuple(scenarios)
+
+
+def load_file(path: Path) -> Scenario:
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        raise ScenarioError([f"{path}: cannot read: {error.strerror}"]) from None
+    try:
+        document = orjson.loads(raw)
+    except orjson.JSONDecodeError as error:
+        raise ScenarioError([f"{path}:{error.lineno}:{error.colno}: invalid JSON: {error.msg}"]) from None
+    return parse(document, source=str(path))
+
+
+def parse(document: Any, source: str = "<scenario>") -> Scenario:
+    """Validate one decoded document and build its `Scenario`."""
+    problems = [f"{source}:{path}: {message}" for path, message in _problems(document)]
+    if problems:
+        raise ScenarioError(problems)
+    return _build(document, source)
+
+
+def _problems(document: Any) -> Iterator[tuple[str, str]]:
+    try:
+        orjson.dumps(document)
+    except TypeError as error:
+        yield "$", f"not representable as JSON: {error}"
+        return
+    schema_errors = sorted(_validator().iter_errors(document), key=lambda e: list(map(str, e.absolute_path)))
+    for error in schema_errors:
+        # Within anyOf/if-then branches, the most specific sub-error is the one a person can act on.
+        best = best_match([error])
+        yield _json_path(best.absolute_path), best.message
+    if not schema_errors:
+        yield from _semantic_problems(document)
+
+
+def _semantic_problems(document: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """What the JSON Schema cannot say: unique names, known controls, stage order, valid input schemas."""
+    contract = document["contract"]
+    seen: dict[str, str] = {}
+    for group in ("admitted", "controls"):
+        for index, tool in enumerate(contract.get(group, ())):
+            where = f"$.contract.{group}[{index}]"
+            if tool["name"] in seen:
+                yield f"{where}.name", f"duplicate tool name {tool['name']!r} (first at {seen[tool['name']]})"
+            seen.setdefault(tool["name"], where)
+            yield from _schema_problems(tool["input_schema"], f"{where}.input_schema")
+    for index, tool in enumerate(contract.get("admitted_elsewhere", ())):
+        yield from _schema_problems(tool["input_schema"], f"$.contract.admitted_elsewhere[{index}].input_schema")
+    catalogue = {tool["name"] for tool in contract.get("controls", ())}
+    for index, name in enumerate(contract.get("eligible_controls", ())):
+        if name not in catalogue:
+            yield f"$.contract.eligible_controls[{index}]", f"{name!r} is not one of contract.controls"
+    kinds = [StageKind(stage["stage"]) for stage in document["stages"]]
+    for index, (before, after) in enumerate(zip(kinds, kinds[1:]), start=1):
+        if _STAGE_ORDER[after] <= _STAGE_ORDER[before]:
+            expected = ", ".join(kind.value for kind in StageKind)
+            yield f"$.stages[{index}].stage", f"{after.value!r} cannot follow {before.value!r} (order: {expected})"
+    if kinds[-1] is not StageKind.SEAL:
+        yield f"$.stages[{len(kinds) - 1}].stage", "the last stage must be 'seal'"
+    if document["hooks"] != (StageKind.HOOK in kinds):
+        yield "$.hooks", "must be true exactly when a 'hook' stage is recorded"
+
+
+def _schema_problems(schema: dict[str, Any], where: str) -> Iterator[tuple[str, str]]:
+    try:
+        jsonschema.Draft202012Validator.check_schema(schema)
+    except jsonschema.SchemaError as error:
+        yield _json_path(error.absolute_path, where), f"not a valid JSON Schema: {error.message}"
+    except RecursionError:
+        # The metaschema check recurses several frames per nesting level; a deep schema exhausts the stack.
+        yield where, "not a valid JSON Schema: nested too deeply to check"
+
+
+def _json_path(parts: Sequence[str | int], root: str = "$") -> str:
+    """`$.a[0].b`; keys that are not plain names are quoted, so a problem always stays on one line."""
+    path = root
+    for part in parts:
+        if isinstance(part, int):
+            path += f"[{part}]"
+        elif _PLAIN_KEY.fullmatch(part):
+            path += f".{part}"
+        else:
+            path += f"[{json.dumps(part)}]"
+    return path
+
+
+def _tool(raw: dict[str, Any]) -> ToolDescriptor:
+    return ToolDescriptor.of(raw["name"], raw["description"], raw["input_schema"])
+
+
+def _message(raw: dict[str, Any]) -> Message:
+    return Message(raw["role"], raw["content"])
+
+
+def _stage(raw: dict[str, Any]) -> Stage:
+    return Stage(
+        kind=StageKind(raw["stage"]),
+        # JSON Schema's "integer" admits 6.0; callers slice and compare with these.
+        keep_messages=_int_or_none(raw.get("keep_messages")),
+        budget_tokens=_int_or_none(raw.get("budget_tokens")),
+        add_messages=tuple(map(_message, raw.get("add_messages", ()))),
+        metadata_json=orjson.dumps(raw.get("metadata", {})),
+    )
+
+
+def _int_or_none(value: int | float | None) -> int | None:
+    return None if value is None else int(value)
+
+
+def _build(document: dict[str, Any], source: str) -> Scenario:
+    contract = document["contract"]
+    publication = document.get("publication")
+    return Scenario(
+        id=document["id"],
+        description=document["description"],
+        mode=document["mode"],
+        lane=Lane(document["lane"]),
+        identity=Identity(**document["identity"]),
+        tool_format=document.get("tool_format", "logical"),
+        contract=Contract(
+            admitted=tuple(map(_tool, contract["admitted"])),
+            controls=tuple(map(_tool, contract.get("controls", ()))),
+            eligible_controls=frozenset(contract.get("eligible_controls", ())),
+            admitted_elsewhere=tuple(map(_tool, contract.get("admitted_elsewhere", ()))),
+        ),
+        messages=tuple(map(_message, document["messages"])),
+        hooks=document["hooks"],
+        stages=tuple(map(_stage, document["stages"])),
+        publication=Publication(publication["id"], publication["body"]) if publication else None,
+        source=source,
+    )

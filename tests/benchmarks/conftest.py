@@ -1,0 +1,25 @@
+"""Print each benchmark group's ratios against its named alternatives at the end of the run."""
+
+
+def pytest_terminal_summary(terminalreporter, config):
+    session = getattr(config, "_benchmarksession", None)
+    if session is None or not session.benchmarks:
+        return
+    groups = {}
+    for bench in session.benchmarks:
+        groups.setdefault(bench.group, []).append(bench)
+    write = terminalreporter.write_line
+    write("")
+    write("toolsurface benchmark ratios (medians, same run)")
+    for group, benches in groups.items():
+        first = benches[0]
+        for other in benches[1:]:
+            ratio = first.stats.median / other.stats.median
+            if ratio >= 1:
+                write(f"  [{group}] {first.name}: {ratio:.2f}× the time of {other.name}")
+            else:
+                write(f"  [{group}] {first.name}: {1 / ratio:.1f}× faster than {other.name}")
+        for bench in benches:
+            cases = bench.extra_info.get("cases")
+            if cases:
+                write(f"  [{group}] {bench.name}: {cases / bench.stats.median:,.0f} cases/s")

@@ -1,0 +1,63 @@
+from hypothesis import given
+from hypothesis import strategies as st
+
+from harness import capture, snapshot_of
+from scenarios import ToolDescriptor
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4),
+    max_leaves=20,
+)
+
+
+def tool(schema, name="t", description="d"):
+    return {"name": name, "description": description, "input_schema": schema}
+
+
+@given(st.dictionaries(st.text(max_size=6), json_values, max_size=6))
+def test_key_order_is_not_significant(schema):
+    reordered = dict(reversed(list(schema.items())))
+    assert capture([tool(schema)]) == capture([tool(reordered)])
+    assert hash(capture([tool(schema)])) == hash(capture([tool(reordered)]))
+
+
+@given(st.lists(json_values, min_size=2, max_size=5, unique_by=repr))
+def test_array_order_is_significant(items):
+    assert capture([tool({"enum": items})]) != capture([tool({"enum": items[::-1]})])
+
+
+def test_tool_order_is_significant():
+    a, b = tool({}, name="a"), tool({}, name="b")
+    assert capture([a, b]) != capture([b, a])
+
+
+def test_json_true_is_not_one():
+    assert capture([tool({"x": True})]) != capture([tool({"x": 1})])
+
+
+def test_snapshot_is_immune_to_later_in_place_edits():
+    live = [tool({"properties": {"symbol": {"type": "string"}}})]
+    snapshot = capture(live)
+    live[0]["input_schema"]["properties"]["symbol"]["type"] = "integer"
+    assert snapshot.entries()[0][2]["properties"]["symbol"]["type"] == "string"
+    assert snapshot != capture(live)
+
+
+def test_descriptors_and_live_tools_agree():
+    descriptor = ToolDescriptor.of("a", "d", {"type": "object", "properties": {"q": {"type": "string"}}})
+    assert snapshot_of([descriptor]) == capture([descriptor.as_logical()])
+
+
+def test_integers_past_64_bits_compare_exactly():
+    big = capture([tool({"maximum": 2**70})])
+    assert str(2**70).encode() in big.canonical
+    assert big != capture([tool({"maximum": 2**70 + 1})])
+
+
+@given(st.dictionaries(st.text(max_size=6), json_values, min_size=1, max_size=6), json_values)
+def test_parity_is_canonical_equality(schema, value):
+    key = next(iter(schema))
+    changed = {**schema, key: value}
+    same = capture([tool(schema)]).canonical == capture([tool(changed)]).canonical
+    assert (capture([tool(schema)]) == capture([tool(changed)])) is same

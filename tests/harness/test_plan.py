@@ -1,0 +1,56 @@
+import re
+
+import pytest
+
+from harness import Shard, UsageError, plan
+from harness._plan import select, shard
+from scenarios import load
+
+ID = re.compile(r"^[a-z0-9-]+/(main|child)/(hooks|no-hooks)/[a-z_]+/[a-z]+\.(replace|in_place):[a-z_]+:.+$")
+
+
+@pytest.fixture(scope="module")
+def scenarios():
+    return load()
+
+
+def test_same_seed_same_cases(scenarios):
+    assert plan(scenarios, seed=7) == plan(scenarios, seed=7)
+
+
+def test_ids_are_unique_and_readable(scenarios):
+    ids = [case.id for case in plan(scenarios, seed=0)]
+    assert len(ids) == len(set(ids))
+    assert all(ID.match(i) for i in ids), [i for i in ids if not ID.match(i)][:3]
+
+
+def test_the_documented_example_id_is_planned(scenarios):
+    ids = {case.id for case in plan(scenarios, seed=0)}
+    shape = re.compile(r"/async_prep/schema\.in_place:type:market__get_instrument_profile:/.+/type$")
+    assert any(shape.search(i) for i in ids)
+
+
+def test_a_scenario_subset_keeps_every_id(scenarios):
+    full = {c.id for c in plan(scenarios, seed=3)}
+    part = {c.id for c in plan(scenarios[1:3], seed=3)}
+    assert part <= full
+
+
+def test_selection_and_sharding_partition_the_plan(scenarios):
+    cases = plan(scenarios, seed=0)
+    chosen = select(cases, ["*/child/*", "*/post_seal/*"])
+    assert chosen and all("/child/" in c.id or "/post_seal/" in c.id for c in chosen)
+    parts = [shard(cases, Shard(k, 3)) for k in (1, 2, 3)]
+    assert sorted(c.id for p in parts for c in p) == sorted(c.id for c in cases)
+
+
+@pytest.mark.parametrize("text", ["0/3", "4/3", "a/b", "3", "1/0"])
+def test_bad_shards_are_named(text):
+    with pytest.raises(UsageError, match=re.escape(f"--shard {text!r} must look like K/N")):
+        Shard.parse(text)
+
+
+def test_equivalent_cases_change_nothing(scenarios):
+    cases = plan(scenarios, seed=0)
+    equivalent = [c for c in cases if c.equivalent]
+    assert equivalent and all(c.mutation.kind == "reorder" for c in equivalent)

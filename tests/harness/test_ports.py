@@ -1,0 +1,69 @@
+import pytest
+
+from harness import FORMATS, LedgerRefused, Outcome, Ports
+from scenarios import load
+
+
+@pytest.fixture
+def scenario():
+    return next(s for s in load() if s.publication is not None)
+
+
+@pytest.fixture
+def ports(scenario):
+    return Ports(scenario, FORMATS[scenario.tool_format], None, None)
+
+
+def test_gateway_snapshots_tools_at_dispatch_time(ports, scenario):
+    tools = [ports.fmt.build(d) for d in scenario.contract.surface]
+    ports.gateway.dispatch("req", tools, [])
+    ports.fmt.set_name(tools[0], "edited_after_dispatch")
+    assert ports.gateway.log[0].surface.names()[0] == scenario.contract.surface[0].name
+
+
+def test_ledger_settles_a_reservation_once(ports):
+    ledger = ports.ledger("main")
+    reservation = ledger.reserve("req_1")
+    ledger.settle(reservation, Outcome.PRE_DISPATCH_REJECTED)
+    with pytest.raises(LedgerRefused, match="second settlement"):
+        ledger.settle(reservation, Outcome.DISPATCHED)
+    assert [e.accepted for e in ports.events] == [True, True, False]
+    assert ports.open_reservations == ()
+
+
+def test_ledger_refuses_and_records_a_settlement_without_reservation(ports):
+    with pytest.raises(LedgerRefused, match="no reservation"):
+        ports.ledger("child").settle("req_never_reserved", "failed")
+    assert not ports.events[0].accepted and ports.events[0].lane == "child"
+
+
+def test_lanes_have_separate_ledgers(ports):
+    ports.ledger("main").reserve("req_1")
+    with pytest.raises(LedgerRefused):
+        ports.ledger("child").settle("req_1", Outcome.PRE_DISPATCH_REJECTED)
+    assert ports.open_reservations == ("main:req_1",)
+
+
+def test_unknown_outcome_is_rejected(ports):
+    reservation = ports.ledger("main").reserve("req_1")
+    with pytest.raises(ValueError):
+        ports.ledger("main").settle(reservation, "maybe")
+
+
+def test_publications_start_with_the_scenario_body(ports, scenario):
+    assert ports.publications.snapshot() == {scenario.publication.id: scenario.publication.body}
+
+
+def test_inject_applies_once_at_its_point_and_records_every_point(scenario):
+    calls = []
+
+    def injection(tools, messages):
+        calls.append(len(tools))
+        return tools[:1], messages
+
+    ports = Ports(scenario, FORMATS["logical"], "evidence", injection)
+    tools, _ = ports.inject("context_fit", [1, 2, 3], [])
+    assert tools == [1, 2, 3]
+    assert ports.inject("evidence", [1, 2, 3], [])[0] == [1]
+    assert ports.inject("evidence", [1, 2, 3], [])[0] == [1, 2, 3]
+    assert calls == [3] and ports.injected and ports.points == ["context_fit", "evidence", "evidence"]

@@ -1,0 +1,85 @@
+"""The runner and oracles on user targets that misbehave: none of them may pass."""
+
+import pytest
+
+from harness import Runner, VerdictKind, load_target, plan
+from mutators import Expect
+from scenarios import load
+
+SPEC = "tests.fixtures.user_targets:{}"
+
+
+@pytest.fixture(scope="module")
+def scenarios():
+    return load()
+
+
+@pytest.fixture(scope="module")
+def cases(scenarios):
+    planned = plan(scenarios, seed=0)
+    reject = next(c for c in planned if c.expect is Expect.REJECT and c.change and c.mutation.kind == "schema")
+    dispatch = next(c for c in planned if c.expect is Expect.DISPATCH)
+    return reject, dispatch
+
+
+def run(scenarios, name, case, timeout=10.0):
+    return Runner(scenarios, load_target(SPEC.format(name)), timeout=timeout).run_case(case)
+
+
+def test_a_correct_user_adapter_kills_and_passes(scenarios, cases):
+    reject, dispatch = cases
+    assert run(scenarios, "Adapter", reject).verdict.kind is VerdictKind.KILLED
+    assert run(scenarios, "Adapter", dispatch).verdict.kind is VerdictKind.PASSED
+
+
+def test_an_unchecked_adapter_survives(scenarios, cases):
+    result = run(scenarios, "Unchecked", cases[0])
+    assert result.verdict.kind is VerdictKind.SURVIVED
+    assert result.evidence.dispatches == 1
+    assert result.evidence.diff == cases[0].change  # what was sent differs from the admitted surface exactly so
+
+
+def test_an_unsettled_refusal_survives(scenarios, cases):
+    result = run(scenarios, "Unsettled", cases[0])
+    assert result.verdict.kind is VerdictKind.SURVIVED
+    assert "never settled" in result.verdict.reason
+
+
+def test_a_second_settlement_survives(scenarios, cases):
+    result = run(scenarios, "DoubleSettle", cases[0])
+    assert result.verdict.kind is VerdictKind.SURVIVED
+    assert "second settlement" in result.verdict.reason
+
+
+def test_a_crash_is_an_error_with_its_traceback(scenarios, cases):
+    result = run(scenarios, "Crashing", cases[0])
+    assert result.verdict.kind is VerdictKind.ERROR
+    assert result.verdict.reason == "target crashed: RuntimeError: adapter bug"
+    assert "Traceback" in result.evidence.error and "adapter bug" in result.evidence.error
+
+
+def test_a_hang_is_an_error_and_the_run_goes_on(scenarios, cases):
+    reject, dispatch = cases
+    runner = Runner(scenarios, load_target(SPEC.format("Hanging")), timeout=0.2)
+    results = list(runner.run([reject, dispatch]))
+    assert [r.verdict.kind for r in results] == [VerdictKind.ERROR, VerdictKind.ERROR]
+    assert results[0].verdict.reason == "target timed out"
+
+
+def test_touching_nothing_is_an_error_not_a_pass(scenarios, cases):
+    for case in cases:
+        result = run(scenarios, "Idle", case)
+        assert result.verdict.kind is VerdictKind.ERROR
+        assert result.verdict.reason.startswith("nothing observed")
+
+
+def test_never_offering_the_point_is_an_error(scenarios, cases):
+    result = run(scenarios, "NoInjection", cases[1])
+    assert result.verdict.kind is VerdictKind.ERROR
+    assert "never offered injection point" in result.verdict.reason
+
+
+def test_equivalent_cases_are_counted_not_run(scenarios):
+    equivalent = next(c for c in plan(scenarios, seed=0) if c.equivalent)
+    result = run(scenarios, "Crashing", equivalent)
+    assert result.verdict.kind is VerdictKind.EQUIVALENT

@@ -1,0 +1,33 @@
+import pytest
+
+from harness import DEFECTS, REFERENCE_TARGETS, TargetError, load_target
+
+
+def test_every_reference_spec_loads():
+    for spec in REFERENCE_TARGETS:
+        assert load_target(spec).name == spec
+
+
+def test_issue_defects_all_exist():
+    assert set(DEFECTS) >= {
+        "shared-ref", "seal-baseline", "hook-only-final", "early-only", "no-settle",
+        "topn-drop", "hook-control", "name-keyed", "description-pin",
+    }
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("reference:nope", "target 'reference:nope': no such reference target (known: "),
+        ("justaname", "target 'justaname': expected 'reference:<name>' or 'package.module:factory'"),
+        ("no_such_module_x:f", "target 'no_such_module_x:f': cannot import 'no_such_module_x': ModuleNotFoundError"),
+        ("tests.fixtures.user_targets:missing", "target 'tests.fixtures.user_targets:missing': module 'tests.fixtures.user_targets' has no attribute 'missing'"),
+        ("tests.fixtures.user_targets:broken_factory", "target 'tests.fixtures.user_targets:broken_factory': factory raised ValueError: no host configured"),
+        ("tests.fixtures.user_targets:not_a_target", "target 'tests.fixtures.user_targets:not_a_target': int has no run(scenario, ports) method"),
+    ],
+)
+def test_bad_specs_fail_in_one_line(spec, message):
+    with pytest.raises(TargetError) as raised:
+        load_target(spec)
+    assert str(raised.value).startswith(message)
+    assert "\n" not in str(raised.value)

@@ -1,0 +1,79 @@
+"""Every mutator's examples, applied with every delivery to live tools of several formats.
+
+The examples are the mutators' specification: this one test turns each of them into checks of
+the resulting surface and of what each delivery did to the objects it was handed.
+"""
+
+import random
+
+import orjson
+import pytest
+from harness._formats import LOGICAL, MCP, OPENAI
+
+from mutators import MUTATORS, Delivery, Edit, Example, Expect, Kind, Mutator
+from mutators._testing import canonical, example_scenario, live_tools, read_surface
+
+FORMATS = (LOGICAL, OPENAI, MCP)
+
+EXAMPLES = [
+    pytest.param(mutator, example, id=f"{mutator.key()}[{index}]")
+    for mutator in MUTATORS
+    for index, example in enumerate(mutator.examples)
+]
+
+APPLICATIONS = [
+    pytest.param(mutator, example, delivery, fmt, id=f"{mutator.key()}[{index}]-{delivery}-{fmt.name}")
+    for mutator in MUTATORS
+    for index, example in enumerate(mutator.examples)
+    for delivery in mutator.deliveries
+    for fmt in FORMATS
+]
+
+
+@pytest.mark.parametrize(("mutator", "example", "delivery", "fmt"), APPLICATIONS)
+def test_example_applies(mutator: Mutator, example: Example, delivery: Delivery, fmt) -> None:
+    scenario = example_scenario(example)
+    tools = live_tools(scenario.contract.surface, fmt)
+    messages = [dict(message) for message in example.messages_before]
+    handed = list(tools)
+    schemas = [fmt.get_schema(tool) for tool in tools]
+    # Bytes, not ==: they also catch a replace delivery that reordered keys of the originals.
+    snapshot = orjson.dumps([tools, messages])
+
+    new_tools, new_messages = mutator.apply(Edit(tools, messages, fmt, delivery, example.target, scenario))
+
+    # Dict equality ignores key order, list equality does not: exactly parity's notion of "same".
+    assert read_surface(new_tools, fmt) == list(example.after)
+    expected = example.messages_before if example.messages_after is None else example.messages_after
+    assert new_messages == list(expected)
+    if delivery is Delivery.IN_PLACE:
+        assert new_tools is tools
+        assert new_messages is messages
+        kept = [index for index, tool in enumerate(handed) if any(tool is new for new in new_tools)]
+        # Nothing was copied: every surviving tool is a handed object, with its handed schema dict.
+        assert len(kept) == min(len(example.before), len(example.after))
+        for index in kept:
+            assert fmt.get_schema(handed[index]) is schemas[index]
+    else:
+        assert orjson.dumps([tools, messages]) == snapshot
+        assert all(tool is original for tool, original in zip(tools, handed, strict=True))
+
+
+@pytest.mark.parametrize(("mutator", "example"), EXAMPLES)
+def test_example_is_well_formed(mutator: Mutator, example: Example) -> None:
+    scenario = example_scenario(example)
+    # `before` must be the admitted surface its scenario gives, or the example tests another case.
+    assert [tool.as_logical() for tool in scenario.contract.surface] == list(example.before)
+    reachable = {target for seed in range(200) for target in mutator.targets(scenario, random.Random(seed))}
+    assert example.target in reachable
+
+
+@pytest.mark.parametrize(("mutator", "example"), EXAMPLES)
+def test_example_changes_the_surface_exactly_when_it_must(mutator: Mutator, example: Example) -> None:
+    changed = canonical(example.before) != canonical(example.after)
+    if mutator.expect is Expect.DISPATCH:
+        assert not changed
+    elif mutator.kind is Kind.REORDER and len(example.before) == 1:
+        assert not changed  # the harness reports this case as `equivalent`
+    else:
+        assert changed

@@ -1,0 +1,66 @@
+"""The package's public surface and its registry of mutators."""
+
+import inspect
+import re
+
+import pytest
+
+import mutators
+from mutators import MUTATORS, Expect, Kind, Mutator, by_key
+from mutators import _strategies
+
+
+def _concrete_subclasses(cls: type) -> set[type]:
+    found = set()
+    for sub in cls.__subclasses__():
+        found |= _concrete_subclasses(sub)
+        if not inspect.isabstract(sub) and sub.__module__.startswith("mutators."):
+            found.add(sub)
+    return found
+
+
+def test_all_lists_exactly_the_public_names() -> None:
+    public = {name for name, value in vars(mutators).items() if not name.startswith("_") and not inspect.ismodule(value)}
+    assert sorted(mutators.__all__) == sorted(public)
+    assert len(set(mutators.__all__)) == len(mutators.__all__)
+
+
+def test_every_strategy_is_exported() -> None:
+    strategies = {"tool_descriptors", "surfaces", "scenarios_for", "edit_sequences"}
+    assert strategies <= set(mutators.__all__)
+    assert all(getattr(mutators, name) is getattr(_strategies, name) for name in strategies)
+
+
+def test_every_mutator_class_is_registered_once() -> None:
+    classes = [type(mutator) for mutator in MUTATORS]
+    assert len(set(classes)) == len(classes)
+    assert set(classes) == _concrete_subclasses(Mutator)
+
+
+def test_keys_are_unique_and_readable() -> None:
+    keys = [mutator.key() for mutator in MUTATORS]
+    assert len(set(keys)) == len(keys)
+    for mutator in MUTATORS:
+        assert re.fullmatch(r"[a-z_]+", mutator.variant), mutator.key()
+        assert mutator.key() == f"{mutator.kind.value}.{mutator.variant}"
+
+
+def test_mutators_are_grouped_by_kind_in_planning_order() -> None:
+    kinds = [mutator.kind for mutator in MUTATORS]
+    assert kinds == sorted(kinds, key=list(Kind).index)
+    assert list(dict.fromkeys(kinds)) == list(Kind)  # every kind is covered
+
+
+@pytest.mark.parametrize("mutator", MUTATORS, ids=lambda mutator: mutator.key())
+def test_every_mutator_has_examples_and_a_consistent_expectation(mutator: Mutator) -> None:
+    assert mutator.examples
+    assert (mutator.expect is Expect.DISPATCH) == (mutator.kind is Kind.LEGITIMATE)
+
+
+def test_by_key_finds_the_registered_instance() -> None:
+    assert all(by_key(mutator.key()) is mutator for mutator in MUTATORS)
+
+
+def test_by_key_names_the_known_keys_when_it_fails() -> None:
+    with pytest.raises(KeyError, match=r"no mutator 'rename\.typo'.*rename\.lookalike"):
+        by_key("rename.typo")

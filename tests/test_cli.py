@@ -1,0 +1,115 @@
+"""End to end: the installed `toolsurface` command, as CI and a user run it."""
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS_SCHEMA = json.loads((ROOT / "reports" / "results.schema.json").read_text())
+SIX_KINDS = {"add", "delete", "rename", "reorder", "description", "schema"}
+
+
+def toolsurface(*args, cwd=ROOT):
+    command = shutil.which("toolsurface", path=str(Path(sys.executable).parent)) or shutil.which("toolsurface")
+    if command is None:
+        pytest.fail("the `toolsurface` console script is not installed: run the README's install command first")
+    return subprocess.run([command, *args], cwd=cwd, capture_output=True, text=True, timeout=600)
+
+
+def results(out):
+    document = json.loads((out / "results.json").read_text())
+    jsonschema.validate(document, RESULTS_SCHEMA)
+    return document
+
+
+def test_default_run_passes_the_gate(tmp_path):
+    done = toolsurface("run", "--out", str(tmp_path))
+    assert done.returncode == 0, done.stdout + done.stderr
+    document = results(tmp_path)
+    totals = document["totals"]
+    assert totals["cases"] >= 500
+    assert totals["survived"] == totals["false_reject"] == totals["error"] == 0
+    assert document["target"] == "reference:guarded" and document["red_target"] == "reference:legacy"
+    red_failures = [c for c in document["cases"] if c["red_verdict"] in ("survived", "false_reject", "error")]
+    assert red_failures and all(c["controlled"] and c["red_reason"] for c in red_failures)
+    assert document["controlled"] == len(red_failures)
+    assert "PASS:" in done.stdout
+
+
+def test_legacy_alone_fails_with_survivors_over_all_six_kinds(tmp_path):
+    done = toolsurface("run", "--target", "reference:legacy", "--red-target", "none", "--out", str(tmp_path))
+    assert done.returncode == 1
+    document = results(tmp_path)
+    survivors = [c for c in document["cases"] if c["verdict"] == "survived"]
+    assert len(survivors) >= 13 and {c["kind"] for c in survivors} >= SIX_KINDS
+    assert document["red_target"] is None and all(c["red_verdict"] is None for c in document["cases"])
+    first = survivors[0]
+    assert first["reproduce"] == f"toolsurface reproduce {first['id']} --target reference:legacy --seed 0"
+    assert first["reproduce"] in done.stdout
+
+
+def test_reproduce_shows_gateway_and_ledger(tmp_path):
+    listed = toolsurface("list", "cases", "--select", "*/no-hooks/async_prep/schema.in_place:type:*")
+    case = listed.stdout.split()[0]
+    done = toolsurface("reproduce", case, "--target", "reference:legacy")
+    assert done.returncode == 1
+    assert "sent req_" in done.stdout and "settle" in done.stdout and "survived" in done.stdout
+    guarded = toolsurface("reproduce", case)
+    assert guarded.returncode == 0 and "pre_dispatch_rejected" in guarded.stdout and "killed" in guarded.stdout
+
+
+def test_defects_are_all_killed():
+    done = toolsurface("defects")
+    assert done.returncode == 0, done.stdout
+    assert "all 9 defects killed" in done.stdout
+
+
+def test_a_malformed_scenario_is_one_line_and_exit_2(tmp_path):
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps({"format": "toolsurface.scenario/1", "id": "x"}))
+    out = tmp_path / "out"
+    done = toolsurface("run", "--scenarios", str(broken), "--out", str(out))
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[0] == f"error: {broken}:$: 'description' is a required property"
+    assert "Traceback" not in done.stderr and done.stdout == ""
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--shard", "5/4"], "error: --shard '5/4' must look like K/N"),
+        (["--target", "reference:nope"], "error: target 'reference:nope': no such reference target"),
+        (["--select", "nothing/*"], "error: --select 'nothing/*' matched none of the"),
+    ],
+)
+def test_bad_flags_exit_2(tmp_path, args, message):
+    done = toolsurface("run", *args, "--out", str(tmp_path / "out"))
+    assert done.returncode == 2
+    assert done.stderr.startswith(message) and len(done.stderr.splitlines()) == 1
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_failing_user_target_is_reported_not_passed(tmp_path):
+    done = toolsurface(
+        "run", "--target", "tests.fixtures.user_targets:Crashing", "--red-target", "none",
+        "--select", "*/post_seal/delete.*", "--out", str(tmp_path),
+    )
+    assert done.returncode == 1
+    document = results(tmp_path)
+    assert document["totals"]["error"] == document["totals"]["cases"] > 0
+
+
+def test_shards_split_the_run(tmp_path):
+    ids = []
+    for k in (1, 2):
+        done = toolsurface("run", "--shard", f"{k}/2", "--select", "*/child/*", "--out", str(tmp_path / str(k)))
+        assert done.returncode == 0, done.stderr
+        ids.append({c["id"] for c in results(tmp_path / str(k))["cases"]})
+    whole = toolsurface("list", "cases", "--select", "*/child/*").stdout.split()
+    assert ids[0].isdisjoint(ids[1]) and ids[0] | ids[1] == set(whole)
