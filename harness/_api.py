@@ -99,13 +99,15 @@ def find_case(session: Session, case_id: str) -> Case:
 
 
 def defect_kills(options: RunOptions) -> dict[str, list[CaseResult]]:
-    """For every defect variant, the cases that fail on it (that is, kill it)."""
+    """For every defect variant, the cases that fail on it and pass on `reference:guarded`.
+
+    Pairing with the guard keeps a case that fails everywhere (a broken scenario, say) from
+    counting as a kill.
+    """
+    session = prepare(RunOptions(**{**options.__dict__, "target": DEFAULT_TARGET, "red_target": NO_TARGET}))
+    green = {result.case.id for result in session.results() if result.verdict.kind.ok}
     kills: dict[str, list[CaseResult]] = {}
-    for name in DEFECTS:
-        session = prepare(_with(options, target=f"reference:defect/{name}", red_target=NO_TARGET))
-        kills[name] = [result for result in session.results() if not result.verdict.kind.ok]
+    for name, pipeline in DEFECTS.items():
+        runner = Runner(session.scenarios, pipeline(), timeout=options.timeout)
+        kills[name] = [r for r in runner.run(session.cases) if not r.verdict.kind.ok and r.case.id in green]
     return kills
-
-
-def _with(options: RunOptions, **changes: object) -> RunOptions:
-    return RunOptions(**{**options.__dict__, **changes})

@@ -35,8 +35,8 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
-out = Console(theme=THEME, highlight=False)
-err = Console(theme=THEME, stderr=True, highlight=False)
+out = Console(theme=THEME, highlight=False, soft_wrap=True)
+err = Console(theme=THEME, stderr=True, highlight=False, soft_wrap=True)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -109,7 +109,7 @@ def defects(scenario_paths: ScenariosOpt = None, select: SelectOpt = None, seed:
     kills = defect_kills(options)
     table = Table(title="defect kill matrix", title_justify="left")
     for column in ("defect", "killed by", "first killing case"):
-        table.add_column(column)
+        table.add_column(column, overflow="fold")
     for name, killers in kills.items():
         first = killers[0].case.id if killers else "—"
         style = "toolsurface.killed" if killers else "toolsurface.survived"

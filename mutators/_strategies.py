@@ -44,53 +44,50 @@ def tool_names() -> st.SearchStrategy[str]:
     return st.one_of(realistic, st.from_regex(NAME_PATTERN, fullmatch=True))
 
 
-_TEXTS = st.one_of(st.sampled_from(_SENTENCES), st.text(min_size=1, max_size=80))
-_PROPERTY_NAMES = st.one_of(st.sampled_from(_PROPERTIES), st.from_regex(r"[a-z][a-z0-9_]{0,11}", fullmatch=True))
-#: Which properties of an object are required, one flag each in property order.
-_FLAGS = st.lists(st.booleans(), max_size=4)
-_CLOSED = st.sampled_from((None, False, True))
-
-
 def _without_none(**fields: Any) -> dict[str, Any]:
     return {key: value for key, value in fields.items() if value is not None}
 
 
-def _leaves() -> st.SearchStrategy[dict[str, Any]]:
-    strings = st.builds(
+def _object(properties: dict[str, Any], flags: list[bool], closed: bool | None) -> dict[str, Any]:
+    required = [name for name, flag in zip(properties, flags) if flag]
+    return _without_none(type="object", properties=properties, required=required or None, additionalProperties=closed)
+
+
+def _objects(children: st.SearchStrategy[dict[str, Any]]) -> st.SearchStrategy[dict[str, Any]]:
+    # One flag per property says whether it is required; `closed` sets additionalProperties.
+    flags = st.lists(st.booleans(), max_size=4)
+    closed = st.sampled_from((None, False, True))
+    return st.builds(_object, st.dictionaries(_PROPERTY_NAMES, children, max_size=4), flags, closed)
+
+
+# Strategies are built once, here: one made afresh inside every draw is validated afresh, and
+# that alone made generation many times slower.
+_TEXTS = st.one_of(st.sampled_from(_SENTENCES), st.text(min_size=1, max_size=80))
+_PROPERTY_NAMES = st.one_of(st.sampled_from(_PROPERTIES), st.from_regex(r"[a-z][a-z0-9_]{0,11}", fullmatch=True))
+_LEAVES = st.one_of(
+    st.builds(
         lambda description, enum, format: _without_none(type="string", description=description, enum=enum, format=format),
         st.none() | st.sampled_from(_SENTENCES),
         st.none() | st.lists(st.sampled_from(_WORDS), min_size=1, max_size=4, unique=True),
         st.none() | st.sampled_from(("date", "uri")),
-    )
-    integers = st.builds(lambda low, span: {"type": "integer", "minimum": low, "maximum": low + span}, st.integers(0, 10), st.integers(1, 100))
-    codes = st.lists(st.integers(1, 9), min_size=1, max_size=3, unique=True).map(lambda codes: {"type": "integer", "enum": codes})
-    return st.one_of(strings, integers, codes, st.just({"type": "number"}), st.just({"type": "boolean"}))
-
-
-def _objects(children: st.SearchStrategy[dict[str, Any]]) -> st.SearchStrategy[dict[str, Any]]:
-    return st.builds(_object, st.dictionaries(_PROPERTY_NAMES, children, max_size=4), _FLAGS, _CLOSED)
-
-
-def _object(properties: dict[str, Any], flags: list[bool], closed: bool | None) -> dict[str, Any]:
-    required = [name for name, flag in zip(properties, flags) if flag]
-    return _without_none(
-        type="object",
-        properties=properties,
-        required=required or None,
-        additionalProperties=closed,
-    )
-
-
-# Built once: a strategy made afresh inside every draw is validated afresh, which dominates run time.
-_PROPERTY_SCHEMAS = st.recursive(
-    _leaves(),
-    lambda children: st.one_of(children.map(lambda items: {"type": "array", "items": items}), _objects(children)),
-    max_leaves=6,
+    ),
+    st.builds(lambda low, span: {"type": "integer", "minimum": low, "maximum": low + span}, st.integers(0, 10), st.integers(1, 100)),
+    st.builds(lambda codes: {"type": "integer", "enum": codes}, st.lists(st.integers(1, 9), min_size=1, max_size=3, unique=True)),
+    st.builds(dict, type=st.sampled_from(("number", "boolean"))),
 )
-_DEFINITIONS = st.dictionaries(st.sampled_from(_DEFS), _PROPERTY_SCHEMAS, max_size=2)
-
-
+_PROPERTY_SCHEMAS = st.recursive(
+    _LEAVES,
+    lambda children: st.one_of(st.builds(lambda items: {"type": "array", "items": items}, children), _objects(children)),
+    max_leaves=4,
+)
 _ROOTS = _objects(_PROPERTY_SCHEMAS)
+_DEFINITIONS = st.dictionaries(st.sampled_from(_DEFS), _PROPERTY_SCHEMAS, max_size=2)
+_MESSAGES = st.lists(
+    st.builds(lambda role, content: {"role": role, "content": content}, st.sampled_from(("user", "assistant")), _TEXTS),
+    min_size=1,
+    max_size=7,
+)
+_CONTROL_STATES = st.sampled_from(("none", "ineligible", "eligible"))
 
 
 @st.composite
@@ -100,8 +97,7 @@ def input_schemas(draw: st.DrawFn) -> dict[str, Any]:
     definitions = draw(_DEFINITIONS)
     for name in definitions:
         schema["properties"][name.lower()] = {"$ref": f"#/$defs/{name}"}
-    schema.update({"$defs": definitions} if definitions else {})
-    return schema
+    return {**schema, "$defs": definitions} if definitions else schema
 
 
 def tool_descriptors() -> st.SearchStrategy[ToolDescriptor]:
@@ -111,7 +107,14 @@ def tool_descriptors() -> st.SearchStrategy[ToolDescriptor]:
 
 def surfaces(min_size: int = 1, max_size: int = 8) -> st.SearchStrategy[tuple[ToolDescriptor, ...]]:
     """Admitted surfaces: tools with unique names, in order."""
-    return st.lists(tool_descriptors(), min_size=min_size, max_size=max_size, unique_by=lambda tool: tool.name).map(tuple)
+    return st.lists(tool_descriptors(), min_size=min_size, max_size=max_size, unique_by=_name).map(tuple)
+
+
+def _name(tool: ToolDescriptor) -> str:
+    return tool.name
+
+
+_ELSEWHERE = st.lists(tool_descriptors(), max_size=2, unique_by=_name)
 
 
 @st.composite
@@ -121,17 +124,14 @@ def scenarios_for(draw: st.DrawFn, surface: Iterable[ToolDescriptor]) -> Scenari
     admitted = tuple(surface)
     names = {tool.name for tool in admitted}
     control = descriptor(READ_TOOL_RESULT)
-    state = draw(st.sampled_from(("none", "ineligible", "eligible"))) if control.name not in names else "none"
-    elsewhere = draw(st.lists(tool_descriptors(), max_size=2, unique_by=lambda tool: tool.name))
-    messages = draw(
-        st.lists(st.builds(lambda role, content: {"role": role, "content": content}, st.sampled_from(("user", "assistant")), _TEXTS), min_size=1, max_size=7)
-    )
+    state = draw(_CONTROL_STATES) if control.name not in names else "none"
+    elsewhere = [tool for tool in draw(_ELSEWHERE) if tool.name not in names]
     return minimal_scenario(
         admitted,
         controls=() if state == "none" else (control,),
         eligible_controls=(control.name,) if state == "eligible" else (),
-        admitted_elsewhere=[tool for tool in elsewhere if tool.name not in names],
-        messages=messages,
+        admitted_elsewhere=elsewhere,
+        messages=draw(_MESSAGES),
     )
 
 

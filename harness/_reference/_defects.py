@@ -62,12 +62,12 @@ class NoSettle(GuardedPipeline):
 
 
 class TopNDrop(GuardedPipeline):
-    """Context fitting keeps the first N tools that fit an eighth of the budget."""
+    """Context fitting sizes tools against the uncompressed conversation and keeps the first N that fit."""
 
     name: ClassVar[str] = "reference:defect/topn-drop"
 
     def fit_tools(self, run: Run, budget_tokens: int) -> None:
-        room, kept = budget_tokens // 8, []
+        room, kept = budget_tokens - estimate_tokens(run.messages), []
         for tool in run.tools:
             room -= estimate_tokens(run.fmt.logical(tool))
             if room < 0:

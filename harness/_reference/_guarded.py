@@ -22,7 +22,7 @@ from ._stages import Run, replay
 
 
 class GuardedPipeline:
-    """Prepares one research request from a recorded scenario and sends it through the ports."""
+    """The correct design: immutable baseline, early and final checks on every path, settled refusals."""
 
     name: ClassVar[str] = "reference:guarded"
     refusals: ClassVar[tuple[type[BaseException], ...]] = (SurfaceRefused,)
@@ -53,9 +53,9 @@ class GuardedPipeline:
             if stage.kind is not StageKind.HOOK and not early_done:
                 self.early_check(run)
                 early_done = True
-            replay(stage, run)
             if stage.kind is StageKind.CONTEXT_FIT:
                 self.fit_tools(run, stage.budget_tokens or 0)
+            replay(stage, run)
             run.tools, run.messages = run.ports.inject(stage.point, run.tools, run.messages)
         self.final_check(run)
 

@@ -19,6 +19,8 @@ from ._stages import Run
 
 
 class LegacyPipeline(GuardedPipeline):
+    """The old path: final check only in a hook callback, shallow-copied baseline, async refusals unsettled."""
+
     name: ClassVar[str] = "reference:legacy"
 
     def take_baseline(self, run: Run) -> Callable[[], Snapshot]:

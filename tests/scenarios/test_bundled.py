@@ -13,10 +13,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import orjson
 import pytest
 
 import scenarios
+from harness._reference._stages import compress, estimate_tokens
 from scenarios import Lane, Scenario, StageKind, ToolDescriptor
 
 SCENARIOS = scenarios.load()
@@ -185,11 +185,20 @@ def test_context_fit_compresses_and_fits_every_tool(scenario: Scenario):
     assert isinstance(fit.keep_messages, int) and isinstance(fit.budget_tokens, int)
     # Compression must actually drop something, or the legitimate change tests nothing.
     assert len(scenario.messages) >= fit.keep_messages + 1
-    # Generous estimate (3 characters a token, every message kept): the surface always fits, so a
-    # fitter that drops tools is wrong rather than forced.
-    size = len(orjson.dumps([t.as_logical() for t in scenario.contract.surface]))
-    size += sum(len(m.content) for m in scenario.messages)
-    assert size / 3 <= fit.budget_tokens
+    # Once compressed, the request holds every tool: a fitter that drops tools is wrong, not forced.
+    tools = estimate_tokens([t.as_logical() for t in scenario.contract.surface])
+    kept = compress([m.as_dict() for m in scenario.messages], fit.keep_messages)
+    assert tools + estimate_tokens(kept) <= fit.budget_tokens
+
+
+def test_one_budget_holds_the_tools_only_after_compression():
+    """Where a fitter that sizes tools before compressing would drop some (topn-drop's flaw)."""
+    tight = [
+        s for s in having(StageKind.CONTEXT_FIT)
+        if estimate_tokens([t.as_logical() for t in s.contract.surface]) + estimate_tokens([m.as_dict() for m in s.messages])
+        > s.stage(StageKind.CONTEXT_FIT).budget_tokens
+    ]
+    assert [s.id for s in tight] == ["etf-compare-main-openai"]
 
 
 def test_main_research_recordings_have_fourteen_messages():
