@@ -20,7 +20,7 @@ from ._canonical import Snapshot, snapshot_of
 from ._errors import SurfaceRefused
 from ._formats import FORMATS
 from ._oracles import EQUIVALENT, evidence, judge
-from ._ports import Ports
+from ._ports import LedgerRefused, Ports
 from ._types import Case, CaseResult, Crash, Evidence, Observation, Target, Verdict
 
 
@@ -90,6 +90,8 @@ def observe(target: Target, case: Case, scenario: Scenario, timeout: float, expl
         timed_out = True
     except KeyboardInterrupt:
         raise
+    except LedgerRefused:
+        pass  # the ledger recorded what it refused; the oracle judges that, not the exception
     except BaseException as error:  # a target may raise anything, SystemExit included
         refused = isinstance(error, refusals)
         expected_refusal = refused and case.expect is Expect.REJECT and not explain
