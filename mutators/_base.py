@@ -77,7 +77,7 @@ class Mutation:
     kind: Kind
     variant: str
     delivery: Delivery
-    #: What it touches, readable: a tool name, `tool:/json/pointer`, `0,3`, `messages`.
+    #: What it touches, readable: a tool name, `tool:/json/pointer`, `name@2`, `0<->3`, `rotate+2`, `messages`.
     target: str
     expect: Expect
 

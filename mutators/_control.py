@@ -60,7 +60,9 @@ class Remove(Mutator):
     def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
         contract = scenario.contract
         # Catalogue order, never the order of the eligible-names set (it varies with hash seeds).
-        return one_of(rng, [control.name for control in contract.controls if control.name in contract.eligible_controls])
+        return one_of(
+            rng, [control.name for control in contract.controls if control.name in contract.eligible_controls]
+        )
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
         return without(edit)

@@ -32,7 +32,9 @@ class _Describe(Mutator):
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
         fmt = edit.fmt
-        return edit.edit_tool(edit.target, lambda tool: fmt.set_description(tool, self.reworded(fmt.get_description(tool))))
+        return edit.edit_tool(
+            edit.target, lambda tool: fmt.set_description(tool, self.reworded(fmt.get_description(tool)))
+        )
 
 
 class Append(_Describe):
@@ -88,7 +90,8 @@ class Whitespace(_Describe):
             after=(
                 {
                     **PROFILE,
-                    "description": "Read  the public profile of one instrument: issuer, fees, top holdings and performance.",
+                    "description": "Read  the public profile of one instrument: issuer, fees, top holdings"
+                    " and performance.",
                 },
             ),
         ),

@@ -11,9 +11,10 @@ from collections.abc import Iterable
 from typing import Any
 
 import orjson
+
 from scenarios import Scenario, ToolDescriptor
 
-from ._base import Edit, Example, Expect, Kind, MutationNotApplicable, Mutator, one_of
+from ._base import Edit, Example, Expect, Kind, Mutator, one_of
 from ._fixtures import CONVERSATION, PROFILE, SEARCH, WEB_READ, WEB_SEARCH
 
 #: What a context fitter keeps: the first message, a summary, and this many of the latest.
@@ -26,7 +27,10 @@ EVIDENCE: tuple[dict[str, str], ...] = (
 
 
 def _summary(dropped: int) -> dict[str, str]:
-    return {"role": "user", "content": f"Summary of {dropped} earlier messages: fee comparison of two funds in progress."}
+    return {
+        "role": "user",
+        "content": f"Summary of {dropped} earlier messages: fee comparison of two funds in progress.",
+    }
 
 
 class Compress(Mutator):
@@ -56,10 +60,12 @@ class Compress(Mutator):
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
         messages = edit.messages
-        if len(messages) <= KEEP_LATEST + 1:
-            raise MutationNotApplicable(f"{len(messages)} live messages leave nothing to compress")
-        kept = [messages[0], _summary(len(messages) - 1 - KEEP_LATEST), *messages[-KEEP_LATEST:]]
-        return edit.with_messages(kept)
+        dropped = len(messages) - 1 - KEEP_LATEST
+        if dropped < 1:
+            # A context fit at an earlier stage already left no more than this fitter keeps. The
+            # case still runs: a legitimate change that happens to change nothing must pass too.
+            return edit.with_messages(list(messages))
+        return edit.with_messages([messages[0], _summary(dropped), *messages[-KEEP_LATEST:]])
 
 
 class Evidence(Mutator):
@@ -105,9 +111,7 @@ class KeyOrder(Mutator):
     kind = Kind.LEGITIMATE
     variant = "key_order"
     expect = Expect.DISPATCH
-    examples = (
-        Example(target="market__search_instruments", before=(SEARCH, WEB_READ), after=(SEARCH, WEB_READ)),
-    )
+    examples = (Example(target="market__search_instruments", before=(SEARCH, WEB_READ), after=(SEARCH, WEB_READ)),)
 
     def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
         return one_of(rng, [tool.name for tool in scenario.contract.admitted if _reorderable(tool)])

@@ -55,8 +55,8 @@ def split_last(pointer: str) -> tuple[str, str]:
     return join("", *parts[:-1]), parts[-1]
 
 
-def resolve(document: Any, pointer: str) -> Any:
-    """The live value `pointer` names inside `document` (not a copy)."""
+def resolve(document: Any, pointer: str, kind: type = object) -> Any:
+    """The live value `pointer` names inside `document` (not a copy), which must be a `kind`."""
     node = document
     for token in tokens(pointer):
         if isinstance(node, dict) and token in node:
@@ -65,6 +65,8 @@ def resolve(document: Any, pointer: str) -> Any:
             node = node[int(token)]
         else:
             raise MutationNotApplicable(f"nothing at {pointer!r} in the live input schema")
+    if not isinstance(node, kind):
+        raise MutationNotApplicable(f"{pointer or '/'} is not a JSON {kind.__name__} in the live input schema")
     return node
 
 

@@ -28,11 +28,13 @@ class _Rename(Mutator):
     @staticmethod
     @abstractmethod
     def renamed(name: str) -> str:
-        """The new name; equal to `name` when this variant cannot change it."""
+        """The new name; equal to `name` when this variant cannot change it (then it is no target)."""
 
     def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
+        taken = {tool.name for tool in scenario.contract.surface}
         names = [tool.name for tool in scenario.contract.admitted]
-        return one_of(rng, [name for name in names if self.renamed(name) != name])
+        # A new name that is already taken would make a duplicate, which is `add.duplicate`'s case.
+        return one_of(rng, [name for name in names if self.renamed(name) not in taken])
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
         return edit.edit_tool(edit.target, lambda tool: edit.fmt.set_name(tool, self.renamed(edit.target)))
@@ -60,7 +62,9 @@ class Case(_Rename):
 
     variant = "case"
     examples = (
-        Example(target="market__web_search", before=(WEB_SEARCH,), after=({**WEB_SEARCH, "name": "Market__web_search"},)),
+        Example(
+            target="market__web_search", before=(WEB_SEARCH,), after=({**WEB_SEARCH, "name": "Market__web_search"},)
+        ),
     )
 
     @staticmethod

@@ -88,7 +88,7 @@ class Rotate(Mutator):
         if not count:
             return ()
         # k in 1..count-1 always moves something; a single tool gets k=1, which moves nothing.
-        return (f"rotate+{rng.randint(1, count)}",)
+        return (f"rotate+{rng.randint(1, max(1, count - 1))}",)
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
         steps = edit.target.removeprefix("rotate+")

@@ -14,12 +14,11 @@ from abc import abstractmethod
 from collections.abc import Container, Iterable, Iterator
 from typing import Any
 
-import orjson
 from scenarios import Scenario
 
 from ._base import Edit, Example, Kind, MutationNotApplicable, Mutator, one_of
 from ._fixtures import HOLDINGS, PROFILE, SEARCH, WEB_READ
-from ._pointer import join, resolve, schema_nodes, split_last, split_target, tokens
+from ._pointer import join, resolve, schema_nodes, split_last, split_target
 
 #: What `add_property` adds: an argument no research tool should take.
 NEW_PROPERTY = {"type": "string", "description": "Brokerage account to act on."}
@@ -33,14 +32,6 @@ _H = HOLDINGS["input_schema"]
 
 def _is_object(node: dict[str, Any]) -> bool:
     return node.get("type") == "object" or isinstance(node.get("properties"), dict)
-
-
-def _at(schema: dict[str, Any], pointer: str, kind: type) -> Any:
-    """The live dict or list at `pointer`, or `MutationNotApplicable`."""
-    node = resolve(schema, pointer)
-    if not isinstance(node, kind):
-        raise MutationNotApplicable(f"{pointer or '/'} is not a JSON {kind.__name__} in the live input schema")
-    return node
 
 
 def _fresh(word: str, taken: Container[Any]) -> str:
@@ -79,7 +70,10 @@ class AddProperty(_SchemaEdit):
         Example(
             target="market__get_instrument_profile:/properties/account_id",
             before=(SEARCH, PROFILE),
-            after=(SEARCH, {**PROFILE, "input_schema": {**_P, "properties": {**_P["properties"], "account_id": NEW_PROPERTY}}}),
+            after=(
+                SEARCH,
+                {**PROFILE, "input_schema": {**_P, "properties": {**_P["properties"], "account_id": NEW_PROPERTY}}},
+            ),
         ),
     )
 
@@ -92,7 +86,7 @@ class AddProperty(_SchemaEdit):
 
     def change(self, schema: dict[str, Any], pointer: str) -> None:
         properties_at, name = split_last(pointer)
-        node = _at(schema, split_last(properties_at)[0], dict)
+        node = resolve(schema, split_last(properties_at)[0], dict)
         properties = node.get("properties", {})
         if not isinstance(properties, dict) or name in properties:
             raise MutationNotApplicable(f"{pointer} cannot be added to the live input schema")
@@ -118,14 +112,14 @@ class RemoveProperty(_SchemaEdit):
 
     def change(self, schema: dict[str, Any], pointer: str) -> None:
         properties_at, name = split_last(pointer)
-        properties = _at(schema, properties_at, dict)
+        properties = resolve(schema, properties_at, dict)
         if name not in properties:
             raise MutationNotApplicable(f"nothing at {pointer!r} in the live input schema")
         del properties[name]
 
 
 class Type(_SchemaEdit):
-    """A `type` keyword changed: `string` becomes `integer`, anything else becomes `string`."""
+    """A `type` keyword changed: `string` becomes `integer`; any other type or list of types, `string`."""
 
     variant = "type"
     examples = (
@@ -133,20 +127,29 @@ class Type(_SchemaEdit):
             target="market__get_instrument_profile:/properties/symbol/type",
             before=(PROFILE, WEB_READ),
             after=(
-                {**PROFILE, "input_schema": {**_P, "properties": {**_P["properties"], "symbol": {"type": "integer", "description": "Ticker or ISIN."}}}},
+                {
+                    **PROFILE,
+                    "input_schema": {
+                        **_P,
+                        "properties": {
+                            **_P["properties"],
+                            "symbol": {"type": "integer", "description": "Ticker or ISIN."},
+                        },
+                    },
+                },
                 WEB_READ,
             ),
         ),
     )
 
     def places(self, schema: dict[str, Any]) -> Iterator[str]:
-        yield from (join(at, "type") for at, node in schema_nodes(schema) if isinstance(node.get("type"), str))
+        yield from (join(at, "type") for at, node in schema_nodes(schema) if isinstance(node.get("type"), (str, list)))
 
     def change(self, schema: dict[str, Any], pointer: str) -> None:
         node_at, key = split_last(pointer)
-        node = _at(schema, node_at, dict)
-        if not isinstance(node.get(key), str):
-            raise MutationNotApplicable(f"no string at {pointer!r} in the live input schema")
+        node = resolve(schema, node_at, dict)
+        if not isinstance(node.get(key), (str, list)):
+            raise MutationNotApplicable(f"no type at {pointer!r} in the live input schema")
         node[key] = "integer" if node[key] == "string" else "string"
 
 
@@ -179,7 +182,7 @@ class Required(_SchemaEdit):
 
     def change(self, schema: dict[str, Any], pointer: str) -> None:
         required_at, token = split_last(pointer)
-        node = _at(schema, split_last(required_at)[0], dict)
+        node = resolve(schema, split_last(required_at)[0], dict)
         required = node.get("required", [])
         if not isinstance(required, list):
             raise MutationNotApplicable(f"{required_at} is not a JSON list in the live input schema")
@@ -212,7 +215,16 @@ class Enum(_SchemaEdit):
             target="market__search_instruments:/properties/asset_class/enum/-",
             before=(SEARCH, WEB_READ),
             after=(
-                {**SEARCH, "input_schema": {**_S, "properties": {**_S["properties"], "asset_class": {"type": "string", "enum": ["etf", "stock", "bond", "fund", "unlisted"]}}}},
+                {
+                    **SEARCH,
+                    "input_schema": {
+                        **_S,
+                        "properties": {
+                            **_S["properties"],
+                            "asset_class": {"type": "string", "enum": ["etf", "stock", "bond", "fund", "unlisted"]},
+                        },
+                    },
+                },
                 WEB_READ,
             ),
         ),
@@ -222,7 +234,7 @@ class Enum(_SchemaEdit):
         yield from (join(at, "enum", "-") for at, node in schema_nodes(schema) if isinstance(node.get("enum"), list))
 
     def change(self, schema: dict[str, Any], pointer: str) -> None:
-        values = _at(schema, split_last(pointer)[0], list)
+        values = resolve(schema, split_last(pointer)[0], list)
         if values and all(isinstance(v, int) and not isinstance(v, bool) for v in values):
             values.append(max(values) + 1)
         else:
@@ -251,7 +263,7 @@ class AdditionalProperties(_SchemaEdit):
 
     def change(self, schema: dict[str, Any], pointer: str) -> None:
         node_at, key = split_last(pointer)
-        node = _at(schema, node_at, dict)
+        node = resolve(schema, node_at, dict)
         node[key] = node.get(key) is False
 
 
@@ -265,7 +277,18 @@ class Defs(_SchemaEdit):
             before=(SEARCH, HOLDINGS),
             after=(
                 SEARCH,
-                {**HOLDINGS, "input_schema": {**_H, "$defs": {"AccountRef": {**_H["$defs"]["AccountRef"], "description": f"Account id as shown in the portfolio. {DEFS_NOTE}"}}}},
+                {
+                    **HOLDINGS,
+                    "input_schema": {
+                        **_H,
+                        "$defs": {
+                            "AccountRef": {
+                                **_H["$defs"]["AccountRef"],
+                                "description": f"Account id as shown in the portfolio. {DEFS_NOTE}",
+                            }
+                        },
+                    },
+                },
             ),
         ),
     )
@@ -275,13 +298,23 @@ class Defs(_SchemaEdit):
             for keyword in ("$defs", "definitions"):
                 definitions = node.get(keyword)
                 if isinstance(definitions, dict):
-                    yield from (join(at, keyword, name, "description") for name, d in definitions.items() if isinstance(d, dict))
+                    yield from (
+                        join(at, keyword, name, "description") for name, d in definitions.items() if isinstance(d, dict)
+                    )
 
     def change(self, schema: dict[str, Any], pointer: str) -> None:
         node_at, key = split_last(pointer)
-        node = _at(schema, node_at, dict)
+        node = resolve(schema, node_at, dict)
         old = node.get(key)
         node[key] = f"{old} {DEFS_NOTE}" if isinstance(old, str) and old else DEFS_NOTE
 
 
-MUTATORS: tuple[Mutator, ...] = (AddProperty(), RemoveProperty(), Type(), Required(), Enum(), AdditionalProperties(), Defs())
+MUTATORS: tuple[Mutator, ...] = (
+    AddProperty(),
+    RemoveProperty(),
+    Type(),
+    Required(),
+    Enum(),
+    AdditionalProperties(),
+    Defs(),
+)

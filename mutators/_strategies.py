@@ -11,9 +11,9 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from harness._formats import LOGICAL
 from hypothesis import reject
 from hypothesis import strategies as st
+
 from scenarios import Scenario, ToolDescriptor
 
 from ._base import Delivery, Edit, Mutation, MutationNotApplicable, Mutator
@@ -49,7 +49,7 @@ def _without_none(**fields: Any) -> dict[str, Any]:
 
 
 def _object(properties: dict[str, Any], flags: list[bool], closed: bool | None) -> dict[str, Any]:
-    required = [name for name, flag in zip(properties, flags) if flag]
+    required = [name for name, flag in zip(properties, flags, strict=False) if flag]
     return _without_none(type="object", properties=properties, required=required or None, additionalProperties=closed)
 
 
@@ -66,18 +66,29 @@ _TEXTS = st.one_of(st.sampled_from(_SENTENCES), st.text(min_size=1, max_size=80)
 _PROPERTY_NAMES = st.one_of(st.sampled_from(_PROPERTIES), st.from_regex(r"[a-z][a-z0-9_]{0,11}", fullmatch=True))
 _LEAVES = st.one_of(
     st.builds(
-        lambda description, enum, format: _without_none(type="string", description=description, enum=enum, format=format),
+        lambda description, enum, format: _without_none(
+            type="string", description=description, enum=enum, format=format
+        ),
         st.none() | st.sampled_from(_SENTENCES),
         st.none() | st.lists(st.sampled_from(_WORDS), min_size=1, max_size=4, unique=True),
         st.none() | st.sampled_from(("date", "uri")),
     ),
-    st.builds(lambda low, span: {"type": "integer", "minimum": low, "maximum": low + span}, st.integers(0, 10), st.integers(1, 100)),
-    st.builds(lambda codes: {"type": "integer", "enum": codes}, st.lists(st.integers(1, 9), min_size=1, max_size=3, unique=True)),
-    st.builds(dict, type=st.sampled_from(("number", "boolean"))),
+    st.builds(
+        lambda low, span: {"type": "integer", "minimum": low, "maximum": low + span},
+        st.integers(0, 10),
+        st.integers(1, 100),
+    ),
+    st.builds(
+        lambda codes: {"type": "integer", "enum": codes},
+        st.lists(st.integers(1, 9), min_size=1, max_size=3, unique=True),
+    ),
+    st.builds(dict, type=st.sampled_from(("number", "boolean", ["string", "null"]))),
 )
 _PROPERTY_SCHEMAS = st.recursive(
     _LEAVES,
-    lambda children: st.one_of(st.builds(lambda items: {"type": "array", "items": items}, children), _objects(children)),
+    lambda children: st.one_of(
+        st.builds(lambda items: {"type": "array", "items": items}, children), _objects(children)
+    ),
     max_leaves=4,
 )
 _ROOTS = _objects(_PROPERTY_SCHEMAS)
@@ -135,10 +146,10 @@ def scenarios_for(draw: st.DrawFn, surface: Iterable[ToolDescriptor]) -> Scenari
     )
 
 
-def _applies(mutator: Mutator, target: str, tools: list[Any], messages: list[dict[str, Any]], scenario: Scenario) -> bool:
+def _applies(edit: Edit, mutator: Mutator) -> bool:
     try:
         # `replace` never touches what it is handed, so trying is free of side effects.
-        mutator.apply(Edit(tools, messages, LOGICAL, Delivery.REPLACE, target, scenario))
+        mutator.apply(edit)
     except MutationNotApplicable:
         return False
     return True
@@ -158,6 +169,9 @@ def edit_sequences(
     Targets come from `targets(scenario, random.Random(seed))` with a drawn seed, so every step is
     a case the planner could produce. Fewer than `min_size` steps applicable: the draw is rejected.
     """
+    # Imported here, not at the top: the harness imports this package to plan its cases.
+    from harness._formats import LOGICAL
+
     if not 0 <= min_size <= max_size:
         raise ValueError(f"{min_size=} and {max_size=} must satisfy 0 <= min_size <= max_size")
     pool = MUTATORS if mutators is None else tuple(mutators)
@@ -170,7 +184,7 @@ def edit_sequences(
             (mutator, target)
             for mutator in pool
             for target in mutator.targets(scenario, random.Random(seed))
-            if _applies(mutator, target, tools, messages, scenario)
+            if _applies(Edit(tools, messages, LOGICAL, Delivery.REPLACE, target, scenario), mutator)
         ]
         if not options:
             break

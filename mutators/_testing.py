@@ -1,6 +1,5 @@
-"""What mutator examples, tests and strategies share: a scenario around a surface, and a surface
-read back from live tools in the form parity compares (key order ignored).
-"""
+"""What mutator examples, tests and strategies share: a scenario around a surface, live tools
+built from it, and logical dicts read back from live tools."""
 
 from __future__ import annotations
 
@@ -8,7 +7,6 @@ import copy
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-import orjson
 from scenarios import Contract, Identity, Lane, Message, Scenario, Stage, StageKind, ToolDescriptor
 
 from ._base import Example, ToolAccess
@@ -76,9 +74,3 @@ def read_surface(tools: Iterable[Any], fmt: ToolAccess) -> list[dict[str, Any]]:
         }
         for tool in tools
     ]
-
-
-def canonical(surface: Iterable[Mapping[str, Any]]) -> bytes:
-    """The bytes parity compares: `[[name, description, schema], ...]` with object keys sorted."""
-    rows = [[tool["name"], tool["description"], tool["input_schema"]] for tool in surface]
-    return orjson.dumps(rows, option=orjson.OPT_SORT_KEYS)

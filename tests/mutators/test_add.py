@@ -3,8 +3,8 @@
 import random
 
 import pytest
-from harness._formats import LOGICAL, OPENAI
 
+from harness._formats import LOGICAL, OPENAI
 from mutators import Delivery, Edit, MutationNotApplicable, by_key
 from mutators._add import FOREIGN, TWIN_DESCRIPTION
 from mutators._fixtures import HOLDINGS, PROFILE, SEARCH
@@ -48,7 +48,9 @@ def test_an_insertion_past_the_live_tools_is_not_applicable() -> None:
 def test_a_malformed_target_is_a_programming_error(target: str) -> None:
     scenario = minimal_scenario([descriptor(SEARCH)])
     with pytest.raises(ValueError, match="target="):
-        by_key("add.foreign").apply(Edit(live_tools(scenario.contract.surface, LOGICAL), [], LOGICAL, Delivery.REPLACE, target, scenario))
+        by_key("add.foreign").apply(
+            Edit(live_tools(scenario.contract.surface, LOGICAL), [], LOGICAL, Delivery.REPLACE, target, scenario)
+        )
 
 
 @pytest.mark.parametrize("delivery", list(Delivery))

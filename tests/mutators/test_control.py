@@ -3,8 +3,8 @@
 import random
 
 import pytest
-from harness._formats import OPENAI
 
+from harness._formats import OPENAI
 from mutators import Delivery, Edit, MutationNotApplicable, by_key
 from mutators._fixtures import READ_TOOL_RESULT, SEARCH, WEB_READ
 from mutators._testing import descriptor, live_tools, minimal_scenario
@@ -47,10 +47,14 @@ def test_inject_builds_the_control_in_the_live_format(delivery: Delivery) -> Non
 def test_inject_of_an_eligible_control_is_a_programming_error() -> None:
     scenario = minimal_scenario(ADMITTED, controls=[CONTROL], eligible_controls=[CONTROL.name])
     with pytest.raises(ValueError, match="no ineligible control"):
-        by_key("control.inject").apply(Edit(live_tools(ADMITTED, OPENAI), [], OPENAI, Delivery.REPLACE, CONTROL.name, scenario))
+        by_key("control.inject").apply(
+            Edit(live_tools(ADMITTED, OPENAI), [], OPENAI, Delivery.REPLACE, CONTROL.name, scenario)
+        )
 
 
 def test_removing_a_control_already_gone_is_not_applicable() -> None:
     scenario = minimal_scenario(ADMITTED, controls=[CONTROL], eligible_controls=[CONTROL.name])
     with pytest.raises(MutationNotApplicable, match=CONTROL.name):
-        by_key("control.remove").apply(Edit(live_tools(ADMITTED, OPENAI), [], OPENAI, Delivery.IN_PLACE, CONTROL.name, scenario))
+        by_key("control.remove").apply(
+            Edit(live_tools(ADMITTED, OPENAI), [], OPENAI, Delivery.IN_PLACE, CONTROL.name, scenario)
+        )

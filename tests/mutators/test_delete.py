@@ -3,8 +3,8 @@
 import random
 
 import pytest
-from harness._formats import MCP
 
+from harness._formats import MCP
 from mutators import Delivery, Edit, MutationNotApplicable, by_key
 from mutators._fixtures import HOLDINGS, PROFILE, SEARCH, WEB_READ, WEB_SEARCH
 from mutators._testing import descriptor, live_tools, minimal_scenario

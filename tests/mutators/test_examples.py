@@ -8,10 +8,11 @@ import random
 
 import orjson
 import pytest
-from harness._formats import LOGICAL, MCP, OPENAI
 
+from harness import snapshot_of
+from harness._formats import LOGICAL, MCP, OPENAI
 from mutators import MUTATORS, Delivery, Edit, Example, Expect, Kind, Mutator
-from mutators._testing import canonical, example_scenario, live_tools, read_surface
+from mutators._testing import descriptor, example_scenario, live_tools, read_surface
 
 FORMATS = (LOGICAL, OPENAI, MCP)
 
@@ -70,7 +71,9 @@ def test_example_is_well_formed(mutator: Mutator, example: Example) -> None:
 
 @pytest.mark.parametrize(("mutator", "example"), EXAMPLES)
 def test_example_changes_the_surface_exactly_when_it_must(mutator: Mutator, example: Example) -> None:
-    changed = canonical(example.before) != canonical(example.after)
+    changed = snapshot_of([descriptor(t) for t in example.before]) != snapshot_of(
+        [descriptor(t) for t in example.after]
+    )
     if mutator.expect is Expect.DISPATCH:
         assert not changed
     elif mutator.kind is Kind.REORDER and len(example.before) == 1:

@@ -4,22 +4,29 @@ import random
 
 import orjson
 import pytest
-from harness._formats import OPENAI
 
-from mutators import Delivery, Edit, MutationNotApplicable, by_key
+from harness._formats import OPENAI
+from mutators import Delivery, Edit, by_key
 from mutators._fixtures import CONVERSATION, HOLDINGS, SEARCH
 from mutators._legitimate import reverse_keys
 from mutators._testing import descriptor, live_tools, minimal_scenario
 from scenarios import ToolDescriptor
 
 
-def test_compress_needs_something_between_the_first_and_the_latest_messages() -> None:
+def test_compress_targets_only_a_conversation_it_can_shorten() -> None:
     compress = by_key("legit.compress")
     assert list(compress.targets(minimal_scenario([], messages=CONVERSATION[:3]), random.Random(0))) == []
     assert list(compress.targets(minimal_scenario([], messages=CONVERSATION[:4]), random.Random(0))) == ["messages"]
+
+
+@pytest.mark.parametrize("delivery", list(Delivery))
+def test_compress_after_an_earlier_context_fit_changes_nothing(delivery: Delivery) -> None:
+    # Planned on the full conversation, applied where a fitting stage already kept only three.
     scenario = minimal_scenario([], messages=CONVERSATION)
-    with pytest.raises(MutationNotApplicable, match="3 live messages"):
-        compress.apply(Edit([], [dict(m) for m in CONVERSATION[:3]], OPENAI, Delivery.IN_PLACE, "messages", scenario))
+    messages = [dict(m) for m in CONVERSATION[:3]]
+    _, new_messages = by_key("legit.compress").apply(Edit([], messages, OPENAI, delivery, "messages", scenario))
+    assert new_messages == list(CONVERSATION[:3])
+    assert (new_messages is messages) is (delivery is Delivery.IN_PLACE)
 
 
 @pytest.mark.parametrize("delivery", list(Delivery))
@@ -27,7 +34,9 @@ def test_evidence_appends_two_messages_and_leaves_the_tools_alone(delivery: Deli
     scenario = minimal_scenario([descriptor(SEARCH)], messages=CONVERSATION[:1])
     tools = live_tools(scenario.contract.surface, OPENAI)
     messages = [dict(CONVERSATION[0])]
-    new_tools, new_messages = by_key("legit.evidence").apply(Edit(tools, messages, OPENAI, delivery, "messages", scenario))
+    new_tools, new_messages = by_key("legit.evidence").apply(
+        Edit(tools, messages, OPENAI, delivery, "messages", scenario)
+    )
     assert new_tools is tools
     assert len(new_messages) == 3 and new_messages[0] == CONVERSATION[0]
     assert all(message["content"].startswith("Evidence [") for message in new_messages[1:])
@@ -51,7 +60,9 @@ def test_key_order_in_place_rewrites_the_live_dicts_without_replacing_them() -> 
     by_key("legit.key_order").apply(Edit(tools, [], OPENAI, Delivery.IN_PLACE, HOLDINGS["name"], scenario))
     assert OPENAI.get_schema(tools[0]) is live and live["$defs"] is definitions
     assert orjson.dumps(live) != orjson.dumps(HOLDINGS["input_schema"])
-    assert orjson.dumps(live, option=orjson.OPT_SORT_KEYS) == orjson.dumps(HOLDINGS["input_schema"], option=orjson.OPT_SORT_KEYS)
+    assert orjson.dumps(live, option=orjson.OPT_SORT_KEYS) == orjson.dumps(
+        HOLDINGS["input_schema"], option=orjson.OPT_SORT_KEYS
+    )
 
 
 def test_key_order_skips_schemas_whose_bytes_it_cannot_change() -> None:

@@ -30,7 +30,9 @@ def test_resolve_returns_the_live_object() -> None:
     assert resolve(schema, "") is schema
 
 
-@pytest.mark.parametrize("pointer", ["/properties/symbol", "/properties/sections/items/1", "/properties/sections/type/x"])
+@pytest.mark.parametrize(
+    "pointer", ["/properties/symbol", "/properties/sections/items/1", "/properties/sections/type/x"]
+)
 def test_resolve_names_what_is_missing(pointer: str) -> None:
     schema = {"properties": {"sections": {"type": "array", "items": [{}]}}}
     with pytest.raises(MutationNotApplicable, match=pointer):
@@ -63,3 +65,10 @@ def test_schema_nodes_walks_schema_positions_only() -> None:
         "/anyOf/0",
         "/$defs/Money",
     ]
+
+
+def test_resolve_checks_the_kind_it_was_asked_for() -> None:
+    schema = {"required": ["symbol"]}
+    assert resolve(schema, "/required", list) == ["symbol"]
+    with pytest.raises(MutationNotApplicable, match="/required is not a JSON dict"):
+        resolve(schema, "/required", dict)

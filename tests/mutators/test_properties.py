@@ -8,17 +8,25 @@ import dataclasses
 import random
 
 import orjson
-from harness._formats import LOGICAL, MCP, OPENAI
 from hypothesis import given
 from hypothesis import strategies as st
 
+from harness import (
+    Added,
+    DescriptionChanged,
+    Moved,
+    Removed,
+    Renamed,
+    Snapshot,
+    capture,
+    diff_snapshots,
+    snapshot_of,
+)
+from harness._formats import LOGICAL, MCP, OPENAI
 from mutators import MUTATORS, Delivery, Edit, Expect, Kind, Mutator, edit_sequences, scenarios_for, surfaces
-from mutators._pointer import split_target
-from mutators._testing import canonical, live_tools, read_surface
+from mutators._pointer import split_last, split_target
+from mutators._testing import live_tools
 from scenarios import Scenario
-
-#: Kinds that edit one named tool and must leave every other tool alone.
-ONE_TOOL_KINDS = (Kind.RENAME, Kind.DESCRIPTION, Kind.SCHEMA)
 
 scenarios = surfaces().flatmap(scenarios_for)
 formats = st.sampled_from((LOGICAL, OPENAI, MCP))
@@ -33,18 +41,18 @@ def _applications(scenario: Scenario, seed: int):
                 yield mutator, target, delivery
 
 
-def _apply(mutator: Mutator, scenario: Scenario, target: str, delivery: Delivery, fmt) -> list[dict]:
+def _apply(mutator: Mutator, scenario: Scenario, target: str, delivery: Delivery, fmt=LOGICAL) -> Snapshot:
     tools = live_tools(scenario.contract.surface, fmt)
     messages = [message.as_dict() for message in scenario.messages]
     new_tools, _ = mutator.apply(Edit(tools, messages, fmt, delivery, target, scenario))
-    return read_surface(new_tools, fmt)
+    return capture(new_tools, fmt)
 
 
 @given(scenario=scenarios, seed=seeds, fmt=formats)
 def test_mutations_change_the_canonical_surface_exactly_when_illegitimate(scenario: Scenario, seed: int, fmt) -> None:
-    before = canonical(tool.as_logical() for tool in scenario.contract.surface)
+    before = snapshot_of(scenario.contract.surface)
     for mutator, target, delivery in _applications(scenario, seed):
-        changed = canonical(_apply(mutator, scenario, target, delivery, fmt)) != before
+        changed = _apply(mutator, scenario, target, delivery, fmt) != before
         if mutator.expect is Expect.DISPATCH:
             assert not changed, (mutator.key(), target, delivery)
         elif mutator.kind is Kind.REORDER and len(scenario.contract.surface) == 1:
@@ -53,26 +61,56 @@ def test_mutations_change_the_canonical_surface_exactly_when_illegitimate(scenar
             assert changed, (mutator.key(), target, delivery)
 
 
+def _names_the_change(mutator: Mutator, target: str, changes: tuple, names: list[str]) -> bool:
+    """Whether the diff's changes are exactly the one change `target` says the mutator made."""
+    kind = mutator.kind
+    if kind is Kind.LEGITIMATE:
+        return changes == ()
+    if kind is Kind.REORDER:
+        # Which tools count as moved is the diff's choice (any longest run may stay), but a swap
+        # never needs more than two.
+        most = 2 if mutator.variant == "swap" else len(names)
+        only_moves = all(isinstance(change, Moved) for change in changes)
+        return only_moves and (1 <= len(changes) <= most or len(names) == 1)
+    if kind is Kind.SCHEMA:
+        name, pointer = split_target(target)
+        # An edit inside an array (`/required/0`, `/enum/-`) is reported at the array.
+        places = {pointer, split_last(pointer)[0]}
+        return len(changes) == 1 and changes[0].name == name and changes[0].pointer in places
+    if len(changes) != 1:
+        return False
+    (change,) = changes
+    if kind is Kind.DELETE or mutator.variant == "remove":
+        return change == Removed(target, names.index(target))
+    if mutator.variant == "inject":
+        return change == Added(target, len(names))
+    if mutator.variant == "duplicate":
+        return change == Added(target, names.index(target) + 1)
+    if kind is Kind.ADD:
+        name, _, position = target.rpartition("@")
+        return change == Added(name, int(position))
+    if kind is Kind.RENAME:
+        return isinstance(change, Renamed) and (change.before, change.index) == (target, names.index(target))
+    return change == DescriptionChanged(target)
+
+
 @given(scenario=scenarios, seed=seeds)
-def test_one_tool_edits_change_only_their_target(scenario: Scenario, seed: int) -> None:
-    before = [tool.as_logical() for tool in scenario.contract.surface]
+def test_the_diff_names_exactly_the_change(scenario: Scenario, seed: int) -> None:
+    before = snapshot_of(scenario.contract.surface)
+    names = [tool.name for tool in scenario.contract.surface]
     for mutator, target, delivery in _applications(scenario, seed):
-        if mutator.kind not in ONE_TOOL_KINDS:
-            continue
-        name = split_target(target)[0] if mutator.kind is Kind.SCHEMA else target
-        after = _apply(mutator, scenario, target, delivery, LOGICAL)
-        changed = [old["name"] for old, new in zip(before, after, strict=True) if canonical([old]) != canonical([new])]
-        assert changed == [name], (mutator.key(), target)
+        changes = diff_snapshots(before, _apply(mutator, scenario, target, delivery))
+        assert _names_the_change(mutator, target, changes, names), (mutator.key(), target, changes)
 
 
 @given(scenario=scenarios, seed=seeds)
 def test_key_order_changes_the_bytes_but_not_the_canonical_form(scenario: Scenario, seed: int) -> None:
-    before = [tool.as_logical() for tool in scenario.contract.surface]
+    before = snapshot_of(scenario.contract.surface)
     for mutator, target, delivery in _applications(scenario, seed):
         if mutator.variant == "key_order":
-            after = _apply(mutator, scenario, target, delivery, LOGICAL)
-            assert orjson.dumps(after) != orjson.dumps(before)
-            assert canonical(after) == canonical(before)
+            after = _apply(mutator, scenario, target, delivery)
+            assert after.raw != before.raw
+            assert after == before
 
 
 @given(scenario=scenarios, seed=seeds)

@@ -6,8 +6,7 @@ import re
 import pytest
 
 import mutators
-from mutators import MUTATORS, Expect, Kind, Mutator, by_key
-from mutators import _strategies
+from mutators import MUTATORS, Expect, Kind, Mutator, _strategies, by_key
 
 
 def _concrete_subclasses(cls: type) -> set[type]:
@@ -20,7 +19,9 @@ def _concrete_subclasses(cls: type) -> set[type]:
 
 
 def test_all_lists_exactly_the_public_names() -> None:
-    public = {name for name, value in vars(mutators).items() if not name.startswith("_") and not inspect.ismodule(value)}
+    public = {
+        name for name, value in vars(mutators).items() if not name.startswith("_") and not inspect.ismodule(value)
+    }
     assert sorted(mutators.__all__) == sorted(public)
     assert len(set(mutators.__all__)) == len(mutators.__all__)
 

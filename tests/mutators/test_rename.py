@@ -22,7 +22,12 @@ def test_suffix_and_whitespace() -> None:
 
 @pytest.mark.parametrize(
     ("name", "renamed"),
-    [("market__web_read", "Market__web_read"), ("42__Quote", "42__QUote"), ("FX__RATES", "fX__RATES"), ("1_2.3", "1_2.3")],
+    [
+        ("market__web_read", "Market__web_read"),
+        ("42__Quote", "42__QUote"),
+        ("FX__RATES", "fX__RATES"),
+        ("1_2.3", "1_2.3"),
+    ],
 )
 def test_case_flips_one_letter(name: str, renamed: str) -> None:
     assert Case.renamed(name) == renamed
@@ -46,6 +51,8 @@ def test_only_tools_the_variant_can_change_are_targets(key: str, unrenamable: st
 
 def test_the_rng_picks_among_all_admitted_tools_but_never_a_control() -> None:
     control = descriptor({**SEARCH, "name": "read_tool_result"})
-    scenario = minimal_scenario([_tool("a_tool"), _tool("b_tool")], controls=[control], eligible_controls=["read_tool_result"])
+    scenario = minimal_scenario(
+        [_tool("a_tool"), _tool("b_tool")], controls=[control], eligible_controls=["read_tool_result"]
+    )
     targets = {t for seed in range(50) for t in by_key("rename.suffix").targets(scenario, random.Random(seed))}
     assert targets == {"a_tool", "b_tool"}

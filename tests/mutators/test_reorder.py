@@ -3,8 +3,8 @@
 import random
 
 import pytest
-from harness._formats import LOGICAL
 
+from harness._formats import LOGICAL
 from mutators import Delivery, Edit, MutationNotApplicable, by_key
 from mutators._fixtures import PROFILE, READ_TOOL_RESULT, SEARCH, WEB_READ, WEB_SEARCH
 from mutators._testing import descriptor, live_tools, minimal_scenario, read_surface
@@ -31,7 +31,9 @@ def test_swap_and_rotate_cover_the_whole_surface_including_controls() -> None:
 
 
 def test_nothing_to_reorder_on_an_empty_surface() -> None:
-    assert all(_targets(key, minimal_scenario([])) == set() for key in ("reorder.swap", "reorder.reverse", "reorder.rotate"))
+    assert all(
+        _targets(key, minimal_scenario([])) == set() for key in ("reorder.swap", "reorder.reverse", "reorder.rotate")
+    )
 
 
 def test_rotate_wraps_around_a_shorter_live_list() -> None:
@@ -49,7 +51,9 @@ def test_swap_past_the_live_tools_is_not_applicable() -> None:
     assert read_surface(tools, LOGICAL) == [SEARCH, PROFILE, WEB_SEARCH]
 
 
-@pytest.mark.parametrize(("key", "target"), [("reorder.swap", "0,3"), ("reorder.rotate", "rotate-1"), ("reorder.reverse", "flip")])
+@pytest.mark.parametrize(
+    ("key", "target"), [("reorder.swap", "0,3"), ("reorder.rotate", "rotate-1"), ("reorder.reverse", "flip")]
+)
 def test_malformed_targets_are_programming_errors(key: str, target: str) -> None:
     scenario = minimal_scenario(FOUR)
     with pytest.raises(ValueError, match="target="):

@@ -3,8 +3,8 @@
 import random
 
 import pytest
-from harness._formats import LOGICAL, MCP, OPENAI
 
+from harness._formats import LOGICAL, MCP, OPENAI
 from mutators import Delivery, Edit, MutationNotApplicable, by_key
 from mutators._fixtures import HOLDINGS, PROFILE, SEARCH
 from mutators._schema import Enum, Required, Type
@@ -56,7 +56,10 @@ def test_schema_targets_name_the_place_edited() -> None:
         "market__search_instruments:/properties/asset_class/enum/-",
         "market__get_instrument_profile:/properties/sections/items/enum/-",
     }
-    assert _targets("schema.required", SEARCH) == {"market__search_instruments:/required/0", "market__search_instruments:/required/-"}
+    assert _targets("schema.required", SEARCH) == {
+        "market__search_instruments:/required/0",
+        "market__search_instruments:/required/-",
+    }
 
 
 def test_defs_and_enum_need_something_to_edit() -> None:
@@ -68,20 +71,36 @@ def test_defs_and_enum_need_something_to_edit() -> None:
 def test_pointers_escape_property_names() -> None:
     schema = {"type": "object", "properties": {"price/earnings": {"type": "number"}}}
     scenario = minimal_scenario([_tool(schema)])
-    assert _targets("schema.remove_property", {"name": "market__get_quotes", "description": "x", "input_schema": schema}) == {
-        "market__get_quotes:/properties/price~1earnings"
-    }
+    assert _targets(
+        "schema.remove_property", {"name": "market__get_quotes", "description": "x", "input_schema": schema}
+    ) == {"market__get_quotes:/properties/price~1earnings"}
     tools = live_tools(scenario.contract.surface, LOGICAL)
-    by_key("schema.type").apply(Edit(tools, [], LOGICAL, Delivery.IN_PLACE, "market__get_quotes:/properties/price~1earnings/type", scenario))
+    by_key("schema.type").apply(
+        Edit(tools, [], LOGICAL, Delivery.IN_PLACE, "market__get_quotes:/properties/price~1earnings/type", scenario)
+    )
     assert tools[0]["input_schema"]["properties"]["price/earnings"] == {"type": "string"}
 
 
 def test_type_string_becomes_integer_and_anything_else_string() -> None:
-    schema = {"type": "object", "properties": {"symbol": {"type": "string"}, "limit": {"type": "integer"}}}
-    Type().change(schema, "/properties/symbol/type")
-    Type().change(schema, "/properties/limit/type")
-    Type().change(schema, "/type")
-    assert schema == {"type": "string", "properties": {"symbol": {"type": "integer"}, "limit": {"type": "string"}}}
+    schema = {
+        "type": "object",
+        "properties": {
+            "symbol": {"type": "string"},
+            "limit": {"type": "integer"},
+            "note": {"type": ["string", "null"]},
+        },
+    }
+    for place in Type().places(schema):
+        Type().change(schema, place)
+    assert schema == {
+        "type": "string",
+        "properties": {"symbol": {"type": "integer"}, "limit": {"type": "string"}, "note": {"type": "string"}},
+    }
+
+
+def test_type_skips_nodes_without_a_type_keyword() -> None:
+    schema = {"type": "object", "properties": {"account": {"$ref": "#/$defs/AccountRef"}, "raw": {"type": 3}}}
+    assert list(Type().places(schema)) == ["/type"]
 
 
 def test_required_adds_the_alphabetically_first_optional_property_whatever_the_key_order() -> None:
@@ -104,7 +123,12 @@ def test_required_cannot_add_when_everything_is_required() -> None:
 
 @pytest.mark.parametrize(
     ("values", "added"),
-    [(["etf", "stock"], "unlisted"), (["unlisted", "unlisted_2"], "unlisted_3"), ([1, 5, 3], 6), ([True, False], "unlisted")],
+    [
+        (["etf", "stock"], "unlisted"),
+        (["unlisted", "unlisted_2"], "unlisted_3"),
+        ([1, 5, 3], 6),
+        ([True, False], "unlisted"),
+    ],
 )
 def test_enum_adds_a_value_it_did_not_accept(values: list, added) -> None:
     schema = {"enum": list(values)}
@@ -118,5 +142,7 @@ def test_an_edit_whose_place_is_gone_is_not_applicable_and_changes_nothing() -> 
     del MCP.get_schema(tools[0])["properties"]["symbol"]  # an earlier stage dropped it
     before = MCP.get_schema(tools[0]).copy()
     with pytest.raises(MutationNotApplicable, match="/properties/symbol"):
-        by_key("schema.type").apply(Edit(tools, [], MCP, Delivery.IN_PLACE, "market__get_instrument_profile:/properties/symbol/type", scenario))
+        by_key("schema.type").apply(
+            Edit(tools, [], MCP, Delivery.IN_PLACE, "market__get_instrument_profile:/properties/symbol/type", scenario)
+        )
     assert MCP.get_schema(tools[0]) == before
