@@ -10,7 +10,7 @@ import contextlib
 import signal
 import threading
 import traceback
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from mutators import Edit, Expect, by_key
@@ -21,7 +21,7 @@ from ._errors import SurfaceRefused
 from ._formats import FORMATS
 from ._oracles import EQUIVALENT, evidence, judge
 from ._ports import LedgerRefused, Ports
-from ._types import Case, CaseResult, Crash, Evidence, Observation, Target, Verdict
+from ._types import Case, CaseResult, Crash, Evidence, Observation, Target
 
 
 class CaseTimeout(BaseException):

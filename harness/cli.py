@@ -22,10 +22,10 @@ import scenarios
 from reports import THEME, ResultsWriter, RunSummary
 
 from ._api import DEFAULT_RED_TARGET, DEFAULT_TARGET, RunOptions, defect_kills, find_case, prepare
-from ._errors import ToolsurfaceError
-from ._reference import REFERENCE_TARGETS
 from ._diff import diff_snapshots
+from ._errors import ToolsurfaceError
 from ._oracles import EQUIVALENT, judge
+from ._reference import REFERENCE_TARGETS
 from ._runner import observe
 
 app = typer.Typer(

@@ -9,7 +9,7 @@ import hashlib
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from .._canonical import Snapshot, capture, canonical_json
+from .._canonical import Snapshot, canonical_json
 from .._errors import SurfaceRefused
 from ._guarded import GuardedPipeline, recapture
 from ._stages import Run, estimate_tokens
