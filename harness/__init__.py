@@ -1,7 +1,16 @@
 """The toolsurface engine: tool formats, canonical snapshots and diffs, ports, reference targets,
 the plan, the runner and its oracles, and the API the CLI drives."""
 
-from ._api import DEFAULT_RED_TARGET, DEFAULT_TARGET, RunOptions, Session, defect_kills, find_case, prepare
+from ._api import (
+    DEFAULT_RED_TARGET,
+    DEFAULT_TARGET,
+    RunOptions,
+    Session,
+    defect_kills,
+    find_case,
+    prepare,
+    reproduce,
+)
 from ._canonical import Snapshot, canonical_json, capture, snapshot_of
 from ._diff import Added, Change, DescriptionChanged, Moved, Removed, Renamed, SchemaChanged, diff, diff_snapshots
 from ._errors import SurfaceRefused, TargetError, ToolsurfaceError, UsageError
@@ -21,6 +30,7 @@ from ._types import (
     LedgerEvent,
     Observation,
     Outcome,
+    Reproduction,
     Target,
     Verdict,
     VerdictKind,
@@ -53,6 +63,7 @@ __all__ = [
     "Publications",
     "Removed",
     "Renamed",
+    "Reproduction",
     "Reservation",
     "RunOptions",
     "Runner",
@@ -79,6 +90,7 @@ __all__ = [
     "observe",
     "plan",
     "prepare",
+    "reproduce",
     "snapshot_of",
     "totals",
 ]

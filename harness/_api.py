@@ -14,12 +14,14 @@ from pathlib import Path
 import scenarios as scenario_files
 from scenarios import Scenario
 
+from ._diff import diff_snapshots
 from ._errors import UsageError
+from ._oracles import EQUIVALENT, judge
 from ._plan import Shard, plan, select, shard
 from ._reference import DEFECTS
-from ._runner import Runner
+from ._runner import Runner, observe
 from ._targets import NO_TARGET, load_target, target_name
-from ._types import Case, CaseResult
+from ._types import Case, CaseResult, Reproduction
 
 DEFAULT_TARGET = "reference:guarded"
 DEFAULT_RED_TARGET = "reference:legacy"
@@ -96,6 +98,18 @@ def find_case(session: Session, case_id: str) -> Case:
         if case.id == case_id:
             return case
     raise UsageError(f"no case {case_id!r} in the plan for seed {session.options.seed} (see `toolsurface list cases`)")
+
+
+def reproduce(options: RunOptions, case_id: str) -> Reproduction:
+    """Re-run one case on `options.target`, keeping the refusal's own words."""
+    session = prepare(RunOptions(**{**options.__dict__, "red_target": NO_TARGET}))
+    case = find_case(session, case_id)
+    runner = session.runner
+    scenario, expected = runner.scenarios[case.scenario], runner.expected(case)
+    observed = observe(runner.target, case, scenario, options.timeout, explain=True)
+    verdict = EQUIVALENT if case.equivalent else judge(case, observed, scenario, expected)
+    sent = tuple(tuple(map(str, diff_snapshots(expected, d.surface))) for d in observed.dispatches)
+    return Reproduction(case, session.target_name, observed, verdict, sent)
 
 
 def defect_kills(options: RunOptions) -> dict[str, list[CaseResult]]:

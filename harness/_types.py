@@ -160,6 +160,18 @@ class CaseResult:
         return self.red_verdict is not None and not self.red_verdict.kind.ok and self.verdict.kind.ok
 
 
+@dataclass(frozen=True, slots=True)
+class Reproduction:
+    """One case re-run on one target, with everything `toolsurface reproduce` shows."""
+
+    case: Case
+    target: str
+    observed: Observation
+    verdict: Verdict
+    #: Per dispatch: how the surface sent differs from the expected one (empty: identical).
+    sent_diffs: tuple[tuple[str, ...], ...]
+
+
 def totals(kinds: Iterable[VerdictKind]) -> dict[str, int]:
     """`cases` plus a count per verdict, every verdict present."""
     counts = Counter(kinds)

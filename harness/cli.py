@@ -15,18 +15,15 @@ from typing import Annotated, Any, TypeVar
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 import mutators
 import scenarios
-from reports import THEME, ResultsWriter, RunSummary
+from reports import THEME, DefectMatrix, ReproductionView, ResultsWriter, RunSummary
 
-from ._api import DEFAULT_RED_TARGET, DEFAULT_TARGET, RunOptions, defect_kills, find_case, prepare
-from ._diff import diff_snapshots
+from ._api import DEFAULT_RED_TARGET, DEFAULT_TARGET, RunOptions, defect_kills, prepare
+from ._api import reproduce as reproduce_case
 from ._errors import ToolsurfaceError
-from ._oracles import EQUIVALENT, judge
 from ._reference import REFERENCE_TARGETS
-from ._runner import observe
 
 app = typer.Typer(
     name="toolsurface",
@@ -106,20 +103,9 @@ def run(
 def defects(scenario_paths: ScenariosOpt = None, select: SelectOpt = None, seed: SeedOpt = 0) -> None:
     """Run the cases against every defect variant and show which cases kill which defect."""
     options = RunOptions(scenarios=list(scenario_paths or []), select=list(select or []), seed=seed)
-    kills = defect_kills(options)
-    table = Table(title="defect kill matrix", title_justify="left")
-    for column in ("defect", "killed by", "first killing case"):
-        table.add_column(column, overflow="fold")
-    for name, killers in kills.items():
-        first = killers[0].case.id if killers else "—"
-        style = "toolsurface.killed" if killers else "toolsurface.survived"
-        table.add_row(name, f"[{style}]{len(killers)} cases[/]", first)
-    out.print(table)
-    alive = [name for name, killers in kills.items() if not killers]
-    if alive:
-        out.print(f"[toolsurface.fail]not killed by any case: {', '.join(alive)}[/]")
-        raise typer.Exit(1)
-    out.print(f"[toolsurface.ok]all {len(kills)} defects killed[/]")
+    matrix = DefectMatrix(defect_kills(options))
+    out.print(matrix)
+    raise typer.Exit(1 if matrix.alive else 0)
 
 
 @app.command()
@@ -131,31 +117,10 @@ def reproduce(
     seed: SeedOpt = 0,
 ) -> None:
     """Re-run one case and show the surface diff, the gateway log and the ledger trace."""
-    options = RunOptions(target=target, red_target="none", scenarios=list(scenario_paths or []), seed=seed)
-    session = prepare(options)
-    case = find_case(session, case_id)
-    runner = session.runner
-    scenario = runner.scenarios[case.scenario]
-    expected = runner.expected(case)
-    observed = observe(runner.target, case, scenario, options.timeout, explain=True)
-    verdict = EQUIVALENT if case.equivalent else judge(case, observed, scenario, expected)
-    style = f"toolsurface.{verdict.kind.value}"
-    out.print(f"case     {case.id}")
-    out.print(f"target   {session.target_name}   expect {case.expect.value}")
-    out.print(f"change   {'; '.join(case.change) or 'none (canonically equal)'}")
-    out.print(f"points   {', '.join(observed.points) or 'none offered'}")
-    out.print("gateway  " + ("no dispatch" if not observed.dispatches else ""))
-    for dispatch in observed.dispatches:
-        sent = diff_snapshots(expected, dispatch.surface)
-        out.print(f"  sent {dispatch.request}: {len(dispatch.surface)} tools; vs expected: {'; '.join(map(str, sent)) or 'identical'}")
-    out.print("ledger")
-    for event in observed.ledger:
-        out.print(f"  {event}", markup=False)
-    if observed.crash:
-        kind = "refusal" if observed.refused else "crash"
-        out.print(f"{kind}    {observed.crash.type}: {observed.crash.message}", markup=False)
-    out.print(f"verdict  [{style}]{verdict.kind.value}[/] — {verdict.reason}", soft_wrap=True)
-    raise typer.Exit(0 if verdict.kind.ok else 1)
+    options = RunOptions(target=target, scenarios=list(scenario_paths or []), seed=seed)
+    reproduction = reproduce_case(options, case_id)
+    out.print(ReproductionView(reproduction))
+    raise typer.Exit(0 if reproduction.verdict.kind.ok else 1)
 
 
 class Listing(enum.StrEnum):

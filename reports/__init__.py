@@ -1,5 +1,7 @@
 """Renderers of toolsurface results: results.json and the terminal summary."""
 
+from ._defects import DefectMatrix
+from ._reproduce import ReproductionView
 from ._results import RESULTS_FILE, SCHEMA_VERSION, ResultsWriter, case_record, write_results
 from ._terminal import MAX_LISTED, THEME, Failure, RunSummary
 
@@ -8,7 +10,9 @@ __all__ = [
     "RESULTS_FILE",
     "SCHEMA_VERSION",
     "THEME",
+    "DefectMatrix",
     "Failure",
+    "ReproductionView",
     "ResultsWriter",
     "RunSummary",
     "case_record",

@@ -1,0 +1,37 @@
+"""What `toolsurface reproduce` shows: one case's change, gateway log, ledger trace and verdict."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.text import Text
+
+from harness import Reproduction
+
+
+@dataclass(frozen=True)
+class ReproductionView:
+    reproduction: Reproduction
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        r = self.reproduction
+        observed, case = r.observed, r.case
+        # Every string here may come from a scenario or a target: plain Text, never markup.
+        yield Text(f"case     {case.id}")
+        yield Text(f"target   {r.target}   expect {case.expect.value}")
+        yield Text(f"change   {'; '.join(case.change) or 'none (canonically equal)'}")
+        yield Text(f"points   {', '.join(observed.points) or 'none offered'}")
+        yield Text("gateway  " + ("no dispatch" if not observed.dispatches else f"{len(observed.dispatches)} dispatch(es)"))
+        for dispatch, diff in zip(observed.dispatches, r.sent_diffs, strict=True):
+            against = "; ".join(diff) or "identical to the expected surface"
+            yield Text(f"  sent {dispatch.request}: {len(dispatch.surface)} tools; {against}")
+        yield Text("ledger" + ("" if observed.ledger else "   untouched"))
+        for event in observed.ledger:
+            yield Text(f"  {event}")
+        if observed.crash:
+            kind = "refusal" if observed.refused else "crash  "
+            yield Text(f"{kind}  {observed.crash.type}: {observed.crash.message}")
+            if observed.crash.traceback:
+                yield Text(observed.crash.traceback.rstrip())
+        yield Text.assemble("verdict  ", (r.verdict.kind.value, f"toolsurface.{r.verdict.kind.value}"), f" — {r.verdict.reason}")
