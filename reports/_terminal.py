@@ -87,7 +87,7 @@ class RunSummary:
         return not self.failures
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        table = Table(title=f"toolsurface — {self.target} (seed {self.seed})", title_justify="left")
+        table = Table(title=Text(f"toolsurface — {self.target} (seed {self.seed})"), title_justify="left")
         table.add_column("kind")
         for kind in VerdictKind:
             table.add_column(kind.value, justify="right", style=f"toolsurface.{kind.value}")

@@ -1,0 +1,35 @@
+import io
+
+from rich.console import Console
+
+from harness import RunOptions, defect_kills, reproduce
+from reports import THEME, DefectMatrix, ReproductionView
+
+
+def render(renderable):
+    console = Console(file=io.StringIO(), width=200, color_system=None, theme=THEME)
+    console.print(renderable, soft_wrap=True)
+    return console.file.getvalue()
+
+
+def test_reproduction_shows_gateway_ledger_and_the_hostile_text_as_text():
+    options = RunOptions(target="tests.fixtures.user_targets:Crashing")
+    case = "web-read-child-single-tool/child/no-hooks/evidence/delete.replace:first:market__web_read"
+    text = render(ReproductionView(reproduce(options, case)))
+    assert "change   removed 'market__web_read' (was at 0)\n" in text
+    assert "gateway  no dispatch\n" in text
+    assert "  child: reserve req_child_0002\n" in text
+    assert "crash    RuntimeError: adapter bug\n" in text and "Traceback" in text
+    assert "verdict  error — target crashed: RuntimeError: adapter bug" in text
+
+
+def test_defect_matrix_names_every_defect_and_its_first_killer():
+    matrix = DefectMatrix(defect_kills(RunOptions(select=["etf-compare-main-openai/*/context_fit/*"])))
+    text = render(matrix)
+    for name, killers in matrix.kills.items():
+        assert name in text
+        if killers:
+            assert killers[0].case.id in text
+    # This slice alone cannot kill the defects that need hooks or in-place edits elsewhere.
+    assert "hook-control" in matrix.alive
+    assert f"not killed by any case: {', '.join(matrix.alive)}" in text
