@@ -9,14 +9,13 @@ from __future__ import annotations
 import os
 import tempfile
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
 
 import orjson
 
-from harness import CaseResult, Session, Verdict, totals
+from harness import CaseResult, Session, Verdict, VerdictKind, totals
 
 SCHEMA_VERSION = 1
 RESULTS_FILE = "results.json"
@@ -57,28 +56,15 @@ def _kind(verdict: Verdict | None) -> str | None:
     return verdict.kind.value if verdict else None
 
 
-@dataclass
-class Tally:
-    """Running totals for the summary at the end of the file."""
-
-    verdicts: list[Any]
-    red_verdicts: list[Any]
-    controlled: int = 0
-
-    def add(self, result: CaseResult) -> None:
-        self.verdicts.append(result.verdict.kind)
-        if result.red_verdict is not None:
-            self.red_verdicts.append(result.red_verdict.kind)
-        self.controlled += result.controlled
-
-
 class ResultsWriter:
     """Writes `results.json` for one session; use as a context manager around the run."""
 
     def __init__(self, out: Path, session: Session) -> None:
         self.path = out / RESULTS_FILE
         self._session = session
-        self._tally = Tally([], [])
+        self._verdicts: list[VerdictKind] = []
+        self._red_verdicts: list[VerdictKind] = []
+        self._controlled = 0
         self._file: IO[bytes] | None = None
         self._first = True
 
@@ -106,7 +92,10 @@ class ResultsWriter:
         record = case_record(result, self._session.options.reproduce_command(result.case.id))
         self._file.write((b"\n" if self._first else b",\n") + orjson.dumps(record))
         self._first = False
-        self._tally.add(result)
+        self._verdicts.append(result.verdict.kind)
+        if result.red_verdict is not None:
+            self._red_verdicts.append(result.red_verdict.kind)
+        self._controlled += result.controlled
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
         assert self._file is not None
@@ -115,9 +104,9 @@ class ResultsWriter:
             self._temp.unlink(missing_ok=True)
             return
         summary = {
-            "totals": totals(self._tally.verdicts),
-            "red_totals": totals(self._tally.red_verdicts) if self._session.red_target_name else None,
-            "controlled": self._tally.controlled,
+            "totals": totals(self._verdicts),
+            "red_totals": totals(self._red_verdicts) if self._session.red_target_name else None,
+            "controlled": self._controlled,
         }
         self._file.write(b"\n]," + orjson.dumps(summary)[1:] + b"\n")
         self._file.close()
