@@ -21,7 +21,7 @@ from ._plan import Shard, plan, select, shard
 from ._reference import DEFECTS
 from ._runner import Runner, observe
 from ._targets import NO_TARGET, load_target, target_name
-from ._types import Case, CaseResult, Reproduction
+from ._types import Case, CaseResult, Reproduction, VerdictKind
 
 DEFAULT_TARGET = "reference:guarded"
 DEFAULT_RED_TARGET = "reference:legacy"
@@ -112,16 +112,19 @@ def reproduce(options: RunOptions, case_id: str) -> Reproduction:
     return Reproduction(case, session.target_name, observed, verdict, sent)
 
 
+_KILLS = frozenset({VerdictKind.SURVIVED, VerdictKind.FALSE_REJECT})
+
+
 def defect_kills(options: RunOptions) -> dict[str, list[CaseResult]]:
-    """For every defect variant, the cases that fail on it and pass on `reference:guarded`.
+    """For every defect variant, the cases it lets survive or falsely rejects that pass on `reference:guarded`.
 
     Pairing with the guard keeps a case that fails everywhere (a broken scenario, say) from
-    counting as a kill.
+    counting as a kill, and an `error` is never a kill: a crashing variant proves nothing.
     """
     session = prepare(RunOptions(**{**options.__dict__, "target": DEFAULT_TARGET, "red_target": NO_TARGET}))
     green = {result.case.id for result in session.results() if result.verdict.kind.ok}
     kills: dict[str, list[CaseResult]] = {}
     for name, pipeline in DEFECTS.items():
         runner = Runner(session.scenarios, pipeline(), timeout=options.timeout)
-        kills[name] = [r for r in runner.run(session.cases) if not r.verdict.kind.ok and r.case.id in green]
+        kills[name] = [r for r in runner.run(session.cases) if r.verdict.kind in _KILLS and r.case.id in green]
     return kills

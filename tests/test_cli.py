@@ -66,7 +66,7 @@ def test_reproduce_shows_gateway_and_ledger(tmp_path):
 def test_defects_are_all_killed():
     done = toolsurface("defects")
     assert done.returncode == 0, done.stdout
-    assert "all 9 defects killed" in done.stdout
+    assert "all 13 defects killed" in done.stdout
 
 
 def test_a_malformed_scenario_is_one_line_and_exit_2(tmp_path):

