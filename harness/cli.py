@@ -80,7 +80,7 @@ def run(
     session = prepare(options)
     results = []
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err)
-    with progress, ResultsWriter(out_dir, session) as writer:
+    with ResultsWriter(out_dir, session) as writer, progress:
         task = progress.add_task(f"running {len(session.cases)} cases", total=len(session.cases))
         for result in session.results():
             writer.write(result)

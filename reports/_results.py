@@ -15,7 +15,7 @@ from typing import IO, Any
 
 import orjson
 
-from harness import CaseResult, Session, Verdict, VerdictKind, totals
+from harness import CaseResult, Session, UsageError, Verdict, VerdictKind, totals
 
 SCHEMA_VERSION = 1
 RESULTS_FILE = "results.json"
@@ -69,8 +69,11 @@ class ResultsWriter:
         self._first = True
 
     def __enter__(self) -> ResultsWriter:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        handle, name = tempfile.mkstemp(prefix=".results-", suffix=".json.part", dir=self.path.parent)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            handle, name = tempfile.mkstemp(prefix=".results-", suffix=".json.part", dir=self.path.parent)
+        except OSError as error:
+            raise UsageError(f"--out {self.path.parent}: cannot write results there: {error.strerror}") from None
         self._file = os.fdopen(handle, "wb")
         self._temp = Path(name)
         options = self._session.options

@@ -95,6 +95,14 @@ def test_bad_flags_exit_2(tmp_path, args, message):
     assert not (tmp_path / "out").exists()
 
 
+def test_an_unwritable_out_folder_is_bad_input(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    done = toolsurface("run", "--select", "*/post_seal/delete.*", "--out", str(blocker))
+    assert done.returncode == 2
+    assert done.stderr == f"error: --out {blocker}: cannot write results there: File exists\n"
+
+
 def test_a_failing_user_target_is_reported_not_passed(tmp_path):
     done = toolsurface(
         "run", "--target", "tests.fixtures.user_targets:Crashing", "--red-target", "none",
