@@ -6,11 +6,13 @@ The runner never raises for one case: a crash, a hang or a mutation that cannot 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import inspect
 import signal
 import threading
 import traceback
-from collections.abc import Iterable, Iterator
+from collections.abc import Awaitable, Iterable, Iterator
 from typing import Any
 
 from mutators import Edit, Expect, by_key
@@ -85,7 +87,9 @@ def observe(target: Target, case: Case, scenario: Scenario, timeout: float, expl
     crash, refused, timed_out = None, False, False
     try:
         with _deadline(timeout):
-            target.run(scenario, ports)
+            outcome = target.run(scenario, ports)
+            if inspect.isawaitable(outcome):  # an async host: run its coroutine to completion
+                asyncio.run(_completion(outcome))
     except CaseTimeout:
         timed_out = True
     except KeyboardInterrupt:
@@ -115,6 +119,10 @@ def observe(target: Target, case: Case, scenario: Scenario, timeout: float, expl
 
 #: Whether `alarm_handler` is active; checked per case, so a plain flag rather than getsignal().
 _handling = False
+
+
+async def _completion(awaitable: Awaitable[Any]) -> Any:
+    return await awaitable
 
 
 def _expire(signum: int, frame: Any) -> None:

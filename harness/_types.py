@@ -182,6 +182,7 @@ def totals(kinds: Iterable[VerdictKind]) -> dict[str, int]:
 class Target(Protocol):
     """Anything that prepares and sends one request through the ports (DESIGN §5).
 
+    `run` may be a coroutine function: an async host's run is driven to completion.
     Optional attributes: `name` (shown in reports), `tool_format` (a `FORMATS` key overriding the
     scenario's), `refusals` (exception types that mean "refused"; default `SurfaceRefused`).
     """

@@ -83,3 +83,14 @@ def test_equivalent_cases_are_counted_not_run(scenarios):
     equivalent = next(c for c in plan(scenarios, seed=0) if c.equivalent)
     result = run(scenarios, "Crashing", equivalent)
     assert result.verdict.kind is VerdictKind.EQUIVALENT
+
+
+def test_an_async_host_is_driven_to_completion(scenarios, cases):
+    reject, dispatch = cases
+    assert run(scenarios, "AsyncAdapter", reject).verdict.kind is VerdictKind.KILLED
+    assert run(scenarios, "AsyncAdapter", dispatch).verdict.kind is VerdictKind.PASSED
+
+
+def test_an_async_hang_is_an_error(scenarios, cases):
+    result = run(scenarios, "AsyncHanging", cases[0], timeout=0.2)
+    assert result.verdict.kind is VerdictKind.ERROR and result.verdict.reason == "target timed out"
