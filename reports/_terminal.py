@@ -94,7 +94,8 @@ class RunSummary:
         for name, counts in self.by_kind.items():
             table.add_row(name, *(str(counts[kind]) for kind in VerdictKind))
         table.add_section()
-        table.add_row("total", *(str(self.total[kind]) for kind in VerdictKind), style="bold")
+        total = self.total  # summed once: the property walks every kind's counter
+        table.add_row("total", *(str(total[kind]) for kind in VerdictKind), style="bold")
         parts: list[object] = [table]
         if self.red_target:
             red_fail = sum(n for kind, n in self.red.items() if not kind.ok)
@@ -108,7 +109,7 @@ class RunSummary:
             parts += [line, Text(f"             {failure.reason}"), command]
         if len(self.failures) > MAX_LISTED:
             parts.append(Text(f"… and {len(self.failures) - MAX_LISTED} more in {self.results_path}"))
-        cases = sum(self.total.values())
+        cases = sum(total.values())
         if self.ok:
             parts.append(Text(f"PASS: {cases}/{cases} cases — no survivors, false rejections or errors", style="toolsurface.ok"))
         else:
