@@ -13,11 +13,19 @@ from ._api import (
 )
 from ._canonical import Snapshot, canonical_json, capture, snapshot_of
 from ._diff import Added, Change, DescriptionChanged, Moved, Removed, Renamed, SchemaChanged, diff, diff_snapshots
-from ._errors import SurfaceRefused, TargetError, ToolsurfaceError, UsageError
+from ._errors import (
+    CapacityExceeded,
+    RequestRefused,
+    SummaryRefused,
+    SurfaceRefused,
+    TargetError,
+    ToolsurfaceError,
+    UsageError,
+)
 from ._formats import FORMATS, ToolFormat
 from ._oracles import judge
 from ._plan import Shard, plan
-from ._ports import Gateway, Ledger, LedgerRefused, Ports, Publications, Reservation
+from ._ports import Gateway, Ledger, LedgerRefused, OwnerFacts, Ports, Publications, Reservation
 from ._reference import DEFECTS, REFERENCE_TARGETS
 from ._runner import Runner, observe
 from ._targets import NO_TARGET, load_target
@@ -26,6 +34,7 @@ from ._types import (
     CaseResult,
     Crash,
     Dispatch,
+    Ending,
     Evidence,
     LedgerEvent,
     Observation,
@@ -45,12 +54,14 @@ __all__ = [
     "NO_TARGET",
     "REFERENCE_TARGETS",
     "Added",
+    "CapacityExceeded",
     "Case",
     "CaseResult",
     "Change",
     "Crash",
     "DescriptionChanged",
     "Dispatch",
+    "Ending",
     "Evidence",
     "Gateway",
     "Ledger",
@@ -59,10 +70,12 @@ __all__ = [
     "Moved",
     "Observation",
     "Outcome",
+    "OwnerFacts",
     "Ports",
     "Publications",
     "Removed",
     "Renamed",
+    "RequestRefused",
     "Reproduction",
     "Reservation",
     "RunOptions",
@@ -71,6 +84,7 @@ __all__ = [
     "Session",
     "Shard",
     "Snapshot",
+    "SummaryRefused",
     "SurfaceRefused",
     "Target",
     "TargetError",

@@ -49,6 +49,12 @@ class Snapshot:
     def names(self) -> list[str]:
         return [entry[0] for entry in self.entries()]
 
+    def without(self, names: frozenset[str]) -> Snapshot:
+        """The same surface less the tools called any of `names`, key order kept."""
+        if not names:
+            return self
+        return Snapshot(_raw_json([entry for entry in self.entries() if entry[0] not in names]))
+
     def __len__(self) -> int:
         return len(self.entries())
 

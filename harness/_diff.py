@@ -183,3 +183,17 @@ def _pointers(a: Any, b: Any, here: str, limit: int) -> Iterator[str]:
 
 def _escape(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
+
+
+def diff_summaries(expected: str | None, actual: str | None) -> tuple[str, ...]:
+    """How an entry request's capability summary differs from the contract's, line by line."""
+    if expected == actual:
+        return ()
+    if actual is None:
+        return ("capability summary missing",)
+    if expected is None:
+        return ("a capability summary where the contract states none",)
+    stated, said = expected.split("\n"), actual.split("\n")
+    changes = [f"summary claims {line!r}" for line in said if line not in stated]
+    changes += [f"summary no longer states {line!r}" for line in stated if line not in said]
+    return tuple(changes) or ("capability summary lines reordered",)

@@ -1,4 +1,4 @@
-"""The errors toolsurface raises, and the refusal a guarded target raises.
+"""The errors toolsurface raises, and the typed refusals a guarded target raises.
 
 Input errors are one line each, name the file, spec or flag at fault, and say what was expected;
 the CLI prints them and exits 2.
@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 
 from ._canonical import Snapshot
-from ._diff import diff_snapshots
+from ._diff import diff_snapshots, diff_summaries
 
 
 class ToolsurfaceError(Exception):
@@ -24,18 +24,28 @@ class UsageError(ToolsurfaceError):
     """A flag or argument with a value that cannot work."""
 
 
-class SurfaceRefused(Exception):
-    """A typed protocol refusal: the request's tool surface is not the one that was admitted.
+class RequestRefused(Exception):
+    """A typed pre-dispatch refusal at a checkpoint: the request is not sent, and its owner
+    settles the reservation as `pre_dispatch_rejected`.
 
-    Reference targets raise it after settling the reservation as `pre_dispatch_rejected`; a
-    user's target may raise it too, or list its own refusal types in `Target.refusals`. The diff
-    is computed only when the message is read: on a run of thousands of expected refusals, it
-    would cost more than the checks themselves.
+    Reference targets raise one of the subclasses after settling; a user's target may raise them
+    too, or list its own refusal types in `Target.refusals`.
+    """
+
+    def __init__(self, checkpoint: str) -> None:
+        super().__init__(checkpoint)
+        self.checkpoint = checkpoint
+
+
+class SurfaceRefused(RequestRefused):
+    """The request's tool surface is not the expected one.
+
+    The diff is computed only when the message is read: on a run of thousands of expected
+    refusals, it would cost more than the checks themselves.
     """
 
     def __init__(self, checkpoint: str, expected: Snapshot, actual: Snapshot) -> None:
         super().__init__(checkpoint)
-        self.checkpoint = checkpoint
         self.expected = expected
         self.actual = actual
 
@@ -46,3 +56,34 @@ class SurfaceRefused(Exception):
     def __str__(self) -> str:
         more = f"; … {len(self.changes) - 3} more" if len(self.changes) > 3 else ""
         return f"{self.checkpoint} check: tool surface differs from the admitted one: {'; '.join(self.changes[:3])}{more}"
+
+
+class SummaryRefused(RequestRefused):
+    """An entry request's capability summary says something the contract does not."""
+
+    def __init__(self, checkpoint: str, expected: str, actual: str | None) -> None:
+        super().__init__(checkpoint)
+        self.expected = expected
+        self.actual = actual
+
+    def __str__(self) -> str:
+        return f"{self.checkpoint} check: capability summary differs from the contract: {'; '.join(diff_summaries(self.expected, self.actual))}"
+
+
+class CapacityExceeded(RequestRefused):
+    """An explicit capacity result: the context budget cannot hold the tools the turn requires.
+
+    Never answered by dropping tools: the request is not sent, and the reservation is closed.
+    """
+
+    def __init__(self, needed_tokens: int, budget_tokens: int, tools: int) -> None:
+        super().__init__("context_fit")
+        self.needed_tokens = needed_tokens
+        self.budget_tokens = budget_tokens
+        self.tools = tools
+
+    def __str__(self) -> str:
+        return (
+            f"capacity: {self.tools} required tools and the fitted messages need ~{self.needed_tokens} tokens; "
+            f"the budget is {self.budget_tokens}"
+        )

@@ -2,16 +2,18 @@
 
 The target's own account is never read. A case that could not be exercised — the target
 crashed, hung, never offered the injection point, or touched neither gateway nor ledger — is an
-`error`, never a pass.
+`error`, never a pass. What a request must look like comes from the scenario alone: its surface
+narrowed by the trusted owner facts, the capability summary its contract states, and whether the
+required tools fit at all.
 """
 
 from __future__ import annotations
 
 from mutators import Expect
-from scenarios import Scenario
+from scenarios import RequestOutcome, Scenario, rulings
 
 from ._canonical import Snapshot
-from ._diff import diff_snapshots
+from ._diff import diff_snapshots, diff_summaries
 from ._types import Case, Evidence, Observation, Outcome, Verdict, VerdictKind
 
 EQUIVALENT = Verdict(VerdictKind.EQUIVALENT, "the mutation leaves the surface canonically unchanged")
@@ -23,26 +25,35 @@ def judge(case: Case, observed: Observation, scenario: Scenario, expected: Snaps
         return Verdict(VerdictKind.ERROR, problem)
     if case.expect is Expect.REJECT:
         return _judge_refusal(observed, scenario)
+    if scenario.outcome is RequestOutcome.CAPACITY:
+        return _judge_capacity(observed, scenario)
     return _judge_dispatch(observed, scenario, expected)
 
 
-def evidence(case: Case, observed: Observation, expected: Snapshot) -> Evidence:
-    sent = observed.dispatches[0].surface if observed.dispatches else None
-    changes = tuple(map(str, diff_snapshots(expected, sent))) if sent is not None else case.change
+def evidence(case: Case, observed: Observation, scenario: Scenario, expected: Snapshot) -> Evidence:
+    if observed.dispatches:
+        sent = observed.dispatches[0]
+        changes = tuple(map(str, diff_snapshots(expected, sent.surface)))
+        changes += diff_summaries(scenario.contract.summary, sent.summary)
+    else:
+        changes = case.change
+    typed = observed.refused or observed.capacity
     return Evidence(
         dispatches=len(observed.dispatches),
         settlements=tuple(str(event) for event in observed.ledger if event.op == "settle"),
         error_type=observed.crash.type if observed.crash else None,
-        error=observed.crash.traceback if observed.crash and not observed.refused else None,
+        error=observed.crash.traceback if observed.crash and not typed else None,
         diff=changes,
         points=observed.points,
+        ending=observed.ending,
+        availability=tuple(map(str, rulings(observed.facts, scenario.binding, scenario.contract.web_tools))),
     )
 
 
 def _not_exercised(case: Case, observed: Observation) -> str | None:
     if observed.timed_out:
         return "target timed out"
-    if observed.crash is not None and not observed.refused:
+    if observed.crash is not None and not (observed.refused or observed.capacity):
         return f"target crashed: {observed.crash.type}: {observed.crash.message}"
     if observed.injection_problem is not None:
         return f"mutation could not be applied at {case.point!r}: {observed.injection_problem}"
@@ -79,16 +90,35 @@ def _judge_refusal(observed: Observation, scenario: Scenario) -> Verdict:
     return Verdict(VerdictKind.KILLED, "refused before dispatch and settled as pre_dispatch_rejected")
 
 
+def _judge_capacity(observed: Observation, scenario: Scenario) -> Verdict:
+    """The required tools cannot fit: only an explicit capacity result, settled, is right."""
+    if observed.dispatches:
+        sent = len(observed.dispatches[0].surface)
+        return Verdict(
+            VerdictKind.SURVIVED,
+            f"dispatched {sent} of {len(scenario.surface)} required tools instead of an explicit capacity result",
+        )
+    if not observed.capacity:
+        why = observed.crash.message if observed.crash else "no dispatch and no capacity result"
+        return Verdict(VerdictKind.FALSE_REJECT, f"refused instead of an explicit capacity result: {why}")
+    problems = _ledger_problems(observed, scenario, Outcome.PRE_DISPATCH_REJECTED)
+    if problems:
+        return Verdict(VerdictKind.SURVIVED, "capacity result, but " + "; ".join(problems))
+    return Verdict(VerdictKind.PASSED, "explicit capacity result, settled as pre_dispatch_rejected, nothing sent")
+
+
 def _judge_dispatch(observed: Observation, scenario: Scenario, expected: Snapshot) -> Verdict:
     if not observed.dispatches:
         why = observed.crash.message if observed.crash else "no dispatch"
         return Verdict(VerdictKind.FALSE_REJECT, f"a legitimate change was refused: {why}")
     if len(observed.dispatches) > 1:
         return Verdict(VerdictKind.SURVIVED, f"dispatched {len(observed.dispatches)} times")
-    sent = observed.dispatches[0].surface
-    if sent != expected:
-        changes = "; ".join(map(str, diff_snapshots(expected, sent)))
+    sent = observed.dispatches[0]
+    if sent.surface != expected:
+        changes = "; ".join(map(str, diff_snapshots(expected, sent.surface)))
         return Verdict(VerdictKind.SURVIVED, f"dispatched a surface that differs from the expected one: {changes}")
+    if summary := diff_summaries(scenario.contract.summary, sent.summary):
+        return Verdict(VerdictKind.SURVIVED, f"dispatched a capability summary the contract does not state: {'; '.join(summary)}")
     problems = _ledger_problems(observed, scenario, Outcome.DISPATCHED)
     if problems:
         return Verdict(VerdictKind.SURVIVED, "dispatched, but " + "; ".join(problems))

@@ -15,9 +15,10 @@ from mutators import MUTATORS, Edit, Mutation, MutationNotApplicable, Mutator
 from scenarios import Scenario
 
 from ._canonical import capture, snapshot_of
-from ._diff import diff_snapshots
+from ._diff import diff_snapshots, diff_summaries
 from ._errors import UsageError
 from ._formats import LOGICAL
+from ._ports import Gateway
 from ._types import Case
 
 
@@ -63,19 +64,20 @@ def plan(scenarios: Iterable[Scenario], seed: int, mutators: Sequence[Mutator] =
 
 
 def dry_run(scenario: Scenario, mutator: Mutator, mutation: Mutation) -> tuple[str, ...]:
-    """What the mutation does to the admitted surface, as diff lines."""
-    tools = [descriptor.as_logical() for descriptor in scenario.contract.surface]
-    messages = [message.as_dict() for message in scenario.messages]
-    edit = Edit(tools, messages, LOGICAL, mutation.delivery, mutation.target, scenario)
+    """What the mutation does to the expected surface and capability summary, as diff lines,
+    and which facts it records (those change no surface, but a reader wants to see them)."""
+    tools = [descriptor.as_logical() for descriptor in scenario.surface]
+    messages = [message.as_dict() for message in scenario.request_messages]
+    facts: list = []
+    edit = Edit(tools, messages, LOGICAL, mutation.delivery, mutation.target, scenario, facts)
     try:
-        changed, _ = mutator.apply(edit)
+        changed, changed_messages = mutator.apply(edit)
     except MutationNotApplicable as problem:
         return (f"not applicable: {problem}",)
-    before = snapshot_of(scenario.contract.surface)
-    after = capture(changed, LOGICAL)
-    if before == after:
-        return ()
-    return tuple(map(str, diff_snapshots(before, after))) or ("canonical form differs",)
+    before, after = snapshot_of(scenario.surface), capture(changed, LOGICAL)
+    surface = () if before == after else tuple(map(str, diff_snapshots(before, after))) or ("canonical form differs",)
+    summary = diff_summaries(scenario.contract.summary, Gateway.summary_of(changed_messages))
+    return surface + summary + tuple(f"records fact: {fact}" for fact in facts)
 
 
 def select(cases: Sequence[Case], patterns: Sequence[str]) -> tuple[Case, ...]:

@@ -1,4 +1,5 @@
-"""The ports the harness owns and hands to a target: gateway, ledgers, publications, injection.
+"""The ports the harness owns and hands to a target: gateway, ledgers, owner facts,
+publications, injection.
 
 The oracle never trusts a target's own account of what it did; it reads these. Each case gets
 fresh ports.
@@ -11,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mutators import MutationNotApplicable
-from scenarios import Lane, Scenario
+from scenarios import SUMMARY_HEADER, Lane, OwnerFact, Scenario
 
 from ._canonical import capture
 from ._formats import ToolFormat
@@ -39,8 +40,17 @@ class Gateway:
 
     def dispatch(self, request: str, tools: list[Any], messages: list[Any]) -> dict[str, Any]:
         # Snapshot now: a later in-place edit must not rewrite what was sent.
-        self.log.append(Dispatch(request, capture(tools, self._fmt), len(messages)))
+        self.log.append(Dispatch(request, capture(tools, self._fmt), len(messages), self.summary_of(messages)))
         return {"request": request, "status": "accepted"}
+
+    @staticmethod
+    def summary_of(messages: list[Any]) -> str | None:
+        """The capability summary a request carries: the first message that opens with its header."""
+        for message in messages:
+            content = message.get("content") if isinstance(message, dict) else getattr(message, "content", None)
+            if isinstance(content, str) and content.startswith(SUMMARY_HEADER):
+                return content
+        return None
 
 
 class Ledger:
@@ -77,6 +87,21 @@ class Ledger:
         return tuple(sorted(self._open))
 
 
+class OwnerFacts:
+    """The availability facts owners produced for the run, as a host reads them.
+
+    It holds whatever was recorded, trusted or not: deciding which facts bind this request is
+    the target's job, and the oracle's, never the feed's.
+    """
+
+    def __init__(self, facts: tuple[OwnerFact, ...]) -> None:
+        #: The live record; an injected mutation may append to it.
+        self.live: list[OwnerFact] = list(facts)
+
+    def current(self) -> tuple[OwnerFact, ...]:
+        return tuple(self.live)
+
+
 class Publications:
     """Bodies already publishable; a refused request must leave them as they are."""
 
@@ -96,8 +121,8 @@ class Publications:
         return dict(self._bodies)
 
 
-#: Applies the case's mutation: (tools, messages) in, the (tools, messages) to go on with out.
-Injection = Callable[[list[Any], list[Any]], tuple[list[Any], list[Any]]]
+#: Applies the case's mutation: the live (tools, messages) and fact feed in, the (tools, messages) to go on with out.
+Injection = Callable[[list[Any], list[Any], list[OwnerFact]], tuple[list[Any], list[Any]]]
 
 
 class Ports:
@@ -109,6 +134,7 @@ class Ports:
         self.gateway = Gateway(fmt)
         self.events: list[LedgerEvent] = []
         self._ledgers = {lane.value: Ledger(lane.value, self.events) for lane in Lane}
+        self.facts = OwnerFacts(scenario.contract.facts)
         bodies = {scenario.publication.id: scenario.publication.body} if scenario.publication else {}
         self.publications = Publications(bodies)
         self._point = point
@@ -132,7 +158,7 @@ class Ports:
             return tools, messages
         self.injected = True
         try:
-            return self._injection(tools, messages)
+            return self._injection(tools, messages, self.facts.live)
         except MutationNotApplicable as problem:
             self.injection_problem = str(problem)
         except Exception as problem:  # a mutator bug is the harness's error, not the target's crash

@@ -19,7 +19,7 @@ from mutators import Edit, Expect, by_key
 from scenarios import Scenario
 
 from ._canonical import Snapshot, snapshot_of
-from ._errors import SurfaceRefused
+from ._errors import CapacityExceeded, RequestRefused
 from ._formats import FORMATS
 from ._oracles import EQUIVALENT, evidence, judge
 from ._ports import LedgerRefused, Ports
@@ -44,8 +44,8 @@ class Runner:
         self.target = target
         self.red_target = red_target
         self.timeout = timeout
-        # No trusted owner facts narrow a surface yet, so the expected surface is the admitted one.
-        self._expected = {key: snapshot_of(s.contract.surface) for key, s in self.scenarios.items()}
+        # The admitted surface narrowed by the recorded trusted facts: the scenario alone decides it.
+        self._expected = {key: snapshot_of(s.surface) for key, s in self.scenarios.items()}
 
     def run(self, cases: Iterable[Case]) -> Iterator[CaseResult]:
         with alarm_handler():
@@ -62,7 +62,7 @@ class Runner:
         red = None
         if self.red_target is not None:
             red = judge(case, observe(self.red_target, case, scenario, self.timeout), scenario, expected)
-        return CaseResult(case, verdict, evidence(case, observed, expected), red)
+        return CaseResult(case, verdict, evidence(case, observed, scenario, expected), red)
 
     def expected(self, case: Case) -> Snapshot:
         return self._expected[case.scenario]
@@ -78,13 +78,14 @@ def observe(target: Target, case: Case, scenario: Scenario, timeout: float, expl
     mutator = by_key(case.mutation.mutator)
     mutation = case.mutation
 
-    def inject(tools: list[Any], messages: list[Any]) -> tuple[list[Any], list[Any]]:
-        return mutator.apply(Edit(tools, messages, fmt, mutation.delivery, mutation.target, scenario))
+    def inject(tools: list[Any], messages: list[Any], facts: list[Any]) -> tuple[list[Any], list[Any]]:
+        return mutator.apply(Edit(tools, messages, fmt, mutation.delivery, mutation.target, scenario, facts))
 
     ports = Ports(scenario, fmt, case.point, inject)
     before = ports.publications.snapshot()
-    refusals = tuple(getattr(target, "refusals", ())) or (SurfaceRefused,)
-    crash, refused, timed_out = None, False, False
+    refusals = tuple(getattr(target, "refusals", ())) or (RequestRefused,)
+    capacity_results = tuple(getattr(target, "capacity_results", ())) or (CapacityExceeded,)
+    crash, refused, capacity, timed_out = None, False, False, False
     try:
         with _deadline(timeout):
             outcome = target.run(scenario, ports)
@@ -97,10 +98,12 @@ def observe(target: Target, case: Case, scenario: Scenario, timeout: float, expl
     except LedgerRefused:
         pass  # the ledger recorded what it refused; the oracle judges that, not the exception
     except BaseException as error:  # a target may raise anything, SystemExit included
-        refused = isinstance(error, refusals)
+        # A capacity result may also be one of the refusal types (ours is): it is the more specific.
+        capacity = isinstance(error, capacity_results)
+        refused = not capacity and isinstance(error, refusals)
         expected_refusal = refused and case.expect is Expect.REJECT and not explain
         message = "refused" if expected_refusal else str(error)
-        trace = "" if refused else "".join(traceback.format_exception(error))
+        trace = "" if refused or capacity else "".join(traceback.format_exception(error))
         crash = Crash(type(error).__qualname__, message, trace)
     after = ports.publications.snapshot()
     return Observation(
@@ -114,6 +117,8 @@ def observe(target: Target, case: Case, scenario: Scenario, timeout: float, expl
         crash=crash,
         refused=refused,
         timed_out=timed_out,
+        capacity=capacity,
+        facts=ports.facts.current(),
     )
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from mutators import Expect, Mutation
-from scenarios import Lane, Scenario
+from scenarios import Lane, OwnerFact, Scenario
 
 from ._canonical import Snapshot
 
@@ -56,6 +56,8 @@ class Dispatch:
     request: str
     surface: Snapshot
     messages: int
+    #: The capability summary the request carried, if any (entry requests must carry one).
+    summary: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,6 +86,19 @@ class Crash:
     traceback: str
 
 
+class Ending(enum.StrEnum):
+    """How the target's run of one request ended, as the ports saw it."""
+
+    DISPATCHED = "dispatched"
+    REFUSED = "refused"
+    #: An explicit capacity result: the required tools do not fit the context budget.
+    CAPACITY = "capacity"
+    CRASHED = "crashed"
+    TIMED_OUT = "timed_out"
+    #: Returned with nothing sent and no typed refusal or capacity result.
+    RETURNED = "returned"
+
+
 @dataclass(frozen=True, slots=True)
 class Observation:
     """Everything the harness-owned ports saw while one case ran; the oracle reads only this."""
@@ -103,10 +118,26 @@ class Observation:
     #: The target stopped with one of its typed refusals (not counted as a crash).
     refused: bool
     timed_out: bool
+    #: The target stopped with an explicit capacity result (typed; not counted as a crash).
+    capacity: bool = False
+    #: The owner-fact feed as the run left it: recorded facts and any the mutation added.
+    facts: tuple[OwnerFact, ...] = ()
 
     @property
     def touched(self) -> bool:
         return bool(self.dispatches or self.ledger)
+
+    @property
+    def ending(self) -> Ending:
+        if self.timed_out:
+            return Ending.TIMED_OUT
+        if self.dispatches:
+            return Ending.DISPATCHED
+        if self.capacity:
+            return Ending.CAPACITY
+        if self.refused:
+            return Ending.REFUSED
+        return Ending.CRASHED if self.crash else Ending.RETURNED
 
 
 class VerdictKind(enum.StrEnum):
@@ -144,6 +175,9 @@ class Evidence:
     #: The dispatched surface against the expected one when something was sent, else the change.
     diff: tuple[str, ...]
     points: tuple[str, ...]
+    ending: Ending = Ending.RETURNED
+    #: Per owner fact in the feed: trusted and what it hid, or ignored and why.
+    availability: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,7 +218,9 @@ class Target(Protocol):
 
     `run` may be a coroutine function: an async host's run is driven to completion.
     Optional attributes: `name` (shown in reports), `tool_format` (a `FORMATS` key overriding the
-    scenario's), `refusals` (exception types that mean "refused"; default `SurfaceRefused`).
+    scenario's), `refusals` (exception types that mean "refused"; default `RequestRefused`), and
+    `capacity_results` (exception types that are an explicit capacity result; default
+    `CapacityExceeded`).
     """
 
     def run(self, scenario: Scenario, ports: Any) -> Any: ...

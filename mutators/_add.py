@@ -10,7 +10,7 @@ from typing import Any
 
 from scenarios import Scenario, ToolDescriptor
 
-from ._base import Edit, Example, Kind, MutationNotApplicable, Mutator, one_of
+from ._base import Edit, Example, Kind, MutationNotApplicable, Mutator, one_of, shown_admitted
 from ._fixtures import HOLDINGS, PROFILE, SEARCH, WEB_READ, WEB_SEARCH
 
 #: Realistic tools no research turn admits: the kind a careless hook or plugin would slip in.
@@ -68,7 +68,7 @@ class _Insert(Mutator):
         """The tools this mutator may insert."""
 
     def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
-        surface = scenario.contract.surface
+        surface = scenario.surface
         taken = {tool.name for tool in surface}
         options = [tool.name for tool in self.catalogue(scenario) if tool.name not in taken]
         if not options:
@@ -136,7 +136,7 @@ class Duplicate(Mutator):
     )
 
     def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
-        return one_of(rng, [tool.name for tool in scenario.contract.admitted])
+        return one_of(rng, [tool.name for tool in shown_admitted(scenario)])
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
         index = edit.index_of(edit.target)

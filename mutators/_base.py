@@ -14,13 +14,13 @@ import enum
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import orjson
 
 if TYPE_CHECKING:
-    from scenarios import Scenario
+    from scenarios import Capability, OwnerFact, Scenario, WebTools
 
 
 class Kind(enum.StrEnum):
@@ -33,6 +33,11 @@ class Kind(enum.StrEnum):
     DESCRIPTION = "description"
     SCHEMA = "schema"
     CONTROL = "control"
+    #: Who may narrow the surface: tools hidden or shown without a trusted owner fact, and
+    #: look-alike facts and diagnostics that must change nothing.
+    AVAILABILITY = "availability"
+    #: An entry request's capability summary claiming more than access.
+    ENTRY = "entry"
     LEGITIMATE = "legit"
 
 
@@ -97,6 +102,8 @@ class Edit:
     delivery: Delivery
     target: str
     scenario: Scenario
+    #: The owner-fact feed the target reads availability from; a mutation may record into it.
+    facts: list[OwnerFact] = field(default_factory=list)
 
     def index_of(self, name: str) -> int:
         """Position of the first live tool called `name`."""
@@ -157,6 +164,21 @@ class Example:
     messages_before: Sequence[dict[str, str]] = ()
     #: The conversation afterwards; None: unchanged.
     messages_after: Sequence[dict[str, str]] | None = None
+    #: The admitted tools when owner facts hide some of them from `before`; None: `before` less its controls.
+    admitted: Sequence[dict[str, Any]] | None = None
+    #: Owner facts recorded for the scenario, and the web tools they govern.
+    facts: Sequence[OwnerFact] = ()
+    web_tools: WebTools | None = None
+    #: Facts the mutation records into the feed.
+    recorded: Sequence[OwnerFact] = ()
+    #: entry mode: the capability statements of the contract.
+    capabilities: Sequence[Capability] = ()
+
+
+def shown_admitted(scenario: Scenario) -> tuple[Any, ...]:
+    """The admitted tools (controls aside) that the expected surface shows: owner facts may hide some."""
+    controls = {control.name for control in scenario.contract.controls}
+    return tuple(tool for tool in scenario.surface if tool.name not in controls)
 
 
 def one_of(rng: random.Random, options: Sequence[str]) -> tuple[str, ...]:

@@ -32,7 +32,7 @@ class _Delete(Mutator):
 
     def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
         # The position is fixed by the variant, so the rng has nothing to choose.
-        surface = scenario.contract.surface
+        surface = scenario.surface
         return (surface[self.position(len(surface))].name,) if surface else ()
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:

@@ -9,7 +9,7 @@ from typing import Any
 
 from scenarios import Scenario
 
-from ._base import Edit, Example, Kind, Mutator, one_of
+from ._base import Edit, Example, Kind, Mutator, one_of, shown_admitted
 from ._fixtures import PROFILE, SEARCH, WEB_READ, WEB_SEARCH
 
 #: An instruction smuggled into a description, the way a prompt injection rides a tool listing.
@@ -27,7 +27,7 @@ class _Describe(Mutator):
         """The new description; equal to the old when this variant cannot change it."""
 
     def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
-        tools = scenario.contract.admitted
+        tools = shown_admitted(scenario)
         return one_of(rng, [tool.name for tool in tools if self.reworded(tool.description) != tool.description])
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:

@@ -14,7 +14,7 @@ import orjson
 
 from scenarios import Scenario, ToolDescriptor
 
-from ._base import Edit, Example, Expect, Kind, Mutator, one_of
+from ._base import Edit, Example, Expect, Kind, Mutator, one_of, shown_admitted
 from ._fixtures import CONVERSATION, PROFILE, SEARCH, WEB_READ, WEB_SEARCH
 
 #: What a context fitter keeps: the first message, a summary, and this many of the latest.
@@ -114,7 +114,7 @@ class KeyOrder(Mutator):
     examples = (Example(target="market__search_instruments", before=(SEARCH, WEB_READ), after=(SEARCH, WEB_READ)),)
 
     def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
-        return one_of(rng, [tool.name for tool in scenario.contract.admitted if _reorderable(tool)])
+        return one_of(rng, [tool.name for tool in shown_admitted(scenario) if _reorderable(tool)])
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
         return edit.edit_tool(edit.target, lambda tool: reverse_keys(edit.fmt.get_schema(tool)))

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from . import _add, _control, _delete, _description, _legitimate, _rename, _reorder, _schema
+from . import _add, _availability, _control, _delete, _description, _entry, _legitimate, _rename, _reorder, _schema
 from ._base import Mutator
 
 #: Every mutator, grouped by kind in the order cases are planned: add, delete, rename, reorder,
-#: description, schema, control, legit.
+#: description, schema, control, availability, entry, legit.
 MUTATORS: tuple[Mutator, ...] = (
     *_add.MUTATORS,
     *_delete.MUTATORS,
@@ -15,6 +15,8 @@ MUTATORS: tuple[Mutator, ...] = (
     *_description.MUTATORS,
     *_schema.MUTATORS,
     *_control.MUTATORS,
+    *_availability.MUTATORS,
+    *_entry.MUTATORS,
     *_legitimate.MUTATORS,
 )
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from scenarios import Scenario
 
-from ._base import Edit, Example, Kind, Mutator, one_of
+from ._base import Edit, Example, Kind, Mutator, one_of, shown_admitted
 from ._fixtures import HOLDINGS, PROFILE, SEARCH, WEB_READ, WEB_SEARCH
 
 #: Latin letters and the Cyrillic letters that render the same in most fonts.
@@ -31,8 +31,8 @@ class _Rename(Mutator):
         """The new name; equal to `name` when this variant cannot change it (then it is no target)."""
 
     def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
-        taken = {tool.name for tool in scenario.contract.surface}
-        names = [tool.name for tool in scenario.contract.admitted]
+        taken = {tool.name for tool in scenario.surface}
+        names = [tool.name for tool in shown_admitted(scenario)]
         # A new name that is already taken would make a duplicate, which is `add.duplicate`'s case.
         return one_of(rng, [name for name in names if self.renamed(name) not in taken])
 

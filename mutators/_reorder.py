@@ -31,7 +31,7 @@ class Swap(Mutator):
     )
 
     def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
-        count = len(scenario.contract.surface)
+        count = len(scenario.surface)
         if count < 2:
             return ()
         first, second = sorted(rng.sample(range(count), 2))
@@ -61,7 +61,7 @@ class Reverse(Mutator):
     )
 
     def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
-        return ("reverse",) if scenario.contract.surface else ()
+        return ("reverse",) if scenario.surface else ()
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
         if edit.target != "reverse":
@@ -84,7 +84,7 @@ class Rotate(Mutator):
     )
 
     def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
-        count = len(scenario.contract.surface)
+        count = len(scenario.surface)
         if not count:
             return ()
         # k in 1..count-1 always moves something; a single tool gets k=1, which moves nothing.

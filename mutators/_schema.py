@@ -16,7 +16,7 @@ from typing import Any
 
 from scenarios import Scenario
 
-from ._base import Edit, Example, Kind, MutationNotApplicable, Mutator, one_of
+from ._base import Edit, Example, Kind, MutationNotApplicable, Mutator, one_of, shown_admitted
 from ._fixtures import HOLDINGS, PROFILE, SEARCH, WEB_READ
 from ._pointer import join, resolve, schema_nodes, split_last, split_target
 
@@ -54,7 +54,7 @@ class _SchemaEdit(Mutator):
         """Edit the live `schema` at `pointer`, in place."""
 
     def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
-        tools = scenario.contract.admitted
+        tools = shown_admitted(scenario)
         return one_of(rng, [f"{tool.name}:{place}" for tool in tools for place in self.places(tool.input_schema)])
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:

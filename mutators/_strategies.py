@@ -175,8 +175,8 @@ def edit_sequences(
     if not 0 <= min_size <= max_size:
         raise ValueError(f"{min_size=} and {max_size=} must satisfy 0 <= min_size <= max_size")
     pool = MUTATORS if mutators is None else tuple(mutators)
-    tools = [LOGICAL.build(tool) for tool in scenario.contract.surface]
-    messages = [message.as_dict() for message in scenario.messages]
+    tools = [LOGICAL.build(tool) for tool in scenario.surface]
+    messages = [message.as_dict() for message in scenario.request_messages]
     steps: list[Mutation] = []
     for _ in range(draw(st.integers(min_size, max_size))):
         seed = draw(st.integers(0, 2**16 - 1))

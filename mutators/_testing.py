@@ -7,7 +7,20 @@ import copy
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from scenarios import Contract, Identity, Lane, Message, Scenario, Stage, StageKind, ToolDescriptor
+from scenarios import (
+    Capability,
+    Contract,
+    Identity,
+    Lane,
+    Message,
+    Mode,
+    OwnerFact,
+    Scenario,
+    Stage,
+    StageKind,
+    ToolDescriptor,
+    WebTools,
+)
 
 from ._base import Example, ToolAccess
 
@@ -26,12 +39,17 @@ def minimal_scenario(
     eligible_controls: Iterable[str] = (),
     admitted_elsewhere: Iterable[ToolDescriptor] = (),
     messages: Iterable[Mapping[str, str]] = (),
+    facts: Iterable[OwnerFact] = (),
+    web_tools: WebTools | None = None,
+    capabilities: Iterable[Capability] = (),
 ) -> Scenario:
-    """A sealed research scenario on the main lane; its live tools are `contract.surface`."""
+    """A sealed scenario on the main lane (entry mode when it has capabilities); its live tools
+    are `surface`."""
+    capabilities = tuple(capabilities)
     return Scenario(
         id="generated",
         description="A minimal scenario around a given surface.",
-        mode="research",
+        mode=Mode.ENTRY if capabilities else Mode.RESEARCH,
         lane=Lane.MAIN,
         identity=_IDENTITY,
         tool_format="logical",
@@ -40,6 +58,9 @@ def minimal_scenario(
             controls=tuple(controls),
             eligible_controls=frozenset(eligible_controls),
             admitted_elsewhere=tuple(admitted_elsewhere),
+            facts=tuple(facts),
+            web_tools=web_tools,
+            capabilities=capabilities,
         ),
         messages=tuple(Message(m["role"], m["content"]) for m in messages),
         hooks=False,
@@ -48,14 +69,20 @@ def minimal_scenario(
 
 
 def example_scenario(example: Example) -> Scenario:
-    """The scenario an example runs in: `before` is its admitted surface, controls included."""
+    """The scenario an example runs in: `before` is its expected surface, controls included."""
     eligible = set(example.eligible_controls)
+    admitted = example.admitted
+    if admitted is None:
+        admitted = [tool for tool in example.before if tool["name"] not in eligible]
     return minimal_scenario(
-        (descriptor(tool) for tool in example.before if tool["name"] not in eligible),
+        map(descriptor, admitted),
         controls=map(descriptor, example.controls),
         eligible_controls=example.eligible_controls,
         admitted_elsewhere=map(descriptor, example.admitted_elsewhere),
         messages=example.messages_before,
+        facts=example.facts,
+        web_tools=example.web_tools,
+        capabilities=example.capabilities,
     )
 
 

@@ -1,33 +1,54 @@
-"""Recorded request pipelines: their value types, their JSON Schema, and the loader."""
+"""Recorded request pipelines: their value types, the owner-fact rule, their JSON Schema, and the loader."""
 
+from ._availability import Binding, FactKind, OwnerFact, Ruling, WebTools, hidden_by, rule, rulings
 from ._errors import ScenarioError
 from ._loader import bundled_dir, load, load_file, parse
 from ._model import (
     POINTS,
+    SUMMARY_HEADER,
+    Access,
+    Capability,
     Contract,
     Identity,
     Lane,
     Message,
+    Mode,
     Publication,
+    RequestOutcome,
     Scenario,
     Stage,
     StageKind,
     ToolDescriptor,
+    capability_summary,
 )
 
 __all__ = [
     "POINTS",
+    "SUMMARY_HEADER",
+    "Access",
+    "Binding",
+    "Capability",
     "Contract",
+    "FactKind",
     "Identity",
     "Lane",
     "Message",
+    "Mode",
+    "OwnerFact",
     "Publication",
+    "RequestOutcome",
+    "Ruling",
     "Scenario",
     "ScenarioError",
     "Stage",
     "StageKind",
     "ToolDescriptor",
+    "WebTools",
+    "hidden_by",
+    "rule",
+    "rulings",
     "bundled_dir",
+    "capability_summary",
     "load",
     "load_file",
     "parse",

@@ -18,13 +18,18 @@ import jsonschema
 import orjson
 from jsonschema.exceptions import best_match
 
+from ._availability import Binding, FactKind, OwnerFact, WebTools
 from ._errors import ScenarioError
 from ._model import (
+    Access,
+    Capability,
     Contract,
     Identity,
     Lane,
     Message,
+    Mode,
     Publication,
+    RequestOutcome,
     Scenario,
     Stage,
     StageKind,
@@ -122,7 +127,8 @@ def _problems(document: Any) -> Iterator[tuple[str, str]]:
 
 
 def _semantic_problems(document: dict[str, Any]) -> Iterator[tuple[str, str]]:
-    """What the JSON Schema cannot say: unique names, known controls, stage order, valid input schemas."""
+    """What the JSON Schema cannot say: unique names, known controls and web tools, stage order,
+    valid input schemas."""
     contract = document["contract"]
     seen: dict[str, str] = {}
     for group in ("admitted", "controls"):
@@ -138,7 +144,21 @@ def _semantic_problems(document: dict[str, Any]) -> Iterator[tuple[str, str]]:
     for index, name in enumerate(contract.get("eligible_controls", ())):
         if name not in catalogue:
             yield f"$.contract.eligible_controls[{index}]", f"{name!r} is not one of contract.controls"
+    admitted = {tool["name"] for tool in contract["admitted"]}
+    web = contract.get("web_tools")
+    if contract.get("facts") and web is None:
+        yield "$.contract", "'web_tools' is required when there are facts: name the tools they govern"
+    capability_ids: set[str] = set()
+    for index, capability in enumerate(contract.get("capabilities", ())):
+        if capability["id"] in capability_ids:
+            yield f"$.contract.capabilities[{index}].id", f"duplicate capability id {capability['id']!r}"
+        capability_ids.add(capability["id"])
+    for role, name in (web or {}).items():
+        if name not in admitted:
+            yield f"$.contract.web_tools.{role}", f"{name!r} is not one of contract.admitted"
     kinds = [StageKind(stage["stage"]) for stage in document["stages"]]
+    if document.get("outcome") == RequestOutcome.CAPACITY and StageKind.CONTEXT_FIT not in kinds:
+        yield "$.outcome", "a 'capacity' outcome needs a 'context_fit' stage, where the request stops"
     for index, (before, after) in enumerate(zip(kinds, kinds[1:]), start=1):
         if _STAGE_ORDER[after] <= _STAGE_ORDER[before]:
             expected = ", ".join(kind.value for kind in StageKind)
@@ -188,6 +208,17 @@ def _stage(raw: dict[str, Any]) -> Stage:
         budget_tokens=_int_or_none(raw.get("budget_tokens")),
         add_messages=tuple(map(_message, raw.get("add_messages", ()))),
         metadata_json=orjson.dumps(raw.get("metadata", {})),
+        rebuild=raw.get("rebuild", False),
+        receipt=raw.get("receipt"),
+    )
+
+
+def _fact(raw: dict[str, Any]) -> OwnerFact:
+    return OwnerFact(
+        kind=FactKind(raw["fact"]),
+        owner=raw["owner"],
+        bound_to=Binding(**raw["bound_to"]),
+        source_refs=tuple(raw.get("source_refs", ())),
     )
 
 
@@ -201,7 +232,7 @@ def _build(document: dict[str, Any], source: str) -> Scenario:
     return Scenario(
         id=document["id"],
         description=document["description"],
-        mode=document["mode"],
+        mode=Mode(document["mode"]),
         lane=Lane(document["lane"]),
         identity=Identity(**document["identity"]),
         tool_format=document.get("tool_format", "logical"),
@@ -210,10 +241,14 @@ def _build(document: dict[str, Any], source: str) -> Scenario:
             controls=tuple(map(_tool, contract.get("controls", ()))),
             eligible_controls=frozenset(contract.get("eligible_controls", ())),
             admitted_elsewhere=tuple(map(_tool, contract.get("admitted_elsewhere", ()))),
+            facts=tuple(map(_fact, contract.get("facts", ()))),
+            web_tools=WebTools(**contract["web_tools"]) if "web_tools" in contract else None,
+            capabilities=tuple(Capability(c["id"], c["subject"], Access(c["access"])) for c in contract.get("capabilities", ())),
         ),
         messages=tuple(map(_message, document["messages"])),
         hooks=document["hooks"],
         stages=tuple(map(_stage, document["stages"])),
         publication=Publication(publication["id"], publication["body"]) if publication else None,
+        outcome=RequestOutcome(document.get("outcome", RequestOutcome.DISPATCHED)),
         source=source,
     )

@@ -8,11 +8,14 @@ hands out a fresh object.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+import functools
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
+
+from ._availability import Binding, OwnerFact, WebTools, hidden_by
 
 
 class Lane(enum.StrEnum):
@@ -22,9 +25,28 @@ class Lane(enum.StrEnum):
     CHILD = "child"
 
 
+class Mode(enum.StrEnum):
+    """What a request is for; it decides what the model is shown besides messages."""
+
+    #: A research turn: the admitted tool list.
+    RESEARCH = "research"
+    #: An entry turn: a short, current summary of host capabilities instead of research tools.
+    ENTRY = "entry"
+
+
+class RequestOutcome(enum.StrEnum):
+    """How the unmutated recorded request ends."""
+
+    DISPATCHED = "dispatched"
+    #: The context budget cannot hold the required tools: an explicit capacity result, no dispatch.
+    CAPACITY = "capacity"
+
+
 class StageKind(enum.StrEnum):
     """A recorded stage, in the only order a pipeline may run them."""
 
+    #: Resume an interrupted request from its sealed receipt.
+    RECOVER = "recover"
     HOOK = "hook"
     REVALIDATE = "revalidate"
     CONTEXT_FIT = "context_fit"
@@ -40,6 +62,7 @@ class StageKind(enum.StrEnum):
 
 
 _POINT_AFTER = {
+    StageKind.RECOVER: "post_recovery",
     StageKind.HOOK: "hook",
     StageKind.REVALIDATE: "post_revalidation",
     StageKind.CONTEXT_FIT: "context_fit",
@@ -87,6 +110,36 @@ class Identity:
     request: str
 
 
+class Access(enum.StrEnum):
+    """What an entry summary may say of a capability: access, never a result."""
+
+    ACCESSIBLE = "accessible"
+    REFERENCE_APPROVED = "reference approved"
+    NOT_GRANTED = "not granted"
+
+
+@dataclass(frozen=True, slots=True)
+class Capability:
+    """One line of an entry request's capability summary."""
+
+    #: Short and stable, for case ids.
+    id: str
+    subject: str
+    access: Access
+
+    def __str__(self) -> str:
+        return f"- {self.subject}: {self.access}"
+
+
+#: The first line of every capability summary; the gateway finds the summary by it.
+SUMMARY_HEADER = "Host capabilities this turn (access only; nothing has been read or fetched yet):"
+
+
+def capability_summary(capabilities: Iterable[Capability]) -> str:
+    """The summary text for these capability statements: the header, then one line each."""
+    return "\n".join((SUMMARY_HEADER, *map(str, capabilities)))
+
+
 @dataclass(frozen=True, slots=True)
 class Contract:
     """What the owners admitted for this turn."""
@@ -98,6 +151,12 @@ class Contract:
     eligible_controls: frozenset[str] = frozenset()
     #: Tools admitted to other scopes of the same run, never to this request.
     admitted_elsewhere: tuple[ToolDescriptor, ...] = ()
+    #: Availability facts the owners recorded for the run, trusted or not: each is judged by `rule`.
+    facts: tuple[OwnerFact, ...] = ()
+    #: The web search and web read tools those facts govern.
+    web_tools: WebTools | None = None
+    #: entry mode: what the host may say it can do this turn.
+    capabilities: tuple[Capability, ...] = ()
 
     @property
     def surface(self) -> tuple[ToolDescriptor, ...]:
@@ -108,6 +167,11 @@ class Contract:
     @property
     def ineligible_controls(self) -> tuple[ToolDescriptor, ...]:
         return tuple(c for c in self.controls if c.name not in self.eligible_controls)
+
+    @property
+    def summary(self) -> str | None:
+        """The capability summary an entry request must carry, word for word; None outside entry mode."""
+        return capability_summary(self.capabilities) if self.capabilities else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,6 +196,10 @@ class Stage:
     add_messages: tuple[Message, ...] = ()
     #: async_prep: request metadata the stage attached, as JSON bytes.
     metadata_json: bytes = b"{}"
+    #: revalidate: the owners rebuild the tool objects from their own descriptors.
+    rebuild: bool = False
+    #: recover: the sealed receipt the interrupted request resumes from.
+    receipt: str | None = None
 
     @property
     def point(self) -> str:
@@ -156,7 +224,7 @@ class Scenario:
 
     id: str
     description: str
-    mode: str
+    mode: Mode
     lane: Lane
     identity: Identity
     #: The shape the recorded host gives its live tool objects (see `harness.FORMATS`).
@@ -166,13 +234,43 @@ class Scenario:
     hooks: bool
     stages: tuple[Stage, ...]
     publication: Publication | None = None
+    outcome: RequestOutcome = RequestOutcome.DISPATCHED
     #: The file it was loaded from, for messages and reproduce commands.
     source: str = field(default="", compare=False)
 
     @property
+    def binding(self) -> Binding:
+        """The identity owner facts must be bound to for this request."""
+        i = self.identity
+        return Binding(i.run, i.scope, i.invocation, i.connection)
+
+    @property
+    def surface(self) -> tuple[ToolDescriptor, ...]:
+        """The expected surface: the admitted one, narrowed by exactly the trusted owner facts."""
+        return _narrowed(self.contract, self.binding)
+
+    @property
+    def request_messages(self) -> tuple[Message, ...]:
+        """The messages the request opens with: an entry request's capability summary comes first."""
+        summary = self.contract.summary
+        return self.messages if summary is None else (Message("system", summary), *self.messages)
+
+    @property
     def points(self) -> tuple[str, ...]:
-        """The injection points this pipeline exposes, in order."""
-        return tuple(stage.point for stage in self.stages)
+        """The injection points this pipeline exposes, in order.
+
+        A request over capacity stops at context fitting, so it offers only the points before it.
+        """
+        stages = self.stages
+        if self.outcome is RequestOutcome.CAPACITY:
+            stages = stages[: next(i for i, s in enumerate(stages) if s.kind is StageKind.CONTEXT_FIT)]
+        return tuple(stage.point for stage in stages)
 
     def stage(self, kind: StageKind) -> Stage | None:
         return next((s for s in self.stages if s.kind is kind), None)
+
+
+@functools.lru_cache(maxsize=256)
+def _narrowed(contract: Contract, binding: Binding) -> tuple[ToolDescriptor, ...]:
+    hidden = hidden_by(contract.facts, binding, contract.web_tools)
+    return tuple(tool for tool in contract.surface if tool.name not in hidden)

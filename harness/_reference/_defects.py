@@ -1,6 +1,8 @@
 """`reference:defect/<name>` — the guarded design with exactly one flaw each.
 
-Every defect must be killed by at least one bundled case; `toolsurface defects` shows which.
+Flaws of the surface check and of settlement are here; flaws of who may narrow the surface,
+recovery, capacity and entry summaries are in `_contract_defects`. Every defect must be killed by
+at least one bundled case; `toolsurface defects` shows which.
 """
 
 from __future__ import annotations
@@ -9,11 +11,20 @@ import hashlib
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from scenarios import Lane
+from scenarios import Lane, Stage
 
 from .._canonical import Snapshot, canonical_json, capture
-from .._errors import SurfaceRefused
+from .._errors import RequestRefused
 from .._types import Outcome
+from ._contract_defects import (
+    BudgetHidesRead,
+    DiagnosticAuthority,
+    EntryOverclaim,
+    FinalOnly,
+    IdentityBlind,
+    RecoveryReparse,
+    SilentCapacityDrop,
+)
 from ._guarded import GuardedPipeline, recapture
 from ._stages import Run, estimate_tokens
 
@@ -33,7 +44,7 @@ class SealBaseline(GuardedPipeline):
     name: ClassVar[str] = "reference:defect/seal-baseline"
 
     def final_check(self, run: Run) -> None:
-        self.check("final", run.seal or run.expected(), run)
+        self.check("final", run.seal or self.expected(run), run)
 
 
 class HookOnlyFinal(GuardedPipeline):
@@ -60,7 +71,7 @@ class NoSettle(GuardedPipeline):
 
     name: ClassVar[str] = "reference:defect/no-settle"
 
-    def settle_refusal(self, run: Run, refusal: SurfaceRefused) -> None:
+    def settle_refusal(self, run: Run, refusal: RequestRefused) -> None:
         pass
 
 
@@ -69,8 +80,8 @@ class TopNDrop(GuardedPipeline):
 
     name: ClassVar[str] = "reference:defect/topn-drop"
 
-    def fit_tools(self, run: Run, budget_tokens: int) -> None:
-        room, kept = budget_tokens - estimate_tokens(run.messages), []
+    def fit_tools(self, run: Run, stage: Stage) -> None:
+        room, kept = (stage.budget_tokens or 0) - estimate_tokens(run.messages), []
         for tool in run.tools:
             room -= estimate_tokens(run.fmt.logical(tool))
             if room < 0:
@@ -86,12 +97,12 @@ class HookControl(GuardedPipeline):
 
     def early_check(self, run: Run) -> None:
         controls = {control.name for control in run.scenario.contract.controls}
-        expected = run.expected().entries()
+        expected = self.expected(run).entries()
         admitted = {entry[0] for entry in expected}
         added = [run.fmt.logical(t) for t in run.tools if run.fmt.get_name(t) in controls - admitted]
         if added:
             rebased = Snapshot(canonical_json(expected + added))
-            run.expected = lambda: rebased
+            run.baseline = lambda: rebased
         super().early_check(run)
 
 
@@ -128,9 +139,10 @@ class FinalOnlyLaundering(GuardedPipeline):
     def early_check(self, run: Run) -> None:
         pass
 
-    def revalidate(self, run: Run) -> None:
+    def revalidate(self, run: Run, stage: Stage) -> None:
+        super().revalidate(run, stage)
         rebased = capture(run.tools, run.fmt)
-        run.expected = lambda: rebased
+        run.baseline = lambda: rebased
 
 
 class WrongLaneSettle(GuardedPipeline):
@@ -138,7 +150,7 @@ class WrongLaneSettle(GuardedPipeline):
 
     name: ClassVar[str] = "reference:defect/wrong-lane-settle"
 
-    def settle_refusal(self, run: Run, refusal: SurfaceRefused) -> None:
+    def settle_refusal(self, run: Run, refusal: RequestRefused) -> None:
         run.ports.ledger(Lane.MAIN).settle(run.reservation.request, Outcome.PRE_DISPATCH_REJECTED)
 
 
@@ -147,7 +159,7 @@ class SecondReceipt(GuardedPipeline):
 
     name: ClassVar[str] = "reference:defect/second-receipt"
 
-    def settle_refusal(self, run: Run, refusal: SurfaceRefused) -> None:
+    def settle_refusal(self, run: Run, refusal: RequestRefused) -> None:
         super().settle_refusal(run, refusal)
         run.ledger.settle(run.reservation, Outcome.FAILED, "surface guard receipt")
 
@@ -157,7 +169,7 @@ class DropsPublication(GuardedPipeline):
 
     name: ClassVar[str] = "reference:defect/drops-publication"
 
-    def settle_refusal(self, run: Run, refusal: SurfaceRefused) -> None:
+    def settle_refusal(self, run: Run, refusal: RequestRefused) -> None:
         super().settle_refusal(run, refusal)
         if run.scenario.publication is not None:
             run.ports.publications.withdraw(run.scenario.publication.id)
@@ -188,5 +200,12 @@ DEFECTS: dict[str, type[GuardedPipeline]] = {
         WrongLaneSettle,
         SecondReceipt,
         DropsPublication,
+        FinalOnly,
+        DiagnosticAuthority,
+        IdentityBlind,
+        BudgetHidesRead,
+        RecoveryReparse,
+        SilentCapacityDrop,
+        EntryOverclaim,
     )
 }

@@ -1,10 +1,12 @@
 """`reference:guarded` — the correct design, built from overridable steps.
 
-Immutable baseline captured before any hook runs; an early check after the hooks and a final
-check right before dispatch, on every path; a refusal is a typed `SurfaceRefused`, settled as
-`pre_dispatch_rejected` on the original lane's ledger; publications are left alone. Each defect
-variant and the legacy path override one or more steps, so each differs from this by exactly
-the flaw it names.
+Immutable baseline captured before any hook runs; the expected surface is that baseline narrowed
+only by trusted owner facts; an early check after the hooks and a final check right before
+dispatch, on every path, of the tools and (entry mode) the capability summary; a request whose
+tools cannot fit is an explicit capacity result, never a shortened list; every refusal is typed
+and settled as `pre_dispatch_rejected` on the original lane's ledger; publications are left
+alone. Each defect variant and the legacy path override one or more steps, so each differs from
+this by exactly the flaw it names.
 """
 
 from __future__ import annotations
@@ -13,20 +15,22 @@ import functools
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from scenarios import Contract, Scenario, StageKind
+from scenarios import Contract, Scenario, Stage, StageKind, hidden_by
 
 from .._canonical import Snapshot, capture, snapshot_of
-from .._errors import SurfaceRefused
-from .._ports import Ports
+from .._errors import CapacityExceeded, RequestRefused, SummaryRefused, SurfaceRefused
+from .._ports import Gateway, Ports
 from .._types import Outcome
-from ._stages import Run, replay
+from ._stages import Run, compress, estimate_tokens, replay
 
 
 class GuardedPipeline:
-    """The correct design: immutable baseline, early and final checks on every path, settled refusals."""
+    """The correct design: immutable baseline, trusted narrowing, early and final checks on every
+    path, capacity results, settled refusals."""
 
     name: ClassVar[str] = "reference:guarded"
-    refusals: ClassVar[tuple[type[BaseException], ...]] = (SurfaceRefused,)
+    refusals: ClassVar[tuple[type[BaseException], ...]] = (RequestRefused,)
+    capacity_results: ClassVar[tuple[type[BaseException], ...]] = (CapacityExceeded,)
 
     def run(self, scenario: Scenario, ports: Ports) -> None:
         ledger = ports.ledger(scenario.lane)
@@ -36,13 +40,14 @@ class GuardedPipeline:
             fmt=ports.fmt,
             ledger=ledger,
             reservation=ledger.reserve(scenario.identity.request),
-            tools=[ports.fmt.build(descriptor) for descriptor in scenario.contract.surface],
-            messages=[message.as_dict() for message in scenario.messages],
+            tools=[],
+            messages=[message.as_dict() for message in scenario.request_messages],
         )
-        run.expected = self.take_baseline(run)
+        run.tools = self.project(run)
+        run.baseline = self.take_baseline(run)
         try:
             self.prepare(run)
-        except SurfaceRefused as refusal:
+        except RequestRefused as refusal:
             self.settle_refusal(run, refusal)
             raise
         ports.gateway.dispatch(scenario.identity.request, run.tools, run.messages)
@@ -51,14 +56,17 @@ class GuardedPipeline:
     def prepare(self, run: Run) -> None:
         early_done = False
         for stage in run.scenario.stages:
-            if stage.kind is not StageKind.HOOK and not early_done:
+            # Early: after recovery and the hooks, before owner re-validation can rebuild anything.
+            if stage.kind not in (StageKind.RECOVER, StageKind.HOOK) and not early_done:
                 self.early_check(run)
                 early_done = True
             if stage.kind is StageKind.CONTEXT_FIT:
-                self.fit_tools(run, stage.budget_tokens or 0)
+                self.fit_tools(run, stage)
             replay(stage, run)
-            if stage.kind is StageKind.REVALIDATE:
-                self.revalidate(run)
+            if stage.kind is StageKind.RECOVER:
+                self.recover(run, stage)
+            elif stage.kind is StageKind.REVALIDATE:
+                self.revalidate(run, stage)
             run.tools, run.messages = run.ports.inject(stage.point, run.tools, run.messages)
         self.final_check(run)
 
@@ -71,19 +79,50 @@ class GuardedPipeline:
         baseline = _admitted(run.scenario.contract)
         return lambda: baseline
 
+    def hidden(self, run: Run) -> frozenset[str]:
+        """What may be hidden: the tools trusted owner facts in the feed hide, read at each decision."""
+        scenario = run.scenario
+        return hidden_by(run.ports.facts.current(), scenario.binding, scenario.contract.web_tools) | run.self_hidden
+
+    def expected(self, run: Run) -> Snapshot:
+        """The baseline narrowed by exactly what may be hidden: never read from the request."""
+        return run.baseline().without(self.hidden(run))
+
+    def project(self, run: Run) -> list[Any]:
+        """Fresh live tools of the admitted surface, less what may be hidden."""
+        hidden = self.hidden(run)
+        return [run.fmt.build(tool) for tool in run.scenario.contract.surface if tool.name not in hidden]
+
     def early_check(self, run: Run) -> None:
-        self.check("early", run.expected(), run)
+        self.check("early", self.expected(run), run)
 
     def final_check(self, run: Run) -> None:
-        self.check("final", run.expected(), run)
+        self.check("final", self.expected(run), run)
 
-    def revalidate(self, run: Run) -> None:
-        """Owner re-validation checks the request against the contract; it never moves the baseline."""
+    def recover(self, run: Run, stage: Stage) -> None:
+        """Resume from the sealed receipt: tools restored from the trusted facts alone; the
+        transcript is handed on as messages and never re-read for availability."""
+        run.tools = self.project(run)
 
-    def fit_tools(self, run: Run, budget_tokens: int) -> None:
-        """Tools are never cut to fit; a request that cannot hold them is a capacity result."""
+    def revalidate(self, run: Run, stage: Stage) -> None:
+        """Owner re-validation narrows by trusted facts and never adds; with `rebuild`, the owners
+        rebuild the tool objects from their own descriptors. It never moves the baseline."""
+        if stage.rebuild:
+            run.tools = self.project(run)
+            return
+        hidden = self.hidden(run)
+        if hidden and any(run.fmt.get_name(tool) in hidden for tool in run.tools):
+            run.tools = [tool for tool in run.tools if run.fmt.get_name(tool) not in hidden]
 
-    def settle_refusal(self, run: Run, refusal: SurfaceRefused) -> None:
+    def fit_tools(self, run: Run, stage: Stage) -> None:
+        """Tools are never cut to fit: a request that cannot hold them is an explicit capacity result."""
+        fitted = compress(run.messages, stage.keep_messages or len(run.messages))
+        needed = sum(estimate_tokens(run.fmt.logical(tool)) for tool in run.tools) + estimate_tokens(fitted)
+        budget = stage.budget_tokens or 0
+        if needed > budget:
+            raise CapacityExceeded(needed, budget, len(run.tools))
+
+    def settle_refusal(self, run: Run, refusal: RequestRefused) -> None:
         run.ledger.settle(run.reservation, Outcome.PRE_DISPATCH_REJECTED, f"{refusal.checkpoint} check")
 
     def same(self, expected: Snapshot, actual: Snapshot) -> bool:
@@ -94,6 +133,13 @@ class GuardedPipeline:
         actual = capture(run.tools, run.fmt)
         if not self.same(expected, actual):
             raise SurfaceRefused(checkpoint, expected, actual)
+        self.check_summary(checkpoint, run)
+
+    def check_summary(self, checkpoint: str, run: Run) -> None:
+        """An entry request's capability summary must be the contract's, word for word."""
+        expected = run.scenario.contract.summary
+        if expected is not None and (actual := Gateway.summary_of(run.messages)) != expected:
+            raise SummaryRefused(checkpoint, expected, actual)
 
 
 @functools.lru_cache(maxsize=64)

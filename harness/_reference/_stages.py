@@ -29,10 +29,13 @@ class Run:
     tools: list[Any]
     messages: list[dict[str, Any]]
     metadata: dict[str, Any] = field(default_factory=dict)
-    #: Reads the surface the request must still have; set once, before any hook runs.
-    expected: Any = None
+    #: Reads the admitted surface the checks start from; set once, before any hook runs.
+    baseline: Any = None
     #: The sealed record of the request, once the seal stage ran.
     seal: Snapshot | None = None
+    #: Tools the pipeline hid on its own authority rather than an owner's. The guard never adds
+    #: one; defect variants do (a diagnostic, a re-parsed transcript, a context fitter's cut).
+    self_hidden: frozenset[str] = frozenset()
 
 
 def estimate_tokens(value: Any) -> int:
@@ -42,7 +45,9 @@ def estimate_tokens(value: Any) -> int:
 
 def replay(stage: Stage, run: Run) -> None:
     """Apply a recorded stage's legitimate effect to the request."""
-    if stage.kind is StageKind.HOOK:
+    if stage.kind is StageKind.RECOVER:
+        run.metadata["recovered_from"] = stage.receipt
+    elif stage.kind is StageKind.HOOK:
         run.metadata.setdefault("hooks", []).append("trace_annotations")
     elif stage.kind is StageKind.REVALIDATE:
         run.metadata["revalidated_by"] = run.scenario.identity.connection

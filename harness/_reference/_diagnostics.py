@@ -1,0 +1,59 @@
+"""How a careless host reads availability out of tool results: the flaw, not the rule.
+
+Only defect variants and the legacy path call this. Diagnostic fields in a tool result say what
+happened to that tool's own upstream; taking them for the web gateway's word is the mistake
+`diagnostic-authority` and `recovery-reparse` make.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any
+
+import orjson
+
+from scenarios import WebTools
+
+
+def diagnostic_hides(messages: Iterable[dict[str, Any]], web: WebTools | None) -> frozenset[str]:
+    """The web tools a host would hide if it believed the diagnostics in these tool results."""
+    if web is None:
+        return frozenset()
+    hidden: set[str] = set()
+    for message in messages:
+        if message.get("role") != "tool":
+            continue
+        for path, value, siblings in _leaves(_payload(str(message.get("content", "")))):
+            key = path[-1].lower()
+            # `is True` and `type(...) is int`: JSON false and 0 must stay apart, as must true and 1.
+            if "deadline" in key and (value is True or (type(value) is int and value == 0)):
+                hidden |= {web.search, web.read}
+            elif key.endswith("exhausted") and value is True and any(w in "/".join(path) for w in ("quota", "budget")):
+                hidden.add(web.search)
+            elif key == "provider_attempt" and type(value) is int and value >= siblings.get("max_provider_attempts", 1):
+                hidden.add(web.search)
+    return frozenset(hidden)
+
+
+def _payload(content: str) -> Any:
+    """The JSON object a tool result carries after its `[tool]` prefix, if any."""
+    start = content.find("{")
+    if start < 0:
+        return None
+    try:
+        return orjson.loads(content[start:])
+    except orjson.JSONDecodeError:
+        return None
+
+
+def _leaves(node: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, ...], Any, dict[str, Any]]]:
+    """(path, value, the dict holding it) for every non-container value under `node`."""
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if isinstance(value, dict | list):
+                yield from _leaves(value, (*path, str(key)))
+            else:
+                yield (*path, str(key)), value, node
+    elif isinstance(node, list):
+        for item in node:
+            yield from _leaves(item, path)
