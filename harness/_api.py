@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import scenarios as scenario_files
-from scenarios import Scenario
+from scenarios import Scenario, rulings
 
-from ._diff import diff_snapshots
+from ._diff import diff_snapshots, diff_summaries
 from ._errors import UsageError
 from ._oracles import EQUIVALENT, judge
 from ._plan import Shard, plan, select, shard
@@ -108,8 +108,13 @@ def reproduce(options: RunOptions, case_id: str) -> Reproduction:
     scenario, expected = runner.scenarios[case.scenario], runner.expected(case)
     observed = observe(runner.target, case, scenario, options.timeout, explain=True)
     verdict = EQUIVALENT if case.equivalent else judge(case, observed, scenario, expected)
-    sent = tuple(tuple(map(str, diff_snapshots(expected, d.surface))) for d in observed.dispatches)
-    return Reproduction(case, session.target_name, observed, verdict, sent)
+    summary = scenario.contract.summary
+    sent = tuple(
+        tuple(map(str, diff_snapshots(expected, d.surface))) + diff_summaries(summary, d.summary)
+        for d in observed.dispatches
+    )
+    facts = rulings(observed.facts, scenario.binding, scenario.contract.web_tools)
+    return Reproduction(case, session.target_name, observed, verdict, sent, facts)
 
 
 _KILLS = frozenset({VerdictKind.SURVIVED, VerdictKind.FALSE_REJECT})

@@ -46,7 +46,7 @@ def evidence(case: Case, observed: Observation, scenario: Scenario, expected: Sn
         diff=changes,
         points=observed.points,
         ending=observed.ending,
-        availability=tuple(map(str, rulings(observed.facts, scenario.binding, scenario.contract.web_tools))),
+        availability=rulings(observed.facts, scenario.binding, scenario.contract.web_tools),
     )
 
 

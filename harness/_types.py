@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from mutators import Expect, Mutation
-from scenarios import Lane, OwnerFact, Scenario
+from scenarios import Lane, OwnerFact, Ruling, Scenario
 
 from ._canonical import Snapshot
 
@@ -177,7 +177,7 @@ class Evidence:
     points: tuple[str, ...]
     ending: Ending = Ending.RETURNED
     #: Per owner fact in the feed: trusted and what it hid, or ignored and why.
-    availability: tuple[str, ...] = ()
+    availability: tuple[Ruling, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,8 +202,10 @@ class Reproduction:
     target: str
     observed: Observation
     verdict: Verdict
-    #: Per dispatch: how the surface sent differs from the expected one (empty: identical).
+    #: Per dispatch: how the surface (and capability summary) sent differs from the expected one.
     sent_diffs: tuple[tuple[str, ...], ...]
+    #: Per owner fact in the feed at the end: what it hid, or why it was ignored.
+    rulings: tuple[Ruling, ...] = ()
 
 
 def totals(kinds: Iterable[VerdictKind]) -> dict[str, int]:

@@ -148,7 +148,8 @@ def list_(
     elif what is Listing.scenarios:
         for scenario in scenarios.load(scenario_paths or None):
             hooks = "hooks" if scenario.hooks else "no-hooks"
-            out.print(f"{scenario.id}\t{scenario.lane}\t{hooks}\t{len(scenario.contract.surface)} tools\t{scenario.description}", markup=False)
+            tools = f"{len(scenario.surface)} of {len(scenario.contract.surface)} tools"
+            out.print(f"{scenario.id}\t{scenario.mode}\t{scenario.lane}\t{hooks}\t{tools}\t{scenario.outcome}\t{scenario.description}", markup=False)
     else:
         options = RunOptions(scenarios=list(scenario_paths or []), select=list(select or []), seed=seed, red_target="none")
         for case in prepare(options).cases:

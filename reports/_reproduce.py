@@ -1,4 +1,5 @@
-"""What `toolsurface reproduce` shows: one case's change, gateway log, ledger trace and verdict."""
+"""What `toolsurface reproduce` shows: one case's change, the owner facts and what each narrowed,
+the gateway log, the ledger trace by lane, how the run ended, and the verdict."""
 
 from __future__ import annotations
 
@@ -22,16 +23,19 @@ class ReproductionView:
         yield Text(f"target   {r.target}   expect {case.expect.value}")
         yield Text(f"change   {'; '.join(case.change) or 'none (canonically equal)'}")
         yield Text(f"points   {', '.join(observed.points) or 'none offered'}")
+        for index, ruling in enumerate(r.rulings):
+            yield Text(f"{'facts' if index == 0 else '':9}{ruling}")
         yield Text("gateway  " + ("no dispatch" if not observed.dispatches else f"{len(observed.dispatches)} dispatch(es)"))
         for dispatch, diff in zip(observed.dispatches, r.sent_diffs, strict=True):
             against = "; ".join(diff) or "identical to the expected surface"
             yield Text(f"  sent {dispatch.request}: {len(dispatch.surface)} tools; {against}")
+        yield Text(f"outcome  {observed.ending}")
         yield Text("ledger" + ("" if observed.ledger else "   untouched"))
         for event in observed.ledger:
             yield Text(f"  {event}")
         if observed.crash:
-            kind = "refusal" if observed.refused else "crash  "
-            yield Text(f"{kind}  {observed.crash.type}: {observed.crash.message}")
+            kind = "capacity" if observed.capacity else "refusal " if observed.refused else "crash   "
+            yield Text(f"{kind} {observed.crash.type}: {observed.crash.message}")
             if observed.crash.traceback:
                 yield Text(observed.crash.traceback.rstrip())
         yield Text.assemble("verdict  ", (r.verdict.kind.value, f"toolsurface.{r.verdict.kind.value}"), f" — {r.verdict.reason}")

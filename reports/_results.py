@@ -16,8 +16,9 @@ from typing import IO, Any
 import orjson
 
 from harness import CaseResult, Session, UsageError, Verdict, VerdictKind, totals
+from scenarios import Ruling
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 RESULTS_FILE = "results.json"
 
 
@@ -41,6 +42,7 @@ def case_record(result: CaseResult, reproduce: str) -> dict[str, Any]:
         "red_reason": result.red_verdict.reason if result.red_verdict else None,
         "controlled": result.controlled,
         "reproduce": reproduce,
+        "outcome": proof.ending.value,
         "evidence": {
             "dispatches": proof.dispatches,
             "settlements": list(proof.settlements),
@@ -48,7 +50,28 @@ def case_record(result: CaseResult, reproduce: str) -> dict[str, Any]:
             "error": proof.error,
             "diff": list(proof.diff),
             "points": list(proof.points),
+            "availability": [ruling_record(ruling) for ruling in proof.availability],
         },
+    }
+
+
+def ruling_record(ruling: Ruling) -> dict[str, Any]:
+    """Which owner fact, bound to whom, narrowed what — or why it was ignored."""
+    fact = ruling.fact
+    return {
+        "fact": fact.kind.value,
+        "owner": fact.owner,
+        "bound_to": {
+            "run": fact.bound_to.run,
+            "scope": fact.bound_to.scope,
+            "invocation": fact.bound_to.invocation,
+            "connection": fact.bound_to.connection,
+        },
+        "source_refs": list(fact.source_refs),
+        "trusted": ruling.trusted,
+        "ignored_because": ruling.ignored_because or None,
+        "hides": list(ruling.hides),
+        "keeps": list(ruling.keeps),
     }
 
 
@@ -85,7 +108,10 @@ class ResultsWriter:
             "red_target": self._session.red_target_name,
             "select": options.select,
             "shard": options.shard,
-            "scenarios": [{"id": s.id, "source": s.source} for s in self._session.scenarios],
+            "scenarios": [
+                {"id": s.id, "source": s.source, "mode": s.mode.value, "lane": s.lane.value, "outcome": s.outcome.value}
+                for s in self._session.scenarios
+            ],
         }
         self._file.write(orjson.dumps(header)[:-1] + b',"cases":[')
         return self

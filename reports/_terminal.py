@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.theme import Theme
 
-from harness import CaseResult, VerdictKind
+from harness import CaseResult, Ending, VerdictKind
 
 #: Named styles: renderers say what a thing is, the theme says how it looks.
 THEME = Theme(
@@ -48,6 +48,8 @@ class RunSummary:
     red_target: str | None
     seed: int
     by_kind: dict[str, Counter[VerdictKind]]
+    #: How the runs on the target ended (dispatched, refused, capacity, …); equivalent cases are not run.
+    endings: Counter[Ending]
     red: Counter[VerdictKind]
     controlled: int
     failures: tuple[Failure, ...]
@@ -65,18 +67,21 @@ class RunSummary:
         results_path: str,
     ) -> RunSummary:
         by_kind: dict[str, Counter[VerdictKind]] = {}
+        endings: Counter[Ending] = Counter()
         red: Counter[VerdictKind] = Counter()
         failures: list[Failure] = []
         controlled = 0
         for result in results:
             by_kind.setdefault(result.case.mutation.kind.value, Counter())[result.verdict.kind] += 1
+            if result.verdict.kind is not VerdictKind.EQUIVALENT:
+                endings[result.evidence.ending] += 1
             if result.red_verdict is not None:
                 red[result.red_verdict.kind] += 1
             controlled += result.controlled
             if not result.verdict.kind.ok:
                 case_id = result.case.id
                 failures.append(Failure(case_id, result.verdict.kind, result.verdict.reason, reproduce[case_id]))
-        return cls(target, red_target, seed, by_kind, red, controlled, tuple(failures), results_path)
+        return cls(target, red_target, seed, by_kind, endings, red, controlled, tuple(failures), results_path)
 
     @property
     def total(self) -> Counter[VerdictKind]:
@@ -97,6 +102,9 @@ class RunSummary:
         total = self.total  # summed once: the property walks every kind's counter
         table.add_row("total", *(str(total[kind]) for kind in VerdictKind), style="bold")
         parts: list[object] = [table]
+        if self.endings:
+            ran = " · ".join(f"{count} {ending}" for ending, count in sorted(self.endings.items(), key=_by_ending))
+            parts.append(Text(f"requests ended: {ran}"))
         if self.red_target:
             red_fail = sum(n for kind, n in self.red.items() if not kind.ok)
             parts.append(
@@ -115,3 +123,7 @@ class RunSummary:
         else:
             parts.append(Text(f"FAIL: {len(self.failures)} of {cases} cases failed; results: {self.results_path}", style="toolsurface.fail"))
         yield Group(*parts)
+
+
+def _by_ending(item: tuple[Ending, int]) -> int:
+    return list(Ending).index(item[0])

@@ -148,6 +148,8 @@ def _semantic_problems(document: dict[str, Any]) -> Iterator[tuple[str, str]]:
     web = contract.get("web_tools")
     if contract.get("facts") and web is None:
         yield "$.contract", "'web_tools' is required when there are facts: name the tools they govern"
+    if contract.get("capabilities") and document["mode"] != Mode.ENTRY:
+        yield "$.contract.capabilities", f"only entry requests carry a capability summary; this one's mode is {document['mode']!r}"
     capability_ids: set[str] = set()
     for index, capability in enumerate(contract.get("capabilities", ())):
         if capability["id"] in capability_ids:

@@ -66,7 +66,47 @@ def test_reproduce_shows_gateway_and_ledger(tmp_path):
 def test_defects_are_all_killed():
     done = toolsurface("defects")
     assert done.returncode == 0, done.stdout
-    assert "all 13 defects killed" in done.stdout
+    assert "all 20 defects killed" in done.stdout
+    for name in ("final-only", "diagnostic-authority", "identity-blind", "budget-hides-read", "recovery-reparse",
+                 "silent-capacity-drop", "entry-overclaim", "wrong-lane-settle", "second-receipt", "drops-publication"):
+        assert f"│ {name} " in done.stdout, name
+
+
+def test_reproduce_names_the_fact_that_narrowed_and_the_one_ignored():
+    case = "etf-news-main-budget-exhausted/main/hooks/evidence/availability.replace:forged_fact:invocation"
+    done = toolsurface("reproduce", case)
+    assert done.returncode == 0, done.stdout
+    binding = "run_2026_11_05_a · scope:research/etf-news · inv_11 · conn_market_mcp_2"
+    assert (
+        f"facts    search_budget_exhausted from web_gateway, bound to {binding}: trusted; hides market__web_search; "
+        "keeps market__web_read (source refs src_2c81, src_e4a0, src_77f9)\n"
+    ) in done.stdout
+    assert "bound to invocation inv_12, not this request's inv_11\n" in done.stdout
+    assert "  sent req_main_0021: 3 tools; identical to the expected surface\n" in done.stdout
+    assert "outcome  dispatched\n" in done.stdout and "verdict  passed" in done.stdout
+
+
+def test_a_refused_child_request_is_settled_on_the_child_lane(tmp_path):
+    case = "filings-scan-child-deadline/child/no-hooks/post_revalidation/availability.replace:reveal:market__web_read"
+    done = toolsurface("reproduce", case)
+    assert done.returncode == 0, done.stdout
+    assert "  child: reserve req_child_0022\n  child: settle req_child_0022 as pre_dispatch_rejected\n" in done.stdout
+    assert "main:" not in done.stdout and "outcome  refused\n" in done.stdout
+    wrong = toolsurface("reproduce", case, "--target", "reference:defect/wrong-lane-settle")
+    assert wrong.returncode == 1 and "main: settle req_child_0022 as pre_dispatch_rejected — REFUSED" in wrong.stdout
+
+
+def test_over_capacity_results_are_their_own_outcome(tmp_path):
+    done = toolsurface("run", "--select", "holdings-review-main-over-capacity/*", "--out", str(tmp_path))
+    assert done.returncode == 0, done.stdout + done.stderr
+    cases = results(tmp_path)["cases"]
+    legit = [c for c in cases if c["expect"] == "dispatch"]
+    assert legit and {c["outcome"] for c in legit} == {"capacity"} and {c["verdict"] for c in legit} == {"passed"}
+    assert "capacity" in done.stdout.split("requests ended:")[1].splitlines()[0]
+    dropped = toolsurface("run", "--select", "holdings-review-main-over-capacity/*", "--target",
+                          "reference:defect/silent-capacity-drop", "--red-target", "none", "--out", str(tmp_path / "drop"))
+    assert dropped.returncode == 1
+    assert any(c["outcome"] == "dispatched" and c["verdict"] == "survived" for c in results(tmp_path / "drop")["cases"])
 
 
 def test_a_malformed_scenario_is_one_line_and_exit_2(tmp_path):

@@ -1,21 +1,22 @@
 """Property: whatever sequence of edits lands at whatever point, the reference guard dispatches
-exactly when the surface keeps parity, and otherwise refuses and settles once on its own lane."""
+exactly when the surface and capability summary keep parity and the tools fit, and otherwise
+refuses (or gives a capacity result) and settles once on its own lane."""
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness import FORMATS, Outcome, Ports, SurfaceRefused, capture, load_target, snapshot_of
+from harness import FORMATS, CapacityExceeded, Gateway, Outcome, Ports, RequestRefused, capture, load_target, snapshot_of
 from mutators import Edit, by_key, edit_sequences
-from scenarios import load
+from scenarios import RequestOutcome, load
 
 SCENARIOS = load()
 GUARDED = load_target("reference:guarded")
 
 
 def injection(mutations, fmt, scenario):
-    def apply(tools, messages):
+    def apply(tools, messages, facts):
         for mutation in mutations:
-            edit = Edit(tools, messages, fmt, mutation.delivery, mutation.target, scenario)
+            edit = Edit(tools, messages, fmt, mutation.delivery, mutation.target, scenario, facts)
             tools, messages = by_key(mutation.mutator).apply(edit)
         return tools, messages
 
@@ -30,20 +31,28 @@ def test_guard_dispatches_exactly_when_parity_holds(data):
     point = data.draw(st.sampled_from(scenario.points), label="point")
     fmt = FORMATS[scenario.tool_format]
 
-    # What the sequence does to the admitted surface, applied on its own.
-    tools = [fmt.build(d) for d in scenario.contract.surface]
-    changed, _ = injection(mutations, fmt, scenario)(tools, [m.as_dict() for m in scenario.messages])
-    parity = capture(changed, fmt) == snapshot_of(scenario.contract.surface)
+    # What the sequence does to the expected surface and summary, applied on its own.
+    tools = [fmt.build(d) for d in scenario.surface]
+    messages = [m.as_dict() for m in scenario.request_messages]
+    changed, changed_messages = injection(mutations, fmt, scenario)(tools, messages, [])
+    parity = capture(changed, fmt) == snapshot_of(scenario.surface)
+    parity = parity and Gateway.summary_of(changed_messages) == scenario.contract.summary
 
     ports = Ports(scenario, fmt, point, injection(mutations, fmt, scenario))
     try:
         GUARDED.run(scenario, ports)
-        refused = False
-    except SurfaceRefused:
-        refused = True
+        refused = capacity = False
+    except CapacityExceeded:
+        refused, capacity = True, True
+    except RequestRefused:
+        refused, capacity = True, False
     settlements = [(e.lane, e.outcome) for e in ports.events if e.op == "settle"]
     assert ports.injected
-    if parity:
+    if scenario.outcome is RequestOutcome.CAPACITY:
+        # The tools never fit: a capacity result unless a check refused the change first.
+        assert refused and (capacity or not parity) and ports.gateway.log == []
+        assert settlements == [(scenario.lane.value, Outcome.PRE_DISPATCH_REJECTED.value)]
+    elif parity:
         assert not refused and len(ports.gateway.log) == 1
         assert settlements == [(scenario.lane.value, Outcome.DISPATCHED.value)]
     else:

@@ -57,7 +57,7 @@ def test_publications_start_with_the_scenario_body(ports, scenario):
 def test_inject_applies_once_at_its_point_and_records_every_point(scenario):
     calls = []
 
-    def injection(tools, messages):
+    def injection(tools, messages, facts):
         calls.append(len(tools))
         return tools[:1], messages
 

@@ -5,10 +5,11 @@ from collections import Counter
 
 import pytest
 
-from harness import DEFECTS, Runner, VerdictKind, load_target, plan
-from scenarios import POINTS, load
+from harness import DEFECTS, Ending, Runner, VerdictKind, load_target, plan
+from scenarios import POINTS, Mode, RequestOutcome, StageKind, load
 
 SIX_KINDS = {"add", "delete", "rename", "reorder", "description", "schema"}
+KILLS = {VerdictKind.SURVIVED, VerdictKind.FALSE_REJECT}
 
 
 @pytest.fixture(scope="module")
@@ -25,14 +26,29 @@ def verdicts(scenarios, cases, spec):
     return list(Runner(scenarios, load_target(spec)).run(cases))
 
 
+@pytest.fixture(scope="module")
+def green(scenarios, cases):
+    return {r.case.id for r in verdicts(scenarios, cases, "reference:guarded") if r.verdict.kind.ok}
+
+
+def kills(scenarios, cases, green, defect):
+    """The cases a defect fails (survives or falsely rejects) that the guard passes."""
+    results = verdicts(scenarios, cases, f"reference:defect/{defect}")
+    return [r for r in results if r.verdict.kind in KILLS and r.case.id in green]
+
+
 def test_the_default_matrix_is_large_and_complete(scenarios, cases):
     assert len(cases) >= 500
     assert len({c.id for c in cases}) == len(cases)
     assert {c.lane.value for c in cases} == {"main", "child"}
     assert {c.hooks for c in cases} == {True, False}
-    kinds = {c.mutation.kind.value for c in cases}
+    assert {c.mutation.kind.value for c in cases} == {*SIX_KINDS, "control", "availability", "entry", "legit"}
+    # Every kind but entry (one recording) reaches every point that more than one recording offers.
     for point in POINTS:
-        assert {c.mutation.kind.value for c in cases if c.point == point} == kinds, point
+        at_point = {c.mutation.kind.value for c in cases if c.point == point}
+        assert at_point >= SIX_KINDS | {"legit"}, point
+        if point != "post_recovery":
+            assert "availability" in at_point and "control" in at_point, point
 
 
 def test_guarded_kills_or_passes_every_case(scenarios, cases):
@@ -62,8 +78,12 @@ def test_every_defect_is_killed(scenarios, cases, defect):
 
 
 def test_shared_reference_misses_in_place_edits_only(scenarios, cases):
-    in_place = [c for c in cases if c.mutation.kind == "schema" and c.mutation.delivery == "in_place" and c.point == "async_prep"]
-    replace = [c for c in cases if c.mutation.kind == "schema" and c.mutation.delivery == "replace" and c.point == "async_prep"]
+    # Where recovery or re-validation rebuilds the tools, the shared baseline no longer shares them
+    # with the request.
+    rebuilt = {s.id for s in scenarios if s.stage(StageKind.REVALIDATE).rebuild or s.stage(StageKind.RECOVER)}
+    late_schema = [c for c in cases if c.mutation.kind == "schema" and c.point == "async_prep" and c.scenario not in rebuilt]
+    in_place = [c for c in late_schema if c.mutation.delivery == "in_place"]
+    replace = [c for c in late_schema if c.mutation.delivery == "replace"]
     runner = Runner(scenarios, load_target("reference:defect/shared-ref"))
     assert {r.verdict.kind for r in runner.run(in_place)} == {VerdictKind.SURVIVED}
     assert {r.verdict.kind for r in runner.run(replace)} == {VerdictKind.KILLED}
@@ -92,4 +112,91 @@ def test_lane_receipt_and_publication_defects_fail_for_their_own_reason(scenario
 def test_laundering_is_caught_only_by_the_early_check(scenarios, cases):
     runner = Runner(scenarios, load_target("reference:defect/final-only-laundering"))
     survivors = {r.case.point for r in runner.run(cases) if r.verdict.kind is VerdictKind.SURVIVED}
-    assert survivors == {"hook"}
+    assert survivors == {"hook", "post_recovery"}  # the points before owner re-validation
+
+
+def test_without_an_early_check_only_a_revalidation_that_changes_the_tools_launders(scenarios, cases, green):
+    killed = kills(scenarios, cases, green, "final-only")
+    rebuilt = {s.id for s in scenarios if s.stage(StageKind.REVALIDATE).rebuild}
+    narrowed = {s.id for s in scenarios if len(s.surface) < len(s.contract.surface)}
+    assert {r.case.point for r in killed} == {"hook"}
+    assert rebuilt <= {r.case.scenario for r in killed} <= rebuilt | narrowed
+    # Re-validation that narrows by trusted facts launders one hook edit: showing a hidden tool.
+    assert {r.case.mutation.variant for r in killed if r.case.scenario not in rebuilt} == {"reveal"}
+    assert all(r.verdict.kind is VerdictKind.SURVIVED and r.evidence.diff == () for r in killed)  # sent as admitted
+
+
+# -- who may narrow the surface -------------------------------------------------------------------
+
+
+def test_look_alike_facts_and_diagnostics_go_through_with_the_full_expected_surface(scenarios, cases):
+    controls = [c for c in cases if c.mutation.variant in ("spoof", "forged_fact")]
+    results = verdicts(scenarios, controls, "reference:guarded")
+    by_id = {s.id: s for s in scenarios}
+    assert {r.verdict.kind for r in results} == {VerdictKind.PASSED}
+    dispatched = [r for r in results if by_id[r.case.scenario].outcome is RequestOutcome.DISPATCHED]
+    assert dispatched and all(r.evidence.ending is Ending.DISPATCHED and r.evidence.diff == () for r in dispatched)
+    forged = [r for r in results if r.case.mutation.variant == "forged_fact"]
+    assert all(any(not ruling.trusted for ruling in r.evidence.availability) for r in forged)
+
+
+def test_trusted_narrowing_is_the_expected_surface(scenarios, cases):
+    narrowed = [s for s in scenarios if len(s.surface) < len(s.contract.surface)]
+    assert len(narrowed) >= 2
+    legit = [c for c in cases if c.scenario in {s.id for s in narrowed} and c.mutation.kind == "legit"]
+    results = verdicts(scenarios, legit, "reference:guarded")
+    assert {r.verdict.kind for r in results} == {VerdictKind.PASSED}
+    for r in results:
+        trusted = [ruling for ruling in r.evidence.availability if ruling.trusted]
+        assert trusted and all(ruling.hides for ruling in trusted)
+
+
+def test_diagnostic_authority_hides_web_search_on_a_diagnostic_word(scenarios, cases, green):
+    killed = kills(scenarios, cases, green, "diagnostic-authority")
+    variants = {r.case.mutation.variant for r in killed}
+    assert {"spoof", "hide_search"} <= variants
+    survived = [r for r in killed if r.verdict.kind is VerdictKind.SURVIVED and r.case.mutation.variant == "spoof"]
+    assert survived and all("removed 'market__web_search'" in r.verdict.reason for r in survived)
+
+
+def test_identity_blind_is_killed_by_forged_and_sibling_facts_only(scenarios, cases, green):
+    killed = kills(scenarios, cases, green, "identity-blind")
+    with_sibling_facts = {s.id for s in scenarios if s.contract.facts}
+    assert {r.case.mutation.variant for r in killed if r.case.scenario not in with_sibling_facts} == {"forged_fact"}
+    forged = {r.case.mutation.target for r in killed if r.case.mutation.variant == "forged_fact"}
+    assert forged == {"run", "scope", "invocation", "connection", "owner"}
+
+
+def test_budget_hides_read_fails_only_where_a_budget_fact_keeps_read(scenarios, cases, green):
+    killed = kills(scenarios, cases, green, "budget-hides-read")
+    assert {r.case.scenario for r in killed} == {"etf-news-main-budget-exhausted"}
+    assert any("removed 'market__web_read'" in r.verdict.reason for r in killed)
+
+
+def test_recovery_reparse_fails_only_on_the_resumed_request(scenarios, cases, green):
+    killed = kills(scenarios, cases, green, "recovery-reparse")
+    assert killed and {r.case.scenario for r in killed} == {s.id for s in scenarios if s.stage(StageKind.RECOVER)}
+
+
+# -- capacity, entry ------------------------------------------------------------------------------
+
+
+def test_over_capacity_is_an_explicit_result_never_a_shortened_list(scenarios, cases, green):
+    (over,) = [s for s in scenarios if s.outcome is RequestOutcome.CAPACITY]
+    mine = [c for c in cases if c.scenario == over.id]
+    guarded = verdicts(scenarios, [c for c in mine if c.expect.value == "dispatch"], "reference:guarded")
+    assert guarded and all(r.verdict.kind is VerdictKind.PASSED and r.evidence.ending is Ending.CAPACITY for r in guarded)
+    assert all(r.evidence.settlements == ("main: settle req_main_0024 as pre_dispatch_rejected",) for r in guarded)
+    killed = kills(scenarios, cases, green, "silent-capacity-drop")
+    assert {r.case.scenario for r in killed} == {over.id}
+    dispatched_legit = [r for r in killed if r.case.expect.value == "dispatch"]
+    assert dispatched_legit and all("instead of an explicit capacity result" in r.verdict.reason for r in dispatched_legit)
+
+
+def test_entry_overclaims_are_refused_and_only_the_summary_check_catches_them(scenarios, cases, green):
+    entry = [c for c in cases if c.mutation.kind == "entry"]
+    assert {c.mutation.target for c in entry} >= {"portfolio", "document"}
+    assert {r.verdict.kind for r in verdicts(scenarios, entry, "reference:guarded")} == {VerdictKind.KILLED}
+    killed = kills(scenarios, cases, green, "entry-overclaim")
+    assert {r.case.mutation.kind.value for r in killed} == {"entry"}
+    assert all(any(line.startswith("summary claims '- ") for line in r.evidence.diff) for r in killed)

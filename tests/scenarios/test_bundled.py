@@ -17,7 +17,7 @@ import pytest
 
 import scenarios
 from harness._reference._stages import compress, estimate_tokens
-from scenarios import Lane, Scenario, StageKind, ToolDescriptor
+from scenarios import FactKind, Lane, Mode, RequestOutcome, Scenario, StageKind, ToolDescriptor
 
 SCENARIOS = scenarios.load()
 BY_ID = {s.id: s for s in SCENARIOS}
@@ -109,7 +109,7 @@ def test_identities_look_recorded_and_requests_are_unique():
     assert len(set(requests)) == len(requests)
     for s in SCENARIOS:
         assert re.fullmatch(r"run_\d{4}_\d{2}_\d{2}_[a-z]", s.identity.run), s.id
-        assert s.identity.scope.startswith("scope:research/"), s.id
+        assert s.identity.scope.startswith("scope:research/" if s.mode is Mode.RESEARCH else "scope:entry"), s.id
         assert s.identity.invocation.startswith("inv_"), s.id
         assert s.identity.connection.startswith("conn_"), s.id
         assert re.fullmatch(rf"req_{s.lane.value}_\d{{4}}", s.identity.request), s.id
@@ -140,6 +140,7 @@ def test_control_is_catalogued_everywhere_and_eligible_only_somewhere():
 
 
 def test_exactly_one_single_tool_surface_a_child_reading_a_page():
+    # Owner facts may narrow a surface to one tool; this is about what was admitted.
     singles = [s for s in SCENARIOS if len(s.contract.surface) == 1]
     assert len(singles) == 1
     (single,) = singles
@@ -179,32 +180,41 @@ def having(kind: StageKind) -> list[Scenario]:
     return [s for s in SCENARIOS if s.stage(kind) is not None]
 
 
+def fitted_tokens(scenario: Scenario, compressed: bool = True) -> int:
+    """The request's tokens at context fitting: its expected tools and its (compressed) messages."""
+    fit = scenario.stage(StageKind.CONTEXT_FIT)
+    messages = [m.as_dict() for m in scenario.request_messages]
+    if compressed:
+        messages = compress(messages, fit.keep_messages)
+    return estimate_tokens([t.as_logical() for t in scenario.surface]) + estimate_tokens(messages)
+
+
 @pytest.mark.parametrize("scenario", having(StageKind.CONTEXT_FIT), ids=lambda s: s.id)
-def test_context_fit_compresses_and_fits_every_tool(scenario: Scenario):
+def test_context_fit_compresses_and_fits_every_tool_unless_recorded_over_capacity(scenario: Scenario):
     fit = scenario.stage(StageKind.CONTEXT_FIT)
     assert isinstance(fit.keep_messages, int) and isinstance(fit.budget_tokens, int)
     # Compression must actually drop something, or the legitimate change tests nothing.
-    assert len(scenario.messages) >= fit.keep_messages + 1
-    # Once compressed, the request holds every tool: a fitter that drops tools is wrong, not forced.
-    tools = estimate_tokens([t.as_logical() for t in scenario.contract.surface])
-    kept = compress([m.as_dict() for m in scenario.messages], fit.keep_messages)
-    assert tools + estimate_tokens(kept) <= fit.budget_tokens
+    assert len(scenario.request_messages) >= fit.keep_messages + 1
+    # Once compressed, the request holds every tool, exactly when it is not recorded as a capacity
+    # result: a fitter that drops tools is wrong, never forced.
+    fits = fitted_tokens(scenario) <= fit.budget_tokens
+    assert fits == (scenario.outcome is RequestOutcome.DISPATCHED)
 
 
 def test_one_budget_holds_the_tools_only_after_compression():
     """Where a fitter that sizes tools before compressing would drop some (topn-drop's flaw)."""
     tight = [
-        s for s in having(StageKind.CONTEXT_FIT)
-        if estimate_tokens([t.as_logical() for t in s.contract.surface]) + estimate_tokens([m.as_dict() for m in s.messages])
-        > s.stage(StageKind.CONTEXT_FIT).budget_tokens
+        s.id for s in having(StageKind.CONTEXT_FIT)
+        if fitted_tokens(s, compressed=False) > s.stage(StageKind.CONTEXT_FIT).budget_tokens >= fitted_tokens(s)
     ]
-    assert [s.id for s in tight] == ["etf-compare-main-openai"]
+    assert tight == ["etf-compare-main-openai"]
 
 
-def test_main_research_recordings_have_fourteen_messages():
-    mains = [s for s in SCENARIOS if s.lane is Lane.MAIN and s.stage(StageKind.CONTEXT_FIT)]
-    assert mains
-    assert all(len(s.messages) == 14 for s in mains)
+def test_main_research_recordings_are_long_enough_to_compress_twice():
+    mains = [s for s in SCENARIOS if s.lane is Lane.MAIN and s.mode is Mode.RESEARCH]
+    assert len(mains) >= 5
+    # The fitter and the `legit.compress` mutation both need a middle to summarise.
+    assert all(len(s.messages) >= s.stage(StageKind.CONTEXT_FIT).keep_messages - 1 >= 3 for s in mains)
 
 
 @pytest.mark.parametrize("scenario", having(StageKind.EVIDENCE), ids=lambda s: s.id)
@@ -243,6 +253,10 @@ def test_publications_in_at_least_three_and_only_with_a_publication_stage():
 def test_conversation_is_a_recorded_tool_loop(scenario: Scenario):
     roles = [m.role for m in scenario.messages]
     assert roles[:2] == ["system", "user"]
+    if scenario.mode is Mode.ENTRY:
+        # An entry turn routes; it has no research tools to call.
+        assert "tool" not in roles and "[tool_call" not in str(scenario.messages)
+        return
     assert "assistant" in roles and "tool" in roles
     # Recorded calls only ever name a tool this request could see.
     text = "\n".join(m.content for m in scenario.messages)
@@ -324,3 +338,72 @@ def test_schemas_use_nested_objects_arrays_enums_and_required():
     assert count(lambda sub: sub.get("type") == "array") >= 3
     assert count(lambda sub: "enum" in sub) >= 3
     assert count(lambda sub: sub.get("additionalProperties") is False and "required" in sub) >= 3
+
+
+# -- who may narrow the surface, recovery, capacity, checkpoints, entry ---------------------------
+
+
+def narrowed(scenario: Scenario) -> set[str]:
+    return {t.name for t in scenario.contract.surface} - {t.name for t in scenario.surface}
+
+
+def test_a_trusted_budget_fact_hides_search_and_keeps_read_for_its_source_refs():
+    (budget,) = [s for s in SCENARIOS if any(f.kind is FactKind.SEARCH_BUDGET_EXHAUSTED and scenarios.rule(f, s.binding, s.contract.web_tools).trusted for f in s.contract.facts)]
+    web = budget.contract.web_tools
+    assert narrowed(budget) == {web.search}
+    fact = next(f for f in budget.contract.facts if f.kind is FactKind.SEARCH_BUDGET_EXHAUSTED)
+    assert fact.source_refs and all(ref in str(budget.messages) for ref in fact.source_refs)
+
+
+def test_a_trusted_deadline_fact_hides_both_web_tools_on_a_child():
+    deadline = [s for s in SCENARIOS if s.contract.web_tools and narrowed(s) == {s.contract.web_tools.search, s.contract.web_tools.read}]
+    assert [s.lane for s in deadline] == [Lane.CHILD]
+
+
+def test_facts_bound_to_someone_else_are_recorded_and_ignored():
+    # Each fact-bearing recording also holds a sibling request's fact, which must change nothing.
+    with_facts = [s for s in SCENARIOS if s.contract.facts]
+    assert len(with_facts) >= 2
+    for s in with_facts:
+        ignored = [r for r in scenarios.rulings(s.contract.facts, s.binding, s.contract.web_tools) if not r.trusted]
+        assert ignored and all("not this request's" in r.ignored_because for r in ignored), s.id
+
+
+def test_every_recording_with_both_web_tools_names_them():
+    for s in SCENARIOS:
+        names = {t.name for t in s.contract.admitted}
+        assert (s.contract.web_tools is not None) == ({"market__web_search", "market__web_read"} <= names), s.id
+
+
+def test_one_recording_resumes_from_its_sealed_receipt_over_diagnostic_tool_results():
+    from harness._reference._diagnostics import diagnostic_hides
+
+    (recovery,) = having(StageKind.RECOVER)
+    assert recovery.stage(StageKind.RECOVER).receipt.startswith("rcpt_")
+    assert not recovery.contract.facts and not narrowed(recovery)
+    # The transcript carries diagnostics a re-parsing recovery would take for the web gateway's word.
+    assert diagnostic_hides([m.as_dict() for m in recovery.messages], recovery.contract.web_tools)
+
+
+def test_no_other_transcript_looks_like_availability():
+    from harness._reference._diagnostics import diagnostic_hides
+
+    live = [s for s in SCENARIOS if s.stage(StageKind.RECOVER) is None]
+    assert all(not diagnostic_hides([m.as_dict() for m in s.messages], s.contract.web_tools) for s in live)
+
+
+def test_one_recording_is_over_capacity_and_offers_only_the_points_before_fitting():
+    (over,) = [s for s in SCENARIOS if s.outcome is RequestOutcome.CAPACITY]
+    assert over.hooks and over.points == ("hook", "post_revalidation")
+
+
+def test_one_owner_revalidation_rebuilds_the_tools_after_hooks_ran():
+    rebuilt = [s for s in SCENARIOS if (stage := s.stage(StageKind.REVALIDATE)) is not None and stage.rebuild]
+    assert [s.hooks for s in rebuilt] == [True]
+
+
+def test_one_entry_request_states_access_only_and_carries_no_research_tools():
+    (entry,) = [s for s in SCENARIOS if s.mode is Mode.ENTRY]
+    assert entry.contract.admitted == () and entry.contract.admitted_elsewhere
+    assert {c.access.value for c in entry.contract.capabilities} == {"accessible", "reference approved", "not granted"}
+    assert entry.request_messages[0].content == entry.contract.summary

@@ -17,13 +17,15 @@ import scenarios
 from scenarios import Lane, Scenario, ScenarioError, StageKind
 
 BASE_FILE = scenarios.bundled_dir() / "etf-compare-main-hooked.json"
-STAGE_ORDER = "order: hook, revalidate, context_fit, evidence, publication, async_prep, seal"
+STAGE_ORDER = "order: recover, hook, revalidate, context_fit, evidence, publication, async_prep, seal"
+#: Every stage but `recover`, which only a resumed request records.
+LIVE_STAGES = [kind.value for kind in StageKind if kind is not StageKind.RECOVER]
 
 
 def base() -> dict[str, Any]:
-    """A fresh valid document that records every stage (stage i is the i-th of StageKind)."""
+    """A fresh valid document that records every live stage (stage i is the i-th of LIVE_STAGES)."""
     document = orjson.loads(BASE_FILE.read_bytes())
-    assert [s["stage"] for s in document["stages"]] == [kind.value for kind in StageKind]
+    assert [s["stage"] for s in document["stages"]] == LIVE_STAGES
     return document
 
 
@@ -70,7 +72,18 @@ def symbol(d: dict[str, Any]) -> dict[str, Any]:
     return profile["input_schema"]["properties"]["symbol"]
 
 
-STAGE_NAMES = "['hook', 'revalidate', 'context_fit', 'evidence', 'publication', 'async_prep', 'seal']"
+STAGE_NAMES = "['recover', 'hook', 'revalidate', 'context_fit', 'evidence', 'publication', 'async_prep', 'seal']"
+
+
+def budget_fact(d: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    identity = {k: v for k, v in d["identity"].items() if k != "request"}
+    return {"fact": "search_budget_exhausted", "owner": "web_gateway", "bound_to": identity, **changes}
+
+
+def entry(d: dict[str, Any]) -> None:
+    d["mode"] = "entry"
+    d["contract"]["admitted"] = []
+    d["contract"].pop("web_tools", None)
 
 #: (edit of a valid document, the problems it must give, as `path: message`)
 MALFORMED: dict[str, tuple[Callable[[dict[str, Any]], object], list[str]]] = {
@@ -180,6 +193,55 @@ MALFORMED: dict[str, tuple[Callable[[dict[str, Any]], object], list[str]]] = {
             "$.contract.admitted[1].input_schema.properties.symbol.pattern: "
             "not a valid JSON Schema: '^[A-Z' is not a 'regex'"
         ],
+    ),
+    "facts without the web tools they govern": (
+        lambda d: (d["contract"].pop("web_tools"), d["contract"].update(facts=[budget_fact(d)])),
+        ["$.contract: 'web_tools' is required when there are facts: name the tools they govern"],
+    ),
+    "web tool that is not admitted": (
+        lambda d: d["contract"]["web_tools"].update(read="market__web_fetch"),
+        ["$.contract.web_tools.read: 'market__web_fetch' is not one of contract.admitted"],
+    ),
+    "fact of an unknown kind": (
+        lambda d: d["contract"].update(facts=[budget_fact(d, fact="quota_exhausted")]),
+        ["$.contract.facts[0].fact: 'quota_exhausted' is not one of ['search_budget_exhausted', 'run_deadline_exhausted']"],
+    ),
+    "fact bound to a partial identity": (
+        lambda d: d["contract"].update(facts=[budget_fact(d, bound_to={"run": "run_1"})]),
+        [f"$.contract.facts[0].bound_to: {key!r} is a required property" for key in ("scope", "invocation", "connection")],
+    ),
+    "deadline fact with source refs": (
+        lambda d: d["contract"].update(facts=[budget_fact(d, fact="run_deadline_exhausted", owner="host", source_refs=["src_1"])]),
+        ["$.contract.facts[0]: 'source_refs' is not one of ['fact', 'owner', 'bound_to']"],
+    ),
+    "capacity outcome without context fitting": (
+        lambda d: (d.update(outcome="capacity"), remove_stage("context_fit")(d)),
+        ["$.outcome: a 'capacity' outcome needs a 'context_fit' stage, where the request stops"],
+    ),
+    "recover without its receipt": (
+        lambda d: d["stages"].insert(0, {"stage": "recover"}),
+        ["$.stages[0]: 'receipt' is a required property"],
+    ),
+    "rebuild outside revalidation": (
+        lambda d: d["stages"][0].update(rebuild=True),
+        ["$.stages[0]: 'rebuild' is not one of ['stage']"],
+    ),
+    "capabilities in a research request": (
+        lambda d: d["contract"].update(capabilities=[{"id": "portfolio", "subject": "portfolio", "access": "accessible"}]),
+        ["$.contract.capabilities: only entry requests carry a capability summary; this one's mode is 'research'"],
+    ),
+    "entry request without capabilities": (entry, ["$.contract: 'capabilities' is a required property"]),
+    "capability that claims a result": (
+        lambda d: (entry(d), d["contract"].update(capabilities=[{"id": "portfolio", "subject": "portfolio", "access": "holdings read"}])),
+        ["$.contract.capabilities[0].access: 'holdings read' is not one of ['accessible', 'reference approved', 'not granted']"],
+    ),
+    "duplicate capability id": (
+        lambda d: (entry(d), d["contract"].update(capabilities=[{"id": "doc", "subject": f"document {n}", "access": "reference approved"} for n in (1, 2)])),
+        ["$.contract.capabilities[1].id: duplicate capability id 'doc'"],
+    ),
+    "research request without tools": (
+        lambda d: (d["contract"].update(admitted=[]), d["contract"].pop("web_tools")),
+        ["$.contract.admitted: [] should be non-empty"],
     ),
 }
 
