@@ -2,12 +2,12 @@
 
 Each mutator is one small class keyed `kind.variant`, with before/after examples that are also
 its tests. `MUTATORS` holds one of each in planning order; the Hypothesis strategies generate
-surfaces, scenarios and composed edit sequences for property tests.
+surfaces, scenarios, owner facts and composed edit sequences for property tests.
 """
 
 from ._base import Delivery, Edit, Example, Expect, Kind, Mutation, MutationNotApplicable, Mutator
 from ._registry import MUTATORS, by_key
-from ._strategies import edit_sequences, scenarios_for, surfaces, tool_descriptors
+from ._strategies import edit_sequences, owner_facts, scenarios_for, surfaces, tool_descriptors
 
 __all__ = [
     "MUTATORS",
@@ -21,6 +21,7 @@ __all__ = [
     "Mutator",
     "by_key",
     "edit_sequences",
+    "owner_facts",
     "scenarios_for",
     "surfaces",
     "tool_descriptors",

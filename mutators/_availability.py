@@ -21,6 +21,7 @@ from scenarios import Binding, FactKind, OwnerFact, Scenario, WebTools
 from ._base import Delivery, Edit, Example, Expect, Kind, MutationNotApplicable, Mutator, one_of
 from ._delete import without
 from ._fixtures import PROFILE, SEARCH, WEB_READ, WEB_SEARCH
+from ._testing import BINDING
 
 #: What an unrelated tool's result says in its diagnostics, by what it looks like.
 DIAGNOSTICS: dict[str, dict[str, Any]] = {
@@ -33,8 +34,7 @@ IMPOSTOR = "mcp:market"
 FORGED_FIELDS = ("run", "scope", "invocation", "connection", "owner")
 
 _WEB = WebTools(search=WEB_SEARCH["name"], read=WEB_READ["name"])
-_BINDING = Binding(run="run-1", scope="research", invocation="inv-1", connection="conn-1")
-_BUDGET = OwnerFact(FactKind.SEARCH_BUDGET_EXHAUSTED, "web_gateway", _BINDING, ("src_1",))
+_BUDGET = OwnerFact(FactKind.SEARCH_BUDGET_EXHAUSTED, "web_gateway", BINDING, ("src_1",))
 
 
 def diagnostic_result(scenario: Scenario, looks_like: str) -> dict[str, str]:
@@ -227,7 +227,7 @@ class ForgedFact(Mutator):
             before=(WEB_SEARCH, WEB_READ),
             after=(WEB_SEARCH, WEB_READ),
             web_tools=_WEB,
-            recorded=(OwnerFact(FactKind.SEARCH_BUDGET_EXHAUSTED, IMPOSTOR, _BINDING),),
+            recorded=(OwnerFact(FactKind.SEARCH_BUDGET_EXHAUSTED, IMPOSTOR, BINDING),),
         ),
     )
 

@@ -7,6 +7,7 @@ Everything shrinks toward small, realistic values: short surfaces of market-rese
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Iterable
 from typing import Any
@@ -14,12 +15,12 @@ from typing import Any
 from hypothesis import reject
 from hypothesis import strategies as st
 
-from scenarios import Scenario, ToolDescriptor
+from scenarios import Binding, FactKind, OwnerFact, Scenario, ToolDescriptor, WebTools
 
 from ._base import Delivery, Edit, Mutation, MutationNotApplicable, Mutator
 from ._fixtures import READ_TOOL_RESULT
 from ._registry import MUTATORS
-from ._testing import descriptor, minimal_scenario
+from ._testing import BINDING, descriptor, minimal_scenario
 
 #: Tool names every scenario file accepts.
 NAME_PATTERN = r"[A-Za-z0-9_.-]{1,64}"
@@ -99,6 +100,18 @@ _MESSAGES = st.lists(
     max_size=7,
 )
 _CONTROL_STATES = st.sampled_from(("none", "ineligible", "eligible"))
+_REFS = st.lists(st.from_regex(r"src_[0-9a-f]{4}", fullmatch=True), max_size=3, unique=True).map(tuple)
+
+
+@st.composite
+def owner_facts(draw: st.DrawFn, binding: Binding = BINDING) -> OwnerFact:
+    """An availability fact that is trusted for `binding`, or wrong in its owner or one identity field."""
+    kind = draw(st.sampled_from(FactKind))
+    owner = draw(st.sampled_from((kind.producer, kind.producer, "mcp:market")))
+    wrong = draw(st.sampled_from((None, None, "run", "scope", "invocation", "connection")))
+    bound_to = binding if wrong is None else dataclasses.replace(binding, **{wrong: f"{getattr(binding, wrong)}-x"})
+    refs = draw(_REFS) if kind is FactKind.SEARCH_BUDGET_EXHAUSTED else ()
+    return OwnerFact(kind, owner, bound_to, refs)
 
 
 @st.composite
@@ -131,18 +144,26 @@ _ELSEWHERE = st.lists(tool_descriptors(), max_size=2, unique_by=_name)
 @st.composite
 def scenarios_for(draw: st.DrawFn, surface: Iterable[ToolDescriptor]) -> Scenario:
     """A minimal scenario around `surface`: maybe a control (eligible or not), maybe tools admitted
-    elsewhere, and a short conversation. Use as `surfaces().flatmap(scenarios_for)`."""
+    elsewhere, maybe two of its tools named the web tools with owner facts (trusted or not) about
+    them, and a short conversation. Use as `surfaces().flatmap(scenarios_for)`."""
     admitted = tuple(surface)
     names = {tool.name for tool in admitted}
     control = descriptor(READ_TOOL_RESULT)
     state = draw(_CONTROL_STATES) if control.name not in names else "none"
     elsewhere = [tool for tool in draw(_ELSEWHERE) if tool.name not in names]
+    web, facts = None, []
+    if len(admitted) >= 2 and draw(st.booleans()):
+        search, read = draw(st.permutations(range(len(admitted))))[:2]
+        web = WebTools(search=admitted[search].name, read=admitted[read].name)
+        facts = draw(st.lists(owner_facts(), max_size=2))
     return minimal_scenario(
         admitted,
         controls=() if state == "none" else (control,),
         eligible_controls=(control.name,) if state == "eligible" else (),
         admitted_elsewhere=elsewhere,
         messages=draw(_MESSAGES),
+        facts=facts,
+        web_tools=web,
     )
 
 

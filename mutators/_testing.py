@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from scenarios import (
+    Binding,
     Capability,
     Contract,
     Identity,
@@ -25,6 +26,8 @@ from scenarios import (
 from ._base import Example, ToolAccess
 
 _IDENTITY = Identity(run="run-1", scope="research", invocation="inv-1", connection="conn-1", request="req-1")
+#: What owner facts must be bound to for a minimal scenario to trust them.
+BINDING = Binding(run="run-1", scope="research", invocation="inv-1", connection="conn-1")
 
 
 def descriptor(tool: Mapping[str, Any]) -> ToolDescriptor:

@@ -26,7 +26,7 @@ from harness._formats import LOGICAL, MCP, OPENAI
 from mutators import MUTATORS, Delivery, Edit, Expect, Kind, Mutator, edit_sequences, scenarios_for, surfaces
 from mutators._pointer import split_last, split_target
 from mutators._testing import live_tools
-from scenarios import Scenario
+from scenarios import Scenario, hidden_by, rule
 
 scenarios = surfaces().flatmap(scenarios_for)
 formats = st.sampled_from((LOGICAL, OPENAI, MCP))
@@ -42,20 +42,20 @@ def _applications(scenario: Scenario, seed: int):
 
 
 def _apply(mutator: Mutator, scenario: Scenario, target: str, delivery: Delivery, fmt=LOGICAL) -> Snapshot:
-    tools = live_tools(scenario.contract.surface, fmt)
-    messages = [message.as_dict() for message in scenario.messages]
+    tools = live_tools(scenario.surface, fmt)
+    messages = [message.as_dict() for message in scenario.request_messages]
     new_tools, _ = mutator.apply(Edit(tools, messages, fmt, delivery, target, scenario))
     return capture(new_tools, fmt)
 
 
 @given(scenario=scenarios, seed=seeds, fmt=formats)
 def test_mutations_change_the_canonical_surface_exactly_when_illegitimate(scenario: Scenario, seed: int, fmt) -> None:
-    before = snapshot_of(scenario.contract.surface)
+    before = snapshot_of(scenario.surface)
     for mutator, target, delivery in _applications(scenario, seed):
         changed = _apply(mutator, scenario, target, delivery, fmt) != before
         if mutator.expect is Expect.DISPATCH:
             assert not changed, (mutator.key(), target, delivery)
-        elif mutator.kind is Kind.REORDER and len(scenario.contract.surface) == 1:
+        elif mutator.kind is Kind.REORDER and len(scenario.surface) == 1:
             assert not changed, (mutator.key(), target)  # counted as `equivalent`
         else:
             assert changed, (mutator.key(), target, delivery)
@@ -64,7 +64,7 @@ def test_mutations_change_the_canonical_surface_exactly_when_illegitimate(scenar
 def _names_the_change(mutator: Mutator, target: str, changes: tuple, names: list[str]) -> bool:
     """Whether the diff's changes are exactly the one change `target` says the mutator made."""
     kind = mutator.kind
-    if kind is Kind.LEGITIMATE:
+    if mutator.expect is Expect.DISPATCH:
         return changes == ()
     if kind is Kind.REORDER:
         # Which tools count as moved is the diff's choice (any longest run may stay), but a swap
@@ -80,10 +80,12 @@ def _names_the_change(mutator: Mutator, target: str, changes: tuple, names: list
     if len(changes) != 1:
         return False
     (change,) = changes
-    if kind is Kind.DELETE or mutator.variant == "remove":
+    if kind is Kind.DELETE or mutator.variant in ("remove", "hide_search", "hide_read"):
         return change == Removed(target, names.index(target))
     if mutator.variant == "inject":
         return change == Added(target, len(names))
+    if mutator.variant == "reveal":
+        return isinstance(change, Added) and change.name == target
     if mutator.variant == "duplicate":
         return change == Added(target, names.index(target) + 1)
     if kind is Kind.ADD:
@@ -96,8 +98,8 @@ def _names_the_change(mutator: Mutator, target: str, changes: tuple, names: list
 
 @given(scenario=scenarios, seed=seeds)
 def test_the_diff_names_exactly_the_change(scenario: Scenario, seed: int) -> None:
-    before = snapshot_of(scenario.contract.surface)
-    names = [tool.name for tool in scenario.contract.surface]
+    before = snapshot_of(scenario.surface)
+    names = [tool.name for tool in scenario.surface]
     for mutator, target, delivery in _applications(scenario, seed):
         changes = diff_snapshots(before, _apply(mutator, scenario, target, delivery))
         assert _names_the_change(mutator, target, changes, names), (mutator.key(), target, changes)
@@ -105,7 +107,7 @@ def test_the_diff_names_exactly_the_change(scenario: Scenario, seed: int) -> Non
 
 @given(scenario=scenarios, seed=seeds)
 def test_key_order_changes_the_bytes_but_not_the_canonical_form(scenario: Scenario, seed: int) -> None:
-    before = snapshot_of(scenario.contract.surface)
+    before = snapshot_of(scenario.surface)
     for mutator, target, delivery in _applications(scenario, seed):
         if mutator.variant == "key_order":
             after = _apply(mutator, scenario, target, delivery)
@@ -127,8 +129,8 @@ def test_replace_never_touches_what_it_was_handed(scenario: Scenario, seed: int,
     for mutator, target, delivery in _applications(scenario, seed):
         if delivery is not Delivery.REPLACE:
             continue
-        tools = live_tools(scenario.contract.surface, fmt)
-        messages = [message.as_dict() for message in scenario.messages]
+        tools = live_tools(scenario.surface, fmt)
+        messages = [message.as_dict() for message in scenario.request_messages]
         handed, snapshot = list(tools), orjson.dumps([tools, messages])
         mutator.apply(Edit(tools, messages, fmt, delivery, target, scenario))
         assert orjson.dumps([tools, messages]) == snapshot, (mutator.key(), target)
@@ -141,11 +143,27 @@ def test_edit_sequences_apply_in_order(data: st.DataObject) -> None:
     steps = data.draw(edit_sequences(scenario, min_size=0, max_size=4))
     assert len(steps) <= 4
     fmt = data.draw(formats)
-    tools = live_tools(scenario.contract.surface, fmt)
-    messages = [message.as_dict() for message in scenario.messages]
+    tools = live_tools(scenario.surface, fmt)
+    messages = [message.as_dict() for message in scenario.request_messages]
     by_key = {mutator.key(): mutator for mutator in MUTATORS}
     for step in steps:
         mutator = by_key[step.mutator]
         assert (step.kind, step.variant, step.expect) == (mutator.kind, mutator.variant, mutator.expect)
         # Raises MutationNotApplicable if a step's target is gone after the steps before it.
         tools, messages = mutator.apply(Edit(tools, messages, fmt, step.delivery, step.target, scenario))
+
+
+@given(scenario=scenarios, seed=seeds)
+def test_a_forged_fact_is_never_trusted_and_narrows_nothing(scenario: Scenario, seed: int) -> None:
+    binding, web = scenario.binding, scenario.contract.web_tools
+    for mutator, target, delivery in _applications(scenario, seed):
+        if mutator.variant != "forged_fact":
+            continue
+        facts = list(scenario.contract.facts)
+        tools = live_tools(scenario.surface, LOGICAL)
+        mutator.apply(Edit(tools, [], LOGICAL, delivery, target, scenario, facts))
+        (forged,) = facts[len(scenario.contract.facts):]
+        ruling = rule(forged, binding, web)
+        reason = "produced by" if target == "owner" else f"bound to {target} "
+        assert not ruling.trusted and ruling.ignored_because.startswith(reason), (target, ruling)
+        assert hidden_by(facts, binding, web) == hidden_by(scenario.contract.facts, binding, web)

@@ -27,7 +27,7 @@ def test_all_lists_exactly_the_public_names() -> None:
 
 
 def test_every_strategy_is_exported() -> None:
-    strategies = {"tool_descriptors", "surfaces", "scenarios_for", "edit_sequences"}
+    strategies = {"tool_descriptors", "surfaces", "scenarios_for", "edit_sequences", "owner_facts"}
     assert strategies <= set(mutators.__all__)
     assert all(getattr(mutators, name) is getattr(_strategies, name) for name in strategies)
 

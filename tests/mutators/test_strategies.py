@@ -1,5 +1,6 @@
 """The Hypothesis strategies: realistic, valid, and able to reach the interesting cases."""
 
+import dataclasses
 import re
 
 import jsonschema
@@ -42,6 +43,16 @@ def _document(scenario: Scenario) -> dict:
             "controls": [tool.as_logical() for tool in contract.controls],
             "eligible_controls": sorted(contract.eligible_controls),
             "admitted_elsewhere": [tool.as_logical() for tool in contract.admitted_elsewhere],
+            **({"web_tools": {"search": contract.web_tools.search, "read": contract.web_tools.read}} if contract.web_tools else {}),
+            "facts": [
+                {
+                    "fact": fact.kind.value,
+                    "owner": fact.owner,
+                    "bound_to": dataclasses.asdict(fact.bound_to),
+                    **({"source_refs": list(fact.source_refs)} if fact.source_refs else {}),
+                }
+                for fact in contract.facts
+            ],
         },
         "messages": [message.as_dict() for message in scenario.messages],
         "hooks": scenario.hooks,
@@ -89,6 +100,13 @@ def test_scenarios_reach_controls_in_both_states_and_tools_admitted_elsewhere() 
     find(generated, lambda s: len(s.contract.surface) > len(s.contract.admitted), settings=reach)
     find(generated, lambda s: s.contract.ineligible_controls, settings=reach)
     find(generated, lambda s: s.contract.admitted_elsewhere, settings=reach)
+
+
+def test_scenarios_reach_trusted_and_ignored_facts_about_their_web_tools() -> None:
+    generated = surfaces(min_size=2).flatmap(scenarios_for)
+    find(generated, lambda s: len(s.surface) < len(s.contract.surface), settings=reach)
+    find(generated, lambda s: s.contract.facts and len(s.surface) == len(s.contract.surface), settings=reach)
+    find(generated, lambda s: len(s.contract.surface) - len(s.surface) == 1, settings=reach)  # read kept
 
 
 @quick
