@@ -23,7 +23,7 @@ from ._errors import CapacityExceeded, RequestRefused
 from ._formats import FORMATS
 from ._oracles import EQUIVALENT, evidence, judge
 from ._ports import LedgerRefused, Ports
-from ._types import Case, CaseResult, Crash, Evidence, Observation, Target
+from ._types import Case, CaseResult, Crash, Ending, Evidence, Observation, Target
 
 
 class CaseTimeout(BaseException):
@@ -54,7 +54,7 @@ class Runner:
 
     def run_case(self, case: Case) -> CaseResult:
         if case.equivalent:
-            nothing = Evidence(0, (), None, None, (), ())
+            nothing = Evidence(0, (), None, None, (), (), Ending.NOT_RUN)
             return CaseResult(case, EQUIVALENT, nothing, EQUIVALENT if self.red_target else None)
         scenario, expected = self.scenarios[case.scenario], self._expected[case.scenario]
         observed = observe(self.target, case, scenario, self.timeout)

@@ -97,6 +97,8 @@ class Ending(enum.StrEnum):
     TIMED_OUT = "timed_out"
     #: Returned with nothing sent and no typed refusal or capacity result.
     RETURNED = "returned"
+    #: Not run: an equivalent case is counted without running the target.
+    NOT_RUN = "not_run"
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +177,7 @@ class Evidence:
     #: The dispatched surface against the expected one when something was sent, else the change.
     diff: tuple[str, ...]
     points: tuple[str, ...]
-    ending: Ending = Ending.RETURNED
+    ending: Ending = Ending.NOT_RUN
     #: Per owner fact in the feed: trusted and what it hid, or ignored and why.
     availability: tuple[Ruling, ...] = ()
 

@@ -12,6 +12,7 @@ from rich.text import Text
 from rich.theme import Theme
 
 from harness import CaseResult, Ending, VerdictKind
+from mutators import Kind
 
 #: Named styles: renderers say what a thing is, the theme says how it looks.
 THEME = Theme(
@@ -73,7 +74,7 @@ class RunSummary:
         controlled = 0
         for result in results:
             by_kind.setdefault(result.case.mutation.kind.value, Counter())[result.verdict.kind] += 1
-            if result.verdict.kind is not VerdictKind.EQUIVALENT:
+            if result.evidence.ending is not Ending.NOT_RUN:
                 endings[result.evidence.ending] += 1
             if result.red_verdict is not None:
                 red[result.red_verdict.kind] += 1
@@ -81,6 +82,8 @@ class RunSummary:
             if not result.verdict.kind.ok:
                 case_id = result.case.id
                 failures.append(Failure(case_id, result.verdict.kind, result.verdict.reason, reproduce[case_id]))
+        # Rows in planning order, whichever scenario happened to show a kind first.
+        by_kind = {kind.value: by_kind[kind.value] for kind in Kind if kind.value in by_kind}
         return cls(target, red_target, seed, by_kind, endings, red, controlled, tuple(failures), results_path)
 
     @property
@@ -92,7 +95,8 @@ class RunSummary:
         return not self.failures
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        table = Table(title=Text(f"toolsurface — {self.target} (seed {self.seed})"), title_justify="left")
+        # No outer edge: the table then fits an 80-column CI log without cutting a header.
+        table = Table(title=Text(f"toolsurface — {self.target} (seed {self.seed})"), title_justify="left", show_edge=False)
         table.add_column("kind")
         for kind in VerdictKind:
             table.add_column(kind.value, justify="right", style=f"toolsurface.{kind.value}")
