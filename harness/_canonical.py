@@ -10,6 +10,7 @@ still be a key reordering — which keeps a capture plus two checks within about
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -51,12 +52,16 @@ class Snapshot:
 
     def without(self, names: frozenset[str]) -> Snapshot:
         """The same surface less the tools called any of `names`, key order kept."""
-        if not names:
-            return self
-        return Snapshot(_raw_json([entry for entry in self.entries() if entry[0] not in names]))
+        return Snapshot(_without(self.raw, names)) if names else self
 
     def __len__(self) -> int:
         return len(self.entries())
+
+
+@functools.lru_cache(maxsize=256)
+def _without(raw: bytes, names: frozenset[str]) -> bytes:
+    # A narrowed baseline is asked for at every check; its inputs are immutable, so decode once.
+    return _raw_json([entry for entry in json.loads(raw) if entry[0] not in names])
 
 
 def canonical_json(value: Any) -> bytes:

@@ -9,6 +9,7 @@ bound to a sibling request — is evidence at most, never availability.
 from __future__ import annotations
 
 import enum
+import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
 
@@ -105,4 +106,10 @@ def rulings(facts: Iterable[OwnerFact], binding: Binding, web: WebTools | None) 
 
 def hidden_by(facts: Iterable[OwnerFact], binding: Binding, web: WebTools | None) -> frozenset[str]:
     """Names of the tools the trusted facts among `facts` hide."""
+    return _hidden(tuple(facts), binding, web)
+
+
+@functools.lru_cache(maxsize=1024)
+def _hidden(facts: tuple[OwnerFact, ...], binding: Binding, web: WebTools | None) -> frozenset[str]:
+    # Guards ask at every decision of every case; the facts of a run are few and frozen.
     return frozenset(name for ruling in rulings(facts, binding, web) for name in ruling.hides)

@@ -241,8 +241,7 @@ class Scenario:
     @property
     def binding(self) -> Binding:
         """The identity owner facts must be bound to for this request."""
-        i = self.identity
-        return Binding(i.run, i.scope, i.invocation, i.connection)
+        return _binding(self.identity)
 
     @property
     def surface(self) -> tuple[ToolDescriptor, ...]:
@@ -268,6 +267,11 @@ class Scenario:
 
     def stage(self, kind: StageKind) -> Stage | None:
         return next((s for s in self.stages if s.kind is kind), None)
+
+
+@functools.lru_cache(maxsize=256)
+def _binding(identity: Identity) -> Binding:
+    return Binding(identity.run, identity.scope, identity.invocation, identity.connection)
 
 
 @functools.lru_cache(maxsize=256)
