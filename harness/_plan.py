@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from mutators import MUTATORS, Edit, Mutation, MutationNotApplicable, Mutator
-from scenarios import Scenario
+from scenarios import OwnerFact, Scenario
 
 from ._canonical import capture, snapshot_of
 from ._diff import diff_snapshots, diff_summaries
@@ -68,7 +68,7 @@ def dry_run(scenario: Scenario, mutator: Mutator, mutation: Mutation) -> tuple[s
     and which facts it records (those change no surface, but a reader wants to see them)."""
     tools = [descriptor.as_logical() for descriptor in scenario.surface]
     messages = [message.as_dict() for message in scenario.request_messages]
-    facts: list = []
+    facts: list[OwnerFact] = []
     edit = Edit(tools, messages, LOGICAL, mutation.delivery, mutation.target, scenario, facts)
     try:
         changed, changed_messages = mutator.apply(edit)

@@ -9,6 +9,7 @@ surface.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from collections.abc import Iterable
@@ -62,12 +63,8 @@ def forged(scenario: Scenario, field: str) -> OwnerFact:
         return OwnerFact(FactKind.SEARCH_BUDGET_EXHAUSTED, IMPOSTOR, binding)
     if field not in FORGED_FIELDS:
         raise ValueError(f"{field=} must be one of {', '.join(FORGED_FIELDS)}")
-    other = Binding(**{f: look_alike(v) if f == field else v for f, v in _fields(binding)})
+    other = dataclasses.replace(binding, **{field: look_alike(getattr(binding, field))})
     return OwnerFact(FactKind.SEARCH_BUDGET_EXHAUSTED, FactKind.SEARCH_BUDGET_EXHAUSTED.producer, other)
-
-
-def _fields(binding: Binding) -> Iterable[tuple[str, str]]:
-    return ((name, getattr(binding, name)) for name in ("run", "scope", "invocation", "connection"))
 
 
 def _shown(scenario: Scenario) -> set[str]:
@@ -122,11 +119,11 @@ class HideRead(Mutator):
     )
 
     def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
-        web = scenario.contract.web_tools
-        shown = _shown(scenario)
+        web, shown = scenario.contract.web_tools, _shown(scenario)
         # Only where a trusted budget fact hid search and kept read: elsewhere it is a plain delete.
-        kept = web is not None and web.search not in shown and web.read in shown
-        return (web.read,) if kept and web is not None else ()
+        if web is None or web.search in shown or web.read not in shown:
+            return ()
+        return (web.read,)
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
         return without(edit)

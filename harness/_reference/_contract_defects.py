@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from typing import ClassVar
 
-from scenarios import FactKind, Stage, hidden_by
+from scenarios import FactKind, OwnerFact, Stage
 
 from ._diagnostics import diagnostic_hides
 from ._guarded import GuardedPipeline
@@ -40,13 +40,11 @@ class IdentityBlind(GuardedPipeline):
 
     name: ClassVar[str] = "reference:defect/identity-blind"
 
-    def hidden(self, run: Run) -> frozenset[str]:
-        scenario = run.scenario
-        as_if_ours = [
-            dataclasses.replace(fact, owner=fact.kind.producer, bound_to=scenario.binding)
-            for fact in run.ports.facts.current()
-        ]
-        return hidden_by(as_if_ours, scenario.binding, scenario.contract.web_tools) | run.self_hidden
+    def facts(self, run: Run) -> tuple[OwnerFact, ...]:
+        binding = run.scenario.binding
+        return tuple(
+            dataclasses.replace(fact, owner=fact.kind.producer, bound_to=binding) for fact in super().facts(run)
+        )
 
 
 class BudgetHidesRead(GuardedPipeline):
@@ -54,13 +52,11 @@ class BudgetHidesRead(GuardedPipeline):
 
     name: ClassVar[str] = "reference:defect/budget-hides-read"
 
-    def hidden(self, run: Run) -> frozenset[str]:
-        scenario = run.scenario
-        without_refs = [
+    def facts(self, run: Run) -> tuple[OwnerFact, ...]:
+        return tuple(
             dataclasses.replace(fact, source_refs=()) if fact.kind is FactKind.SEARCH_BUDGET_EXHAUSTED else fact
-            for fact in run.ports.facts.current()
-        ]
-        return hidden_by(without_refs, scenario.binding, scenario.contract.web_tools) | run.self_hidden
+            for fact in super().facts(run)
+        )
 
 
 class RecoveryReparse(GuardedPipeline):

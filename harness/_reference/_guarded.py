@@ -15,7 +15,7 @@ import functools
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from scenarios import Contract, Scenario, Stage, StageKind, hidden_by
+from scenarios import Contract, OwnerFact, Scenario, Stage, StageKind, hidden_by
 
 from .._canonical import Snapshot, capture, snapshot_of
 from .._errors import CapacityExceeded, RequestRefused, SummaryRefused, SurfaceRefused
@@ -79,10 +79,14 @@ class GuardedPipeline:
         baseline = _admitted(run.scenario.contract)
         return lambda: baseline
 
+    def facts(self, run: Run) -> tuple[OwnerFact, ...]:
+        """The owner facts as this pipeline reads them: the feed as it is now, each judged by `rule`."""
+        return run.ports.facts.current()
+
     def hidden(self, run: Run) -> frozenset[str]:
-        """What may be hidden: the tools trusted owner facts in the feed hide, read at each decision."""
+        """What may be hidden: the tools trusted owner facts hide, read at each decision."""
         scenario = run.scenario
-        return hidden_by(run.ports.facts.current(), scenario.binding, scenario.contract.web_tools) | run.self_hidden
+        return hidden_by(self.facts(run), scenario.binding, scenario.contract.web_tools) | run.self_hidden
 
     def expected(self, run: Run) -> Snapshot:
         """The baseline narrowed by exactly what may be hidden: never read from the request."""

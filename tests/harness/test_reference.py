@@ -6,7 +6,7 @@ from collections import Counter
 import pytest
 
 from harness import DEFECTS, Ending, Runner, VerdictKind, load_target, plan
-from scenarios import POINTS, Mode, RequestOutcome, StageKind, load
+from scenarios import POINTS, RequestOutcome, StageKind, load
 
 SIX_KINDS = {"add", "delete", "rename", "reorder", "description", "schema"}
 KILLS = {VerdictKind.SURVIVED, VerdictKind.FALSE_REJECT}
