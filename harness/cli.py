@@ -7,23 +7,27 @@ something did; 2 for bad input, reported as one line per problem and nothing wri
 from __future__ import annotations
 
 import enum
+import io
+import sys
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
+import orjson
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 import mutators
 import scenarios
-from reports import THEME, DefectMatrix, ReproductionView, ResultsWriter, RunSummary
+from reports import THEME, DefectMatrix, ReproductionView, ResultsWriter, RunSummary, ScanReport, scan_json, scan_sarif, write_report
 
 from ._api import DEFAULT_RED_TARGET, DEFAULT_TARGET, RunOptions, defect_kills, prepare
 from ._api import reproduce as reproduce_case
-from ._errors import ToolsurfaceError
+from ._errors import ToolsurfaceError, UsageError
 from ._reference import REFERENCE_TARGETS
+from ._scan import default_cache_dir, load_config, scan_paths
 
 app = typer.Typer(
     name="toolsurface",
@@ -121,6 +125,54 @@ def reproduce(
     reproduction = reproduce_case(options, case_id)
     out.print(ReproductionView(reproduction))
     raise typer.Exit(0 if reproduction.verdict.kind.ok else 1)
+
+
+class ScanFormat(enum.StrEnum):
+    text = "text"
+    json = "json"
+    sarif = "sarif"
+
+
+@app.command()
+@_bad_input_exits_2
+def scan(
+    paths: Annotated[list[Path], typer.Argument(help="Python files or folders to scan.")],
+    format: Annotated[ScanFormat, typer.Option("--format", help="text, json or sarif.")] = ScanFormat.text,
+    output: Annotated[Path | None, typer.Option("--output", help="Write the report here instead of stdout.")] = None,
+    config: Annotated[Path | None, typer.Option("--config", help="pyproject.toml with [tool.toolsurface.scan].")] = None,
+    jobs: Annotated[int | None, typer.Option("--jobs", help="Worker processes (default: every core).")] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Parse every file, ignoring cached results.")] = False,
+) -> None:
+    """Find the risky patterns of guard code in Python source, without importing or running it."""
+    if jobs is not None and jobs < 1:
+        raise UsageError(f"--jobs {jobs} must be at least 1")
+    report = ScanReport.build(scan_paths(paths, load_config(config), jobs=jobs, cache_dir=None if no_cache else default_cache_dir()))
+    if format is ScanFormat.text:
+        if output is None:
+            out.print(report)
+        else:
+            buffer = Console(file=io.StringIO(), theme=THEME, color_system=None, width=120, soft_wrap=True)
+            buffer.print(report)
+            write_report(output, buffer.file.getvalue().encode())
+    else:
+        document = scan_json(report) if format is ScanFormat.json else scan_sarif(report, Path.cwd(), _version())
+        data = orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n"
+        if output is None:
+            sys.stdout.buffer.write(data)
+        else:
+            write_report(output, data)
+    for failure in report.failures:
+        err.print(f"error: {failure.problem}", markup=False, soft_wrap=True)
+    raise typer.Exit(report.exit_code)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("toolsurface")
+    except PackageNotFoundError:
+        return "0+unknown"
 
 
 class Listing(enum.StrEnum):

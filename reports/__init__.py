@@ -1,8 +1,9 @@
-"""Renderers of toolsurface results: results.json and the terminal summary."""
+"""Renderers of toolsurface results: results.json, the terminal summary, and scan reports (text, JSON, SARIF)."""
 
 from ._defects import DefectMatrix
 from ._reproduce import ReproductionView
 from ._results import RESULTS_FILE, SCHEMA_VERSION, ResultsWriter, case_record, write_results
+from ._scan import ScanReport, scan_json, scan_sarif, write_report
 from ._terminal import MAX_LISTED, THEME, Failure, RunSummary
 
 __all__ = [
@@ -15,6 +16,10 @@ __all__ = [
     "ReproductionView",
     "ResultsWriter",
     "RunSummary",
+    "ScanReport",
     "case_record",
+    "scan_json",
+    "scan_sarif",
+    "write_report",
     "write_results",
 ]

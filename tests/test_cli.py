@@ -161,3 +161,35 @@ def test_shards_split_the_run(tmp_path):
         ids.append({c["id"] for c in results(tmp_path / str(k))["cases"]})
     whole = toolsurface("list", "cases", "--select", "*/child/*").stdout.split()
     assert ids[0].isdisjoint(ids[1]) and ids[0] | ids[1] == set(whole)
+
+
+REFERENCE = ROOT / "harness" / "_reference"
+
+
+def test_scan_reports_the_flaws_of_the_old_path_and_none_in_the_guard(tmp_path):
+    legacy = toolsurface("scan", str(REFERENCE / "_legacy.py"), str(REFERENCE / "_defects.py"), "--no-cache")
+    assert legacy.returncode == 1, legacy.stdout + legacy.stderr
+    assert f"{REFERENCE / '_legacy.py'}:35:9 TS104 shared-baseline:" in legacy.stdout
+    assert "TS102 conditional-check:" in legacy.stdout and "TS107 silent-truncation:" in legacy.stdout
+    guarded = toolsurface("scan", str(REFERENCE / "_guarded.py"))
+    assert guarded.returncode == 0, guarded.stdout
+    assert "0 findings, 0 suppressed, 0 files not scanned; 1 of 1 files parsed" in guarded.stdout
+
+
+def test_scan_writes_sarif_whole_and_goes_on_past_a_file_that_does_not_parse(tmp_path):
+    (tmp_path / "broken.py").write_text("tools = (\n")
+    out = tmp_path / "out" / "scan.sarif"
+    done = toolsurface("scan", str(REFERENCE / "_legacy.py"), str(tmp_path / "broken.py"), "--format", "sarif", "--output", str(out))
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"error: {tmp_path / 'broken.py'}:2:1: cannot parse:") and "Traceback" not in done.stderr
+    log = json.loads(out.read_text())
+    jsonschema.validate(log, json.loads((ROOT / "tests" / "fixtures" / "schemas" / "sarif-2.1.0.schema.json").read_text()))
+    assert [r["ruleId"] for r in log["runs"][0]["results"]] == ["TS104"]
+    assert [p.name for p in out.parent.iterdir()] == ["scan.sarif"]
+
+
+def test_scan_of_a_missing_path_is_one_line_and_exit_2(tmp_path):
+    done = toolsurface("scan", str(tmp_path / "nope.py"), "--output", str(tmp_path / "report.json"), "--format", "json")
+    assert done.returncode == 2
+    assert done.stderr == f"error: {tmp_path / 'nope.py'}: no such file or folder to scan\n"
+    assert not (tmp_path / "report.json").exists()

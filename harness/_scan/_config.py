@@ -1,0 +1,35 @@
+"""Read `[tool.toolsurface.scan]` from a pyproject file into a `ScanConfig`."""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+from pathlib import Path
+
+from .._errors import UsageError
+from ._types import ScanConfig
+
+
+def load_config(path: Path | None) -> ScanConfig:
+    """The scan names of `path` (default: ./pyproject.toml, when it exists); defaults elsewhere."""
+    if path is None:
+        path = Path("pyproject.toml")
+        if not path.is_file():
+            return ScanConfig()
+    try:
+        document = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise UsageError(f"--config {path}: cannot read: {error.strerror}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise UsageError(f"{path}: not valid TOML: {error}") from None
+    table = document.get("tool", {}).get("toolsurface", {}).get("scan", {})
+    known = {field.name for field in dataclasses.fields(ScanConfig)}
+    values: dict[str, tuple[str, ...]] = {}
+    for key, value in table.items():
+        where = f"{path}:[tool.toolsurface.scan].{key}"
+        if key not in known:
+            raise UsageError(f"{where}: unknown setting (known: {', '.join(sorted(known))})")
+        if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
+            raise UsageError(f"{where}: expected a list of non-empty strings")
+        values[key] = tuple(value)
+    return ScanConfig(**values)

@@ -1,0 +1,77 @@
+"""The scan engine: one file's text in, its findings out. Pure: no file or terminal I/O.
+
+Text that mentions none of the configured names is not parsed at all. Positions are asked of
+libcst only for a file that has something to report, so the common file costs a parse and the
+rules' walks, nothing more.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Sequence
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from ._rule import Rule, suppressed
+from ._types import FileFailed, FileResult, FileScanned, Finding, ScanConfig
+from .rules import RULES
+
+
+@functools.lru_cache(maxsize=16)
+def _mentions(config: ScanConfig) -> re.Pattern[str]:
+    # Substrings, not words: `take_baseline` must count as mentioning `baseline`.
+    return re.compile("|".join(map(re.escape, sorted(config.words()))))
+
+
+def worth_parsing(source: str, config: ScanConfig) -> bool:
+    """Whether the text mentions any configured name at all (a cheap test before parsing)."""
+    return _mentions(config).search(source) is not None
+
+
+#: libcst's own 1-based position of the token it choked on; `editor_line` is off at end of file.
+_AT = re.compile(r"^(?:parser error: )?error at (\d+):(\d+): ")
+
+
+def _parse_problem(error: cst.ParserSyntaxError) -> str:
+    """`line:col: cannot parse: what was expected`, 1-based, one line."""
+    at = _AT.match(error.message)
+    line, column = (int(at.group(1)), max(1, int(at.group(2)))) if at else (error.editor_line, error.editor_column)
+    detail = error.message[at.end():] if at else error.message.removeprefix("parser error: ")
+    return f"{line}:{column}: cannot parse: {' '.join(detail.split())}"
+
+
+def scan_source(source: str, path: str, config: ScanConfig, rules: Sequence[Rule] = RULES) -> FileResult:
+    """Every finding of `rules` in one file's text, or why the file could not be scanned."""
+    if not worth_parsing(source, config):
+        return FileScanned(path, (), parsed=False)
+    try:
+        module = cst.parse_module(source)
+    except cst.ParserSyntaxError as error:
+        return FileFailed(path, f"{path}:{_parse_problem(error)}")
+    hits = [(rule, node) for rule in rules for node in rule.matches(module, config)]
+    if not hits:
+        return FileScanned(path, (), parsed=True)
+    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    lines = source.splitlines()
+    findings = []
+    for rule, node in hits:
+        where = positions[node]
+        line = lines[where.start.line - 1] if where.start.line <= len(lines) else ""
+        findings.append(
+            Finding(
+                rule=rule.id,
+                name=rule.name,
+                path=path,
+                line=where.start.line,
+                column=where.start.column + 1,
+                end_line=where.end.line,
+                end_column=where.end.column + 1,
+                message=rule.message,
+                source=line,
+                suppressed=suppressed(line, rule.id),
+            )
+        )
+    findings.sort(key=lambda f: (f.line, f.column, f.rule))
+    return FileScanned(path, tuple(findings), parsed=True)

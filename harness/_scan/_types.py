@@ -1,0 +1,85 @@
+"""Value types of the scan: what a project names its seams, findings, and per-file results.
+
+Results are a closed set — a file scanned, or a file that could not be — and every one pickles,
+so files can be scanned in worker processes and cached by content.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class ScanConfig:
+    """How a project names its own seams; `[tool.toolsurface.scan]` in pyproject overrides each.
+
+    A configured name matches a call whose dotted name ends with it, segment by segment:
+    `dispatch` matches `ports.gateway.dispatch(...)`, `gateway.dispatch` does not match `dispatch(...)`.
+    """
+
+    #: Calls that send the request to the provider.
+    dispatch: tuple[str, ...] = ("dispatch", "send_request")
+    #: Calls that compare the request's surface with the expected one.
+    check: tuple[str, ...] = ("check", "early_check", "final_check", "check_parity", "assert_surface_parity")
+    #: Calls that settle a reservation in the owner's ledger.
+    settle: tuple[str, ...] = ("settle", "settle_refusal", "on_provider_request_failure")
+    #: Calls that register a hook callback.
+    hook_registration: tuple[str, ...] = ("register_hook", "add_hook", "on_before_dispatch")
+    #: Control tools only the host/fitting entry may admit.
+    controls: tuple[str, ...] = ("read_tool_result",)
+    #: Names that hold the baseline or the expected surface.
+    baseline: tuple[str, ...] = ("baseline", "expected", "expected_surface", "expected_tools")
+    #: Words that mark a condition, function or name as being about hooks or optional callbacks.
+    hook_words: tuple[str, ...] = ("hook", "hooks", "callback", "callbacks")
+    #: Words that mark a name as holding the request's tool list.
+    tool_words: tuple[str, ...] = ("tools", "tool_list", "surface")
+    #: Calls that make an independent, immutable copy (a baseline built with one shares nothing).
+    snapshot: tuple[str, ...] = ("deepcopy", "capture", "snapshot", "snapshot_of", "dumps", "freeze")
+    #: Keys under which a tool object keeps its input schema.
+    schema_keys: tuple[str, ...] = ("input_schema", "inputSchema", "parameters")
+
+    def words(self) -> frozenset[str]:
+        """What a file must mention, anywhere in its text, to be worth parsing."""
+        names = (
+            *self.dispatch, *self.check, *self.settle, *self.hook_registration, *self.controls, *self.baseline,
+            *self.hook_words, *self.tool_words,
+        )
+        return frozenset(name.rsplit(".", 1)[-1] for name in names)
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One place a rule matched, 1-based lines and columns as editors and SARIF count them."""
+
+    rule: str
+    name: str
+    path: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    message: str
+    #: The source line, for the listing and for SARIF's snippet.
+    source: str
+    #: Silenced by a trailing `# toolsurface: ignore[RULE]` comment on its line.
+    suppressed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class FileScanned:
+    path: str
+    findings: tuple[Finding, ...]
+    #: False when the cheap text filter found none of the configured names: not parsed at all.
+    parsed: bool
+
+
+@dataclass(frozen=True, slots=True)
+class FileFailed:
+    """A file that could not be read or parsed; the scan goes on without it."""
+
+    path: str
+    #: `path:line:col: message`, one line.
+    problem: str
+
+
+FileResult = FileScanned | FileFailed

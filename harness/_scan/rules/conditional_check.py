@@ -1,0 +1,75 @@
+"""TS102 conditional-check: the parity check runs only when hooks are registered."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+import libcst.matchers as m
+
+from .._rule import Invalid, Rule, calls_to, dotted, hook_functions, mentions, named
+from .._types import ScanConfig
+
+
+class ConditionalCheck(Rule):
+    """A check under a condition about hooks or callbacks, inside a hook, or registered as one:
+    the path without hooks sends the request unchecked."""
+
+    id = "TS102"
+    name = "conditional-check"
+    message = "run the parity check on every path, hooks or not, not inside or under a hook"
+    valid = (
+        """
+def prepare(run):
+    if run.hooks:
+        run_hooks(run)
+    final_check(run)
+""",
+        """
+for stage in run.stages:
+    if stage.kind is not StageKind.HOOK and not early_done:
+        early_check(run)
+""",
+        """
+def prepare(request, hooks):
+    for hook in hooks:
+        hook(request)
+    check(request, expected)
+""",
+    )
+    invalid = (
+        Invalid(
+            """
+def final_check(self, run):
+    if run.scenario.hooks:
+        super().final_check(run)
+""",
+            line=4,
+        ),
+        Invalid(
+            """
+def install(registry):
+    registry.register_hook("before_dispatch", final_check)
+""",
+            line=3,
+        ),
+        Invalid(
+            """
+def on_before_dispatch(request):
+    check_parity(request.tools, EXPECTED)
+""",
+            line=3,
+        ),
+    )
+
+    def matches(self, module: cst.Module, config: ScanConfig) -> Iterator[cst.CSTNode]:
+        found: dict[int, cst.CSTNode] = {}
+        for branch in m.findall(module, m.If()):
+            assert isinstance(branch, cst.If)
+            if mentions(branch.test, config.hook_words):
+                found.update((id(call), call) for call in calls_to(branch.body, config.check))
+        for hook in hook_functions(module, config):
+            found.update((id(call), call) for call in calls_to(hook.body, config.check))
+        for registration in calls_to(module, config.hook_registration):
+            found.update((id(arg), arg.value) for arg in registration.args if named(dotted(arg.value), config.check))
+        yield from found.values()

@@ -1,0 +1,88 @@
+"""TS107 silent-truncation: the tool list is cut to fit instead of giving a capacity result."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+import libcst.matchers as m
+
+from .._rule import Invalid, Rule, calls, dotted, is_tools
+from .._types import ScanConfig
+
+
+class SilentTruncation(Rule):
+    """The tool list sliced, cut to N, or filled until the budget runs out: the model silently
+    loses tools it was admitted."""
+
+    id = "TS107"
+    name = "silent-truncation"
+    message = "return an explicit capacity result when the tools do not fit; never send a shortened list"
+    valid = (
+        """
+tools = list(request.tools)
+latest = messages[-4:]
+reversed_tools = tools[::-1]
+rotated = tools[2:] + tools[:2]
+""",
+        """
+for tool in tools:
+    if not allowed(tool):
+        raise CapacityExceeded(needed, budget)
+    kept.append(tool)
+""",
+    )
+    invalid = (
+        Invalid("request.tools = request.tools[:max_tools]\n", line=1),
+        Invalid("del tools[limit:]\n", line=1),
+        Invalid("kept = list(itertools.islice(tools, 8))\n", line=1),
+        Invalid(
+            """
+def fit(run, budget):
+    kept = []
+    for tool in run.tools:
+        budget -= size(tool)
+        if budget < 0:
+            break
+        kept.append(tool)
+    run.tools = kept
+""",
+            line=4,
+        ),
+    )
+
+    def matches(self, module: cst.Module, config: ScanConfig) -> Iterator[cst.CSTNode]:
+        rotations = {id(part) for joined in m.findall(module, m.BinaryOperation(operator=m.Add())) for part in _halves(joined)}
+        for found in m.findall(module, m.Subscript() | m.For() | m.Call()):
+            if isinstance(found, cst.Subscript) and is_tools(found.value, config) and _cuts(found):
+                if id(found) not in rotations:
+                    yield found
+            elif isinstance(found, cst.Call) and dotted(found.func).endswith("islice") and found.args:
+                if is_tools(found.args[0].value, config):
+                    yield found
+            elif isinstance(found, cst.For) and is_tools(found.iter, config) and _fills_until_full(found):
+                yield found
+
+
+def _halves(joined: cst.CSTNode) -> tuple[cst.CSTNode, ...]:
+    """`tools[k:] + tools[:k]`: two slices of one list put back together reorder it, they cut nothing."""
+    assert isinstance(joined, cst.BinaryOperation)
+    left, right = joined.left, joined.right
+    if isinstance(left, cst.Subscript) and isinstance(right, cst.Subscript) and dotted(left.value) == dotted(right.value):
+        return (left, right)
+    return ()
+
+
+def _cuts(subscript: cst.Subscript) -> bool:
+    """`[:n]` or `[k:]`: a bound on either side (a bare step, `[::-1]`, only reorders)."""
+    return any(isinstance(e.slice, cst.Slice) and (e.slice.lower or e.slice.upper) for e in subscript.slice)
+
+
+def _fills_until_full(loop: cst.For) -> bool:
+    """A loop over the tools that appends the loop variable somewhere and can `break` early."""
+    variable = dotted(loop.target)
+    appends = any(
+        dotted(call.func).endswith(".append") and call.args and dotted(call.args[0].value) == variable
+        for call in calls(loop.body)
+    )
+    return appends and bool(m.findall(loop.body, m.Break()))
