@@ -37,6 +37,14 @@ class ScanConfig:
     snapshot: tuple[str, ...] = ("deepcopy", "capture", "snapshot", "snapshot_of", "dumps", "freeze")
     #: Keys under which a tool object keeps its input schema.
     schema_keys: tuple[str, ...] = ("input_schema", "inputSchema", "parameters")
+    #: Words of the request and its seal, which the expected surface must never be derived from.
+    request_words: tuple[str, ...] = ("request", "req")
+    seal_words: tuple[str, ...] = ("seal", "sealed")
+    #: Parts of exception names that mean "the request is refused".
+    refusal_words: tuple[str, ...] = ("refused", "rejected", "refusal", "rejection", "capacityexceeded")
+    #: Diagnostic fields that look like availability, and where they are read from.
+    diagnostic_words: tuple[str, ...] = ("quota", "budget", "deadline", "provider_attempt", "exhausted", "rate_limit")
+    message_words: tuple[str, ...] = ("message", "messages", "content", "result", "results", "transcript", "payload")
 
     def words(self) -> frozenset[str]:
         """What a file must mention, anywhere in its text, to be worth parsing."""

@@ -1,0 +1,86 @@
+"""TS106 diagnostic-authority: diagnostic fields of tool results decide which tools are hidden."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+import libcst.matchers as m
+
+from .._rule import Invalid, Rule, dotted, functions, is_tools, mentions
+from .._types import ScanConfig
+
+#: Names a function collects tools to hide into.
+_HIDING = ("hidden", "hide", "disabled", "disabled_tools", "unavailable", "blocked")
+
+
+class DiagnosticAuthority(Rule):
+    """A function that reads quota, budget, deadline or provider-attempt fields out of messages or
+    tool results and hides tools on their word: diagnostics are evidence, never availability."""
+
+    id = "TS106"
+    name = "diagnostic-authority"
+    message = "hide a tool only on a typed owner fact bound to this request's identity, never on a diagnostic field"
+    valid = (
+        """
+def available(contract, facts, identity):
+    hidden = {name for fact in facts if fact.bound_to == identity for name in fact.hides}
+    return [tool for tool in contract.admitted if tool.name not in hidden]
+""",
+        """
+def summarise(messages):
+    return [m["content"] for m in messages if "deadline" in m["content"]]
+""",
+    )
+    invalid = (
+        Invalid(
+            """
+def refresh(request):
+    for message in request.messages:
+        if message["role"] == "tool" and "quota_exhausted" in message["content"]:
+            request.tools = [t for t in request.tools if t["name"] != "market__web_search"]
+""",
+            line=4,
+        ),
+        Invalid(
+            """
+def disabled_tools(results):
+    disabled = set()
+    for result in results:
+        if result.get("diagnostics", {}).get("provider_attempt", 0) >= 3:
+            disabled.add("market__web_search")
+    return disabled
+""",
+            line=5,
+        ),
+    )
+
+    def matches(self, module: cst.Module, config: ScanConfig) -> Iterator[cst.CSTNode]:
+        for function in functions(module):
+            if not mentions(function, config.message_words) or not _hides(function, config):
+                continue
+            for node in m.findall(function.body, m.Comparison() | m.Call()):
+                if _reads_diagnostic(node, config):
+                    yield node
+                    break
+
+
+def _hides(function: cst.FunctionDef, config: ScanConfig) -> bool:
+    """Whether the function narrows a tool list or collects names to hide."""
+    for assign in m.findall(function.body, m.Assign() | m.AugAssign()):
+        targets = [t.target for t in assign.targets] if isinstance(assign, cst.Assign) else [assign.target]
+        if any(is_tools(t, config) or mentions(t, _HIDING) for t in targets):
+            return True
+    return any(
+        isinstance(call.func, cst.Attribute) and call.func.attr.value in ("add", "update", "remove") and mentions(call.func.value, _HIDING)
+        for call in m.findall(function.body, m.Call())
+        if isinstance(call, cst.Call)
+    )
+
+
+def _reads_diagnostic(node: cst.CSTNode, config: ScanConfig) -> bool:
+    """A comparison or `.get()` that names a diagnostic field in a string."""
+    if isinstance(node, cst.Call) and not dotted(node.func).endswith(".get"):
+        return False
+    strings = [s.evaluated_value for s in m.findall(node, m.SimpleString()) if isinstance(s, cst.SimpleString)]
+    return any(isinstance(s, str) and any(word in s.lower() for word in config.diagnostic_words) for s in strings)

@@ -1,0 +1,122 @@
+"""TS101 unguarded-dispatch: a dispatch that some path of its function reaches unchecked."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+import libcst.matchers as m
+
+from .._flow import always_leaves, block, guarantees, unpreceded
+from .._rule import Invalid, Rule, calls, dotted, functions, mentions, named
+from .._types import ScanConfig
+
+
+class UnguardedDispatch(Rule):
+    """A gateway dispatch not preceded, on every path of its function, by the final parity check
+    (a configured check, a function of the same module that always checks, or a compare-and-raise
+    against the baseline)."""
+
+    id = "TS101"
+    name = "unguarded-dispatch"
+    message = "check the request's surface against the expected one on every path right before dispatch"
+    valid = (
+        """
+def send(self, run):
+    try:
+        self.prepare(run)
+    except SurfaceRefused:
+        self.settle_refusal(run)
+        raise
+    self.gateway.dispatch(run.request)
+
+def prepare(self, run):
+    for stage in run.stages:
+        stage(run)
+    self.final_check(run)
+""",
+        """
+def send(ports, tools, baseline):
+    if capture(tools) != baseline:
+        raise HostRefused("tool surface changed")
+    ports.gateway.dispatch("req-1", tools, [])
+""",
+    )
+    invalid = (
+        Invalid(
+            """
+def send(request, hooks, gateway):
+    if hooks:
+        final_check(request)
+    gateway.dispatch(request)
+""",
+            line=5,
+        ),
+        Invalid(
+            """
+def send(request, gateway):
+    for stage in request.stages:
+        check(request)
+    return gateway.dispatch(request)
+""",
+            line=5,
+        ),
+        Invalid(
+            """
+async def send(self, request):
+    await self.prepare(request)
+    await self.client.send_request(request)
+
+async def prepare(self, request):
+    if request.hooks:
+        self.check(request)
+""",
+            line=4,
+        ),
+    )
+
+    def matches(self, module: cst.Module, config: ScanConfig) -> Iterator[cst.CSTNode]:
+        checking = _checking_functions(module, config)
+
+        def is_check(call: cst.Call) -> bool:
+            name = dotted(call.func)
+            return named(name, config.check) or name.rsplit(".", 1)[-1] in checking
+
+        def dispatches(line: cst.SimpleStatementLine) -> Iterator[cst.Call]:
+            return (call for call in calls(line) if named(dotted(call.func), config.dispatch))
+
+        def compare_and_raise(statement: cst.BaseStatement) -> bool:
+            return _compare_and_raise(statement, config)
+
+        for function in functions(module):
+            yield from unpreceded(block(function.body), dispatches, is_check, guard=compare_and_raise)
+
+
+def _compare_and_raise(statement: cst.BaseStatement, config: ScanConfig) -> bool:
+    """`if <surface> != <baseline>: raise …`: a check written in place."""
+    if not isinstance(statement, cst.If) or not always_leaves(block(statement.body)):
+        return False
+    compares = bool(m.findall(statement.test, m.Comparison()))
+    about_surface = mentions(statement.test, (*config.baseline, *config.tool_words)) or any(
+        named(dotted(call.func), config.snapshot) for call in calls(statement.test)
+    )
+    return compares and about_surface
+
+
+def _checking_functions(module: cst.Module, config: ScanConfig) -> set[str]:
+    """Names of this module's functions that make a check on every path, directly or through each other."""
+    bodies = {function.name.value: block(function.body) for function in functions(module)}
+    checking: set[str] = set()
+    while True:
+        def is_check(call: cst.Call) -> bool:
+            name = dotted(call.func)
+            return named(name, config.check) or name.rsplit(".", 1)[-1] in checking
+
+        found = {
+            name
+            for name, body in bodies.items()
+            if guarantees(body, is_check, lambda statement: _compare_and_raise(statement, config))
+        }
+        if found <= checking:
+            return checking
+        checking |= found

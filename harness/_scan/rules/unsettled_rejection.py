@@ -1,0 +1,140 @@
+"""TS105 unsettled-rejection: a refusal that leaves the reservation open."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+
+import libcst as cst
+import libcst.matchers as m
+
+from .._flow import block, guarantees, unpreceded
+from .._rule import Invalid, Rule, dotted, functions, named
+from .._types import ScanConfig
+
+
+class UnsettledRejection(Rule):
+    """A refusal raised where no settlement is reached on that path — in a function with no
+    handler in the module that settles it, or a settlement step that settles only sometimes."""
+
+    id = "TS105"
+    name = "unsettled-rejection"
+    message = "settle the reservation as pre_dispatch_rejected on the original lane before the refusal leaves"
+    valid = (
+        """
+def send(self, run):
+    try:
+        self.prepare(run)
+    except SurfaceRefused as refusal:
+        self.settle_refusal(run, refusal)
+        raise
+    self.gateway.dispatch(run.request)
+
+def check(self, run):
+    if capture(run.tools) != run.expected:
+        raise SurfaceRefused("final")
+
+def settle_refusal(self, run, refusal):
+    run.ledger.settle(run.reservation, "pre_dispatch_rejected")
+""",
+        """
+if capture(tools) != baseline:
+    ledger.settle(reservation, Outcome.PRE_DISPATCH_REJECTED)
+    raise HostRefused("tool surface changed")
+""",
+    )
+    invalid = (
+        Invalid(
+            """
+def send(request, ledger, gateway):
+    reservation = ledger.reserve(request.id)
+    if changed(request):
+        raise SurfaceRefused("final")
+    gateway.dispatch(request)
+""",
+            line=5,
+        ),
+        Invalid(
+            """
+def settle_refusal(self, run, refusal):
+    if run.stage("async_prep") is None:
+        super().settle_refusal(run, refusal)
+""",
+            line=2,
+        ),
+        Invalid(
+            """
+def settle_refusal(self, run, refusal):
+    pass
+""",
+            line=2,
+        ),
+    )
+
+    def matches(self, module: cst.Module, config: ScanConfig) -> Iterator[cst.CSTNode]:
+        def is_settle(call: cst.Call) -> bool:
+            return named(dotted(call.func), config.settle)
+
+        # A refusal raised in a step is settled where the module catches refusals, if it does.
+        handled = _settles_refusals_in_a_handler(module, config)
+
+        def unsettled_refusals(line: cst.SimpleStatementLine) -> Iterator[cst.Raise]:
+            if not handled:
+                yield from (s for s in line.body if isinstance(s, cst.Raise) and _refusal(_raised_name(s), config))
+
+        for function in functions(module):
+            body = block(function.body)
+            if named(function.name.value, config.settle):
+                # A settlement step (or the ledger itself) is judged by whether it settles.
+                if _skips_settling(body, is_settle):
+                    yield function
+            else:
+                yield from unpreceded(body, unsettled_refusals, is_settle)
+
+
+def _refusal(name: str, config: ScanConfig) -> bool:
+    lowered = name.lower()
+    return bool(name) and any(word in lowered for word in config.refusal_words)
+
+
+def _raised_name(raised: cst.Raise) -> str:
+    exception = raised.exc
+    if isinstance(exception, cst.Call):
+        exception = exception.func
+    return dotted(exception).rsplit(".", 1)[-1] if exception is not None else ""
+
+
+def _settles_refusals_in_a_handler(module: cst.Module, config: ScanConfig) -> bool:
+    """Whether some `except` clause of the module catches a refusal type and settles it.
+
+    Refusal types usually share a base defined elsewhere, so any refusal raised in the module is
+    taken to reach that handler: the rule then looks only at the settlement steps themselves.
+    """
+    for handler in m.findall(module, m.ExceptHandler()):
+        assert isinstance(handler, cst.ExceptHandler)
+        if handler.type is None or not any(named(dotted(c.func), config.settle) for c in m.findall(handler.body, m.Call())):
+            continue
+        types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
+        if any(_refusal(dotted(t.value if isinstance(t, cst.Element) else t).rsplit(".", 1)[-1], config) for t in types):
+            return True
+    return False
+
+
+def _skips_settling(body: Sequence[cst.BaseStatement], is_settle: Callable[[cst.Call], bool]) -> bool:
+    """A settlement step that does nothing, or settles on some paths only.
+
+    A step with no settlement call at all that does something else is the ledger itself, not a
+    step that forgot to call it.
+    """
+    statements = [s for s in body if not _docstring(s)]
+    empty = all(isinstance(s, cst.SimpleStatementLine) and all(isinstance(x, cst.Pass) for x in s.body) for s in statements)
+    calls_settle = any(is_settle(c) for s in statements for c in m.findall(s, m.Call()))
+    return empty or (calls_settle and not guarantees(statements, is_settle))
+
+
+def _docstring(statement: cst.BaseStatement) -> bool:
+    return (
+        isinstance(statement, cst.SimpleStatementLine)
+        and len(statement.body) == 1
+        and isinstance(statement.body[0], cst.Expr)
+        and isinstance(statement.body[0].value, cst.SimpleString | cst.ConcatenatedString)
+    )
