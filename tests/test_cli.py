@@ -170,7 +170,8 @@ def test_scan_reports_the_flaws_of_the_old_path_and_none_in_the_guard(tmp_path):
     legacy = toolsurface("scan", str(REFERENCE / "_legacy.py"), str(REFERENCE / "_defects.py"), "--no-cache")
     assert legacy.returncode == 1, legacy.stdout + legacy.stderr
     assert f"{REFERENCE / '_legacy.py'}:35:9 TS104 shared-baseline:" in legacy.stdout
-    assert "TS102 conditional-check:" in legacy.stdout and "TS107 silent-truncation:" in legacy.stdout
+    for flaw in ("TS102 conditional-check:", "TS103 self-derived-baseline:", "TS105 unsettled-rejection:", "TS107 silent-truncation:"):
+        assert flaw in legacy.stdout, flaw
     guarded = toolsurface("scan", str(REFERENCE / "_guarded.py"))
     assert guarded.returncode == 0, guarded.stdout
     assert "0 findings, 0 suppressed, 0 files not scanned; 1 of 1 files parsed" in guarded.stdout
@@ -184,7 +185,10 @@ def test_scan_writes_sarif_whole_and_goes_on_past_a_file_that_does_not_parse(tmp
     assert done.stderr.startswith(f"error: {tmp_path / 'broken.py'}:2:1: cannot parse:") and "Traceback" not in done.stderr
     log = json.loads(out.read_text())
     jsonschema.validate(log, json.loads((ROOT / "tests" / "fixtures" / "schemas" / "sarif-2.1.0.schema.json").read_text()))
-    assert [r["ruleId"] for r in log["runs"][0]["results"]] == ["TS104"]
+    assert [(r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"]) for r in log["runs"][0]["results"]] == [
+        ("TS104", 35),  # the shallow-copied baseline
+        ("TS105", 37),  # the settlement skipped on the asynchronous-preparation path
+    ]
     assert [p.name for p in out.parent.iterdir()] == ["scan.sarif"]
 
 

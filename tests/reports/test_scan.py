@@ -64,7 +64,8 @@ def test_text_lists_active_findings_with_their_line_and_a_summary(tmp_path):
     console = Console(file=io.StringIO(), width=200, color_system=None, theme=THEME)
     console.print(report(tmp_path))
     lines = console.file.getvalue().splitlines()
-    assert lines[0] == f"{tmp_path / 'host.py'}:2:5 TS104 shared-baseline: {RULES[1].message}"
+    message = next(rule.message for rule in RULES if rule.id == "TS104")
+    assert lines[0] == f"{tmp_path / 'host.py'}:2:5 TS104 shared-baseline: {message}"
     assert lines[1] == "    return recapture(list(run.tools), run)"
     assert lines[2] == f"error: {tmp_path / 'bad.py'}:3:1: cannot parse: x"
     assert lines[3] == "1 findings (TS104 ×1), 1 suppressed, 1 files not scanned; 1 of 2 files parsed"

@@ -7,14 +7,14 @@ from harness._scan import FileFailed, FileScanned, ScanConfig, scan_source, scan
 from harness._scan._rule import suppressed
 
 CONFIG = ScanConfig()
-SHARED = "def prepare(request):\n    baseline = list(request.tools)  {comment}\n    return baseline\n"
+SHARED = "def prepare(state):\n    baseline = list(state.tools)  {comment}\n    return baseline\n"
 
 
 def test_positions_are_one_based_and_span_the_node():
     (finding,) = scan_source(SHARED.format(comment=""), "host.py", CONFIG).findings
     assert (finding.path, finding.rule, finding.line, finding.column) == ("host.py", "TS104", 2, 5)
-    assert (finding.end_line, finding.end_column) == (2, 35)
-    assert finding.source == "    baseline = list(request.tools)  " and not finding.suppressed
+    assert (finding.end_line, finding.end_column) == (2, 33)
+    assert finding.source == "    baseline = list(state.tools)  " and not finding.suppressed
 
 
 def test_a_trailing_comment_suppresses_only_the_rules_it_names():
@@ -41,7 +41,7 @@ def test_a_file_that_does_not_parse_names_its_line_and_column():
 
 
 def test_configured_names_decide_what_counts():
-    source = "def prepare(req):\n    golden = list(req.tools)\n"
+    source = "def prepare(state):\n    golden = list(state.tools)\n"
     assert scan_source(source, "a.py", CONFIG).findings == ()
     custom = ScanConfig(baseline=("golden",))
     assert [f.rule for f in scan_source(source, "a.py", custom).findings] == ["TS104"]
