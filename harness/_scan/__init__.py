@@ -6,7 +6,7 @@ Scanned code is read as text and parsed, never imported or run.
 from ._api import default_cache_dir, python_files, scan_paths
 from ._config import load_config
 from ._engine import scan_source
-from ._rule import Invalid, Rule
+from ._rule import Invalid, Rule, Tree
 from ._types import FileFailed, FileResult, FileScanned, Finding, ScanConfig
 from .rules import RULES
 
@@ -19,6 +19,7 @@ __all__ = [
     "Invalid",
     "Rule",
     "ScanConfig",
+    "Tree",
     "default_cache_dir",
     "load_config",
     "python_files",

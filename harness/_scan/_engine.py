@@ -14,20 +14,25 @@ from collections.abc import Sequence
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from ._rule import Rule, suppressed
+from ._rule import Rule, Tree, suppressed
 from ._types import FileFailed, FileResult, FileScanned, Finding, ScanConfig
 from .rules import RULES
 
 
-@functools.lru_cache(maxsize=16)
-def _mentions(config: ScanConfig) -> re.Pattern[str]:
-    # Substrings, not words: `take_baseline` must count as mentioning `baseline`.
-    return re.compile("|".join(map(re.escape, sorted(config.words()))))
+@functools.lru_cache(maxsize=256)
+def _word(words: tuple[str, ...]) -> re.Pattern[str]:
+    # Letters and digits bound a word, `_` does not: `take_baseline` mentions `baseline`, `checked` no `check`.
+    parts = sorted({word.rsplit(".", 1)[-1] for word in words})
+    return re.compile(r"(?<![A-Za-z0-9])(?:" + "|".join(map(re.escape, parts)) + r")(?![A-Za-z0-9])", re.IGNORECASE)
+
+
+def applicable(source: str, config: ScanConfig, rules: Sequence[Rule] = RULES) -> list[Rule]:
+    """The rules whose words the text mentions: a cheap test that spares most files a parse."""
+    return [rule for rule in rules if all(_word(group).search(source) for group in rule.needs(config))]
 
 
 def worth_parsing(source: str, config: ScanConfig) -> bool:
-    """Whether the text mentions any configured name at all (a cheap test before parsing)."""
-    return _mentions(config).search(source) is not None
+    return bool(applicable(source, config))
 
 
 #: libcst's own 1-based position of the token it choked on; `editor_line` is off at end of file.
@@ -44,16 +49,22 @@ def _parse_problem(error: cst.ParserSyntaxError) -> str:
 
 def scan_source(source: str, path: str, config: ScanConfig, rules: Sequence[Rule] = RULES) -> FileResult:
     """Every finding of `rules` in one file's text, or why the file could not be scanned."""
-    if not worth_parsing(source, config):
+    rules = applicable(source, config, rules)
+    if not rules:
         return FileScanned(path, (), parsed=False)
     try:
         module = cst.parse_module(source)
+        tree = Tree(module)
+        hits = [(rule, node) for rule in rules for node in rule.matches(tree, config)]
+        if not hits:
+            return FileScanned(path, (), parsed=True)
+        positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     except cst.ParserSyntaxError as error:
         return FileFailed(path, f"{path}:{_parse_problem(error)}")
-    hits = [(rule, node) for rule in rules for node in rule.matches(module, config)]
-    if not hits:
-        return FileScanned(path, (), parsed=True)
-    positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    except RecursionError:
+        return FileFailed(path, f"{path}: nested too deeply to analyse")
+    except Exception as error:  # a rule's bug must cost one file, not the scan
+        return FileFailed(path, f"{path}: scan failed: {type(error).__name__}: {error}")
     lines = source.splitlines()
     findings = []
     for rule, node in hits:

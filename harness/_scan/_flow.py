@@ -8,10 +8,11 @@ bodies and both arms of an `if`/`else` do.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any
 
 import libcst as cst
 
-from ._rule import calls
+from ._rule import Tree
 
 #: Whether a call is the thing that must have happened.
 Wanted = Callable[[cst.Call], bool]
@@ -23,70 +24,81 @@ def _never(statement: cst.BaseStatement) -> bool:
     return False
 
 
-def block(node: cst.BaseSuite | None) -> Sequence[cst.BaseStatement]:
+#: A line of small statements: `x = 1; y()` on its own line, or after `if test:` on the same one.
+SIMPLE = (cst.SimpleStatementLine, cst.SimpleStatementSuite)
+
+
+def block(node: cst.BaseSuite | None) -> Sequence[Any]:
+    """The statements of a suite; a same-line suite (`if x: return y`) is one simple line."""
     if node is None:
         return ()
-    if isinstance(node, cst.IndentedBlock):
-        return node.body
-    return (cst.SimpleStatementLine(body=node.body),) if isinstance(node, cst.SimpleStatementSuite) else ()
+    return node.body if isinstance(node, cst.IndentedBlock) else (node,)
 
 
-def guarantees(statements: Sequence[cst.BaseStatement], wanted: Wanted, guard: Guard = _never) -> bool:
+def guarantees(tree: Tree, statements: Sequence[cst.BaseStatement], wanted: Wanted, guard: Guard = _never) -> bool:
     """Whether running these statements to their end makes a wanted call on every path."""
-    return any(guard(statement) or _guarantees(statement, wanted) for statement in statements)
+    return any(guard(statement) or _guarantees(tree, statement, wanted) for statement in statements)
 
 
-def _guarantees(statement: cst.BaseStatement, wanted: Wanted) -> bool:
-    if isinstance(statement, cst.SimpleStatementLine):
-        return any(wanted(call) for call in calls(statement))
+def _guarantees(tree: Tree, statement: cst.BaseStatement, wanted: Wanted) -> bool:
+    if isinstance(statement, SIMPLE):
+        return any(wanted(call) for call in tree.calls(statement))
     if isinstance(statement, cst.If):
-        if any(wanted(call) for call in calls(statement.test)):
+        if any(wanted(call) for call in tree.calls(statement.test)):
             return True
-        return statement.orelse is not None and guarantees(block(statement.body), wanted) and _else(statement.orelse, wanted)
+        orelse = statement.orelse
+        if orelse is None or not guarantees(tree, block(statement.body), wanted):
+            return False
+        return _guarantees(tree, orelse, wanted) if isinstance(orelse, cst.If) else guarantees(tree, block(orelse.body), wanted)
     if isinstance(statement, cst.Try):
         final = statement.finalbody
-        return guarantees(block(statement.body), wanted) or (final is not None and guarantees(block(final.body), wanted))
+        return guarantees(tree, block(statement.body), wanted) or (
+            final is not None and guarantees(tree, block(final.body), wanted)
+        )
     if isinstance(statement, cst.With):
-        return any(wanted(call) for item in statement.items for call in calls(item)) or guarantees(block(statement.body), wanted)
+        return any(wanted(call) for item in statement.items for call in tree.calls(item)) or guarantees(
+            tree, block(statement.body), wanted
+        )
     return False
 
 
-def _else(orelse: cst.If | cst.Else, wanted: Wanted) -> bool:
-    return _guarantees(orelse, wanted) if isinstance(orelse, cst.If) else guarantees(block(orelse.body), wanted)
-
-
-#: The nodes of one simple statement line that must be preceded (dispatch calls, raises…).
-Targets = Callable[[cst.SimpleStatementLine], Iterable[cst.CSTNode]]
+#: The nodes of one simple line that must be preceded (dispatch calls, raises…).
+Targets = Callable[[Any], Iterable[cst.CSTNode]]
 
 
 def unpreceded(
-    statements: Sequence[cst.BaseStatement], target: Targets, before: Wanted, done: bool = False, guard: Guard = _never
+    tree: Tree,
+    statements: Sequence[cst.BaseStatement],
+    target: Targets,
+    before: Wanted,
+    done: bool = False,
+    guard: Guard = _never,
 ) -> Iterator[cst.CSTNode]:
     """Targets that some path reaches without a `before` call (or `guard` statement) first."""
     for statement in statements:
-        if isinstance(statement, cst.SimpleStatementLine):
+        if isinstance(statement, SIMPLE):
             if not done:
                 yield from target(statement)
         elif isinstance(statement, cst.If):
-            inner = done or any(before(call) for call in calls(statement.test))
-            yield from unpreceded(block(statement.body), target, before, inner, guard)
+            inner = done or any(before(call) for call in tree.calls(statement.test))
+            yield from unpreceded(tree, block(statement.body), target, before, inner, guard)
             if isinstance(statement.orelse, cst.If):
-                yield from unpreceded((statement.orelse,), target, before, inner, guard)
+                yield from unpreceded(tree, (statement.orelse,), target, before, inner, guard)
             elif statement.orelse is not None:
-                yield from unpreceded(block(statement.orelse.body), target, before, inner, guard)
+                yield from unpreceded(tree, block(statement.orelse.body), target, before, inner, guard)
         elif isinstance(statement, cst.Try):
-            yield from unpreceded(block(statement.body), target, before, done, guard)
+            yield from unpreceded(tree, block(statement.body), target, before, done, guard)
             for handler in statement.handlers:
-                yield from unpreceded(block(handler.body), target, before, done, guard)
-            after_body = done or guarantees(block(statement.body), before, guard)
+                yield from unpreceded(tree, block(handler.body), target, before, done, guard)
+            after_body = done or guarantees(tree, block(statement.body), before, guard)
             if statement.orelse is not None:
-                yield from unpreceded(block(statement.orelse.body), target, before, after_body, guard)
+                yield from unpreceded(tree, block(statement.orelse.body), target, before, after_body, guard)
             if statement.finalbody is not None:
-                yield from unpreceded(block(statement.finalbody.body), target, before, done, guard)
+                yield from unpreceded(tree, block(statement.finalbody.body), target, before, done, guard)
         elif isinstance(statement, cst.With | cst.For | cst.While):
-            yield from unpreceded(block(statement.body), target, before, done, guard)
+            yield from unpreceded(tree, block(statement.body), target, before, done, guard)
         # Nested functions and classes are scanned on their own.
-        done = done or guard(statement) or _guarantees(statement, before)
+        done = done or guard(statement) or _guarantees(tree, statement, before)
 
 
 def always_leaves(statements: Sequence[cst.BaseStatement]) -> bool:
@@ -94,7 +106,7 @@ def always_leaves(statements: Sequence[cst.BaseStatement]) -> bool:
     if not statements:
         return False
     last = statements[-1]
-    if isinstance(last, cst.SimpleStatementLine):
+    if isinstance(last, SIMPLE):
         return any(isinstance(small, cst.Raise | cst.Return) for small in last.body)
     if isinstance(last, cst.If):
         orelse = last.orelse

@@ -1,8 +1,10 @@
 """What a scan rule is, and the small pieces of syntax the rules share.
 
 A rule is one small class: an id, a short name, a message that says what to do instead, source
-examples that must and must not match (they are also its tests), and `matches`, which yields the
-nodes to report. Rules read a libcst tree; they never import or run what they read.
+examples that must and must not match (they are also its tests), `needs`, the words a file must
+mention for the rule to have anything to find (so most files are never parsed), and `matches`,
+which yields the nodes to report from a `Tree`, the module indexed once. Rules read source; they
+never import or run it.
 """
 
 from __future__ import annotations
@@ -11,10 +13,9 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import libcst as cst
-import libcst.matchers as m
 from libcst.helpers import get_full_name_for_node
 
 from ._types import ScanConfig
@@ -37,8 +38,12 @@ class Rule(ABC):
     invalid: ClassVar[tuple[Invalid, ...]]
 
     @abstractmethod
-    def matches(self, module: cst.Module, config: ScanConfig) -> Iterator[cst.CSTNode]:
-        """The nodes this rule reports in `module`, in source order."""
+    def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
+        """Words the text must mention for this rule to have anything to find: one of each group."""
+
+    @abstractmethod
+    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
+        """The nodes this rule reports in the module, in source order."""
 
 
 def dotted(node: cst.CSTNode) -> str:
@@ -52,56 +57,89 @@ def named(name: str, configured: Iterable[str]) -> bool:
     return any(parts[-len(want.split(".")):] == want.split(".") for want in configured if want)
 
 
-def calls(node: cst.CSTNode) -> Iterator[cst.Call]:
-    yield from m.findall(node, m.Call())  # type: ignore[misc]
+class Tree:
+    """A parsed module with every node indexed once, in source order.
 
-
-def calls_to(node: cst.CSTNode, configured: Iterable[str]) -> Iterator[cst.Call]:
-    configured = tuple(configured)
-    return (call for call in calls(node) if named(dotted(call.func), configured))
-
-
-def identifiers(node: cst.CSTNode) -> Iterator[str]:
-    """Every plain name and attribute name under `node`."""
-    for found in m.findall(node, m.Name() | m.Attribute()):
-        yield found.value if isinstance(found, cst.Name) else found.attr.value
-
-
-def mentions(node: cst.CSTNode, words: Iterable[str]) -> bool:
-    """Whether any identifier under `node` contains one of `words` as a `_`-separated part.
-
-    Constants are not mentions: `stage is StageKind.HOOK` asks which stage this is, not whether
-    hooks are registered.
+    Rules ask "the calls under this statement", "the ifs of this function" many times; each answer
+    is a slice of one pre-order list, not another walk of the tree.
     """
-    wanted = set(words)
-    return any(
-        not name.isupper() and (wanted & set(name.lower().split("_")) or name.lower() in wanted)
-        for name in identifiers(node)
-    )
 
+    def __init__(self, module: cst.Module) -> None:
+        self.module = module
+        order: list[cst.CSTNode] = []
+        span: dict[int, Any] = {}
 
-def functions(module: cst.Module) -> list[cst.FunctionDef]:
-    return list(m.findall(module, m.FunctionDef()))  # type: ignore[arg-type]
+        class Indexer(cst.CSTVisitor):
+            def on_visit(self, node: cst.CSTNode) -> bool:
+                span[id(node)] = len(order)
+                order.append(node)
+                return True
 
+            def on_leave(self, original_node: cst.CSTNode) -> None:
+                span[id(original_node)] = (span[id(original_node)], len(order))
 
-def hook_functions(module: cst.Module, config: ScanConfig) -> list[cst.FunctionDef]:
-    """Functions that run as hooks: named like one, decorated by a hook registration, or handed
-    to a hook registration call in the same module."""
-    registered = {
-        dotted(arg.value).rsplit(".", 1)[-1]
-        for call in calls_to(module, config.hook_registration)
-        for arg in call.args
-        if dotted(arg.value)
-    }
-    hooks = []
-    for function in functions(module):
-        name = function.name.value
-        decorated = any(named(dotted(_callee(d.decorator)), config.hook_registration) for d in function.decorators)
-        # A function named after a hook event (`on_before_dispatch`) is that event's callback.
-        event = named(name, config.hook_registration)
-        if decorated or event or name in registered or set(name.lower().split("_")) & set(config.hook_words):
-            hooks.append(function)
-    return hooks
+        module.visit(Indexer())
+        self._order = order
+        self._span = span
+        self._hooks: dict[ScanConfig, list[cst.FunctionDef]] = {}
+
+    def findall(self, node: cst.CSTNode, *kinds: type[cst.CSTNode]) -> list[Any]:
+        """The nodes of these kinds at or under `node`, in source order."""
+        start, end = self._span[id(node)]
+        return [found for found in self._order[start:end] if isinstance(found, kinds)]
+
+    def calls(self, node: cst.CSTNode) -> list[cst.Call]:
+        return self.findall(node, cst.Call)
+
+    def calls_to(self, node: cst.CSTNode, configured: Iterable[str]) -> list[cst.Call]:
+        configured = tuple(configured)
+        return [call for call in self.calls(node) if named(dotted(call.func), configured)]
+
+    def identifiers(self, node: cst.CSTNode) -> Iterator[str]:
+        """Every plain name and attribute name at or under `node`."""
+        for found in self.findall(node, cst.Name, cst.Attribute):
+            yield found.value if isinstance(found, cst.Name) else found.attr.value
+
+    def mentions(self, node: cst.CSTNode, words: Iterable[str]) -> bool:
+        """Whether any identifier under `node` contains one of `words` as a `_`-separated part.
+
+        Constants are not mentions: `stage is StageKind.HOOK` asks which stage this is, not whether
+        hooks are registered.
+        """
+        wanted = set(words)
+        return any(
+            not name.isupper() and (wanted & set(name.lower().split("_")) or name.lower() in wanted)
+            for name in self.identifiers(node)
+        )
+
+    def strings(self, node: cst.CSTNode) -> list[str]:
+        """The values of the plain string literals at or under `node`."""
+        values = (s.evaluated_value for s in self.findall(node, cst.SimpleString))
+        return [value for value in values if isinstance(value, str)]
+
+    def functions(self) -> list[cst.FunctionDef]:
+        return self.findall(self.module, cst.FunctionDef)
+
+    def hook_functions(self, config: ScanConfig) -> list[cst.FunctionDef]:
+        """Functions that run as hooks: named like one or after a hook event, decorated by a hook
+        registration, or handed to a hook registration call in the same module."""
+        if config not in self._hooks:
+            registered = {
+                dotted(arg.value).rsplit(".", 1)[-1]
+                for call in self.calls_to(self.module, config.hook_registration)
+                for arg in call.args
+                if dotted(arg.value)
+            }
+            hooks = []
+            for function in self.functions():
+                name = function.name.value
+                decorated = any(named(dotted(_callee(d.decorator)), config.hook_registration) for d in function.decorators)
+                # A function named after a hook event (`on_before_dispatch`) is that event's callback.
+                event = named(name, config.hook_registration)
+                if decorated or event or name in registered or set(name.lower().split("_")) & set(config.hook_words):
+                    hooks.append(function)
+            self._hooks[config] = hooks
+        return self._hooks[config]
 
 
 def _callee(decorator: cst.BaseExpression) -> cst.BaseExpression:

@@ -46,14 +46,6 @@ class ScanConfig:
     diagnostic_words: tuple[str, ...] = ("quota", "budget", "deadline", "provider_attempt", "exhausted", "rate_limit")
     message_words: tuple[str, ...] = ("message", "messages", "content", "result", "results", "transcript", "payload")
 
-    def words(self) -> frozenset[str]:
-        """What a file must mention, anywhere in its text, to be worth parsing."""
-        names = (
-            *self.dispatch, *self.check, *self.settle, *self.hook_registration, *self.controls, *self.baseline,
-            *self.hook_words, *self.tool_words,
-        )
-        return frozenset(name.rsplit(".", 1)[-1] for name in names)
-
 
 @dataclass(frozen=True, slots=True)
 class Finding:

@@ -12,6 +12,14 @@ def pytest_terminal_summary(terminalreporter, config):
     write("")
     write("toolsurface benchmark ratios (medians, same run)")
     for group, benches in groups.items():
+        by_name = {bench.name: bench for bench in benches}
+        # A benchmark may name the alternative it is measured against; the rest compare with the first.
+        named = [bench for bench in benches if bench.extra_info.get("against") in by_name]
+        for bench in named:
+            other = by_name[bench.extra_info["against"]]
+            write(f"  [{group}] {bench.name}: {bench.stats.median / other.stats.median:.3f}× the time of {other.name}")
+        if named:
+            continue
         first = benches[0]
         for other in benches[1:]:
             ratio = first.stats.median / other.stats.median

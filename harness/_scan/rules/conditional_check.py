@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import libcst as cst
-import libcst.matchers as m
 
-from .._rule import Invalid, Rule, calls_to, dotted, hook_functions, mentions, named
+from .._rule import Invalid, Rule, Tree, dotted, named
 from .._types import ScanConfig
 
 
@@ -62,14 +61,16 @@ def on_before_dispatch(request):
         ),
     )
 
-    def matches(self, module: cst.Module, config: ScanConfig) -> Iterator[cst.CSTNode]:
+    def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
+        return (config.check, (*config.hook_words, *config.hook_registration))
+
+    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
         found: dict[int, cst.CSTNode] = {}
-        for branch in m.findall(module, m.If()):
-            assert isinstance(branch, cst.If)
-            if mentions(branch.test, config.hook_words):
-                found.update((id(call), call) for call in calls_to(branch.body, config.check))
-        for hook in hook_functions(module, config):
-            found.update((id(call), call) for call in calls_to(hook.body, config.check))
-        for registration in calls_to(module, config.hook_registration):
+        for branch in tree.findall(tree.module, cst.If):
+            if tree.mentions(branch.test, config.hook_words):
+                found.update((id(call), call) for call in tree.calls_to(branch.body, config.check))
+        for hook in tree.hook_functions(config):
+            found.update((id(call), call) for call in tree.calls_to(hook.body, config.check))
+        for registration in tree.calls_to(tree.module, config.hook_registration):
             found.update((id(arg), arg.value) for arg in registration.args if named(dotted(arg.value), config.check))
         yield from found.values()

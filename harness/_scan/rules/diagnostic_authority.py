@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import libcst as cst
-import libcst.matchers as m
 
-from .._rule import Invalid, Rule, dotted, functions, is_tools, mentions
+from .._rule import Invalid, Rule, Tree, dotted, is_tools
 from .._types import ScanConfig
 
 #: Names a function collects tools to hide into.
@@ -55,32 +54,35 @@ def disabled_tools(results):
         ),
     )
 
-    def matches(self, module: cst.Module, config: ScanConfig) -> Iterator[cst.CSTNode]:
-        for function in functions(module):
-            if not mentions(function, config.message_words) or not _hides(function, config):
+    def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
+        return (config.diagnostic_words, config.message_words)
+
+    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
+        for function in tree.functions():
+            if not tree.mentions(function, config.message_words) or not _hides(tree, function, config):
                 continue
-            for node in m.findall(function.body, m.Comparison() | m.Call()):
-                if _reads_diagnostic(node, config):
+            for node in tree.findall(function.body, cst.Comparison, cst.Call):
+                if _reads_diagnostic(tree, node, config):
                     yield node
                     break
 
 
-def _hides(function: cst.FunctionDef, config: ScanConfig) -> bool:
+def _hides(tree: Tree, function: cst.FunctionDef, config: ScanConfig) -> bool:
     """Whether the function narrows a tool list or collects names to hide."""
-    for assign in m.findall(function.body, m.Assign() | m.AugAssign()):
+    for assign in tree.findall(function.body, cst.Assign, cst.AugAssign):
         targets = [t.target for t in assign.targets] if isinstance(assign, cst.Assign) else [assign.target]
-        if any(is_tools(t, config) or mentions(t, _HIDING) for t in targets):
+        if any(is_tools(t, config) or tree.mentions(t, _HIDING) for t in targets):
             return True
     return any(
-        isinstance(call.func, cst.Attribute) and call.func.attr.value in ("add", "update", "remove") and mentions(call.func.value, _HIDING)
-        for call in m.findall(function.body, m.Call())
-        if isinstance(call, cst.Call)
+        isinstance(call.func, cst.Attribute)
+        and call.func.attr.value in ("add", "update", "remove")
+        and tree.mentions(call.func.value, _HIDING)
+        for call in tree.calls(function.body)
     )
 
 
-def _reads_diagnostic(node: cst.CSTNode, config: ScanConfig) -> bool:
+def _reads_diagnostic(tree: Tree, node: cst.CSTNode, config: ScanConfig) -> bool:
     """A comparison or `.get()` that names a diagnostic field in a string."""
     if isinstance(node, cst.Call) and not dotted(node.func).endswith(".get"):
         return False
-    strings = [s.evaluated_value for s in m.findall(node, m.SimpleString()) if isinstance(s, cst.SimpleString)]
-    return any(isinstance(s, str) and any(word in s.lower() for word in config.diagnostic_words) for s in strings)
+    return any(word in s.lower() for s in tree.strings(node) for word in config.diagnostic_words)

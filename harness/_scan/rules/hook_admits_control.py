@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import libcst as cst
-import libcst.matchers as m
 
-from .._rule import Invalid, Rule, calls, dotted, hook_functions, identifiers
+from .._rule import Invalid, Rule, Tree, dotted
 from .._types import ScanConfig
 
 #: List operations that put a tool into a tool list.
@@ -50,18 +49,21 @@ def add_reader(request):
         ),
     )
 
-    def matches(self, module: cst.Module, config: ScanConfig) -> Iterator[cst.CSTNode]:
+    def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
+        return ((*config.hook_words, *config.hook_registration), config.controls)
+
+    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
         controls = {name.lower() for name in config.controls}
-        for hook in hook_functions(module, config):
-            for call in calls(hook.body):
-                if dotted(call.func).endswith(_ADDS) and _names_control(call, controls):
+
+        def names_control(node: cst.CSTNode) -> bool:
+            said = {name.lower() for name in tree.identifiers(node)} | {s.lower() for s in tree.strings(node)}
+            return bool(controls & said)
+
+        for hook in tree.hook_functions(config):
+            for call in tree.calls(hook.body):
+                if dotted(call.func).endswith(_ADDS) and names_control(call):
                     yield call
-            for operation in m.findall(hook.body, m.BinaryOperation(operator=m.Add()) | m.AugAssign()):
-                if _names_control(operation, controls):
+            for operation in tree.findall(hook.body, cst.BinaryOperation, cst.AugAssign):
+                adds = isinstance(operation, cst.AugAssign) or isinstance(operation.operator, cst.Add)
+                if adds and names_control(operation):
                     yield operation
-
-
-def _names_control(node: cst.CSTNode, controls: set[str]) -> bool:
-    strings = {s.evaluated_value for s in m.findall(node, m.SimpleString()) if isinstance(s, cst.SimpleString)}
-    names = {name.lower() for name in identifiers(node)}
-    return bool(controls & (names | {str(s).lower() for s in strings}))

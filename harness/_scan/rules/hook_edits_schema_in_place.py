@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import libcst as cst
-import libcst.matchers as m
 
-from .._rule import Invalid, Rule, calls, hook_functions
+from .._rule import Invalid, Rule, Tree
 from .._types import ScanConfig
 
 #: Methods that change a dict or list where it stands.
@@ -56,16 +55,19 @@ def hook(tool):
         ),
     )
 
-    def matches(self, module: cst.Module, config: ScanConfig) -> Iterator[cst.CSTNode]:
+    def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
+        return ((*config.hook_words, *config.hook_registration), config.schema_keys)
+
+    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
         keys = set(config.schema_keys)
-        for hook in hook_functions(module, config):
-            for statement in m.findall(hook.body, m.Assign() | m.AugAssign() | m.Del()):
+        for hook in tree.hook_functions(config):
+            for statement in tree.findall(hook.body, cst.Assign, cst.AugAssign, cst.Del):
                 targets = (
                     [t.target for t in statement.targets] if isinstance(statement, cst.Assign) else [statement.target]
                 )
                 if any(_inside_schema(target, keys) for target in targets):
                     yield statement
-            for call in calls(hook.body):
+            for call in tree.calls(hook.body):
                 func = call.func
                 if isinstance(func, cst.Attribute) and func.attr.value in _MUTATING and _through_schema(func.value, keys):
                     yield call

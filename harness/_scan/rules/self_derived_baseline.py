@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import libcst as cst
-import libcst.matchers as m
 
-from .._rule import Invalid, Rule, calls_to, dotted, mentions, named
+from .._rule import Invalid, Rule, Tree, dotted, named
 from .._types import ScanConfig
 
 
@@ -41,14 +40,17 @@ def final_check(self, run):
         ),
     )
 
-    def matches(self, module: cst.Module, config: ScanConfig) -> Iterator[cst.CSTNode]:
+    def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
+        return ((*config.baseline, *config.check), (*config.request_words, *config.seal_words))
+
+    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
         sources = (*config.request_words, *config.seal_words)
-        for assign in m.findall(module, m.Assign() | m.AnnAssign()):
+        for assign in tree.findall(tree.module, cst.Assign, cst.AnnAssign):
             targets = [t.target for t in assign.targets] if isinstance(assign, cst.Assign) else [assign.target]
             if any(named(dotted(t), config.baseline) for t in targets) and assign.value is not None:
-                if mentions(assign.value, sources):
+                if tree.mentions(assign.value, sources):
                     yield assign
         # Every check is handed the request; one handed the seal as its expected side is self-derived.
-        for check in calls_to(module, config.check):
-            if any(mentions(arg.value, config.seal_words) for arg in check.args):
+        for check in tree.calls_to(tree.module, config.check):
+            if any(tree.mentions(arg.value, config.seal_words) for arg in check.args):
                 yield check

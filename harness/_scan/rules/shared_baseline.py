@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import libcst as cst
-import libcst.matchers as m
 
-from .._rule import Invalid, Rule, dotted, is_tools, named
+from .._rule import Invalid, Rule, Tree, dotted, is_tools, named
 from .._types import ScanConfig
 
 #: Calls that copy only the outer container: every nested schema dict stays shared.
@@ -46,16 +45,18 @@ def take_baseline(self, run):
         ),
     )
 
-    def matches(self, module: cst.Module, config: ScanConfig) -> Iterator[cst.CSTNode]:
-        for assign in m.findall(module, m.Assign() | m.AnnAssign()):
+    def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
+        return (config.baseline,)
+
+    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
+        for assign in tree.findall(tree.module, cst.Assign, cst.AnnAssign):
             targets = [t.target for t in assign.targets] if isinstance(assign, cst.Assign) else [assign.target]
             baseline = any(named(dotted(target), config.baseline) for target in targets)
             if baseline and assign.value is not None and _shares(assign.value, config):
                 yield assign
-        for function in m.findall(module, m.FunctionDef()):
-            assert isinstance(function, cst.FunctionDef)
+        for function in tree.functions():
             if "baseline" in function.name.value:
-                for returned in m.findall(function.body, m.Return()):
+                for returned in tree.findall(function.body, cst.Return):
                     if returned.value is not None and _shares(returned.value, config):
                         yield returned
 

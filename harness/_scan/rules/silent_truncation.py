@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import libcst as cst
-import libcst.matchers as m
 
-from .._rule import Invalid, Rule, calls, dotted, is_tools
+from .._rule import Invalid, Rule, Tree, dotted, is_tools
 from .._types import ScanConfig
 
 
@@ -51,22 +50,27 @@ def fit(run, budget):
         ),
     )
 
-    def matches(self, module: cst.Module, config: ScanConfig) -> Iterator[cst.CSTNode]:
-        rotations = {id(part) for joined in m.findall(module, m.BinaryOperation(operator=m.Add())) for part in _halves(joined)}
-        for found in m.findall(module, m.Subscript() | m.For() | m.Call()):
+    def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
+        return (config.tool_words,)
+
+    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
+        rotations = {id(part) for joined in tree.findall(tree.module, cst.BinaryOperation) for part in _halves(joined)}
+        for found in tree.findall(tree.module, cst.Subscript, cst.For, cst.Call):
             if isinstance(found, cst.Subscript) and is_tools(found.value, config) and _cuts(found):
                 if id(found) not in rotations:
                     yield found
             elif isinstance(found, cst.Call) and dotted(found.func).endswith("islice") and found.args:
                 if is_tools(found.args[0].value, config):
                     yield found
-            elif isinstance(found, cst.For) and is_tools(found.iter, config) and _fills_until_full(found):
+            elif isinstance(found, cst.For) and is_tools(found.iter, config) and _fills_until_full(tree, found):
                 yield found
 
 
 def _halves(joined: cst.CSTNode) -> tuple[cst.CSTNode, ...]:
     """`tools[k:] + tools[:k]`: two slices of one list put back together reorder it, they cut nothing."""
     assert isinstance(joined, cst.BinaryOperation)
+    if not isinstance(joined.operator, cst.Add):
+        return ()
     left, right = joined.left, joined.right
     if isinstance(left, cst.Subscript) and isinstance(right, cst.Subscript) and dotted(left.value) == dotted(right.value):
         return (left, right)
@@ -78,11 +82,11 @@ def _cuts(subscript: cst.Subscript) -> bool:
     return any(isinstance(e.slice, cst.Slice) and (e.slice.lower or e.slice.upper) for e in subscript.slice)
 
 
-def _fills_until_full(loop: cst.For) -> bool:
+def _fills_until_full(tree: Tree, loop: cst.For) -> bool:
     """A loop over the tools that appends the loop variable somewhere and can `break` early."""
     variable = dotted(loop.target)
     appends = any(
         dotted(call.func).endswith(".append") and call.args and dotted(call.args[0].value) == variable
-        for call in calls(loop.body)
+        for call in tree.calls(loop.body)
     )
-    return appends and bool(m.findall(loop.body, m.Break()))
+    return appends and bool(tree.findall(loop.body, cst.Break))

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import libcst as cst
-import libcst.matchers as m
 
 from .._flow import always_leaves, block, guarantees, unpreceded
-from .._rule import Invalid, Rule, calls, dotted, functions, mentions, named
+from .._rule import Invalid, Rule, Tree, dotted, named
 from .._types import ScanConfig
 
 
@@ -75,48 +74,51 @@ async def prepare(self, request):
         ),
     )
 
-    def matches(self, module: cst.Module, config: ScanConfig) -> Iterator[cst.CSTNode]:
-        checking = _checking_functions(module, config)
+    def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
+        return (config.dispatch,)
+
+    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
+        checking = _checking_functions(tree, config)
 
         def is_check(call: cst.Call) -> bool:
             name = dotted(call.func)
             return named(name, config.check) or name.rsplit(".", 1)[-1] in checking
 
-        def dispatches(line: cst.SimpleStatementLine) -> Iterator[cst.Call]:
-            return (call for call in calls(line) if named(dotted(call.func), config.dispatch))
+        def dispatches(line: cst.CSTNode) -> Iterator[cst.Call]:
+            return (call for call in tree.calls(line) if named(dotted(call.func), config.dispatch))
 
         def compare_and_raise(statement: cst.BaseStatement) -> bool:
-            return _compare_and_raise(statement, config)
+            return _compare_and_raise(tree, statement, config)
 
-        for function in functions(module):
-            yield from unpreceded(block(function.body), dispatches, is_check, guard=compare_and_raise)
+        for function in tree.functions():
+            yield from unpreceded(tree, block(function.body), dispatches, is_check, guard=compare_and_raise)
 
 
-def _compare_and_raise(statement: cst.BaseStatement, config: ScanConfig) -> bool:
+def _compare_and_raise(tree: Tree, statement: cst.BaseStatement, config: ScanConfig) -> bool:
     """`if <surface> != <baseline>: raise …`: a check written in place."""
     if not isinstance(statement, cst.If) or not always_leaves(block(statement.body)):
         return False
-    compares = bool(m.findall(statement.test, m.Comparison()))
-    about_surface = mentions(statement.test, (*config.baseline, *config.tool_words)) or any(
-        named(dotted(call.func), config.snapshot) for call in calls(statement.test)
+    compares = bool(tree.findall(statement.test, cst.Comparison))
+    about_surface = tree.mentions(statement.test, (*config.baseline, *config.tool_words)) or any(
+        named(dotted(call.func), config.snapshot) for call in tree.calls(statement.test)
     )
     return compares and about_surface
 
 
-def _checking_functions(module: cst.Module, config: ScanConfig) -> set[str]:
+def _checking_functions(tree: Tree, config: ScanConfig) -> set[str]:
     """Names of this module's functions that make a check on every path, directly or through each other."""
-    bodies = {function.name.value: block(function.body) for function in functions(module)}
+    pending = {function.name.value: block(function.body) for function in tree.functions()}
     checking: set[str] = set()
-    while True:
-        def is_check(call: cst.Call) -> bool:
-            name = dotted(call.func)
-            return named(name, config.check) or name.rsplit(".", 1)[-1] in checking
 
-        found = {
-            name
-            for name, body in bodies.items()
-            if guarantees(body, is_check, lambda statement: _compare_and_raise(statement, config))
-        }
-        if found <= checking:
-            return checking
+    def is_check(call: cst.Call) -> bool:
+        name = dotted(call.func)
+        return named(name, config.check) or name.rsplit(".", 1)[-1] in checking
+
+    def compare_and_raise(statement: cst.BaseStatement) -> bool:
+        return _compare_and_raise(tree, statement, config)
+
+    # Each round moves the functions that now check into `checking`; a round that moves none ends it.
+    while found := {name for name, body in pending.items() if guarantees(tree, body, is_check, compare_and_raise)}:
         checking |= found
+        pending = {name: body for name, body in pending.items() if name not in found}
+    return checking

@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 
 import libcst as cst
-import libcst.matchers as m
 
-from .._flow import block, guarantees, unpreceded
-from .._rule import Invalid, Rule, dotted, functions, named
+from .._flow import SIMPLE, block, guarantees, unpreceded
+from .._rule import Invalid, Rule, Tree, dotted, named
 from .._types import ScanConfig
 
 
@@ -70,25 +69,29 @@ def settle_refusal(self, run, refusal):
         ),
     )
 
-    def matches(self, module: cst.Module, config: ScanConfig) -> Iterator[cst.CSTNode]:
+    def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
+        # Only code that holds reservations can leave one open.
+        return ((*config.settle, "reserve", "reservation", "ledger"),)
+
+    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
         def is_settle(call: cst.Call) -> bool:
             return named(dotted(call.func), config.settle)
 
         # A refusal raised in a step is settled where the module catches refusals, if it does.
-        handled = _settles_refusals_in_a_handler(module, config)
+        handled = _settles_refusals_in_a_handler(tree, config)
 
-        def unsettled_refusals(line: cst.SimpleStatementLine) -> Iterator[cst.Raise]:
+        def unsettled_refusals(line: cst.SimpleStatementLine | cst.SimpleStatementSuite) -> Iterator[cst.Raise]:
             if not handled:
                 yield from (s for s in line.body if isinstance(s, cst.Raise) and _refusal(_raised_name(s), config))
 
-        for function in functions(module):
+        for function in tree.functions():
             body = block(function.body)
             if named(function.name.value, config.settle):
                 # A settlement step (or the ledger itself) is judged by whether it settles.
-                if _skips_settling(body, is_settle):
+                if _skips_settling(tree, body, is_settle):
                     yield function
             else:
-                yield from unpreceded(body, unsettled_refusals, is_settle)
+                yield from unpreceded(tree, body, unsettled_refusals, is_settle)
 
 
 def _refusal(name: str, config: ScanConfig) -> bool:
@@ -103,15 +106,14 @@ def _raised_name(raised: cst.Raise) -> str:
     return dotted(exception).rsplit(".", 1)[-1] if exception is not None else ""
 
 
-def _settles_refusals_in_a_handler(module: cst.Module, config: ScanConfig) -> bool:
+def _settles_refusals_in_a_handler(tree: Tree, config: ScanConfig) -> bool:
     """Whether some `except` clause of the module catches a refusal type and settles it.
 
     Refusal types usually share a base defined elsewhere, so any refusal raised in the module is
     taken to reach that handler: the rule then looks only at the settlement steps themselves.
     """
-    for handler in m.findall(module, m.ExceptHandler()):
-        assert isinstance(handler, cst.ExceptHandler)
-        if handler.type is None or not any(named(dotted(c.func), config.settle) for c in m.findall(handler.body, m.Call())):
+    for handler in tree.findall(tree.module, cst.ExceptHandler):
+        if handler.type is None or not tree.calls_to(handler.body, config.settle):
             continue
         types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
         if any(_refusal(dotted(t.value if isinstance(t, cst.Element) else t).rsplit(".", 1)[-1], config) for t in types):
@@ -119,16 +121,16 @@ def _settles_refusals_in_a_handler(module: cst.Module, config: ScanConfig) -> bo
     return False
 
 
-def _skips_settling(body: Sequence[cst.BaseStatement], is_settle: Callable[[cst.Call], bool]) -> bool:
+def _skips_settling(tree: Tree, body: Sequence[cst.BaseStatement], is_settle: Callable[[cst.Call], bool]) -> bool:
     """A settlement step that does nothing, or settles on some paths only.
 
     A step with no settlement call at all that does something else is the ledger itself, not a
     step that forgot to call it.
     """
     statements = [s for s in body if not _docstring(s)]
-    empty = all(isinstance(s, cst.SimpleStatementLine) and all(isinstance(x, cst.Pass) for x in s.body) for s in statements)
-    calls_settle = any(is_settle(c) for s in statements for c in m.findall(s, m.Call()))
-    return empty or (calls_settle and not guarantees(statements, is_settle))
+    empty = all(isinstance(s, SIMPLE) and all(isinstance(x, cst.Pass) for x in s.body) for s in statements)
+    calls_settle = any(is_settle(c) for s in statements for c in tree.calls(s))
+    return empty or (calls_settle and not guarantees(tree, statements, is_settle))
 
 
 def _docstring(statement: cst.BaseStatement) -> bool:

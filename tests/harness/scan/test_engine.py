@@ -3,7 +3,8 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness._scan import FileFailed, FileScanned, ScanConfig, scan_source, scan_paths
+from harness._scan import FileFailed, FileScanned, ScanConfig, scan_paths, scan_source
+from harness._scan._engine import applicable
 from harness._scan._rule import suppressed
 
 CONFIG = ScanConfig()
@@ -31,6 +32,14 @@ def test_text_that_names_nothing_configured_is_not_parsed():
     assert scan_source("x = 1\nprint(x)\n", "plain.py", CONFIG) == FileScanned("plain.py", (), parsed=False)
     # Not even broken syntax costs a parse there.
     assert scan_source("def (:\n", "broken.py", CONFIG) == FileScanned("broken.py", (), parsed=False)
+
+
+def test_only_rules_whose_words_the_text_mentions_run():
+    assert [rule.id for rule in applicable("gateway.dispatch(request)\n", CONFIG)] == ["TS101"]
+    # `_` joins words, letters do not: `take_baseline` mentions `baseline`, `checked` never `check`.
+    assert [rule.id for rule in applicable("def take_baseline(): pass\n", CONFIG)] == ["TS104"]
+    assert applicable("checked = expectations = 1\n", CONFIG) == []
+    assert {rule.id for rule in applicable("def hook(t): t['input_schema']['x'] = 1\n", CONFIG)} == {"TS109"}
 
 
 def test_a_file_that_does_not_parse_names_its_line_and_column():
