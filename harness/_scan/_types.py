@@ -14,11 +14,11 @@ class ScanConfig:
     """How a project names its own seams; `[tool.toolsurface.scan]` in pyproject overrides each.
 
     A configured name matches a call whose dotted name ends with it, segment by segment:
-    `dispatch` matches `ports.gateway.dispatch(...)`, `gateway.dispatch` does not match `dispatch(...)`.
+    `gateway.dispatch` matches `ports.gateway.dispatch(...)`, not a bare `dispatch(...)`.
     """
 
     #: Calls that send the request to the provider.
-    dispatch: tuple[str, ...] = ("dispatch", "send_request")
+    dispatch: tuple[str, ...] = ("gateway.dispatch", "send_request")
     #: Calls that compare the request's surface with the expected one.
     check: tuple[str, ...] = ("check", "early_check", "final_check", "check_parity", "assert_surface_parity")
     #: Calls that settle a reservation in the owner's ledger.

@@ -24,6 +24,8 @@ class SharedBaseline(Rule):
         """
 baseline = capture(tools)
 expected = copy.deepcopy(request.tools)
+expected = list(zip(seq, seq[1:]))
+expected = dict(name="x", tools=3)
 """,
         """
 def take_baseline(self, run):
@@ -35,6 +37,7 @@ def take_baseline(self, run):
         Invalid("baseline = list(request.tools)\n", line=1),
         Invalid("expected = [dict(tool) for tool in tools]\n", line=1),
         Invalid("self.baseline = request.tools[:]\n", line=1),
+        Invalid("baseline = [tool.copy() for tool in admitted_tools]\n", line=1),
         Invalid("expected_tools = tools\n", line=1),
         Invalid(
             """
@@ -65,27 +68,38 @@ def _shares(value: cst.BaseExpression, config: ScanConfig) -> bool:
     """Whether `value` hands out objects the request still holds."""
     if isinstance(value, cst.Name | cst.Attribute):
         return is_tools(value, config) or "admitted" in dotted(value)
-    if _shallow_copy(value):
+    if _shallow_copy(value, config):
         return True
     # A wrapper that makes no snapshot still hands on the shallow copy it was given.
     return (
         isinstance(value, cst.Call)
         and not named(dotted(value.func), config.snapshot)
-        and any(_shallow_copy(arg.value) for arg in value.args)
+        and any(_shallow_copy(arg.value, config) for arg in value.args)
     )
 
 
-def _shallow_copy(value: cst.BaseExpression) -> bool:
+def _shallow_copy(value: cst.BaseExpression, config: ScanConfig) -> bool:
+    """A copy of the tool list's outer container: `list(tools)`, `tools.copy()`, `tools[:]`…"""
     if isinstance(value, cst.Call):
         callee = dotted(value.func)
-        return named(callee, _SHALLOW) or callee.endswith(".copy") or "shallow" in callee
+        if callee.endswith(".copy"):
+            return _tool_list(value.func.value, config)  # type: ignore[attr-defined]
+        copies = named(callee, _SHALLOW) or "shallow" in callee
+        return copies and bool(value.args) and _tool_list(value.args[0].value, config)
     if isinstance(value, cst.Subscript):
-        return any(
-            isinstance(e.slice, cst.Slice) and e.slice.lower is None and e.slice.upper is None for e in value.slice
-        )
+        whole = any(isinstance(e.slice, cst.Slice) and e.slice.lower is None and e.slice.upper is None for e in value.slice)
+        return whole and _tool_list(value.value, config)
     if isinstance(value, cst.ListComp | cst.GeneratorExp):
         # `[t for t in tools]`, `[dict(t) for t in tools]`, `[{**t} for t in tools]`: new outer objects only.
-        element = value.elt
-        same = isinstance(element, cst.Name) and dotted(element) == dotted(value.for_in.target)
-        return same or isinstance(element, cst.Dict) or _shallow_copy(element)
+        element, variable = value.elt, dotted(value.for_in.target)
+        same = isinstance(element, cst.Name) and dotted(element) == variable
+        per_tool = isinstance(element, cst.Dict) or (
+            isinstance(element, cst.Call)
+            and (named(dotted(element.func), _SHALLOW) or dotted(element.func).endswith(".copy"))
+        )
+        return (same or per_tool) and _tool_list(value.for_in.iter, config)
     return False
+
+
+def _tool_list(value: cst.BaseExpression, config: ScanConfig) -> bool:
+    return is_tools(value, config) or "admitted" in dotted(value)
