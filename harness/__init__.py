@@ -23,6 +23,7 @@ from ._errors import (
     UsageError,
 )
 from ._formats import FORMATS, ToolFormat
+from ._mutants import MutantResult, MutantRun, run_mutants
 from ._oracles import judge
 from ._plan import Shard, plan
 from ._ports import Gateway, Ledger, LedgerRefused, OwnerFacts, Ports, Publications, Reservation
@@ -68,6 +69,8 @@ __all__ = [
     "LedgerEvent",
     "LedgerRefused",
     "Moved",
+    "MutantResult",
+    "MutantRun",
     "Observation",
     "Outcome",
     "OwnerFacts",
@@ -105,6 +108,7 @@ __all__ = [
     "plan",
     "prepare",
     "reproduce",
+    "run_mutants",
     "snapshot_of",
     "totals",
 ]

@@ -102,7 +102,7 @@ def observe(target: Target, case: Case, scenario: Scenario, timeout: float, expl
         capacity = isinstance(error, capacity_results)
         refused = not capacity and isinstance(error, refusals)
         expected_refusal = refused and case.expect is Expect.REJECT and not explain
-        message = "refused" if expected_refusal else str(error)
+        message = "refused" if expected_refusal else _describe(error)
         trace = "" if refused or capacity else "".join(traceback.format_exception(error))
         crash = Crash(type(error).__qualname__, message, trace)
     after = ports.publications.snapshot()
@@ -120,6 +120,14 @@ def observe(target: Target, case: Case, scenario: Scenario, timeout: float, expl
         capacity=capacity,
         facts=ports.facts.current(),
     )
+
+
+def _describe(error: BaseException) -> str:
+    """`str(error)`, which a target's own exception may fail to give: that is its bug, not the run's."""
+    try:
+        return str(error)
+    except Exception as problem:
+        return f"<str() of {type(error).__name__} failed: {type(problem).__name__}: {problem}>"
 
 
 #: Whether `alarm_handler` is active; checked per case, so a plain flag rather than getsignal().

@@ -21,11 +21,24 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 import mutators
 import scenarios
-from reports import THEME, DefectMatrix, ReproductionView, ResultsWriter, RunSummary, ScanReport, scan_json, scan_sarif, write_report
+from reports import (
+    THEME,
+    DefectMatrix,
+    MutantsView,
+    ReproductionView,
+    ResultsWriter,
+    RunSummary,
+    ScanReport,
+    scan_json,
+    scan_sarif,
+    stryker_report,
+    write_report,
+)
 
 from ._api import DEFAULT_RED_TARGET, DEFAULT_TARGET, RunOptions, defect_kills, prepare
 from ._api import reproduce as reproduce_case
 from ._errors import ToolsurfaceError, UsageError
+from ._mutants import run_mutants
 from ._reference import REFERENCE_TARGETS
 from ._scan import default_cache_dir, load_config, scan_paths
 
@@ -164,6 +177,25 @@ def scan(
     for failure in report.failures:
         err.print(f"error: {failure.problem}", markup=False, soft_wrap=True)
     raise typer.Exit(report.exit_code)
+
+
+@app.command()
+@_bad_input_exits_2
+def mutants(
+    target: Annotated[str, typer.Argument(help="Target whose guard is mutated: reference:<name> or package.module:factory.")],
+    source: Annotated[Path | None, typer.Option("--source", help="The module to mutate (default: the target's own).")] = None,
+    scenario_paths: ScenariosOpt = None,
+    select: SelectOpt = None,
+    seed: SeedOpt = 0,
+    output: Annotated[Path | None, typer.Option("--output", help="Write the mutation-testing report (JSON) here.")] = None,
+) -> None:
+    """Weaken each seam of the target's guard in a copy of its source and run the cases against it."""
+    options = RunOptions(target=target, scenarios=list(scenario_paths or []), select=list(select or []), seed=seed)
+    run = run_mutants(options, source)
+    if output is not None:
+        write_report(output, orjson.dumps(stryker_report(run, Path.cwd()), option=orjson.OPT_INDENT_2) + b"\n")
+    out.print(MutantsView(run))
+    raise typer.Exit(0 if run.ok else 1)
 
 
 def _version() -> str:

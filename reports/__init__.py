@@ -1,6 +1,7 @@
-"""Renderers of toolsurface results: results.json, the terminal summary, and scan reports (text, JSON, SARIF)."""
+"""Renderers of toolsurface results: results.json, the terminal summary, scan reports (text, JSON, SARIF) and source-mutant reports."""
 
 from ._defects import DefectMatrix
+from ._mutants import MutantsView, stryker_report
 from ._reproduce import ReproductionView
 from ._results import RESULTS_FILE, SCHEMA_VERSION, ResultsWriter, case_record, write_results
 from ._scan import ScanReport, scan_json, scan_sarif, write_report
@@ -13,6 +14,7 @@ __all__ = [
     "THEME",
     "DefectMatrix",
     "Failure",
+    "MutantsView",
     "ReproductionView",
     "ResultsWriter",
     "RunSummary",
@@ -20,6 +22,7 @@ __all__ = [
     "case_record",
     "scan_json",
     "scan_sarif",
+    "stryker_report",
     "write_report",
     "write_results",
 ]

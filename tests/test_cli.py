@@ -197,3 +197,20 @@ def test_scan_of_a_missing_path_is_one_line_and_exit_2(tmp_path):
     assert done.returncode == 2
     assert done.stderr == f"error: {tmp_path / 'nope.py'}: no such file or folder to scan\n"
     assert not (tmp_path / "report.json").exists()
+
+
+def test_mutants_of_the_guard_are_all_killed_and_the_report_is_valid(tmp_path):
+    report = tmp_path / "mutants.json"
+    done = toolsurface("mutants", "reference:guarded", "--output", str(report))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "mutation score 100%: 7 of 7 mutants killed" in done.stdout
+    document = json.loads(report.read_text())
+    jsonschema.validate(document, json.loads((ROOT / "tests" / "fixtures" / "schemas" / "stryker-mutation-testing-report.schema.json").read_text()))
+    (entry,) = document["files"].values()
+    assert {m["status"] for m in entry["mutants"]} == {"Killed"} and all(m["killedBy"] for m in entry["mutants"])
+
+
+def test_a_surviving_mutant_fails_the_gate_and_shows_its_diff():
+    done = toolsurface("mutants", "tests.fixtures.small_guard:factory", "--select", "web-read-child-single-tool/*/legit.*")
+    assert done.returncode == 1
+    assert "Survived RemoveCheck@" in done.stdout and "-            check_parity(tools, ports.fmt, baseline)" in done.stdout

@@ -94,3 +94,9 @@ def test_an_async_host_is_driven_to_completion(scenarios, cases):
 def test_an_async_hang_is_an_error(scenarios, cases):
     result = run(scenarios, "AsyncHanging", cases[0], timeout=0.2)
     assert result.verdict.kind is VerdictKind.ERROR and result.verdict.reason == "target timed out"
+
+
+def test_an_exception_whose_message_itself_fails_is_still_a_value(scenarios, cases):
+    result = run(scenarios, "RaisesBrokenMessage", cases[1])
+    assert result.verdict.kind is VerdictKind.ERROR
+    assert result.verdict.reason == "target crashed: BrokenMessage: <str() of BrokenMessage failed: ValueError: no words>"

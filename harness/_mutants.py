@@ -1,0 +1,122 @@
+"""Source mutants of a target's guard, run against the cases: is every seam load-bearing?
+
+Each mutant is the target's module with one seam weakened, executed as a module of its own next
+to the original (the file is never modified, nothing replaces the original in `sys.modules`). A
+mutant is killed by the first case it lets survive or falsely rejects; a mutant that only makes
+cases error is a runtime error, never a kill.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+import types
+from dataclasses import dataclass
+from pathlib import Path
+
+from ._api import RunOptions, Session, prepare
+from ._errors import UsageError
+from ._reference import REFERENCE_TARGETS
+from ._runner import Runner
+from ._scan import load_config
+from ._scan._seams import SourceMutant, source_mutants
+from ._targets import NO_TARGET
+from ._types import Case, Target, VerdictKind
+
+_KILLS = frozenset({VerdictKind.SURVIVED, VerdictKind.FALSE_REJECT})
+
+
+@dataclass(frozen=True, slots=True)
+class MutantResult:
+    mutant: SourceMutant
+    #: Stryker's words: `Killed`, `Survived`, `CompileError` or `RuntimeError`.
+    status: str
+    #: The first case that killed it.
+    killed_by: str | None
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class MutantRun:
+    target: str
+    path: str
+    source: str
+    #: The cases that pass on the unmutated target: the only ones that can kill a mutant.
+    cases: int
+    results: tuple[MutantResult, ...]
+
+    @property
+    def killed(self) -> int:
+        return sum(result.status == "Killed" for result in self.results)
+
+    @property
+    def score(self) -> float:
+        """Killed over all mutants, as a percentage (100 when there are none to kill)."""
+        return 100.0 * self.killed / len(self.results) if self.results else 100.0
+
+    @property
+    def ok(self) -> bool:
+        return self.killed == len(self.results)
+
+
+def run_mutants(options: RunOptions, source: Path | None = None) -> MutantRun:
+    """Weaken each seam of the target's module in turn and run the selected cases on it."""
+    session = prepare(RunOptions(**{**options.__dict__, "red_target": NO_TARGET}))
+    target = session.runner.target
+    module = sys.modules[type(target).__module__]
+    path = source or Path(inspect.getsourcefile(module) or "")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"--source {path}: cannot read: {error.strerror}") from None
+    green = [result.case for result in session.results() if result.verdict.kind.ok]
+    results = []
+    for index, mutant in enumerate(source_mutants(text, str(path), load_config(None))):
+        results.append(_try(mutant, index, module, options.target, target, session, green))
+    return MutantRun(session.target_name, str(path), text, len(green), tuple(results))
+
+
+def _try(
+    mutant: SourceMutant,
+    index: int,
+    original: types.ModuleType,
+    spec: str,
+    target: Target,
+    session: Session,
+    green: list[Case],
+) -> MutantResult:
+    name = f"{original.__name__}__mutant_{index}"
+    module = types.ModuleType(name)
+    module.__package__ = original.__package__
+    module.__file__ = original.__file__
+    sys.modules[name] = module  # dataclasses and typing look their module up while it executes
+    try:
+        try:
+            exec(compile(mutant.source, f"{original.__file__} ({mutant.id})", "exec"), module.__dict__)
+            mutated = _build(module, spec, target)
+        except Exception as error:
+            return MutantResult(mutant, "CompileError", None, f"{type(error).__name__}: {error}")
+        errors = []
+        runner = Runner(session.scenarios, mutated, timeout=session.options.timeout)
+        for result in runner.run(green):
+            if result.verdict.kind in _KILLS:
+                return MutantResult(mutant, "Killed", result.case.id, result.verdict.reason)
+            if result.verdict.kind is VerdictKind.ERROR and not errors:
+                errors.append(f"{result.case.id}: {result.verdict.reason}")
+        if errors:
+            return MutantResult(mutant, "RuntimeError", None, errors[0])
+        return MutantResult(mutant, "Survived", None, f"all {len(green)} cases that pass on the target still pass")
+    finally:
+        del sys.modules[name]
+
+
+def _build(module: types.ModuleType, spec: str, target: Target) -> Target:
+    """The target again, from the mutated module: its factory if the module has it, else its class."""
+    attribute = type(target).__name__ if spec in REFERENCE_TARGETS else spec.partition(":")[2]
+    factory = module
+    for part in attribute.split("."):
+        factory = getattr(factory, part, None)
+        if factory is None:
+            factory = getattr(module, type(target).__name__)
+            break
+    return factory() if callable(factory) else factory

@@ -1,0 +1,71 @@
+"""Source-mutant results: a terminal view, and the open mutation-testing report (Stryker's schema)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.text import Text
+
+from harness._mutants import MutantRun
+
+_STYLE = {"Killed": "toolsurface.killed", "Survived": "toolsurface.survived"}
+
+
+@dataclass(frozen=True)
+class MutantsView:
+    run: MutantRun
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        run = self.run
+        # Source text and reasons come from the user's files and targets: plain Text, never markup.
+        yield Text(f"mutants of {run.path} on {run.target} ({run.cases} cases that pass on it unmutated)")
+        for result in run.results:
+            mutant = result.mutant
+            yield Text.assemble(
+                (f"{result.status:>13} ", _STYLE.get(result.status, "toolsurface.error")),
+                f"{mutant.id}  {mutant.description}",
+            )
+            if result.killed_by:
+                yield Text(f"              killed by {result.killed_by}")
+            else:
+                yield Text(f"              {result.reason}")
+                yield Text(mutant.diff.rstrip())
+        style = "toolsurface.ok" if run.ok else "toolsurface.fail"
+        yield Text(f"mutation score {run.score:.0f}%: {run.killed} of {len(run.results)} mutants killed", style=style)
+
+
+def stryker_report(run: MutantRun, root: Path) -> dict[str, Any]:
+    """The run in the open mutation-testing report format (schema version 2)."""
+    path = Path(run.path).resolve()
+    try:
+        key = path.relative_to(root.resolve()).as_posix()
+    except ValueError:
+        key = path.as_posix()
+    mutants = []
+    for result in run.results:
+        mutant = result.mutant
+        entry: dict[str, Any] = {
+            "id": mutant.id,
+            "mutatorName": mutant.mutator,
+            "description": mutant.description,
+            "replacement": mutant.replacement,
+            "location": {
+                "start": {"line": mutant.line, "column": mutant.column},
+                "end": {"line": mutant.end_line, "column": mutant.end_column},
+            },
+            "status": result.status,
+            "statusReason": result.reason,
+        }
+        if result.killed_by:
+            entry["killedBy"] = [result.killed_by]
+        mutants.append(entry)
+    return {
+        "schemaVersion": "2",
+        "thresholds": {"high": 100, "low": 100},
+        "projectRoot": str(root.resolve()),
+        "framework": {"name": "toolsurface"},
+        "files": {key: {"language": "python", "source": run.source, "mutants": mutants}},
+    }

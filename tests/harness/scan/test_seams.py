@@ -1,0 +1,48 @@
+"""Seams and their source mutants: one weakened seam per copy, the original never touched."""
+
+from pathlib import Path
+
+import libcst as cst
+
+from harness._scan import ScanConfig
+from harness._scan._seams import source_mutants
+
+ROOT = Path(__file__).resolve().parents[3]
+GUARDED = ROOT / "harness" / "_reference" / "_guarded.py"
+
+
+def test_the_guard_has_a_seam_at_each_check_and_settlement():
+    source = GUARDED.read_text()
+    mutants = source_mutants(source, str(GUARDED), ScanConfig())
+    assert [(m.mutator, m.original.split("(")[0]) for m in mutants] == [
+        ("RemoveSettlement", "self.settle_refusal"),
+        ("RemoveCheck", "self.early_check"),
+        ("RemoveCheck", "self.final_check"),
+        ("RemoveCheck", "self.check"),
+        ("RemoveCheck", "self.check"),
+        ("RemoveSettlement", "run.ledger.settle"),
+        ("RemoveCheck", "self.check_summary"),
+    ]
+    assert len({m.id for m in mutants}) == len(mutants)
+    for mutant in mutants:
+        cst.parse_module(mutant.source)  # every mutant is valid Python
+        before, after = source.splitlines(), mutant.source.splitlines()
+        changed = [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b]
+        assert changed == [mutant.line - 1] and after[mutant.line - 1].strip() == "pass"
+        assert f"-{before[mutant.line - 1]}" in mutant.diff and f"+{after[mutant.line - 1]}" in mutant.diff
+
+
+def test_a_snapshot_in_a_baseline_step_becomes_the_object_itself():
+    source = "def take_baseline(tools, fmt):\n    return capture(tools, fmt)\n"
+    (mutant,) = source_mutants(source, "guard.py", ScanConfig())
+    assert (mutant.mutator, mutant.original, mutant.replacement) == ("SnapshotToObject", "capture(tools, fmt)", "tools")
+    assert mutant.source == "def take_baseline(tools, fmt):\n    return tools\n"
+
+
+def test_only_settlements_on_refusal_paths_are_seams():
+    source = (
+        "def send(ledger, reservation, gateway):\n"
+        "    gateway.dispatch(reservation)\n"
+        "    ledger.settle(reservation, 'dispatched')\n"
+    )
+    assert source_mutants(source, "host.py", ScanConfig()) == ()

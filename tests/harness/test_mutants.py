@@ -1,0 +1,40 @@
+"""Source mutants run against the cases: every seam of a good guard is killed, and a seam the
+selected cases do not exercise survives."""
+
+import hashlib
+from pathlib import Path
+
+from harness import RunOptions, run_mutants
+
+SMALL_GUARD = "tests.fixtures.small_guard:factory"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_every_seam_of_a_user_guard_is_killed_and_its_file_is_untouched():
+    path = ROOT / "tests" / "fixtures" / "small_guard.py"
+    before = digest(path)
+    run = run_mutants(RunOptions(target=SMALL_GUARD, select=["web-read-child-single-tool/*"]))
+    assert [(r.mutant.mutator, r.status) for r in run.results] == [
+        ("SnapshotToObject", "Killed"),
+        ("RemoveCheck", "Killed"),
+        ("RemoveSettlement", "Killed"),
+    ]
+    assert run.ok and run.score == 100.0 and all(r.killed_by for r in run.results)
+    assert digest(path) == before
+
+
+def test_a_seam_no_selected_case_exercises_survives():
+    # Legitimate changes only: removing the check or the settlement changes nothing they see.
+    run = run_mutants(RunOptions(target=SMALL_GUARD, select=["web-read-child-single-tool/*/legit.*"]))
+    status = {r.mutant.mutator: r.status for r in run.results}
+    assert status == {"SnapshotToObject": "Killed", "RemoveCheck": "Survived", "RemoveSettlement": "Survived"}
+    assert not run.ok and round(run.score) == 33
+
+
+def test_the_reference_guard_scores_100():
+    run = run_mutants(RunOptions())
+    assert len(run.results) == 7 and run.ok
