@@ -8,6 +8,7 @@ is not load-bearing, or the cases do not test it.
 
 from __future__ import annotations
 
+import builtins
 import difflib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -26,7 +27,7 @@ class SourceMutant:
 
     #: Stable within a file: `kind@line:column`.
     id: str
-    #: `RemoveCheck`, `RemoveSettlement` or `SnapshotToObject`.
+    #: `RemoveCheck`, `ConditionalOnHooks`, `RemoveSettlement`, `SnapshotToObject` or `BaselineFromRequest`.
     mutator: str
     description: str
     line: int
@@ -75,22 +76,75 @@ def source_mutants(source: str, path: str, config: ScanConfig) -> tuple[SourceMu
 def _seams(tree: Tree, config: ScanConfig) -> Iterator[tuple[str, str, cst.CSTNode, cst.CSTNode]]:
     settle_steps = [f for f in tree.functions() if named(f.name.value, config.settle)]
     handlers = tree.findall(tree.module, cst.ExceptHandler)
-    for line in tree.findall(tree.module, *SIMPLE):
-        call = _lone_call(line)
-        if call is None:
-            continue
-        name = dotted(call.func)
-        # Configured checks only: removing a step that merely contains one removes the pipeline.
-        if named(name, config.check):
-            yield "RemoveCheck", f"removed the check `{name}(…)`", line, _passed(line)
-        elif named(name, config.settle) and any(_within(tree, line, f) for f in (*settle_steps, *handlers)):
-            yield "RemoveSettlement", f"removed the settlement `{name}(…)` on a refusal path", line, _passed(line)
+    known = _module_names(tree)
     for function in tree.functions():
+        in_scope = known | _parameters(function)
+        for line in tree.findall(function.body, *SIMPLE):
+            call = _lone_call(line)
+            if call is None:
+                continue
+            name = dotted(call.func)
+            # Configured checks only: removing a step that merely contains one removes the pipeline.
+            if named(name, config.check):
+                yield "RemoveCheck", f"removed the check `{name}(…)`", line, _passed(line)
+                condition = _template(config.hook_condition, in_scope)
+                if "final" in name and condition is not None:
+                    guarded = cst.If(test=condition, body=cst.IndentedBlock(body=[line.with_changes(leading_lines=[])]))
+                    yield "ConditionalOnHooks", f"`{name}(…)` runs only when hooks are registered", line, guarded.with_changes(leading_lines=line.leading_lines)
+            elif named(name, config.settle) and any(_within(tree, line, f) for f in (*settle_steps, *handlers)):
+                yield "RemoveSettlement", f"removed the settlement `{name}(…)` on a refusal path", line, _passed(line)
         if "baseline" not in function.name.value:
             continue
         for call in tree.calls(function.body):
             if named(dotted(call.func), config.snapshot) and call.args:
                 yield "SnapshotToObject", f"the baseline is the object itself, not `{dotted(call.func)}(…)` of it", call, call.args[0].value
+        from_request = _template(config.request_baseline, in_scope)
+        for returned in tree.findall(function.body, cst.Return):
+            if returned.value is not None and from_request is not None:
+                yield "BaselineFromRequest", "the baseline is read from the live request when checked", returned.value, from_request
+
+
+def _template(templates: tuple[str, ...], in_scope: set[str]) -> cst.BaseExpression | None:
+    """The first template expression whose every free name the function can see."""
+    for template in templates:
+        expression = cst.parse_expression(template)
+        if _free_names(expression) <= in_scope | set(dir(builtins)):
+            return expression
+    return None
+
+
+def _free_names(expression: cst.BaseExpression) -> set[str]:
+    """Names an expression reads that it does not bind itself (a lambda's parameters are bound)."""
+    module = cst.Module(body=[cst.SimpleStatementLine([cst.Expr(expression)])])
+    tree = Tree(module)
+    bound = {param.name.value for lam in tree.findall(module, cst.Lambda) for param in lam.params.params}
+    # `run.tools`: `run` is read, `tools` is an attribute name, not a variable.
+    attributes = {id(a.attr) for a in tree.findall(module, cst.Attribute)}
+    return {n.value for n in tree.findall(module, cst.Name) if id(n) not in attributes} - bound
+
+
+def _parameters(function: cst.FunctionDef) -> set[str]:
+    params = function.params
+    every = [*params.posonly_params, *params.params, *params.kwonly_params]
+    every += [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
+    return {param.name.value for param in every}
+
+
+def _module_names(tree: Tree) -> set[str]:
+    """Names bound at the module's top level: imports, functions, classes, assignments."""
+    names: set[str] = set()
+    for statement in tree.module.body:
+        if isinstance(statement, cst.FunctionDef | cst.ClassDef):
+            names.add(statement.name.value)
+        elif isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, cst.Import | cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+                    for alias in small.names:
+                        bound = alias.asname.name if alias.asname else alias.name
+                        names.add(dotted(bound).split(".")[0])
+                elif isinstance(small, cst.Assign):
+                    names |= {dotted(t.target) for t in small.targets if isinstance(t.target, cst.Name)}
+    return names
 
 
 def _lone_call(line: cst.CSTNode) -> cst.Call | None:

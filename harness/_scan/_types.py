@@ -45,6 +45,11 @@ class ScanConfig:
     #: Diagnostic fields that look like availability, and where they are read from.
     diagnostic_words: tuple[str, ...] = ("quota", "budget", "deadline", "provider_attempt", "exhausted", "rate_limit")
     message_words: tuple[str, ...] = ("message", "messages", "content", "result", "results", "transcript", "payload")
+    #: Source mutants: the condition that holds only when hooks are registered, and a baseline
+    #: read from the live request at check time, as expressions in the guard's own names. A
+    #: template whose names the guard does not have is skipped.
+    hook_condition: tuple[str, ...] = ("run.scenario.hooks",)
+    request_baseline: tuple[str, ...] = ("lambda: capture(run.tools, run.fmt)",)
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,4 +37,4 @@ def test_a_seam_no_selected_case_exercises_survives():
 
 def test_the_reference_guard_scores_100():
     run = run_mutants(RunOptions())
-    assert len(run.results) == 7 and run.ok
+    assert len(run.results) == 9 and run.ok

@@ -18,6 +18,8 @@ def test_the_guard_has_a_seam_at_each_check_and_settlement():
         ("RemoveSettlement", "self.settle_refusal"),
         ("RemoveCheck", "self.early_check"),
         ("RemoveCheck", "self.final_check"),
+        ("ConditionalOnHooks", "self.final_check"),
+        ("BaselineFromRequest", "lambda: baseline"),
         ("RemoveCheck", "self.check"),
         ("RemoveCheck", "self.check"),
         ("RemoveSettlement", "run.ledger.settle"),
@@ -26,6 +28,7 @@ def test_the_guard_has_a_seam_at_each_check_and_settlement():
     assert len({m.id for m in mutants}) == len(mutants)
     for mutant in mutants:
         cst.parse_module(mutant.source)  # every mutant is valid Python
+    for mutant in (m for m in mutants if m.mutator.startswith("Remove")):
         before, after = source.splitlines(), mutant.source.splitlines()
         changed = [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b]
         assert changed == [mutant.line - 1] and after[mutant.line - 1].strip() == "pass"
@@ -46,3 +49,21 @@ def test_only_settlements_on_refusal_paths_are_seams():
         "    ledger.settle(reservation, 'dispatched')\n"
     )
     assert source_mutants(source, "host.py", ScanConfig()) == ()
+
+
+def test_the_final_check_made_conditional_and_the_baseline_read_from_the_request():
+    mutants = {m.mutator: m for m in source_mutants(GUARDED.read_text(), str(GUARDED), ScanConfig())}
+    conditional = mutants["ConditionalOnHooks"].source.splitlines()
+    line = mutants["ConditionalOnHooks"].line
+    assert conditional[line - 1 : line + 1] == ["        if run.scenario.hooks:", "            self.final_check(run)"]
+    assert "        return lambda: capture(run.tools, run.fmt)\n" in mutants["BaselineFromRequest"].source
+
+
+def test_a_template_the_guard_has_no_names_for_is_skipped():
+    source = "def take_baseline(tools, fmt):\n    return capture(tools, fmt)\n"
+    # `run` is neither a parameter nor a module name here, so no BaselineFromRequest mutant.
+    assert [m.mutator for m in source_mutants(source, "g.py", ScanConfig())] == ["SnapshotToObject"]
+    templated = ScanConfig(request_baseline=("lambda: capture(tools, fmt)",))
+    assert [m.mutator for m in source_mutants(source, "g.py", templated)] == ["SnapshotToObject"]  # no `capture` here
+    imported = "from harness import capture\n\n" + source
+    assert [m.mutator for m in source_mutants(imported, "g.py", templated)] == ["SnapshotToObject", "BaselineFromRequest"]
