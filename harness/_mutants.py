@@ -29,7 +29,8 @@ _KILLS = frozenset({VerdictKind.SURVIVED, VerdictKind.FALSE_REJECT})
 @dataclass(frozen=True, slots=True)
 class MutantResult:
     mutant: SourceMutant
-    #: Stryker's words: `Killed`, `Survived`, `CompileError` or `RuntimeError`.
+    #: Stryker's words: `Killed`, `Survived`, `CompileError`, `RuntimeError`, or `Ignored` for a
+    #: mutant equivalent to the original or to an earlier one (it is not run).
     status: str
     #: The first case that killed it.
     killed_by: str | None
@@ -50,13 +51,18 @@ class MutantRun:
         return sum(result.status == "Killed" for result in self.results)
 
     @property
+    def counted(self) -> int:
+        """Mutants that count towards the score: all but the ignored equivalents."""
+        return sum(result.status != "Ignored" for result in self.results)
+
+    @property
     def score(self) -> float:
-        """Killed over all mutants, as a percentage (100 when there are none to kill)."""
-        return 100.0 * self.killed / len(self.results) if self.results else 100.0
+        """Killed over counted mutants, as a percentage (100 when there are none to kill)."""
+        return 100.0 * self.killed / self.counted if self.counted else 100.0
 
     @property
     def ok(self) -> bool:
-        return self.killed == len(self.results)
+        return self.killed == self.counted
 
 
 def run_mutants(options: RunOptions, source: Path | None = None) -> MutantRun:
@@ -71,7 +77,14 @@ def run_mutants(options: RunOptions, source: Path | None = None) -> MutantRun:
         raise UsageError(f"--source {path}: cannot read: {error.strerror}") from None
     green = [result.case for result in session.results() if result.verdict.kind.ok]
     results = []
+    seen = {text: None}
     for index, mutant in enumerate(source_mutants(text, str(path), load_config(None))):
+        if mutant.source in seen:
+            twin = seen[mutant.source]
+            reason = f"the same source as mutant {twin}" if twin else "the mutated source equals the original"
+            results.append(MutantResult(mutant, "Ignored", None, f"equivalent: {reason}"))
+            continue
+        seen[mutant.source] = mutant.id
         results.append(_try(mutant, index, module, options.target, target, session, green))
     return MutantRun(session.target_name, str(path), text, len(green), tuple(results))
 

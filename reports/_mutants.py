@@ -11,7 +11,7 @@ from rich.text import Text
 
 from harness._mutants import MutantRun
 
-_STYLE = {"Killed": "toolsurface.killed", "Survived": "toolsurface.survived"}
+_STYLE = {"Killed": "toolsurface.killed", "Survived": "toolsurface.survived", "Ignored": "toolsurface.equivalent"}
 
 
 @dataclass(frozen=True)
@@ -30,11 +30,15 @@ class MutantsView:
             )
             if result.killed_by:
                 yield Text(f"              killed by {result.killed_by}")
+            elif result.status == "Ignored":
+                yield Text(f"              {result.reason}")
             else:
                 yield Text(f"              {result.reason}")
                 yield Text(mutant.diff.rstrip())
         style = "toolsurface.ok" if run.ok else "toolsurface.fail"
-        yield Text(f"mutation score {run.score:.0f}%: {run.killed} of {len(run.results)} mutants killed", style=style)
+        ignored = len(run.results) - run.counted
+        tail = f" ({ignored} equivalent, ignored)" if ignored else ""
+        yield Text(f"mutation score {run.score:.0f}%: {run.killed} of {run.counted} mutants killed{tail}", style=style)
 
 
 def stryker_report(run: MutantRun, root: Path) -> dict[str, Any]:

@@ -38,3 +38,22 @@ def test_a_seam_no_selected_case_exercises_survives():
 def test_the_reference_guard_scores_100():
     run = run_mutants(RunOptions())
     assert len(run.results) == 9 and run.ok
+
+
+def test_an_equivalent_mutant_is_ignored_not_run(tmp_path, monkeypatch):
+    # With a request-baseline template of `tools`, both baseline mutants write the same source.
+    (tmp_path / "twin_guard.py").write_text((ROOT / "tests" / "fixtures" / "small_guard.py").read_text())
+    monkeypatch.syspath_prepend(str(tmp_path))
+    templated = tmp_path / "pyproject.toml"
+    templated.write_text('[tool.toolsurface.scan]\nrequest_baseline = ["tools"]\n')
+    monkeypatch.chdir(tmp_path)
+    run = run_mutants(RunOptions(target="twin_guard:factory", select=["web-read-child-single-tool/*"]))
+    status = [(r.mutant.mutator, r.status) for r in run.results]
+    assert status == [
+        ("SnapshotToObject", "Killed"),
+        ("BaselineFromRequest", "Ignored"),
+        ("RemoveCheck", "Killed"),
+        ("RemoveSettlement", "Killed"),
+    ]
+    assert run.results[1].reason == f"equivalent: the same source as mutant {run.results[0].mutant.id}"
+    assert run.ok and run.counted == 3 and run.score == 100.0
