@@ -46,6 +46,7 @@ from ._types import (
     VerdictKind,
     totals,
 )
+from ._version import version
 
 __all__ = [
     "DEFAULT_RED_TARGET",
@@ -111,4 +112,5 @@ __all__ = [
     "run_mutants",
     "snapshot_of",
     "totals",
+    "version",
 ]

@@ -41,6 +41,7 @@ from ._errors import ToolsurfaceError, UsageError
 from ._mutants import run_mutants
 from ._reference import REFERENCE_TARGETS
 from ._scan import default_cache_dir, load_config, scan_paths
+from ._version import version
 
 app = typer.Typer(
     name="toolsurface",
@@ -168,7 +169,7 @@ def scan(
             buffer.print(report)
             write_report(output, buffer.file.getvalue().encode())
     else:
-        document = scan_json(report) if format is ScanFormat.json else scan_sarif(report, Path.cwd(), _version())
+        document = scan_json(report) if format is ScanFormat.json else scan_sarif(report, Path.cwd(), version())
         data = orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n"
         if output is None:
             sys.stdout.buffer.write(data)
@@ -196,15 +197,6 @@ def mutants(
         write_report(output, orjson.dumps(stryker_report(run, Path.cwd()), option=orjson.OPT_INDENT_2) + b"\n")
     out.print(MutantsView(run))
     raise typer.Exit(0 if run.ok else 1)
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("toolsurface")
-    except PackageNotFoundError:
-        return "0+unknown"
 
 
 class Listing(enum.StrEnum):

@@ -15,7 +15,7 @@ from typing import IO, Any
 
 import orjson
 
-from harness import CaseResult, Session, UsageError, Verdict, VerdictKind, totals
+from harness import CaseResult, Session, UsageError, Verdict, VerdictKind, totals, version
 from scenarios import Ruling
 
 SCHEMA_VERSION = 2
@@ -102,7 +102,7 @@ class ResultsWriter:
         options = self._session.options
         header = {
             "schema_version": SCHEMA_VERSION,
-            "tool": {"name": "toolsurface", "version": _version()},
+            "tool": {"name": "toolsurface", "version": version()},
             "seed": options.seed,
             "target": self._session.target_name,
             "red_target": self._session.red_target_name,
@@ -147,14 +147,5 @@ def write_results(out: Path, session: Session, results: Iterable[CaseResult]) ->
         for result in results:
             writer.write(result)
     return writer.path
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("toolsurface")
-    except PackageNotFoundError:
-        return "0+unknown"
 
 

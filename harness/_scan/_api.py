@@ -17,6 +17,7 @@ from pathlib import Path
 import orjson
 
 from .._errors import UsageError
+from .._version import version
 from ._engine import scan_source, worth_parsing
 from ._types import FileFailed, FileResult, FileScanned, Finding, ScanConfig
 from .rules import RULES
@@ -101,16 +102,7 @@ def _scan_all(pending: Sequence[tuple[int, str, str, str]], config: ScanConfig, 
 
 def _salt(config: ScanConfig) -> bytes:
     rules = ",".join(f"{rule.id}:{type(rule).__module__}" for rule in RULES)
-    return orjson.dumps([dataclasses.asdict(config), rules, _version()]) + b"\0"
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("toolsurface")
-    except PackageNotFoundError:
-        return "0+unknown"
+    return orjson.dumps([dataclasses.asdict(config), rules, version()]) + b"\0"
 
 
 def _load(cache_dir: Path, key: str, path: str) -> FileScanned | None:

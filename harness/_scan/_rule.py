@@ -146,6 +146,13 @@ def _callee(decorator: cst.BaseExpression) -> cst.BaseExpression:
     return decorator.func if isinstance(decorator, cst.Call) else decorator
 
 
+def assigned(statement: cst.Assign | cst.AnnAssign | cst.AugAssign | cst.Del) -> list[cst.BaseExpression]:
+    """What an assignment (or `del`) writes to."""
+    if isinstance(statement, cst.Assign):
+        return [target.target for target in statement.targets]
+    return [statement.target]
+
+
 def is_tools(node: cst.CSTNode, config: ScanConfig) -> bool:
     """Whether an expression names the request's tool list (`tools`, `request.tools`, `self.surface`…)."""
     name = dotted(node).rsplit(".", 1)[-1].lower()

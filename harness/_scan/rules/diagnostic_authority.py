@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from .._rule import Invalid, Rule, Tree, dotted, is_tools
+from .._rule import Invalid, Rule, Tree, assigned, dotted, is_tools
 from .._types import ScanConfig
 
 #: Names a function collects tools to hide into.
@@ -70,7 +70,7 @@ def disabled_tools(results):
 def _hides(tree: Tree, function: cst.FunctionDef, config: ScanConfig) -> bool:
     """Whether the function narrows a tool list or collects names to hide."""
     for assign in tree.findall(function.body, cst.Assign, cst.AugAssign):
-        targets = [t.target for t in assign.targets] if isinstance(assign, cst.Assign) else [assign.target]
+        targets = assigned(assign)
         if any(is_tools(t, config) or tree.mentions(t, _HIDING) for t in targets):
             return True
     return any(

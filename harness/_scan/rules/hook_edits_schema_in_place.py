@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from .._rule import Invalid, Rule, Tree
+from .._rule import Invalid, Rule, Tree, assigned
 from .._types import ScanConfig
 
 #: Methods that change a dict or list where it stands.
@@ -62,10 +62,7 @@ def hook(tool):
         keys = set(config.schema_keys)
         for hook in tree.hook_functions(config):
             for statement in tree.findall(hook.body, cst.Assign, cst.AugAssign, cst.Del):
-                targets = (
-                    [t.target for t in statement.targets] if isinstance(statement, cst.Assign) else [statement.target]
-                )
-                if any(_inside_schema(target, keys) for target in targets):
+                if any(_inside_schema(target, keys) for target in assigned(statement)):
                     yield statement
             for call in tree.calls(hook.body):
                 func = call.func

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from .._rule import Invalid, Rule, Tree, dotted, named
+from .._rule import Invalid, Rule, Tree, assigned, dotted, named
 from .._types import ScanConfig
 
 
@@ -46,7 +46,7 @@ def final_check(self, run):
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
         sources = (*config.request_words, *config.seal_words)
         for assign in tree.findall(tree.module, cst.Assign, cst.AnnAssign):
-            targets = [t.target for t in assign.targets] if isinstance(assign, cst.Assign) else [assign.target]
+            targets = assigned(assign)
             if any(named(dotted(t), config.baseline) for t in targets) and assign.value is not None:
                 if tree.mentions(assign.value, sources):
                     yield assign

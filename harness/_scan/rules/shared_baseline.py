@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from .._rule import Invalid, Rule, Tree, dotted, is_tools, named
+from .._rule import Invalid, Rule, Tree, assigned, dotted, is_tools, named
 from .._types import ScanConfig
 
 #: Calls that copy only the outer container: every nested schema dict stays shared.
@@ -53,7 +53,7 @@ def take_baseline(self, run):
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
         for assign in tree.findall(tree.module, cst.Assign, cst.AnnAssign):
-            targets = [t.target for t in assign.targets] if isinstance(assign, cst.Assign) else [assign.target]
+            targets = assigned(assign)
             baseline = any(named(dotted(target), config.baseline) for target in targets)
             if baseline and assign.value is not None and _shares(assign.value, config):
                 yield assign
