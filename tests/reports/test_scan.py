@@ -5,6 +5,7 @@ import json
 from pathlib import Path
 
 import jsonschema
+import pytest
 from rich.console import Console
 
 from harness._scan import RULES, FileFailed, ScanConfig, scan_source
@@ -69,3 +70,11 @@ def test_text_lists_active_findings_with_their_line_and_a_summary(tmp_path):
     assert lines[1] == "    return recapture(list(run.tools), run)"
     assert lines[2] == f"error: {tmp_path / 'bad.py'}:3:1: cannot parse: x"
     assert lines[3] == "1 findings (TS104 ×1), 1 suppressed, 1 files not scanned; 1 of 2 files parsed"
+
+
+def test_the_schemas_tests_use_are_the_shared_reference_copies():
+    shared = ROOT.parent / "shared" / "schemas"
+    if not shared.is_dir():
+        pytest.skip(f"{shared} is not beside this checkout; the copies in tests/fixtures/schemas are used as they are")
+    for name in ("sarif-2.1.0.schema.json", "stryker-mutation-testing-report.schema.json"):
+        assert (ROOT / "tests" / "fixtures" / "schemas" / name).read_bytes() == (shared / name).read_bytes(), name
