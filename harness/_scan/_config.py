@@ -6,8 +6,13 @@ import dataclasses
 import tomllib
 from pathlib import Path
 
+import libcst as cst
+
 from .._errors import UsageError
 from ._types import ScanConfig
+
+#: Settings that are Python expressions the source mutants are written from.
+_TEMPLATES = frozenset({"hook_condition", "request_baseline"})
 
 
 def load_config(path: Path | None) -> ScanConfig:
@@ -31,5 +36,11 @@ def load_config(path: Path | None) -> ScanConfig:
             raise UsageError(f"{where}: unknown setting (known: {', '.join(sorted(known))})")
         if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
             raise UsageError(f"{where}: expected a list of non-empty strings")
+        if key in _TEMPLATES:
+            for item in value:
+                try:
+                    cst.parse_expression(item)
+                except cst.ParserSyntaxError:
+                    raise UsageError(f"{where}: {item!r} is not a Python expression") from None
         values[key] = tuple(value)
     return ScanConfig(**values)

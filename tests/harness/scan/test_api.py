@@ -72,6 +72,7 @@ def test_pyproject_settings_override_the_defaults(tmp_path):
         ('dispatcher = ["send"]', r"\[tool.toolsurface.scan\].dispatcher: unknown setting \(known: baseline, check,"),
         ('dispatch = "send"', r"\[tool.toolsurface.scan\].dispatch: expected a list of non-empty strings"),
         ("dispatch = [", r"not valid TOML"),
+        ('hook_condition = ["run.hooks and"]', r"\[tool.toolsurface.scan\].hook_condition: 'run.hooks and' is not a Python expression"),
     ],
 )
 def test_bad_settings_name_the_file_and_key(tmp_path, table, message):
