@@ -3,8 +3,7 @@
 import pytest
 
 from harness import UsageError
-from harness._scan import FileFailed, ScanConfig, load_config, scan_paths
-from harness._scan import _api
+from harness._scan import FileFailed, ScanConfig, _api, load_config, scan_paths
 
 CONFIG = ScanConfig()
 FLAWED = "def take_baseline(run):\n    return recapture(list(run.tools), run)\n"
