@@ -21,7 +21,7 @@ class MutantsView:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         run = self.run
         # Source text and reasons come from the user's files and targets: plain Text, never markup.
-        yield Text(f"mutants of {run.path} on {run.target} ({run.cases} cases that pass on it unmutated)")
+        yield Text(f"mutants of {_shown(run.path)} on {run.target} ({run.cases} cases that pass on it unmutated)")
         for result in run.results:
             mutant = result.mutant
             yield Text.assemble(
@@ -39,6 +39,14 @@ class MutantsView:
         ignored = len(run.results) - run.counted
         tail = f" ({ignored} equivalent, ignored)" if ignored else ""
         yield Text(f"mutation score {run.score:.0f}%: {run.killed} of {run.counted} mutants killed{tail}", style=style)
+
+
+def _shown(path: str) -> str:
+    """The path relative to the working folder when it lies inside it, as a reader would type it."""
+    try:
+        return Path(path).resolve().relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return path
 
 
 def stryker_report(run: MutantRun, root: Path) -> dict[str, Any]:
