@@ -12,9 +12,11 @@ from ._api import (
     reproduce,
 )
 from ._canonical import Snapshot, canonical_json, capture, snapshot_of
+from ._config import ProjectConfig, Spec, load_project_config
 from ._diff import Added, Change, DescriptionChanged, Moved, Removed, Renamed, SchemaChanged, diff, diff_snapshots
 from ._errors import (
     CapacityExceeded,
+    ExpectationsError,
     RequestRefused,
     SummaryRefused,
     SurfaceRefused,
@@ -22,13 +24,15 @@ from ._errors import (
     ToolsurfaceError,
     UsageError,
 )
+from ._expectations import Expectation, Judged, Standing, judge_expectations, load_expectations, planned_matches
 from ._formats import FORMATS, ToolFormat
+from ._gate import CaseOutcome, Gate, Thresholds, judge_gate
 from ._mutants import MutantResult, MutantRun, run_mutants
 from ._oracles import judge
 from ._plan import Shard, plan
 from ._ports import Gateway, Ledger, LedgerRefused, OwnerFacts, Ports, Publications, Reservation
 from ._reference import DEFECTS, REFERENCE_TARGETS
-from ._runner import Runner, observe
+from ._runner import DefectProbe, Runner, observe
 from ._targets import NO_TARGET, load_target
 from ._types import (
     Case,
@@ -58,14 +62,20 @@ __all__ = [
     "Added",
     "CapacityExceeded",
     "Case",
+    "CaseOutcome",
     "CaseResult",
     "Change",
     "Crash",
+    "DefectProbe",
     "DescriptionChanged",
     "Dispatch",
     "Ending",
     "Evidence",
+    "Expectation",
+    "ExpectationsError",
+    "Gate",
     "Gateway",
+    "Judged",
     "Ledger",
     "LedgerEvent",
     "LedgerRefused",
@@ -76,11 +86,12 @@ __all__ = [
     "Outcome",
     "OwnerFacts",
     "Ports",
+    "ProjectConfig",
     "Publications",
     "Removed",
     "Renamed",
-    "RequestRefused",
     "Reproduction",
+    "RequestRefused",
     "Reservation",
     "RunOptions",
     "Runner",
@@ -88,10 +99,13 @@ __all__ = [
     "Session",
     "Shard",
     "Snapshot",
+    "Spec",
+    "Standing",
     "SummaryRefused",
     "SurfaceRefused",
     "Target",
     "TargetError",
+    "Thresholds",
     "ToolFormat",
     "ToolsurfaceError",
     "UsageError",
@@ -104,9 +118,14 @@ __all__ = [
     "diff_snapshots",
     "find_case",
     "judge",
+    "judge_expectations",
+    "judge_gate",
+    "load_expectations",
+    "load_project_config",
     "load_target",
     "observe",
     "plan",
+    "planned_matches",
     "prepare",
     "reproduce",
     "run_mutants",

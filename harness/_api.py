@@ -6,22 +6,27 @@ Everything that can be wrong with the input (scenarios, target specs, flags) is 
 
 from __future__ import annotations
 
+import datetime
 import shlex
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
 import scenarios as scenario_files
 from scenarios import Scenario, rulings
 
+from ._config import ProjectConfig, Spec
 from ._diff import diff_snapshots, diff_summaries
 from ._errors import UsageError
+from ._expectations import Expectation, load_expectations, planned_matches
+from ._gate import CaseOutcome, Gate, Thresholds, judge_gate
 from ._oracles import EQUIVALENT, judge
 from ._plan import Shard, plan, select, shard
-from ._reference import DEFECTS
-from ._runner import Runner, observe
+from ._reference import DEFECTS, GuardedPipeline
+from ._runner import DefectProbe, Runner, observe
 from ._targets import NO_TARGET, load_target, target_name
-from ._types import Case, CaseResult, Reproduction, VerdictKind
+from ._types import Case, CaseResult, Reproduction
 
 DEFAULT_TARGET = "reference:guarded"
 DEFAULT_RED_TARGET = "reference:legacy"
@@ -40,6 +45,31 @@ class RunOptions:
     seed: int = 0
     shard: str | None = None
     timeout: float = 10.0
+    #: The spec the run closes, shown in every report.
+    spec: Spec | None = None
+    #: Known, accepted deviations (a TOML file of `[[expect]]` entries).
+    expectations: Path | None = None
+    #: Also run every reference defect on each case and record which ones it kills.
+    defects: bool = False
+    thresholds: Thresholds = field(default_factory=Thresholds)
+    #: The day expectations are judged on; None is today (UTC).
+    today: datetime.date | None = None
+
+    @classmethod
+    def configured(cls, config: ProjectConfig, **given: Any) -> RunOptions:
+        """Options from flags, where given (not None), else from `[tool.toolsurface]`, else defaults."""
+        settings: dict[str, Any] = {}
+        for option in fields(cls):
+            flag, setting = given.get(option.name), getattr(config, option.name, None)
+            if flag is not None and flag != []:
+                settings[option.name] = flag
+            elif setting is not None and setting != ():
+                settings[option.name] = list(setting) if isinstance(setting, tuple) else setting
+        return cls(**settings)
+
+    @property
+    def judged_on(self) -> datetime.date:
+        return self.today or datetime.datetime.now(datetime.UTC).date()
 
     def reproduce_command(self, case_id: str, target: str | None = None) -> str:
         """One command that re-runs one case and shows its evidence."""
@@ -62,9 +92,18 @@ class Session:
     runner: Runner
     target_name: str
     red_target_name: str | None
+    expectations: tuple[Expectation, ...] = ()
+    #: How many planned cases each expectation names.
+    planned_matches: tuple[int, ...] = ()
 
     def results(self) -> Iterator[CaseResult]:
         return self.runner.run(self.cases)
+
+    def gate(self, outcomes: Sequence[CaseOutcome]) -> Gate:
+        options = self.options
+        return judge_gate(
+            outcomes, self.expectations, self.planned_matches, options.judged_on, options.thresholds, partial=bool(options.shard)
+        )
 
 
 def prepare(options: RunOptions) -> Session:
@@ -77,19 +116,23 @@ def prepare(options: RunOptions) -> Session:
     loaded = scenario_files.load(options.scenarios or None)
     target = load_target(options.target)
     red = None if options.red_target == NO_TARGET else load_target(options.red_target)
+    expectations = load_expectations(options.expectations) if options.expectations else ()
     planned = plan(loaded, options.seed)
     chosen = select(planned, options.select)
     if options.select and not chosen:
         patterns = " ".join(f"--select {p!r}" for p in options.select)
         raise UsageError(f"{patterns} matched none of the {len(planned)} planned cases")
+    probe = DefectProbe(GuardedPipeline(), DEFECTS, options.timeout) if options.defects else None
     return Session(
         options=options,
         scenarios=loaded,
         planned=planned,
         cases=shard(chosen, part),
-        runner=Runner(loaded, target, red, options.timeout),
+        runner=Runner(loaded, target, red, options.timeout, probe),
         target_name=target_name(target, options.target),
         red_target_name=None if red is None else target_name(red, options.red_target),
+        expectations=expectations,
+        planned_matches=planned_matches(expectations, (case.id for case in planned)),
     )
 
 
@@ -117,19 +160,11 @@ def reproduce(options: RunOptions, case_id: str) -> Reproduction:
     return Reproduction(case, session.target_name, observed, verdict, sent, facts)
 
 
-_KILLS = frozenset({VerdictKind.SURVIVED, VerdictKind.FALSE_REJECT})
-
-
 def defect_kills(options: RunOptions) -> dict[str, list[CaseResult]]:
-    """For every defect variant, the cases it lets survive or falsely rejects that pass on `reference:guarded`.
-
-    Pairing with the guard keeps a case that fails everywhere (a broken scenario, say) from
-    counting as a kill, and an `error` is never a kill: a crashing variant proves nothing.
-    """
-    session = prepare(RunOptions(**{**options.__dict__, "target": DEFAULT_TARGET, "red_target": NO_TARGET}))
-    green = {result.case.id for result in session.results() if result.verdict.kind.ok}
-    kills: dict[str, list[CaseResult]] = {}
-    for name, pipeline in DEFECTS.items():
-        runner = Runner(session.scenarios, pipeline(), timeout=options.timeout)
-        kills[name] = [r for r in runner.run(session.cases) if r.verdict.kind in _KILLS and r.case.id in green]
+    """For every defect variant, the cases that kill it (see `DefectProbe`), in plan order."""
+    session = prepare(RunOptions(**{**options.__dict__, "target": DEFAULT_TARGET, "red_target": NO_TARGET, "defects": True}))
+    kills: dict[str, list[CaseResult]] = {name: [] for name in DEFECTS}
+    for result in session.results():
+        for name in result.defects_killed or ():
+            kills[name].append(result)
     return kills

@@ -24,6 +24,14 @@ class UsageError(ToolsurfaceError):
     """A flag or argument with a value that cannot work."""
 
 
+class ExpectationsError(ToolsurfaceError):
+    """An expectations file that cannot be read or is invalid; each problem is one line."""
+
+    def __init__(self, problems: list[str] | tuple[str, ...]) -> None:
+        self.problems = tuple(problems)
+        super().__init__("\n".join(self.problems))
+
+
 class RequestRefused(Exception):
     """A typed pre-dispatch refusal at a checkpoint: the request is not sent, and its owner
     settles the reservation as `pre_dispatch_rejected`.

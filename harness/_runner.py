@@ -12,7 +12,7 @@ import inspect
 import signal
 import threading
 import traceback
-from collections.abc import Awaitable, Iterable, Iterator
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from mutators import Edit, Expect, by_key
@@ -23,7 +23,10 @@ from ._errors import CapacityExceeded, RequestRefused
 from ._formats import FORMATS
 from ._oracles import EQUIVALENT, evidence, judge
 from ._ports import LedgerRefused, Ports
-from ._types import Case, CaseResult, Crash, Ending, Evidence, Observation, Target
+from ._types import Case, CaseResult, Crash, Ending, Evidence, Observation, Target, Verdict, VerdictKind
+
+#: What a defect does to a case for the case to kill it; an `error` never counts.
+_KILLS = frozenset({VerdictKind.SURVIVED, VerdictKind.FALSE_REJECT})
 
 
 class CaseTimeout(BaseException):
@@ -39,11 +42,13 @@ class Runner:
         target: Target,
         red_target: Target | None = None,
         timeout: float = 10.0,
+        probe: DefectProbe | None = None,
     ) -> None:
         self.scenarios = {scenario.id: scenario for scenario in scenarios}
         self.target = target
         self.red_target = red_target
         self.timeout = timeout
+        self.probe = probe
         # The admitted surface narrowed by the recorded trusted facts: the scenario alone decides it.
         self._expected = {key: snapshot_of(s.surface) for key, s in self.scenarios.items()}
 
@@ -53,19 +58,50 @@ class Runner:
                 yield self.run_case(case)
 
     def run_case(self, case: Case) -> CaseResult:
+        killed = None if self.probe is None else ()
         if case.equivalent:
             nothing = Evidence(0, (), None, None, (), (), Ending.NOT_RUN)
-            return CaseResult(case, EQUIVALENT, nothing, EQUIVALENT if self.red_target else None)
+            return CaseResult(case, EQUIVALENT, nothing, EQUIVALENT if self.red_target else None, killed)
         scenario, expected = self.scenarios[case.scenario], self._expected[case.scenario]
         observed = observe(self.target, case, scenario, self.timeout)
         verdict = judge(case, observed, scenario, expected)
         red = None
         if self.red_target is not None:
             red = judge(case, observe(self.red_target, case, scenario, self.timeout), scenario, expected)
-        return CaseResult(case, verdict, evidence(case, observed, scenario, expected), red)
+        if self.probe is not None:
+            known = verdict if type(self.target) is type(self.probe.guard) else None
+            killed = self.probe.kills(case, scenario, expected, known)
+        return CaseResult(case, verdict, evidence(case, observed, scenario, expected), red, killed)
 
     def expected(self, case: Case) -> Snapshot:
         return self._expected[case.scenario]
+
+
+class DefectProbe:
+    """Which reference defects a case kills.
+
+    A case kills a defect when the defect lets it survive or falsely rejects it while the guarded
+    design passes it: pairing with the guard keeps a case that fails everywhere (a broken
+    scenario, say) from counting as a kill, and an `error` is never one — a crashing variant
+    proves nothing.
+    """
+
+    def __init__(self, guard: Target, defects: Mapping[str, Callable[[], Target]], timeout: float) -> None:
+        self.guard = guard
+        self.defects = {name: factory() for name, factory in defects.items()}
+        self.timeout = timeout
+
+    def kills(self, case: Case, scenario: Scenario, expected: Snapshot, guarded: Verdict | None = None) -> tuple[str, ...]:
+        """The defects this case kills; `guarded` is the guard's verdict when already known."""
+        if guarded is None:
+            guarded = judge(case, observe(self.guard, case, scenario, self.timeout), scenario, expected)
+        if not guarded.kind.ok:
+            return ()
+        return tuple(
+            name
+            for name, defect in self.defects.items()
+            if judge(case, observe(defect, case, scenario, self.timeout), scenario, expected).kind in _KILLS
+        )
 
 
 def observe(target: Target, case: Case, scenario: Scenario, timeout: float, explain: bool = False) -> Observation:

@@ -189,6 +189,8 @@ class CaseResult:
     evidence: Evidence
     #: The same case on the red (old-path) target; None when pairing is off.
     red_verdict: Verdict | None = None
+    #: The reference defects this case kills; None when defects were not run.
+    defects_killed: tuple[str, ...] | None = None
 
     @property
     def controlled(self) -> bool:

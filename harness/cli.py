@@ -6,6 +6,7 @@ something did; 2 for bad input, reported as one line per problem and nothing wri
 
 from __future__ import annotations
 
+import datetime
 import enum
 import io
 import sys
@@ -22,21 +23,29 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 import mutators
 import scenarios
 from reports import (
+    RESULTS_FILE,
     THEME,
+    Audit,
     DefectMatrix,
     MutantsView,
+    ReportFormat,
     ReproductionView,
     ResultsWriter,
     RunSummary,
     ScanReport,
+    merge_results,
+    parse_formats,
+    read_results,
     scan_json,
     scan_sarif,
     stryker_report,
     write_report,
+    write_reports,
 )
 
-from ._api import DEFAULT_RED_TARGET, DEFAULT_TARGET, RunOptions, defect_kills, prepare
+from ._api import RunOptions, defect_kills, prepare
 from ._api import reproduce as reproduce_case
+from ._config import load_project_config
 from ._errors import ToolsurfaceError, UsageError
 from ._mutants import run_mutants
 from ._reference import REFERENCE_TARGETS
@@ -55,13 +64,26 @@ err = Console(theme=THEME, stderr=True, highlight=False, soft_wrap=True)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-TargetOpt = Annotated[str, typer.Option("--target", help="Target under test: reference:<name> or package.module:factory.")]
-RedOpt = Annotated[str, typer.Option("--red-target", help="Old path to pair each case with; 'none' turns pairing off.")]
+#: Where results.json and the reports go when neither --out nor [tool.toolsurface] says.
+DEFAULT_OUT = Path("toolsurface-report")
+
+TargetOpt = Annotated[
+    str | None, typer.Option("--target", help="Target under test: reference:<name> or package.module:factory [default: reference:guarded].")
+]
+RedOpt = Annotated[
+    str | None, typer.Option("--red-target", help="Old path to pair each case with; 'none' turns pairing off [default: reference:legacy].")
+]
 ScenariosOpt = Annotated[
     list[Path] | None, typer.Option("--scenarios", help="Scenario file or folder (repeatable); default: the bundled ones.")
 ]
 SelectOpt = Annotated[list[str] | None, typer.Option("--select", help="Only case ids matching this glob (repeatable).")]
-SeedOpt = Annotated[int, typer.Option("--seed", help="Seed for mutation details; same seed, same cases and ids.")]
+SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed for mutation details; same seed, same cases and ids [default: 0].")]
+ConfigOpt = Annotated[
+    Path | None, typer.Option("--config", help="pyproject.toml with [tool.toolsurface] (default: ./pyproject.toml when present).")
+]
+FormatOpt = Annotated[
+    list[str] | None, typer.Option("--format", help="Reports to write beside results.json: md, html, junit, json (comma-separated or repeated).")
+]
 
 
 def _bad_input_exits_2(command: F) -> F:
@@ -75,52 +97,106 @@ def _bad_input_exits_2(command: F) -> F:
             for problem in error.problems:
                 err.print(f"error: {problem}", markup=False, soft_wrap=True)
         except ToolsurfaceError as error:
-            err.print(f"error: {error}", markup=False, soft_wrap=True)
+            for problem in str(error).splitlines():
+                err.print(f"error: {problem}", markup=False, soft_wrap=True)
         raise typer.Exit(2)
 
     return wrapper  # type: ignore[return-value]
 
 
+def _today(text: str | None) -> datetime.date | None:
+    if text is None:
+        return None
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:
+        raise UsageError(f"--today {text!r} must be a date, YYYY-MM-DD") from None
+
+
 @app.command()
 @_bad_input_exits_2
 def run(
-    target: TargetOpt = DEFAULT_TARGET,
-    red_target: RedOpt = DEFAULT_RED_TARGET,
+    target: TargetOpt = None,
+    red_target: RedOpt = None,
     scenario_paths: ScenariosOpt = None,
     select: SelectOpt = None,
-    seed: SeedOpt = 0,
-    shard: Annotated[str | None, typer.Option("--shard", help="Run part K of N, e.g. 2/4.")] = None,
-    out_dir: Annotated[Path, typer.Option("--out", help="Folder for results.json.")] = Path("toolsurface-report"),
-    timeout: Annotated[float, typer.Option("--timeout", help="Seconds one case may run before it is an error.")] = 10.0,
+    seed: SeedOpt = None,
+    shard: Annotated[str | None, typer.Option("--shard", help="Run part K of N, e.g. 2/4; combine the parts with `merge`.")] = None,
+    out_dir: Annotated[Path | None, typer.Option("--out", help="Folder for results.json and the reports [default: toolsurface-report].")] = None,
+    timeout: Annotated[float | None, typer.Option("--timeout", help="Seconds one case may run before it is an error [default: 10].")] = None,
+    formats: FormatOpt = None,
+    config: ConfigOpt = None,
+    expectations: Annotated[Path | None, typer.Option("--expectations", help="TOML file of accepted deviations ([[expect]] entries).")] = None,
+    defects: Annotated[bool | None, typer.Option("--defects/--no-defects", help="Also run every reference defect on each case.")] = None,
+    today: Annotated[str | None, typer.Option("--today", help="Judge expectation expiry as of this date (YYYY-MM-DD) [default: today, UTC].")] = None,
 ) -> None:
-    """Run every case against the target (and the red target) and write results.json."""
-    options = RunOptions(target, red_target, list(scenario_paths or []), list(select or []), seed, shard, timeout)
+    """Run every case against the target (and the red target), write results.json and the reports, and gate."""
+    project = load_project_config(config)
+    options = RunOptions.configured(
+        project, target=target, red_target=red_target, scenarios=scenario_paths, select=select, seed=seed, shard=shard,
+        timeout=timeout, expectations=expectations, defects=defects, today=_today(today),
+    )
+    outputs = parse_formats(formats or project.formats)
     session = prepare(options)
-    results = []
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err)
-    with ResultsWriter(out_dir, session) as writer, progress:
+    with ResultsWriter(out_dir or project.out or DEFAULT_OUT, session) as writer, progress:
         task = progress.add_task(f"running {len(session.cases)} cases", total=len(session.cases))
         for result in session.results():
             writer.write(result)
-            results.append(result)
             progress.advance(task)
-    summary = RunSummary.build(
-        results,
-        target=session.target_name,
-        red_target=session.red_target_name,
-        seed=seed,
-        reproduce={r.case.id: options.reproduce_command(r.case.id) for r in results if not r.verdict.kind.ok},
-        results_path=str(writer.path),
-    )
+    _conclude(orjson.loads(writer.path.read_bytes()), writer.path, outputs)
+
+
+def _conclude(document: dict[str, Any], results: Path, outputs: tuple[ReportFormat, ...]) -> None:
+    """Write the reports of a finished results.json, print its summary, and exit with its gate."""
+    audit = Audit.of(document)
+    for path in write_reports(audit, results.parent, outputs):
+        err.print(f"wrote {path}", markup=False)
+    summary = RunSummary(audit, str(results))
     out.print(summary, soft_wrap=True)
     raise typer.Exit(0 if summary.ok else 1)
 
 
 @app.command()
 @_bad_input_exits_2
-def defects(scenario_paths: ScenariosOpt = None, select: SelectOpt = None, seed: SeedOpt = 0) -> None:
+def report(
+    results: Annotated[Path, typer.Argument(help="A results.json written by `run` or `merge`.")],
+    format: Annotated[ReportFormat, typer.Option("--format", help="md, html, junit or json.")] = ReportFormat.MD,
+    output: Annotated[Path | None, typer.Option("--output", help="Write the report here instead of stdout.")] = None,
+) -> None:
+    """Render a results.json as a Markdown audit, an HTML report, JUnit XML or a JSON summary."""
+    data = format.render(Audit.of(read_results(results)))
+    if output is None:
+        sys.stdout.buffer.write(data)
+    else:
+        write_report(output, data)
+
+
+@app.command()
+@_bad_input_exits_2
+def merge(
+    shards: Annotated[list[Path], typer.Argument(help="The results.json of every shard of one run.")],
+    out_dir: Annotated[Path, typer.Option("--out", help="Folder for the merged results.json and the reports.")] = DEFAULT_OUT,
+    formats: FormatOpt = None,
+) -> None:
+    """Combine the results of `run --shard K/N` into one results.json, write the reports, and gate."""
+    outputs = parse_formats(formats or [])
+    merged = merge_results([(path, read_results(path)) for path in shards])
+    path = out_dir / RESULTS_FILE
+    write_report(path, merged)
+    _conclude(orjson.loads(merged), path, outputs)
+
+
+def _options(config: Path | None, **flags: Any) -> RunOptions:
+    """Options for the commands that plan cases: flags, then [tool.toolsurface], then defaults."""
+    return RunOptions.configured(load_project_config(config), **flags)
+
+
+@app.command()
+@_bad_input_exits_2
+def defects(scenario_paths: ScenariosOpt = None, select: SelectOpt = None, seed: SeedOpt = None, config: ConfigOpt = None) -> None:
     """Run the cases against every defect variant and show which cases kill which defect."""
-    options = RunOptions(scenarios=list(scenario_paths or []), select=list(select or []), seed=seed)
+    options = _options(config, scenarios=scenario_paths, select=select, seed=seed)
     matrix = DefectMatrix(defect_kills(options))
     out.print(matrix)
     raise typer.Exit(1 if matrix.alive else 0)
@@ -130,12 +206,13 @@ def defects(scenario_paths: ScenariosOpt = None, select: SelectOpt = None, seed:
 @_bad_input_exits_2
 def reproduce(
     case_id: Annotated[str, typer.Argument(help="A case id, as printed by `run` or `list cases`.")],
-    target: TargetOpt = DEFAULT_TARGET,
+    target: TargetOpt = None,
     scenario_paths: ScenariosOpt = None,
-    seed: SeedOpt = 0,
+    seed: SeedOpt = None,
+    config: ConfigOpt = None,
 ) -> None:
     """Re-run one case and show the surface diff, the gateway log and the ledger trace."""
-    options = RunOptions(target=target, scenarios=list(scenario_paths or []), seed=seed)
+    options = _options(config, target=target, scenarios=scenario_paths, seed=seed)
     reproduction = reproduce_case(options, case_id)
     out.print(ReproductionView(reproduction))
     raise typer.Exit(0 if reproduction.verdict.kind.ok else 1)
@@ -187,11 +264,12 @@ def mutants(
     source: Annotated[Path | None, typer.Option("--source", help="The module to mutate (default: the target's own).")] = None,
     scenario_paths: ScenariosOpt = None,
     select: SelectOpt = None,
-    seed: SeedOpt = 0,
+    seed: SeedOpt = None,
     output: Annotated[Path | None, typer.Option("--output", help="Write the mutation-testing report (JSON) here.")] = None,
+    config: ConfigOpt = None,
 ) -> None:
     """Weaken each seam of the target's guard in a copy of its source and run the cases against it."""
-    options = RunOptions(target=target, scenarios=list(scenario_paths or []), select=list(select or []), seed=seed)
+    options = _options(config, target=target, scenarios=scenario_paths, select=select, seed=seed)
     run = run_mutants(options, source)
     if output is not None:
         write_report(output, orjson.dumps(stryker_report(run, Path.cwd()), option=orjson.OPT_INDENT_2) + b"\n")
@@ -212,9 +290,11 @@ def list_(
     what: Annotated[Listing, typer.Argument(help="What to list.")],
     scenario_paths: ScenariosOpt = None,
     select: SelectOpt = None,
-    seed: SeedOpt = 0,
+    seed: SeedOpt = None,
+    config: ConfigOpt = None,
 ) -> None:
     """List scenarios, targets, mutators or planned case ids."""
+    options = _options(config, scenarios=scenario_paths, select=select, seed=seed, red_target="none")
     if what is Listing.targets:
         for spec, cls in REFERENCE_TARGETS.items():
             out.print(f"{spec}\t{(cls.__doc__ or '').strip().splitlines()[0]}", markup=False)
@@ -222,12 +302,11 @@ def list_(
         for mutator in mutators.MUTATORS:
             out.print(f"{mutator.key()}\texpect {mutator.expect.value}\t{(type(mutator).__doc__ or '').strip().splitlines()[0]}", markup=False)
     elif what is Listing.scenarios:
-        for scenario in scenarios.load(scenario_paths or None):
+        for scenario in scenarios.load(options.scenarios or None):
             hooks = "hooks" if scenario.hooks else "no-hooks"
             tools = f"{len(scenario.surface)} of {len(scenario.contract.surface)} tools"
             out.print(f"{scenario.id}\t{scenario.mode}\t{scenario.lane}\t{hooks}\t{tools}\t{scenario.outcome}\t{scenario.description}", markup=False)
     else:
-        options = RunOptions(scenarios=list(scenario_paths or []), select=list(select or []), seed=seed, red_target="none")
         for case in prepare(options).cases:
             out.print(case.id, markup=False, soft_wrap=True)
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass
 
 from rich.console import Console, ConsoleOptions, Group, RenderResult
@@ -11,8 +10,9 @@ from rich.table import Table
 from rich.text import Text
 from rich.theme import Theme
 
-from harness import CaseResult, Ending, VerdictKind
-from mutators import Kind
+from harness import Ending, VerdictKind
+
+from ._audit import Audit
 
 #: Named styles: renderers say what a thing is, the theme says how it looks.
 THEME = Theme(
@@ -26,108 +26,87 @@ THEME = Theme(
         "toolsurface.ok": "bold green",
         "toolsurface.fail": "bold red",
         "toolsurface.command": "cyan",
+        "toolsurface.diff": "dim",
     }
 )
 
 #: How many failing cases the summary lists before pointing at results.json.
 MAX_LISTED = 20
-
-
-@dataclass(frozen=True, slots=True)
-class Failure:
-    case_id: str
-    verdict: VerdictKind
-    reason: str
-    reproduce: str
+#: How many lines of each failing case's surface diff it shows.
+MAX_DIFF_LINES = 3
 
 
 @dataclass(frozen=True)
 class RunSummary:
-    """What a person needs to see after a run."""
+    """What a person needs to see after a run: the audit, as a terminal table and a verdict."""
 
-    target: str
-    red_target: str | None
-    seed: int
-    by_kind: dict[str, Counter[VerdictKind]]
-    #: How the runs on the target ended (dispatched, refused, capacity, …); equivalent cases are not run.
-    endings: Counter[Ending]
-    red: Counter[VerdictKind]
-    controlled: int
-    failures: tuple[Failure, ...]
+    audit: Audit
+    #: Where the full record is, for the "… and N more" line.
     results_path: str
-
-    @classmethod
-    def build(
-        cls,
-        results: Iterable[CaseResult],
-        *,
-        target: str,
-        red_target: str | None,
-        seed: int,
-        reproduce: dict[str, str],
-        results_path: str,
-    ) -> RunSummary:
-        by_kind: dict[str, Counter[VerdictKind]] = {}
-        endings: Counter[Ending] = Counter()
-        red: Counter[VerdictKind] = Counter()
-        failures: list[Failure] = []
-        controlled = 0
-        for result in results:
-            by_kind.setdefault(result.case.mutation.kind.value, Counter())[result.verdict.kind] += 1
-            if result.evidence.ending is not Ending.NOT_RUN:
-                endings[result.evidence.ending] += 1
-            if result.red_verdict is not None:
-                red[result.red_verdict.kind] += 1
-            controlled += result.controlled
-            if not result.verdict.kind.ok:
-                case_id = result.case.id
-                failures.append(Failure(case_id, result.verdict.kind, result.verdict.reason, reproduce[case_id]))
-        # Rows in planning order, whichever scenario happened to show a kind first.
-        by_kind = {kind.value: by_kind[kind.value] for kind in Kind if kind.value in by_kind}
-        return cls(target, red_target, seed, by_kind, endings, red, controlled, tuple(failures), results_path)
-
-    @property
-    def total(self) -> Counter[VerdictKind]:
-        return sum(self.by_kind.values(), Counter())
 
     @property
     def ok(self) -> bool:
-        return not self.failures
+        return self.audit.ok
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        audit = self.audit
+        by_kind: dict[str, Counter[VerdictKind]] = {kind: Counter() for kind in audit.kinds()}
+        for case in audit.cases:
+            by_kind[case.kind][case.verdict] += 1
         # No outer edge: the table then fits an 80-column CI log without cutting a header.
-        table = Table(title=Text(f"toolsurface — {self.target} (seed {self.seed})"), title_justify="left", show_edge=False)
+        table = Table(title=Text(f"toolsurface — {audit.target} (seed {audit.seed})"), title_justify="left", show_edge=False)
         table.add_column("kind")
         for kind in VerdictKind:
             table.add_column(kind.value, justify="right", style=f"toolsurface.{kind.value}")
-        for name, counts in self.by_kind.items():
+        for name, counts in by_kind.items():
             table.add_row(name, *(str(counts[kind]) for kind in VerdictKind))
         table.add_section()
-        total = self.total  # summed once: the property walks every kind's counter
+        total = audit.totals
         table.add_row("total", *(str(total[kind]) for kind in VerdictKind), style="bold")
         parts: list[object] = [table]
-        if self.endings:
-            ran = " · ".join(f"{count} {ending}" for ending, count in sorted(self.endings.items(), key=_by_ending))
+        endings = Counter(case.outcome for case in audit.cases if case.outcome != Ending.NOT_RUN)
+        if endings:
+            ran = " · ".join(f"{endings[ending]} {ending}" for ending in Ending if endings[ending])
             parts.append(Text(f"requests ended: {ran}"))
-        if self.red_target:
-            red_fail = sum(n for kind, n in self.red.items() if not kind.ok)
+        if audit.red_target:
             parts.append(
-                Text(f"red target {self.red_target}: {red_fail} of {sum(self.red.values())} cases fail there; "
-                     f"{self.controlled} controlled (RED there, GREEN here)")
+                Text(f"red target {audit.red_target}: {audit.red_failing} of {len(audit.cases)} cases fail there; "
+                     f"{audit.controlled} controlled (RED there, GREEN here)")
             )
-        for failure in self.failures[:MAX_LISTED]:
-            line = Text.assemble((f"{failure.verdict.value:>12} ", f"toolsurface.{failure.verdict.value}"), failure.case_id)
-            command = Text(f"             {failure.reproduce}", style="toolsurface.command")
-            parts += [line, Text(f"             {failure.reason}"), command]
-        if len(self.failures) > MAX_LISTED:
-            parts.append(Text(f"… and {len(self.failures) - MAX_LISTED} more in {self.results_path}"))
-        cases = sum(total.values())
-        if self.ok:
-            parts.append(Text(f"PASS: {cases}/{cases} cases — no survivors, false rejections or errors", style="toolsurface.ok"))
+        if audit.defects is not None:
+            alive = [row.name for row in audit.defects if not row.kills]
+            killed = len(audit.defects) - len(alive)
+            line = f"reference defects: {killed} of {len(audit.defects)} killed"
+            parts.append(Text(line + (f"; not killed: {', '.join(alive)}" if alive else ""), style="toolsurface.fail" if alive else ""))
+        failing = audit.failing
+        for case in failing[:MAX_LISTED]:
+            parts.append(Text.assemble((f"{case.verdict.value:>12} ", f"toolsurface.{case.verdict.value}"), case.id))
+            parts.append(Text(f"             {case.reason}"))
+            parts += [Text(f"               {line}", style="toolsurface.diff") for line in case.diff[:MAX_DIFF_LINES]]
+            parts.append(Text(f"             {case.reproduce}", style="toolsurface.command"))
+        if len(failing) > MAX_LISTED:
+            parts.append(Text(f"… and {len(failing) - MAX_LISTED} more in {self.results_path}"))
+        if audit.accepted:
+            parts.append(Text(f"{len(audit.accepted)} failing cases accepted by expectations"))
+        for entry in audit.expectations:
+            if entry.standing in ("expired", "stale"):
+                parts.append(Text.assemble((f"{entry.standing:>12} ", "toolsurface.fail"), f"expectation {entry.case}: {entry.why}"))
+        for shortfall in audit.shortfalls:
+            parts.append(Text.assemble(("   threshold ", "toolsurface.fail"), shortfall))
+        if audit.ok:
+            parts.append(Text(f"PASS: {audit.headline} — no survivors, false rejections or errors", style="toolsurface.ok"))
         else:
-            parts.append(Text(f"FAIL: {len(self.failures)} of {cases} cases failed; results: {self.results_path}", style="toolsurface.fail"))
+            parts.append(Text(f"FAIL: {self._why_failed()}; results: {self.results_path}", style="toolsurface.fail"))
         yield Group(*parts)
 
-
-def _by_ending(item: tuple[Ending, int]) -> int:
-    return list(Ending).index(item[0])
+    def _why_failed(self) -> str:
+        audit = self.audit
+        reasons = []
+        if audit.failing:
+            reasons.append(f"{len(audit.failing)} of {len(audit.cases)} cases failed")
+        drifted = sum(entry.standing in ("expired", "stale") for entry in audit.expectations)
+        if drifted:
+            reasons.append(f"{drifted} expectations expired or stale")
+        if audit.shortfalls:
+            reasons.append(f"{len(audit.shortfalls)} thresholds not reached")
+        return "; ".join(reasons)

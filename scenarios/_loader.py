@@ -7,6 +7,7 @@ wrong; each problem is one line, `file:$.json.path: message`.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -253,4 +254,5 @@ def _build(document: dict[str, Any], source: str) -> Scenario:
         publication=Publication(publication["id"], publication["body"]) if publication else None,
         outcome=RequestOutcome(document.get("outcome", RequestOutcome.DISPATCHED)),
         source=source,
+        digest=hashlib.sha256(orjson.dumps(document, option=orjson.OPT_SORT_KEYS)).hexdigest(),
     )

@@ -237,6 +237,8 @@ class Scenario:
     outcome: RequestOutcome = RequestOutcome.DISPATCHED
     #: The file it was loaded from, for messages and reproduce commands.
     source: str = field(default="", compare=False)
+    #: sha256 of the recording's canonical JSON: whitespace and key order aside, the same recording.
+    digest: str = field(default="", compare=False)
 
     @property
     def binding(self) -> Binding:

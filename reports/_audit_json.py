@@ -1,0 +1,74 @@
+"""The audit as JSON (`--format json`): the totals, matrices and failing cases, without every case.
+
+For dashboards and bots that want the gate and its numbers, not results.json's per-case evidence;
+its schema is `reports/audit.schema.json`.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import orjson
+
+from harness import VerdictKind
+
+from ._audit import DOES_NOT_PROVE, PROVES, Audit
+
+AUDIT_SCHEMA_VERSION = 1
+
+
+def render_json(audit: Audit) -> bytes:
+    return orjson.dumps(audit_document(audit), option=orjson.OPT_INDENT_2) + b"\n"
+
+
+def _counts(counter: Counter[VerdictKind]) -> dict[str, int]:
+    return {kind.value: counter[kind] for kind in VerdictKind}
+
+
+def audit_document(audit: Audit) -> dict[str, Any]:
+    return {
+        "schema_version": AUDIT_SCHEMA_VERSION,
+        "spec": None if audit.spec_id is None else {"id": audit.spec_id, "title": audit.spec_title},
+        "tool": {"version": audit.tool_version, "results_schema": audit.schema_version},
+        "environment": {"python": audit.python, "platform": audit.platform},
+        "seed": audit.seed,
+        "target": audit.target,
+        "red_target": audit.red_target,
+        "select": list(audit.select),
+        "shard": audit.shard,
+        "date": audit.date,
+        "planned": audit.planned,
+        "ok": audit.ok,
+        "headline": audit.headline,
+        "in_scope": audit.in_scope,
+        "passing": audit.passing,
+        "totals": _counts(audit.totals),
+        "matrix": [
+            {"kind": kind, "point": point, "verdicts": _counts(counts)} for (kind, point), counts in audit.matrix().items()
+        ],
+        "lanes": [
+            {"lane": lane, "hooks": hooks, "verdicts": _counts(counts)} for (lane, hooks), counts in audit.by_lane().items()
+        ],
+        "pairing": {
+            "controlled": audit.controlled,
+            "red_failing": audit.red_failing,
+            "by_kind": [
+                {"kind": kind, "cases": cases, "red_failing": red, "controlled": controlled}
+                for kind, (cases, red, controlled) in audit.pairing().items()
+            ],
+        },
+        "defects": None
+        if audit.defects is None
+        else [{"name": row.name, "kills": row.kills, "by_kind": dict(row.by_kind), "first": row.first} for row in audit.defects],
+        "failing": [
+            {"id": case.id, "verdict": case.verdict.value, "reason": case.reason, "reproduce": case.reproduce} for case in audit.failing
+        ],
+        "accepted": [case.id for case in audit.accepted],
+        "expectations": [
+            {"case": e.case, "verdict": e.verdict, "reason": e.reason, "expires": e.expires, "standing": e.standing, "why": e.why}
+            for e in audit.expectations
+        ],
+        "shortfalls": list(audit.shortfalls),
+        "scope": {"proves": list(PROVES), "does_not_prove": list(DOES_NOT_PROVE)},
+    }

@@ -1,0 +1,214 @@
+"""The Markdown audit that closes a spec: what ran, what it proves, and every case that failed.
+
+Strings from scenarios and targets are untrusted (a tool description may hold markup): they
+appear only in code spans, or in prose with Markdown and HTML punctuation escaped, so a viewer
+that renders HTML in Markdown shows them as text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from harness import VerdictKind
+
+from ._audit import DOES_NOT_PROVE, PROVES, Audit
+
+_PUNCTUATION = re.compile(r"([\\`*_{}\[\]<>()#+!|~&])")
+
+
+def render_markdown(audit: Audit) -> str:
+    return "\n".join(_lines(audit)) + "\n"
+
+
+def _lines(audit: Audit) -> Iterable[str]:
+    title = f"{audit.spec_id} — {audit.spec_title}" if audit.spec_title else audit.spec_id
+    yield f"# Tool surface audit: {_prose(title)}" if title else "# Tool surface audit"
+    yield ""
+    verdict = "PASS" if audit.ok else "FAIL"
+    yield f"**{verdict}** — {audit.headline}: {audit.split}."
+    yield ""
+    yield from _run_facts(audit)
+    yield from _totals(audit)
+    yield from _matrix(audit)
+    yield from _pairing(audit)
+    yield from _defects(audit)
+    yield from _failing(audit)
+    yield from _expectations(audit)
+    yield from _scenarios(audit)
+    yield "## Scope"
+    yield ""
+    yield "What this run proves:"
+    yield ""
+    yield from (f"- {line}" for line in PROVES)
+    yield ""
+    yield "What it does not prove:"
+    yield ""
+    yield from (f"- {line}" for line in DOES_NOT_PROVE)
+
+
+def _run_facts(audit: Audit) -> Iterable[str]:
+    if audit.shard:
+        scope = f"shard {audit.shard} of the plan's {audit.planned} cases"
+    elif audit.select:
+        scope = f"{len(audit.cases)} of {audit.planned} planned cases, selected by " + " ".join(map(_code, audit.select))
+    else:
+        scope = f"all {audit.planned} planned cases"
+    rows = [
+        ("spec", _prose(f"{audit.spec_id} — {audit.spec_title or ''}".rstrip(" —")) if audit.spec_id else "none configured"),
+        ("toolsurface", f"{audit.tool_version} (results schema {audit.schema_version}), Python {audit.python} on {audit.platform}"),
+        ("target under test", _code(audit.target)),
+        ("red target", _code(audit.red_target) if audit.red_target else "none (pairing off)"),
+        ("seed", str(audit.seed)),
+        ("cases", scope),
+        ("expectations judged on", audit.date),
+    ]
+    yield from _table(("", ""), rows)
+
+
+def _totals(audit: Audit) -> Iterable[str]:
+    yield "## Totals"
+    yield ""
+    totals = audit.totals
+    rows = [(f"`{kind}`", str(totals[kind])) for kind in VerdictKind]
+    rows.append(("**total**", f"**{len(audit.cases)}**"))
+    yield from _table(("verdict", "cases"), rows)
+    endings = Counter(case.outcome for case in audit.cases if case.outcome != "not_run")
+    if endings:
+        yield "Requests ended: " + " · ".join(f"{count} {outcome}" for outcome, count in sorted(endings.items())) + "."
+        yield ""
+    if audit.accepted:
+        yield f"{len(audit.accepted)} failing cases are accepted by expectations (see below); they do not fail the gate."
+        yield ""
+    for shortfall in audit.shortfalls:
+        yield f"- **threshold not reached:** {_prose(shortfall)}"
+    if audit.shortfalls:
+        yield ""
+
+
+def _cell(counts: Counter[VerdictKind]) -> str:
+    """`passing/in-scope`, with what failed named beside it."""
+    in_scope = sum(n for kind, n in counts.items() if kind is not VerdictKind.EQUIVALENT)
+    passing = counts[VerdictKind.KILLED] + counts[VerdictKind.PASSED]
+    if not in_scope:
+        return "—"
+    failed = ", ".join(f"{counts[kind]} {kind}" for kind in VerdictKind if not kind.ok and counts[kind])
+    return f"{passing}/{in_scope}" + (f" **{failed}**" if failed else "")
+
+
+def _matrix(audit: Audit) -> Iterable[str]:
+    yield "## Matrix: mutation kind × injection point"
+    yield ""
+    yield "Each cell is passing/in-scope checks (killed or passed, of every case that is not equivalent)."
+    yield ""
+    cells, points = audit.matrix(), audit.points()
+    rows = [(f"`{kind}`", *(_cell(cells.get((kind, point), Counter())) for point in points)) for kind in audit.kinds()]
+    yield from _table(("kind", *(f"`{point}`" for point in points)), rows)
+    yield "By lane and hook mode:"
+    yield ""
+    lanes = [(f"`{lane}`", f"`{hooks}`", _cell(counts)) for (lane, hooks), counts in audit.by_lane().items()]
+    yield from _table(("lane", "hook mode", "checks"), lanes)
+
+
+def _pairing(audit: Audit) -> Iterable[str]:
+    yield "## RED/GREEN pairing"
+    yield ""
+    if not audit.red_target:
+        yield "Pairing was off: no red target."
+        yield ""
+        return
+    yield (
+        f"{audit.controlled} of {len(audit.cases)} cases are controlled: they fail on the red target "
+        f"{_code(audit.red_target)} and pass on {_code(audit.target)}. {audit.red_failing} fail on the red target."
+    )
+    yield ""
+    rows = [(f"`{kind}`", str(cases), str(red), str(controlled)) for kind, (cases, red, controlled) in audit.pairing().items()]
+    yield from _table(("kind", "cases", "fail on red target", "controlled"), rows)
+
+
+def _defects(audit: Audit) -> Iterable[str]:
+    yield "## Defect kill matrix"
+    yield ""
+    if audit.defects is None:
+        yield "The reference defects were not run (`toolsurface run --defects`)."
+        yield ""
+        return
+    alive = [row.name for row in audit.defects if not row.kills]
+    yield (
+        f"{len(audit.defects) - len(alive)} of {len(audit.defects)} reference defects are killed: a case kills one when "
+        "the defect lets it survive or falsely rejects it while `reference:guarded` passes it."
+    )
+    yield ""
+    rows = [
+        (
+            f"`{row.name}`",
+            str(row.kills) if row.kills else "**0 — not killed**",
+            ", ".join(f"{kind} {count}" for kind, count in row.by_kind.items()) or "—",
+            _code(row.first) if row.first else "—",
+        )
+        for row in audit.defects
+    ]
+    yield from _table(("defect", "killed by", "by kind", "first killing case"), rows)
+
+
+def _failing(audit: Audit) -> Iterable[str]:
+    failing = audit.failing
+    yield f"## Failing cases ({len(failing)})"
+    yield ""
+    if not failing:
+        yield "None: no case survived, was falsely rejected, or errored without an accepted expectation."
+        yield ""
+        return
+    for case in failing:
+        yield f"- **{case.verdict}** {_code(case.id)}: {_prose(case.reason)}"
+        for line in case.diff[:5]:
+            yield f"  - {_code(line)}"
+        yield f"  - reproduce: {_code(case.reproduce)}"
+    yield ""
+
+
+def _expectations(audit: Audit) -> Iterable[str]:
+    if not audit.expectations:
+        return
+    yield "## Expectations"
+    yield ""
+    rows = [
+        (_code(e.case), f"`{e.verdict}`", _prose(e.reason), e.expires, f"**{e.standing}**", _prose(e.why))
+        for e in audit.expectations
+    ]
+    yield from _table(("cases", "verdict accepted", "reason", "expires", "standing", "why"), rows)
+    if audit.accepted:
+        yield "Accepted cases:"
+        yield ""
+        yield from (f"- `{case.verdict}` {_code(case.id)}: {_prose(case.reason)}" for case in audit.accepted)
+        yield ""
+
+
+def _scenarios(audit: Audit) -> Iterable[str]:
+    yield f"## Scenarios ({len(audit.scenarios)})"
+    yield ""
+    rows = [(_code(id), mode, lane, outcome, f"`{digest[:12]}`") for id, mode, lane, outcome, digest in audit.scenarios]
+    yield from _table(("scenario", "mode", "lane", "unmutated outcome", "sha256"), rows)
+
+
+def _table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> Iterable[str]:
+    yield "| " + " | ".join(header) + " |"
+    yield "|" + "|".join(" --- " for _ in header) + "|"
+    for row in rows:
+        # GFM splits cells on every unescaped pipe, code spans included; prose pipes are already escaped.
+        yield "| " + " | ".join(re.sub(r"(?<!\\)\|", r"\\|", cell) for cell in row) + " |"
+    yield ""
+
+
+def _code(text: str) -> str:
+    """A code span holding `text` literally, even with backticks in it."""
+    text = " ".join(text.split())
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _prose(text: str) -> str:
+    """`text` on one line with Markdown and HTML punctuation escaped."""
+    return _PUNCTUATION.sub(r"\\\1", " ".join(text.split()))

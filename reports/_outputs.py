@@ -1,0 +1,68 @@
+"""The report formats a run or a results.json can be rendered to, and where each is written."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+
+from harness import UsageError
+
+from ._audit import Audit
+from ._audit_json import render_json
+from ._junit import render_junit
+from ._markdown import render_markdown
+from ._scan import write_report
+
+
+class ReportFormat(enum.StrEnum):
+    MD = "md"
+    HTML = "html"
+    JUNIT = "junit"
+    JSON = "json"
+
+    @property
+    def file_name(self) -> str:
+        """The file `run --format` and `merge --format` write it to, beside results.json."""
+        return _FILE_NAMES[self]
+
+    def render(self, audit: Audit) -> bytes:
+        return _RENDERERS[self](audit)
+
+
+_FILE_NAMES = {ReportFormat.MD: "audit.md", ReportFormat.HTML: "report.html", ReportFormat.JUNIT: "junit.xml", ReportFormat.JSON: "audit.json"}
+_RENDERERS: dict[ReportFormat, Callable[[Audit], bytes]] = {
+    ReportFormat.MD: lambda audit: render_markdown(audit).encode(),
+    ReportFormat.HTML: lambda audit: _html(audit).encode(),
+    ReportFormat.JUNIT: render_junit,
+    ReportFormat.JSON: render_json,
+}
+
+
+def _html(audit: Audit) -> str:
+    from ._html import render_html
+
+    return render_html(audit)
+
+
+def parse_formats(values: Iterable[str]) -> tuple[ReportFormat, ...]:
+    """`md,html` (or repeated flags) as formats, in the order given, each once."""
+    formats: list[ReportFormat] = []
+    for value in values:
+        for name in filter(None, (part.strip() for part in value.split(","))):
+            try:
+                fmt = ReportFormat(name)
+            except ValueError:
+                known = ", ".join(f.value for f in ReportFormat)
+                raise UsageError(f"--format {name!r} is not a report format (known: {known})") from None
+            if fmt not in formats:
+                formats.append(fmt)
+    return tuple(formats)
+
+
+def write_reports(audit: Audit, folder: Path, formats: Sequence[ReportFormat]) -> list[Path]:
+    """Render every format first, then write each whole, so a renderer's failure writes nothing."""
+    rendered = [(folder / fmt.file_name, fmt.render(audit)) for fmt in formats]
+    for path, data in rendered:
+        write_report(path, data)
+    return [path for path, _ in rendered]
