@@ -2,7 +2,6 @@ import io
 
 from rich.console import Console
 
-from harness import RunOptions, prepare
 from reports import THEME, RunSummary
 
 
@@ -12,30 +11,26 @@ def render(summary):
     return console.file.getvalue()
 
 
-def summary_of(options):
-    session = prepare(options)
-    results = list(session.results())
-    return RunSummary.build(
-        results,
-        target=session.target_name,
-        red_target=session.red_target_name,
-        seed=options.seed,
-        reproduce={r.case.id: options.reproduce_command(r.case.id) for r in results},
-        results_path="out/results.json",
-    )
-
-
-def test_a_passing_run_says_pass_and_counts_controlled_cases():
-    text = render(summary_of(RunOptions(select=["web-read-child-single-tool/*/evidence/*"])))
+def test_a_passing_run_says_pass_and_counts_controlled_cases(audit_of):
+    text = render(RunSummary(audit_of(select=["web-read-child-single-tool/*/evidence/*"]), "out/results.json"))
     assert "toolsurface — reference:guarded (seed 0)" in text
-    assert "PASS: 52/52 cases — no survivors, false rejections or errors" in text
+    assert "PASS: 48/48 in-scope checks pass — no survivors, false rejections or errors" in text
     assert "red target reference:legacy: 42 of 52 cases fail there; 42 controlled (RED there, GREEN here)" in text
 
 
-def test_a_failing_run_lists_each_failure_with_its_command_unwrapped():
-    options = RunOptions(target="reference:legacy", red_target="none", select=["web-read-child-single-tool/*/evidence/delete.*"])
-    text = render(summary_of(options))
+def test_a_failing_run_lists_each_failure_with_its_diff_and_command_unwrapped(audit_of):
+    audit = audit_of(target="reference:legacy", red_target="none", select=["web-read-child-single-tool/*/evidence/delete.*"])
+    text = render(RunSummary(audit, "out/results.json"))
     case = "web-read-child-single-tool/child/no-hooks/evidence/delete.replace:first:market__web_read"
     assert f"    survived {case}\n" in text
+    assert "               removed 'market__web_read' (was at 0)\n" in text
     assert f"             toolsurface reproduce {case} --target reference:legacy --seed 0\n" in text
     assert "FAIL: 6 of 6 cases failed; results: out/results.json" in text
+
+
+def test_defects_run_with_the_cases_are_summed_up(audit_of):
+    audit = audit_of(select=["web-read-child-single-tool/*/evidence/*"], defects=True)
+    text = render(RunSummary(audit, "out/results.json"))
+    alive = [row.name for row in audit.defects if not row.kills]
+    assert alive and "no-settle" not in alive
+    assert f"reference defects: {20 - len(alive)} of 20 killed; not killed: {', '.join(alive)}" in text
