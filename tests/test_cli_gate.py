@@ -1,0 +1,117 @@
+"""End to end: the reports, the expectations gate, shards and merge, through the installed command."""
+
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from tests.test_cli import results, toolsurface
+
+LEGACY_CHILD = ["--target", "reference:legacy", "--red-target", "none", "--select", "web-read-child-single-tool/*/evidence/*"]
+
+
+def test_run_writes_every_report_from_the_same_totals(tmp_path):
+    done = toolsurface("run", "--format", "md,html,junit", "--out", str(tmp_path))
+    assert done.returncode == 0, done.stderr
+    document = results(tmp_path)
+    totals = document["totals"]
+    markdown = (tmp_path / "audit.md").read_text()
+    in_scope = totals["cases"] - totals["equivalent"]
+    assert f"**PASS** — {totals['killed'] + totals['passed']}/{in_scope} in-scope checks pass" in markdown
+    assert f"| **total** | **{totals['cases']}** |" in markdown
+    suites = ET.parse(tmp_path / "junit.xml").getroot()
+    assert suites.get("tests") == str(totals["cases"]) and suites.get("failures") == "0"
+    assert (tmp_path / "report.html").read_text().startswith("<!DOCTYPE html>")
+    report = toolsurface("report", str(tmp_path / "results.json"), "--format", "junit")
+    assert report.returncode == 0 and report.stdout == (tmp_path / "junit.xml").read_text()
+
+
+def test_junit_failures_are_the_failing_cases(tmp_path):
+    done = toolsurface("run", *LEGACY_CHILD, "--format", "junit", "--out", str(tmp_path))
+    assert done.returncode == 1
+    failing = [c for c in results(tmp_path)["cases"] if c["verdict"] in ("survived", "false_reject", "error")]
+    suites = ET.parse(tmp_path / "junit.xml").getroot()
+    assert len(suites.findall(".//failure")) == int(suites.get("failures")) == len(failing) > 0
+
+
+def expectations(tmp_path, case, verdict="survived", expires="2027-01-31"):
+    path = tmp_path / "known.toml"
+    path.write_text(f'[[expect]]\ncase = "{case}"\nverdict = "{verdict}"\nreason = "legacy path, replaced in Q1"\nexpires = {expires}\n')
+    return str(path)
+
+
+def test_accepted_deviations_pass_the_gate(tmp_path):
+    known = expectations(tmp_path, "web-read-child-single-tool/*")
+    done = toolsurface("run", *LEGACY_CHILD, "--expectations", known, "--today", "2026-12-02", "--out", str(tmp_path))
+    assert done.returncode == 0, done.stdout
+    gate = results(tmp_path)["gate"]
+    assert gate["ok"] and gate["failing"] == [] and len(gate["accepted"]) == results(tmp_path)["totals"]["survived"] > 0
+    assert "failing cases accepted by expectations" in done.stdout
+
+
+def test_an_expired_acceptance_fails_the_gate(tmp_path):
+    known = expectations(tmp_path, "web-read-child-single-tool/*", expires="2026-12-01")
+    done = toolsurface("run", *LEGACY_CHILD, "--expectations", known, "--today", "2026-12-02", "--out", str(tmp_path))
+    assert done.returncode == 1
+    assert "expired expectation web-read-child-single-tool/*: expired on 2026-12-01" in done.stdout
+
+
+@pytest.mark.parametrize(
+    ("case", "why"),
+    [
+        ("web-read-child-single-tool/*/legit.*", "now end as passed, not survived"),
+        ("no-such-scenario/*", "names no planned case"),
+    ],
+)
+def test_a_stale_expectation_fails_the_gate_until_removed(tmp_path, case, why):
+    known = expectations(tmp_path, case)
+    done = toolsurface("run", "--select", "web-read-child-single-tool/*", "--expectations", known, "--out", str(tmp_path))
+    assert done.returncode == 1
+    assert f"stale expectation {case}: " in done.stdout and why in done.stdout
+    assert results(tmp_path)["totals"]["survived"] == 0
+
+
+def test_a_bad_expectations_file_is_one_line_and_exit_2(tmp_path):
+    known = expectations(tmp_path, "x", verdict="maybe")
+    done = toolsurface("run", "--expectations", known, "--out", str(tmp_path / "out"))
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [f"error: {known}:$.expect[0].verdict: 'maybe' is not one of ['survived', 'false_reject', 'error']"]
+    assert not (tmp_path / "out").exists()
+
+
+def test_shards_merge_into_the_unsharded_results(tmp_path):
+    common = ["--select", "*/child/*", "--today", "2026-12-02"]
+    assert toolsurface("run", *common, "--out", str(tmp_path / "whole")).returncode == 0
+    for k in (1, 2, 3):
+        assert toolsurface("run", *common, "--shard", f"{k}/3", "--out", str(tmp_path / str(k))).returncode == 0
+    shards = [str(tmp_path / str(k) / "results.json") for k in (3, 1, 2)]
+    done = toolsurface("merge", *shards, "--out", str(tmp_path / "merged"), "--format", "md")
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "merged" / "results.json").read_bytes() == (tmp_path / "whole" / "results.json").read_bytes()
+    assert "in-scope checks pass" in (tmp_path / "merged" / "audit.md").read_text()
+    overlap = toolsurface("merge", shards[0], shards[0], "--out", str(tmp_path / "bad"))
+    assert overlap.returncode == 2 and "is also" in overlap.stderr and not (tmp_path / "bad").exists()
+
+
+def test_the_project_config_names_the_spec_and_the_reports(tmp_path):
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.toolsurface]\nspec = "SPEC-7"\ntitle = "Child lanes keep their surface"\nselect = ["*/child/*/hook/*"]\n'
+        'formats = ["md", "json"]\nout = "audit"\n[tool.toolsurface.thresholds]\nmin_cases = 100000\n'
+    )
+    done = toolsurface("run", cwd=tmp_path)
+    assert done.returncode == 1
+    markdown = (tmp_path / "audit" / "audit.md").read_text()
+    assert markdown.startswith("# Tool surface audit: SPEC-7 — Child lanes keep their surface\n")
+    summary = json.loads((tmp_path / "audit" / "audit.json").read_text())
+    assert summary["spec"] == {"id": "SPEC-7", "title": "Child lanes keep their surface"}
+    assert summary["shortfalls"] and "fewer than min_cases = 100000" in summary["shortfalls"][0]
+    assert "threshold" in done.stdout
+
+
+def test_report_of_a_file_that_is_not_results_json_is_one_line(tmp_path):
+    bad = tmp_path / "results.json"
+    bad.write_text('{"schema_version": 3, "tool": {}}')
+    done = toolsurface("report", str(bad), "--format", "md")
+    assert done.returncode == 2
+    (line,) = done.stderr.strip().splitlines()
+    assert line.startswith(f"error: {bad}:$") and "required property" in line
