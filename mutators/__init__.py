@@ -7,7 +7,7 @@ surfaces, scenarios, owner facts and composed edit sequences for property tests.
 
 from ._base import Delivery, Edit, Example, Expect, Kind, Mutation, MutationNotApplicable, Mutator
 from ._registry import MUTATORS, by_key
-from ._strategies import edit_sequences, owner_facts, scenarios_for, surfaces, tool_descriptors
+from ._strategies import MutatedRequest, edit_sequences, mutated_requests, owner_facts, scenarios_for, surfaces, tool_descriptors
 
 __all__ = [
     "MUTATORS",
@@ -16,11 +16,13 @@ __all__ = [
     "Example",
     "Expect",
     "Kind",
+    "MutatedRequest",
     "Mutation",
     "MutationNotApplicable",
     "Mutator",
     "by_key",
     "edit_sequences",
+    "mutated_requests",
     "owner_facts",
     "scenarios_for",
     "surfaces",

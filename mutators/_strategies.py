@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+from dataclasses import dataclass
 from collections.abc import Iterable
 from typing import Any
 
@@ -17,9 +18,9 @@ from hypothesis import strategies as st
 
 from scenarios import Binding, FactKind, OwnerFact, Scenario, ToolDescriptor, WebTools
 
-from ._base import Delivery, Edit, Mutation, MutationNotApplicable, Mutator
+from ._base import Delivery, Edit, Expect, Mutation, MutationNotApplicable, Mutator
 from ._fixtures import READ_TOOL_RESULT
-from ._registry import MUTATORS
+from ._registry import MUTATORS, by_key
 from ._testing import BINDING, descriptor, minimal_scenario
 
 #: Tool names every scenario file accepts.
@@ -216,3 +217,43 @@ def edit_sequences(
     if len(steps) < min_size:
         reject()
     return tuple(steps)
+
+
+@dataclass(frozen=True, slots=True)
+class MutatedRequest:
+    """One request before and after one mutation, its tools shaped the way a host shapes them."""
+
+    mutation: Mutation
+    #: The admitted tools, as the host built them before any stage ran.
+    admitted: tuple[Any, ...]
+    #: The tools and messages after the mutation.
+    tools: tuple[Any, ...]
+    messages: tuple[dict[str, Any], ...]
+    #: Owner facts the mutation recorded (a forged fact, say); they change no surface.
+    facts: tuple[OwnerFact, ...]
+
+    @property
+    def expect(self) -> Expect:
+        """Whether a guard must refuse the changed request (`REJECT`) or let it through (`ACCEPT`)."""
+        return self.mutation.expect
+
+
+@st.composite
+def mutated_requests(draw: st.DrawFn, scenario: Scenario, tool_format: str = "logical") -> MutatedRequest:
+    """One mutation of `scenario`'s request, applied to tools in `tool_format` (`logical`, `openai`,
+    `anthropic`, `mcp`), by either delivery. A change that leaves the surface canonically equal
+    while it must be refused (reordering one tool) is never drawn: there is nothing to refuse.
+    Use as `surfaces().flatmap(scenarios_for).flatmap(mutated_requests)`."""
+    from harness._canonical import capture
+    from harness._formats import FORMATS
+
+    fmt = FORMATS[tool_format]
+    (mutation,) = draw(edit_sequences(scenario, min_size=1, max_size=1))
+    admitted = [fmt.build(tool) for tool in scenario.surface]
+    before = [message.as_dict() for message in scenario.request_messages]
+    facts: list[OwnerFact] = []
+    edit = Edit([fmt.build(tool) for tool in scenario.surface], before, fmt, mutation.delivery, mutation.target, scenario, facts)
+    tools, messages = by_key(mutation.mutator).apply(edit)
+    if mutation.expect is Expect.REJECT and capture(tools, fmt) == capture(admitted, fmt):
+        reject()
+    return MutatedRequest(mutation, tuple(admitted), tuple(tools), tuple(messages), tuple(facts))
