@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from dataclasses import dataclass
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from hypothesis import reject
