@@ -6,12 +6,13 @@ read this value and nothing else, so they cannot disagree about a total.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from harness import VerdictKind
+from harness import Ending, Standing, VerdictKind
 from mutators import Kind
 from scenarios import POINTS
 
@@ -76,9 +77,14 @@ class ExpectationRow:
     verdict: str
     reason: str
     expires: str
-    standing: str
+    standing: Standing
     why: str
     cases: int
+
+    @property
+    def fails_gate(self) -> bool:
+        """Expired and stale entries fail the gate themselves."""
+        return not self.standing.ok
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,16 +148,21 @@ class Audit:
             cases=cases,
             defects=None if document["defects"] is None else _defect_rows(document["defects"], cases),
             expectations=tuple(
-                ExpectationRow(e["case"], e["verdict"], e["reason"], e["expires"], e["standing"], e["why"], len(e["cases"]))
+                ExpectationRow(e["case"], e["verdict"], e["reason"], e["expires"], Standing(e["standing"]), e["why"], len(e["cases"]))
                 for e in gate["expectations"]
             ),
             shortfalls=tuple(gate["shortfalls"]),
             ok=gate["ok"],
         )
 
-    @property
+    @functools.cached_property
     def totals(self) -> Counter[VerdictKind]:
         return Counter(case.verdict for case in self.cases)
+
+    def endings(self) -> dict[Ending, int]:
+        """How the runs on the target ended, in `Ending` order; equivalent cases are not run."""
+        counts = Counter(Ending(case.outcome) for case in self.cases)
+        return {ending: counts[ending] for ending in Ending if counts[ending] and ending is not Ending.NOT_RUN}
 
     @property
     def in_scope(self) -> int:
@@ -162,12 +173,12 @@ class Audit:
     def passing(self) -> int:
         return sum(case.verdict in (VerdictKind.KILLED, VerdictKind.PASSED) for case in self.cases)
 
-    @property
+    @functools.cached_property
     def failing(self) -> tuple[CaseRow, ...]:
         """Every survivor, false rejection and error no expectation accepts, in plan order."""
         return tuple(case for case in self.cases if case.failing)
 
-    @property
+    @functools.cached_property
     def accepted(self) -> tuple[CaseRow, ...]:
         return tuple(case for case in self.cases if case.accepted)
 

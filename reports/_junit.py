@@ -33,7 +33,7 @@ def render_junit(audit: Audit) -> bytes:
         suite = _suite(suites, scenario, cases, audit)
         for case in cases:
             _testcase(suite, case)
-    failed_entries = [entry for entry in audit.expectations if entry.standing in ("expired", "stale")]
+    failed_entries = [entry for entry in audit.expectations if entry.fails_gate]
     if failed_entries:
         suite = _suite(suites, EXPECTATIONS_SUITE, [], audit, failures=len(failed_entries), tests=len(failed_entries))
         for entry in failed_entries:

@@ -74,9 +74,8 @@ def _totals(audit: Audit) -> Iterable[str]:
     rows = [(f"`{kind}`", str(totals[kind])) for kind in VerdictKind]
     rows.append(("**total**", f"**{len(audit.cases)}**"))
     yield from _table(("verdict", "cases"), rows)
-    endings = Counter(case.outcome for case in audit.cases if case.outcome != "not_run")
-    if endings:
-        yield "Requests ended: " + " · ".join(f"{count} {outcome}" for outcome, count in sorted(endings.items())) + "."
+    if endings := audit.endings():
+        yield "Requests ended: " + " · ".join(f"{count} {ending}" for ending, count in endings.items()) + "."
         yield ""
     if audit.accepted:
         yield f"{len(audit.accepted)} failing cases are accepted by expectations (see below); they do not fail the gate."

@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.theme import Theme
 
-from harness import Ending, VerdictKind
+from harness import VerdictKind
 
 from ._audit import Audit
 
@@ -64,10 +64,8 @@ class RunSummary:
         total = audit.totals
         table.add_row("total", *(str(total[kind]) for kind in VerdictKind), style="bold")
         parts: list[object] = [table]
-        endings = Counter(case.outcome for case in audit.cases if case.outcome != Ending.NOT_RUN)
-        if endings:
-            ran = " · ".join(f"{endings[ending]} {ending}" for ending in Ending if endings[ending])
-            parts.append(Text(f"requests ended: {ran}"))
+        if endings := audit.endings():
+            parts.append(Text("requests ended: " + " · ".join(f"{count} {ending}" for ending, count in endings.items())))
         if audit.red_target:
             parts.append(
                 Text(f"red target {audit.red_target}: {audit.red_failing} of {len(audit.cases)} cases fail there; "
@@ -89,7 +87,7 @@ class RunSummary:
         if audit.accepted:
             parts.append(Text(f"{len(audit.accepted)} failing cases accepted by expectations"))
         for entry in audit.expectations:
-            if entry.standing in ("expired", "stale"):
+            if entry.fails_gate:
                 parts.append(Text.assemble((f"{entry.standing:>12} ", "toolsurface.fail"), f"expectation {entry.case}: {entry.why}"))
         for shortfall in audit.shortfalls:
             parts.append(Text.assemble(("   threshold ", "toolsurface.fail"), shortfall))
@@ -104,7 +102,7 @@ class RunSummary:
         reasons = []
         if audit.failing:
             reasons.append(f"{len(audit.failing)} of {len(audit.cases)} cases failed")
-        drifted = sum(entry.standing in ("expired", "stale") for entry in audit.expectations)
+        drifted = sum(entry.fails_gate for entry in audit.expectations)
         if drifted:
             reasons.append(f"{drifted} expectations expired or stale")
         if audit.shortfalls:

@@ -1,0 +1,346 @@
+"""The HTML audit: self-contained, the summary equal to the audit, hostile strings kept as text, the case table working.
+
+The report comes from a real run on a copy of a bundled scenario whose tool description is
+hostile markup, stored under a folder whose path is that markup too, so the string reaches the
+page through every case's reproduce command. The browser tests open the page in headless
+Chromium and drive it with real clicks and keystrokes.
+"""
+
+import base64
+import copy
+import hashlib
+import html
+import json
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from harness import RunOptions, VerdictKind, prepare
+from reports import write_results
+from reports._audit import Audit
+from reports._html import render_html
+from reports._load import read_results
+
+HOSTILE = '</script><img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>'
+BUNDLED = Path(__file__).resolve().parents[2] / "scenarios" / "bundled" / "etf-compare-main-hooked.json"
+SCENARIO = "hostile-etf-compare"
+#: Description mutations (on the hostile tool among others), schema edits and legitimate changes on a target
+#: with a shared baseline: in-place edits survive, replacements are killed, legitimate changes pass.
+SELECT = [f"{SCENARIO}/*/description.*", f"{SCENARIO}/*/schema.*", f"{SCENARIO}/*/legit.*"]
+TARGET = "reference:defect/shared-ref"
+CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
+
+
+@pytest.fixture(scope="module")
+def document(tmp_path_factory):
+    # Each "/" of the hostile string is a folder boundary, so the path holds the string verbatim.
+    folder = tmp_path_factory.mktemp("scenarios") / HOSTILE
+    folder.mkdir(parents=True)
+    scenario = json.loads(BUNDLED.read_text())
+    scenario["id"] = SCENARIO
+    scenario["description"] = HOSTILE
+    tool = next(tool for tool in scenario["contract"]["admitted"] if tool["name"] == "market__web_search")
+    tool["description"] = HOSTILE
+    path = folder / "scenario.json"
+    path.write_text(json.dumps(scenario))
+    session = prepare(RunOptions(target=TARGET, scenarios=[path], select=SELECT))
+    out = write_results(tmp_path_factory.mktemp("run"), session, session.results())
+    return read_results(out)
+
+
+@pytest.fixture(scope="module")
+def audit(document):
+    audit = Audit.of(document)
+    verdicts = audit.totals
+    assert verdicts[VerdictKind.KILLED] and verdicts[VerdictKind.PASSED] and verdicts[VerdictKind.SURVIVED], verdicts
+    return audit
+
+
+@pytest.fixture(scope="module")
+def page(audit):
+    return render_html(audit)
+
+
+class Elements(HTMLParser):
+    """Every start tag with its attributes, the text of elements by id, and each script's text."""
+
+    def __init__(self, text):
+        super().__init__(convert_charrefs=True)
+        self.tags, self.scripts, self.styles, self.by_id = [], [], [], {}
+        self._open = []
+        self.feed(text)
+
+    def handle_starttag(self, tag, attrs):
+        attributes = dict(attrs)
+        self.tags.append((tag, attributes))
+        self._open.append((tag, attributes.get("id"), []))
+
+    def handle_endtag(self, tag):
+        while self._open:
+            name, anchor, text = self._open.pop()
+            content = "".join(text)
+            if anchor:
+                self.by_id[anchor] = content
+            if name == "script":
+                self.scripts.append((self.tags_of("script")[len(self.scripts)], content))
+            if name == "style":
+                self.styles.append(content)
+            if self._open:
+                self._open[-1][2].append(content)
+            if name == tag:
+                return
+
+    def handle_data(self, data):
+        if self._open:
+            self._open[-1][2].append(data)
+
+    def tags_of(self, name):
+        return [attributes for tag, attributes in self.tags if tag == name]
+
+
+def decode(payload):
+    """The cases as the page's script reads them (`decoder` in reports/_html/report.js)."""
+    strings = payload["strings"]
+
+    def ref(index):
+        return None if index is None else strings[index]
+
+    for row in payload["cases"]:
+        case = {}
+        for (name, how), value in zip(payload["fields"], row, strict=True):
+            if how == "ref":
+                case[name] = ref(value)
+            elif how == "refs":
+                case[name] = tuple(map(ref, value))
+            elif how == "around":
+                case[name] = strings[value[0]] + case["id"] + strings[value[1]] if len(value) == 2 else strings[value[0]]
+            else:
+                case[name] = value
+        yield case
+
+
+def embedded(page):
+    (attributes, text), _ = Elements(page).scripts
+    assert attributes == {"type": "application/json", "id": "case-data"}
+    return text
+
+
+def hostile_everywhere(document):
+    """The document with the hostile string in every string field a report shows."""
+    document = copy.deepcopy(document)
+    document.update(spec={"id": HOSTILE, "title": HOSTILE}, target=HOSTILE, red_target=HOSTILE, select=[HOSTILE], date=HOSTILE)
+    document["environment"] = {"python": HOSTILE, "platform": HOSTILE}
+    document["scenarios"][0].update(id=HOSTILE, mode=HOSTILE, lane=HOSTILE, outcome=HOSTILE, digest=HOSTILE)
+    failing = next(c for c in document["cases"] if c["verdict"] == "survived")
+    failing.update(reason=HOSTILE, change=[HOSTILE], reproduce=HOSTILE, defects_killed=[HOSTILE], outcome=HOSTILE)
+    failing["evidence"].update(diff=[HOSTILE], settlements=[HOSTILE], error_type=HOSTILE, error=HOSTILE)
+    failing["evidence"]["availability"] = [
+        {"fact": HOSTILE, "owner": HOSTILE, "bound_to": dict.fromkeys(("run", "scope", "invocation", "connection"), HOSTILE),
+         "trusted": False, "ignored_because": HOSTILE, "hides": [], "keeps": []}
+    ]  # fmt: skip
+    gate = document["gate"]
+    gate["shortfalls"] = [HOSTILE]
+    gate["expectations"] = [
+        {"case": HOSTILE, "verdict": "survived", "reason": HOSTILE, "expires": HOSTILE, "planned": 1, "standing": "stale",
+         "why": HOSTILE, "cases": []}
+    ]  # fmt: skip
+    return document
+
+
+def test_nothing_loads_from_anywhere(page):
+    elements = Elements(page)
+    assert "http://" not in page and "https://" not in page and "url(" not in page and "@import" not in page
+    assert not {tag for tag, _ in elements.tags} & {"link", "img", "iframe", "object", "embed", "base", "source", "frame"}
+    for tag, attributes in elements.tags:
+        assert not {"src", "srcset", "action", "formaction", "poster"} & set(attributes), (tag, attributes)
+        assert attributes.get("href", "#").startswith("#"), (tag, attributes)
+    (policy,) = [a["content"] for a in elements.tags_of("meta") if a.get("http-equiv") == "Content-Security-Policy"]
+    assert policy.startswith("default-src 'none'; ")
+    # The policy admits the inline stylesheet and script by hash, and nothing else.
+    (style,), (_, script) = elements.styles, elements.scripts[1]
+
+    def source(text):
+        return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+    assert f"style-src {source(style)};" in policy and f"script-src {source(script)};" in policy
+    assert "unsafe" not in policy
+
+
+def test_the_embedded_json_round_trips_to_the_cases(audit, page):
+    payload = json.loads(embedded(page))
+    names = [name for name, _ in payload["fields"]]
+    assert {"id", "verdict", "change", "diff", "settlements", "facts", "error", "reproduce"} <= set(names)
+    expected = [{name: getattr(case, name) for name in names} for case in audit.cases]
+    assert list(decode(payload)) == expected
+    # Interning is what keeps a 50,000-case page small: each repeated reason is stored once.
+    assert len(payload["strings"]) < len(audit.cases)
+
+
+def test_a_hostile_string_in_every_field_stays_text(document):
+    audit = Audit.of(hostile_everywhere(document))
+    page = render_html(audit)
+    assert HOSTILE not in page
+    elements = Elements(page)
+    assert [tag for tag, _ in elements.tags if tag in ("img", "script")] == ["script", "script"]
+    assert not [attributes for _, attributes in elements.tags if any(name.startswith("on") for name in attributes)]
+    data = embedded(page)
+    assert not set(data) & {"<", ">", "&", "\u2028", "\u2029"}
+    # It is shown, escaped, where the summary lists it; and carried whole to the case view.
+    assert page.count(html.escape(HOSTILE)) >= 10
+    (hostile,) = [case for case in decode(json.loads(data)) if case["reason"] == HOSTILE]
+    assert hostile["diff"] == hostile["settlements"] == (HOSTILE,) and hostile["reproduce"] == HOSTILE
+
+
+def test_a_line_end_for_old_parsers_cannot_end_the_data(document):
+    document = copy.deepcopy(document)
+    document["cases"][0]["reason"] = "a\u2028b\u2029c</script><!--"
+    data = embedded(render_html(Audit.of(document)))
+    assert not set(data) & {"<", ">", "\u2028", "\u2029"}
+    assert next(decode(json.loads(data)))["reason"] == "a\u2028b\u2029c</script><!--"
+
+
+def test_the_summary_shows_the_audits_totals(audit, page):
+    shown = Elements(page).by_id
+    assert shown["headline"] == audit.headline and shown["gate"].startswith("FAIL" if not audit.ok else "PASS")
+    for kind in VerdictKind:
+        assert shown[f"total-{kind}"] == str(audit.totals[kind])
+    assert shown["total-cases"] == str(len(audit.cases))
+    assert shown["controlled"] == str(audit.controlled)
+    assert f"<h2>Failing cases ({len(audit.failing)})</h2>" in page
+    assert page.count('<code class="cmd">') == len(audit.failing)
+    for case in audit.failing:
+        assert html.escape(case.reproduce) in page
+    for line in (*audit.kinds(), *audit.points()):
+        assert f"<code>{line}</code>" in page
+
+
+# --- in the browser -----------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory):
+    try:
+        from selenium import webdriver
+        from selenium.webdriver.chrome.service import Service
+    except ImportError:
+        pytest.skip("selenium is not installed (pip install -e '.[dev]')")
+    missing = [str(path) for path in (CHROMIUM, CHROMEDRIVER) if not path.exists()]
+    if missing:
+        pytest.skip(f"headless browser tests need {' and '.join(missing)} (Debian: apt-get install chromium chromium-driver)")
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync", "--window-size=1400,1000"):
+        options.add_argument(flag)  # fmt: skip
+    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium')}")
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
+    yield driver
+    driver.quit()
+
+
+@pytest.fixture(scope="module")
+def url(tmp_path_factory, page):
+    path = tmp_path_factory.mktemp("report") / "report.html"
+    path.write_text(page, encoding="utf-8")
+    return path.as_uri()
+
+
+def opened(browser, address):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.get("about:blank")
+    browser.get(address)
+    WebDriverWait(browser, 10).until(lambda d: d.find_element("id", "case-count").text)
+    assert [entry for entry in browser.get_log("browser") if entry["level"] == "SEVERE"] == []
+    return browser
+
+
+def count_shown(browser, expected):
+    """Wait for the count to say `expected` matches; then the rows on the page."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    WebDriverWait(browser, 10).until(lambda d: d.find_element("id", "case-count").text.startswith(f"{expected} of "))
+    return browser.find_elements("css selector", "#case-rows tr.case-row")
+
+
+def shown_rows(browser):
+    """(verdict, case id) of every row on the page, read in one call."""
+    return browser.execute_script(
+        "return Array.from(document.querySelectorAll('#case-rows tr.case-row'), "
+        "row => [row.querySelector('.verdict').textContent, row.querySelector('.case-link').textContent])"
+    )
+
+
+def searchable(case):
+    return "\n".join((case.id, case.reason, case.error or "", *case.change, *case.diff, *case.settlements, *case.facts,
+                      *case.defects_killed)).lower()  # fmt: skip
+
+
+@pytest.mark.slow
+def test_hostile_text_is_shown_as_text_in_the_case_view(browser, url, audit):
+    page = opened(browser, url)
+    assert page.execute_script("return typeof window.__pwned") == "undefined"
+    assert page.execute_script("return [document.images.length, document.scripts.length]") == [0, 2]
+    at, survivor = next((at, case) for at, case in enumerate(audit.cases) if case.verdict is VerdictKind.SURVIVED)
+    link = page.find_elements("css selector", "#case-rows tr.case-row .case-link")[at]
+    assert link.text == survivor.id
+    link.click()
+    view = page.find_element("css selector", "tr.case-view")
+    command = view.find_element("css selector", "code.reproduce")
+    assert command.is_displayed() and HOSTILE in command.text and command.text == survivor.reproduce
+    assert survivor.diff and all(line in view.text for line in (*survivor.diff, *survivor.settlements))
+    assert f"case={survivor.id}" in page.execute_script("return decodeURIComponent(location.hash)")
+    # The policy would stop an injected handler anyway; the view must not have made the element at all.
+    made = page.execute_script("return [typeof window.__pwned, document.images.length, document.scripts.length]")
+    assert made == ["undefined", 0, 2]
+
+
+@pytest.mark.slow
+def test_a_verdict_picked_in_the_filter_shows_exactly_its_cases(browser, url, audit):
+    from selenium.webdriver.support.ui import Select
+
+    page = opened(browser, url)
+    verdict = Select(page.find_element("id", "f-verdict"))
+    for kind, expected in audit.totals.items():
+        verdict.select_by_value(kind.value)
+        assert len(count_shown(page, expected)) == expected
+        assert shown_rows(page) == [[kind.value, case.id] for case in audit.cases if case.verdict is kind]
+        assert f"verdict={kind}" in page.execute_script("return location.hash")
+    verdict.select_by_value("")
+    assert len(count_shown(page, len(audit.cases))) == len(audit.cases)
+
+
+@pytest.mark.slow
+def test_typing_a_search_narrows_the_rows(browser, url, audit):
+    page = opened(browser, url)
+    query = "in_place:append"
+    expected = sum(query in searchable(case) for case in audit.cases)
+    assert 0 < expected < len(audit.cases)
+    page.find_element("id", "f-q").send_keys(query)
+    assert len(count_shown(page, expected)) == expected
+    assert all(query in case_id for _, case_id in shown_rows(page))
+    assert "q=in_place%3Aappend" in page.execute_script("return location.hash")
+
+
+@pytest.mark.slow
+def test_a_filter_in_the_hash_is_applied_on_load(browser, url, audit):
+    wanted = [c for c in audit.cases if c.verdict is VerdictKind.SURVIVED and c.kind == "description" and c.point == "hook"]
+    assert wanted
+    opened_case = wanted[-1]
+    page = opened(browser, f"{url}#verdict=survived&kind=description&point=hook&case={opened_case.id}")
+    values = [page.find_element("id", f"f-{name}").get_attribute("value") for name in ("verdict", "kind", "point", "lane", "q")]
+    assert values == ["survived", "description", "hook", "", ""]
+    assert len(count_shown(page, len(wanted))) == len(wanted)
+    assert shown_rows(page) == [["survived", case.id] for case in wanted]
+    view = page.find_element("css selector", "tr.case-view")
+    assert view.is_displayed() and opened_case.id in view.text and HOSTILE in view.text
+
+
+@pytest.mark.slow
+def test_the_summary_links_filter_the_table(browser, url, audit):
+    page = opened(browser, url)
+    page.find_element("css selector", '#totals a[href="#verdict=passed"]').click()
+    passed = audit.totals[VerdictKind.PASSED]
+    assert len(count_shown(page, passed)) == passed
+    assert page.find_element("id", "f-verdict").get_attribute("value") == "passed"
