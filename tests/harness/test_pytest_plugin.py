@@ -1,0 +1,221 @@
+"""`pytest --toolsurface`: every planned case an item, verdicts as outcomes, the gate on the session.
+
+Most runs use one small bundled scenario (260 cases, 20 of them equivalent) copied into pytester's
+folder, so planning is instant; only the slow test runs the default matrix.
+"""
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+import scenarios
+from harness import RunOptions, prepare
+
+pytest_plugins = ["pytester"]
+
+SCENARIO = "web-read-child-single-tool.json"
+#: Six cases the `no-settle` defect lets survive: refused after sealing, never settled.
+POST_SEAL_ADDS = "*/post_seal/add.*"
+NO_SETTLE = "reference:defect/no-settle"
+
+
+def planned(**options):
+    return prepare(RunOptions(red_target="none", scenarios=[scenarios.bundled_dir() / SCENARIO], **options)).cases
+
+
+def node_ids(cases):
+    return [f"toolsurface::{case.id}" for case in cases]
+
+
+@pytest.fixture
+def project(pytester):
+    shutil.copy(scenarios.bundled_dir() / SCENARIO, pytester.path / "web.json")
+    return pytester
+
+
+#: The plugin on the small scenario.
+TOOLSURFACE = ("--toolsurface", "--toolsurface-scenarios", "web.json")
+
+
+def run(pytester, *args):
+    return pytester.runpytest(*TOOLSURFACE, *args)
+
+
+def collected(pytester, *args):
+    """The node ids of the items that would run, after `-k` and `--deselect`."""
+    result = pytester.runpytest("--collect-only", "-q", *args)
+    return [line for line in result.outlines if "::" in line]
+
+
+def gate_section(result):
+    lines = result.outlines
+    start = next(i for i, line in enumerate(lines) if re.fullmatch(r"=+ toolsurface gate =+", line))
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("=")), len(lines))
+    return lines[start + 1 : end]
+
+
+def expectations(pytester, *entries):
+    text = "".join(
+        f'[[expect]]\ncase = "{case}"\nverdict = "{verdict}"\nreason = "{reason}"\nexpires = {expires}\n\n'
+        for case, verdict, reason, expires in entries
+    )
+    return pytester.makefile(".toml", expectations=text).name
+
+
+@pytest.mark.slow
+def test_default_matrix_runs_every_case_as_an_item_over_two_workers(pytester):
+    cases = prepare(RunOptions(red_target="none")).cases
+    result = pytester.runpytest_subprocess("--toolsurface", "-n", "2")
+    outcomes = result.parseoutcomes()
+    assert result.ret == pytest.ExitCode.OK
+    assert outcomes["passed"] + outcomes["skipped"] == len(cases)
+    assert outcomes["skipped"] == sum(case.equivalent for case in cases)
+    assert gate_section(result)[0].startswith(f"passed: {len(cases)} cases (killed ")
+
+
+def test_item_ids_are_the_case_ids_in_plan_order(project):
+    assert collected(project, *TOOLSURFACE) == node_ids(planned())
+
+
+def test_the_same_seed_collects_the_same_items(project):
+    seeded = collected(project, *TOOLSURFACE, "--toolsurface-seed", "3")
+    assert seeded == collected(project, *TOOLSURFACE, "--toolsurface-seed", "3") == node_ids(planned(seed=3))
+    assert seeded != collected(project, *TOOLSURFACE)
+
+
+def test_keyword_select_and_deselect_narrow_the_items(project):
+    cases = planned()
+    by_keyword = [case for case in cases if "post_seal" in case.id and "in_place" in case.id]
+    assert collected(project, *TOOLSURFACE, "-k", "post_seal and in_place") == node_ids(by_keyword)
+    assert collected(project, *TOOLSURFACE, "--toolsurface-select", "*/evidence/*") == node_ids(planned(select=["*/evidence/*"]))
+    # The first id holds `/`, `:`, `@` and `.`: a deselect prefix is matched as it is.
+    first = node_ids(cases)[0]
+    assert set("/:@.") <= set(first)
+    assert collected(project, *TOOLSURFACE, "--deselect", first) == node_ids(cases)[1:]
+
+
+def test_last_failed_reruns_only_the_cases_that_failed(project):
+    assert run(project, "--toolsurface-target", NO_SETTLE, "--toolsurface-select", POST_SEAL_ADDS).ret == pytest.ExitCode.TESTS_FAILED
+    rerun = run(project, "--lf")
+    assert rerun.parseoutcomes() == {"passed": 6, "deselected": 254}
+
+
+def test_a_failing_target_fails_its_items_with_the_evidence_and_a_reproduce_command(project):
+    failing = planned(select=[POST_SEAL_ADDS])
+    result = project.runpytest_subprocess(*TOOLSURFACE, "--toolsurface-target", NO_SETTLE, "--toolsurface-select", POST_SEAL_ADDS, "-n", "2")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert result.parseoutcomes() == {"failed": len(failing)}
+    output = result.stdout.str()
+    options = RunOptions(target=NO_SETTLE, scenarios=[Path("web.json")])
+    for case in failing:
+        assert f"FAILED toolsurface::{case.id}" in output
+        assert f"reproduce  {options.reproduce_command(case.id)}" in output
+    result.stdout.fnmatch_lines(["survived: refused, but reservation child:* was never settled*", "settled    (nothing settled)"])
+    assert "Traceback" not in output and "_pytest_plugin.py" not in output
+    # The controller judged the outcomes its workers reported.
+    assert gate_section(result)[0] == f"FAILED: {len(failing)} cases (survived {len(failing)}), 0 of them accepted; expectations: 0 stale, 0 expired"
+
+
+def test_a_timeout_makes_an_error_of_a_hanging_target(project):
+    project.makepyfile(slowhost="import time\n\nclass Slow:\n    def run(self, scenario, ports):\n        time.sleep(5)\n")
+    one = planned()[0].id
+    result = run(project, "--toolsurface-target", "slowhost:Slow", "--toolsurface-timeout", "0.2", "--toolsurface-select", one)
+    assert result.parseoutcomes() == {"failed": 1}
+    result.stdout.fnmatch_lines(["error: target timed out"])
+
+
+def test_an_accepted_expectation_turns_its_failures_into_xfails(project):
+    reason = "no-settle drops post-seal settlements: TS-12"
+    accepted = expectations(project, (POST_SEAL_ADDS, "survived", reason, "2999-12-31"))
+    result = run(project, "--toolsurface-target", NO_SETTLE, "--toolsurface-select", POST_SEAL_ADDS, "--toolsurface-expectations", accepted, "-rx")
+    assert result.ret == pytest.ExitCode.OK
+    assert result.parseoutcomes() == {"xfailed": 6}
+    result.stdout.fnmatch_lines([f"XFAIL toolsurface::* - accepted as survived until 2999-12-31: {reason}"])
+    assert gate_section(result) == ["passed: 6 cases (survived 6), 6 of them accepted; expectations: 0 stale, 0 expired"]
+
+
+def test_an_expectation_of_another_verdict_accepts_nothing(project):
+    other = expectations(project, (POST_SEAL_ADDS, "error", "not what happens", "2999-12-31"))
+    result = run(project, "--toolsurface-target", NO_SETTLE, "--toolsurface-select", POST_SEAL_ADDS, "--toolsurface-expectations", other)
+    assert result.parseoutcomes() == {"failed": 6}
+    assert f"stale: case '{POST_SEAL_ADDS}' (error): its 6 cases now end as survived, not error" in gate_section(result)
+
+
+def test_an_expired_expectation_fails_its_cases_and_the_gate(project):
+    expired = expectations(project, (POST_SEAL_ADDS, "survived", "was going to be fixed", "2020-01-01"))
+    result = run(project, "--toolsurface-target", NO_SETTLE, "--toolsurface-select", POST_SEAL_ADDS, "--toolsurface-expectations", expired)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert result.parseoutcomes() == {"failed": 6}
+    result.stdout.fnmatch_lines(["expired    the acceptance of this survived case expired on 2020-01-01: was going to be fixed"])
+    assert f"expired: case '{POST_SEAL_ADDS}' (survived): expired on 2020-01-01" in gate_section(result)
+
+
+def test_an_expectation_naming_no_planned_case_fails_a_session_whose_items_all_xfail(project):
+    entries = expectations(
+        project,
+        (POST_SEAL_ADDS, "survived", "tracked", "2999-12-31"),
+        ("renamed-scenario/*", "error", "left over", "2999-12-31"),
+    )
+    result = run(project, "--toolsurface-target", NO_SETTLE, "--toolsurface-select", POST_SEAL_ADDS, "--toolsurface-expectations", entries)
+    assert result.parseoutcomes() == {"xfailed": 6}
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert gate_section(result) == [
+        "FAILED: 6 cases (survived 6), 6 of them accepted; expectations: 1 stale, 0 expired",
+        "stale: case 'renamed-scenario/*' (error): names no planned case",
+    ]
+
+
+def test_an_expectation_whose_cases_now_pass_fails_a_session_whose_items_all_pass(project):
+    entries = expectations(project, (POST_SEAL_ADDS, "survived", "fixed since", "2999-12-31"))
+    result = run(project, "--toolsurface-select", POST_SEAL_ADDS, "--toolsurface-expectations", entries)
+    assert result.parseoutcomes() == {"passed": 6}
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert f"stale: case '{POST_SEAL_ADDS}' (survived): its 6 cases now end as killed, not survived" in gate_section(result)
+
+
+def test_the_project_config_plans_the_run_and_its_thresholds_gate_it(project):
+    project.makepyprojecttoml(
+        '[tool.toolsurface]\nscenarios = ["web.json"]\nselect = ["*/evidence/*"]\n\n[tool.toolsurface.thresholds]\nmin_cases = 1000\n'
+    )
+    result = project.runpytest("--toolsurface")
+    evidence = planned(select=["*/evidence/*"])
+    in_scope = sum(not case.equivalent for case in evidence)
+    assert result.parseoutcomes()["passed"] == in_scope
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert f"shortfall: {in_scope} in-scope cases ran, fewer than min_cases = 1000" in gate_section(result)
+    # A flag wins over the config.
+    assert collected(project, "--toolsurface", "--toolsurface-select", "*/post_seal/*") == node_ids(planned(select=["*/post_seal/*"]))
+
+
+def test_without_the_flag_the_plugin_collects_nothing(pytester):
+    pytester.makepyfile(test_plain="def test_plain():\n    pass\n")
+    assert collected(pytester) == ["test_plain.py::test_plain"]
+    result = pytester.runpytest()
+    assert result.parseoutcomes() == {"passed": 1}
+    assert "toolsurface gate" not in result.stdout.str()
+
+
+def test_with_the_flag_the_cases_join_the_ordinary_tests(project):
+    project.makepyfile(test_plain="def test_plain():\n    pass\n")
+    assert collected(project, *TOOLSURFACE) == ["test_plain.py::test_plain", *node_ids(planned())]
+
+
+@pytest.mark.parametrize(
+    ("flag", "value", "message"),
+    [
+        ("--toolsurface-target", "reference:nope", "target 'reference:nope': no such reference target (known: *)"),
+        ("--toolsurface-seed", "-1", "--toolsurface-seed -1 must be a non-negative integer"),
+        ("--toolsurface-select", "nothing/*", "--toolsurface-select 'nothing/*' matched none of the 260 planned cases"),
+        ("--toolsurface-expectations", "missing.toml", "missing.toml: cannot read the expectations file: No such file or directory"),
+        ("--toolsurface-config", "missing.toml", "--toolsurface-config missing.toml: cannot read: No such file or directory"),
+    ],
+)
+def test_bad_input_is_a_one_line_usage_error(project, flag, value, message):
+    result = run(project, flag, value)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    problems = [line for line in result.errlines if line.strip()]
+    assert len(problems) == 1
+    result.stderr.fnmatch_lines([f"ERROR: toolsurface: {message}"])
+    assert "Traceback" not in result.stderr.str()
