@@ -59,19 +59,23 @@ def _validator() -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(schema)
 
 
+def read_pyproject(path: Path) -> dict[str, Any]:
+    """The TOML document in `path`; a one-line `UsageError` when it cannot be read or parsed."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise UsageError(f"--config {path}: cannot read: {error.strerror}") from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        raise UsageError(f"{path}: not valid TOML: {error}") from None
+
+
 def load_project_config(path: Path | None) -> ProjectConfig:
     """The settings in `path` (default: ./pyproject.toml when it exists; none elsewhere)."""
     if path is None:
         if not DEFAULT_CONFIG.is_file():
             return ProjectConfig()
         path = DEFAULT_CONFIG
-    try:
-        document = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise UsageError(f"--config {path}: cannot read: {error.strerror}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise UsageError(f"{path}: not valid TOML: {error}") from None
-    table: dict[str, Any] = document.get("tool", {}).get("toolsurface", {})
+    table: dict[str, Any] = read_pyproject(path).get("tool", {}).get("toolsurface", {})
     error = best_match(_validator().iter_errors(table))
     if error is not None:
         where = ".".join(str(part) if isinstance(part, str) else f"[{part}]" for part in error.absolute_path)

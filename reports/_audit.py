@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -154,6 +154,27 @@ class Audit:
             shortfalls=tuple(gate["shortfalls"]),
             ok=gate["ok"],
         )
+
+    @property
+    def spec(self) -> str | None:
+        """`id — title`, or the id alone; None without a spec."""
+        return f"{self.spec_id} — {self.spec_title}" if self.spec_id and self.spec_title else self.spec_id
+
+    @property
+    def title(self) -> str:
+        return f"Tool surface audit: {self.spec}" if self.spec else "Tool surface audit"
+
+    @property
+    def versions(self) -> str:
+        return f"{self.tool_version} (results schema {self.schema_version}), Python {self.python} on {self.platform}"
+
+    def coverage(self, pattern: Callable[[str], str] = str) -> str:
+        """Which of the planned cases ran, in words; `pattern` marks up each `--select` glob."""
+        if self.shard:
+            return f"shard {self.shard} of the plan's {self.planned} cases"
+        if self.select:
+            return f"{len(self.cases)} of {self.planned} planned cases, selected by " + " ".join(map(pattern, self.select))
+        return f"all {self.planned} planned cases"
 
     @functools.cached_property
     def totals(self) -> Counter[VerdictKind]:

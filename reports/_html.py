@@ -71,7 +71,7 @@ def render_html(audit: Audit) -> str:
         f'<meta http-equiv="Content-Security-Policy" content="{policy}">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         '<meta name="referrer" content="no-referrer">\n'
-        f"<title>{escape(_title(audit))}</title>\n<style>{css}</style>\n</head>\n<body>\n{body}\n"
+        f"<title>{escape(audit.title)}</title>\n<style>{css}</style>\n</head>\n<body>\n{body}\n"
         f'<script type="application/json" id="case-data">{_case_data(audit)}</script>\n'
         f"<script>{js}</script>\n</body>\n</html>\n"
     )
@@ -87,36 +87,20 @@ def _digest(text: str) -> str:
     return "sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
 
 
-def _spec(audit: Audit) -> str | None:
-    return f"{audit.spec_id} — {audit.spec_title}" if audit.spec_id and audit.spec_title else audit.spec_id
-
-
-def _title(audit: Audit) -> str:
-    spec = _spec(audit)
-    return f"Tool surface audit: {spec}" if spec else "Tool surface audit"
-
-
 def _header(audit: Audit) -> str:
-    if audit.shard:
-        scope = f"shard {escape(audit.shard)} of the plan's {audit.planned} cases"
-    elif audit.select:
-        scope = f"{len(audit.cases)} of {audit.planned} planned cases, selected by " + " ".join(map(_code, audit.select))
-    else:
-        scope = f"all {audit.planned} planned cases"
-    versions = f"{audit.tool_version} (results schema {audit.schema_version}), Python {audit.python} on {audit.platform}"
     facts = [
-        ("spec", escape(_spec(audit) or "") or '<span class="muted">none configured</span>'),
-        ("toolsurface", escape(versions)),
+        ("spec", escape(audit.spec or "") or '<span class="muted">none configured</span>'),
+        ("toolsurface", escape(audit.versions)),
         ("target under test", _code(audit.target)),
         ("red target", _code(audit.red_target) if audit.red_target else "none (pairing off)"),
         ("seed", str(audit.seed)),
-        ("cases", scope),
+        ("cases", audit.coverage(_code)),
         ("expectations judged on", escape(audit.date)),
     ]
     gate, word = ("gate-pass", "PASS") if audit.ok else ("gate-fail", "FAIL")
     contents = "".join(f'<li><a href="#{anchor}">{name}</a></li>' for anchor, name in _CONTENTS)
     return (
-        f"<header>\n<h1>{escape(_title(audit))}</h1>\n"
+        f"<header>\n<h1>{escape(audit.title)}</h1>\n"
         f'<p class="gate {gate}" id="gate"><strong>{word}</strong><span id="headline">{escape(audit.headline)}</span></p>\n'
         f'{_table(("", ""), facts, "facts")}<nav><ul>{contents}</ul></nav>\n</header>'
     )

@@ -23,8 +23,7 @@ def render_markdown(audit: Audit) -> str:
 
 
 def _lines(audit: Audit) -> Iterable[str]:
-    title = f"{audit.spec_id} — {audit.spec_title}" if audit.spec_title else audit.spec_id
-    yield f"# Tool surface audit: {_prose(title)}" if title else "# Tool surface audit"
+    yield f"# {_prose(audit.title)}"
     yield ""
     verdict = "PASS" if audit.ok else "FAIL"
     yield f"**{verdict}** — {audit.headline}: {audit.split}."
@@ -49,19 +48,13 @@ def _lines(audit: Audit) -> Iterable[str]:
 
 
 def _run_facts(audit: Audit) -> Iterable[str]:
-    if audit.shard:
-        scope = f"shard {audit.shard} of the plan's {audit.planned} cases"
-    elif audit.select:
-        scope = f"{len(audit.cases)} of {audit.planned} planned cases, selected by " + " ".join(map(_code, audit.select))
-    else:
-        scope = f"all {audit.planned} planned cases"
     rows = [
-        ("spec", _prose(f"{audit.spec_id} — {audit.spec_title or ''}".rstrip(" —")) if audit.spec_id else "none configured"),
-        ("toolsurface", f"{audit.tool_version} (results schema {audit.schema_version}), Python {audit.python} on {audit.platform}"),
+        ("spec", _prose(audit.spec) if audit.spec else "none configured"),
+        ("toolsurface", _prose(audit.versions)),
         ("target under test", _code(audit.target)),
         ("red target", _code(audit.red_target) if audit.red_target else "none (pairing off)"),
         ("seed", str(audit.seed)),
-        ("cases", scope),
+        ("cases", audit.coverage(_code)),
         ("expectations judged on", audit.date),
     ]
     yield from _table(("", ""), rows)

@@ -19,6 +19,8 @@ import orjson
 from harness import CaseOutcome, CaseResult, Gate, Judged, Session, UsageError, Verdict, VerdictKind, totals, version
 from scenarios import Ruling
 
+from ._scan import publish
+
 SCHEMA_VERSION = 3
 RESULTS_FILE = "results.json"
 
@@ -200,7 +202,7 @@ class ResultsWriter:
         paired = self._session.red_target_name is not None
         self._file.write(closing(summary_record(self._outcomes, self._red_verdicts if paired else None, self.gate)))
         self._file.close()
-        os.replace(self._temp, self.path)
+        publish(self._temp, self.path)
 
 
 def write_results(out: Path, session: Session, results: Iterable[CaseResult]) -> Path:

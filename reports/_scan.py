@@ -182,6 +182,18 @@ def _uri(path: str, root: Path) -> str:
         return absolute.as_uri()
 
 
+def publish(temporary: Path, path: Path) -> None:
+    """Rename a finished temporary file into place, readable as any new file would be.
+
+    `mkstemp` makes it private (0600); a report is for CI artifacts and reviewers, so it gets the
+    mode the umask gives an ordinary new file.
+    """
+    umask = os.umask(0)
+    os.umask(umask)
+    temporary.chmod(0o666 & ~umask)
+    os.replace(temporary, path)
+
+
 def write_report(path: Path, data: bytes) -> None:
     """Write `data` to `path` whole or not at all: a temporary file beside it, renamed into place."""
     try:
@@ -192,7 +204,7 @@ def write_report(path: Path, data: bytes) -> None:
     try:
         with os.fdopen(handle, "wb") as file:
             file.write(data)
-        os.replace(name, path)
+        publish(Path(name), path)
     except BaseException:
         Path(name).unlink(missing_ok=True)
         raise

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import dataclasses
-import tomllib
 from pathlib import Path
 
 import libcst as cst
 
+from .._config import read_pyproject
 from .._errors import UsageError
 from ._types import ScanConfig
 
@@ -21,13 +21,7 @@ def load_config(path: Path | None) -> ScanConfig:
         path = Path("pyproject.toml")
         if not path.is_file():
             return ScanConfig()
-    try:
-        document = tomllib.loads(path.read_text(encoding="utf-8"))
-    except OSError as error:
-        raise UsageError(f"--config {path}: cannot read: {error.strerror}") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise UsageError(f"{path}: not valid TOML: {error}") from None
-    table = document.get("tool", {}).get("toolsurface", {}).get("scan", {})
+    table = read_pyproject(path).get("tool", {}).get("toolsurface", {}).get("scan", {})
     known = {field.name for field in dataclasses.fields(ScanConfig)}
     values: dict[str, tuple[str, ...]] = {}
     for key, value in table.items():

@@ -1,4 +1,5 @@
 import json
+import os
 from pathlib import Path
 
 import jsonschema
@@ -48,3 +49,12 @@ def test_the_previous_results_survive_a_failed_run(tmp_path, session):
             raise RuntimeError("target exploded")
     assert (tmp_path / RESULTS_FILE).read_text() == "previous"
     assert [p.name for p in tmp_path.iterdir()] == [RESULTS_FILE]
+
+
+def test_results_are_readable_as_any_new_file_is(tmp_path, session):
+    previous = os.umask(0o022)
+    try:
+        path = write_results(tmp_path, session, session.results())
+    finally:
+        os.umask(previous)
+    assert path.stat().st_mode & 0o777 == 0o644
