@@ -115,7 +115,7 @@ def prepare(options: RunOptions) -> Session:
     part = Shard.parse(options.shard) if options.shard else None
     loaded = scenario_files.load(options.scenarios or None)
     target = load_target(options.target)
-    red = None if options.red_target == NO_TARGET else load_target(options.red_target)
+    red = None if options.red_target == NO_TARGET else load_target(options.red_target, "--red-target")
     expectations = load_expectations(options.expectations) if options.expectations else ()
     planned = plan(loaded, options.seed)
     chosen = select(planned, options.select)

@@ -37,7 +37,7 @@ CONTROLLED_PROPERTY = "toolsurface_controlled"
 EQUIVALENT_REASON = "equivalent: the mutation leaves the surface canonically unchanged"
 
 # The engine names the flags of the `toolsurface` command; in pytest they carry our prefix.
-_CLI_FLAG = re.compile(r"(?<![\w-])--(seed|timeout|select|config|scenarios|expectations)\b")
+_CLI_FLAG = re.compile(r"(?<![\w-])--(red-target|target|seed|timeout|select|config|scenarios|expectations)\b")
 _PYTEST_FLAG = r"--toolsurface-\1"
 
 

@@ -205,7 +205,8 @@ def test_with_the_flag_the_cases_join_the_ordinary_tests(project):
 @pytest.mark.parametrize(
     ("flag", "value", "message"),
     [
-        ("--toolsurface-target", "reference:nope", "target 'reference:nope': no such reference target (known: *)"),
+        ("--toolsurface-target", "reference:nope", "--toolsurface-target 'reference:nope': no such reference target (known: *)"),
+        ("--toolsurface-red-target", "nope", "--toolsurface-red-target 'nope': expected 'reference:<name>' or 'package.module:factory'"),
         ("--toolsurface-seed", "-1", "--toolsurface-seed -1 must be a non-negative integer"),
         ("--toolsurface-select", "nothing/*", "--toolsurface-select 'nothing/*' matched none of the 260 planned cases"),
         ("--toolsurface-expectations", "missing.toml", "missing.toml: cannot read the expectations file: No such file or directory"),

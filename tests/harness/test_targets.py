@@ -19,12 +19,12 @@ def test_issue_defects_all_exist():
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("reference:nope", "target 'reference:nope': no such reference target (known: "),
-        ("justaname", "target 'justaname': expected 'reference:<name>' or 'package.module:factory'"),
-        ("no_such_module_x:f", "target 'no_such_module_x:f': cannot import 'no_such_module_x': ModuleNotFoundError"),
-        ("tests.fixtures.user_targets:missing", "target 'tests.fixtures.user_targets:missing': module 'tests.fixtures.user_targets' has no attribute 'missing'"),
-        ("tests.fixtures.user_targets:broken_factory", "target 'tests.fixtures.user_targets:broken_factory': factory raised ValueError: no host configured"),
-        ("tests.fixtures.user_targets:not_a_target", "target 'tests.fixtures.user_targets:not_a_target': int has no run(scenario, ports) method"),
+        ("reference:nope", "--target 'reference:nope': no such reference target (known: "),
+        ("justaname", "--target 'justaname': expected 'reference:<name>' or 'package.module:factory'"),
+        ("no_such_module_x:f", "--target 'no_such_module_x:f': cannot import 'no_such_module_x': ModuleNotFoundError"),
+        ("tests.fixtures.user_targets:missing", "--target 'tests.fixtures.user_targets:missing': module 'tests.fixtures.user_targets' has no attribute 'missing'"),
+        ("tests.fixtures.user_targets:broken_factory", "--target 'tests.fixtures.user_targets:broken_factory': factory raised ValueError: no host configured"),
+        ("tests.fixtures.user_targets:not_a_target", "--target 'tests.fixtures.user_targets:not_a_target': int has no run(scenario, ports) method"),
     ],
 )
 def test_bad_specs_fail_in_one_line(spec, message):
