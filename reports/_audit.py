@@ -45,16 +45,22 @@ class CaseRow:
     kind: str
     delivery: str
     variant: str
+    #: What the mutation aims at: a tool, a schema path, a pair of positions.
+    target: str
     expect: str
     verdict: VerdictKind
     reason: str
     red_verdict: VerdictKind | None
+    red_reason: str | None
     controlled: bool
     outcome: str
     reproduce: str
     change: tuple[str, ...]
     diff: tuple[str, ...]
     settlements: tuple[str, ...]
+    #: The injection points the target offered, in the order it reached them.
+    points: tuple[str, ...]
+    dispatches: int
     error: str | None
     facts: tuple[str, ...]
     defects_killed: tuple[str, ...]
@@ -273,16 +279,20 @@ def _case_row(record: Mapping[str, Any], accepted: bool) -> CaseRow:
         kind=record["kind"],
         delivery=record["delivery"],
         variant=record["variant"],
+        target=record["target"],
         expect=record["expect"],
         verdict=VerdictKind(record["verdict"]),
         reason=record["reason"],
         red_verdict=None if red is None else VerdictKind(red),
+        red_reason=record["red_reason"],
         controlled=record["controlled"],
         outcome=record["outcome"],
         reproduce=record["reproduce"],
         change=tuple(record["change"]),
         diff=tuple(evidence["diff"]),
         settlements=tuple(evidence["settlements"]),
+        points=tuple(evidence["points"]),
+        dispatches=evidence["dispatches"],
         error=_error(evidence),
         facts=tuple(_fact_line(ruling) for ruling in evidence["availability"]),
         defects_killed=tuple(record["defects_killed"] or ()),

@@ -31,9 +31,10 @@ from ._audit import DOES_NOT_PROVE, PROVES, Audit, CaseRow
 #: after the case id in it (one string when the id is not in it verbatim).
 _FIELDS: tuple[tuple[str, str], ...] = (
     ("id", "plain"), ("scenario", "ref"), ("lane", "ref"), ("hook_mode", "ref"), ("point", "ref"), ("kind", "ref"),
-    ("delivery", "ref"), ("variant", "ref"), ("expect", "ref"), ("verdict", "ref"), ("reason", "ref"),
-    ("red_verdict", "ref"), ("controlled", "plain"), ("accepted", "plain"), ("outcome", "ref"), ("change", "refs"),
-    ("diff", "refs"), ("settlements", "refs"), ("facts", "refs"), ("error", "ref"), ("defects_killed", "refs"),
+    ("delivery", "ref"), ("variant", "ref"), ("target", "ref"), ("expect", "ref"), ("verdict", "ref"), ("reason", "ref"),
+    ("red_verdict", "ref"), ("red_reason", "ref"), ("controlled", "plain"), ("accepted", "plain"), ("outcome", "ref"),
+    ("change", "refs"), ("diff", "refs"), ("settlements", "refs"), ("points", "refs"), ("dispatches", "plain"),
+    ("facts", "refs"), ("error", "ref"), ("defects_killed", "refs"),
     ("reproduce", "around"),
 )  # fmt: skip
 

@@ -127,13 +127,15 @@
     var accepted = c.accepted ? " (accepted by an expectation)" : "";
     verdict.append(badge(c.verdict), document.createTextNode(" " + c.reason + accepted));
     var red = el("span");
-    red.append(badge(c.red_verdict), document.createTextNode(c.controlled ? " controlled: fails there, passes here" : ""));
+    var controlled = c.controlled ? " controlled: fails there, passes here" : "";
+    red.append(badge(c.red_verdict), document.createTextNode((c.red_reason ? " " + c.red_reason + "." : "") + controlled));
     item("case", el("code", "", c.id));
     item("where", [c.scenario, c.lane, c.hook_mode, c.point].join(" · "));
-    item("mutation", c.kind + "." + c.delivery + ":" + c.variant + ", expected to " + c.expect);
+    item("mutation", c.kind + "." + c.delivery + ":" + c.variant + " on " + c.target + ", expected to " + c.expect);
     item("verdict", verdict);
     item("red target", red);
-    item("outcome", c.outcome);
+    item("outcome", c.outcome + ", " + c.dispatches + " request(s) dispatched");
+    item("points offered", c.points.length ? c.points.join(" → ") : el("span", "none", "none"));
     item("change", lines(c.change));
     item("surface diff", lines(c.diff));
     item("ledger trace", lines(c.settlements));

@@ -133,8 +133,8 @@ def hostile_everywhere(document):
     document["environment"] = {"python": HOSTILE, "platform": HOSTILE}
     document["scenarios"][0].update(id=HOSTILE, mode=HOSTILE, lane=HOSTILE, outcome=HOSTILE, digest=HOSTILE)
     failing = next(c for c in document["cases"] if c["verdict"] == "survived")
-    failing.update(reason=HOSTILE, change=[HOSTILE], reproduce=HOSTILE, defects_killed=[HOSTILE])
-    failing["evidence"].update(diff=[HOSTILE], settlements=[HOSTILE], error_type=HOSTILE, error=HOSTILE)
+    failing.update(reason=HOSTILE, target=HOSTILE, red_reason=HOSTILE, change=[HOSTILE], reproduce=HOSTILE, defects_killed=[HOSTILE])
+    failing["evidence"].update(diff=[HOSTILE], points=[HOSTILE], settlements=[HOSTILE], error_type=HOSTILE, error=HOSTILE)
     failing["evidence"]["availability"] = [
         {"fact": HOSTILE, "owner": HOSTILE, "bound_to": dict.fromkeys(("run", "scope", "invocation", "connection"), HOSTILE),
          "trusted": False, "ignored_because": HOSTILE, "hides": [], "keeps": []}
