@@ -1,0 +1,59 @@
+"""What the reports cost, on the default matrix: each renderer, reading results.json back, and a
+merge of four shards — each against running the same cases on `reference:guarded`, measured in
+the same run, so a reader sees them as a share of the run they report on."""
+
+from pathlib import Path
+
+import orjson
+import pytest
+
+from harness import RunOptions, prepare
+from reports import Audit, ReportFormat, merge_results, read_results, write_results
+
+RUN = "run: default matrix on reference:guarded, no pairing"
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("reports")
+    session = prepare(RunOptions(red_target="none"))
+    whole = write_results(folder / "whole", session, session.results())
+    shards = []
+    for k in range(1, 5):
+        part = prepare(RunOptions(red_target="none", shard=f"{k}/4"))
+        shards.append(write_results(folder / str(k), part, part.results()))
+    return whole, shards
+
+
+def test_run(benchmark, written):
+    benchmark.group = "reports"
+    benchmark.name = RUN
+    session = prepare(RunOptions(red_target="none"))
+    benchmark.extra_info["cases"] = len(session.cases)
+    benchmark.pedantic(lambda: list(session.results()), rounds=3, iterations=1)
+
+
+@pytest.mark.parametrize("fmt", list(ReportFormat))
+def test_render(benchmark, written, fmt):
+    benchmark.group = "reports"
+    benchmark.name = f"render {fmt.value} from results.json (decode, audit, render)"
+    benchmark.extra_info["against"] = RUN
+    data = written[0].read_bytes()
+    benchmark.pedantic(lambda: fmt.render(Audit.of(orjson.loads(data))), rounds=3, iterations=1)
+
+
+def test_read_results_with_schema_validation(benchmark, written):
+    benchmark.group = "reports"
+    benchmark.name = "read results.json back, validated against its schema"
+    benchmark.extra_info["against"] = RUN
+    benchmark.pedantic(lambda: read_results(Path(written[0])), rounds=3, iterations=1)
+
+
+def test_merge_of_four_shards(benchmark, written):
+    benchmark.group = "reports"
+    benchmark.name = "merge of 4 shards (already read)"
+    benchmark.extra_info["against"] = RUN
+    whole, shards = written
+    documents = [(path, orjson.loads(path.read_bytes())) for path in shards]
+    merged = benchmark.pedantic(lambda: merge_results(documents), rounds=3, iterations=1)
+    assert merged == whole.read_bytes()
