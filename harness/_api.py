@@ -67,10 +67,6 @@ class RunOptions:
                 settings[option.name] = list(setting) if isinstance(setting, tuple) else setting
         return cls(**settings)
 
-    @property
-    def judged_on(self) -> datetime.date:
-        return self.today or datetime.datetime.now(datetime.UTC).date()
-
     def reproduce_command(self, case_id: str, target: str | None = None) -> str:
         """One command that re-runs one case and shows its evidence."""
         words = ["toolsurface", "reproduce", case_id, "--target", target or self.target, "--seed", str(self.seed)]
@@ -92,6 +88,8 @@ class Session:
     runner: Runner
     target_name: str
     red_target_name: str | None
+    #: The day expectations are judged on: `options.today`, or the day the run was prepared (UTC).
+    today: datetime.date
     expectations: tuple[Expectation, ...] = ()
     #: How many planned cases each expectation names.
     planned_matches: tuple[int, ...] = ()
@@ -102,7 +100,7 @@ class Session:
     def gate(self, outcomes: Sequence[CaseOutcome]) -> Gate:
         options = self.options
         return judge_gate(
-            outcomes, self.expectations, self.planned_matches, options.judged_on, options.thresholds, partial=bool(options.shard)
+            outcomes, self.expectations, self.planned_matches, self.today, options.thresholds, partial=bool(options.shard)
         )
 
 
@@ -131,6 +129,7 @@ def prepare(options: RunOptions) -> Session:
         runner=Runner(loaded, target, red, options.timeout, probe),
         target_name=target_name(target, options.target),
         red_target_name=None if red is None else target_name(red, options.red_target),
+        today=options.today or datetime.datetime.now(datetime.UTC).date(),
         expectations=expectations,
         planned_matches=planned_matches(expectations, (case.id for case in planned)),
     )

@@ -208,7 +208,7 @@ class CaseItem(pytest.Item):
         if verdict.ok:
             return
         covering = [e for e in prepared.expectations if e.verdict is verdict and e.matches(self.case.id)]
-        unexpired = [e for e in covering if prepared.options.judged_on <= e.expires]
+        unexpired = [e for e in covering if prepared.today <= e.expires]
         if unexpired:
             pytest.xfail(f"accepted as {verdict.value} until {unexpired[0].expires.isoformat()}: {unexpired[0].reason}")
         raise CaseFailed(self._report(result, prepared, covering[0] if covering else None))

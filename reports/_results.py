@@ -117,7 +117,7 @@ def header_record(session: Session) -> dict[str, Any]:
         "red_target": session.red_target_name,
         "select": options.select,
         "shard": options.shard,
-        "date": options.judged_on.isoformat(),
+        "date": session.today.isoformat(),
         "planned": len(session.planned),
         "thresholds": {"min_cases": options.thresholds.min_cases, "min_controlled": options.thresholds.min_controlled},
         "defects": list(session.runner.probe.defects) if session.runner.probe else None,

@@ -62,7 +62,7 @@ def test_fingerprints_survive_an_unrelated_edit_above(tmp_path):
 
 
 def test_text_lists_active_findings_with_their_line_and_a_summary(tmp_path):
-    console = Console(file=io.StringIO(), width=200, color_system=None, theme=THEME)
+    console = Console(file=io.StringIO(), width=400, color_system=None, theme=THEME)  # wide: a tmp path under xdist is long
     console.print(report(tmp_path))
     lines = console.file.getvalue().splitlines()
     message = next(rule.message for rule in RULES if rule.id == "TS104")
