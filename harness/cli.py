@@ -277,6 +277,26 @@ def mutants(
     raise typer.Exit(0 if run.ok else 1)
 
 
+ImportKind = enum.StrEnum("ImportKind", {kind: kind for kind in scenarios.IMPORT_KINDS})
+
+
+@app.command("import")
+@_bad_input_exits_2
+def import_(
+    kind: Annotated[ImportKind, typer.Argument(help="What the file is: an openai or anthropic request body, or an mcp tools/list response.")],
+    file: Annotated[Path, typer.Argument(help="The logged JSON.")],
+    output: Annotated[Path | None, typer.Option("--output", help="Write the scenario here instead of stdout.")] = None,
+    scenario_id: Annotated[str | None, typer.Option("--id", help="The scenario's id (default: from the file name).")] = None,
+) -> None:
+    """Turn a logged request (or an MCP tool list) into a scenario skeleton that loads."""
+    skeleton = scenarios.import_file(kind.value, file, scenario_id)
+    data = orjson.dumps(skeleton, option=orjson.OPT_INDENT_2) + b"\n"
+    if output is None:
+        sys.stdout.buffer.write(data)
+    else:
+        write_report(output, data)
+
+
 class Listing(enum.StrEnum):
     scenarios = "scenarios"
     targets = "targets"

@@ -1,7 +1,9 @@
-"""Recorded request pipelines: their value types, the owner-fact rule, their JSON Schema, and the loader."""
+"""Recorded request pipelines: their value types, the owner-fact rule, their JSON Schema, the loader,
+and skeletons imported from logged requests."""
 
 from ._availability import Binding, FactKind, OwnerFact, Ruling, WebTools, hidden_by, rule, rulings
 from ._errors import ScenarioError
+from ._import import IMPORT_KINDS, import_file, import_scenario, scenario_id_for
 from ._loader import bundled_dir, load, load_file, parse
 from ._model import (
     POINTS,
@@ -23,6 +25,7 @@ from ._model import (
 )
 
 __all__ = [
+    "IMPORT_KINDS",
     "POINTS",
     "SUMMARY_HEADER",
     "Access",
@@ -49,7 +52,10 @@ __all__ = [
     "rulings",
     "bundled_dir",
     "capability_summary",
+    "import_file",
+    "import_scenario",
     "load",
     "load_file",
     "parse",
+    "scenario_id_for",
 ]

@@ -218,3 +218,17 @@ def test_a_surviving_mutant_fails_the_gate_and_shows_its_diff():
     done = toolsurface("mutants", "tests.fixtures.small_guard:factory", "--select", "web-read-child-single-tool/*/legit.*")
     assert done.returncode == 1
     assert "Survived RemoveCheck@" in done.stdout and "-            check_parity(tools, ports.fmt, baseline)" in done.stdout
+
+
+def test_an_imported_log_runs_as_a_scenario(tmp_path):
+    log = tmp_path / "request.json"
+    tool = {"type": "function", "function": {"name": "market__web_search", "description": "Search the web.", "parameters": {"type": "object"}}}
+    log.write_text(json.dumps({"messages": [{"role": "user", "content": "Compare two funds."}], "tools": [tool]}))
+    recordings = tmp_path / "recordings"
+    done = toolsurface("import", "openai", str(log), "--output", str(recordings / "request.json"))
+    assert done.returncode == 0, done.stderr
+    run = toolsurface("run", "--scenarios", str(recordings), "--red-target", "none", "--out", str(tmp_path / "out"))
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert {c["scenario"] for c in results(tmp_path / "out")["cases"]} == {"request"}
+    bad = toolsurface("import", "mcp", str(log))
+    assert bad.returncode == 2 and bad.stderr.startswith(f"error: {log}:$.tools[0].name: missing: each tool has a name")
