@@ -58,6 +58,8 @@ app = typer.Typer(
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
+    # Help texts name TOML tables like [tool.toolsurface]: plain text, not rich markup.
+    rich_markup_mode=None,
 )
 out = Console(theme=THEME, highlight=False, soft_wrap=True)
 err = Console(theme=THEME, stderr=True, highlight=False, soft_wrap=True)

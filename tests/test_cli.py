@@ -232,3 +232,11 @@ def test_an_imported_log_runs_as_a_scenario(tmp_path):
     assert {c["scenario"] for c in results(tmp_path / "out")["cases"]} == {"request"}
     bad = toolsurface("import", "mcp", str(log))
     assert bad.returncode == 2 and bad.stderr.startswith(f"error: {log}:$.tools[0].name: missing: each tool has a name")
+
+
+def test_help_shows_toml_tables_as_written():
+    done = toolsurface("run", "--help")
+    assert done.returncode == 0
+    text = " ".join(done.stdout.split())
+    assert "pyproject.toml with [tool.toolsurface]" in text and "([[expect]] entries)" in text
+    assert "[default: reference:guarded]" in text
