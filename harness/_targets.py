@@ -7,6 +7,7 @@ import os
 import sys
 from typing import Any
 
+from ._adapters import ADAPTER_TARGETS
 from ._errors import TargetError
 from ._reference import REFERENCE_TARGETS
 from ._types import Target
@@ -22,7 +23,9 @@ def load_target(spec: str, flag: str = "--target") -> Target:
     if spec.startswith("reference:"):
         known = ", ".join(sorted(REFERENCE_TARGETS))
         raise TargetError(f"{flag} {spec!r}: no such reference target (known: {known})")
-    module_name, _, attribute = spec.partition(":")
+    # A framework target is a module of ours behind an optional extra: loaded as any user's is.
+    framework = ADAPTER_TARGETS.get(spec)
+    module_name, _, attribute = (framework.factory if framework else spec).partition(":")
     if not module_name or not attribute:
         raise TargetError(f"{flag} {spec!r}: expected 'reference:<name>' or 'package.module:factory'")
     if os.getcwd() not in sys.path:  # as `python -m` would: a project's own adapter imports from where it runs

@@ -43,6 +43,7 @@ from reports import (
     write_reports,
 )
 
+from ._adapters import ADAPTER_TARGETS
 from ._api import RunOptions, defect_kills, prepare
 from ._api import reproduce as reproduce_case
 from ._config import load_project_config
@@ -320,6 +321,8 @@ def list_(
     if what is Listing.targets:
         for spec, cls in REFERENCE_TARGETS.items():
             out.print(f"{spec}\t{(cls.__doc__ or '').strip().splitlines()[0]}", markup=False)
+        for framework in ADAPTER_TARGETS.values():
+            out.print(f"{framework.spec}\t{framework.about} (pip install 'toolsurface[{framework.extra}]')", markup=False)
     elif what is Listing.mutators:
         for mutator in mutators.MUTATORS:
             out.print(f"{mutator.key()}\texpect {mutator.expect.value}\t{(type(mutator).__doc__ or '').strip().splitlines()[0]}", markup=False)

@@ -240,3 +240,20 @@ def test_help_shows_toml_tables_as_written():
     text = " ".join(done.stdout.split())
     assert "pyproject.toml with [tool.toolsurface]" in text and "([[expect]] entries)" in text
     assert "[default: reference:guarded]" in text
+
+
+@pytest.mark.slow
+def test_the_pydantic_ai_targets_run_the_bundled_scenarios_offline(tmp_path):
+    pytest.importorskip("pydantic_ai", reason="needs the pydantic-ai extra: pip install 'toolsurface[pydantic-ai]'")
+    guarded = toolsurface("run", "--target", "pydantic-ai:guarded", "--red-target", "none", "--out", str(tmp_path / "guarded"))
+    assert guarded.returncode == 0, guarded.stdout[-2000:] + guarded.stderr
+    assert results(tmp_path / "guarded")["totals"]["cases"] == results_of_default_plan()
+    stock = toolsurface("run", "--target", "pydantic-ai:stock", "--red-target", "none", "--select", "etf-compare-main-hooked/*",
+                        "--out", str(tmp_path / "stock"))  # fmt: skip
+    assert stock.returncode == 1
+    survivors = {c["kind"] for c in results(tmp_path / "stock")["cases"] if c["verdict"] == "survived"}
+    assert survivors >= SIX_KINDS
+
+
+def results_of_default_plan():
+    return len(toolsurface("list", "cases").stdout.split())

@@ -32,3 +32,8 @@ def test_bad_specs_fail_in_one_line(spec, message):
         load_target(spec)
     assert str(raised.value).startswith(message)
     assert "\n" not in str(raised.value)
+
+
+def test_a_framework_target_loads_by_its_spec_name():
+    pytest.importorskip("pydantic_ai", reason="needs the pydantic-ai extra: pip install 'toolsurface[pydantic-ai]'")
+    assert load_target("pydantic-ai:guarded").name == "pydantic-ai:guarded"

@@ -1,0 +1,439 @@
+"""pydantic-ai targets: a real `Agent` built from a scenario's contract, run offline.
+
+`stock()` is the framework as people use it; `guarded()` is the same agent with a guard in
+pydantic-ai's own idiom. Each recorded stage is one capability, run where pydantic-ai runs that
+kind of work, and each offers its injection point with the framework's live objects:
+
+| stages | pydantic-ai mechanism | live objects offered |
+| --- | --- | --- |
+| projection | `FunctionToolset` of `Tool.from_schema` tools, `.filtered()` by trusted owner facts | — |
+| recover, hook, revalidate | `prepare_tools` capability hooks, in stage order | the step's `ToolDefinition`s, `ctx.messages` |
+| context_fit, evidence, publication, async_prep | `before_model_request` (history processing) | `model_request_parameters.function_tools`, `request_context.messages` |
+| seal | `get_wrapper_model`: a `WrapperModel` around the model | the request the model is about to get |
+| dispatch | `FunctionModel`: reports what reached it to `ports.gateway` | — |
+
+The guard adds a `prepare_tools` checkpoint after recovery and the hooks (`early`) and one after
+re-validation (`toolset`, before pydantic-ai's own `PreparedToolset` check can turn a drifted list
+into an untyped `UserError`), fits the context without cutting tools (`CapacityExceeded`), and
+checks once more in the innermost model wrapper, right before the model is called (`final`). Its
+baseline is the contract's recorded descriptors as bytes, taken before any tool object exists.
+"""
+
+from __future__ import annotations
+
+_INSTALL = "the pydantic-ai targets need pydantic-ai 2.x: pip install 'toolsurface[pydantic-ai]'"
+try:
+    import pydantic_ai
+    from pydantic_ai import Agent, Tool
+    from pydantic_ai.capabilities import AbstractCapability
+    from pydantic_ai.exceptions import UserError
+    from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart
+    from pydantic_ai.models.function import AgentInfo, FunctionModel
+    from pydantic_ai.models.wrapper import WrapperModel
+    from pydantic_ai.tools import ToolDefinition
+    from pydantic_ai.toolsets import FunctionToolset
+except ImportError as error:  # not installed, or a major without these APIs
+    raise ImportError(f"{_INSTALL} ({error})") from error
+if not pydantic_ai.__version__.startswith("2."):
+    raise ImportError(f"{_INSTALL} (found pydantic-ai {pydantic_ai.__version__})")
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, ClassVar, NoReturn
+
+from scenarios import Scenario, Stage, StageKind, hidden_by
+
+from .._canonical import Snapshot, capture, snapshot_of
+from .._errors import CapacityExceeded, RequestRefused, SummaryRefused, SurfaceRefused
+from .._formats import LOGICAL
+from .._ports import Gateway, Ledger, Reservation
+from .._reference._stages import compress, estimate_tokens
+from .._types import Outcome
+from ._pydantic_ai_views import Crossing, history, tool_view
+
+#: What pydantic-ai's `PreparedToolset` says when a `prepare_tools` hook added or renamed a tool.
+_PREPARE_REFUSAL = "Prepare function cannot add or rename tools"
+#: An agent with instructions asks the model for the next step of a transcript that ends on its own turn.
+INSTRUCTIONS = "Carry on from the conversation, using only the tools offered."
+ANSWER = "Nothing to add: this offline model only records what reached it."
+
+
+class FrameworkRefused(RequestRefused):
+    """pydantic-ai itself refused the request before the model was called (its `PreparedToolset` check)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("prepare_tools")
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"pydantic-ai refused the tool list: {self.message}"
+
+
+@dataclass(slots=True)
+class Request:
+    """One request being prepared: the run's deps, which every stage reads through `ctx.deps`."""
+
+    scenario: Scenario
+    ports: Any
+    ledger: Ledger
+    reservation: Reservation
+    dispatched: bool = False
+    settled: bool = False
+    #: The sealed record of the request, once the seal wrapper ran.
+    seal: Snapshot | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def open(cls, scenario: Scenario, ports: Any) -> Request:
+        """Reserve the request in its lane's ledger: every way the run ends settles this reservation."""
+        ledger = ports.ledger(scenario.lane)
+        return cls(scenario, ports, ledger, ledger.reserve(scenario.identity.request))
+
+    def hidden(self) -> frozenset[str]:
+        """What the trusted owner facts bound to this request hide, read from the feed as it is now."""
+        scenario = self.scenario
+        return hidden_by(self.ports.facts.current(), scenario.binding, scenario.contract.web_tools)
+
+    def offer(
+        self, point: str, tools: list[ToolDefinition], messages: list[ModelMessage], replay: Callable[[list[Any]], list[Any]] | None = None
+    ) -> tuple[list[ToolDefinition], list[ModelMessage]]:
+        """Offer a boundary's live objects to the harness (after the stage's own effect, `replay`)."""
+        crossing = Crossing(tools, messages, point)
+        views = crossing.messages if replay is None else replay(crossing.messages)
+        tool_views, message_views = self.ports.inject(point, crossing.tools, views)
+        return crossing.tool_definitions(list(tool_views)), crossing.model_messages(list(message_views))
+
+    def settle(self, outcome: Outcome, note: str = "") -> None:
+        if not self.settled:
+            self.settled = True
+            self.ledger.settle(self.reservation, outcome, note)
+
+    def refuse(self, refusal: RequestRefused) -> NoReturn:
+        self.settle(Outcome.PRE_DISPATCH_REJECTED, f"{refusal.checkpoint} check")
+        raise refusal
+
+
+def _same(a: Sequence[Any], b: Sequence[Any]) -> bool:
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
+
+
+def _replace_all(live: list[Any], new: list[Any]) -> None:
+    """Put `new` into the framework's live list, leaving it alone when nothing changed."""
+    if not _same(live, new):
+        live[:] = new
+
+
+# -- the stages -------------------------------------------------------------------------------
+
+
+@dataclass
+class _StageCapability(AbstractCapability[Request]):
+    stage: Stage
+    guard: Guard | None = None
+
+    @classmethod
+    def get_serialization_name(cls) -> str | None:
+        return None  # holds a recorded stage, not spec-serializable
+
+
+@dataclass
+class ToolStage(_StageCapability):
+    """recover, hook or revalidate: a `prepare_tools` hook over the step's tool definitions."""
+
+    async def prepare_tools(self, ctx: Any, tool_defs: list[ToolDefinition]) -> list[ToolDefinition]:
+        request: Request = ctx.deps
+        stage, tools = self.stage, list(tool_defs)
+        if stage.kind is StageKind.RECOVER:
+            # A resumed run's tools are the toolset's fresh projection; the transcript is history, never availability.
+            request.metadata["recovered_from"] = stage.receipt
+        elif stage.kind is StageKind.HOOK:
+            request.metadata.setdefault("hooks", []).append("trace_annotations")
+        elif stage.kind is StageKind.REVALIDATE:
+            tools = _revalidate(request, stage, tools)
+        tools, messages = request.offer(stage.point, tools, ctx.messages)
+        _replace_all(ctx.messages, messages)
+        _replace_all(tool_defs, tools)
+        return tool_defs
+
+
+def _revalidate(request: Request, stage: Stage, tools: list[ToolDefinition]) -> list[ToolDefinition]:
+    """The owners narrow by trusted facts and never add; with `rebuild`, from their own descriptors."""
+    hidden = request.hidden()
+    if stage.rebuild:
+        return [
+            ToolDefinition(name=d.name, description=d.description, parameters_json_schema=d.input_schema)
+            for d in request.scenario.contract.surface
+            if d.name not in hidden
+        ]
+    return [tool for tool in tools if tool.name not in hidden]
+
+
+@dataclass
+class MessageStage(_StageCapability):
+    """context_fit, evidence, publication or async_prep: history processing before the model request."""
+
+    async def before_model_request(self, ctx: Any, request_context: Any) -> Any:
+        request: Request = ctx.deps
+        stage = self.stage
+        parameters = request_context.model_request_parameters
+        if stage.kind is StageKind.ASYNC_PREP:
+            await asyncio.sleep(0)  # the preparation is asynchronous: other work may run in between
+            request.metadata.update(stage.metadata)
+            if isinstance(ctx.metadata, dict):
+                ctx.metadata.update(stage.metadata)
+
+        def replay(views: list[Any]) -> list[Any]:
+            if stage.kind is StageKind.CONTEXT_FIT:
+                if self.guard is not None:
+                    self.guard.fit(request, stage, parameters.function_tools, views)
+                return compress(views, stage.keep_messages or len(views))
+            if stage.kind is StageKind.EVIDENCE:
+                return views + [message.as_dict() for message in stage.add_messages]
+            if stage.kind is StageKind.PUBLICATION and (publication := request.scenario.publication):
+                if (body := request.ports.publications.get(publication.id)) is not None:
+                    return views + [{"role": "system", "content": f"Current publication:\n{body}"}]
+            return views
+
+        tools, messages = request.offer(stage.point, list(parameters.function_tools), request_context.messages, replay)
+        _replace_all(parameters.function_tools, tools)
+        if not _same(messages, request_context.messages):
+            # As pydantic-ai's own `ProcessHistory` does: this request, and the run's history.
+            request_context.messages = list(messages)
+            ctx.messages[:] = messages
+        return request_context
+
+
+class _Boundary(WrapperModel):
+    """A model wrapper that does something with the request right before handing it on."""
+
+    def __init__(self, wrapped: Any, prepared: Request) -> None:
+        super().__init__(wrapped)
+        self.prepared = prepared
+
+    def _before(self, messages: list[ModelMessage], parameters: Any) -> tuple[list[ModelMessage], Any]:
+        raise NotImplementedError
+
+    async def request(self, messages: list[ModelMessage], model_settings: Any, model_request_parameters: Any) -> ModelResponse:
+        messages, parameters = self._before(messages, model_request_parameters)
+        return await self.wrapped.request(messages, model_settings, parameters)
+
+    @contextlib.asynccontextmanager
+    async def request_stream(
+        self, messages: list[ModelMessage], model_settings: Any, model_request_parameters: Any, run_context: Any = None
+    ) -> AsyncIterator[Any]:
+        messages, parameters = self._before(messages, model_request_parameters)
+        async with self.wrapped.request_stream(messages, model_settings, parameters, run_context) as stream:
+            yield stream
+
+
+class _SealedModel(_Boundary):
+    def _before(self, messages: list[ModelMessage], parameters: Any) -> tuple[list[ModelMessage], Any]:
+        request = self.prepared
+        request.seal = capture([tool_view(tool) for tool in parameters.function_tools], LOGICAL)
+        request.metadata["sealed"] = True
+        tools, messages = request.offer("post_seal", list(parameters.function_tools), messages)
+        return messages, replace(parameters, function_tools=tools)
+
+
+@dataclass
+class Seal(_StageCapability):
+    """seal: records the request in a wrapper around the model; post_seal is the last boundary."""
+
+    request: Request | None = None
+
+    async def for_run(self, ctx: Any) -> Seal:
+        return replace(self, request=ctx.deps)
+
+    def get_wrapper_model(self, model: Any) -> Any:
+        return None if self.request is None else _SealedModel(model, self.request)
+
+
+# -- the guard --------------------------------------------------------------------------------
+
+
+class Guard:
+    """The admitted surface as immutable bytes, and the checks against it."""
+
+    def __init__(self, scenario: Scenario) -> None:
+        # The contract's recorded descriptors: no tool object exists yet, so nothing can share this.
+        self.baseline = snapshot_of(scenario.contract.surface)
+
+    def expected(self, request: Request) -> Snapshot:
+        """The baseline less what trusted owner facts hide, read at each decision, never from the request."""
+        return self.baseline.without(request.hidden())
+
+    def check(self, checkpoint: str, request: Request, tools: Sequence[ToolDefinition], messages: Sequence[ModelMessage]) -> None:
+        expected, actual = self.expected(request), capture([tool_view(tool) for tool in tools], LOGICAL)
+        if actual != expected:
+            request.refuse(SurfaceRefused(checkpoint, expected, actual))
+        if (summary := request.scenario.contract.summary) is not None:
+            stated = Gateway.summary_of(Crossing((), messages, checkpoint).messages)
+            if stated != summary:
+                request.refuse(SummaryRefused(checkpoint, summary, stated))
+
+    def fit(self, request: Request, stage: Stage, tools: Sequence[ToolDefinition], views: list[Any]) -> None:
+        """Tools are never cut to fit: a request that cannot hold them is an explicit capacity result."""
+        fitted = compress(views, stage.keep_messages or len(views))
+        needed = sum(estimate_tokens(LOGICAL.logical(tool_view(tool))) for tool in tools) + estimate_tokens(fitted)
+        if needed > (budget := stage.budget_tokens or 0):
+            request.refuse(CapacityExceeded(needed, budget, len(tools)))
+
+
+@dataclass
+class Checkpoint(AbstractCapability[Request]):
+    """A guard check over the step's tool definitions, at its place in the `prepare_tools` chain."""
+
+    guard: Guard
+    name: str
+
+    @classmethod
+    def get_serialization_name(cls) -> str | None:
+        return None
+
+    async def prepare_tools(self, ctx: Any, tool_defs: list[ToolDefinition]) -> list[ToolDefinition]:
+        self.guard.check(self.name, ctx.deps, tool_defs, ctx.messages)
+        return tool_defs
+
+
+class _CheckedModel(_Boundary):
+    def __init__(self, wrapped: Any, prepared: Request, guard: Guard) -> None:
+        super().__init__(wrapped, prepared)
+        self.guard = guard
+
+    def _before(self, messages: list[ModelMessage], parameters: Any) -> tuple[list[ModelMessage], Any]:
+        self.guard.check("final", self.prepared, parameters.function_tools, messages)
+        return messages, parameters
+
+
+@dataclass
+class FinalCheck(AbstractCapability[Request]):
+    """The last check, in the innermost model wrapper: what the model is about to get, on every path."""
+
+    guard: Guard
+    request: Request | None = None
+
+    @classmethod
+    def get_serialization_name(cls) -> str | None:
+        return None
+
+    async def for_run(self, ctx: Any) -> FinalCheck:
+        return replace(self, request=ctx.deps)
+
+    def get_wrapper_model(self, model: Any) -> Any:
+        return None if self.request is None else _CheckedModel(model, self.request, self.guard)
+
+
+# -- the agent and the target -----------------------------------------------------------------
+
+
+def _offline(**arguments: Any) -> str:
+    raise RuntimeError("toolsurface runs no tools: the offline model only answers in text")
+
+
+def capabilities(scenario: Scenario, guard: Guard | None) -> list[AbstractCapability[Request]]:
+    """One capability per recorded stage, in stage order, with the guard's checks where they belong.
+
+    The first capability wraps the model outermost, so the seal goes first and the final check last.
+    """
+    stages = scenario.stages
+    seal = [Seal(stage) for stage in stages if stage.kind is StageKind.SEAL]
+    tool_stages = [s for s in stages if s.kind in (StageKind.RECOVER, StageKind.HOOK, StageKind.REVALIDATE)]
+    message_stages = [s for s in stages if s.kind in (StageKind.CONTEXT_FIT, StageKind.EVIDENCE, StageKind.PUBLICATION, StageKind.ASYNC_PREP)]
+    chain: list[AbstractCapability[Request]] = [*seal]
+    early = guard is not None
+    for stage in tool_stages:
+        if early and stage.kind not in (StageKind.RECOVER, StageKind.HOOK):
+            chain.append(Checkpoint(guard, "early"))
+            early = False
+        chain.append(ToolStage(stage))
+    if guard is not None:
+        chain.append(Checkpoint(guard, "early" if early else "toolset"))
+    chain += [MessageStage(stage, guard) for stage in message_stages]
+    if guard is not None:
+        chain.append(FinalCheck(guard))
+    return chain
+
+
+def build_agent(scenario: Scenario, guarded: bool) -> Agent[Request, str]:
+    """The agent a host would build for this contract: every admitted tool from its descriptor."""
+    tools = [
+        Tool.from_schema(_offline, name=d.name, description=d.description, json_schema=d.input_schema)
+        for d in scenario.contract.surface
+    ]
+    # The projection: what trusted owner facts hide never reaches the step's tool list.
+    toolset = FunctionToolset(tools).filtered(lambda ctx, tool: tool.name not in ctx.deps.hidden())
+    guard = Guard(scenario) if guarded else None
+    return Agent(
+        None,
+        output_type=str,
+        deps_type=Request,
+        instructions=INSTRUCTIONS,
+        toolsets=[toolset],
+        capabilities=capabilities(scenario, guard),
+    )
+
+
+def gateway_model(request: Request) -> FunctionModel:
+    """The offline model: it reports what reached it to the harness's gateway and answers in text."""
+
+    async def reach(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        sent = Crossing(info.function_tools, messages, "dispatch")
+        request.ports.gateway.dispatch(request.scenario.identity.request, sent.tools, sent.messages)
+        request.dispatched = True
+        return ModelResponse(parts=[TextPart(ANSWER)])
+
+    return FunctionModel(reach, model_name="toolsurface-gateway")
+
+
+class PydanticAITarget:
+    """A toolsurface target around a pydantic-ai agent (DESIGN §5)."""
+
+    refusals: ClassVar[tuple[type[BaseException], ...]] = (RequestRefused,)
+    capacity_results: ClassVar[tuple[type[BaseException], ...]] = (CapacityExceeded,)
+    #: Mutators see `ToolDefinition`s as logical dicts sharing their live schemas (see `Crossing`).
+    tool_format = "logical"
+
+    def __init__(self, guarded: bool) -> None:
+        self.guarded = guarded
+        self.name = f"pydantic-ai:{'guarded' if guarded else 'stock'}"
+
+    async def run(self, scenario: Scenario, ports: Any) -> None:
+        # A fresh agent per case: a `Tool` hands its own schema dict to every run's definitions, so an
+        # in-place edit in one case would reach every later case of a shared agent.
+        await run_request(build_agent(scenario, self.guarded), Request.open(scenario, ports))
+
+
+async def run_request(agent: Agent[Request, str], request: Request) -> None:
+    """Run the agent on the recorded conversation and settle the reservation, whatever happens."""
+    try:
+        await agent.run(
+            None, message_history=history(request.scenario.request_messages), deps=request, model=gateway_model(request), metadata={}
+        )
+    except RequestRefused:
+        request.settle(Outcome.PRE_DISPATCH_REJECTED, "refused")
+        raise
+    except UserError as error:
+        if not request.dispatched and str(error).startswith(_PREPARE_REFUSAL):
+            request.settle(Outcome.PRE_DISPATCH_REJECTED, "pydantic-ai refused the tool list")
+            raise FrameworkRefused(str(error)) from error
+        request.settle(Outcome.DISPATCHED if request.dispatched else Outcome.FAILED, "run failed")
+        raise
+    except Exception:
+        request.settle(Outcome.DISPATCHED if request.dispatched else Outcome.FAILED, "run failed")
+        raise
+    if not request.dispatched:
+        request.settle(Outcome.FAILED, "the run ended without calling the model")
+        raise RuntimeError("the agent run ended without calling the model")
+    request.settle(Outcome.DISPATCHED)
+
+
+def stock() -> PydanticAITarget:
+    """pydantic-ai as people use it: no check of its own beyond the framework's."""
+    return PydanticAITarget(guarded=False)
+
+
+def guarded() -> PydanticAITarget:
+    """The same agent with the surface guard: early, toolset, capacity and final checks."""
+    return PydanticAITarget(guarded=True)

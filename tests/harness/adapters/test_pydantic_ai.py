@@ -1,0 +1,245 @@
+"""The pydantic-ai targets: a real Agent per case, offline, judged by the harness's own ports."""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import importlib
+import socket
+import sys
+
+import pytest
+
+pytest.importorskip("pydantic_ai", reason="needs the pydantic-ai extra: pip install 'toolsurface[pydantic-ai]'")
+
+from pydantic_ai.messages import repair_messages  # noqa: E402
+
+import scenarios  # noqa: E402
+from harness import FORMATS, Ending, Ports, RunOptions, VerdictKind, prepare, snapshot_of  # noqa: E402
+from harness._adapters import ADAPTER_TARGETS  # noqa: E402
+from harness._adapters import pydantic_ai as adapter  # noqa: E402
+from harness._adapters._pydantic_ai_views import Crossing, history  # noqa: E402
+
+GUARDED = "harness._adapters.pydantic_ai:guarded"
+STOCK = "harness._adapters.pydantic_ai:stock"
+
+#: A cross-section of the matrix: every point, kind and delivery, every lane, both hook modes,
+#: recovery, the rebuild that launders a hook's edit, trusted facts, entry summaries and capacity.
+SELECTION = [
+    "etf-compare-main-hooked/*/hook/*",
+    "etf-compare-main-hooked/*/post_seal/*",
+    "note-refresh-main-mcp-hooked/*/hook/*",
+    "etf-compare-main-recovery/*/post_recovery/*",
+    "etf-news-main-budget-exhausted/*/post_revalidation/*",
+    "filings-scan-child-deadline/*/async_prep/*",
+    "price-history-child-hooked/*/context_fit/*",
+    "etf-compare-main-mcp/*/publication/*",
+    "web-read-child-single-tool/*/evidence/*",
+    "entry-main-portfolio-document/*",
+    "holdings-review-main-over-capacity/*",
+]
+
+
+def results(target: str, select: list[str]) -> list:
+    session = prepare(RunOptions(target=target, red_target="none", select=select))
+    return list(session.results())
+
+
+@pytest.fixture(scope="module")
+def guarded_results() -> list:
+    return results(GUARDED, SELECTION)
+
+
+@pytest.fixture(scope="module")
+def stock_results() -> dict:
+    return {result.case.id: result for result in results(STOCK, SELECTION)}
+
+
+def test_factories_are_targets_with_a_format_and_a_name():
+    for factory, name in ((adapter.stock, "pydantic-ai:stock"), (adapter.guarded, "pydantic-ai:guarded")):
+        target = factory()
+        assert target.name == name
+        assert target.tool_format in FORMATS
+        assert asyncio.iscoroutinefunction(target.run)
+    assert {target.factory for target in ADAPTER_TARGETS.values()} == {STOCK, GUARDED}
+
+
+def test_guarded_kills_or_passes_every_selected_case(guarded_results):
+    verdicts = collections.Counter(result.verdict.kind for result in guarded_results)
+    bad = [f"{r.case.id}: {r.verdict.kind}: {r.verdict.reason}" for r in guarded_results if not r.verdict.kind.ok]
+    assert not bad, "\n".join(bad[:20])
+    assert verdicts[VerdictKind.KILLED] > 500 and verdicts[VerdictKind.PASSED] > 100
+    endings = collections.Counter(result.evidence.ending for result in guarded_results)
+    assert endings[Ending.CAPACITY] > 0 and endings[Ending.DISPATCHED] > 0 and endings[Ending.REFUSED] > 0
+    # Every point the matrix plans was offered and exercised somewhere in the selection.
+    assert {result.case.point for result in guarded_results} == set(scenarios.POINTS)
+
+
+def test_guarded_refusals_are_its_own_typed_refusals_settled_once_on_their_lane(guarded_results):
+    by_id = {scenario.id: scenario for scenario in scenarios.load(None)}
+    refused = [r for r in guarded_results if r.evidence.ending in (Ending.REFUSED, Ending.CAPACITY)]
+    assert {r.case.lane.value for r in refused} == {"main", "child"}
+    for result in refused:
+        scenario = by_id[result.case.scenario]
+        assert result.evidence.dispatches == 0
+        assert result.evidence.settlements == (f"{scenario.lane}: settle {scenario.identity.request} as pre_dispatch_rejected",)
+        # The guard refuses first: pydantic-ai's own refusal is never what stops a guarded request.
+        assert result.evidence.error_type in {"SurfaceRefused", "SummaryRefused", "CapacityExceeded"}
+    types = collections.Counter(r.evidence.error_type for r in refused)
+    assert types["SummaryRefused"] > 0 and types["CapacityExceeded"] > 0
+
+
+def _case(results, scenario: str, point: str, mutator: str, delivery: str):
+    """The planned case of this scenario, point, mutator (`kind.variant`) and delivery: the seed picks its target."""
+    return next(
+        r
+        for r in results
+        if (r.case.scenario, r.case.point, r.case.mutation.mutator, r.case.mutation.delivery) == (scenario, point, mutator, delivery)
+    )
+
+
+@pytest.mark.parametrize(
+    "scenario, point, mutator, delivery, sent",
+    [
+        # A hook edits a schema in place: on the very dict the Tool holds.
+        ("etf-compare-main-hooked", "hook", "schema.add_property", "in_place", "schema of"),
+        ("etf-compare-main-hooked", "hook", "reorder.swap", "replace", "moved"),
+        ("etf-compare-main-hooked", "hook", "delete.first", "in_place", "removed"),
+        # prepare_tools results are keyed by name: a second tool under an admitted name replaces it.
+        ("etf-compare-main-hooked", "hook", "add.duplicate", "replace", "description of"),
+        # Nothing checks the function tools after before_model_request, nor in a model wrapper.
+        ("price-history-child-hooked", "context_fit", "add.foreign", "in_place", "added"),
+        ("filings-scan-child-deadline", "async_prep", "description.append", "in_place", "description of"),
+        ("etf-compare-main-hooked", "post_seal", "add.foreign", "replace", "added"),
+        ("etf-compare-main-hooked", "post_seal", "rename.suffix", "in_place", "renamed"),
+        ("entry-main-portfolio-document", "hook", "entry.overclaim", "in_place", "summary claims"),
+    ],
+)
+def test_stock_dispatches_illegitimate_changes(stock_results, scenario, point, mutator, delivery, sent):
+    result = _case(stock_results.values(), scenario, point, mutator, delivery)
+    assert result.verdict.kind is VerdictKind.SURVIVED, result.verdict.reason
+    assert result.evidence.dispatches == 1
+    assert any(line.startswith(sent) for line in result.evidence.diff), result.evidence.diff
+
+
+def test_stock_sends_an_over_capacity_request_instead_of_a_capacity_result(stock_results):
+    result = _case(stock_results.values(), "holdings-review-main-over-capacity", "hook", "legit.compress", "replace")
+    assert result.verdict.kind is VerdictKind.SURVIVED
+    assert "instead of an explicit capacity result" in result.verdict.reason
+
+
+def test_stock_is_refused_by_pydantic_ai_itself_only_for_adds_and_renames_at_prepare_tools(stock_results):
+    killed = [r for r in stock_results.values() if r.verdict.kind is VerdictKind.KILLED]
+    assert killed
+    for result in killed:
+        assert result.evidence.error_type == "FrameworkRefused"
+        assert result.case.point in {"post_recovery", "hook", "post_revalidation"}
+        assert result.case.mutation.kind in {"add", "rename", "control", "availability"}
+        assert result.evidence.settlements[-1].endswith("as pre_dispatch_rejected")
+    # A re-validation that rebuilds the tools launders a hook's add before pydantic-ai checks it.
+    laundered = _case(stock_results.values(), "note-refresh-main-mcp-hooked", "hook", "add.foreign", "replace")
+    assert laundered.verdict.kind is VerdictKind.SURVIVED
+    assert _case(stock_results.values(), "etf-compare-main-hooked", "hook", "add.foreign", "replace").verdict.kind is VerdictKind.KILLED
+
+
+def test_no_case_opens_a_socket(monkeypatch):
+    attempts = []
+
+    def refuse(self, address, *args):
+        attempts.append(address)
+        raise OSError(f"network access during an offline run: {address!r}")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket.socket, "connect_ex", refuse)
+    monkeypatch.setattr(socket, "create_connection", lambda address, *a, **k: refuse(None, address))
+    select = ["etf-compare-main-hooked/*/post_seal/*", "entry-main-portfolio-document/*/hook/*"]
+    for target in (GUARDED, STOCK):
+        ran = results(target, select)
+        assert ran and all(r.verdict.kind is not VerdictKind.ERROR for r in ran)
+    assert attempts == []
+
+
+# -- how pydantic-ai shares its objects --------------------------------------------------------
+
+
+def _scenario(name: str):
+    return next(s for s in scenarios.load(None) if s.id == name)
+
+
+def _run(agent, scenario, point=None, injection=None) -> Ports:
+    ports = Ports(scenario, FORMATS["logical"], point, injection)
+    asyncio.run(adapter.run_request(agent, adapter.Request.open(scenario, ports)))
+    return ports
+
+
+def _mark_schema_in_place(tools, messages, facts):
+    tools[0]["input_schema"]["x-edited"] = True  # the live dict: whatever shares it sees this
+    return tools, messages
+
+
+def _mark_schema_replaced(tools, messages, facts):
+    first = {**tools[0], "input_schema": {**tools[0]["input_schema"], "x-edited": True}}
+    return [first, *tools[1:]], messages
+
+
+@pytest.mark.parametrize("point", ["hook", "context_fit", "post_seal"])
+def test_an_in_place_schema_edit_leaks_into_later_runs_of_the_same_agent(point):
+    scenario = _scenario("etf-compare-main-hooked")
+    agent = adapter.build_agent(scenario, guarded=False)
+    first = _run(agent, scenario, point, _mark_schema_in_place)
+    second = _run(agent, scenario)  # no mutation armed
+    assert first.injected and first.gateway.log[0].surface != snapshot_of(scenario.surface)
+    # `Tool.from_schema` keeps the dict it was given and hands it to every run's ToolDefinition.
+    assert second.gateway.log[0].surface != snapshot_of(scenario.surface)
+    assert second.gateway.log[0].surface.entries()[0][2]["x-edited"] is True
+
+
+def test_a_replaced_schema_stays_in_its_own_run():
+    scenario = _scenario("etf-compare-main-hooked")
+    agent = adapter.build_agent(scenario, guarded=False)
+    _run(agent, scenario, "hook", _mark_schema_replaced)
+    assert _run(agent, scenario).gateway.log[0].surface == snapshot_of(scenario.surface)
+
+
+def test_the_guard_baseline_is_out_of_reach_of_the_leak():
+    scenario = _scenario("etf-compare-main-hooked")
+    agent = adapter.build_agent(scenario, guarded=True)
+    with pytest.raises(adapter.SurfaceRefused):
+        _run(agent, scenario, "post_seal", _mark_schema_in_place)
+    # The next run of the same agent carries the leaked edit from the start, and is refused early.
+    with pytest.raises(adapter.SurfaceRefused) as refused:
+        _run(agent, scenario)
+    assert refused.value.checkpoint == "early"
+
+
+# -- the views the harness sees --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("scenario", scenarios.load(None), ids=lambda s: s.id)
+def test_a_recorded_conversation_survives_pydantic_ais_history_repair(scenario):
+    """What the guard's capacity estimate and the gateway read is the recording, word for word."""
+    repaired = repair_messages(history(scenario.request_messages), repair_last_response=False)
+    assert Crossing((), repaired, "test").messages == [m.as_dict() for m in scenario.request_messages]
+
+
+def test_an_unchanged_crossing_hands_back_the_framework_objects():
+    scenario = _scenario("etf-compare-main-recovery")
+    messages = history(scenario.request_messages)
+    crossing = Crossing((), messages, "test")
+    assert all(a is b for a, b in zip(crossing.model_messages(crossing.messages), messages))
+
+
+def test_an_in_place_message_edit_lands_on_the_live_part():
+    scenario = _scenario("entry-main-portfolio-document")
+    messages = history(scenario.request_messages)
+    crossing = Crossing((), messages, "test")
+    crossing.messages[0]["content"] = "edited"
+    crossing.model_messages(crossing.messages)
+    assert messages[0].parts[0].content == "edited"
+
+
+def test_importing_without_pydantic_ai_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pydantic_ai", None)
+    monkeypatch.delitem(sys.modules, "harness._adapters.pydantic_ai")
+    with pytest.raises(ImportError, match=r"toolsurface\[pydantic-ai\]"):
+        importlib.import_module("harness._adapters.pydantic_ai")
