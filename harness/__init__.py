@@ -31,8 +31,9 @@ from ._mutants import MutantResult, MutantRun, run_mutants
 from ._oracles import judge
 from ._plan import Shard, plan
 from ._ports import Gateway, Ledger, LedgerRefused, OwnerFacts, Ports, Publications, Reservation
+from ._recorder import Frame, RecordingPorts, record
 from ._reference import DEFECTS, REFERENCE_TARGETS
-from ._runner import DefectProbe, Runner, observe
+from ._runner import DefectProbe, Runner, observe, observe_ports
 from ._targets import NO_TARGET, load_target
 from ._types import (
     Case,
@@ -73,6 +74,7 @@ __all__ = [
     "Evidence",
     "Expectation",
     "ExpectationsError",
+    "Frame",
     "Gate",
     "Gateway",
     "Judged",
@@ -88,6 +90,7 @@ __all__ = [
     "Ports",
     "ProjectConfig",
     "Publications",
+    "RecordingPorts",
     "Removed",
     "Renamed",
     "Reproduction",
@@ -124,9 +127,11 @@ __all__ = [
     "load_project_config",
     "load_target",
     "observe",
+    "observe_ports",
     "plan",
     "planned_matches",
     "prepare",
+    "record",
     "reproduce",
     "run_mutants",
     "snapshot_of",

@@ -117,7 +117,12 @@ def observe(target: Target, case: Case, scenario: Scenario, timeout: float, expl
     def inject(tools: list[Any], messages: list[Any], facts: list[Any]) -> tuple[list[Any], list[Any]]:
         return mutator.apply(Edit(tools, messages, fmt, mutation.delivery, mutation.target, scenario, facts))
 
-    ports = Ports(scenario, fmt, case.point, inject)
+    terse = case.expect is Expect.REJECT and not explain
+    return observe_ports(target, scenario, Ports(scenario, fmt, case.point, inject), timeout, terse_refusals=terse)
+
+
+def observe_ports(target: Target, scenario: Scenario, ports: Ports, timeout: float, terse_refusals: bool = False) -> Observation:
+    """Run the target once on `scenario` through `ports`, and record what they saw."""
     before = ports.publications.snapshot()
     refusals = tuple(getattr(target, "refusals", ())) or (RequestRefused,)
     capacity_results = tuple(getattr(target, "capacity_results", ())) or (CapacityExceeded,)
@@ -137,8 +142,7 @@ def observe(target: Target, case: Case, scenario: Scenario, timeout: float, expl
         # A capacity result may also be one of the refusal types (ours is): it is the more specific.
         capacity = isinstance(error, capacity_results)
         refused = not capacity and isinstance(error, refusals)
-        expected_refusal = refused and case.expect is Expect.REJECT and not explain
-        message = "refused" if expected_refusal else _describe(error)
+        message = "refused" if refused and terse_refusals else _describe(error)
         trace = "" if refused or capacity else "".join(traceback.format_exception(error))
         crash = Crash(type(error).__qualname__, message, trace)
     after = ports.publications.snapshot()

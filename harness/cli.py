@@ -49,8 +49,10 @@ from ._api import reproduce as reproduce_case
 from ._config import load_project_config
 from ._errors import ToolsurfaceError, UsageError
 from ._mutants import run_mutants
+from ._recorder import record as record_run
 from ._reference import REFERENCE_TARGETS
 from ._scan import default_cache_dir, load_config, scan_paths
+from ._targets import load_target
 from ._version import version
 
 app = typer.Typer(
@@ -278,6 +280,25 @@ def mutants(
         write_report(output, orjson.dumps(stryker_report(run, Path.cwd()), option=orjson.OPT_INDENT_2) + b"\n")
     out.print(MutantsView(run))
     raise typer.Exit(0 if run.ok else 1)
+
+
+@app.command()
+@_bad_input_exits_2
+def record(
+    target: TargetOpt = None,
+    scenario_paths: ScenariosOpt = None,
+    out_dir: Annotated[Path, typer.Option("--out", help="Folder for the recorded scenarios, one file each.")] = Path("recorded"),
+    timeout: Annotated[float, typer.Option("--timeout", help="Seconds the run may take.")] = 10.0,
+    config: ConfigOpt = None,
+) -> None:
+    """Run the target once per scenario, unmutated, and write the scenario each live run shows."""
+    options = _options(config, target=target, scenarios=scenario_paths)
+    host = load_target(options.target)
+    documents = [(scenario.id, record_run(host, scenario, timeout)) for scenario in scenarios.load(options.scenarios or None)]
+    for scenario_id, document in documents:  # every run first, so a failing one writes nothing
+        path = out_dir / f"{scenario_id}.json"
+        write_report(path, orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n")
+        err.print(f"recorded {path}", markup=False)
 
 
 ImportKind = enum.StrEnum("ImportKind", {kind: kind for kind in scenarios.IMPORT_KINDS})

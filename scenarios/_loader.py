@@ -255,4 +255,5 @@ def _build(document: dict[str, Any], source: str) -> Scenario:
         outcome=RequestOutcome(document.get("outcome", RequestOutcome.DISPATCHED)),
         source=source,
         digest=hashlib.sha256(orjson.dumps(document, option=orjson.OPT_SORT_KEYS)).hexdigest(),
+        document=document,
     )

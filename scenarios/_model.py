@@ -239,6 +239,8 @@ class Scenario:
     source: str = field(default="", compare=False)
     #: sha256 of the recording's canonical JSON: whitespace and key order aside, the same recording.
     digest: str = field(default="", compare=False)
+    #: The JSON document it was loaded from (empty when built in code), for re-recording it.
+    document: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def binding(self) -> Binding:

@@ -257,3 +257,16 @@ def test_the_pydantic_ai_targets_run_the_bundled_scenarios_offline(tmp_path):
 
 def results_of_default_plan():
     return len(toolsurface("list", "cases").stdout.split())
+
+
+def test_recorded_scenarios_replay_to_the_totals_of_the_live_run(tmp_path):
+    done = toolsurface("record", "--out", str(tmp_path / "recorded"))
+    assert done.returncode == 0, done.stderr
+    assert len(list((tmp_path / "recorded").glob("*.json"))) == len(toolsurface("list", "scenarios").stdout.splitlines())
+    live = toolsurface("run", "--red-target", "none", "--out", str(tmp_path / "live"))
+    replay = toolsurface("run", "--scenarios", str(tmp_path / "recorded"), "--red-target", "none", "--out", str(tmp_path / "replay"))
+    assert live.returncode == replay.returncode == 0
+    assert results(tmp_path / "replay")["totals"] == results(tmp_path / "live")["totals"]
+    legacy = toolsurface("record", "--target", "reference:legacy", "--out", str(tmp_path / "legacy"))
+    assert legacy.returncode == 2 and "first boundary lacks 'market__web_search'" in legacy.stderr
+    assert not (tmp_path / "legacy").exists()

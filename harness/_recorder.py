@@ -1,0 +1,128 @@
+"""Record a scenario from one live run of a target: the ports in observe mode.
+
+The target runs once, unmutated, through ports that change nothing and keep what each stage
+boundary held. What the run shows becomes the recording: the tools at the first boundary are the
+admitted surface, each boundary the target offered is a stage, in the order it offered them, and
+what a stage did to the messages is its effect (how many a context fit kept, which an evidence
+stage added), starting from the conversation the target was given. What a request cannot show —
+its identity and lane, the controls and tools the host knows of, a fit's token budget, the
+metadata attached, a recovery's receipt — is taken from the scenario the target was given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scenarios import POINTS, Scenario, StageKind, hidden_by, parse
+
+from ._canonical import capture
+from ._errors import UsageError
+from ._formats import FORMATS
+from ._ports import Ports
+from ._runner import observe_ports
+from ._types import Target
+
+#: The stage that ends at each injection point.
+_STAGE_AT = {kind.point: kind for kind in StageKind}
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """What one stage boundary held: the tools as logical descriptors, and the messages."""
+
+    point: str
+    tools: tuple[dict[str, Any], ...]
+    messages: tuple[dict[str, Any], ...]
+
+
+class RecordingPorts(Ports):
+    """Ports that inject nothing and keep a `Frame` of every boundary the target offers."""
+
+    def __init__(self, scenario: Scenario, fmt_name: str) -> None:
+        super().__init__(scenario, FORMATS[fmt_name], None, None)
+        self.frames: list[Frame] = []
+
+    def inject(self, point: str, tools: list[Any], messages: list[Any]) -> tuple[list[Any], list[Any]]:
+        entries = capture(tools, self.fmt).entries()  # a deep copy: later stages cannot change it
+        descriptors = tuple({"name": n, "description": d, "input_schema": s} for n, d, s in entries)
+        self.frames.append(Frame(point, descriptors, tuple(dict(message) for message in messages)))
+        return super().inject(point, tools, messages)
+
+
+def record(target: Target, scenario: Scenario, timeout: float = 10.0) -> dict[str, Any]:
+    """The scenario document of one unmutated run of `target` on `scenario`; checked by the loader."""
+    fmt_name = getattr(target, "tool_format", None) or scenario.tool_format
+    ports = RecordingPorts(scenario, fmt_name)
+    observed = observe_ports(target, scenario, ports, timeout)
+    if observed.crash is not None and not (observed.refused or observed.capacity):
+        raise UsageError(f"recording {scenario.id}: the target crashed: {observed.crash.type}: {observed.crash.message}")
+    if not ports.frames:
+        raise UsageError(f"recording {scenario.id}: the target offered no injection point, so there is nothing to record")
+    if not (observed.dispatches or observed.refused or observed.capacity):
+        raise UsageError(f"recording {scenario.id}: the run ended without a dispatch, a refusal or a capacity result")
+    document = recording(scenario, ports.frames, fmt_name, stopped=observed.capacity)
+    parse(document, source=f"recording of {scenario.id}")
+    return document
+
+
+def recording(base: Scenario, frames: Sequence[Frame], fmt_name: str, stopped: bool = False) -> dict[str, Any]:
+    """The document for `frames`, with what a request cannot show taken from `base`; `stopped`: the
+    run ended in a capacity result, so the stages after its last boundary were never reached and
+    stay as `base` records them."""
+    unknown = [frame.point for frame in frames if frame.point not in _STAGE_AT]
+    if unknown:
+        raise UsageError(f"recording {base.id}: {unknown[0]!r} is not an injection point (known: {', '.join(POINTS)})")
+    if not base.document:
+        raise UsageError(f"recording {base.id}: the scenario was built in code, not loaded, so there is no recording to start from")
+    admitted = [dict(tool) for tool in frames[0].tools]
+    stages = []
+    before = [message.as_dict() for message in base.request_messages]
+    for frame in frames:
+        stages.append(_stage(_STAGE_AT[frame.point], before, list(frame.messages), base))
+        before = list(frame.messages)
+    if stopped:
+        stages += base.document["stages"][len(stages):]
+    return {
+        **base.document,
+        "description": f"Recorded from a live run of its target on {base.id}: {base.description}",
+        "tool_format": fmt_name,
+        "contract": _contract(base, admitted),
+        "hooks": any(frame.point == StageKind.HOOK.point for frame in frames),
+        "stages": stages,
+    }
+
+
+def _stage(kind: StageKind, before: list[dict[str, Any]], after: list[dict[str, Any]], base: Scenario) -> dict[str, Any]:
+    """One stage, with the effect the run showed and what it could not show taken from `base`."""
+    recorded = next((stage for stage in base.document["stages"] if stage["stage"] == kind.value), {"stage": kind.value})
+    if kind is StageKind.CONTEXT_FIT:
+        return {**recorded, "keep_messages": max(2, len(after))}
+    if kind is StageKind.EVIDENCE:
+        added = after[len(before):] if after[: len(before)] == before else after
+        return {"stage": kind.value, "add_messages": added} if added else recorded
+    return recorded
+
+
+def _contract(base: Scenario, seen: list[dict[str, Any]]) -> dict[str, Any]:
+    """The admitted tools the run showed; the rest of the contract as `base` records it.
+
+    A tool that a trusted owner fact hid before the first boundary was never on the request to be
+    seen: it is admitted all the same, and put back where `base` admits it.
+    """
+    # An eligible control is on the surface because the contract makes it eligible, not admitted.
+    eligible = set(base.document["contract"].get("eligible_controls", ()))
+    admitted = [tool for tool in seen if tool["name"] not in eligible]
+    hidden = hidden_by(base.contract.facts, base.binding, base.contract.web_tools)
+    names = {tool["name"] for tool in admitted}
+    lost = [tool.name for tool in base.surface if tool.name not in names and tool.name not in eligible]
+    if lost:
+        raise UsageError(
+            f"recording {base.id}: the run's first boundary lacks {', '.join(map(repr, lost))}, which the contract admits "
+            "and no trusted fact hides: the target dropped it before any stage, so this run cannot be the recording"
+        )
+    for index, tool in enumerate(base.document["contract"]["admitted"]):
+        if tool["name"] in hidden and tool["name"] not in names:
+            admitted.insert(index, tool)
+    return dict(base.document["contract"], admitted=admitted)

@@ -1,0 +1,56 @@
+import orjson
+import pytest
+
+import scenarios
+from harness import RunOptions, UsageError, load_target, plan, prepare, record
+from tests.fixtures.user_targets import Adapter, Crashing, Idle, NoInjection
+
+BUNDLED = scenarios.load()
+
+
+@pytest.mark.parametrize("scenario", BUNDLED, ids=lambda s: s.id)
+def test_a_live_run_of_the_guard_records_the_scenario_it_ran(scenario):
+    document = record(load_target("reference:guarded"), scenario)
+    assert {key: value for key, value in document.items() if key != "description"} == {
+        key: value for key, value in scenario.document.items() if key != "description"
+    }
+    recorded = scenarios.parse(document)
+    assert [case.id for case in plan([recorded], 0)] == [case.id for case in plan([scenario], 0)]
+
+
+def test_the_recording_replays_to_the_verdicts_of_the_live_run(tmp_path):
+    scenario = next(s for s in BUNDLED if s.id == "note-refresh-main-mcp-hooked")
+    (tmp_path / "recorded.json").write_bytes(orjson.dumps(record(load_target("reference:guarded"), scenario)))
+    select = [f"{scenario.id}/*"]
+    live = {r.case.id: r.verdict.kind for r in prepare(RunOptions(select=select, red_target="reference:legacy")).results()}
+    replayed = prepare(RunOptions(scenarios=[tmp_path], select=select, red_target="reference:legacy")).results()
+    assert {r.case.id: r.verdict.kind for r in replayed} == live
+
+
+def test_what_the_host_did_to_the_messages_is_what_is_recorded():
+    # This adapter offers every point but compresses nothing: its recording keeps every message.
+    scenario = next(s for s in BUNDLED if s.id == "price-history-child-hooked")
+    document = record(Adapter(), scenario)
+    (fit,) = [stage for stage in document["stages"] if stage["stage"] == "context_fit"]
+    (original,) = [stage for stage in scenario.document["stages"] if stage["stage"] == "context_fit"]
+    assert fit["keep_messages"] == len(scenario.request_messages) > original["keep_messages"]
+    assert fit["budget_tokens"] == original["budget_tokens"]  # a budget is not on the request: taken as recorded
+
+
+def test_a_host_that_drops_an_admitted_tool_before_any_stage_cannot_be_recorded():
+    scenario = next(s for s in BUNDLED if s.id == "etf-compare-main-recovery")
+    with pytest.raises(UsageError, match=r"first boundary lacks 'market__web_search', which the contract admits"):
+        record(load_target("reference:legacy"), scenario)
+
+
+@pytest.mark.parametrize(
+    ("target", "problem"),
+    [
+        (Crashing(), "the target crashed"),
+        (NoInjection(), "offered no injection point"),
+        (Idle(), "ended without a dispatch, a refusal or a capacity result"),
+    ],
+)
+def test_a_run_that_shows_nothing_is_an_error_not_a_recording(target, problem):
+    with pytest.raises(UsageError, match=problem):
+        record(target, BUNDLED[0])
