@@ -1,0 +1,182 @@
+"""Logical views of LangChain's live request objects, for `ports.inject` and the gateway.
+
+Mutators and snapshots reach tools through a `harness.ToolFormat`, which reads dict keys; a
+LangChain `ModelRequest` keeps its tools as `BaseTool`s (here `StructuredTool`s with a JSON-schema
+`args_schema`) and its conversation as `BaseMessage`s. A `Crossing` shows one boundary's live
+objects as logical dicts and maps what comes back onto the framework's objects again:
+
+- a tool view is `{"name", "description", "input_schema"}` whose `input_schema` *is* the tool's
+  `args_schema` dict, so an in-place schema edit lands on the framework's own dict (and on the
+  `StructuredTool` the agent's `ToolNode` holds, which every later run of that agent hands out
+  again); an in-place name or description edit is written back onto the same tool; a new view
+  becomes a new `StructuredTool`;
+- a message view is `{"role", "content"}` per message with text content; an in-place content edit
+  is written back onto the same message, a new view becomes a new message. An assistant message
+  that only carries tool calls travels with the tool results it announced, so every tool result
+  is preceded by its call, as the providers require.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.tools import BaseTool, StructuredTool
+
+from scenarios import Message, ToolDescriptor
+
+#: The role each message type shows as.
+_ROLE_OF: dict[type, str] = {SystemMessage: "system", HumanMessage: "user", AIMessage: "assistant", ToolMessage: "tool"}
+#: A recorded tool result names its tool first: `[market__web_read] …`.
+_TOOL_NAME = re.compile(r"^\[([A-Za-z0-9_.\-]+)\]")
+
+
+def _offline(**arguments: Any) -> str:
+    raise RuntimeError("toolsurface runs no tools: the offline model only answers in text")
+
+
+def new_tool(name: str, description: str, schema: dict[str, Any]) -> StructuredTool:
+    """A LangChain tool for one descriptor: the JSON schema is kept as given, as `args_schema`."""
+    return StructuredTool(name=name, description=description, args_schema=schema, func=_offline)
+
+
+def tool_of(descriptor: ToolDescriptor) -> StructuredTool:
+    return new_tool(descriptor.name, descriptor.description, descriptor.input_schema)
+
+
+def tool_view(tool: BaseTool | dict[str, Any]) -> dict[str, Any]:
+    """The logical dict of a tool, sharing its live schema; an OpenAI-format dict tool is read as it is."""
+    if isinstance(tool, dict):
+        function = tool.get("function", tool)
+        return {"name": function["name"], "description": function.get("description", ""), "input_schema": function.get("parameters", {})}
+    return {"name": tool.name, "description": tool.description or "", "input_schema": tool.args_schema}
+
+
+def wire_tool(tool: BaseTool) -> dict[str, Any]:
+    """The tool as an OpenAI-format dict, the one form LangChain's `convert_to_openai_tool` hands on unchanged."""
+    return {"type": "function", "function": {"name": tool.name, "description": tool.description, "parameters": tool.args_schema}}
+
+
+class _CallIds:
+    """Tool-call ids for tool results that arrive without a call, unique within one run."""
+
+    def __init__(self, prefix: str = "recorded") -> None:
+        self._prefix = prefix
+        self._next = itertools.count(1)
+
+    def __call__(self) -> str:
+        return f"toolsurface_{self._prefix}_{next(self._next)}"
+
+
+def _new_messages(role: str, content: str, calls: _CallIds) -> list[BaseMessage]:
+    """One recorded or injected message as LangChain messages: a tool result comes with its call."""
+    if role == "assistant":
+        return [AIMessage(content)]
+    if role == "tool":
+        match = _TOOL_NAME.match(content)
+        name, call_id = match.group(1) if match else "tool", calls()
+        call = AIMessage("", tool_calls=[{"name": name, "args": {}, "id": call_id, "type": "tool_call"}])
+        return [call, ToolMessage(content, tool_call_id=call_id, name=name)]
+    return [SystemMessage(content) if role == "system" else HumanMessage(content)]
+
+
+def history(messages: Iterable[Message]) -> list[BaseMessage]:
+    """A recorded conversation as LangChain messages, one visible message per recorded one."""
+    calls = _CallIds()
+    out: list[BaseMessage] = []
+    for message in messages:
+        out += _new_messages(message.role, message.content, calls)
+    return out
+
+
+def _visible(message: BaseMessage) -> bool:
+    """Whether a message shows as a view: an assistant turn carrying only tool calls does not."""
+    if type(message) not in _ROLE_OF or not isinstance(message.content, str):
+        return False
+    return not (isinstance(message, AIMessage) and message.tool_calls and not message.content)
+
+
+def message_views(messages: Sequence[BaseMessage]) -> list[dict[str, Any]]:
+    return [{"role": _ROLE_OF[type(m)], "content": m.content} for m in messages if _visible(m)]
+
+
+class Crossing:
+    """One boundary's live tools and messages as logical views, and the way back."""
+
+    def __init__(self, tools: Sequence[BaseTool | dict[str, Any]], messages: Sequence[BaseMessage], point: str) -> None:
+        self._original_messages = list(messages)
+        self.tools = [tool_view(tool) for tool in tools]
+        self._tools = {id(view): (tool, dict(view)) for view, tool in zip(self.tools, tools)}
+        self.messages: list[dict[str, Any]] = []
+        #: Per view: the message it shows, and the messages without a view that followed it.
+        self._shown: dict[int, tuple[BaseMessage, str, Any, list[BaseMessage]]] = {}
+        #: The assistant message that announced each tool call.
+        self._callers: dict[str, AIMessage] = {}
+        self._leading: list[BaseMessage] = []
+        self._new_call_id = _CallIds(point)
+        trailing = self._leading
+        for message in messages:
+            if isinstance(message, AIMessage):
+                for call in message.tool_calls:
+                    self._callers[call["id"] or ""] = message
+            if not _visible(message):
+                # A tool-call announcement travels with its results, anything else with the view before it.
+                if not (isinstance(message, AIMessage) and message.tool_calls):
+                    trailing.append(message)
+                continue
+            view = {"role": _ROLE_OF[type(message)], "content": message.content}
+            trailing = []
+            self._shown[id(view)] = (message, view["role"], view["content"], trailing)
+            self.messages.append(view)
+        self._before = [(id(v), v["role"], v["content"]) for v in self.messages]
+
+    def tools_back(self, views: list[Any]) -> list[BaseTool | dict[str, Any]]:
+        """The tools `views` stand for: the live ones where the view is one of ours."""
+        out: list[BaseTool | dict[str, Any]] = []
+        for view in views:
+            known = self._tools.get(id(view))
+            if known is None:
+                out.append(new_tool(view["name"], view.get("description", ""), view["input_schema"]))
+                continue
+            tool, before = known
+            if isinstance(tool, dict):
+                fields = tool.get("function", tool)
+                for key, field in (("name", "name"), ("description", "description"), ("input_schema", "parameters")):
+                    if view[key] is not before[key] and view[key] != before[key]:
+                        fields[field] = view[key]
+            else:
+                # Written back only when changed: an unchanged tool stays exactly as the framework made it.
+                if view["name"] != before["name"]:
+                    tool.name = view["name"]
+                if view["description"] != before["description"]:
+                    tool.description = view["description"]
+                if view["input_schema"] is not before["input_schema"]:
+                    tool.args_schema = view["input_schema"]
+            out.append(tool)
+        return out
+
+    def messages_back(self, views: list[Any]) -> list[BaseMessage]:
+        """The messages `views` stand for; the original messages themselves when no view changed."""
+        if [(id(v), v.get("role"), v.get("content")) for v in views] == self._before:
+            return list(self._original_messages)
+        out: list[BaseMessage] = list(self._leading)
+        for view in views:
+            shown = self._shown.get(id(view))
+            if shown is None or view.get("role") != shown[1]:
+                out += _new_messages(str(view.get("role")), str(view.get("content", "")), self._new_call_id)
+                continue
+            message, _, content, trailing = shown
+            if view["content"] != content:
+                message.content = view["content"]  # an in-place edit reaches the live message
+            if isinstance(message, ToolMessage):
+                caller = self._callers.get(message.tool_call_id)
+                if caller is None:
+                    caller = AIMessage("", tool_calls=[{"name": message.name or "tool", "args": {}, "id": message.tool_call_id, "type": "tool_call"}])
+                if not out or out[-1] is not caller and not (isinstance(out[-1], ToolMessage) and self._callers.get(out[-1].tool_call_id) is caller):
+                    out.append(caller)
+            out.append(message)
+            out += trailing
+        return out

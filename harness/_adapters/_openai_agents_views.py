@@ -1,0 +1,166 @@
+"""Logical views of the OpenAI Agents SDK's live request objects, for `ports.inject` and the gateway.
+
+Mutators and snapshots reach tools through a `harness.ToolFormat`, which reads dict keys; the SDK
+keeps its tools as `FunctionTool` dataclasses and its model input as Responses input items. A
+`Crossing` shows one boundary's live objects as logical dicts and maps what comes back onto the
+SDK's objects again:
+
+- a tool view is `{"name", "description", "input_schema"}` whose `input_schema` *is* the tool's
+  `params_json_schema` dict (a `FunctionTool` with `strict_json_schema=False` keeps the dict it was
+  given), so an in-place schema edit lands on the tool itself; an in-place name or description edit
+  is written back onto the same `FunctionTool`; a new view becomes a new `FunctionTool`;
+- a message view is `{"role", "content"}` per visible input item: an easy input message (system,
+  user, assistant) or a `function_call_output` (role `tool`). An in-place content edit is written
+  back onto the same item, a new view becomes new items. A `function_call` travels with its output,
+  and every output is preceded by its call, as the Responses API rejects an output without one.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from agents import FunctionTool
+
+from scenarios import Message
+
+#: The roles an easy input message may carry that a recorded conversation uses.
+_ROLES = frozenset({"system", "user", "assistant", "developer"})
+#: A recorded tool result names its tool first: `[market__web_read] …`.
+_TOOL_NAME = re.compile(r"^\[([A-Za-z0-9_.\-]+)\]")
+
+
+def tool_view(tool: FunctionTool) -> dict[str, Any]:
+    """The logical dict of a function tool, sharing its live schema."""
+    return {"name": tool.name, "description": tool.description or "", "input_schema": tool.params_json_schema}
+
+
+def input_items(messages: Iterable[Message]) -> list[dict[str, Any]]:
+    """A recorded conversation as Responses input items: a tool result comes with its call."""
+    calls = CallIds()
+    out: list[dict[str, Any]] = []
+    for message in messages:
+        out += new_items(message.role, message.content, calls)
+    return out
+
+
+def message_views(items: Sequence[Any]) -> list[dict[str, Any]]:
+    """What the model is told, as logical messages (for the gateway and the guard)."""
+    return Crossing((), items, "read", lambda view: None).messages
+
+
+def _shown_as(item: Any) -> tuple[str, str] | None:
+    """The (role, content) an input item is shown as, or None for an item the views do not show."""
+    if not isinstance(item, dict):
+        return None
+    if item.get("type") == "function_call_output" and isinstance(item.get("output"), str):
+        return "tool", item["output"]
+    if item.get("role") in _ROLES and isinstance(item.get("content"), str) and item.get("type", "message") == "message":
+        return item["role"], item["content"]
+    return None
+
+
+@dataclass(slots=True)
+class _Shown:
+    """What one message view stands for: its item, and the invisible items that follow it."""
+
+    item: dict[str, Any]
+    role: str
+    content: str
+    trailing: list[Any] = field(default_factory=list)
+
+
+class Crossing:
+    """One boundary's live tools and input items as logical views, and the way back."""
+
+    def __init__(
+        self, tools: Sequence[FunctionTool], items: Sequence[Any], point: str, build: Callable[[Any], FunctionTool | None]
+    ) -> None:
+        self._build = build
+        self._original_items = list(items)
+        self.tools = [tool_view(tool) for tool in tools]
+        self._tools = {id(view): (tool, dict(view)) for view, tool in zip(self.tools, tools)}
+        self.messages: list[dict[str, Any]] = []
+        self._shown: dict[int, _Shown] = {}
+        self._calls: dict[str, dict[str, Any]] = {}
+        self._new_call_id = CallIds(point)
+        self._leading: list[Any] = []
+        last: _Shown | None = None
+        for item in items:
+            shown = _shown_as(item)
+            if isinstance(item, dict) and item.get("type") == "function_call" and isinstance(item.get("call_id"), str):
+                self._calls[item["call_id"]] = item  # goes out again right before its output
+            elif shown is None:
+                (last.trailing if last is not None else self._leading).append(item)
+            else:
+                view = {"role": shown[0], "content": shown[1]}
+                last = self._shown[id(view)] = _Shown(item, *shown)
+                self.messages.append(view)
+        self._before = [(id(v), v["role"], v["content"]) for v in self.messages]
+
+    # -- the way back ------------------------------------------------------------------------
+
+    def function_tools(self, views: list[Any]) -> list[FunctionTool]:
+        """The tools `views` stand for: the live ones where the view is one of ours."""
+        out: list[FunctionTool] = []
+        for view in views:
+            known = self._tools.get(id(view))
+            if known is None:
+                out.append(self._build(view))
+                continue
+            tool, before = known
+            # Written back only when changed: an unchanged tool stays exactly as the SDK holds it.
+            if view["name"] != before["name"]:
+                tool.name = view["name"]
+            if view["description"] != before["description"]:
+                tool.description = view["description"]
+            if view["input_schema"] is not before["input_schema"]:
+                tool.params_json_schema = view["input_schema"]
+            out.append(tool)
+        return out
+
+    def input_items(self, views: list[Any]) -> list[Any]:
+        """The input items `views` stand for; the original items themselves when no view changed."""
+        if [(id(v), v.get("role"), v.get("content")) for v in views] == self._before:
+            return list(self._original_items)
+        out: list[Any] = list(self._leading)
+        for view in views:
+            shown = self._shown.get(id(view))
+            if shown is None or view.get("role") != shown.role:
+                out += new_items(str(view.get("role")), str(view.get("content", "")), self._new_call_id)
+                continue
+            item = shown.item
+            if view["content"] != shown.content:
+                item["output" if shown.role == "tool" else "content"] = view["content"]  # reaches the live item
+            if shown.role == "tool":
+                out.append(self._calls.get(item.get("call_id")) or _call_for(item))
+            out += [item, *shown.trailing]
+        return out
+
+
+class CallIds:
+    """Call ids for tool results that arrive without a call, unique within one run."""
+
+    def __init__(self, prefix: str = "recorded") -> None:
+        self._prefix = prefix
+        self._next = itertools.count(1)
+
+    def __call__(self) -> str:
+        return f"toolsurface_{self._prefix}_{next(self._next)}"
+
+
+def _call_for(output: dict[str, Any]) -> dict[str, Any]:
+    match = _TOOL_NAME.match(str(output.get("output", "")))
+    name = match.group(1) if match else "tool"
+    return {"type": "function_call", "call_id": output.get("call_id"), "name": name, "arguments": "{}"}
+
+
+def new_items(role: str, content: str, calls: CallIds) -> list[dict[str, Any]]:
+    """One recorded or injected message as input items: a tool result comes with its call."""
+    if role == "tool":
+        output = {"type": "function_call_output", "call_id": calls(), "output": content}
+        return [_call_for(output), output]
+    return [{"role": role if role in _ROLES else "user", "content": content}]

@@ -1,0 +1,409 @@
+"""LangChain targets: a real `create_agent` agent built from a scenario's contract, run offline.
+
+`stock()` is the framework as people use it; `guarded()` is the same agent with a guard in
+LangChain's own idiom, an `AgentMiddleware`. Each recorded stage is one middleware, and each offers
+its injection point with the framework's live objects:
+
+| stages | LangChain mechanism | live objects offered |
+| --- | --- | --- |
+| projection | `StructuredTool`s with a JSON-schema `args_schema`, narrowed by trusted owner facts in the outermost `wrap_model_call` | — |
+| recover, hook, revalidate | `awrap_model_call` middleware, in stage order, going on with `request.override(tools=…, messages=…)` | `request.tools`, `request.messages` |
+| context_fit, evidence, publication, async_prep | `awrap_model_call` middleware after them, as LangChain's own `ContextEditingMiddleware` edits a request's context | the same |
+| seal | the innermost stage middleware: records the request it hands on | the same |
+| dispatch | `GatewayModel`, a `BaseChatModel` whose `bind_tools` converts with `convert_to_openai_tool`, as provider integrations do | — |
+
+Every stage is a `wrap_model_call`, none a `before_model`: LangChain runs every `before_model` node
+before the model node, and only a `ModelRequest` carries the tools, so a `before_model` context
+fitter would run before recovery, the hooks and re-validation, out of the recorded order. What the
+model sees is reported after LangChain's conversion — which rewrites a JSON-schema tool on its way:
+`$ref`s inlined, `$defs` and `title`s dropped (see `GatewayModel`).
+
+The guard adds a checkpoint after recovery and the hooks (`early`), fits the context without
+cutting tools (`CapacityExceeded`), and checks once more in the innermost `wrap_model_call`, right
+before LangChain binds the tools to the model (`final`); it then hands the model the checked tools as
+OpenAI-format dicts, which LangChain's conversion passes on unchanged, so what was checked is what
+is sent. Its baseline is the contract's recorded descriptors as bytes, taken before any tool
+object exists.
+"""
+
+from __future__ import annotations
+
+_INSTALL = "the langchain targets need LangChain 1.x: pip install 'toolsurface[langchain]'"
+try:
+    import langchain
+    from langchain.agents import create_agent
+    from langchain.agents.middleware import AgentMiddleware, ModelRequest
+    from langchain_core.language_models import BaseChatModel
+    from langchain_core.messages import AIMessage, BaseMessage
+    from langchain_core.outputs import ChatGeneration, ChatResult
+    from langchain_core.utils.function_calling import convert_to_openai_tool
+    from langgraph.runtime import get_runtime
+    from langsmith import tracing_context
+except ImportError as error:  # not installed, or a major without these APIs
+    raise ImportError(f"{_INSTALL} ({error})") from error
+if not langchain.__version__.startswith("1."):
+    raise ImportError(f"{_INSTALL} (found langchain {langchain.__version__})")
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, NoReturn
+
+from scenarios import Scenario, Stage, StageKind, hidden_by
+
+from .._canonical import Snapshot, capture, snapshot_of
+from .._errors import CapacityExceeded, RequestRefused, SummaryRefused, SurfaceRefused
+from .._formats import LOGICAL
+from .._ports import Gateway, Ledger, Reservation
+from .._reference._stages import compress, estimate_tokens
+from .._types import Outcome
+from ._langchain_views import Crossing, history, message_views, tool_of, tool_view, wire_tool
+
+#: How LangChain's `create_agent` refuses a request whose tools its `ToolNode` does not know.
+_UNKNOWN_TOOLS = "Middleware added tools that the agent doesn't know how to execute."
+ANSWER = "Nothing to add: this offline model only records what reached it."
+
+Handler = Callable[[ModelRequest], Awaitable[Any]]
+
+
+class FrameworkRefused(RequestRefused):
+    """LangChain itself refused the request before the model was called (its unknown-tool check)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__("bind_tools")
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"LangChain refused the tool list: {self.message}"
+
+
+@dataclass(slots=True)
+class Request:
+    """One request being prepared: the run's context, which every middleware reads as `request.runtime.context`."""
+
+    scenario: Scenario
+    ports: Any
+    ledger: Ledger
+    reservation: Reservation
+    dispatched: bool = False
+    settled: bool = False
+    #: The sealed record of the request, once the seal middleware ran.
+    seal: Snapshot | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def open(cls, scenario: Scenario, ports: Any) -> Request:
+        """Reserve the request in its lane's ledger: every way the run ends settles this reservation."""
+        ledger = ports.ledger(scenario.lane)
+        return cls(scenario, ports, ledger, ledger.reserve(scenario.identity.request))
+
+    def hidden(self) -> frozenset[str]:
+        """What the trusted owner facts bound to this request hide, read from the feed as it is now."""
+        scenario = self.scenario
+        return hidden_by(self.ports.facts.current(), scenario.binding, scenario.contract.web_tools)
+
+    def offer(
+        self, point: str, request: ModelRequest, tools: list[Any], messages: list[BaseMessage],
+        replay: Callable[[list[Any]], list[Any]] | None = None,
+    ) -> ModelRequest:  # fmt: skip
+        """Offer a boundary's live objects to the harness (after the stage's own effect, `replay`)
+        and go on with a request carrying what comes back."""
+        crossing = Crossing(tools, messages, point)
+        views = crossing.messages if replay is None else replay(crossing.messages)
+        tool_views, views = self.ports.inject(point, crossing.tools, views)
+        tools, messages = crossing.tools_back(list(tool_views)), crossing.messages_back(list(views))
+        if _same(tools, request.tools) and _same(messages, request.messages):
+            return request
+        return request.override(tools=tools, messages=messages)
+
+    def settle(self, outcome: Outcome, note: str = "") -> None:
+        if not self.settled:
+            self.settled = True
+            self.ledger.settle(self.reservation, outcome, note)
+
+    def refuse(self, refusal: RequestRefused) -> NoReturn:
+        self.settle(Outcome.PRE_DISPATCH_REJECTED, f"{refusal.checkpoint} check")
+        raise refusal
+
+
+def _same(a: Sequence[Any], b: Sequence[Any]) -> bool:
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
+
+
+# -- the stages -------------------------------------------------------------------------------
+
+
+class _Middleware(AgentMiddleware):
+    """A middleware with a name of its own: `create_agent` refuses two of the same name."""
+
+    def __init__(self, label: str) -> None:
+        self._label = label
+
+    @property
+    def name(self) -> str:
+        return f"toolsurface.{self._label}"
+
+    async def awrap_model_call(self, request: ModelRequest, handler: Handler) -> Any:
+        return await handler(await self.step(request.runtime.context, request))
+
+    async def step(self, prepared: Request, request: ModelRequest) -> ModelRequest:
+        raise NotImplementedError
+
+
+class Projection(_Middleware):
+    """The owners' projection: what trusted owner facts hide never reaches the model request."""
+
+    def __init__(self) -> None:
+        super().__init__("projection")
+
+    async def step(self, prepared: Request, request: ModelRequest) -> ModelRequest:
+        hidden = prepared.hidden()
+        if not any(tool_view(tool)["name"] in hidden for tool in request.tools):
+            return request
+        return request.override(tools=[tool for tool in request.tools if tool_view(tool)["name"] not in hidden])
+
+
+class ToolStage(_Middleware):
+    """recover, hook or revalidate: a `wrap_model_call` over the request's tools."""
+
+    def __init__(self, stage: Stage) -> None:
+        super().__init__(stage.kind.value)
+        self.stage = stage
+
+    async def step(self, prepared: Request, request: ModelRequest) -> ModelRequest:
+        stage, tools = self.stage, list(request.tools)
+        if stage.kind is StageKind.RECOVER:
+            # A resumed run's tools are the agent's fresh projection; the transcript is history, never availability.
+            prepared.metadata["recovered_from"] = stage.receipt
+        elif stage.kind is StageKind.HOOK:
+            prepared.metadata.setdefault("hooks", []).append("trace_annotations")
+        elif stage.kind is StageKind.REVALIDATE:
+            prepared.metadata["revalidated_by"] = prepared.scenario.identity.connection
+            tools = _revalidate(prepared, stage, tools)
+        return prepared.offer(stage.point, request, tools, list(request.messages))
+
+
+def _revalidate(prepared: Request, stage: Stage, tools: list[Any]) -> list[Any]:
+    """The owners narrow by trusted facts and never add; with `rebuild`, from their own descriptors."""
+    hidden = prepared.hidden()
+    if stage.rebuild:
+        return [tool_of(d) for d in prepared.scenario.contract.surface if d.name not in hidden]
+    return [tool for tool in tools if tool_view(tool)["name"] not in hidden]
+
+
+class MessageStage(_Middleware):
+    """context_fit, evidence, publication or async_prep: the request's context, edited before the model call."""
+
+    def __init__(self, stage: Stage, guard: Guard | None = None) -> None:
+        super().__init__(stage.kind.value)
+        self.stage = stage
+        self.guard = guard
+
+    async def step(self, prepared: Request, request: ModelRequest) -> ModelRequest:
+        stage = self.stage
+        if stage.kind is StageKind.ASYNC_PREP:
+            await asyncio.sleep(0)  # the preparation is asynchronous: other work may run in between
+            prepared.metadata.update(stage.metadata)
+
+        def replay(views: list[Any]) -> list[Any]:
+            if stage.kind is StageKind.CONTEXT_FIT:
+                if self.guard is not None:
+                    self.guard.fit(prepared, stage, request.tools, views)
+                return compress(views, stage.keep_messages or len(views))
+            if stage.kind is StageKind.EVIDENCE:
+                return views + [message.as_dict() for message in stage.add_messages]
+            if stage.kind is StageKind.PUBLICATION and (publication := prepared.scenario.publication):
+                if (body := prepared.ports.publications.get(publication.id)) is not None:
+                    return views + [{"role": "system", "content": f"Current publication:\n{body}"}]
+            return views
+
+        return prepared.offer(stage.point, request, list(request.tools), list(request.messages), replay)
+
+
+class Seal(_Middleware):
+    """seal: records the request it hands on; post_seal is the last boundary."""
+
+    def __init__(self, stage: Stage) -> None:
+        super().__init__(stage.kind.value)
+        self.stage = stage
+
+    async def step(self, prepared: Request, request: ModelRequest) -> ModelRequest:
+        prepared.seal = capture([tool_view(tool) for tool in request.tools], LOGICAL)
+        prepared.metadata["sealed"] = True
+        return prepared.offer(self.stage.point, request, list(request.tools), list(request.messages))
+
+
+# -- the guard --------------------------------------------------------------------------------
+
+
+class Guard:
+    """The admitted surface as immutable bytes, and the checks against it."""
+
+    def __init__(self, scenario: Scenario) -> None:
+        # The contract's recorded descriptors: no tool object exists yet, so nothing can share this.
+        self.baseline = snapshot_of(scenario.contract.surface)
+
+    def expected(self, prepared: Request) -> Snapshot:
+        """The baseline less what trusted owner facts hide, read at each decision, never from the request."""
+        return self.baseline.without(prepared.hidden())
+
+    def check(self, checkpoint: str, prepared: Request, request: ModelRequest) -> None:
+        expected, actual = self.expected(prepared), capture([tool_view(tool) for tool in request.tools], LOGICAL)
+        if actual != expected:
+            prepared.refuse(SurfaceRefused(checkpoint, expected, actual))
+        if (summary := prepared.scenario.contract.summary) is not None:
+            stated = Gateway.summary_of(message_views(request.messages))
+            if stated != summary:
+                prepared.refuse(SummaryRefused(checkpoint, summary, stated))
+
+    def fit(self, prepared: Request, stage: Stage, tools: Sequence[Any], views: list[Any]) -> None:
+        """Tools are never cut to fit: a request that cannot hold them is an explicit capacity result."""
+        fitted = compress(views, stage.keep_messages or len(views))
+        needed = sum(estimate_tokens(LOGICAL.logical(tool_view(tool))) for tool in tools) + estimate_tokens(fitted)
+        if needed > (budget := stage.budget_tokens or 0):
+            prepared.refuse(CapacityExceeded(needed, budget, len(tools)))
+
+
+class Checkpoint(_Middleware):
+    """A guard check of the request at its place in the middleware chain."""
+
+    def __init__(self, guard: Guard, checkpoint: str) -> None:
+        super().__init__(f"guard.{checkpoint}")
+        self.guard = guard
+        self.checkpoint = checkpoint
+
+    async def step(self, prepared: Request, request: ModelRequest) -> ModelRequest:
+        self.guard.check(self.checkpoint, prepared, request)
+        return request
+
+
+class FinalCheck(Checkpoint):
+    """The last check, innermost: what LangChain is about to bind to the model, on every path.
+
+    The checked tools go on as OpenAI-format dicts built from the very fields checked, because
+    LangChain's conversion of a `BaseTool` rewrites its JSON schema and passes such a dict unchanged.
+    """
+
+    def __init__(self, guard: Guard) -> None:
+        super().__init__(guard, "final")
+
+    async def step(self, prepared: Request, request: ModelRequest) -> ModelRequest:
+        self.guard.check(self.checkpoint, prepared, request)
+        return request.override(tools=[tool if isinstance(tool, dict) else wire_tool(tool) for tool in request.tools])
+
+
+# -- the agent and the target -----------------------------------------------------------------
+
+
+def middleware(scenario: Scenario, guard: Guard | None) -> list[AgentMiddleware]:
+    """One middleware per recorded stage, in stage order (the first wraps outermost and runs first),
+    with the guard's checks where they belong."""
+    stages = scenario.stages
+    chain: list[AgentMiddleware] = [Projection()]
+    early = guard is not None
+    for stage in stages:
+        if early and stage.kind not in (StageKind.RECOVER, StageKind.HOOK):
+            chain.append(Checkpoint(guard, "early"))
+            early = False
+        if stage.kind in (StageKind.RECOVER, StageKind.HOOK, StageKind.REVALIDATE):
+            chain.append(ToolStage(stage))
+        elif stage.kind is StageKind.SEAL:
+            chain.append(Seal(stage))
+        else:
+            chain.append(MessageStage(stage, guard))
+    if guard is not None:
+        if early:
+            chain.append(Checkpoint(guard, "early"))
+        chain.append(FinalCheck(guard))
+    return chain
+
+
+class GatewayModel(BaseChatModel):
+    """The offline model: it reports what reached it to the harness's gateway and answers in text.
+
+    Its `bind_tools` converts with LangChain's `convert_to_openai_tool`, as the provider
+    integrations do, so the gateway sees the tools as a provider would get them.
+    It reads the request it serves from the run's context, so one agent can serve many runs.
+    """
+
+    @property
+    def _llm_type(self) -> str:
+        return "toolsurface-gateway"
+
+    def bind_tools(self, tools: Sequence[Any], *, tool_choice: str | None = None, **kwargs: Any) -> Any:
+        formatted = [convert_to_openai_tool(tool) for tool in tools]
+        return self.bind(tools=formatted, **({"tool_choice": tool_choice} if tool_choice else {}), **kwargs)
+
+    def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any) -> ChatResult:
+        prepared: Request = get_runtime(Request).context
+        tools = [tool_view(tool) for tool in kwargs.get("tools", ())]
+        prepared.ports.gateway.dispatch(prepared.scenario.identity.request, tools, message_views(messages))
+        prepared.dispatched = True
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(ANSWER))])
+
+    async def _agenerate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any) -> ChatResult:
+        return self._generate(messages, stop, run_manager, **kwargs)
+
+
+def build_agent(scenario: Scenario, guarded: bool) -> Any:
+    """The agent a host would build for this contract: every admitted tool from its descriptor."""
+    guard = Guard(scenario) if guarded else None
+    return create_agent(
+        GatewayModel(),
+        tools=[tool_of(d) for d in scenario.contract.surface],
+        middleware=middleware(scenario, guard),
+        context_schema=Request,
+    )
+
+
+class LangChainTarget:
+    """A toolsurface target around a LangChain `create_agent` agent (DESIGN §5)."""
+
+    refusals: ClassVar[tuple[type[BaseException], ...]] = (RequestRefused,)
+    capacity_results: ClassVar[tuple[type[BaseException], ...]] = (CapacityExceeded,)
+    #: Mutators see `StructuredTool`s as logical dicts sharing their live schemas (see `Crossing`).
+    tool_format = "logical"
+
+    def __init__(self, guarded: bool) -> None:
+        self.guarded = guarded
+        self.name = f"langchain:{'guarded' if guarded else 'stock'}"
+
+    async def run(self, scenario: Scenario, ports: Any) -> None:
+        # A fresh agent per case: its `ToolNode` hands the same `StructuredTool`s to every run, so an
+        # in-place edit in one case would reach every later case of a shared agent.
+        await run_request(build_agent(scenario, self.guarded), Request.open(scenario, ports))
+
+
+async def run_request(agent: Any, prepared: Request) -> None:
+    """Run the agent on the recorded conversation and settle the reservation, whatever happens."""
+    try:
+        # Offline whatever the environment says: LangSmith tracing would post every run.
+        with tracing_context(enabled=False):
+            await agent.ainvoke({"messages": history(prepared.scenario.request_messages)}, context=prepared)
+    except RequestRefused:
+        prepared.settle(Outcome.PRE_DISPATCH_REJECTED, "refused")
+        raise
+    except ValueError as error:
+        lines = str(error).strip().splitlines() or [""]
+        if not prepared.dispatched and lines[0] == _UNKNOWN_TOOLS:
+            prepared.settle(Outcome.PRE_DISPATCH_REJECTED, "LangChain refused the tool list")
+            raise FrameworkRefused(next((line for line in lines if line.startswith("Unknown tools")), lines[0])) from error
+        prepared.settle(Outcome.DISPATCHED if prepared.dispatched else Outcome.FAILED, "run failed")
+        raise
+    except Exception:
+        prepared.settle(Outcome.DISPATCHED if prepared.dispatched else Outcome.FAILED, "run failed")
+        raise
+    if not prepared.dispatched:
+        prepared.settle(Outcome.FAILED, "the run ended without calling the model")
+        raise RuntimeError("the agent run ended without calling the model")
+    prepared.settle(Outcome.DISPATCHED)
+
+
+def stock() -> LangChainTarget:
+    """LangChain as people use it: no check of its own beyond the framework's."""
+    return LangChainTarget(guarded=False)
+
+
+def guarded() -> LangChainTarget:
+    """The same agent with the surface guard: early, capacity and final checks."""
+    return LangChainTarget(guarded=True)

@@ -1,0 +1,450 @@
+"""OpenAI Agents SDK targets: a real `agents.Agent` built from a scenario's contract, run offline.
+
+`stock()` is the SDK as people use it; `guarded()` is the same agent with a guard in the SDK's own
+idiom. Each recorded stage runs where the SDK runs that kind of work, in the reference order, and
+offers its injection point with the SDK's live objects:
+
+| stages | SDK mechanism | live objects offered |
+| --- | --- | --- |
+| projection | `FunctionTool`s from the descriptors, `is_enabled` by trusted owner facts | — |
+| recover, hook | `RunHooks.on_agent_start`, before the SDK collects the turn's tools | `agent.tools` (enabled ones), the run input |
+| revalidate | `is_enabled` narrows in `Agent.get_all_tools` (a rebuild re-projects `agent.tools` first); offered first in the input filter | the turn's tools, the model input |
+| context_fit, evidence, publication | `RunConfig.call_model_input_filter` | the turn's tools, `ModelInputData.input` |
+| async_prep | `RunHooks.on_llm_start` | the turn's tools, the input list the model gets |
+| seal | a `Model` wrapper around the model | what the model is about to get |
+| dispatch | an offline `Model`: reports what reached it to `ports.gateway` | — |
+
+The SDK hands its hooks and input filter no tool list: once `get_all_tools` has run, the turn's
+tools reach only the model. A stage there edits the `FunctionTool`s in place (the turn's list holds
+them), and a change to the list itself is carried in the run context to the model wrapper, the one
+SDK mechanism that can still change it. Likewise `on_agent_start` cannot change the run input (the
+SDK has copied the list; its items are still shared), so a new message list from a hook is installed
+by the input filter, the SDK's mechanism for editing model input.
+
+The SDK itself refuses nothing before the model call: it accepts any tool name, and of tools that
+share a name it keeps the last, with a warning (`RunConfig.tool_name_collision_policy="warn"`). And
+it shares: a `FunctionTool` keeps the schema dict it was given and is the agent's own object, and
+`on_agent_start` edits `Agent.tools` itself, so an in-place edit anywhere, or a hook's new list,
+reaches every later run of the same agent. The target builds a fresh agent per case.
+
+The guard takes its baseline from the contract's descriptors as bytes before any tool object
+exists, checks the step's tools and the input as recovery and the hooks left them (`early`, in
+`on_agent_start`, before `is_enabled` or a rebuilding re-validation can launder an edit), fits the context
+without cutting tools (`CapacityExceeded`), and checks once more in the innermost model wrapper,
+right before the model is called (`final`).
+"""
+
+from __future__ import annotations
+
+_INSTALL = "the openai-agents targets need the OpenAI Agents SDK 0.24: pip install 'toolsurface[openai-agents]'"
+try:
+    import agents
+    from agents import Agent, FunctionTool, RunConfig, RunContextWrapper, RunHooks, Runner
+    from agents.items import ModelResponse
+    from agents.models.interface import Model
+    from agents.run_config import CallModelData, ModelInputData
+    from agents.usage import Usage
+    from openai.types.responses import ResponseOutputMessage, ResponseOutputText
+except ImportError as error:  # not installed, another `agents` package, or a version without these APIs
+    raise ImportError(f"{_INSTALL} ({error})") from error
+if not getattr(agents, "__version__", "").startswith("0.24."):
+    raise ImportError(f"{_INSTALL} (found openai-agents {getattr(agents, '__version__', 'of unknown version')})")
+
+import asyncio
+from collections.abc import AsyncIterator, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, NoReturn
+
+from scenarios import Scenario, Stage, StageKind, hidden_by
+
+from .._canonical import Snapshot, capture, snapshot_of
+from .._errors import CapacityExceeded, RequestRefused, SummaryRefused, SurfaceRefused
+from .._formats import LOGICAL
+from .._ports import Gateway, Ledger, Reservation
+from .._reference._stages import compress, estimate_tokens
+from .._types import Outcome
+from ._openai_agents_views import Crossing, input_items, message_views, tool_view
+
+INSTRUCTIONS = "Carry on from the conversation, using only the tools offered."
+ANSWER = "Nothing to add: this offline model only records what reached it."
+
+_AGENT_START = (StageKind.RECOVER, StageKind.HOOK)
+_INPUT_FILTER = (StageKind.REVALIDATE, StageKind.CONTEXT_FIT, StageKind.EVIDENCE, StageKind.PUBLICATION)
+
+
+@dataclass(slots=True)
+class Request:
+    """One request being prepared: the run context, which every stage reads as `context.context`."""
+
+    scenario: Scenario
+    ports: Any
+    ledger: Ledger
+    reservation: Reservation
+    #: The recorded conversation as input items, handed to `Runner.run`; a hook's new list is installed by the filter.
+    input: list[Any] = field(default_factory=list)
+    input_replaced: bool = False
+    #: The turn's tools once the SDK collected them; a stage's new list is carried to the model wrapper.
+    tools: list[FunctionTool] = field(default_factory=list)
+    tools_replaced: bool = False
+    wrapper: Any = None
+    dispatched: bool = False
+    settled: bool = False
+    #: The sealed record of the request, once the seal wrapper ran.
+    seal: Snapshot | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def open(cls, scenario: Scenario, ports: Any) -> Request:
+        """Reserve the request in its lane's ledger: every way the run ends settles this reservation."""
+        ledger = ports.ledger(scenario.lane)
+        request = cls(scenario, ports, ledger, ledger.reserve(scenario.identity.request))
+        request.input = input_items(scenario.request_messages)
+        return request
+
+    def hidden(self) -> frozenset[str]:
+        """What the trusted owner facts bound to this request hide, read from the feed as it is now."""
+        scenario = self.scenario
+        return hidden_by(self.ports.facts.current(), scenario.binding, scenario.contract.web_tools)
+
+    def offer(
+        self, point: str, tools: list[FunctionTool], items: list[Any], replay: Callable[[list[Any]], list[Any]] | None = None
+    ) -> tuple[list[FunctionTool], list[Any]]:
+        """Offer a boundary's live objects to the harness (after the stage's own effect, `replay`)."""
+        crossing = Crossing(tools, items, point, function_tool)
+        views = crossing.messages if replay is None else replay(crossing.messages)
+        tool_views, message_views_ = self.ports.inject(point, crossing.tools, views)
+        return crossing.function_tools(list(tool_views)), crossing.input_items(list(message_views_))
+
+    def carry(self, tools: list[FunctionTool]) -> None:
+        """Keep the turn's tool list a stage went on with, for the model wrapper."""
+        if not _same(tools, self.tools):
+            self.tools, self.tools_replaced = tools, True
+
+    def settle(self, outcome: Outcome, note: str = "") -> None:
+        if not self.settled:
+            self.settled = True
+            self.ledger.settle(self.reservation, outcome, note)
+
+    def refuse(self, refusal: RequestRefused) -> NoReturn:
+        self.settle(Outcome.PRE_DISPATCH_REJECTED, f"{refusal.checkpoint} check")
+        raise refusal
+
+
+def _same(a: Sequence[Any], b: Sequence[Any]) -> bool:
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
+
+
+# -- the tools ---------------------------------------------------------------------------------
+
+
+async def _offline(context: Any, arguments: str) -> str:
+    raise RuntimeError("toolsurface runs no tools: the offline model only answers in text")
+
+
+def function_tool(view: Any) -> FunctionTool:
+    """A `FunctionTool` as a host builds one from a descriptor; owner facts decide if it is enabled.
+
+    `strict_json_schema=False` keeps the schema dict it is given (strict mode would copy it).
+    """
+    tool = FunctionTool(
+        name=view["name"],
+        description=view.get("description", ""),
+        params_json_schema=view["input_schema"],
+        on_invoke_tool=_offline,
+        strict_json_schema=False,
+    )
+
+    def enabled(context: RunContextWrapper[Request], agent: Any) -> bool:
+        return tool.name not in context.context.hidden()  # the tool's name now: a rename is judged as renamed
+
+    tool.is_enabled = enabled
+    return tool
+
+
+def project(scenario: Scenario) -> list[FunctionTool]:
+    """Every admitted tool from its recorded descriptor: fresh objects, fresh schema dicts."""
+    return [function_tool(descriptor.as_logical()) for descriptor in scenario.contract.surface]
+
+
+async def enabled_tools(agent: Agent[Request], context: RunContextWrapper[Request]) -> list[FunctionTool]:
+    """The tools the SDK enables for this turn, by its own `get_all_tools`."""
+    return [tool for tool in await agent.get_all_tools(context) if isinstance(tool, FunctionTool)]
+
+
+# -- the stages -------------------------------------------------------------------------------
+
+
+class Preparation(RunHooks[Request]):
+    """The run hooks: recovery and the hooks before the SDK collects tools; asynchronous preparation last."""
+
+    def __init__(self, scenario: Scenario, guard: Guard | None) -> None:
+        self.stages = scenario.stages
+        self.guard = guard
+
+    async def on_agent_start(self, context: Any, agent: Agent[Request]) -> None:
+        request: Request = context.context
+        request.wrapper = context
+        # The step's tools: the projection as the SDK enables it now, then as each stage leaves it.
+        tools = enabled = await enabled_tools(agent, context)
+        disabled = [tool for tool in agent.tools if not any(tool is e for e in enabled)]
+        for stage in (s for s in self.stages if s.kind in _AGENT_START):
+            if stage.kind is StageKind.RECOVER:
+                # A resumed run's tools are the agent's fresh projection; the transcript is history, never availability.
+                request.metadata["recovered_from"] = stage.receipt
+            else:
+                request.metadata.setdefault("hooks", []).append("trace_annotations")
+            tools, items = request.offer(stage.point, tools, request.input)
+            # Tools the owners disabled stay on the agent, where `is_enabled` keeps hiding them.
+            agent.tools[:] = [*tools, *disabled]
+            if not _same(items, request.input):
+                request.input, request.input_replaced = items, True
+        if self.guard is not None:
+            # What the stages left, before `is_enabled` re-validates it: a hidden tool put back is refused, not re-hidden.
+            self.guard.check("early", request, tools, request.input)
+        revalidate = next((s for s in self.stages if s.kind is StageKind.REVALIDATE), None)
+        if revalidate is not None and revalidate.rebuild:
+            # The owners rebuild the tool objects from their own descriptors; `is_enabled` narrows them.
+            agent.tools[:] = project(request.scenario)
+
+    async def on_llm_start(self, context: Any, agent: Agent[Request], system_prompt: str | None, input_items: list[Any]) -> None:
+        request: Request = context.context
+        for stage in (s for s in self.stages if s.kind is StageKind.ASYNC_PREP):
+            await asyncio.sleep(0)  # the preparation is asynchronous: other work may run in between
+            request.metadata.update(stage.metadata)
+            tools, items = request.offer(stage.point, request.tools, input_items)
+            request.carry(tools)
+            if not _same(items, input_items):
+                input_items[:] = items  # the very list the SDK hands the model next
+
+
+class InputFilter:
+    """`call_model_input_filter`: re-validation's boundary, then context fitting, evidence and publication."""
+
+    def __init__(self, scenario: Scenario, guard: Guard | None) -> None:
+        self.stages = [s for s in scenario.stages if s.kind in _INPUT_FILTER]
+        self.guard = guard
+
+    async def __call__(self, data: CallModelData[Request]) -> ModelInputData:
+        request = data.context
+        assert request is not None, "the run context is the Request"
+        # The turn's tools as `get_all_tools` gave them a moment ago: the same FunctionTool objects. (The SDK's
+        # own list may differ only by its name-collision pass; the model wrapper keeps it unless a stage here changed this one.)
+        request.tools = await enabled_tools(data.agent, request.wrapper)
+        items = list(request.input) if request.input_replaced else data.model_data.input
+        for stage in self.stages:
+            replay = None
+            if stage.kind is StageKind.REVALIDATE:
+                request.metadata["revalidated_by"] = request.scenario.identity.connection
+            else:
+                replay = self._replay(request, stage)
+            tools, items = request.offer(stage.point, request.tools, items, replay)
+            request.carry(tools)
+        return ModelInputData(input=items, instructions=data.model_data.instructions)
+
+    def _replay(self, request: Request, stage: Stage) -> Callable[[list[Any]], list[Any]]:
+        def replay(views: list[Any]) -> list[Any]:
+            if stage.kind is StageKind.CONTEXT_FIT:
+                if self.guard is not None:
+                    self.guard.fit(request, stage, request.tools, views)
+                return compress(views, stage.keep_messages or len(views))
+            if stage.kind is StageKind.EVIDENCE:
+                return views + [message.as_dict() for message in stage.add_messages]
+            if stage.kind is StageKind.PUBLICATION and (publication := request.scenario.publication):
+                if (body := request.ports.publications.get(publication.id)) is not None:
+                    return views + [{"role": "system", "content": f"Current publication:\n{body}"}]
+            return views
+
+        return replay
+
+
+class _Boundary(Model):
+    """A model wrapper that does something with the request right before handing it on."""
+
+    def __init__(self, wrapped: Model, request: Request) -> None:
+        self.wrapped = wrapped
+        self.request = request
+
+    def _before(self, items: list[Any], tools: list[Any]) -> tuple[list[Any], list[Any]]:
+        raise NotImplementedError
+
+    async def get_response(
+        self, system_instructions: str | None, input: Any, model_settings: Any, tools: list[Any], output_schema: Any,
+        handoffs: list[Any], tracing: Any, *, previous_response_id: str | None, conversation_id: str | None, prompt: Any,
+    ) -> ModelResponse:  # fmt: skip
+        items, tools = self._before(_as_items(input), tools)
+        return await self.wrapped.get_response(
+            system_instructions, items, model_settings, tools, output_schema, handoffs, tracing,
+            previous_response_id=previous_response_id, conversation_id=conversation_id, prompt=prompt,
+        )  # fmt: skip
+
+    async def stream_response(
+        self, system_instructions: str | None, input: Any, model_settings: Any, tools: list[Any], output_schema: Any,
+        handoffs: list[Any], tracing: Any, *, previous_response_id: str | None, conversation_id: str | None, prompt: Any,
+    ) -> AsyncIterator[Any]:  # fmt: skip
+        items, tools = self._before(_as_items(input), tools)
+        async for event in self.wrapped.stream_response(
+            system_instructions, items, model_settings, tools, output_schema, handoffs, tracing,
+            previous_response_id=previous_response_id, conversation_id=conversation_id, prompt=prompt,
+        ):  # fmt: skip
+            yield event
+
+
+def _as_items(input: Any) -> list[Any]:
+    return [{"role": "user", "content": input}] if isinstance(input, str) else input
+
+
+class SealedModel(_Boundary):
+    """Puts a carried tool list in place, seals the request, and offers post_seal: the last boundary."""
+
+    def __init__(self, wrapped: Model, request: Request, seal: bool) -> None:
+        super().__init__(wrapped, request)
+        self.seal = seal
+
+    def _before(self, items: list[Any], tools: list[Any]) -> tuple[list[Any], list[Any]]:
+        request = self.request
+        if request.tools_replaced:
+            tools = list(request.tools)
+        if not self.seal:
+            return items, tools
+        request.seal = capture([tool_view(tool) for tool in tools], LOGICAL)
+        request.metadata["sealed"] = True
+        tools, items = request.offer("post_seal", tools, items)
+        return items, tools
+
+
+class CheckedModel(_Boundary):
+    """The last check, in the innermost model wrapper: what the model is about to get, on every path."""
+
+    def __init__(self, wrapped: Model, request: Request, guard: Guard) -> None:
+        super().__init__(wrapped, request)
+        self.guard = guard
+
+    def _before(self, items: list[Any], tools: list[Any]) -> tuple[list[Any], list[Any]]:
+        self.guard.check("final", self.request, tools, items)
+        return items, tools
+
+
+class GatewayModel(Model):
+    """The offline model: it reports what reached it to the harness's gateway and answers in text."""
+
+    def __init__(self, request: Request) -> None:
+        self.request = request
+
+    def _reach(self, items: list[Any], tools: list[Any]) -> None:
+        request = self.request
+        sent = Crossing([t for t in tools if isinstance(t, FunctionTool)], items, "dispatch", function_tool)
+        request.ports.gateway.dispatch(request.scenario.identity.request, sent.tools, sent.messages)
+        request.dispatched = True
+
+    async def get_response(
+        self, system_instructions: str | None, input: Any, model_settings: Any, tools: list[Any], output_schema: Any,
+        handoffs: list[Any], tracing: Any, *, previous_response_id: str | None, conversation_id: str | None, prompt: Any,
+    ) -> ModelResponse:  # fmt: skip
+        self._reach(_as_items(input), tools)
+        text = ResponseOutputText(type="output_text", text=ANSWER, annotations=[])
+        message = ResponseOutputMessage(
+            id="msg_toolsurface", type="message", role="assistant", status="completed", content=[text]
+        )
+        return ModelResponse(output=[message], usage=Usage(), response_id=None)
+
+    async def stream_response(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
+        raise NotImplementedError("toolsurface runs the agent with Runner.run, not streamed")
+        yield  # an async generator, as the interface declares
+
+
+# -- the guard --------------------------------------------------------------------------------
+
+
+class Guard:
+    """The admitted surface as immutable bytes, and the checks against it."""
+
+    def __init__(self, scenario: Scenario) -> None:
+        # The contract's recorded descriptors: no tool object exists yet, so nothing can share this.
+        self.baseline = snapshot_of(scenario.contract.surface)
+
+    def expected(self, request: Request) -> Snapshot:
+        """The baseline less what trusted owner facts hide, read at each decision, never from the request."""
+        return self.baseline.without(request.hidden())
+
+    def check(self, checkpoint: str, request: Request, tools: Sequence[Any], items: Sequence[Any]) -> None:
+        views = [tool_view(tool) if isinstance(tool, FunctionTool) else {"name": repr(tool)} for tool in tools]
+        expected, actual = self.expected(request), capture(views, LOGICAL)
+        if actual != expected:
+            request.refuse(SurfaceRefused(checkpoint, expected, actual))
+        if (summary := request.scenario.contract.summary) is not None:
+            stated = Gateway.summary_of(message_views(items))
+            if stated != summary:
+                request.refuse(SummaryRefused(checkpoint, summary, stated))
+
+    def fit(self, request: Request, stage: Stage, tools: Sequence[FunctionTool], views: list[Any]) -> None:
+        """Tools are never cut to fit: a request that cannot hold them is an explicit capacity result."""
+        fitted = compress(views, stage.keep_messages or len(views))
+        needed = sum(estimate_tokens(LOGICAL.logical(tool_view(tool))) for tool in tools) + estimate_tokens(fitted)
+        if needed > (budget := stage.budget_tokens or 0):
+            request.refuse(CapacityExceeded(needed, budget, len(tools)))
+
+
+# -- the agent and the target -----------------------------------------------------------------
+
+
+def build_agent(scenario: Scenario) -> Agent[Request]:
+    """The agent a host would build for this contract: every admitted tool from its descriptor."""
+    return Agent[Request](name="toolsurface", instructions=INSTRUCTIONS, tools=list(project(scenario)))
+
+
+def run_config(request: Request, guard: Guard | None) -> RunConfig:
+    """Offline: our own model (no provider, no key) and no tracing, so nothing is exported."""
+    model: Model = GatewayModel(request)
+    if guard is not None:
+        model = CheckedModel(model, request, guard)
+    model = SealedModel(model, request, seal=request.scenario.stage(StageKind.SEAL) is not None)
+    return RunConfig(
+        model=model, tracing_disabled=True, trace_include_sensitive_data=False,
+        call_model_input_filter=InputFilter(request.scenario, guard),
+    )  # fmt: skip
+
+
+class OpenAIAgentsTarget:
+    """A toolsurface target around an OpenAI Agents SDK agent (DESIGN §5)."""
+
+    refusals: ClassVar[tuple[type[BaseException], ...]] = (RequestRefused,)
+    capacity_results: ClassVar[tuple[type[BaseException], ...]] = (CapacityExceeded,)
+    #: Mutators see `FunctionTool`s as logical dicts sharing their live schemas (see `Crossing`).
+    tool_format = "logical"
+
+    def __init__(self, guarded: bool) -> None:
+        self.guarded = guarded
+        self.name = f"openai-agents:{'guarded' if guarded else 'stock'}"
+
+    async def run(self, scenario: Scenario, ports: Any) -> None:
+        # A fresh agent per case: a `FunctionTool` keeps the schema dict it was given, so an in-place
+        # edit in one case would reach every later case of a shared agent.
+        guard = Guard(scenario) if self.guarded else None  # before any tool object exists
+        await run_request(build_agent(scenario), Request.open(scenario, ports), guard)
+
+
+async def run_request(agent: Agent[Request], request: Request, guard: Guard | None = None) -> None:
+    """Run the agent on the recorded conversation and settle the reservation, whatever happens."""
+    hooks = Preparation(request.scenario, guard)
+    try:
+        await Runner.run(agent, request.input, context=request, hooks=hooks, run_config=run_config(request, guard), max_turns=1)
+    except RequestRefused:
+        request.settle(Outcome.PRE_DISPATCH_REJECTED, "refused")
+        raise
+    except Exception:
+        request.settle(Outcome.DISPATCHED if request.dispatched else Outcome.FAILED, "run failed")
+        raise
+    if not request.dispatched:
+        request.settle(Outcome.FAILED, "the run ended without calling the model")
+        raise RuntimeError("the agent run ended without calling the model")
+    request.settle(Outcome.DISPATCHED)
+
+
+def stock() -> OpenAIAgentsTarget:
+    """The OpenAI Agents SDK as people use it: no check of its own beyond the SDK's."""
+    return OpenAIAgentsTarget(guarded=False)
+
+
+def guarded() -> OpenAIAgentsTarget:
+    """The same agent with the surface guard: early, capacity and final checks."""
+    return OpenAIAgentsTarget(guarded=True)

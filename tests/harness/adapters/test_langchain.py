@@ -1,0 +1,351 @@
+"""The LangChain targets: a real `create_agent` agent per case, offline, judged by the harness's own ports."""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import functools
+import importlib
+import os
+import socket
+import subprocess
+import sys
+
+import pytest
+
+langchain = pytest.importorskip("langchain", reason="needs the langchain extra: pip install 'toolsurface[langchain]'")
+if not langchain.__version__.startswith("1."):
+    pytest.skip(f"needs LangChain 1.x (the langchain extra), found {langchain.__version__}", allow_module_level=True)
+
+from langchain_core.utils.function_calling import convert_to_openai_tool  # noqa: E402
+
+import scenarios  # noqa: E402
+from harness import FORMATS, Ending, Ports, RunOptions, VerdictKind, prepare, snapshot_of  # noqa: E402
+from harness._adapters import langchain as adapter  # noqa: E402
+from harness._adapters._langchain_views import Crossing, history, message_views, tool_of, tool_view  # noqa: E402
+from harness._targets import load_target  # noqa: E402
+
+GUARDED = "harness._adapters.langchain:guarded"
+STOCK = "harness._adapters.langchain:stock"
+
+#: A cross-section of the matrix: every point, kind and delivery, every lane, both hook modes,
+#: recovery, the rebuild that launders a hook's edit, trusted facts, entry summaries and capacity.
+#: Some patterns keep one delivery, to keep the file's runtime down (a LangChain agent per case).
+SELECTION = [
+    "etf-compare-main-hooked/*/hook/*.replace:*",
+    "etf-compare-main-hooked/*/post_seal/*.in_place:*",
+    "note-refresh-main-mcp-hooked/*/hook/*.replace:*",
+    "etf-compare-main-recovery/*/post_recovery/*.in_place:*",
+    "etf-news-main-budget-exhausted/*/post_revalidation/*.replace:*",
+    "filings-scan-child-deadline/*/async_prep/*.in_place:*",
+    "price-history-child-hooked/*/context_fit/*.replace:*",
+    "etf-compare-main-mcp/*/publication/*.in_place:*",
+    "web-read-child-single-tool/*/evidence/*.replace:*",
+    "entry-main-portfolio-document/*/hook/*",
+    "entry-main-portfolio-document/*/post_seal/*",
+    "holdings-review-main-over-capacity/*/hook/*.replace:*",
+    "holdings-review-main-over-capacity/*/post_revalidation/*.in_place:*",
+]
+#: What the stock tests below look at.
+STOCK_SELECTION = [
+    "etf-compare-main-hooked/*/hook/*",
+    "etf-compare-main-hooked/*/post_seal/*",
+    "note-refresh-main-mcp-hooked/*/hook/*.replace:*",
+    "price-history-child-hooked/*/context_fit/*.in_place:*",
+    "filings-scan-child-deadline/*/async_prep/*.in_place:*",
+    "entry-main-portfolio-document/*/hook/*",
+    "holdings-review-main-over-capacity/*/hook/*.replace:*",
+]
+
+
+def results(target: str, select: list[str]) -> list:
+    session = prepare(RunOptions(target=target, red_target="none", select=select))
+    return list(session.results())
+
+
+@pytest.fixture(scope="module")
+def guarded_results() -> list:
+    return results(GUARDED, SELECTION)
+
+
+@pytest.fixture(scope="module")
+def stock_results() -> list:
+    return results(STOCK, STOCK_SELECTION)
+
+
+def test_factories_are_targets_with_a_format_and_a_name():
+    for spec, factory, name in ((STOCK, adapter.stock, "langchain:stock"), (GUARDED, adapter.guarded, "langchain:guarded")):
+        target = factory()
+        assert target.name == name
+        assert target.tool_format in FORMATS
+        assert asyncio.iscoroutinefunction(target.run)
+        assert type(load_target(spec)) is adapter.LangChainTarget
+
+
+def test_guarded_kills_or_passes_every_selected_case(guarded_results):
+    verdicts = collections.Counter(result.verdict.kind for result in guarded_results)
+    bad = [f"{r.case.id}: {r.verdict.kind}: {r.verdict.reason}" for r in guarded_results if not r.verdict.kind.ok]
+    assert not bad, "\n".join(bad[:20])
+    assert verdicts[VerdictKind.KILLED] > 250 and verdicts[VerdictKind.PASSED] > 60
+    endings = collections.Counter(result.evidence.ending for result in guarded_results)
+    assert endings[Ending.CAPACITY] > 0 and endings[Ending.DISPATCHED] > 0 and endings[Ending.REFUSED] > 0
+    # Every point, kind and delivery the matrix plans was offered and exercised somewhere in the selection.
+    assert {result.case.point for result in guarded_results} == set(scenarios.POINTS)
+    assert {result.case.mutation.delivery for result in guarded_results} == {"replace", "in_place"}
+    assert len({result.case.mutation.kind for result in guarded_results}) == 10
+
+
+def test_guarded_refusals_are_its_own_typed_refusals_settled_once_on_their_lane(guarded_results):
+    by_id = {scenario.id: scenario for scenario in _scenarios()}
+    refused = [r for r in guarded_results if r.evidence.ending in (Ending.REFUSED, Ending.CAPACITY)]
+    assert {r.case.lane.value for r in refused} == {"main", "child"}
+    for result in refused:
+        scenario = by_id[result.case.scenario]
+        assert result.evidence.dispatches == 0
+        assert result.evidence.settlements == (f"{scenario.lane}: settle {scenario.identity.request} as pre_dispatch_rejected",)
+        # The guard refuses first: LangChain's own unknown-tool refusal never stops a guarded request.
+        assert result.evidence.error_type in {"SurfaceRefused", "SummaryRefused", "CapacityExceeded"}
+    types = collections.Counter(r.evidence.error_type for r in refused)
+    assert types["SummaryRefused"] > 0 and types["CapacityExceeded"] > 0 and types["SurfaceRefused"] > 0
+
+
+def _case(results, scenario: str, point: str, mutator: str, delivery: str):
+    """The planned case of this scenario, point, mutator (`kind.variant`) and delivery: the seed picks its target."""
+    return next(
+        r
+        for r in results
+        if (r.case.scenario, r.case.point, r.case.mutation.mutator, r.case.mutation.delivery) == (scenario, point, mutator, delivery)
+    )
+
+
+@pytest.mark.parametrize(
+    "scenario, point, mutator, delivery, sent",
+    [
+        # A hook edits a schema in place: on the very dict the ToolNode's StructuredTool holds.
+        ("etf-compare-main-hooked", "hook", "schema.add_property", "in_place", "schema of"),
+        ("etf-compare-main-hooked", "hook", "reorder.swap", "replace", "moved"),
+        ("etf-compare-main-hooked", "hook", "delete.first", "in_place", "removed"),
+        # LangChain checks only that each tool's name is one its ToolNode knows: a second tool under an admitted name passes.
+        ("etf-compare-main-hooked", "hook", "add.duplicate", "replace", "added"),
+        ("etf-compare-main-hooked", "post_seal", "add.duplicate", "in_place", "added"),
+        # Nothing checks request.tools after a wrap_model_call but that name check.
+        ("price-history-child-hooked", "context_fit", "description.append", "in_place", "description of"),
+        ("filings-scan-child-deadline", "async_prep", "schema.add_property", "in_place", "schema of"),
+        ("etf-compare-main-hooked", "post_seal", "control.remove", "replace", "removed"),
+        ("entry-main-portfolio-document", "hook", "entry.overclaim", "in_place", "summary claims"),
+    ],
+)
+def test_stock_dispatches_illegitimate_changes(stock_results, scenario, point, mutator, delivery, sent):
+    result = _case(stock_results, scenario, point, mutator, delivery)
+    assert result.verdict.kind is VerdictKind.SURVIVED, result.verdict.reason
+    assert result.evidence.dispatches == 1
+    assert any(line.startswith(sent) for line in result.evidence.diff), result.evidence.diff
+
+
+def test_stock_rewrites_every_schema_with_defs_on_its_way_to_the_model(stock_results):
+    """Even a legitimate change goes out with another surface: `convert_to_openai_tool` inlines `$ref`s."""
+    result = _case(stock_results, "etf-compare-main-hooked", "hook", "legit.compress", "replace")
+    assert result.verdict.kind is VerdictKind.SURVIVED
+    assert any(line.endswith("changed at /$defs") for line in result.evidence.diff), result.evidence.diff
+    # Without tools nothing is rewritten: the entry request's legitimate changes pass.
+    entry = [r for r in stock_results if r.case.scenario == "entry-main-portfolio-document" and r.case.mutation.kind == "legit"]
+    assert entry and all(r.verdict.kind is VerdictKind.PASSED for r in entry)
+
+
+def test_stock_sends_an_over_capacity_request_instead_of_a_capacity_result(stock_results):
+    result = _case(stock_results, "holdings-review-main-over-capacity", "hook", "legit.compress", "replace")
+    assert result.verdict.kind is VerdictKind.SURVIVED
+    assert "instead of an explicit capacity result" in result.verdict.reason
+
+
+def test_stock_is_refused_by_langchain_itself_only_for_names_its_tool_node_does_not_know(stock_results):
+    killed = [r for r in stock_results if r.verdict.kind is VerdictKind.KILLED]
+    assert killed
+    for result in killed:
+        assert result.evidence.error_type == "FrameworkRefused"
+        assert result.case.mutation.kind in {"add", "rename", "control"}
+        assert result.evidence.dispatches == 0
+        assert result.evidence.settlements[-1].endswith("as pre_dispatch_rejected")
+    # At every point, post_seal included: LangChain checks names when it binds the tools.
+    assert _case(stock_results, "etf-compare-main-hooked", "post_seal", "rename.suffix", "in_place").verdict.kind is VerdictKind.KILLED
+    # A re-validation that rebuilds the tools launders a hook's add before LangChain checks it.
+    laundered = _case(stock_results, "note-refresh-main-mcp-hooked", "hook", "add.foreign", "replace")
+    assert laundered.verdict.kind is VerdictKind.SURVIVED
+    assert _case(stock_results, "etf-compare-main-hooked", "hook", "add.foreign", "replace").verdict.kind is VerdictKind.KILLED
+
+
+def test_no_case_opens_a_socket(monkeypatch):
+    attempts = []
+
+    def refuse(self, address, *args):
+        attempts.append(address)
+        raise OSError(f"network access during an offline run: {address!r}")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket.socket, "connect_ex", refuse)
+    monkeypatch.setattr(socket, "create_connection", lambda address, *a, **k: refuse(None, address))
+    monkeypatch.setattr(socket, "getaddrinfo", lambda host, port, *a, **k: refuse(None, (host, port)))
+    select = [
+        "etf-compare-main-hooked/*/post_seal/add.*",
+        "etf-compare-main-hooked/*/post_seal/legit.*",
+        "entry-main-portfolio-document/*/hook/entry.*",
+    ]
+    for target in (GUARDED, STOCK):
+        ran = results(target, select)
+        assert ran and all(r.verdict.kind is not VerdictKind.ERROR for r in ran)
+    assert attempts == []
+
+
+_TRACED_RUN = """
+import asyncio, socket
+attempts = []
+def refuse(*args, **kwargs):
+    attempts.append(args)
+    raise OSError("network access during an offline run")
+socket.socket.connect = socket.socket.connect_ex = refuse
+socket.create_connection = socket.getaddrinfo = refuse
+import scenarios
+from harness import FORMATS, Ports
+from harness._adapters import langchain as adapter
+scenario = next(s for s in scenarios.load(None) if s.id == "etf-compare-main-hooked")
+ports = Ports(scenario, FORMATS["logical"], None, None)
+asyncio.run(adapter.run_request(adapter.build_agent(scenario, guarded=True), adapter.Request.open(scenario, ports)))
+import time
+time.sleep(1.5)  # a traced run posts from a background thread
+print(len(ports.gateway.log), len(attempts))
+"""
+
+
+def test_langsmith_tracing_in_the_environment_stays_off():
+    """With tracing switched on by the environment, LangSmith would post every run: the adapter turns it off."""
+    environment = {**os.environ, "LANGSMITH_TRACING": "true", "LANGSMITH_API_KEY": "offline-test-key"}
+    ran = subprocess.run([sys.executable, "-c", _TRACED_RUN], capture_output=True, text=True, env=environment, timeout=60)
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.split() == ["1", "0"], ran.stderr
+
+
+# -- how LangChain shares its objects ----------------------------------------------------------
+
+
+@functools.cache
+def _scenarios() -> tuple:
+    return tuple(scenarios.load(None))
+
+
+def _scenario(name: str):
+    return next(s for s in _scenarios() if s.id == name)
+
+
+def _run(agent, scenario, point=None, injection=None) -> Ports:
+    ports = Ports(scenario, FORMATS["logical"], point, injection)
+    asyncio.run(adapter.run_request(agent, adapter.Request.open(scenario, ports)))
+    return ports
+
+
+def _mark_schema_in_place(tools, messages, facts):
+    tools[0]["input_schema"]["x-edited"] = True  # the live dict: whatever shares it sees this
+    return tools, messages
+
+
+def _mark_schema_replaced(tools, messages, facts):
+    first = {**tools[0], "input_schema": {**tools[0]["input_schema"], "x-edited": True}}
+    return [first, *tools[1:]], messages
+
+
+def _sent_schema(ports: Ports) -> dict:
+    return ports.gateway.log[0].surface.entries()[0][2]
+
+
+@pytest.mark.parametrize("point", ["hook", "context_fit", "post_seal"])
+def test_an_in_place_schema_edit_leaks_into_later_runs_of_the_same_agent(point):
+    scenario = _scenario("etf-compare-main-hooked")
+    agent = adapter.build_agent(scenario, guarded=False)
+    first = _run(agent, scenario, point, _mark_schema_in_place)
+    second = _run(agent, scenario)  # no mutation armed
+    assert first.injected and _sent_schema(first)["x-edited"] is True
+    # The ToolNode keeps the StructuredTools it was given and hands them to every run's ModelRequest.
+    assert _sent_schema(second)["x-edited"] is True
+
+
+def test_a_replaced_schema_stays_in_its_own_run():
+    scenario = _scenario("etf-compare-main-hooked")
+    agent = adapter.build_agent(scenario, guarded=False)
+    _run(agent, scenario, "hook", _mark_schema_replaced)
+    assert "x-edited" not in _sent_schema(_run(agent, scenario))
+
+
+def test_the_guard_baseline_is_out_of_reach_of_the_leak():
+    scenario = _scenario("etf-compare-main-hooked")
+    agent = adapter.build_agent(scenario, guarded=True)
+    with pytest.raises(adapter.SurfaceRefused):
+        _run(agent, scenario, "post_seal", _mark_schema_in_place)
+    # The next run of the same agent carries the leaked edit from the start, and is refused early.
+    with pytest.raises(adapter.SurfaceRefused) as refused:
+        _run(agent, scenario)
+    assert refused.value.checkpoint == "early"
+
+
+def test_the_guarded_agent_sends_the_admitted_surface_byte_for_byte():
+    scenario = _scenario("etf-compare-main-hooked")
+    ports = _run(adapter.build_agent(scenario, guarded=True), scenario)
+    assert ports.gateway.log[0].surface.raw == snapshot_of(scenario.surface).raw
+    assert ports.ledger(scenario.lane).open == ()
+
+
+def test_langchains_conversion_of_a_json_schema_tool_is_lossy():
+    """Why the guard hands the model OpenAI-format dicts: a `BaseTool`'s schema is rewritten on the way."""
+    descriptor = next(d for d in _scenario("etf-compare-main-hooked").surface if "$defs" in d.input_schema)
+    converted = convert_to_openai_tool(tool_of(descriptor))["function"]["parameters"]
+    assert "$defs" not in converted and converted != descriptor.input_schema
+
+
+# -- the views the harness sees --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("scenario", scenarios.load(None), ids=lambda s: s.id)
+def test_a_recorded_conversation_reads_back_word_for_word(scenario):
+    """What the guard's capacity estimate and the gateway read is the recording, word for word."""
+    messages = history(scenario.request_messages)
+    expected = [m.as_dict() for m in scenario.request_messages]
+    assert Crossing((), messages, "test").messages == expected
+    assert message_views(messages) == expected
+
+
+def test_an_unchanged_crossing_hands_back_the_framework_objects():
+    scenario = _scenario("etf-compare-main-recovery")
+    messages = history(scenario.request_messages)
+    tools = [tool_of(d) for d in scenario.surface]
+    crossing = Crossing(tools, messages, "test")
+    assert all(a is b for a, b in zip(crossing.messages_back(crossing.messages), messages))
+    assert all(a is b for a, b in zip(crossing.tools_back(crossing.tools), tools))
+    assert all(view["input_schema"] is tool.args_schema for view, tool in zip(crossing.tools, tools))
+
+
+def test_a_dropped_message_keeps_every_tool_result_after_its_call():
+    scenario = next(s for s in _scenarios() if any(m.role == "tool" for m in s.request_messages))
+    messages = history(scenario.request_messages)
+    crossing = Crossing((), messages, "test")
+    back = crossing.messages_back(crossing.messages[:1] + [v for v in crossing.messages if v["role"] == "tool"])
+    for index, message in enumerate(back):
+        if type(message).__name__ == "ToolMessage":
+            assert any(message.tool_call_id in {c["id"] for c in getattr(m, "tool_calls", ())} for m in back[:index])
+
+
+def test_an_in_place_edit_lands_on_the_live_objects():
+    scenario = _scenario("entry-main-portfolio-document")
+    messages = history(scenario.request_messages)
+    tool = tool_of(_scenario("etf-compare-main-hooked").surface[0])
+    crossing = Crossing([tool], messages, "test")
+    crossing.messages[0]["content"] = "edited"
+    crossing.tools[0]["description"] = "re-described"
+    crossing.messages_back(crossing.messages)
+    assert crossing.tools_back(crossing.tools) == [tool]
+    assert messages[0].content == "edited" and tool.description == "re-described"
+    assert tool_view(tool)["description"] == "re-described"
+
+
+def test_importing_without_langchain_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "langchain", None)
+    monkeypatch.delitem(sys.modules, "harness._adapters.langchain")
+    with pytest.raises(ImportError, match=r"toolsurface\[langchain\]"):
+        importlib.import_module("harness._adapters.langchain")

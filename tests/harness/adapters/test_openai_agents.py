@@ -1,0 +1,306 @@
+"""The OpenAI Agents SDK targets: a real Agent per case, offline, judged by the harness's own ports."""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import importlib
+import socket
+import sys
+
+import pytest
+
+agents = pytest.importorskip("agents", reason="needs the openai-agents extra: pip install 'toolsurface[openai-agents]'")
+if not all(hasattr(agents, name) for name in ("Agent", "FunctionTool", "Runner", "RunHooks", "RunConfig")):
+    pytest.skip("`agents` is not the OpenAI Agents SDK: pip install 'toolsurface[openai-agents]'", allow_module_level=True)
+
+import scenarios  # noqa: E402
+from harness import FORMATS, Ending, Ports, RunOptions, VerdictKind, prepare, snapshot_of  # noqa: E402
+from harness._adapters import openai_agents as adapter  # noqa: E402
+from harness._adapters._openai_agents_views import Crossing, input_items, message_views  # noqa: E402
+from harness._targets import load_target  # noqa: E402
+
+#: Loaded once: loading validates every recording.
+SCENARIOS = {scenario.id: scenario for scenario in scenarios.load(None)}
+GUARDED = "harness._adapters.openai_agents:guarded"
+STOCK = "harness._adapters.openai_agents:stock"
+
+#: A cross-section of the matrix: every point, kind and delivery, every lane, both hook modes,
+#: recovery, the rebuild that launders a hook's edit, trusted facts, entry summaries and capacity.
+SELECTION = [
+    "etf-compare-main-hooked/*/hook/*",
+    "etf-compare-main-hooked/*/post_seal/*",
+    "note-refresh-main-mcp-hooked/*/hook/*",
+    "etf-compare-main-recovery/*/post_recovery/*",
+    "etf-news-main-budget-exhausted/*/hook/availability.*",
+    "etf-news-main-budget-exhausted/*/post_revalidation/*",
+    "filings-scan-child-deadline/*/async_prep/*",
+    "price-history-child-hooked/*/context_fit/*",
+    "etf-compare-main-mcp/*/publication/*",
+    "web-read-child-single-tool/*/evidence/*",
+    "entry-main-portfolio-document/*",
+    "holdings-review-main-over-capacity/*",
+]
+
+
+def results(target: str, select: list[str]) -> list:
+    session = prepare(RunOptions(target=target, red_target="none", select=select))
+    return list(session.results())
+
+
+@pytest.fixture(scope="module")
+def guarded_results() -> list:
+    return results(GUARDED, SELECTION)
+
+
+@pytest.fixture(scope="module")
+def stock_results() -> list:
+    return results(STOCK, SELECTION)
+
+
+def test_factories_are_targets_with_a_format_and_a_name():
+    for factory, spec, name in (
+        (adapter.stock, STOCK, "openai-agents:stock"),
+        (adapter.guarded, GUARDED, "openai-agents:guarded"),
+    ):
+        target = factory()
+        assert target.name == name
+        assert target.tool_format in FORMATS
+        assert asyncio.iscoroutinefunction(target.run)
+        assert load_target(spec).name == name
+
+
+def test_the_run_is_offline_with_tracing_off():
+    scenario = _scenario("etf-compare-main-hooked")
+    request = adapter.Request.open(scenario, Ports(scenario, FORMATS["logical"], None, None))
+    config = adapter.run_config(request, None)
+    assert config.tracing_disabled is True
+    # Our own model object: the SDK never resolves a model name through a provider (no client, no key).
+    assert isinstance(config.model, agents.models.interface.Model)
+
+
+def test_guarded_kills_or_passes_every_selected_case(guarded_results):
+    verdicts = collections.Counter(result.verdict.kind for result in guarded_results)
+    bad = [f"{r.case.id}: {r.verdict.kind}: {r.verdict.reason}" for r in guarded_results if not r.verdict.kind.ok]
+    assert not bad, "\n".join(bad[:20])
+    assert verdicts[VerdictKind.KILLED] > 500 and verdicts[VerdictKind.PASSED] > 100
+    endings = collections.Counter(result.evidence.ending for result in guarded_results)
+    assert endings[Ending.CAPACITY] > 0 and endings[Ending.DISPATCHED] > 0 and endings[Ending.REFUSED] > 0
+    # Every point the matrix plans was offered and exercised somewhere in the selection.
+    assert {result.case.point for result in guarded_results} == set(scenarios.POINTS)
+
+
+def test_guarded_refusals_are_its_own_typed_refusals_settled_once_on_their_lane(guarded_results):
+    by_id = SCENARIOS
+    refused = [r for r in guarded_results if r.evidence.ending in (Ending.REFUSED, Ending.CAPACITY)]
+    assert {r.case.lane.value for r in refused} == {"main", "child"}
+    for result in refused:
+        scenario = by_id[result.case.scenario]
+        assert result.evidence.dispatches == 0
+        assert result.evidence.settlements == (f"{scenario.lane}: settle {scenario.identity.request} as pre_dispatch_rejected",)
+        assert result.evidence.error_type in {"SurfaceRefused", "SummaryRefused", "CapacityExceeded"}
+    types = collections.Counter(r.evidence.error_type for r in refused)
+    assert types["SummaryRefused"] > 0 and types["CapacityExceeded"] > 0
+
+
+def test_guarded_refuses_a_hidden_tool_a_hook_puts_back_before_is_enabled_hides_it_again(guarded_results):
+    result = _case(guarded_results, "etf-news-main-budget-exhausted", "hook", "availability.reveal", "replace")
+    assert result.verdict.kind is VerdictKind.KILLED
+    assert result.evidence.error_type == "SurfaceRefused"
+
+
+def _case(results, scenario: str, point: str, mutator: str, delivery: str):
+    """The planned case of this scenario, point, mutator (`kind.variant`) and delivery: the seed picks its target."""
+    return next(
+        r
+        for r in results
+        if (r.case.scenario, r.case.point, r.case.mutation.mutator, r.case.mutation.delivery)
+        == (scenario, point, mutator, delivery)
+    )
+
+
+@pytest.mark.parametrize(
+    "scenario, point, mutator, delivery, sent",
+    [
+        # A hook edits agent.tools before get_all_tools: the SDK sends whatever it finds there.
+        ("etf-compare-main-hooked", "hook", "schema.add_property", "in_place", "schema of"),
+        ("etf-compare-main-hooked", "hook", "reorder.swap", "replace", "moved"),
+        ("etf-compare-main-hooked", "hook", "delete.first", "in_place", "removed"),
+        ("etf-compare-main-hooked", "hook", "add.foreign", "replace", "added"),
+        ("etf-compare-main-recovery", "post_recovery", "rename.case", "replace", "renamed"),
+        # Same-named tools: the SDK warns and keeps the last, so the hook's copy replaces the admitted one.
+        ("etf-compare-main-hooked", "hook", "add.duplicate", "replace", "description of"),
+        # After get_all_tools nothing checks the turn's tools: not the input filter, hooks or the model call.
+        ("etf-news-main-budget-exhausted", "post_revalidation", "delete.last", "replace", "removed"),
+        ("price-history-child-hooked", "context_fit", "add.foreign", "in_place", "added"),
+        ("web-read-child-single-tool", "evidence", "schema.type", "in_place", "schema of"),
+        ("etf-compare-main-mcp", "publication", "delete.last", "replace", "removed"),
+        ("filings-scan-child-deadline", "async_prep", "description.append", "in_place", "description of"),
+        ("etf-compare-main-hooked", "post_seal", "add.foreign", "replace", "added"),
+        ("etf-compare-main-hooked", "post_seal", "rename.suffix", "in_place", "renamed"),
+        # A rewritten capability summary, in the run input's own item and as a new message list.
+        ("entry-main-portfolio-document", "hook", "entry.overclaim", "in_place", "summary claims"),
+        ("entry-main-portfolio-document", "hook", "entry.overclaim", "replace", "summary claims"),
+        ("entry-main-portfolio-document", "async_prep", "entry.overclaim", "replace", "summary claims"),
+    ],
+)
+def test_stock_dispatches_illegitimate_changes(stock_results, scenario, point, mutator, delivery, sent):
+    result = _case(stock_results, scenario, point, mutator, delivery)
+    assert result.verdict.kind is VerdictKind.SURVIVED, result.verdict.reason
+    assert result.evidence.dispatches == 1
+    assert any(line.startswith(sent) for line in result.evidence.diff), result.evidence.diff
+
+
+def test_stock_sends_an_over_capacity_request_instead_of_a_capacity_result(stock_results):
+    result = _case(stock_results, "holdings-review-main-over-capacity", "hook", "legit.compress", "replace")
+    assert result.verdict.kind is VerdictKind.SURVIVED
+    assert "instead of an explicit capacity result" in result.verdict.reason
+
+
+def test_stock_refuses_nothing_and_settles_every_request_once_as_dispatched(stock_results):
+    by_id = SCENARIOS
+    ran = [r for r in stock_results if r.verdict.kind is not VerdictKind.EQUIVALENT]
+    assert all(r.verdict.kind in (VerdictKind.SURVIVED, VerdictKind.PASSED) for r in ran)
+    for result in ran:
+        scenario = by_id[result.case.scenario]
+        assert result.evidence.dispatches == 1
+        assert result.evidence.settlements == (f"{scenario.lane}: settle {scenario.identity.request} as dispatched",)
+
+
+def test_stock_launders_some_hook_edits_before_they_reach_the_model(stock_results):
+    # A re-validation that rebuilds agent.tools from the owners' descriptors undoes a hook's add ...
+    rebuilt = _case(stock_results, "note-refresh-main-mcp-hooked", "hook", "add.foreign", "replace")
+    # ... and `is_enabled` hides again a hidden tool a hook put back: the model gets the expected surface.
+    rehidden = _case(stock_results, "etf-news-main-budget-exhausted", "hook", "availability.reveal", "replace")
+    for result in (rebuilt, rehidden):
+        assert result.verdict.kind is VerdictKind.SURVIVED  # an illegitimate change that was not refused
+        assert result.evidence.dispatches == 1 and result.evidence.diff == ()
+
+
+def test_no_case_opens_a_socket(monkeypatch):
+    attempts = []
+
+    def refuse(self, address, *args):
+        attempts.append(address)
+        raise OSError(f"network access during an offline run: {address!r}")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(socket.socket, "connect_ex", refuse)
+    monkeypatch.setattr(socket, "create_connection", lambda address, *a, **k: refuse(None, address))
+    select = ["etf-compare-main-hooked/*/post_seal/*", "entry-main-portfolio-document/*/hook/*"]
+    for target in (GUARDED, STOCK):
+        ran = results(target, select)
+        assert ran and all(r.verdict.kind is not VerdictKind.ERROR for r in ran)
+    assert attempts == []
+
+
+# -- how the SDK shares its objects ------------------------------------------------------------
+
+
+def _scenario(name: str):
+    return SCENARIOS[name]
+
+
+def _run(agent, scenario, point=None, injection=None, guard=None) -> Ports:
+    ports = Ports(scenario, FORMATS["logical"], point, injection)
+    asyncio.run(adapter.run_request(agent, adapter.Request.open(scenario, ports), guard))
+    return ports
+
+
+def _mark_schema_in_place(tools, messages, facts):
+    tools[0]["input_schema"]["x-edited"] = True  # the live dict: whatever shares it sees this
+    return tools, messages
+
+
+def _mark_schema_replaced(tools, messages, facts):
+    first = {**tools[0], "input_schema": {**tools[0]["input_schema"], "x-edited": True}}
+    return [first, *tools[1:]], messages
+
+
+@pytest.mark.parametrize("point", ["hook", "context_fit", "post_seal"])
+def test_an_in_place_schema_edit_leaks_into_later_runs_of_the_same_agent(point):
+    scenario = _scenario("etf-compare-main-hooked")
+    agent = adapter.build_agent(scenario)
+    first = _run(agent, scenario, point, _mark_schema_in_place)
+    second = _run(agent, scenario)  # no mutation armed
+    assert first.injected and first.gateway.log[0].surface != snapshot_of(scenario.surface)
+    # A FunctionTool with strict_json_schema=False keeps the dict it was given, and every turn sends it.
+    assert second.gateway.log[0].surface != snapshot_of(scenario.surface)
+    assert second.gateway.log[0].surface.entries()[0][2]["x-edited"] is True
+
+
+@pytest.mark.parametrize("point", ["context_fit", "async_prep", "post_seal"])
+def test_a_replaced_tool_after_get_all_tools_stays_in_its_own_run(point):
+    scenario = _scenario("etf-compare-main-hooked")
+    agent = adapter.build_agent(scenario)
+    first = _run(agent, scenario, point, _mark_schema_replaced)
+    assert first.gateway.log[0].surface.entries()[0][2]["x-edited"] is True
+    assert _run(agent, scenario).gateway.log[0].surface == snapshot_of(scenario.surface)
+
+
+def test_a_hook_replaces_the_agents_own_tools_for_every_later_run():
+    # on_agent_start edits Agent.tools itself: even a replaced tool stays on the agent.
+    scenario = _scenario("etf-compare-main-hooked")
+    agent = adapter.build_agent(scenario)
+    _run(agent, scenario, "hook", _mark_schema_replaced)
+    assert _run(agent, scenario).gateway.log[0].surface.entries()[0][2]["x-edited"] is True
+
+
+def test_the_guard_baseline_is_out_of_reach_of_the_leak():
+    scenario = _scenario("etf-compare-main-hooked")
+    guard = adapter.Guard(scenario)  # before any tool object exists, as the target takes it
+    agent = adapter.build_agent(scenario)
+    with pytest.raises(adapter.SurfaceRefused) as refused:
+        _run(agent, scenario, "post_seal", _mark_schema_in_place, guard)
+    assert refused.value.checkpoint == "final"
+    # The next run of the same agent carries the leaked edit from the start, and is refused early.
+    with pytest.raises(adapter.SurfaceRefused) as refused:
+        _run(agent, scenario, guard=guard)
+    assert refused.value.checkpoint == "early"
+
+
+# -- the views the harness sees --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("scenario", SCENARIOS.values(), ids=lambda s: s.id)
+def test_a_recorded_conversation_reads_back_word_for_word(scenario):
+    """What the guard's capacity estimate and the gateway read is the recording, word for word."""
+    assert message_views(input_items(scenario.request_messages)) == [m.as_dict() for m in scenario.request_messages]
+
+
+def test_every_tool_result_goes_out_right_after_its_call():
+    items = input_items(_scenario("etf-compare-main-hooked").request_messages)
+    for index, item in enumerate(items):
+        if item.get("type") == "function_call_output":
+            assert items[index - 1] == {**items[index - 1], "type": "function_call", "call_id": item["call_id"]}
+
+
+def test_an_unchanged_crossing_hands_back_the_sdk_objects():
+    items = input_items(_scenario("etf-compare-main-recovery").request_messages)
+    crossing = Crossing((), items, "test", adapter.function_tool)
+    assert all(a is b for a, b in zip(crossing.input_items(crossing.messages), items, strict=True))
+
+
+def test_an_in_place_message_edit_lands_on_the_live_item():
+    items = input_items(_scenario("entry-main-portfolio-document").request_messages)
+    crossing = Crossing((), items, "test", adapter.function_tool)
+    crossing.messages[0]["content"] = "edited"
+    crossing.input_items(crossing.messages)
+    assert items[0]["content"] == "edited"
+
+
+def test_an_in_place_tool_edit_lands_on_the_live_function_tool():
+    tools = adapter.project(_scenario("etf-compare-main-hooked"))
+    crossing = Crossing(tools, (), "test", adapter.function_tool)
+    crossing.tools[0]["name"] = "renamed"
+    crossing.tools[1]["input_schema"]["x-edited"] = True
+    back = crossing.function_tools(crossing.tools)
+    assert back[0] is tools[0] and tools[0].name == "renamed"
+    assert tools[1].params_json_schema["x-edited"] is True
+
+
+def test_importing_without_the_sdk_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "agents", None)
+    monkeypatch.delitem(sys.modules, "harness._adapters.openai_agents")
+    with pytest.raises(ImportError, match=r"toolsurface\[openai-agents\]"):
+        importlib.import_module("harness._adapters.openai_agents")
