@@ -1,0 +1,87 @@
+"""The host's guard: the request it sends carries exactly the admitted tools.
+
+- **Baseline** — a snapshot of the admitted surface taken right after admission, as JSON bytes
+  (`harness.capture`): no later edit of a live tool, in place or not, can reach it.
+- **Expected surface** — the baseline less what the trusted owner facts bound to this request
+  hide, read from the fact store at each check; never read from the request or its messages.
+- **Checks** — `early` after recovery and the hooks (before re-validation can rebuild the tools
+  and launder an edit), `final` right before the SDK call; each compares the tools (parity: order,
+  names, descriptions, schemas, object key order aside) and an entry request's capability summary.
+- **Capacity** — a request whose tools and fitted messages exceed the budget is a
+  `CapacityExceeded`, never a shorter tool list.
+
+Every refusal is typed (`SurfaceRefused`, `SummaryRefused`, `CapacityExceeded`); the host settles
+it as `pre_dispatch_rejected` on the request's own ledger.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from typing import Any
+
+import orjson
+
+from harness import CapacityExceeded, Gateway, Snapshot, SummaryRefused, SurfaceRefused, ToolFormat, capture
+from scenarios import Binding, OwnerFact, Scenario, WebTools, hidden_by
+
+
+def estimate_tokens(value: Any) -> int:
+    """A cheap token estimate: about four bytes of compact JSON per token."""
+    try:
+        return len(orjson.dumps(value)) // 4 + 1
+    except TypeError:  # orjson stops at 64-bit integers
+        return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()) // 4 + 1
+
+
+class Guard:
+    """One request's guard; `Guard.for_run` wires it to a scenario's owners."""
+
+    def __init__(
+        self,
+        fmt: ToolFormat,
+        facts: Callable[[], Iterable[OwnerFact]],
+        binding: Binding,
+        web_tools: WebTools | None,
+        summary: str | None,
+    ) -> None:
+        self.fmt = fmt
+        self.facts = facts
+        self.binding = binding
+        self.web_tools = web_tools
+        #: An entry request's capability summary, word for word; None outside entry mode.
+        self.summary = summary
+        self.baseline: Snapshot | None = None
+
+    @classmethod
+    def for_run(cls, scenario: Scenario, ports: Any) -> Guard:
+        """A guard reading the harness-owned owner-fact feed (a forged fact is recorded there mid-run)."""
+        contract = scenario.contract
+        return cls(ports.fmt, ports.facts.current, scenario.binding, contract.web_tools, contract.summary)
+
+    def admitted(self, tools: list[Any]) -> None:
+        """Take the baseline: called once, right after admission, before any stage runs."""
+        if self.baseline is not None:
+            raise RuntimeError("the baseline is taken once per request")
+        self.baseline = capture(tools, self.fmt)
+
+    def hidden(self) -> frozenset[str]:
+        return hidden_by(self.facts(), self.binding, self.web_tools)
+
+    def expected(self) -> Snapshot:
+        if self.baseline is None:
+            raise RuntimeError("no baseline: admission never reported its tools to the guard")
+        return self.baseline.without(self.hidden())
+
+    def check(self, checkpoint: str, tools: list[Any], messages: list[Any]) -> None:
+        expected, actual = self.expected(), capture(tools, self.fmt)
+        if actual != expected:
+            raise SurfaceRefused(checkpoint, expected, actual)
+        if self.summary is not None and (stated := Gateway.summary_of(messages)) != self.summary:
+            raise SummaryRefused(checkpoint, self.summary, stated)
+
+    def fit(self, tools: list[Any], fitted: list[Any], budget: int) -> None:
+        """Tools are never cut to fit: over budget is an explicit capacity result."""
+        needed = sum(estimate_tokens(self.fmt.logical(tool)) for tool in tools) + estimate_tokens(fitted)
+        if needed > budget:
+            raise CapacityExceeded(needed, budget, len(tools))

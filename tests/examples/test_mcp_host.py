@@ -1,0 +1,243 @@
+"""The reference MCP host in examples/mcp_host: a real MCP session, the real OpenAI and Anthropic
+SDKs, an in-memory HTTP transport into the harness gateway — and no network."""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import fnmatch
+import functools
+import socket
+
+import orjson
+import pytest
+
+_INSTALL = "the MCP host example needs: pip install 'mcp>=2,<3' 'openai>=3,<4' 'anthropic>=2,<3'"
+pytest.importorskip("mcp", reason=_INSTALL)
+pytest.importorskip("openai", reason=_INSTALL)
+pytest.importorskip("anthropic", reason=_INSTALL)
+
+from mcp import Client  # noqa: E402
+
+import scenarios  # noqa: E402
+from examples.mcp_host import adapter  # noqa: E402
+from examples.mcp_host.server import catalogue, serve  # noqa: E402
+from harness import FORMATS, Ending, RunOptions, Session, VerdictKind, capture, load_target, observe, prepare, record, snapshot_of  # noqa: E402
+from mutators import Expect  # noqa: E402
+
+SPEC = "examples.mcp_host.adapter:{}"
+TARGETS = ["guarded", "guarded_anthropic"]
+
+#: A cross-section of the matrix: every point, kind and delivery, both lanes, both hook modes,
+#: recovery, the rebuild that launders a hook's edit, trusted facts, entry summaries and capacity.
+SELECTION = [
+    "etf-compare-main-hooked/*/hook/*",
+    "etf-compare-main-hooked/*/post_seal/*",
+    "note-refresh-main-mcp-hooked/*/hook/*",
+    "etf-compare-main-recovery/*/post_recovery/*",
+    "etf-news-main-budget-exhausted/*/post_revalidation/*",
+    "filings-scan-child-deadline/*/async_prep/*",
+    "price-history-child-hooked/*/context_fit/*",
+    "etf-compare-main-mcp/*/publication/*",
+    "web-read-child-single-tool/*/evidence/*",
+    "entry-main-portfolio-document/*/hook/*",
+    "entry-main-portfolio-document/*/post_seal/*",
+    "holdings-review-main-over-capacity/*",
+]
+
+
+#: Illegitimate changes the unguarded host sends: scenario, point, mutator, delivery, and how
+#: the surface sent differs from the expected one.
+UNGUARDED_SENDS = [
+    ("etf-compare-main-hooked", "hook", "schema.add_property", "in_place", "schema of"),
+    ("etf-compare-main-hooked", "hook", "reorder.swap", "replace", "moved"),
+    ("etf-compare-main-hooked", "hook", "delete.first", "in_place", "removed"),
+    ("etf-compare-main-hooked", "post_seal", "add.foreign", "replace", "added"),
+    ("etf-compare-main-hooked", "post_seal", "rename.suffix", "in_place", "renamed"),
+    ("price-history-child-hooked", "context_fit", "add.foreign", "in_place", "added"),
+    ("filings-scan-child-deadline", "async_prep", "description.append", "in_place", "description of"),
+    ("entry-main-portfolio-document", "hook", "entry.overclaim", "in_place", "summary claims"),
+]
+#: Also run on the unguarded host: the over-capacity request, and a hook's add laundered by a rebuild.
+UNGUARDED_MORE = ["holdings-review-main-over-capacity/*/hook/*", "note-refresh-main-mcp-hooked/*/hook/*"]
+
+
+@pytest.fixture(scope="module", autouse=True)
+def no_network():
+    """Every test here runs with sockets that refuse to connect: the host must never need one."""
+    attempts: list[object] = []
+
+    def refuse(self, address, *args):
+        attempts.append(address)
+        raise OSError(f"network access in an offline test: {address!r}")
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(socket.socket, "connect", refuse)
+        patch.setattr(socket.socket, "connect_ex", refuse)
+        patch.setattr(socket, "create_connection", lambda address, *a, **k: refuse(None, address))
+        yield attempts
+    assert attempts == [], f"connection attempts: {attempts}"
+
+
+@functools.cache
+def session(target: str) -> Session:
+    """One planned session per target, shared by the tests: planning the matrix is the slow part."""
+    return prepare(RunOptions(target=SPEC.format(target), red_target="none"))
+
+
+def results(target: str, select: list[str]) -> list:
+    planned = session(target)
+    return list(planned.runner.run(c for c in planned.planned if any(fnmatch.fnmatchcase(c.id, p) for p in select)))
+
+
+@pytest.fixture(scope="module")
+def guarded_results(no_network) -> dict:
+    return {target: results(target, SELECTION) for target in TARGETS}
+
+
+@pytest.fixture(scope="module")
+def unguarded_results(no_network) -> list:
+    # A case id's mutation part is `kind.delivery:variant:target`; a mutator key is `kind.variant`.
+    sends = [f"{s}/*/{point}/{m.replace('.', f'.{d}:', 1)}:*" for s, point, m, d, _ in UNGUARDED_SENDS]
+    return results("unguarded", sends + UNGUARDED_MORE)
+
+
+def _case(results, scenario: str, point: str, mutator: str, delivery: str):
+    """The planned case of this scenario, point, mutator (`kind.variant`) and delivery."""
+    return next(
+        r
+        for r in results
+        if (r.case.scenario, r.case.point) == (scenario, point)
+        and (r.case.mutation.mutator, r.case.mutation.delivery) == (mutator, delivery)
+    )
+
+
+def test_the_network_is_closed(no_network):
+    with pytest.raises(OSError, match="offline"):
+        socket.create_connection(("example.com", 443))
+    no_network.clear()  # that attempt was this test's own
+
+
+@pytest.mark.parametrize(
+    "factory, name, tool_format",
+    [
+        (adapter.guarded, "mcp-host:guarded:openai", "openai"),
+        (adapter.unguarded, "mcp-host:unguarded:openai", "openai"),
+        (adapter.guarded_anthropic, "mcp-host:guarded:anthropic", "anthropic"),
+        (adapter.unguarded_anthropic, "mcp-host:unguarded:anthropic", "anthropic"),
+    ],
+)
+def test_factories_are_targets_loaded_by_spec(factory, name, tool_format):
+    target = load_target(SPEC.format(factory.__name__))
+    assert (target.name, target.tool_format) == (name, tool_format)
+    assert asyncio.iscoroutinefunction(target.run)
+
+
+def test_the_server_lists_every_tool_of_the_run_as_recorded():
+    async def listed(contract):
+        async with Client(serve(contract), mode="legacy") as session:
+            return (await session.list_tools()).tools
+
+    for scenario in scenarios.load(None):
+        listing = asyncio.run(listed(scenario.contract))
+        tools = [{"name": t.name, "description": t.description, "inputSchema": t.input_schema} for t in listing]
+        # Parity: the wire model moves `type` after the declared fields, object key order aside nothing changes.
+        assert capture(tools, FORMATS["mcp"]) == snapshot_of(catalogue(scenario.contract)), scenario.id
+        assert {t.name for t in scenario.contract.admitted_elsewhere} <= {t["name"] for t in tools}
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_guarded_kills_or_passes_every_selected_case(guarded_results, target):
+    ran = guarded_results[target]
+    bad = [f"{r.case.id}: {r.verdict.kind}: {r.verdict.reason}" for r in ran if not r.verdict.kind.ok]
+    assert not bad, "\n".join(bad[:20])
+    verdicts = collections.Counter(r.verdict.kind for r in ran)
+    assert verdicts[VerdictKind.KILLED] > 500 and verdicts[VerdictKind.PASSED] > 100
+    endings = collections.Counter(r.evidence.ending for r in ran)
+    assert endings[Ending.CAPACITY] > 0 and endings[Ending.DISPATCHED] > 0 and endings[Ending.REFUSED] > 0
+    assert {r.case.point for r in ran} == set(scenarios.POINTS)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_guarded_refusals_are_typed_and_settled_once_on_their_lane(guarded_results, target):
+    by_id = {scenario.id: scenario for scenario in scenarios.load(None)}
+    refused = [r for r in guarded_results[target] if r.evidence.ending in (Ending.REFUSED, Ending.CAPACITY)]
+    assert {r.case.lane.value for r in refused} == {"main", "child"}
+    for result in refused:
+        scenario = by_id[result.case.scenario]
+        assert result.evidence.dispatches == 0
+        assert result.evidence.settlements == (f"{scenario.lane}: settle {scenario.identity.request} as pre_dispatch_rejected",)
+    types = collections.Counter(r.evidence.error_type for r in refused)
+    assert set(types) == {"SurfaceRefused", "SummaryRefused", "CapacityExceeded"}
+
+
+@pytest.mark.parametrize("scenario, point, mutator, delivery, sent", UNGUARDED_SENDS)
+def test_unguarded_dispatches_illegitimate_changes(unguarded_results, scenario, point, mutator, delivery, sent):
+    result = _case(unguarded_results, scenario, point, mutator, delivery)
+    assert result.verdict.kind is VerdictKind.SURVIVED, result.verdict.reason
+    assert result.evidence.dispatches == 1
+    assert any(line.startswith(sent) for line in result.evidence.diff), result.evidence.diff
+
+
+def test_unguarded_sends_an_over_capacity_request_and_never_errors(unguarded_results):
+    result = _case(unguarded_results, "holdings-review-main-over-capacity", "hook", "legit.compress", "replace")
+    assert result.verdict.kind is VerdictKind.SURVIVED
+    assert "instead of an explicit capacity result" in result.verdict.reason
+    # A rebuild from the MCP server launders a hook's add: the same host, minus the early check, sends the admitted tools.
+    laundered = _case(unguarded_results, "note-refresh-main-mcp-hooked", "hook", "add.foreign", "replace")
+    assert laundered.verdict.kind is VerdictKind.SURVIVED and laundered.evidence.diff == ()
+    assert not [r.case.id for r in unguarded_results if r.verdict.kind is VerdictKind.ERROR]
+
+
+def _observe(target: str, scenario: str, point: str, mutator: str, delivery: str):
+    """Run one planned case; return the target (with its transport), the case and what the ports saw."""
+    planned = session(target)
+    case = next(
+        c
+        for c in planned.planned
+        if (c.scenario, c.point, c.mutation.mutator, c.mutation.delivery) == (scenario, point, mutator, delivery)
+    )
+    runner = planned.runner
+    return runner.target, case, observe(runner.target, case, runner.scenarios[case.scenario], runner.timeout)
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize(
+    "scenario, point, mutator",
+    [
+        ("etf-compare-main-hooked", "post_seal", "schema.add_property"),
+        ("entry-main-portfolio-document", "hook", "entry.overclaim"),
+        ("note-refresh-main-mcp-hooked", "hook", "add.foreign"),
+    ],
+)
+def test_a_refused_request_sends_nothing_over_http(target, scenario, point, mutator):
+    host, case, observed = _observe(target, scenario, point, mutator, "in_place")
+    assert case.expect is Expect.REJECT and observed.refused
+    assert host.last_transport is not None and host.last_transport.requests == []
+    assert observed.dispatches == ()
+
+
+@pytest.mark.parametrize("target, path", [("guarded", "/v1/chat/completions"), ("guarded_anthropic", "/v1/messages")])
+def test_a_dispatched_request_is_one_sdk_call_carrying_the_expected_surface(target, path):
+    host, case, observed = _observe(target, "etf-compare-main-hooked", "hook", "legit.key_order", "in_place")
+    scenario = next(s for s in scenarios.load(None) if s.id == case.scenario)
+    assert [(method, sent) for method, sent, _ in host.last_transport.requests] == [("POST", path)]
+    body = host.last_transport.requests[0][2]
+    assert capture(body["tools"], FORMATS[host.tool_format]) == snapshot_of(scenario.surface)
+    assert len(observed.dispatches) == 1 and observed.dispatches[0].surface == snapshot_of(scenario.surface)
+    # Nothing the server lists beyond the grant is admitted.
+    names = {tool["function"]["name"] if "function" in tool else tool["name"] for tool in body["tools"]}
+    assert not names & {t.name for t in scenario.contract.admitted_elsewhere}
+
+
+def test_a_recording_of_the_host_replays_to_the_verdicts_of_its_live_run(tmp_path):
+    host = load_target("examples.mcp_host.adapter:guarded")
+    recorded = tmp_path / "recorded"
+    for scenario in scenarios.load():
+        (recorded / f"{scenario.id}.json").parent.mkdir(exist_ok=True)
+        (recorded / f"{scenario.id}.json").write_bytes(orjson.dumps(record(host, scenario)))
+    select = ["*/post_seal/*", "holdings-review-main-over-capacity/*/hook/*"]
+    options = {"target": "examples.mcp_host.adapter:guarded", "red_target": "examples.mcp_host.adapter:unguarded", "select": select}
+    live = {r.case.id: (r.verdict.kind, r.red_verdict.kind) for r in prepare(RunOptions(**options)).results()}
+    replayed = {r.case.id: (r.verdict.kind, r.red_verdict.kind) for r in prepare(RunOptions(scenarios=[recorded], **options)).results()}
+    assert replayed == live and len(live) > 400
