@@ -46,17 +46,16 @@ if not langchain.__version__.startswith("1."):
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, NoReturn
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
-from scenarios import Scenario, Stage, StageKind, hidden_by
+from scenarios import Scenario, Stage, StageKind
 
-from .._canonical import Snapshot, capture, snapshot_of
-from .._errors import CapacityExceeded, RequestRefused, SummaryRefused, SurfaceRefused
+from .._canonical import capture
+from .._errors import CapacityExceeded, RequestRefused
 from .._formats import LOGICAL
-from .._ports import Gateway, Ledger, Reservation
-from .._reference._stages import compress, estimate_tokens
-from .._types import Outcome
+from .._reference._stages import compress
+from ._common import FrameworkRefused, PreparedRequest, SurfaceGuard, same, settle_run
 from ._langchain_views import Crossing, history, message_views, tool_of, tool_view, wire_tool
 
 #: How LangChain's `create_agent` refuses a request whose tools its `ToolNode` does not know.
@@ -66,41 +65,9 @@ ANSWER = "Nothing to add: this offline model only records what reached it."
 Handler = Callable[[ModelRequest], Awaitable[Any]]
 
 
-class FrameworkRefused(RequestRefused):
-    """LangChain itself refused the request before the model was called (its unknown-tool check)."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__("bind_tools")
-        self.message = message
-
-    def __str__(self) -> str:
-        return f"LangChain refused the tool list: {self.message}"
-
-
 @dataclass(slots=True)
-class Request:
+class Request(PreparedRequest):
     """One request being prepared: the run's context, which every middleware reads as `request.runtime.context`."""
-
-    scenario: Scenario
-    ports: Any
-    ledger: Ledger
-    reservation: Reservation
-    dispatched: bool = False
-    settled: bool = False
-    #: The sealed record of the request, once the seal middleware ran.
-    seal: Snapshot | None = None
-    metadata: dict[str, Any] = field(default_factory=dict)
-
-    @classmethod
-    def open(cls, scenario: Scenario, ports: Any) -> Request:
-        """Reserve the request in its lane's ledger: every way the run ends settles this reservation."""
-        ledger = ports.ledger(scenario.lane)
-        return cls(scenario, ports, ledger, ledger.reserve(scenario.identity.request))
-
-    def hidden(self) -> frozenset[str]:
-        """What the trusted owner facts bound to this request hide, read from the feed as it is now."""
-        scenario = self.scenario
-        return hidden_by(self.ports.facts.current(), scenario.binding, scenario.contract.web_tools)
 
     def offer(
         self, point: str, request: ModelRequest, tools: list[Any], messages: list[BaseMessage],
@@ -112,22 +79,11 @@ class Request:
         views = crossing.messages if replay is None else replay(crossing.messages)
         tool_views, views = self.ports.inject(point, crossing.tools, views)
         tools, messages = crossing.tools_back(list(tool_views)), crossing.messages_back(list(views))
-        if _same(tools, request.tools) and _same(messages, request.messages):
+        if same(tools, request.tools) and same(messages, request.messages):
             return request
         return request.override(tools=tools, messages=messages)
 
-    def settle(self, outcome: Outcome, note: str = "") -> None:
-        if not self.settled:
-            self.settled = True
-            self.ledger.settle(self.reservation, outcome, note)
 
-    def refuse(self, refusal: RequestRefused) -> NoReturn:
-        self.settle(Outcome.PRE_DISPATCH_REJECTED, f"{refusal.checkpoint} check")
-        raise refusal
-
-
-def _same(a: Sequence[Any], b: Sequence[Any]) -> bool:
-    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
 
 
 # -- the stages -------------------------------------------------------------------------------
@@ -236,32 +192,14 @@ class Seal(_Middleware):
 # -- the guard --------------------------------------------------------------------------------
 
 
-class Guard:
-    """The admitted surface as immutable bytes, and the checks against it."""
+class Guard(SurfaceGuard):
+    """The surface guard, reading a `ModelRequest`'s tools and messages through their views."""
 
-    def __init__(self, scenario: Scenario) -> None:
-        # The contract's recorded descriptors: no tool object exists yet, so nothing can share this.
-        self.baseline = snapshot_of(scenario.contract.surface)
+    def check_request(self, checkpoint: str, prepared: PreparedRequest, request: ModelRequest) -> None:
+        self.check(checkpoint, prepared, [tool_view(tool) for tool in request.tools], message_views(request.messages))
 
-    def expected(self, prepared: Request) -> Snapshot:
-        """The baseline less what trusted owner facts hide, read at each decision, never from the request."""
-        return self.baseline.without(prepared.hidden())
-
-    def check(self, checkpoint: str, prepared: Request, request: ModelRequest) -> None:
-        expected, actual = self.expected(prepared), capture([tool_view(tool) for tool in request.tools], LOGICAL)
-        if actual != expected:
-            prepared.refuse(SurfaceRefused(checkpoint, expected, actual))
-        if (summary := prepared.scenario.contract.summary) is not None:
-            stated = Gateway.summary_of(message_views(request.messages))
-            if stated != summary:
-                prepared.refuse(SummaryRefused(checkpoint, summary, stated))
-
-    def fit(self, prepared: Request, stage: Stage, tools: Sequence[Any], views: list[Any]) -> None:
-        """Tools are never cut to fit: a request that cannot hold them is an explicit capacity result."""
-        fitted = compress(views, stage.keep_messages or len(views))
-        needed = sum(estimate_tokens(LOGICAL.logical(tool_view(tool))) for tool in tools) + estimate_tokens(fitted)
-        if needed > (budget := stage.budget_tokens or 0):
-            prepared.refuse(CapacityExceeded(needed, budget, len(tools)))
+    def fit(self, request: PreparedRequest, stage: Stage, tools: Sequence[Any], messages: list[Any]) -> None:
+        super().fit(request, stage, [tool_view(tool) for tool in tools], messages)
 
 
 class Checkpoint(_Middleware):
@@ -273,7 +211,7 @@ class Checkpoint(_Middleware):
         self.checkpoint = checkpoint
 
     async def step(self, prepared: Request, request: ModelRequest) -> ModelRequest:
-        self.guard.check(self.checkpoint, prepared, request)
+        self.guard.check_request(self.checkpoint, prepared, request)
         return request
 
 
@@ -288,7 +226,7 @@ class FinalCheck(Checkpoint):
         super().__init__(guard, "final")
 
     async def step(self, prepared: Request, request: ModelRequest) -> ModelRequest:
-        self.guard.check(self.checkpoint, prepared, request)
+        self.guard.check_request(self.checkpoint, prepared, request)
         return request.override(tools=[tool if isinstance(tool, dict) else wire_tool(tool) for tool in request.tools])
 
 
@@ -376,27 +314,21 @@ class LangChainTarget:
 
 async def run_request(agent: Any, prepared: Request) -> None:
     """Run the agent on the recorded conversation and settle the reservation, whatever happens."""
-    try:
+
+    async def invoke() -> None:
         # Offline whatever the environment says: LangSmith tracing would post every run.
         with tracing_context(enabled=False):
             await agent.ainvoke({"messages": history(prepared.scenario.request_messages)}, context=prepared)
-    except RequestRefused:
-        prepared.settle(Outcome.PRE_DISPATCH_REJECTED, "refused")
-        raise
-    except ValueError as error:
-        lines = str(error).strip().splitlines() or [""]
-        if not prepared.dispatched and lines[0] == _UNKNOWN_TOOLS:
-            prepared.settle(Outcome.PRE_DISPATCH_REJECTED, "LangChain refused the tool list")
-            raise FrameworkRefused(next((line for line in lines if line.startswith("Unknown tools")), lines[0])) from error
-        prepared.settle(Outcome.DISPATCHED if prepared.dispatched else Outcome.FAILED, "run failed")
-        raise
-    except Exception:
-        prepared.settle(Outcome.DISPATCHED if prepared.dispatched else Outcome.FAILED, "run failed")
-        raise
-    if not prepared.dispatched:
-        prepared.settle(Outcome.FAILED, "the run ended without calling the model")
-        raise RuntimeError("the agent run ended without calling the model")
-    prepared.settle(Outcome.DISPATCHED)
+
+    await settle_run(prepared, invoke(), _framework_refusal)
+
+
+def _framework_refusal(error: Exception) -> FrameworkRefused | None:
+    """LangChain's own check, which refuses tools the agent's `ToolNode` does not know."""
+    lines = str(error).strip().splitlines()
+    if isinstance(error, ValueError) and lines and lines[0] == _UNKNOWN_TOOLS:
+        return FrameworkRefused("LangChain", "bind_tools", next((line for line in lines if line.startswith("Unknown tools")), lines[0]))
+    return None
 
 
 def stock() -> LangChainTarget:

@@ -53,16 +53,15 @@ if not getattr(agents, "__version__", "").startswith("0.24."):
 import asyncio
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NoReturn
+from typing import Any, ClassVar
 
-from scenarios import Scenario, Stage, StageKind, hidden_by
+from scenarios import Scenario, Stage, StageKind
 
-from .._canonical import Snapshot, capture, snapshot_of
-from .._errors import CapacityExceeded, RequestRefused, SummaryRefused, SurfaceRefused
+from .._canonical import capture
+from .._errors import CapacityExceeded, RequestRefused
 from .._formats import LOGICAL
-from .._ports import Gateway, Ledger, Reservation
-from .._reference._stages import compress, estimate_tokens
-from .._types import Outcome
+from .._reference._stages import compress
+from ._common import PreparedRequest, SurfaceGuard, same, settle_run
 from ._openai_agents_views import Crossing, input_items, message_views, tool_view
 
 INSTRUCTIONS = "Carry on from the conversation, using only the tools offered."
@@ -73,13 +72,9 @@ _INPUT_FILTER = (StageKind.REVALIDATE, StageKind.CONTEXT_FIT, StageKind.EVIDENCE
 
 
 @dataclass(slots=True)
-class Request:
+class Request(PreparedRequest):
     """One request being prepared: the run context, which every stage reads as `context.context`."""
 
-    scenario: Scenario
-    ports: Any
-    ledger: Ledger
-    reservation: Reservation
     #: The recorded conversation as input items, handed to `Runner.run`; a hook's new list is installed by the filter.
     input: list[Any] = field(default_factory=list)
     input_replaced: bool = False
@@ -87,24 +82,9 @@ class Request:
     tools: list[FunctionTool] = field(default_factory=list)
     tools_replaced: bool = False
     wrapper: Any = None
-    dispatched: bool = False
-    settled: bool = False
-    #: The sealed record of the request, once the seal wrapper ran.
-    seal: Snapshot | None = None
-    metadata: dict[str, Any] = field(default_factory=dict)
 
-    @classmethod
-    def open(cls, scenario: Scenario, ports: Any) -> Request:
-        """Reserve the request in its lane's ledger: every way the run ends settles this reservation."""
-        ledger = ports.ledger(scenario.lane)
-        request = cls(scenario, ports, ledger, ledger.reserve(scenario.identity.request))
-        request.input = input_items(scenario.request_messages)
-        return request
-
-    def hidden(self) -> frozenset[str]:
-        """What the trusted owner facts bound to this request hide, read from the feed as it is now."""
-        scenario = self.scenario
-        return hidden_by(self.ports.facts.current(), scenario.binding, scenario.contract.web_tools)
+    def __post_init__(self) -> None:
+        self.input = input_items(self.scenario.request_messages)
 
     def offer(
         self, point: str, tools: list[FunctionTool], items: list[Any], replay: Callable[[list[Any]], list[Any]] | None = None
@@ -117,21 +97,10 @@ class Request:
 
     def carry(self, tools: list[FunctionTool]) -> None:
         """Keep the turn's tool list a stage went on with, for the model wrapper."""
-        if not _same(tools, self.tools):
+        if not same(tools, self.tools):
             self.tools, self.tools_replaced = tools, True
 
-    def settle(self, outcome: Outcome, note: str = "") -> None:
-        if not self.settled:
-            self.settled = True
-            self.ledger.settle(self.reservation, outcome, note)
 
-    def refuse(self, refusal: RequestRefused) -> NoReturn:
-        self.settle(Outcome.PRE_DISPATCH_REJECTED, f"{refusal.checkpoint} check")
-        raise refusal
-
-
-def _same(a: Sequence[Any], b: Sequence[Any]) -> bool:
-    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
 
 
 # -- the tools ---------------------------------------------------------------------------------
@@ -196,7 +165,7 @@ class Preparation(RunHooks[Request]):
             tools, items = request.offer(stage.point, tools, request.input)
             # Tools the owners disabled stay on the agent, where `is_enabled` keeps hiding them.
             agent.tools[:] = [*tools, *disabled]
-            if not _same(items, request.input):
+            if not same(items, request.input):
                 request.input, request.input_replaced = items, True
         if self.guard is not None:
             # What the stages left, before `is_enabled` re-validates it: a hidden tool put back is refused, not re-hidden.
@@ -213,7 +182,7 @@ class Preparation(RunHooks[Request]):
             request.metadata.update(stage.metadata)
             tools, items = request.offer(stage.point, request.tools, input_items)
             request.carry(tools)
-            if not _same(items, input_items):
+            if not same(items, input_items):
                 input_items[:] = items  # the very list the SDK hands the model next
 
 
@@ -355,33 +324,16 @@ class GatewayModel(Model):
 # -- the guard --------------------------------------------------------------------------------
 
 
-class Guard:
-    """The admitted surface as immutable bytes, and the checks against it."""
+class Guard(SurfaceGuard):
+    """The surface guard, reading `FunctionTool`s and input items through their views."""
 
-    def __init__(self, scenario: Scenario) -> None:
-        # The contract's recorded descriptors: no tool object exists yet, so nothing can share this.
-        self.baseline = snapshot_of(scenario.contract.surface)
-
-    def expected(self, request: Request) -> Snapshot:
-        """The baseline less what trusted owner facts hide, read at each decision, never from the request."""
-        return self.baseline.without(request.hidden())
-
-    def check(self, checkpoint: str, request: Request, tools: Sequence[Any], items: Sequence[Any]) -> None:
+    def check(self, checkpoint: str, request: PreparedRequest, tools: Sequence[Any], items: Sequence[Any]) -> None:
+        # A tool that is not a `FunctionTool` cannot be the admitted one: it is seen by its repr.
         views = [tool_view(tool) if isinstance(tool, FunctionTool) else {"name": repr(tool)} for tool in tools]
-        expected, actual = self.expected(request), capture(views, LOGICAL)
-        if actual != expected:
-            request.refuse(SurfaceRefused(checkpoint, expected, actual))
-        if (summary := request.scenario.contract.summary) is not None:
-            stated = Gateway.summary_of(message_views(items))
-            if stated != summary:
-                request.refuse(SummaryRefused(checkpoint, summary, stated))
+        super().check(checkpoint, request, views, message_views(items))
 
-    def fit(self, request: Request, stage: Stage, tools: Sequence[FunctionTool], views: list[Any]) -> None:
-        """Tools are never cut to fit: a request that cannot hold them is an explicit capacity result."""
-        fitted = compress(views, stage.keep_messages or len(views))
-        needed = sum(estimate_tokens(LOGICAL.logical(tool_view(tool))) for tool in tools) + estimate_tokens(fitted)
-        if needed > (budget := stage.budget_tokens or 0):
-            request.refuse(CapacityExceeded(needed, budget, len(tools)))
+    def fit(self, request: PreparedRequest, stage: Stage, tools: Sequence[FunctionTool], messages: list[Any]) -> None:
+        super().fit(request, stage, [tool_view(tool) for tool in tools], messages)
 
 
 # -- the agent and the target -----------------------------------------------------------------
@@ -426,18 +378,8 @@ class OpenAIAgentsTarget:
 async def run_request(agent: Agent[Request], request: Request, guard: Guard | None = None) -> None:
     """Run the agent on the recorded conversation and settle the reservation, whatever happens."""
     hooks = Preparation(request.scenario, guard)
-    try:
-        await Runner.run(agent, request.input, context=request, hooks=hooks, run_config=run_config(request, guard), max_turns=1)
-    except RequestRefused:
-        request.settle(Outcome.PRE_DISPATCH_REJECTED, "refused")
-        raise
-    except Exception:
-        request.settle(Outcome.DISPATCHED if request.dispatched else Outcome.FAILED, "run failed")
-        raise
-    if not request.dispatched:
-        request.settle(Outcome.FAILED, "the run ended without calling the model")
-        raise RuntimeError("the agent run ended without calling the model")
-    request.settle(Outcome.DISPATCHED)
+    config = run_config(request, guard)
+    await settle_run(request, Runner.run(agent, request.input, context=request, hooks=hooks, run_config=config, max_turns=1))
 
 
 def stock() -> OpenAIAgentsTarget:

@@ -40,17 +40,16 @@ if not pydantic_ai.__version__.startswith("2."):
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, NoReturn
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
 
-from scenarios import Scenario, Stage, StageKind, hidden_by
+from scenarios import Scenario, Stage, StageKind
 
-from .._canonical import Snapshot, capture, snapshot_of
-from .._errors import CapacityExceeded, RequestRefused, SummaryRefused, SurfaceRefused
+from .._canonical import capture
+from .._errors import CapacityExceeded, RequestRefused
 from .._formats import LOGICAL
-from .._ports import Gateway, Ledger, Reservation
-from .._reference._stages import compress, estimate_tokens
-from .._types import Outcome
+from .._reference._stages import compress
+from ._common import FrameworkRefused, PreparedRequest, SurfaceGuard, same, settle_run
 from ._pydantic_ai_views import Crossing, history, tool_view
 
 #: What pydantic-ai's `PreparedToolset` says when a `prepare_tools` hook added or renamed a tool.
@@ -60,41 +59,9 @@ INSTRUCTIONS = "Carry on from the conversation, using only the tools offered."
 ANSWER = "Nothing to add: this offline model only records what reached it."
 
 
-class FrameworkRefused(RequestRefused):
-    """pydantic-ai itself refused the request before the model was called (its `PreparedToolset` check)."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__("prepare_tools")
-        self.message = message
-
-    def __str__(self) -> str:
-        return f"pydantic-ai refused the tool list: {self.message}"
-
-
 @dataclass(slots=True)
-class Request:
+class Request(PreparedRequest):
     """One request being prepared: the run's deps, which every stage reads through `ctx.deps`."""
-
-    scenario: Scenario
-    ports: Any
-    ledger: Ledger
-    reservation: Reservation
-    dispatched: bool = False
-    settled: bool = False
-    #: The sealed record of the request, once the seal wrapper ran.
-    seal: Snapshot | None = None
-    metadata: dict[str, Any] = field(default_factory=dict)
-
-    @classmethod
-    def open(cls, scenario: Scenario, ports: Any) -> Request:
-        """Reserve the request in its lane's ledger: every way the run ends settles this reservation."""
-        ledger = ports.ledger(scenario.lane)
-        return cls(scenario, ports, ledger, ledger.reserve(scenario.identity.request))
-
-    def hidden(self) -> frozenset[str]:
-        """What the trusted owner facts bound to this request hide, read from the feed as it is now."""
-        scenario = self.scenario
-        return hidden_by(self.ports.facts.current(), scenario.binding, scenario.contract.web_tools)
 
     def offer(
         self, point: str, tools: list[ToolDefinition], messages: list[ModelMessage], replay: Callable[[list[Any]], list[Any]] | None = None
@@ -105,23 +72,10 @@ class Request:
         tool_views, message_views = self.ports.inject(point, crossing.tools, views)
         return crossing.tool_definitions(list(tool_views)), crossing.model_messages(list(message_views))
 
-    def settle(self, outcome: Outcome, note: str = "") -> None:
-        if not self.settled:
-            self.settled = True
-            self.ledger.settle(self.reservation, outcome, note)
-
-    def refuse(self, refusal: RequestRefused) -> NoReturn:
-        self.settle(Outcome.PRE_DISPATCH_REJECTED, f"{refusal.checkpoint} check")
-        raise refusal
-
-
-def _same(a: Sequence[Any], b: Sequence[Any]) -> bool:
-    return len(a) == len(b) and all(x is y for x, y in zip(a, b))
-
 
 def _replace_all(live: list[Any], new: list[Any]) -> None:
     """Put `new` into the framework's live list, leaving it alone when nothing changed."""
-    if not _same(live, new):
+    if not same(live, new):
         live[:] = new
 
 
@@ -198,7 +152,7 @@ class MessageStage(_StageCapability):
 
         tools, messages = request.offer(stage.point, list(parameters.function_tools), request_context.messages, replay)
         _replace_all(parameters.function_tools, tools)
-        if not _same(messages, request_context.messages):
+        if not same(messages, request_context.messages):
             # As pydantic-ai's own `ProcessHistory` does: this request, and the run's history.
             request_context.messages = list(messages)
             ctx.messages[:] = messages
@@ -253,32 +207,14 @@ class Seal(_StageCapability):
 # -- the guard --------------------------------------------------------------------------------
 
 
-class Guard:
-    """The admitted surface as immutable bytes, and the checks against it."""
+class Guard(SurfaceGuard):
+    """The surface guard, reading pydantic-ai's `ToolDefinition`s and messages through their views."""
 
-    def __init__(self, scenario: Scenario) -> None:
-        # The contract's recorded descriptors: no tool object exists yet, so nothing can share this.
-        self.baseline = snapshot_of(scenario.contract.surface)
+    def check(self, checkpoint: str, request: PreparedRequest, tools: Sequence[ToolDefinition], messages: Sequence[ModelMessage]) -> None:
+        super().check(checkpoint, request, [tool_view(tool) for tool in tools], Crossing((), messages, checkpoint).messages)
 
-    def expected(self, request: Request) -> Snapshot:
-        """The baseline less what trusted owner facts hide, read at each decision, never from the request."""
-        return self.baseline.without(request.hidden())
-
-    def check(self, checkpoint: str, request: Request, tools: Sequence[ToolDefinition], messages: Sequence[ModelMessage]) -> None:
-        expected, actual = self.expected(request), capture([tool_view(tool) for tool in tools], LOGICAL)
-        if actual != expected:
-            request.refuse(SurfaceRefused(checkpoint, expected, actual))
-        if (summary := request.scenario.contract.summary) is not None:
-            stated = Gateway.summary_of(Crossing((), messages, checkpoint).messages)
-            if stated != summary:
-                request.refuse(SummaryRefused(checkpoint, summary, stated))
-
-    def fit(self, request: Request, stage: Stage, tools: Sequence[ToolDefinition], views: list[Any]) -> None:
-        """Tools are never cut to fit: a request that cannot hold them is an explicit capacity result."""
-        fitted = compress(views, stage.keep_messages or len(views))
-        needed = sum(estimate_tokens(LOGICAL.logical(tool_view(tool))) for tool in tools) + estimate_tokens(fitted)
-        if needed > (budget := stage.budget_tokens or 0):
-            request.refuse(CapacityExceeded(needed, budget, len(tools)))
+    def fit(self, request: PreparedRequest, stage: Stage, tools: Sequence[ToolDefinition], messages: list[Any]) -> None:
+        super().fit(request, stage, [tool_view(tool) for tool in tools], messages)
 
 
 @dataclass
@@ -407,26 +343,17 @@ class PydanticAITarget:
 
 async def run_request(agent: Agent[Request, str], request: Request) -> None:
     """Run the agent on the recorded conversation and settle the reservation, whatever happens."""
-    try:
-        await agent.run(
-            None, message_history=history(request.scenario.request_messages), deps=request, model=gateway_model(request), metadata={}
-        )
-    except RequestRefused:
-        request.settle(Outcome.PRE_DISPATCH_REJECTED, "refused")
-        raise
-    except UserError as error:
-        if not request.dispatched and str(error).startswith(_PREPARE_REFUSAL):
-            request.settle(Outcome.PRE_DISPATCH_REJECTED, "pydantic-ai refused the tool list")
-            raise FrameworkRefused(str(error)) from error
-        request.settle(Outcome.DISPATCHED if request.dispatched else Outcome.FAILED, "run failed")
-        raise
-    except Exception:
-        request.settle(Outcome.DISPATCHED if request.dispatched else Outcome.FAILED, "run failed")
-        raise
-    if not request.dispatched:
-        request.settle(Outcome.FAILED, "the run ended without calling the model")
-        raise RuntimeError("the agent run ended without calling the model")
-    request.settle(Outcome.DISPATCHED)
+    run = agent.run(
+        None, message_history=history(request.scenario.request_messages), deps=request, model=gateway_model(request), metadata={}
+    )
+    await settle_run(request, run, _framework_refusal)
+
+
+def _framework_refusal(error: Exception) -> FrameworkRefused | None:
+    """pydantic-ai's own `PreparedToolset` check, which refuses adds and renames in `prepare_tools`."""
+    if isinstance(error, UserError) and str(error).startswith(_PREPARE_REFUSAL):
+        return FrameworkRefused("pydantic-ai", "prepare_tools", str(error))
+    return None
 
 
 def stock() -> PydanticAITarget:

@@ -15,7 +15,7 @@ if not all(hasattr(agents, name) for name in ("Agent", "FunctionTool", "Runner",
     pytest.skip("`agents` is not the OpenAI Agents SDK: pip install 'toolsurface[openai-agents]'", allow_module_level=True)
 
 import scenarios  # noqa: E402
-from harness import FORMATS, Ending, Ports, RunOptions, VerdictKind, prepare, snapshot_of  # noqa: E402
+from harness import FORMATS, Ending, Ports, RunOptions, SurfaceRefused, VerdictKind, prepare, snapshot_of  # noqa: E402
 from harness._adapters import openai_agents as adapter  # noqa: E402
 from harness._adapters._openai_agents_views import Crossing, input_items, message_views  # noqa: E402
 from harness._targets import load_target  # noqa: E402
@@ -250,11 +250,11 @@ def test_the_guard_baseline_is_out_of_reach_of_the_leak():
     scenario = _scenario("etf-compare-main-hooked")
     guard = adapter.Guard(scenario)  # before any tool object exists, as the target takes it
     agent = adapter.build_agent(scenario)
-    with pytest.raises(adapter.SurfaceRefused) as refused:
+    with pytest.raises(SurfaceRefused) as refused:
         _run(agent, scenario, "post_seal", _mark_schema_in_place, guard)
     assert refused.value.checkpoint == "final"
     # The next run of the same agent carries the leaked edit from the start, and is refused early.
-    with pytest.raises(adapter.SurfaceRefused) as refused:
+    with pytest.raises(SurfaceRefused) as refused:
         _run(agent, scenario, guard=guard)
     assert refused.value.checkpoint == "early"
 

@@ -15,7 +15,7 @@ pytest.importorskip("pydantic_ai", reason="needs the pydantic-ai extra: pip inst
 from pydantic_ai.messages import repair_messages  # noqa: E402
 
 import scenarios  # noqa: E402
-from harness import FORMATS, Ending, Ports, RunOptions, VerdictKind, prepare, snapshot_of  # noqa: E402
+from harness import FORMATS, Ending, Ports, RunOptions, SurfaceRefused, VerdictKind, prepare, snapshot_of  # noqa: E402
 from harness._adapters import ADAPTER_TARGETS  # noqa: E402
 from harness._adapters import pydantic_ai as adapter  # noqa: E402
 from harness._adapters._pydantic_ai_views import Crossing, history  # noqa: E402
@@ -204,10 +204,10 @@ def test_a_replaced_schema_stays_in_its_own_run():
 def test_the_guard_baseline_is_out_of_reach_of_the_leak():
     scenario = _scenario("etf-compare-main-hooked")
     agent = adapter.build_agent(scenario, guarded=True)
-    with pytest.raises(adapter.SurfaceRefused):
+    with pytest.raises(SurfaceRefused):
         _run(agent, scenario, "post_seal", _mark_schema_in_place)
     # The next run of the same agent carries the leaked edit from the start, and is refused early.
-    with pytest.raises(adapter.SurfaceRefused) as refused:
+    with pytest.raises(SurfaceRefused) as refused:
         _run(agent, scenario)
     assert refused.value.checkpoint == "early"
 

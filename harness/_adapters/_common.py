@@ -1,0 +1,128 @@
+"""What every framework target shares: the request being prepared, the surface guard, and how a
+run ends in exactly one settlement.
+
+Each framework module converts its own live objects to logical views at its boundaries; what is
+decided about those views — expected surface, parity, capacity, settlement — is decided here, once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NoReturn
+
+from scenarios import Scenario, Stage, hidden_by
+
+from .._canonical import Snapshot, capture, snapshot_of
+from .._errors import CapacityExceeded, RequestRefused, SummaryRefused, SurfaceRefused
+from .._formats import LOGICAL
+from .._ports import Gateway, Ledger, Reservation
+from .._reference._stages import compress, estimate_tokens
+from .._types import Outcome
+
+
+class FrameworkRefused(RequestRefused):
+    """The framework itself refused the request before the model was called."""
+
+    def __init__(self, framework: str, checkpoint: str, message: str) -> None:
+        super().__init__(checkpoint)
+        self.framework = framework
+        self.message = message
+
+    def __str__(self) -> str:
+        return f"{self.framework} refused the tool list: {self.message}"
+
+
+@dataclass(slots=True)
+class PreparedRequest:
+    """One request being prepared: what every stage of a framework target reads and settles through."""
+
+    scenario: Scenario
+    ports: Any
+    ledger: Ledger
+    reservation: Reservation
+    dispatched: bool = False
+    settled: bool = False
+    #: The sealed record of the request, once the seal stage ran.
+    seal: Snapshot | None = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def open(cls, scenario: Scenario, ports: Any) -> Any:
+        """Reserve the request in its lane's ledger: every way the run ends settles this reservation."""
+        ledger = ports.ledger(scenario.lane)
+        return cls(scenario, ports, ledger, ledger.reserve(scenario.identity.request))
+
+    def hidden(self) -> frozenset[str]:
+        """What the trusted owner facts bound to this request hide, read from the feed as it is now."""
+        scenario = self.scenario
+        return hidden_by(self.ports.facts.current(), scenario.binding, scenario.contract.web_tools)
+
+    def settle(self, outcome: Outcome, note: str = "") -> None:
+        if not self.settled:
+            self.settled = True
+            self.ledger.settle(self.reservation, outcome, note)
+
+    def refuse(self, refusal: RequestRefused) -> NoReturn:
+        self.settle(Outcome.PRE_DISPATCH_REJECTED, f"{refusal.checkpoint} check")
+        raise refusal
+
+
+class SurfaceGuard:
+    """The admitted surface as immutable bytes, and the checks against it, on logical views."""
+
+    def __init__(self, scenario: Scenario) -> None:
+        # The contract's recorded descriptors: no tool object exists yet, so nothing can share this.
+        self.baseline = snapshot_of(scenario.contract.surface)
+
+    def expected(self, request: PreparedRequest) -> Snapshot:
+        """The baseline less what trusted owner facts hide, read at each decision, never from the request."""
+        return self.baseline.without(request.hidden())
+
+    def check(self, checkpoint: str, request: PreparedRequest, tools: Sequence[Any], messages: Sequence[Any]) -> None:
+        """Refuse unless the tool views are the expected surface and an entry summary is the contract's."""
+        expected, actual = self.expected(request), capture(tools, LOGICAL)
+        if actual != expected:
+            request.refuse(SurfaceRefused(checkpoint, expected, actual))
+        if (summary := request.scenario.contract.summary) is not None:
+            stated = Gateway.summary_of(list(messages))
+            if stated != summary:
+                request.refuse(SummaryRefused(checkpoint, summary, stated))
+
+    def fit(self, request: PreparedRequest, stage: Stage, tools: Sequence[Any], messages: list[Any]) -> None:
+        """Tools are never cut to fit: a request that cannot hold them is an explicit capacity result."""
+        fitted = compress(messages, stage.keep_messages or len(messages))
+        needed = sum(estimate_tokens(LOGICAL.logical(tool)) for tool in tools) + estimate_tokens(fitted)
+        if needed > (budget := stage.budget_tokens or 0):
+            request.refuse(CapacityExceeded(needed, budget, len(tools)))
+
+
+def same(a: Sequence[Any], b: Sequence[Any]) -> bool:
+    """The same objects in the same order: nothing to write back."""
+    return len(a) == len(b) and all(x is y for x, y in zip(a, b, strict=True))
+
+
+async def settle_run(
+    request: PreparedRequest, run: Awaitable[Any], framework_refusal: Callable[[Exception], RequestRefused | None] | None = None
+) -> None:
+    """Await the framework's run and settle the reservation once, however it ends.
+
+    `framework_refusal` says whether an exception is the framework's own refusal before the model
+    call (settled as one); any other failure is settled as `failed` (or `dispatched`, once sent).
+    """
+    try:
+        await run
+    except RequestRefused:
+        request.settle(Outcome.PRE_DISPATCH_REJECTED, "refused")
+        raise
+    except Exception as error:
+        refusal = None if request.dispatched or framework_refusal is None else framework_refusal(error)
+        if refusal is not None:
+            request.settle(Outcome.PRE_DISPATCH_REJECTED, str(refusal))
+            raise refusal from error
+        request.settle(Outcome.DISPATCHED if request.dispatched else Outcome.FAILED, "run failed")
+        raise
+    if not request.dispatched:
+        request.settle(Outcome.FAILED, "the run ended without calling the model")
+        raise RuntimeError("the agent run ended without calling the model")
+    request.settle(Outcome.DISPATCHED)
