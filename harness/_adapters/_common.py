@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import Any, ClassVar, NoReturn
 
 from scenarios import Scenario, Stage, hidden_by
 
@@ -19,6 +19,20 @@ from .._formats import LOGICAL
 from .._ports import Gateway, Ledger, Reservation
 from .._reference._stages import compress, estimate_tokens
 from .._types import Outcome
+
+
+class AgentTarget:
+    """A toolsurface target around one framework's agent (DESIGN §5); `run` is the framework's."""
+
+    refusals: ClassVar[tuple[type[BaseException], ...]] = (RequestRefused,)
+    capacity_results: ClassVar[tuple[type[BaseException], ...]] = (CapacityExceeded,)
+    #: Mutators see the framework's tools as logical dicts sharing their live schemas (see each `Crossing`).
+    tool_format = "logical"
+    framework: ClassVar[str]
+
+    def __init__(self, guarded: bool) -> None:
+        self.guarded = guarded
+        self.name = f"{self.framework}:{'guarded' if guarded else 'stock'}"
 
 
 class FrameworkRefused(RequestRefused):
@@ -95,6 +109,17 @@ class SurfaceGuard:
         needed = sum(estimate_tokens(LOGICAL.logical(tool)) for tool in tools) + estimate_tokens(fitted)
         if needed > (budget := stage.budget_tokens or 0):
             request.refuse(CapacityExceeded(needed, budget, len(tools)))
+
+
+def write_back(tool: Any, view: dict[str, Any], before: dict[str, Any], schema_attribute: str) -> None:
+    """Put a tool view's edits onto the framework's own tool object, and only what changed, so an
+    unchanged tool stays exactly as the framework made it."""
+    if view["name"] != before["name"]:
+        tool.name = view["name"]
+    if view["description"] != before["description"]:
+        tool.description = view["description"]
+    if view["input_schema"] is not before["input_schema"]:
+        setattr(tool, schema_attribute, view["input_schema"])
 
 
 def same(a: Sequence[Any], b: Sequence[Any]) -> bool:

@@ -28,6 +28,8 @@ from langchain_core.tools import BaseTool, StructuredTool
 
 from scenarios import Message, ToolDescriptor
 
+from ._common import write_back
+
 #: The role each message type shows as.
 _ROLE_OF: dict[type, str] = {SystemMessage: "system", HumanMessage: "user", AIMessage: "assistant", ToolMessage: "tool"}
 #: A recorded tool result names its tool first: `[market__web_read] …`.
@@ -148,13 +150,7 @@ class Crossing:
                     if view[key] is not before[key] and view[key] != before[key]:
                         fields[field] = view[key]
             else:
-                # Written back only when changed: an unchanged tool stays exactly as the framework made it.
-                if view["name"] != before["name"]:
-                    tool.name = view["name"]
-                if view["description"] != before["description"]:
-                    tool.description = view["description"]
-                if view["input_schema"] is not before["input_schema"]:
-                    tool.args_schema = view["input_schema"]
+                write_back(tool, view, before, "args_schema")
             out.append(tool)
         return out
 

@@ -27,6 +27,8 @@ from agents import FunctionTool
 
 from scenarios import Message
 
+from ._common import write_back
+
 #: The roles an easy input message may carry that a recorded conversation uses.
 _ROLES = frozenset({"system", "user", "assistant", "developer"})
 #: A recorded tool result names its tool first: `[market__web_read] …`.
@@ -112,13 +114,7 @@ class Crossing:
                 out.append(self._build(view))
                 continue
             tool, before = known
-            # Written back only when changed: an unchanged tool stays exactly as the SDK holds it.
-            if view["name"] != before["name"]:
-                tool.name = view["name"]
-            if view["description"] != before["description"]:
-                tool.description = view["description"]
-            if view["input_schema"] is not before["input_schema"]:
-                tool.params_json_schema = view["input_schema"]
+            write_back(tool, view, before, "params_json_schema")
             out.append(tool)
         return out
 

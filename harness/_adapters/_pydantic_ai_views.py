@@ -39,6 +39,8 @@ from pydantic_ai.tools import ToolDefinition
 
 from scenarios import Message
 
+from ._common import write_back
+
 #: The part type each message role becomes, and back.
 _ROLE_OF: dict[type, str] = {SystemPromptPart: "system", UserPromptPart: "user", TextPart: "assistant", ToolReturnPart: "tool"}
 #: A recorded tool result names its tool first: `[market__web_read] …`.
@@ -149,13 +151,7 @@ class Crossing:
                 out.append(_new_tool(view))
                 continue
             tool, before = known
-            # Written back only when changed: an unchanged definition stays exactly as the framework made it.
-            if view["name"] != before["name"]:
-                tool.name = view["name"]
-            if view["description"] != before["description"]:
-                tool.description = view["description"]
-            if view["input_schema"] is not before["input_schema"]:
-                tool.parameters_json_schema = view["input_schema"]
+            write_back(tool, view, before, "parameters_json_schema")
             out.append(tool)
         return out
 

@@ -47,15 +47,14 @@ if not langchain.__version__.startswith("1."):
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any
 
 from scenarios import Scenario, Stage, StageKind
 
 from .._canonical import capture
-from .._errors import CapacityExceeded, RequestRefused
 from .._formats import LOGICAL
 from .._reference._stages import compress
-from ._common import FrameworkRefused, PreparedRequest, SurfaceGuard, same, settle_run
+from ._common import AgentTarget, FrameworkRefused, PreparedRequest, SurfaceGuard, same, settle_run
 from ._langchain_views import Crossing, history, message_views, tool_of, tool_view, wire_tool
 
 #: How LangChain's `create_agent` refuses a request whose tools its `ToolNode` does not know.
@@ -294,17 +293,10 @@ def build_agent(scenario: Scenario, guarded: bool) -> Any:
     )
 
 
-class LangChainTarget:
+class LangChainTarget(AgentTarget):
     """A toolsurface target around a LangChain `create_agent` agent (DESIGN §5)."""
 
-    refusals: ClassVar[tuple[type[BaseException], ...]] = (RequestRefused,)
-    capacity_results: ClassVar[tuple[type[BaseException], ...]] = (CapacityExceeded,)
-    #: Mutators see `StructuredTool`s as logical dicts sharing their live schemas (see `Crossing`).
-    tool_format = "logical"
-
-    def __init__(self, guarded: bool) -> None:
-        self.guarded = guarded
-        self.name = f"langchain:{'guarded' if guarded else 'stock'}"
+    framework = "langchain"
 
     async def run(self, scenario: Scenario, ports: Any) -> None:
         # A fresh agent per case: its `ToolNode` hands the same `StructuredTool`s to every run, so an

@@ -53,15 +53,14 @@ if not getattr(agents, "__version__", "").startswith("0.24."):
 import asyncio
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 from scenarios import Scenario, Stage, StageKind
 
 from .._canonical import capture
-from .._errors import CapacityExceeded, RequestRefused
 from .._formats import LOGICAL
 from .._reference._stages import compress
-from ._common import PreparedRequest, SurfaceGuard, same, settle_run
+from ._common import AgentTarget, PreparedRequest, SurfaceGuard, same, settle_run
 from ._openai_agents_views import Crossing, input_items, message_views, tool_view
 
 INSTRUCTIONS = "Carry on from the conversation, using only the tools offered."
@@ -356,17 +355,10 @@ def run_config(request: Request, guard: Guard | None) -> RunConfig:
     )  # fmt: skip
 
 
-class OpenAIAgentsTarget:
+class OpenAIAgentsTarget(AgentTarget):
     """A toolsurface target around an OpenAI Agents SDK agent (DESIGN §5)."""
 
-    refusals: ClassVar[tuple[type[BaseException], ...]] = (RequestRefused,)
-    capacity_results: ClassVar[tuple[type[BaseException], ...]] = (CapacityExceeded,)
-    #: Mutators see `FunctionTool`s as logical dicts sharing their live schemas (see `Crossing`).
-    tool_format = "logical"
-
-    def __init__(self, guarded: bool) -> None:
-        self.guarded = guarded
-        self.name = f"openai-agents:{'guarded' if guarded else 'stock'}"
+    framework = "openai-agents"
 
     async def run(self, scenario: Scenario, ports: Any) -> None:
         # A fresh agent per case: a `FunctionTool` keeps the schema dict it was given, so an in-place

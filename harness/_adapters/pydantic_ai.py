@@ -41,15 +41,14 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import Any
 
 from scenarios import Scenario, Stage, StageKind
 
 from .._canonical import capture
-from .._errors import CapacityExceeded, RequestRefused
 from .._formats import LOGICAL
 from .._reference._stages import compress
-from ._common import FrameworkRefused, PreparedRequest, SurfaceGuard, same, settle_run
+from ._common import AgentTarget, FrameworkRefused, PreparedRequest, SurfaceGuard, same, settle_run
 from ._pydantic_ai_views import Crossing, history, tool_view
 
 #: What pydantic-ai's `PreparedToolset` says when a `prepare_tools` hook added or renamed a tool.
@@ -323,17 +322,10 @@ def gateway_model(request: Request) -> FunctionModel:
     return FunctionModel(reach, model_name="toolsurface-gateway")
 
 
-class PydanticAITarget:
+class PydanticAITarget(AgentTarget):
     """A toolsurface target around a pydantic-ai agent (DESIGN §5)."""
 
-    refusals: ClassVar[tuple[type[BaseException], ...]] = (RequestRefused,)
-    capacity_results: ClassVar[tuple[type[BaseException], ...]] = (CapacityExceeded,)
-    #: Mutators see `ToolDefinition`s as logical dicts sharing their live schemas (see `Crossing`).
-    tool_format = "logical"
-
-    def __init__(self, guarded: bool) -> None:
-        self.guarded = guarded
-        self.name = f"pydantic-ai:{'guarded' if guarded else 'stock'}"
+    framework = "pydantic-ai"
 
     async def run(self, scenario: Scenario, ports: Any) -> None:
         # A fresh agent per case: a `Tool` hands its own schema dict to every run's definitions, so an
