@@ -24,6 +24,7 @@ from examples.mcp_host import adapter  # noqa: E402
 from examples.mcp_host.server import catalogue, serve  # noqa: E402
 from harness import FORMATS, Ending, RunOptions, Session, VerdictKind, capture, load_target, observe, prepare, record, snapshot_of  # noqa: E402
 from mutators import Expect  # noqa: E402
+from tests.fixtures.offline import refuse_connections  # noqa: E402
 
 SPEC = "examples.mcp_host.adapter:{}"
 TARGETS = ["guarded", "guarded_anthropic"]
@@ -65,16 +66,8 @@ UNGUARDED_MORE = ["holdings-review-main-over-capacity/*/hook/*", "note-refresh-m
 @pytest.fixture(scope="module", autouse=True)
 def no_network():
     """Every test here runs with sockets that refuse to connect: the host must never need one."""
-    attempts: list[object] = []
-
-    def refuse(self, address, *args):
-        attempts.append(address)
-        raise OSError(f"network access in an offline test: {address!r}")
-
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(socket.socket, "connect", refuse)
-        patch.setattr(socket.socket, "connect_ex", refuse)
-        patch.setattr(socket, "create_connection", lambda address, *a, **k: refuse(None, address))
+        attempts = refuse_connections(patch)
         yield attempts
     assert attempts == [], f"connection attempts: {attempts}"
 

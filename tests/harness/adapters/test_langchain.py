@@ -7,7 +7,6 @@ import collections
 import functools
 import importlib
 import os
-import socket
 import subprocess
 import sys
 
@@ -24,6 +23,7 @@ from harness import FORMATS, Ending, Ports, RunOptions, SurfaceRefused, VerdictK
 from harness._adapters import langchain as adapter  # noqa: E402
 from harness._adapters._langchain_views import Crossing, history, message_views, tool_of, tool_view  # noqa: E402
 from harness._targets import load_target  # noqa: E402
+from tests.fixtures.offline import refuse_connections  # noqa: E402
 
 GUARDED = "harness._adapters.langchain:guarded"
 STOCK = "harness._adapters.langchain:stock"
@@ -175,16 +175,7 @@ def test_stock_is_refused_by_langchain_itself_only_for_names_its_tool_node_does_
 
 
 def test_no_case_opens_a_socket(monkeypatch):
-    attempts = []
-
-    def refuse(self, address, *args):
-        attempts.append(address)
-        raise OSError(f"network access during an offline run: {address!r}")
-
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket.socket, "connect_ex", refuse)
-    monkeypatch.setattr(socket, "create_connection", lambda address, *a, **k: refuse(None, address))
-    monkeypatch.setattr(socket, "getaddrinfo", lambda host, port, *a, **k: refuse(None, (host, port)))
+    attempts = refuse_connections(monkeypatch)
     select = [
         "etf-compare-main-hooked/*/post_seal/add.*",
         "etf-compare-main-hooked/*/post_seal/legit.*",

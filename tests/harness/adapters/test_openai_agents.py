@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import importlib
-import socket
 import sys
 
 import pytest
@@ -19,6 +18,7 @@ from harness import FORMATS, Ending, Ports, RunOptions, SurfaceRefused, VerdictK
 from harness._adapters import openai_agents as adapter  # noqa: E402
 from harness._adapters._openai_agents_views import Crossing, input_items, message_views  # noqa: E402
 from harness._targets import load_target  # noqa: E402
+from tests.fixtures.offline import refuse_connections  # noqa: E402
 
 #: Loaded once: loading validates every recording.
 SCENARIOS = {scenario.id: scenario for scenario in scenarios.load(None)}
@@ -178,15 +178,7 @@ def test_stock_launders_some_hook_edits_before_they_reach_the_model(stock_result
 
 
 def test_no_case_opens_a_socket(monkeypatch):
-    attempts = []
-
-    def refuse(self, address, *args):
-        attempts.append(address)
-        raise OSError(f"network access during an offline run: {address!r}")
-
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket.socket, "connect_ex", refuse)
-    monkeypatch.setattr(socket, "create_connection", lambda address, *a, **k: refuse(None, address))
+    attempts = refuse_connections(monkeypatch)
     select = ["etf-compare-main-hooked/*/post_seal/*", "entry-main-portfolio-document/*/hook/*"]
     for target in (GUARDED, STOCK):
         ran = results(target, select)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import importlib
-import socket
 import sys
 
 import pytest
@@ -19,6 +18,7 @@ from harness import FORMATS, Ending, Ports, RunOptions, SurfaceRefused, VerdictK
 from harness._adapters import ADAPTER_TARGETS  # noqa: E402
 from harness._adapters import pydantic_ai as adapter  # noqa: E402
 from harness._adapters._pydantic_ai_views import Crossing, history  # noqa: E402
+from tests.fixtures.offline import refuse_connections  # noqa: E402
 
 GUARDED = "harness._adapters.pydantic_ai:guarded"
 STOCK = "harness._adapters.pydantic_ai:stock"
@@ -143,15 +143,7 @@ def test_stock_is_refused_by_pydantic_ai_itself_only_for_adds_and_renames_at_pre
 
 
 def test_no_case_opens_a_socket(monkeypatch):
-    attempts = []
-
-    def refuse(self, address, *args):
-        attempts.append(address)
-        raise OSError(f"network access during an offline run: {address!r}")
-
-    monkeypatch.setattr(socket.socket, "connect", refuse)
-    monkeypatch.setattr(socket.socket, "connect_ex", refuse)
-    monkeypatch.setattr(socket, "create_connection", lambda address, *a, **k: refuse(None, address))
+    attempts = refuse_connections(monkeypatch)
     select = ["etf-compare-main-hooked/*/post_seal/*", "entry-main-portfolio-document/*/hook/*"]
     for target in (GUARDED, STOCK):
         ran = results(target, select)
