@@ -4,6 +4,7 @@ HTML, JUnit XML, JSON), merged shards, scan reports (text, JSON, SARIF) and sour
 from ._audit import DOES_NOT_PROVE, PROVES, Audit, CaseRow, DefectRow, ExpectationRow
 from ._audit_json import audit_document, render_json
 from ._defects import DefectMatrix
+from ._html import render_html
 from ._junit import render_junit
 from ._load import read_results
 from ._markdown import render_markdown
@@ -38,6 +39,7 @@ __all__ = [
     "merge_results",
     "parse_formats",
     "read_results",
+    "render_html",
     "render_json",
     "render_junit",
     "render_markdown",

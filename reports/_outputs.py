@@ -10,6 +10,7 @@ from harness import UsageError
 
 from ._audit import Audit
 from ._audit_json import render_json
+from ._html import render_html
 from ._junit import render_junit
 from ._markdown import render_markdown
 from ._scan import write_report
@@ -33,16 +34,10 @@ class ReportFormat(enum.StrEnum):
 _FILE_NAMES = {ReportFormat.MD: "audit.md", ReportFormat.HTML: "report.html", ReportFormat.JUNIT: "junit.xml", ReportFormat.JSON: "audit.json"}
 _RENDERERS: dict[ReportFormat, Callable[[Audit], bytes]] = {
     ReportFormat.MD: lambda audit: render_markdown(audit).encode(),
-    ReportFormat.HTML: lambda audit: _html(audit).encode(),
+    ReportFormat.HTML: lambda audit: render_html(audit).encode(),
     ReportFormat.JUNIT: render_junit,
     ReportFormat.JSON: render_json,
 }
-
-
-def _html(audit: Audit) -> str:
-    from ._html import render_html
-
-    return render_html(audit)
 
 
 def parse_formats(values: Iterable[str]) -> tuple[ReportFormat, ...]:

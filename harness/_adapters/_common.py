@@ -7,6 +7,8 @@ decided about those views — expected surface, parity, capacity, settlement —
 
 from __future__ import annotations
 
+import itertools
+import re
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NoReturn
@@ -109,6 +111,21 @@ class SurfaceGuard:
         needed = sum(estimate_tokens(LOGICAL.logical(tool)) for tool in tools) + estimate_tokens(fitted)
         if needed > (budget := stage.budget_tokens or 0):
             request.refuse(CapacityExceeded(needed, budget, len(tools)))
+
+
+#: How a recorded tool result names its tool: `[market__web_read] …`.
+TOOL_RESULT_NAME = re.compile(r"^\[([A-Za-z0-9_.\-]+)\]")
+
+
+class CallIds:
+    """Tool-call ids for tool results that arrive without a call, unique within one run."""
+
+    def __init__(self, prefix: str = "recorded") -> None:
+        self._prefix = prefix
+        self._next = itertools.count(1)
+
+    def __call__(self) -> str:
+        return f"toolsurface_{self._prefix}_{next(self._next)}"
 
 
 def write_back(tool: Any, view: dict[str, Any], before: dict[str, Any], schema_attribute: str) -> None:

@@ -18,8 +18,6 @@ objects as logical dicts and maps what comes back onto the framework's objects a
 
 from __future__ import annotations
 
-import itertools
-import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -28,12 +26,11 @@ from langchain_core.tools import BaseTool, StructuredTool
 
 from scenarios import Message, ToolDescriptor
 
-from ._common import write_back
+from ._common import TOOL_RESULT_NAME, CallIds, write_back
 
 #: The role each message type shows as.
 _ROLE_OF: dict[type, str] = {SystemMessage: "system", HumanMessage: "user", AIMessage: "assistant", ToolMessage: "tool"}
 #: A recorded tool result names its tool first: `[market__web_read] …`.
-_TOOL_NAME = re.compile(r"^\[([A-Za-z0-9_.\-]+)\]")
 
 
 def _offline(**arguments: Any) -> str:
@@ -62,23 +59,13 @@ def wire_tool(tool: BaseTool) -> dict[str, Any]:
     return {"type": "function", "function": {"name": tool.name, "description": tool.description, "parameters": tool.args_schema}}
 
 
-class _CallIds:
-    """Tool-call ids for tool results that arrive without a call, unique within one run."""
 
-    def __init__(self, prefix: str = "recorded") -> None:
-        self._prefix = prefix
-        self._next = itertools.count(1)
-
-    def __call__(self) -> str:
-        return f"toolsurface_{self._prefix}_{next(self._next)}"
-
-
-def _new_messages(role: str, content: str, calls: _CallIds) -> list[BaseMessage]:
+def _new_messages(role: str, content: str, calls: CallIds) -> list[BaseMessage]:
     """One recorded or injected message as LangChain messages: a tool result comes with its call."""
     if role == "assistant":
         return [AIMessage(content)]
     if role == "tool":
-        match = _TOOL_NAME.match(content)
+        match = TOOL_RESULT_NAME.match(content)
         name, call_id = match.group(1) if match else "tool", calls()
         call = AIMessage("", tool_calls=[{"name": name, "args": {}, "id": call_id, "type": "tool_call"}])
         return [call, ToolMessage(content, tool_call_id=call_id, name=name)]
@@ -87,7 +74,7 @@ def _new_messages(role: str, content: str, calls: _CallIds) -> list[BaseMessage]
 
 def history(messages: Iterable[Message]) -> list[BaseMessage]:
     """A recorded conversation as LangChain messages, one visible message per recorded one."""
-    calls = _CallIds()
+    calls = CallIds()
     out: list[BaseMessage] = []
     for message in messages:
         out += _new_messages(message.role, message.content, calls)
@@ -118,7 +105,7 @@ class Crossing:
         #: The assistant message that announced each tool call.
         self._callers: dict[str, AIMessage] = {}
         self._leading: list[BaseMessage] = []
-        self._new_call_id = _CallIds(point)
+        self._new_call_id = CallIds(point)
         trailing = self._leading
         for message in messages:
             if isinstance(message, AIMessage):

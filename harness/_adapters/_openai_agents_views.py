@@ -17,8 +17,6 @@ SDK's objects again:
 
 from __future__ import annotations
 
-import itertools
-import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,12 +25,11 @@ from agents import FunctionTool
 
 from scenarios import Message
 
-from ._common import write_back
+from ._common import TOOL_RESULT_NAME, CallIds, write_back
 
 #: The roles an easy input message may carry that a recorded conversation uses.
 _ROLES = frozenset({"system", "user", "assistant", "developer"})
 #: A recorded tool result names its tool first: `[market__web_read] …`.
-_TOOL_NAME = re.compile(r"^\[([A-Za-z0-9_.\-]+)\]")
 
 
 def tool_view(tool: FunctionTool) -> dict[str, Any]:
@@ -137,19 +134,9 @@ class Crossing:
         return out
 
 
-class CallIds:
-    """Call ids for tool results that arrive without a call, unique within one run."""
-
-    def __init__(self, prefix: str = "recorded") -> None:
-        self._prefix = prefix
-        self._next = itertools.count(1)
-
-    def __call__(self) -> str:
-        return f"toolsurface_{self._prefix}_{next(self._next)}"
-
 
 def _call_for(output: dict[str, Any]) -> dict[str, Any]:
-    match = _TOOL_NAME.match(str(output.get("output", "")))
+    match = TOOL_RESULT_NAME.match(str(output.get("output", "")))
     name = match.group(1) if match else "tool"
     return {"type": "function_call", "call_id": output.get("call_id"), "name": name, "arguments": "{}"}
 

@@ -19,8 +19,6 @@ framework's objects again:
 
 from __future__ import annotations
 
-import itertools
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -39,12 +37,11 @@ from pydantic_ai.tools import ToolDefinition
 
 from scenarios import Message
 
-from ._common import write_back
+from ._common import TOOL_RESULT_NAME, CallIds, write_back
 
 #: The part type each message role becomes, and back.
 _ROLE_OF: dict[type, str] = {SystemPromptPart: "system", UserPromptPart: "user", TextPart: "assistant", ToolReturnPart: "tool"}
 #: A recorded tool result names its tool first: `[market__web_read] …`.
-_TOOL_NAME = re.compile(r"^\[([A-Za-z0-9_.\-]+)\]")
 
 
 def tool_view(tool: ToolDefinition) -> dict[str, Any]:
@@ -54,7 +51,7 @@ def tool_view(tool: ToolDefinition) -> dict[str, Any]:
 
 def history(messages: Iterable[Message]) -> list[ModelMessage]:
     """A recorded conversation as pydantic-ai message history, one visible part per message."""
-    calls = _CallIds()
+    calls = CallIds()
     out: list[ModelMessage] = []
     for message in messages:
         out += _new_messages(message.role, message.content, calls)
@@ -107,7 +104,7 @@ class Crossing:
         self.messages: list[dict[str, Any]] = []
         self._shown: dict[int, _Shown] = {}
         self._calls: dict[str, tuple[ToolCallPart, ModelMessage]] = {}
-        self._new_call_id = _CallIds(point)
+        self._new_call_id = CallIds(point)
         #: Messages without a visible part before the first visible one, and after the last one.
         self._leading: list[ModelMessage] = []
         pending: list[ModelMessage] = []
@@ -194,27 +191,17 @@ def _new_tool(view: Any) -> ToolDefinition:
     )
 
 
-class _CallIds:
-    """Tool-call ids for tool results that arrive without a call, unique within one run."""
-
-    def __init__(self, prefix: str = "recorded") -> None:
-        self._prefix = prefix
-        self._next = itertools.count(1)
-
-    def __call__(self) -> str:
-        return f"toolsurface_{self._prefix}_{next(self._next)}"
-
 
 def _call_for(result: ToolReturnPart) -> ToolCallPart:
     return ToolCallPart(result.tool_name, {}, tool_call_id=result.tool_call_id)
 
 
-def _new_messages(role: str, content: str, calls: _CallIds) -> list[ModelMessage]:
+def _new_messages(role: str, content: str, calls: CallIds) -> list[ModelMessage]:
     """One recorded or injected message as pydantic-ai messages: a tool result comes with its call."""
     if role == "assistant":
         return [ModelResponse(parts=[TextPart(content)])]
     if role == "tool":
-        match = _TOOL_NAME.match(content)
+        match = TOOL_RESULT_NAME.match(content)
         result = ToolReturnPart(tool_name=match.group(1) if match else "tool", content=content, tool_call_id=calls())
         return [ModelResponse(parts=[_call_for(result)]), ModelRequest(parts=[result])]
     part = SystemPromptPart(content) if role == "system" else UserPromptPart(content)

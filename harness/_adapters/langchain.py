@@ -53,7 +53,7 @@ from scenarios import Scenario, Stage, StageKind
 
 from .._canonical import capture
 from .._formats import LOGICAL
-from .._reference._stages import compress
+from .._reference._stages import replay_messages
 from ._common import AgentTarget, FrameworkRefused, PreparedRequest, SurfaceGuard, same, settle_run
 from ._langchain_views import Crossing, history, message_views, tool_of, tool_view, wire_tool
 
@@ -161,16 +161,12 @@ class MessageStage(_Middleware):
             prepared.metadata.update(stage.metadata)
 
         def replay(views: list[Any]) -> list[Any]:
-            if stage.kind is StageKind.CONTEXT_FIT:
-                if self.guard is not None:
-                    self.guard.fit(prepared, stage, request.tools, views)
-                return compress(views, stage.keep_messages or len(views))
-            if stage.kind is StageKind.EVIDENCE:
-                return views + [message.as_dict() for message in stage.add_messages]
-            if stage.kind is StageKind.PUBLICATION and (publication := prepared.scenario.publication):
-                if (body := prepared.ports.publications.get(publication.id)) is not None:
-                    return views + [{"role": "system", "content": f"Current publication:\n{body}"}]
-            return views
+
+            if stage.kind is StageKind.CONTEXT_FIT and self.guard is not None:
+
+                self.guard.fit(prepared, stage, request.tools, views)
+
+            return replay_messages(stage, views, prepared.scenario, prepared.ports.publications)
 
         return prepared.offer(stage.point, request, list(request.tools), list(request.messages), replay)
 

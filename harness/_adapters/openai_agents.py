@@ -59,7 +59,7 @@ from scenarios import Scenario, Stage, StageKind
 
 from .._canonical import capture
 from .._formats import LOGICAL
-from .._reference._stages import compress
+from .._reference._stages import replay_messages
 from ._common import AgentTarget, PreparedRequest, SurfaceGuard, same, settle_run
 from ._openai_agents_views import Crossing, input_items, message_views, tool_view
 
@@ -211,16 +211,9 @@ class InputFilter:
 
     def _replay(self, request: Request, stage: Stage) -> Callable[[list[Any]], list[Any]]:
         def replay(views: list[Any]) -> list[Any]:
-            if stage.kind is StageKind.CONTEXT_FIT:
-                if self.guard is not None:
-                    self.guard.fit(request, stage, request.tools, views)
-                return compress(views, stage.keep_messages or len(views))
-            if stage.kind is StageKind.EVIDENCE:
-                return views + [message.as_dict() for message in stage.add_messages]
-            if stage.kind is StageKind.PUBLICATION and (publication := request.scenario.publication):
-                if (body := request.ports.publications.get(publication.id)) is not None:
-                    return views + [{"role": "system", "content": f"Current publication:\n{body}"}]
-            return views
+            if stage.kind is StageKind.CONTEXT_FIT and self.guard is not None:
+                self.guard.fit(request, stage, request.tools, views)
+            return replay_messages(stage, views, request.scenario, request.ports.publications)
 
         return replay
 

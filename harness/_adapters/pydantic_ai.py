@@ -47,7 +47,7 @@ from scenarios import Scenario, Stage, StageKind
 
 from .._canonical import capture
 from .._formats import LOGICAL
-from .._reference._stages import compress
+from .._reference._stages import replay_messages
 from ._common import AgentTarget, FrameworkRefused, PreparedRequest, SurfaceGuard, same, settle_run
 from ._pydantic_ai_views import Crossing, history, tool_view
 
@@ -138,16 +138,12 @@ class MessageStage(_StageCapability):
                 ctx.metadata.update(stage.metadata)
 
         def replay(views: list[Any]) -> list[Any]:
-            if stage.kind is StageKind.CONTEXT_FIT:
-                if self.guard is not None:
-                    self.guard.fit(request, stage, parameters.function_tools, views)
-                return compress(views, stage.keep_messages or len(views))
-            if stage.kind is StageKind.EVIDENCE:
-                return views + [message.as_dict() for message in stage.add_messages]
-            if stage.kind is StageKind.PUBLICATION and (publication := request.scenario.publication):
-                if (body := request.ports.publications.get(publication.id)) is not None:
-                    return views + [{"role": "system", "content": f"Current publication:\n{body}"}]
-            return views
+
+            if stage.kind is StageKind.CONTEXT_FIT and self.guard is not None:
+
+                self.guard.fit(request, stage, parameters.function_tools, views)
+
+            return replay_messages(stage, views, request.scenario, request.ports.publications)
 
         tools, messages = request.offer(stage.point, list(parameters.function_tools), request_context.messages, replay)
         _replace_all(parameters.function_tools, tools)

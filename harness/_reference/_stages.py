@@ -14,7 +14,7 @@ from scenarios import Scenario, Stage, StageKind
 
 from .._canonical import Snapshot, capture
 from .._formats import ToolFormat
-from .._ports import Ledger, Ports, Reservation
+from .._ports import Ledger, Ports, Publications, Reservation
 
 
 @dataclass(slots=True)
@@ -51,20 +51,28 @@ def replay(stage: Stage, run: Run) -> None:
         run.metadata.setdefault("hooks", []).append("trace_annotations")
     elif stage.kind is StageKind.REVALIDATE:
         run.metadata["revalidated_by"] = run.scenario.identity.connection
-    elif stage.kind is StageKind.CONTEXT_FIT:
-        run.messages = compress(run.messages, stage.keep_messages or len(run.messages))
-    elif stage.kind is StageKind.EVIDENCE:
-        run.messages = run.messages + [message.as_dict() for message in stage.add_messages]
-    elif stage.kind is StageKind.PUBLICATION:
-        publication = run.scenario.publication
-        body = run.ports.publications.get(publication.id) if publication else None
-        if body is not None:
-            run.messages = run.messages + [{"role": "system", "content": f"Current publication:\n{body}"}]
+    elif stage.kind in (StageKind.CONTEXT_FIT, StageKind.EVIDENCE, StageKind.PUBLICATION):
+        run.messages = replay_messages(stage, run.messages, run.scenario, run.ports.publications)
     elif stage.kind is StageKind.ASYNC_PREP:
         run.metadata.update(stage.metadata)
     elif stage.kind is StageKind.SEAL:
         run.seal = capture(run.tools, run.fmt)
         run.metadata["sealed"] = True
+
+
+def replay_messages(stage: Stage, messages: list[Any], scenario: Scenario, publications: Publications) -> list[Any]:
+    """What a recorded stage legitimately does to the messages (context fitting compresses,
+    evidence and publication append); other stages leave them as they are. Framework targets
+    apply it to their message views, so every target replays the same effects."""
+    if stage.kind is StageKind.CONTEXT_FIT:
+        return compress(messages, stage.keep_messages or len(messages))
+    if stage.kind is StageKind.EVIDENCE:
+        return messages + [message.as_dict() for message in stage.add_messages]
+    if stage.kind is StageKind.PUBLICATION and scenario.publication is not None:
+        body = publications.get(scenario.publication.id)
+        if body is not None:
+            return messages + [{"role": "system", "content": f"Current publication:\n{body}"}]
+    return messages
 
 
 def compress(messages: list[dict[str, Any]], keep: int) -> list[dict[str, Any]]:
