@@ -100,8 +100,13 @@ def _stage(kind: StageKind, before: list[dict[str, Any]], after: list[dict[str, 
     if kind is StageKind.CONTEXT_FIT:
         return {**recorded, "keep_messages": max(2, len(after))}
     if kind is StageKind.EVIDENCE:
-        added = after[len(before):] if after[: len(before)] == before else after
-        return {"stage": kind.value, "add_messages": added} if added else recorded
+        # A recorded evidence stage appends one message or more; any other effect has no recording.
+        if after[: len(before)] != before or len(after) == len(before):
+            raise UsageError(
+                f"recording {base.id}: the evidence stage did not append messages to the ones it was given, "
+                "and a recorded evidence stage only appends; this run cannot be the recording"
+            )
+        return {"stage": kind.value, "add_messages": after[len(before):]}
     return recorded
 
 

@@ -29,12 +29,19 @@ def test_the_recording_replays_to_the_verdicts_of_the_live_run(tmp_path):
 
 def test_what_the_host_did_to_the_messages_is_what_is_recorded():
     # This adapter offers every point but compresses nothing: its recording keeps every message.
-    scenario = next(s for s in BUNDLED if s.id == "price-history-child-hooked")
+    scenario = next(s for s in BUNDLED if s.id == "holdings-review-main-no-evidence")
     document = record(Adapter(), scenario)
     (fit,) = [stage for stage in document["stages"] if stage["stage"] == "context_fit"]
     (original,) = [stage for stage in scenario.document["stages"] if stage["stage"] == "context_fit"]
     assert fit["keep_messages"] == len(scenario.request_messages) > original["keep_messages"]
     assert fit["budget_tokens"] == original["budget_tokens"]  # a budget is not on the request: taken as recorded
+
+
+def test_an_evidence_stage_that_appends_nothing_cannot_be_recorded():
+    # The same adapter offers the evidence point of a recording with evidence, and appends nothing.
+    scenario = next(s for s in BUNDLED if s.id == "price-history-child-hooked")
+    with pytest.raises(UsageError, match="the evidence stage did not append messages"):
+        record(Adapter(), scenario)
 
 
 def test_a_host_that_drops_an_admitted_tool_before_any_stage_cannot_be_recorded():
