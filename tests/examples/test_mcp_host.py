@@ -24,27 +24,10 @@ from examples.mcp_host import adapter  # noqa: E402
 from examples.mcp_host.server import catalogue, serve  # noqa: E402
 from harness import FORMATS, Ending, RunOptions, Session, VerdictKind, capture, load_target, observe, prepare, record, snapshot_of  # noqa: E402
 from mutators import Expect  # noqa: E402
-from tests.fixtures.offline import refuse_connections  # noqa: E402
+from tests.fixtures.frameworks import CROSS_SECTION, refuse_connections  # noqa: E402
 
 SPEC = "examples.mcp_host.adapter:{}"
 TARGETS = ["guarded", "guarded_anthropic"]
-
-#: A cross-section of the matrix: every point, kind and delivery, both lanes, both hook modes,
-#: recovery, the rebuild that launders a hook's edit, trusted facts, entry summaries and capacity.
-SELECTION = [
-    "etf-compare-main-hooked/*/hook/*",
-    "etf-compare-main-hooked/*/post_seal/*",
-    "note-refresh-main-mcp-hooked/*/hook/*",
-    "etf-compare-main-recovery/*/post_recovery/*",
-    "etf-news-main-budget-exhausted/*/post_revalidation/*",
-    "filings-scan-child-deadline/*/async_prep/*",
-    "price-history-child-hooked/*/context_fit/*",
-    "etf-compare-main-mcp/*/publication/*",
-    "web-read-child-single-tool/*/evidence/*",
-    "entry-main-portfolio-document/*/hook/*",
-    "entry-main-portfolio-document/*/post_seal/*",
-    "holdings-review-main-over-capacity/*",
-]
 
 
 #: Illegitimate changes the unguarded host sends: scenario, point, mutator, delivery, and how
@@ -85,7 +68,7 @@ def results(target: str, select: list[str]) -> list:
 
 @pytest.fixture(scope="module")
 def guarded_results(no_network) -> dict:
-    return {target: results(target, SELECTION) for target in TARGETS}
+    return {target: results(target, CROSS_SECTION) for target in TARGETS}
 
 
 @pytest.fixture(scope="module")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import collections
 import functools
 import importlib
 import os
@@ -19,33 +18,15 @@ if not langchain.__version__.startswith("1."):
 from langchain_core.utils.function_calling import convert_to_openai_tool  # noqa: E402
 
 import scenarios  # noqa: E402
-from harness import FORMATS, Ending, Ports, RunOptions, SurfaceRefused, VerdictKind, prepare, snapshot_of  # noqa: E402
+from harness import FORMATS, Ports, SurfaceRefused, VerdictKind, snapshot_of  # noqa: E402
 from harness._adapters import langchain as adapter  # noqa: E402
 from harness._adapters._langchain_views import Crossing, history, message_views, tool_of, tool_view  # noqa: E402
 from harness._targets import load_target  # noqa: E402
-from tests.fixtures.offline import refuse_connections  # noqa: E402
+from tests.fixtures.frameworks import run_cases  # noqa: E402
 
 GUARDED = "harness._adapters.langchain:guarded"
 STOCK = "harness._adapters.langchain:stock"
 
-#: A cross-section of the matrix: every point, kind and delivery, every lane, both hook modes,
-#: recovery, the rebuild that launders a hook's edit, trusted facts, entry summaries and capacity.
-#: Some patterns keep one delivery, to keep the file's runtime down (a LangChain agent per case).
-SELECTION = [
-    "etf-compare-main-hooked/*/hook/*.replace:*",
-    "etf-compare-main-hooked/*/post_seal/*.in_place:*",
-    "note-refresh-main-mcp-hooked/*/hook/*.replace:*",
-    "etf-compare-main-recovery/*/post_recovery/*.in_place:*",
-    "etf-news-main-budget-exhausted/*/post_revalidation/*.replace:*",
-    "filings-scan-child-deadline/*/async_prep/*.in_place:*",
-    "price-history-child-hooked/*/context_fit/*.replace:*",
-    "etf-compare-main-mcp/*/publication/*.in_place:*",
-    "web-read-child-single-tool/*/evidence/*.replace:*",
-    "entry-main-portfolio-document/*/hook/*",
-    "entry-main-portfolio-document/*/post_seal/*",
-    "holdings-review-main-over-capacity/*/hook/*.replace:*",
-    "holdings-review-main-over-capacity/*/post_revalidation/*.in_place:*",
-]
 #: What the stock tests below look at.
 STOCK_SELECTION = [
     "etf-compare-main-hooked/*/hook/*",
@@ -58,19 +39,9 @@ STOCK_SELECTION = [
 ]
 
 
-def results(target: str, select: list[str]) -> list:
-    session = prepare(RunOptions(target=target, red_target="none", select=select))
-    return list(session.results())
-
-
-@pytest.fixture(scope="module")
-def guarded_results() -> list:
-    return results(GUARDED, SELECTION)
-
-
 @pytest.fixture(scope="module")
 def stock_results() -> list:
-    return results(STOCK, STOCK_SELECTION)
+    return run_cases(STOCK, STOCK_SELECTION)
 
 
 def test_factories_are_targets_with_a_format_and_a_name():
@@ -80,33 +51,6 @@ def test_factories_are_targets_with_a_format_and_a_name():
         assert target.tool_format in FORMATS
         assert asyncio.iscoroutinefunction(target.run)
         assert type(load_target(spec)) is adapter.LangChainTarget
-
-
-def test_guarded_kills_or_passes_every_selected_case(guarded_results):
-    verdicts = collections.Counter(result.verdict.kind for result in guarded_results)
-    bad = [f"{r.case.id}: {r.verdict.kind}: {r.verdict.reason}" for r in guarded_results if not r.verdict.kind.ok]
-    assert not bad, "\n".join(bad[:20])
-    assert verdicts[VerdictKind.KILLED] > 250 and verdicts[VerdictKind.PASSED] > 60
-    endings = collections.Counter(result.evidence.ending for result in guarded_results)
-    assert endings[Ending.CAPACITY] > 0 and endings[Ending.DISPATCHED] > 0 and endings[Ending.REFUSED] > 0
-    # Every point, kind and delivery the matrix plans was offered and exercised somewhere in the selection.
-    assert {result.case.point for result in guarded_results} == set(scenarios.POINTS)
-    assert {result.case.mutation.delivery for result in guarded_results} == {"replace", "in_place"}
-    assert len({result.case.mutation.kind for result in guarded_results}) == 10
-
-
-def test_guarded_refusals_are_its_own_typed_refusals_settled_once_on_their_lane(guarded_results):
-    by_id = {scenario.id: scenario for scenario in _scenarios()}
-    refused = [r for r in guarded_results if r.evidence.ending in (Ending.REFUSED, Ending.CAPACITY)]
-    assert {r.case.lane.value for r in refused} == {"main", "child"}
-    for result in refused:
-        scenario = by_id[result.case.scenario]
-        assert result.evidence.dispatches == 0
-        assert result.evidence.settlements == (f"{scenario.lane}: settle {scenario.identity.request} as pre_dispatch_rejected",)
-        # The guard refuses first: LangChain's own unknown-tool refusal never stops a guarded request.
-        assert result.evidence.error_type in {"SurfaceRefused", "SummaryRefused", "CapacityExceeded"}
-    types = collections.Counter(r.evidence.error_type for r in refused)
-    assert types["SummaryRefused"] > 0 and types["CapacityExceeded"] > 0 and types["SurfaceRefused"] > 0
 
 
 def _case(results, scenario: str, point: str, mutator: str, delivery: str):
@@ -172,19 +116,6 @@ def test_stock_is_refused_by_langchain_itself_only_for_names_its_tool_node_does_
     laundered = _case(stock_results, "note-refresh-main-mcp-hooked", "hook", "add.foreign", "replace")
     assert laundered.verdict.kind is VerdictKind.SURVIVED
     assert _case(stock_results, "etf-compare-main-hooked", "hook", "add.foreign", "replace").verdict.kind is VerdictKind.KILLED
-
-
-def test_no_case_opens_a_socket(monkeypatch):
-    attempts = refuse_connections(monkeypatch)
-    select = [
-        "etf-compare-main-hooked/*/post_seal/add.*",
-        "etf-compare-main-hooked/*/post_seal/legit.*",
-        "entry-main-portfolio-document/*/hook/entry.*",
-    ]
-    for target in (GUARDED, STOCK):
-        ran = results(target, select)
-        assert ran and all(r.verdict.kind is not VerdictKind.ERROR for r in ran)
-    assert attempts == []
 
 
 _TRACED_RUN = """

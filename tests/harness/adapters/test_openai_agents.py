@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import collections
 import importlib
 import sys
 
@@ -14,48 +13,21 @@ if not all(hasattr(agents, name) for name in ("Agent", "FunctionTool", "Runner",
     pytest.skip("`agents` is not the OpenAI Agents SDK: pip install 'toolsurface[openai-agents]'", allow_module_level=True)
 
 import scenarios  # noqa: E402
-from harness import FORMATS, Ending, Ports, RunOptions, SurfaceRefused, VerdictKind, prepare, snapshot_of  # noqa: E402
+from harness import FORMATS, Ports, SurfaceRefused, VerdictKind, snapshot_of  # noqa: E402
 from harness._adapters import openai_agents as adapter  # noqa: E402
 from harness._adapters._openai_agents_views import Crossing, input_items, message_views  # noqa: E402
 from harness._targets import load_target  # noqa: E402
-from tests.fixtures.offline import refuse_connections  # noqa: E402
+from tests.fixtures.frameworks import CROSS_SECTION, run_cases  # noqa: E402
 
 #: Loaded once: loading validates every recording.
 SCENARIOS = {scenario.id: scenario for scenario in scenarios.load(None)}
 GUARDED = "harness._adapters.openai_agents:guarded"
 STOCK = "harness._adapters.openai_agents:stock"
 
-#: A cross-section of the matrix: every point, kind and delivery, every lane, both hook modes,
-#: recovery, the rebuild that launders a hook's edit, trusted facts, entry summaries and capacity.
-SELECTION = [
-    "etf-compare-main-hooked/*/hook/*",
-    "etf-compare-main-hooked/*/post_seal/*",
-    "note-refresh-main-mcp-hooked/*/hook/*",
-    "etf-compare-main-recovery/*/post_recovery/*",
-    "etf-news-main-budget-exhausted/*/hook/availability.*",
-    "etf-news-main-budget-exhausted/*/post_revalidation/*",
-    "filings-scan-child-deadline/*/async_prep/*",
-    "price-history-child-hooked/*/context_fit/*",
-    "etf-compare-main-mcp/*/publication/*",
-    "web-read-child-single-tool/*/evidence/*",
-    "entry-main-portfolio-document/*",
-    "holdings-review-main-over-capacity/*",
-]
-
-
-def results(target: str, select: list[str]) -> list:
-    session = prepare(RunOptions(target=target, red_target="none", select=select))
-    return list(session.results())
-
-
-@pytest.fixture(scope="module")
-def guarded_results() -> list:
-    return results(GUARDED, SELECTION)
-
 
 @pytest.fixture(scope="module")
 def stock_results() -> list:
-    return results(STOCK, SELECTION)
+    return run_cases(STOCK, CROSS_SECTION)
 
 
 def test_factories_are_targets_with_a_format_and_a_name():
@@ -79,32 +51,9 @@ def test_the_run_is_offline_with_tracing_off():
     assert isinstance(config.model, agents.models.interface.Model)
 
 
-def test_guarded_kills_or_passes_every_selected_case(guarded_results):
-    verdicts = collections.Counter(result.verdict.kind for result in guarded_results)
-    bad = [f"{r.case.id}: {r.verdict.kind}: {r.verdict.reason}" for r in guarded_results if not r.verdict.kind.ok]
-    assert not bad, "\n".join(bad[:20])
-    assert verdicts[VerdictKind.KILLED] > 500 and verdicts[VerdictKind.PASSED] > 100
-    endings = collections.Counter(result.evidence.ending for result in guarded_results)
-    assert endings[Ending.CAPACITY] > 0 and endings[Ending.DISPATCHED] > 0 and endings[Ending.REFUSED] > 0
-    # Every point the matrix plans was offered and exercised somewhere in the selection.
-    assert {result.case.point for result in guarded_results} == set(scenarios.POINTS)
-
-
-def test_guarded_refusals_are_its_own_typed_refusals_settled_once_on_their_lane(guarded_results):
-    by_id = SCENARIOS
-    refused = [r for r in guarded_results if r.evidence.ending in (Ending.REFUSED, Ending.CAPACITY)]
-    assert {r.case.lane.value for r in refused} == {"main", "child"}
-    for result in refused:
-        scenario = by_id[result.case.scenario]
-        assert result.evidence.dispatches == 0
-        assert result.evidence.settlements == (f"{scenario.lane}: settle {scenario.identity.request} as pre_dispatch_rejected",)
-        assert result.evidence.error_type in {"SurfaceRefused", "SummaryRefused", "CapacityExceeded"}
-    types = collections.Counter(r.evidence.error_type for r in refused)
-    assert types["SummaryRefused"] > 0 and types["CapacityExceeded"] > 0
-
-
-def test_guarded_refuses_a_hidden_tool_a_hook_puts_back_before_is_enabled_hides_it_again(guarded_results):
-    result = _case(guarded_results, "etf-news-main-budget-exhausted", "hook", "availability.reveal", "replace")
+def test_guarded_refuses_a_hidden_tool_a_hook_puts_back_before_is_enabled_hides_it_again():
+    ran = run_cases(GUARDED, ["etf-news-main-budget-exhausted/*/hook/availability.replace:reveal*"])
+    result = _case(ran, "etf-news-main-budget-exhausted", "hook", "availability.reveal", "replace")
     assert result.verdict.kind is VerdictKind.KILLED
     assert result.evidence.error_type == "SurfaceRefused"
 
@@ -175,15 +124,6 @@ def test_stock_launders_some_hook_edits_before_they_reach_the_model(stock_result
     for result in (rebuilt, rehidden):
         assert result.verdict.kind is VerdictKind.SURVIVED  # an illegitimate change that was not refused
         assert result.evidence.dispatches == 1 and result.evidence.diff == ()
-
-
-def test_no_case_opens_a_socket(monkeypatch):
-    attempts = refuse_connections(monkeypatch)
-    select = ["etf-compare-main-hooked/*/post_seal/*", "entry-main-portfolio-document/*/hook/*"]
-    for target in (GUARDED, STOCK):
-        ran = results(target, select)
-        assert ran and all(r.verdict.kind is not VerdictKind.ERROR for r in ran)
-    assert attempts == []
 
 
 # -- how the SDK shares its objects ------------------------------------------------------------

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import collections
 import importlib
 import sys
 
@@ -14,45 +13,19 @@ pytest.importorskip("pydantic_ai", reason="needs the pydantic-ai extra: pip inst
 from pydantic_ai.messages import repair_messages  # noqa: E402
 
 import scenarios  # noqa: E402
-from harness import FORMATS, Ending, Ports, RunOptions, SurfaceRefused, VerdictKind, prepare, snapshot_of  # noqa: E402
+from harness import FORMATS, Ports, SurfaceRefused, VerdictKind, snapshot_of  # noqa: E402
 from harness._adapters import ADAPTER_TARGETS  # noqa: E402
 from harness._adapters import pydantic_ai as adapter  # noqa: E402
 from harness._adapters._pydantic_ai_views import Crossing, history  # noqa: E402
-from tests.fixtures.offline import refuse_connections  # noqa: E402
+from tests.fixtures.frameworks import CROSS_SECTION, run_cases  # noqa: E402
 
 GUARDED = "harness._adapters.pydantic_ai:guarded"
 STOCK = "harness._adapters.pydantic_ai:stock"
 
-#: A cross-section of the matrix: every point, kind and delivery, every lane, both hook modes,
-#: recovery, the rebuild that launders a hook's edit, trusted facts, entry summaries and capacity.
-SELECTION = [
-    "etf-compare-main-hooked/*/hook/*",
-    "etf-compare-main-hooked/*/post_seal/*",
-    "note-refresh-main-mcp-hooked/*/hook/*",
-    "etf-compare-main-recovery/*/post_recovery/*",
-    "etf-news-main-budget-exhausted/*/post_revalidation/*",
-    "filings-scan-child-deadline/*/async_prep/*",
-    "price-history-child-hooked/*/context_fit/*",
-    "etf-compare-main-mcp/*/publication/*",
-    "web-read-child-single-tool/*/evidence/*",
-    "entry-main-portfolio-document/*",
-    "holdings-review-main-over-capacity/*",
-]
-
-
-def results(target: str, select: list[str]) -> list:
-    session = prepare(RunOptions(target=target, red_target="none", select=select))
-    return list(session.results())
-
-
-@pytest.fixture(scope="module")
-def guarded_results() -> list:
-    return results(GUARDED, SELECTION)
-
 
 @pytest.fixture(scope="module")
 def stock_results() -> dict:
-    return {result.case.id: result for result in results(STOCK, SELECTION)}
+    return {result.case.id: result for result in run_cases(STOCK, CROSS_SECTION)}
 
 
 def test_factories_are_targets_with_a_format_and_a_name():
@@ -62,31 +35,6 @@ def test_factories_are_targets_with_a_format_and_a_name():
         assert target.tool_format in FORMATS
         assert asyncio.iscoroutinefunction(target.run)
     assert {target.factory for target in ADAPTER_TARGETS.values() if target.extra == "pydantic-ai"} == {STOCK, GUARDED}
-
-
-def test_guarded_kills_or_passes_every_selected_case(guarded_results):
-    verdicts = collections.Counter(result.verdict.kind for result in guarded_results)
-    bad = [f"{r.case.id}: {r.verdict.kind}: {r.verdict.reason}" for r in guarded_results if not r.verdict.kind.ok]
-    assert not bad, "\n".join(bad[:20])
-    assert verdicts[VerdictKind.KILLED] > 500 and verdicts[VerdictKind.PASSED] > 100
-    endings = collections.Counter(result.evidence.ending for result in guarded_results)
-    assert endings[Ending.CAPACITY] > 0 and endings[Ending.DISPATCHED] > 0 and endings[Ending.REFUSED] > 0
-    # Every point the matrix plans was offered and exercised somewhere in the selection.
-    assert {result.case.point for result in guarded_results} == set(scenarios.POINTS)
-
-
-def test_guarded_refusals_are_its_own_typed_refusals_settled_once_on_their_lane(guarded_results):
-    by_id = {scenario.id: scenario for scenario in scenarios.load(None)}
-    refused = [r for r in guarded_results if r.evidence.ending in (Ending.REFUSED, Ending.CAPACITY)]
-    assert {r.case.lane.value for r in refused} == {"main", "child"}
-    for result in refused:
-        scenario = by_id[result.case.scenario]
-        assert result.evidence.dispatches == 0
-        assert result.evidence.settlements == (f"{scenario.lane}: settle {scenario.identity.request} as pre_dispatch_rejected",)
-        # The guard refuses first: pydantic-ai's own refusal is never what stops a guarded request.
-        assert result.evidence.error_type in {"SurfaceRefused", "SummaryRefused", "CapacityExceeded"}
-    types = collections.Counter(r.evidence.error_type for r in refused)
-    assert types["SummaryRefused"] > 0 and types["CapacityExceeded"] > 0
 
 
 def _case(results, scenario: str, point: str, mutator: str, delivery: str):
@@ -140,15 +88,6 @@ def test_stock_is_refused_by_pydantic_ai_itself_only_for_adds_and_renames_at_pre
     laundered = _case(stock_results.values(), "note-refresh-main-mcp-hooked", "hook", "add.foreign", "replace")
     assert laundered.verdict.kind is VerdictKind.SURVIVED
     assert _case(stock_results.values(), "etf-compare-main-hooked", "hook", "add.foreign", "replace").verdict.kind is VerdictKind.KILLED
-
-
-def test_no_case_opens_a_socket(monkeypatch):
-    attempts = refuse_connections(monkeypatch)
-    select = ["etf-compare-main-hooked/*/post_seal/*", "entry-main-portfolio-document/*/hook/*"]
-    for target in (GUARDED, STOCK):
-        ran = results(target, select)
-        assert ran and all(r.verdict.kind is not VerdictKind.ERROR for r in ran)
-    assert attempts == []
 
 
 # -- how pydantic-ai shares its objects --------------------------------------------------------

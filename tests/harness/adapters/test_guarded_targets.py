@@ -1,0 +1,73 @@
+"""What every framework target must do, whatever the framework: the guarded variant kills or
+passes every case of the cross-section with typed refusals settled once on their lane, and no
+case of either variant touches the network."""
+
+import collections
+import importlib.util
+
+import pytest
+
+import scenarios
+from harness import Ending, VerdictKind
+from harness._adapters import ADAPTER_TARGETS
+from tests.fixtures.frameworks import CROSS_SECTION, refuse_connections, run_cases
+
+#: The import name each extra installs.
+_MODULES = {"pydantic-ai": "pydantic_ai", "langchain": "langchain", "openai-agents": "agents"}
+
+
+def _frameworks():
+    for extra, module in _MODULES.items():
+        missing = importlib.util.find_spec(module) is None
+        reason = f"needs the {extra} extra: pip install 'toolsurface[{extra}]'"
+        yield pytest.param(extra, marks=pytest.mark.skipif(missing, reason=reason), id=extra)
+
+
+def test_every_framework_target_is_tested_here():
+    assert {target.extra for target in ADAPTER_TARGETS.values()} == set(_MODULES)
+
+
+@pytest.fixture(scope="module", params=list(_frameworks()))
+def guarded(request) -> list:
+    return run_cases(f"{request.param}:guarded", CROSS_SECTION)
+
+
+def test_guarded_kills_or_passes_every_selected_case(guarded):
+    bad = [f"{r.case.id}: {r.verdict.kind}: {r.verdict.reason}" for r in guarded if not r.verdict.kind.ok]
+    assert not bad, "\n".join(bad[:20])
+    verdicts = collections.Counter(result.verdict.kind for result in guarded)
+    assert verdicts[VerdictKind.KILLED] > 500 and verdicts[VerdictKind.PASSED] > 100
+    endings = collections.Counter(result.evidence.ending for result in guarded)
+    assert endings[Ending.CAPACITY] > 0 and endings[Ending.DISPATCHED] > 0 and endings[Ending.REFUSED] > 0
+    # Every point, kind and delivery the matrix plans was offered and exercised somewhere in the selection.
+    assert {result.case.point for result in guarded} == set(scenarios.POINTS)
+    assert {result.case.mutation.delivery for result in guarded} == {"replace", "in_place"}
+    assert len({result.case.mutation.kind for result in guarded}) == 10
+
+
+def test_guarded_refusals_are_its_own_typed_refusals_settled_once_on_their_lane(guarded):
+    by_id = {scenario.id: scenario for scenario in scenarios.load()}
+    refused = [r for r in guarded if r.evidence.ending in (Ending.REFUSED, Ending.CAPACITY)]
+    assert {r.case.lane.value for r in refused} == {"main", "child"}
+    for result in refused:
+        scenario = by_id[result.case.scenario]
+        assert result.evidence.dispatches == 0
+        assert result.evidence.settlements == (f"{scenario.lane}: settle {scenario.identity.request} as pre_dispatch_rejected",)
+        # The guard refuses first: a framework's own refusal never stops a guarded request.
+        assert result.evidence.error_type in {"SurfaceRefused", "SummaryRefused", "CapacityExceeded"}
+    types = collections.Counter(r.evidence.error_type for r in refused)
+    assert types["SummaryRefused"] > 0 and types["CapacityExceeded"] > 0 and types["SurfaceRefused"] > 0
+
+
+@pytest.mark.parametrize("framework", list(_frameworks()))
+def test_no_case_opens_a_socket(monkeypatch, framework):
+    attempts = refuse_connections(monkeypatch)
+    select = [
+        "etf-compare-main-hooked/*/post_seal/add.*",
+        "etf-compare-main-hooked/*/post_seal/legit.*",
+        "entry-main-portfolio-document/*/hook/entry.*",
+    ]
+    for variant in ("guarded", "stock"):
+        ran = run_cases(f"{framework}:{variant}", select)
+        assert ran and all(r.verdict.kind is not VerdictKind.ERROR for r in ran)
+    assert attempts == []
