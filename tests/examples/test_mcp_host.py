@@ -24,7 +24,7 @@ from examples.mcp_host import adapter  # noqa: E402
 from examples.mcp_host.server import catalogue, serve  # noqa: E402
 from harness import FORMATS, Ending, RunOptions, Session, VerdictKind, capture, load_target, observe, prepare, record, snapshot_of  # noqa: E402
 from mutators import Expect  # noqa: E402
-from tests.fixtures.frameworks import CROSS_SECTION, refuse_connections  # noqa: E402
+from tests.fixtures.frameworks import CROSS_SECTION, find_case, refuse_connections  # noqa: E402
 
 SPEC = "examples.mcp_host.adapter:{}"
 TARGETS = ["guarded", "guarded_anthropic"]
@@ -78,16 +78,6 @@ def unguarded_results(no_network) -> list:
     return results("unguarded", sends + UNGUARDED_MORE)
 
 
-def _case(results, scenario: str, point: str, mutator: str, delivery: str):
-    """The planned case of this scenario, point, mutator (`kind.variant`) and delivery."""
-    return next(
-        r
-        for r in results
-        if (r.case.scenario, r.case.point) == (scenario, point)
-        and (r.case.mutation.mutator, r.case.mutation.delivery) == (mutator, delivery)
-    )
-
-
 def test_the_network_is_closed(no_network):
     with pytest.raises(OSError, match="offline"):
         socket.create_connection(("example.com", 443))
@@ -123,7 +113,7 @@ def test_the_server_lists_every_tool_of_the_run_as_recorded():
 
 
 @pytest.mark.parametrize("target", TARGETS)
-def test_guarded_kills_or_passes_every_selected_case(guarded_results, target):
+def test_guarded_kills_or_passes_every_selectedfind_case(guarded_results, target):
     ran = guarded_results[target]
     bad = [f"{r.case.id}: {r.verdict.kind}: {r.verdict.reason}" for r in ran if not r.verdict.kind.ok]
     assert not bad, "\n".join(bad[:20])
@@ -149,18 +139,18 @@ def test_guarded_refusals_are_typed_and_settled_once_on_their_lane(guarded_resul
 
 @pytest.mark.parametrize("scenario, point, mutator, delivery, sent", UNGUARDED_SENDS)
 def test_unguarded_dispatches_illegitimate_changes(unguarded_results, scenario, point, mutator, delivery, sent):
-    result = _case(unguarded_results, scenario, point, mutator, delivery)
+    result = find_case(unguarded_results, scenario, point, mutator, delivery)
     assert result.verdict.kind is VerdictKind.SURVIVED, result.verdict.reason
     assert result.evidence.dispatches == 1
     assert any(line.startswith(sent) for line in result.evidence.diff), result.evidence.diff
 
 
 def test_unguarded_sends_an_over_capacity_request_and_never_errors(unguarded_results):
-    result = _case(unguarded_results, "holdings-review-main-over-capacity", "hook", "legit.compress", "replace")
+    result = find_case(unguarded_results, "holdings-review-main-over-capacity", "hook", "legit.compress", "replace")
     assert result.verdict.kind is VerdictKind.SURVIVED
     assert "instead of an explicit capacity result" in result.verdict.reason
     # A rebuild from the MCP server launders a hook's add: the same host, minus the early check, sends the admitted tools.
-    laundered = _case(unguarded_results, "note-refresh-main-mcp-hooked", "hook", "add.foreign", "replace")
+    laundered = find_case(unguarded_results, "note-refresh-main-mcp-hooked", "hook", "add.foreign", "replace")
     assert laundered.verdict.kind is VerdictKind.SURVIVED and laundered.evidence.diff == ()
     assert not [r.case.id for r in unguarded_results if r.verdict.kind is VerdictKind.ERROR]
 

@@ -22,7 +22,7 @@ from harness import FORMATS, Ports, SurfaceRefused, VerdictKind, snapshot_of  # 
 from harness._adapters import langchain as adapter  # noqa: E402
 from harness._adapters._langchain_views import Crossing, history, message_views, tool_of, tool_view  # noqa: E402
 from harness._targets import load_target  # noqa: E402
-from tests.fixtures.frameworks import run_cases  # noqa: E402
+from tests.fixtures.frameworks import find_case, run_cases  # noqa: E402
 
 GUARDED = "harness._adapters.langchain:guarded"
 STOCK = "harness._adapters.langchain:stock"
@@ -53,15 +53,6 @@ def test_factories_are_targets_with_a_format_and_a_name():
         assert type(load_target(spec)) is adapter.LangChainTarget
 
 
-def _case(results, scenario: str, point: str, mutator: str, delivery: str):
-    """The planned case of this scenario, point, mutator (`kind.variant`) and delivery: the seed picks its target."""
-    return next(
-        r
-        for r in results
-        if (r.case.scenario, r.case.point, r.case.mutation.mutator, r.case.mutation.delivery) == (scenario, point, mutator, delivery)
-    )
-
-
 @pytest.mark.parametrize(
     "scenario, point, mutator, delivery, sent",
     [
@@ -80,7 +71,7 @@ def _case(results, scenario: str, point: str, mutator: str, delivery: str):
     ],
 )
 def test_stock_dispatches_illegitimate_changes(stock_results, scenario, point, mutator, delivery, sent):
-    result = _case(stock_results, scenario, point, mutator, delivery)
+    result = find_case(stock_results, scenario, point, mutator, delivery)
     assert result.verdict.kind is VerdictKind.SURVIVED, result.verdict.reason
     assert result.evidence.dispatches == 1
     assert any(line.startswith(sent) for line in result.evidence.diff), result.evidence.diff
@@ -88,7 +79,7 @@ def test_stock_dispatches_illegitimate_changes(stock_results, scenario, point, m
 
 def test_stock_rewrites_every_schema_with_defs_on_its_way_to_the_model(stock_results):
     """Even a legitimate change goes out with another surface: `convert_to_openai_tool` inlines `$ref`s."""
-    result = _case(stock_results, "etf-compare-main-hooked", "hook", "legit.compress", "replace")
+    result = find_case(stock_results, "etf-compare-main-hooked", "hook", "legit.compress", "replace")
     assert result.verdict.kind is VerdictKind.SURVIVED
     assert any(line.endswith("changed at /$defs") for line in result.evidence.diff), result.evidence.diff
     # Without tools nothing is rewritten: the entry request's legitimate changes pass.
@@ -97,7 +88,7 @@ def test_stock_rewrites_every_schema_with_defs_on_its_way_to_the_model(stock_res
 
 
 def test_stock_sends_an_over_capacity_request_instead_of_a_capacity_result(stock_results):
-    result = _case(stock_results, "holdings-review-main-over-capacity", "hook", "legit.compress", "replace")
+    result = find_case(stock_results, "holdings-review-main-over-capacity", "hook", "legit.compress", "replace")
     assert result.verdict.kind is VerdictKind.SURVIVED
     assert "instead of an explicit capacity result" in result.verdict.reason
 
@@ -111,11 +102,11 @@ def test_stock_is_refused_by_langchain_itself_only_for_names_its_tool_node_does_
         assert result.evidence.dispatches == 0
         assert result.evidence.settlements[-1].endswith("as pre_dispatch_rejected")
     # At every point, post_seal included: LangChain checks names when it binds the tools.
-    assert _case(stock_results, "etf-compare-main-hooked", "post_seal", "rename.suffix", "in_place").verdict.kind is VerdictKind.KILLED
+    assert find_case(stock_results, "etf-compare-main-hooked", "post_seal", "rename.suffix", "in_place").verdict.kind is VerdictKind.KILLED
     # A re-validation that rebuilds the tools launders a hook's add before LangChain checks it.
-    laundered = _case(stock_results, "note-refresh-main-mcp-hooked", "hook", "add.foreign", "replace")
+    laundered = find_case(stock_results, "note-refresh-main-mcp-hooked", "hook", "add.foreign", "replace")
     assert laundered.verdict.kind is VerdictKind.SURVIVED
-    assert _case(stock_results, "etf-compare-main-hooked", "hook", "add.foreign", "replace").verdict.kind is VerdictKind.KILLED
+    assert find_case(stock_results, "etf-compare-main-hooked", "hook", "add.foreign", "replace").verdict.kind is VerdictKind.KILLED
 
 
 _TRACED_RUN = """

@@ -17,7 +17,7 @@ from harness import FORMATS, Ports, SurfaceRefused, VerdictKind, snapshot_of  # 
 from harness._adapters import openai_agents as adapter  # noqa: E402
 from harness._adapters._openai_agents_views import Crossing, input_items, message_views  # noqa: E402
 from harness._targets import load_target  # noqa: E402
-from tests.fixtures.frameworks import CROSS_SECTION, run_cases  # noqa: E402
+from tests.fixtures.frameworks import CROSS_SECTION, find_case, run_cases  # noqa: E402
 
 #: Loaded once: loading validates every recording.
 SCENARIOS = {scenario.id: scenario for scenario in scenarios.load(None)}
@@ -53,19 +53,9 @@ def test_the_run_is_offline_with_tracing_off():
 
 def test_guarded_refuses_a_hidden_tool_a_hook_puts_back_before_is_enabled_hides_it_again():
     ran = run_cases(GUARDED, ["etf-news-main-budget-exhausted/*/hook/availability.replace:reveal*"])
-    result = _case(ran, "etf-news-main-budget-exhausted", "hook", "availability.reveal", "replace")
+    result = find_case(ran, "etf-news-main-budget-exhausted", "hook", "availability.reveal", "replace")
     assert result.verdict.kind is VerdictKind.KILLED
     assert result.evidence.error_type == "SurfaceRefused"
-
-
-def _case(results, scenario: str, point: str, mutator: str, delivery: str):
-    """The planned case of this scenario, point, mutator (`kind.variant`) and delivery: the seed picks its target."""
-    return next(
-        r
-        for r in results
-        if (r.case.scenario, r.case.point, r.case.mutation.mutator, r.case.mutation.delivery)
-        == (scenario, point, mutator, delivery)
-    )
 
 
 @pytest.mark.parametrize(
@@ -94,14 +84,14 @@ def _case(results, scenario: str, point: str, mutator: str, delivery: str):
     ],
 )
 def test_stock_dispatches_illegitimate_changes(stock_results, scenario, point, mutator, delivery, sent):
-    result = _case(stock_results, scenario, point, mutator, delivery)
+    result = find_case(stock_results, scenario, point, mutator, delivery)
     assert result.verdict.kind is VerdictKind.SURVIVED, result.verdict.reason
     assert result.evidence.dispatches == 1
     assert any(line.startswith(sent) for line in result.evidence.diff), result.evidence.diff
 
 
 def test_stock_sends_an_over_capacity_request_instead_of_a_capacity_result(stock_results):
-    result = _case(stock_results, "holdings-review-main-over-capacity", "hook", "legit.compress", "replace")
+    result = find_case(stock_results, "holdings-review-main-over-capacity", "hook", "legit.compress", "replace")
     assert result.verdict.kind is VerdictKind.SURVIVED
     assert "instead of an explicit capacity result" in result.verdict.reason
 
@@ -118,9 +108,9 @@ def test_stock_refuses_nothing_and_settles_every_request_once_as_dispatched(stoc
 
 def test_stock_launders_some_hook_edits_before_they_reach_the_model(stock_results):
     # A re-validation that rebuilds agent.tools from the owners' descriptors undoes a hook's add ...
-    rebuilt = _case(stock_results, "note-refresh-main-mcp-hooked", "hook", "add.foreign", "replace")
+    rebuilt = find_case(stock_results, "note-refresh-main-mcp-hooked", "hook", "add.foreign", "replace")
     # ... and `is_enabled` hides again a hidden tool a hook put back: the model gets the expected surface.
-    rehidden = _case(stock_results, "etf-news-main-budget-exhausted", "hook", "availability.reveal", "replace")
+    rehidden = find_case(stock_results, "etf-news-main-budget-exhausted", "hook", "availability.reveal", "replace")
     for result in (rebuilt, rehidden):
         assert result.verdict.kind is VerdictKind.SURVIVED  # an illegitimate change that was not refused
         assert result.evidence.dispatches == 1 and result.evidence.diff == ()

@@ -17,7 +17,7 @@ from harness import FORMATS, Ports, SurfaceRefused, VerdictKind, snapshot_of  # 
 from harness._adapters import ADAPTER_TARGETS  # noqa: E402
 from harness._adapters import pydantic_ai as adapter  # noqa: E402
 from harness._adapters._pydantic_ai_views import Crossing, history  # noqa: E402
-from tests.fixtures.frameworks import CROSS_SECTION, run_cases  # noqa: E402
+from tests.fixtures.frameworks import CROSS_SECTION, find_case, run_cases  # noqa: E402
 
 GUARDED = "harness._adapters.pydantic_ai:guarded"
 STOCK = "harness._adapters.pydantic_ai:stock"
@@ -35,15 +35,6 @@ def test_factories_are_targets_with_a_format_and_a_name():
         assert target.tool_format in FORMATS
         assert asyncio.iscoroutinefunction(target.run)
     assert {target.factory for target in ADAPTER_TARGETS.values() if target.extra == "pydantic-ai"} == {STOCK, GUARDED}
-
-
-def _case(results, scenario: str, point: str, mutator: str, delivery: str):
-    """The planned case of this scenario, point, mutator (`kind.variant`) and delivery: the seed picks its target."""
-    return next(
-        r
-        for r in results
-        if (r.case.scenario, r.case.point, r.case.mutation.mutator, r.case.mutation.delivery) == (scenario, point, mutator, delivery)
-    )
 
 
 @pytest.mark.parametrize(
@@ -64,14 +55,14 @@ def _case(results, scenario: str, point: str, mutator: str, delivery: str):
     ],
 )
 def test_stock_dispatches_illegitimate_changes(stock_results, scenario, point, mutator, delivery, sent):
-    result = _case(stock_results.values(), scenario, point, mutator, delivery)
+    result = find_case(stock_results.values(), scenario, point, mutator, delivery)
     assert result.verdict.kind is VerdictKind.SURVIVED, result.verdict.reason
     assert result.evidence.dispatches == 1
     assert any(line.startswith(sent) for line in result.evidence.diff), result.evidence.diff
 
 
 def test_stock_sends_an_over_capacity_request_instead_of_a_capacity_result(stock_results):
-    result = _case(stock_results.values(), "holdings-review-main-over-capacity", "hook", "legit.compress", "replace")
+    result = find_case(stock_results.values(), "holdings-review-main-over-capacity", "hook", "legit.compress", "replace")
     assert result.verdict.kind is VerdictKind.SURVIVED
     assert "instead of an explicit capacity result" in result.verdict.reason
 
@@ -85,9 +76,9 @@ def test_stock_is_refused_by_pydantic_ai_itself_only_for_adds_and_renames_at_pre
         assert result.case.mutation.kind in {"add", "rename", "control", "availability"}
         assert result.evidence.settlements[-1].endswith("as pre_dispatch_rejected")
     # A re-validation that rebuilds the tools launders a hook's add before pydantic-ai checks it.
-    laundered = _case(stock_results.values(), "note-refresh-main-mcp-hooked", "hook", "add.foreign", "replace")
+    laundered = find_case(stock_results.values(), "note-refresh-main-mcp-hooked", "hook", "add.foreign", "replace")
     assert laundered.verdict.kind is VerdictKind.SURVIVED
-    assert _case(stock_results.values(), "etf-compare-main-hooked", "hook", "add.foreign", "replace").verdict.kind is VerdictKind.KILLED
+    assert find_case(stock_results.values(), "etf-compare-main-hooked", "hook", "add.foreign", "replace").verdict.kind is VerdictKind.KILLED
 
 
 # -- how pydantic-ai shares its objects --------------------------------------------------------
