@@ -13,8 +13,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-import scenarios as scenario_files
-from scenarios import Scenario, rulings
+from toolsurface import scenarios as scenario_files
+from toolsurface.scenarios import Scenario, rulings
 
 from ._config import ProjectConfig, Spec
 from ._diff import diff_snapshots, diff_summaries

@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 
-from scenarios import ToolDescriptor
+from toolsurface.scenarios import ToolDescriptor
 
 from ._formats import LOGICAL, ToolFormat
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from scenarios import ToolDescriptor
+from toolsurface.scenarios import ToolDescriptor
 
 
 @dataclass(frozen=True, slots=True)

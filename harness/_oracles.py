@@ -9,8 +9,8 @@ required tools fit at all.
 
 from __future__ import annotations
 
-from mutators import Expect
-from scenarios import RequestOutcome, Scenario, rulings
+from toolsurface.mutators import Expect
+from toolsurface.scenarios import RequestOutcome, Scenario, rulings
 
 from ._canonical import Snapshot
 from ._diff import diff_snapshots, diff_summaries

@@ -11,8 +11,8 @@ import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from mutators import MUTATORS, Edit, Mutation, MutationNotApplicable, Mutator
-from scenarios import OwnerFact, Scenario
+from toolsurface.mutators import MUTATORS, Edit, Mutation, MutationNotApplicable, Mutator
+from toolsurface.scenarios import OwnerFact, Scenario
 
 from ._canonical import capture, snapshot_of
 from ._diff import diff_snapshots, diff_summaries

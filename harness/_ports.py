@@ -11,8 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from mutators import MutationNotApplicable
-from scenarios import SUMMARY_HEADER, Lane, OwnerFact, Scenario
+from toolsurface.mutators import MutationNotApplicable
+from toolsurface.scenarios import SUMMARY_HEADER, Lane, OwnerFact, Scenario
 
 from ._canonical import capture
 from ._formats import ToolFormat

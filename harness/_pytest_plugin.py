@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from scenarios import ScenarioError
+from toolsurface.scenarios import ScenarioError
 
 from ._api import RunOptions, Session, prepare
 from ._config import ProjectConfig, load_project_config

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scenarios import POINTS, Scenario, StageKind, hidden_by, parse
+from toolsurface.scenarios import POINTS, Scenario, StageKind, hidden_by, parse
 
 from ._canonical import capture
 from ._errors import UsageError

@@ -15,8 +15,8 @@ import traceback
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from mutators import Edit, Expect, by_key
-from scenarios import Scenario
+from toolsurface.mutators import Edit, Expect, by_key
+from toolsurface.scenarios import Scenario
 
 from ._canonical import Snapshot, snapshot_of
 from ._errors import CapacityExceeded, RequestRefused

@@ -11,8 +11,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from mutators import Expect, Mutation
-from scenarios import Lane, OwnerFact, Ruling, Scenario
+from toolsurface.mutators import Expect, Mutation
+from toolsurface.scenarios import Lane, OwnerFact, Ruling, Scenario
 
 from ._canonical import Snapshot
 

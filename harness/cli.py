@@ -20,9 +20,9 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-import mutators
-import scenarios
-from reports import (
+from toolsurface import mutators
+from toolsurface import scenarios
+from toolsurface.reports import (
     RESULTS_FILE,
     THEME,
     Audit,

@@ -8,7 +8,7 @@ from abc import abstractmethod
 from collections.abc import Iterable
 from typing import Any
 
-from scenarios import Scenario, ToolDescriptor
+from toolsurface.scenarios import Scenario, ToolDescriptor
 
 from ._base import Edit, Example, Kind, MutationNotApplicable, Mutator, one_of, shown_admitted
 from ._fixtures import HOLDINGS, PROFILE, SEARCH, WEB_READ, WEB_SEARCH

@@ -17,7 +17,7 @@ from typing import Any
 
 import orjson
 
-from scenarios import Binding, FactKind, OwnerFact, Scenario, WebTools
+from toolsurface.scenarios import Binding, FactKind, OwnerFact, Scenario, WebTools
 
 from ._base import Delivery, Edit, Example, Expect, Kind, MutationNotApplicable, Mutator, one_of
 from ._delete import without

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 import orjson
 
 if TYPE_CHECKING:
-    from scenarios import Capability, OwnerFact, Scenario, WebTools
+    from toolsurface.scenarios import Capability, OwnerFact, Scenario, WebTools
 
 
 class Kind(enum.StrEnum):
@@ -62,7 +62,7 @@ class MutationNotApplicable(Exception):
 
 
 class ToolAccess(Protocol):
-    """What mutators need from a tool format accessor (`harness.ToolFormat` provides it)."""
+    """What mutators need from a tool format accessor (`toolsurface.harness.ToolFormat` provides it)."""
 
     def get_name(self, tool: Any) -> str: ...
     def set_name(self, tool: Any, value: str) -> None: ...

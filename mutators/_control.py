@@ -10,7 +10,7 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from scenarios import Scenario
+from toolsurface.scenarios import Scenario
 
 from ._base import Edit, Example, Kind, Mutator, one_of
 from ._delete import without

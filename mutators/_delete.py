@@ -7,7 +7,7 @@ from abc import abstractmethod
 from collections.abc import Iterable
 from typing import Any
 
-from scenarios import Scenario
+from toolsurface.scenarios import Scenario
 
 from ._base import Edit, Example, Kind, Mutator
 from ._fixtures import PROFILE, READ_TOOL_RESULT, SEARCH, WEB_READ, WEB_SEARCH

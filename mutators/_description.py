@@ -7,7 +7,7 @@ from abc import abstractmethod
 from collections.abc import Iterable
 from typing import Any
 
-from scenarios import Scenario
+from toolsurface.scenarios import Scenario
 
 from ._base import Edit, Example, Kind, Mutator, one_of, shown_admitted
 from ._fixtures import PROFILE, SEARCH, WEB_READ, WEB_SEARCH

@@ -11,7 +11,7 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from scenarios import SUMMARY_HEADER, Access, Capability, Scenario, capability_summary
+from toolsurface.scenarios import SUMMARY_HEADER, Access, Capability, Scenario, capability_summary
 
 from ._base import Delivery, Edit, Example, Kind, MutationNotApplicable, Mutator, one_of
 

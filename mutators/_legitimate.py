@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 
-from scenarios import Scenario, ToolDescriptor
+from toolsurface.scenarios import Scenario, ToolDescriptor
 
 from ._base import Edit, Example, Expect, Kind, Mutator, one_of, shown_admitted
 from ._fixtures import CONVERSATION, PROFILE, SEARCH, WEB_READ, WEB_SEARCH

@@ -14,7 +14,7 @@ from abc import abstractmethod
 from collections.abc import Container, Iterable, Iterator
 from typing import Any
 
-from scenarios import Scenario
+from toolsurface.scenarios import Scenario
 
 from ._base import Edit, Example, Kind, MutationNotApplicable, Mutator, one_of, shown_admitted
 from ._fixtures import HOLDINGS, PROFILE, SEARCH, WEB_READ

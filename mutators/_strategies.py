@@ -16,7 +16,7 @@ from typing import Any
 from hypothesis import reject
 from hypothesis import strategies as st
 
-from scenarios import Binding, FactKind, OwnerFact, Scenario, ToolDescriptor, WebTools
+from toolsurface.scenarios import Binding, FactKind, OwnerFact, Scenario, ToolDescriptor, WebTools
 
 from ._base import Delivery, Edit, Expect, Mutation, MutationNotApplicable, Mutator
 from ._fixtures import READ_TOOL_RESULT
@@ -192,7 +192,7 @@ def edit_sequences(
     a case the planner could produce. Fewer than `min_size` steps applicable: the draw is rejected.
     """
     # Imported here, not at the top: the harness imports this package to plan its cases.
-    from harness._formats import LOGICAL
+    from toolsurface.harness._formats import LOGICAL
 
     if not 0 <= min_size <= max_size:
         raise ValueError(f"{min_size=} and {max_size=} must satisfy 0 <= min_size <= max_size")
@@ -244,8 +244,8 @@ def mutated_requests(draw: st.DrawFn, scenario: Scenario, tool_format: str = "lo
     `anthropic`, `mcp`), by either delivery. A change that leaves the surface canonically equal
     while it must be refused (reordering one tool) is never drawn: there is nothing to refuse.
     Use as `surfaces().flatmap(scenarios_for).flatmap(mutated_requests)`."""
-    from harness._canonical import capture
-    from harness._formats import FORMATS
+    from toolsurface.harness._canonical import capture
+    from toolsurface.harness._formats import FORMATS
 
     fmt = FORMATS[tool_format]
     (mutation,) = draw(edit_sequences(scenario, min_size=1, max_size=1))

@@ -7,7 +7,7 @@ import copy
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from scenarios import (
+from toolsurface.scenarios import (
     Binding,
     Capability,
     Contract,

@@ -12,9 +12,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from harness import Ending, Standing, VerdictKind
-from mutators import Kind
-from scenarios import POINTS
+from toolsurface.harness import Ending, Standing, VerdictKind
+from toolsurface.mutators import Kind
+from toolsurface.scenarios import POINTS
 
 #: What a GREEN run proves, and what it does not: every audit says so in these words.
 PROVES = (

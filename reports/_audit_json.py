@@ -11,7 +11,7 @@ from typing import Any
 
 import orjson
 
-from harness import VerdictKind
+from toolsurface.harness import VerdictKind
 
 from ._audit import DOES_NOT_PROVE, PROVES, Audit
 

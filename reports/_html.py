@@ -21,7 +21,7 @@ from urllib.parse import urlencode
 
 import orjson
 
-from harness import Standing, VerdictKind
+from toolsurface.harness import Standing, VerdictKind
 
 from ._audit import DOES_NOT_PROVE, PROVES, Audit, CaseRow
 

@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from harness import VerdictKind
+from toolsurface.harness import VerdictKind
 
 from ._audit import DOES_NOT_PROVE, PROVES, Audit
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from harness import CaseOutcome, Expectation, Thresholds, UsageError, VerdictKind, judge_gate
+from toolsurface.harness import CaseOutcome, Expectation, Thresholds, UsageError, VerdictKind, judge_gate
 
 from ._results import case_line, closing, opening, summary_record
 

@@ -9,7 +9,7 @@ from typing import Any
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
-from harness._mutants import MutantRun
+from toolsurface.harness._mutants import MutantRun
 
 _STYLE = {"Killed": "toolsurface.killed", "Survived": "toolsurface.survived", "Ignored": "toolsurface.equivalent"}
 

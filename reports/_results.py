@@ -16,8 +16,8 @@ from typing import IO, Any
 
 import orjson
 
-from harness import CaseOutcome, CaseResult, Gate, Judged, Session, UsageError, Verdict, VerdictKind, totals, version
-from scenarios import Ruling
+from toolsurface.harness import CaseOutcome, CaseResult, Gate, Judged, Session, UsageError, Verdict, VerdictKind, totals, version
+from toolsurface.scenarios import Ruling
 
 from ._scan import publish
 

@@ -19,8 +19,8 @@ from typing import Any
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
-from harness import UsageError
-from harness._scan import RULES, FileFailed, FileResult, Finding, Rule
+from toolsurface.harness import UsageError
+from toolsurface.harness._scan import RULES, FileFailed, FileResult, Finding, Rule
 
 JSON_VERSION = 1
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

@@ -49,7 +49,7 @@ def test_the_workflow_runs_its_toolsurface_steps_and_uploads_what_they_write(tmp
     (tmp_path / "src").mkdir()
     shutil.copy(ROOT / "tests" / "fixtures" / "small_guard.py", tmp_path / "src")
     (tmp_path / "myhost").mkdir()
-    (tmp_path / "myhost" / "adapter.py").write_text("from harness._reference import GuardedPipeline as factory\n")
+    (tmp_path / "myhost" / "adapter.py").write_text("from toolsurface.harness._reference import GuardedPipeline as factory\n")
     commands = [step["run"] for step in steps if step.get("run", "").startswith("toolsurface ")]
     assert [command.split()[1] for command in commands] == ["scan", "run"]
     installed = shutil.which("toolsurface", path=str(Path(sys.executable).parent)) or "toolsurface"

@@ -19,8 +19,8 @@ from typing import Any, ClassVar
 
 import httpx2
 
-from harness import CapacityExceeded, RequestRefused
-from scenarios import Scenario
+from toolsurface.harness import CapacityExceeded, RequestRefused
+from toolsurface.scenarios import Scenario
 
 from .guard import Guard
 from .host import PROVIDERS, REQUEST_HEADER, McpHost, Services, Turn, trace_annotations

@@ -1,7 +1,7 @@
 """The host's guard: the request it sends carries exactly the admitted tools.
 
 - **Baseline** — a snapshot of the admitted surface taken right after admission, as JSON bytes
-  (`harness.capture`): no later edit of a live tool, in place or not, can reach it.
+  (`toolsurface.harness.capture`): no later edit of a live tool, in place or not, can reach it.
 - **Expected surface** — the baseline less what the trusted owner facts bound to this request
   hide, read from the fact store at each check; never read from the request or its messages.
 - **Checks** — `early` after recovery and the hooks (before re-validation can rebuild the tools
@@ -22,8 +22,8 @@ from typing import Any
 
 import orjson
 
-from harness import CapacityExceeded, Gateway, Snapshot, SummaryRefused, SurfaceRefused, ToolFormat, capture
-from scenarios import Binding, OwnerFact, Scenario, WebTools, hidden_by
+from toolsurface.harness import CapacityExceeded, Gateway, Snapshot, SummaryRefused, SurfaceRefused, ToolFormat, capture
+from toolsurface.scenarios import Binding, OwnerFact, Scenario, WebTools, hidden_by
 
 
 def estimate_tokens(value: Any) -> int:

@@ -1,7 +1,7 @@
 """A small MCP host: discover tools over MCP, admit what the run grants, prepare one request
 through its stages, and send it with the OpenAI (or Anthropic) Python SDK.
 
-The stages are the ones a request pipeline records (see `scenarios.StageKind`); each one hands its
+The stages are the ones a request pipeline records (see `toolsurface.scenarios.StageKind`); each one hands its
 live request on through `boundary(point, tools, messages)`, which is `ports.inject` under
 toolsurface and nothing at all in production. The guard is optional: `McpHost(..., guard=None)`
 is the same host with the guard removed.
@@ -36,8 +36,8 @@ import openai
 from mcp import Client, types
 from mcp.server import Server
 
-from harness import FORMATS, Outcome, RequestRefused, Snapshot, ToolFormat, capture
-from scenarios import Binding, Message, OwnerFact, Scenario, Stage, StageKind, WebTools, hidden_by
+from toolsurface.harness import FORMATS, Outcome, RequestRefused, Snapshot, ToolFormat, capture
+from toolsurface.scenarios import Binding, Message, OwnerFact, Scenario, Stage, StageKind, WebTools, hidden_by
 
 #: The header that carries the host's request id to the provider gateway.
 REQUEST_HEADER = "x-host-request-id"
@@ -55,7 +55,7 @@ class Provider(Protocol):
     """How the host shapes its tools and sends a request through one provider's SDK."""
 
     name: str
-    #: The `harness.FORMATS` key of the tool dicts the host keeps and sends.
+    #: The `toolsurface.harness.FORMATS` key of the tool dicts the host keeps and sends.
     tool_format: str
 
     def tool(self, listed: types.Tool) -> dict[str, Any]: ...

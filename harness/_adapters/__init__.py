@@ -19,17 +19,17 @@ class FrameworkTarget:
 
 
 _TARGETS = (
-    FrameworkTarget("pydantic-ai:stock", "harness._adapters.pydantic_ai:stock", "pydantic-ai",
+    FrameworkTarget("pydantic-ai:stock", "toolsurface.harness._adapters.pydantic_ai:stock", "pydantic-ai",
                     "a pydantic-ai Agent built from the contract and run offline, as the framework ships"),
-    FrameworkTarget("pydantic-ai:guarded", "harness._adapters.pydantic_ai:guarded", "pydantic-ai",
+    FrameworkTarget("pydantic-ai:guarded", "toolsurface.harness._adapters.pydantic_ai:guarded", "pydantic-ai",
                     "the same Agent with a guard in pydantic-ai's idiom: capability checkpoints and a final model wrapper"),
-    FrameworkTarget("langchain:stock", "harness._adapters.langchain:stock", "langchain",
+    FrameworkTarget("langchain:stock", "toolsurface.harness._adapters.langchain:stock", "langchain",
                     "a LangChain v1 create_agent with middleware, built from the contract and run offline, as the framework ships"),
-    FrameworkTarget("langchain:guarded", "harness._adapters.langchain:guarded", "langchain",
+    FrameworkTarget("langchain:guarded", "toolsurface.harness._adapters.langchain:guarded", "langchain",
                     "the same agent with a guard as LangChain middleware: an early checkpoint and a final wrap_model_call check"),
-    FrameworkTarget("openai-agents:stock", "harness._adapters.openai_agents:stock", "openai-agents",
+    FrameworkTarget("openai-agents:stock", "toolsurface.harness._adapters.openai_agents:stock", "openai-agents",
                     "an OpenAI Agents SDK Agent of FunctionTools, built from the contract and run offline, as the SDK ships"),
-    FrameworkTarget("openai-agents:guarded", "harness._adapters.openai_agents:guarded", "openai-agents",
+    FrameworkTarget("openai-agents:guarded", "toolsurface.harness._adapters.openai_agents:guarded", "openai-agents",
                     "the same agent with a guard in the SDK's idiom: run hooks, the model input filter and a checked model"),
 )  # fmt: skip
 

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NoReturn
 
-from scenarios import Scenario, Stage, hidden_by
+from toolsurface.scenarios import Scenario, Stage, hidden_by
 
 from .._canonical import Snapshot, capture, snapshot_of
 from .._errors import CapacityExceeded, RequestRefused, SummaryRefused, SurfaceRefused

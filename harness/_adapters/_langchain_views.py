@@ -1,6 +1,6 @@
 """Logical views of LangChain's live request objects, for `ports.inject` and the gateway.
 
-Mutators and snapshots reach tools through a `harness.ToolFormat`, which reads dict keys; a
+Mutators and snapshots reach tools through a `toolsurface.harness.ToolFormat`, which reads dict keys; a
 LangChain `ModelRequest` keeps its tools as `BaseTool`s (here `StructuredTool`s with a JSON-schema
 `args_schema`) and its conversation as `BaseMessage`s. A `Crossing` shows one boundary's live
 objects as logical dicts and maps what comes back onto the framework's objects again:
@@ -24,7 +24,7 @@ from typing import Any
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool
 
-from scenarios import Message, ToolDescriptor
+from toolsurface.scenarios import Message, ToolDescriptor
 
 from ._common import TOOL_RESULT_NAME, CallIds, write_back
 

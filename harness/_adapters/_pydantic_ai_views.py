@@ -1,6 +1,6 @@
 """Logical views of pydantic-ai's live request objects, for `ports.inject` and the gateway.
 
-Mutators and snapshots reach tools through a `harness.ToolFormat`, which reads dict keys; pydantic-ai
+Mutators and snapshots reach tools through a `toolsurface.harness.ToolFormat`, which reads dict keys; pydantic-ai
 keeps its tools as `ToolDefinition` dataclasses and its conversation as `ModelMessage`s of parts.
 A `Crossing` shows one boundary's live objects as logical dicts and maps what comes back onto the
 framework's objects again:
@@ -35,7 +35,7 @@ from pydantic_ai.messages import (
 )
 from pydantic_ai.tools import ToolDefinition
 
-from scenarios import Message
+from toolsurface.scenarios import Message
 
 from ._common import TOOL_RESULT_NAME, CallIds, write_back
 

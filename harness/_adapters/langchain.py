@@ -49,7 +49,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scenarios import Scenario, Stage, StageKind
+from toolsurface.scenarios import Scenario, Stage, StageKind
 
 from .._canonical import capture
 from .._formats import LOGICAL

@@ -43,7 +43,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from scenarios import Scenario, Stage, StageKind
+from toolsurface.scenarios import Scenario, Stage, StageKind
 
 from .._canonical import capture
 from .._formats import LOGICAL

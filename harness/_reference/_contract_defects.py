@@ -9,7 +9,7 @@ from __future__ import annotations
 import dataclasses
 from typing import ClassVar
 
-from scenarios import FactKind, OwnerFact, Stage
+from toolsurface.scenarios import FactKind, OwnerFact, Stage
 
 from ._diagnostics import diagnostic_hides
 from ._guarded import GuardedPipeline

@@ -11,7 +11,7 @@ import hashlib
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from scenarios import Lane, Stage
+from toolsurface.scenarios import Lane, Stage
 
 from .._canonical import Snapshot, canonical_json, capture
 from .._errors import RequestRefused

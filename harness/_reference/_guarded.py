@@ -15,7 +15,7 @@ import functools
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from scenarios import Contract, OwnerFact, Scenario, Stage, StageKind, hidden_by
+from toolsurface.scenarios import Contract, OwnerFact, Scenario, Stage, StageKind, hidden_by
 
 from .._canonical import Snapshot, capture, snapshot_of
 from .._errors import CapacityExceeded, RequestRefused, SummaryRefused, SurfaceRefused

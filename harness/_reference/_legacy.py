@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
-from scenarios import StageKind
+from toolsurface.scenarios import StageKind
 
 from .._canonical import Snapshot
 from .._errors import RequestRefused

@@ -10,7 +10,7 @@ from typing import Any
 
 import orjson
 
-from scenarios import Scenario, Stage, StageKind
+from toolsurface.scenarios import Scenario, Stage, StageKind
 
 from .._canonical import Snapshot, capture
 from .._formats import ToolFormat

@@ -12,8 +12,8 @@ import copy
 
 import orjson
 
-from harness import capture, snapshot_of
-from scenarios import ToolDescriptor
+from toolsurface.harness import capture, snapshot_of
+from toolsurface.scenarios import ToolDescriptor
 from tests.benchmarks._surfaces import schema_bytes, surface
 
 TOOLS = surface(128)

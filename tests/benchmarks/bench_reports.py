@@ -7,8 +7,8 @@ from pathlib import Path
 import orjson
 import pytest
 
-from harness import RunOptions, prepare
-from reports import Audit, ReportFormat, merge_results, read_results, write_results
+from toolsurface.harness import RunOptions, prepare
+from toolsurface.reports import Audit, ReportFormat, merge_results, read_results, write_results
 
 RUN = "run: default matrix on reference:guarded, no pairing"
 

@@ -4,8 +4,8 @@ Compared in the same run with the bare reference pipeline on the same scenarios 
 no oracle): the ratio is the harness's own overhead per case.
 """
 
-from harness import FORMATS, CapacityExceeded, Ports, Runner, load_target, plan
-from scenarios import load
+from toolsurface.harness import FORMATS, CapacityExceeded, Ports, Runner, load_target, plan
+from toolsurface.scenarios import load
 
 SCENARIOS = load()
 CASES = plan(SCENARIOS, seed=0)

@@ -15,7 +15,7 @@ from pathlib import Path
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from harness._scan import ScanConfig, python_files, scan_paths
+from toolsurface.harness._scan import ScanConfig, python_files, scan_paths
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 FILES = python_files([STDLIB])

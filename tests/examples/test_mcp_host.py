@@ -19,11 +19,11 @@ pytest.importorskip("anthropic", reason=_INSTALL)
 
 from mcp import Client  # noqa: E402
 
-import scenarios  # noqa: E402
+from toolsurface import scenarios  # noqa: E402
 from examples.mcp_host import adapter  # noqa: E402
 from examples.mcp_host.server import catalogue, serve  # noqa: E402
-from harness import FORMATS, Ending, RunOptions, Session, VerdictKind, capture, load_target, observe, prepare, record, snapshot_of  # noqa: E402
-from mutators import Expect  # noqa: E402
+from toolsurface.harness import FORMATS, Ending, RunOptions, Session, VerdictKind, capture, load_target, observe, prepare, record, snapshot_of  # noqa: E402
+from toolsurface.mutators import Expect  # noqa: E402
 from tests.fixtures.frameworks import CROSS_SECTION, find_case, refuse_connections  # noqa: E402
 
 SPEC = "examples.mcp_host.adapter:{}"

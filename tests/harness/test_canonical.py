@@ -1,8 +1,8 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness import capture, snapshot_of
-from scenarios import ToolDescriptor
+from toolsurface.harness import capture, snapshot_of
+from toolsurface.scenarios import ToolDescriptor
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),

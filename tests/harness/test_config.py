@@ -1,6 +1,6 @@
 import pytest
 
-from harness import RunOptions, Spec, Thresholds, UsageError, load_project_config
+from toolsurface.harness import RunOptions, Spec, Thresholds, UsageError, load_project_config
 
 
 def pyproject(tmp_path, body):

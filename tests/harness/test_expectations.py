@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness import (
+from toolsurface.harness import (
     Expectation,
     ExpectationsError,
     Standing,

@@ -1,7 +1,7 @@
 import pytest
 
-from harness import FORMATS
-from scenarios import ToolDescriptor
+from toolsurface.harness import FORMATS
+from toolsurface.scenarios import ToolDescriptor
 
 DESCRIPTOR = ToolDescriptor.of(
     "market__web_search",

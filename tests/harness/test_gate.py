@@ -1,6 +1,6 @@
 import datetime
 
-from harness import CaseOutcome, Expectation, Thresholds, VerdictKind, judge_gate
+from toolsurface.harness import CaseOutcome, Expectation, Thresholds, VerdictKind, judge_gate
 
 TODAY = datetime.date(2026, 12, 2)
 OUTCOMES = [

@@ -5,9 +5,9 @@ refuses (or gives a capacity result) and settles once on its own lane."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from harness import FORMATS, CapacityExceeded, Gateway, Outcome, Ports, RequestRefused, capture, load_target, snapshot_of
-from mutators import Edit, by_key, edit_sequences
-from scenarios import RequestOutcome, load
+from toolsurface.harness import FORMATS, CapacityExceeded, Gateway, Outcome, Ports, RequestRefused, capture, load_target, snapshot_of
+from toolsurface.mutators import Edit, by_key, edit_sequences
+from toolsurface.scenarios import RequestOutcome, load
 
 SCENARIOS = load()
 GUARDED = load_target("reference:guarded")

@@ -4,7 +4,7 @@ selected cases do not exercise survives."""
 import hashlib
 from pathlib import Path
 
-from harness import RunOptions, run_mutants
+from toolsurface.harness import RunOptions, run_mutants
 
 SMALL_GUARD = "tests.fixtures.small_guard:factory"
 ROOT = Path(__file__).resolve().parents[2]

@@ -2,9 +2,9 @@ import re
 
 import pytest
 
-from harness import Shard, UsageError, plan
-from harness._plan import select, shard
-from scenarios import load
+from toolsurface.harness import Shard, UsageError, plan
+from toolsurface.harness._plan import select, shard
+from toolsurface.scenarios import load
 
 ID = re.compile(r"^[a-z0-9-]+/(main|child)/(hooks|no-hooks)/[a-z_]+/[a-z]+\.(replace|in_place):[a-z_]+:.+$")
 

@@ -1,7 +1,7 @@
 import pytest
 
-from harness import FORMATS, LedgerRefused, Outcome, Ports
-from scenarios import load
+from toolsurface.harness import FORMATS, LedgerRefused, Outcome, Ports
+from toolsurface.scenarios import load
 
 
 @pytest.fixture

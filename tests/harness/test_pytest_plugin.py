@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-import scenarios
-from harness import RunOptions, prepare
+from toolsurface import scenarios
+from toolsurface.harness import RunOptions, prepare
 
 pytest_plugins = ["pytester"]
 

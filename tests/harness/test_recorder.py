@@ -1,8 +1,8 @@
 import orjson
 import pytest
 
-import scenarios
-from harness import RunOptions, UsageError, load_target, plan, prepare, record
+from toolsurface import scenarios
+from toolsurface.harness import RunOptions, UsageError, load_target, plan, prepare, record
 from tests.fixtures.user_targets import Adapter, Crashing, Idle, NoInjection
 
 BUNDLED = scenarios.load()

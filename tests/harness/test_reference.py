@@ -5,8 +5,8 @@ from collections import Counter
 
 import pytest
 
-from harness import DEFECTS, Ending, Runner, VerdictKind, load_target, plan
-from scenarios import POINTS, RequestOutcome, StageKind, load
+from toolsurface.harness import DEFECTS, Ending, Runner, VerdictKind, load_target, plan
+from toolsurface.scenarios import POINTS, RequestOutcome, StageKind, load
 
 SIX_KINDS = {"add", "delete", "rename", "reorder", "description", "schema"}
 KILLS = {VerdictKind.SURVIVED, VerdictKind.FALSE_REJECT}

@@ -2,9 +2,9 @@
 
 import pytest
 
-from harness import Runner, VerdictKind, load_target, plan
-from mutators import Expect
-from scenarios import load
+from toolsurface.harness import Runner, VerdictKind, load_target, plan
+from toolsurface.mutators import Expect
+from toolsurface.scenarios import load
 
 SPEC = "tests.fixtures.user_targets:{}"
 

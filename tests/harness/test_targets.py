@@ -1,6 +1,6 @@
 import pytest
 
-from harness import DEFECTS, REFERENCE_TARGETS, TargetError, load_target
+from toolsurface.harness import DEFECTS, REFERENCE_TARGETS, TargetError, load_target
 
 
 def test_every_reference_spec_loads():

@@ -4,10 +4,10 @@ import random
 
 import pytest
 
-from harness._formats import OPENAI
-from mutators import Delivery, Edit, MutationNotApplicable, by_key
-from mutators._fixtures import READ_TOOL_RESULT, SEARCH, WEB_READ
-from mutators._testing import descriptor, live_tools, minimal_scenario
+from toolsurface.harness._formats import OPENAI
+from toolsurface.mutators import Delivery, Edit, MutationNotApplicable, by_key
+from toolsurface.mutators._fixtures import READ_TOOL_RESULT, SEARCH, WEB_READ
+from toolsurface.mutators._testing import descriptor, live_tools, minimal_scenario
 
 CONTROL = descriptor(READ_TOOL_RESULT)
 RECALL = descriptor({**READ_TOOL_RESULT, "name": "recall_context", "description": "Recall a compressed message."})

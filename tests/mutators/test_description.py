@@ -5,11 +5,11 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mutators import by_key
-from mutators._description import INJECTION, Append, Truncate, Whitespace
-from mutators._fixtures import SEARCH, WEB_READ
-from mutators._testing import descriptor, minimal_scenario
-from scenarios import ToolDescriptor
+from toolsurface.mutators import by_key
+from toolsurface.mutators._description import INJECTION, Append, Truncate, Whitespace
+from toolsurface.mutators._fixtures import SEARCH, WEB_READ
+from toolsurface.mutators._testing import descriptor, minimal_scenario
+from toolsurface.scenarios import ToolDescriptor
 
 descriptions = st.text(min_size=1, max_size=120)
 

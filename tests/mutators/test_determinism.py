@@ -11,9 +11,9 @@ ROOT = Path(__file__).resolve().parents[2]
 #: set of several names: any iteration over that set shows up as output that varies with the seed.
 SCRIPT = """
 import random
-import mutators
-from mutators._fixtures import CONVERSATION, HOLDINGS, PROFILE, READ_TOOL_RESULT, SEARCH, WEB_READ, WEB_SEARCH
-from mutators._testing import descriptor, minimal_scenario
+from toolsurface import mutators
+from toolsurface.mutators._fixtures import CONVERSATION, HOLDINGS, PROFILE, READ_TOOL_RESULT, SEARCH, WEB_READ, WEB_SEARCH
+from toolsurface.mutators._testing import descriptor, minimal_scenario
 
 names = ("read_tool_result", "recall_context", "expand_result", "page_result", "list_results")
 controls = [descriptor({**READ_TOOL_RESULT, "name": name}) for name in names]

@@ -9,10 +9,10 @@ import random
 import orjson
 import pytest
 
-from harness import Gateway, snapshot_of
-from harness._formats import LOGICAL, MCP, OPENAI
-from mutators import MUTATORS, Delivery, Edit, Example, Expect, Kind, Mutator
-from mutators._testing import descriptor, example_scenario, live_tools, read_surface
+from toolsurface.harness import Gateway, snapshot_of
+from toolsurface.harness._formats import LOGICAL, MCP, OPENAI
+from toolsurface.mutators import MUTATORS, Delivery, Edit, Example, Expect, Kind, Mutator
+from toolsurface.mutators._testing import descriptor, example_scenario, live_tools, read_surface
 
 FORMATS = (LOGICAL, OPENAI, MCP)
 

@@ -5,12 +5,12 @@ import random
 import orjson
 import pytest
 
-from harness._formats import OPENAI
-from mutators import Delivery, Edit, by_key
-from mutators._fixtures import CONVERSATION, HOLDINGS, SEARCH
-from mutators._legitimate import reverse_keys
-from mutators._testing import descriptor, live_tools, minimal_scenario
-from scenarios import ToolDescriptor
+from toolsurface.harness._formats import OPENAI
+from toolsurface.mutators import Delivery, Edit, by_key
+from toolsurface.mutators._fixtures import CONVERSATION, HOLDINGS, SEARCH
+from toolsurface.mutators._legitimate import reverse_keys
+from toolsurface.mutators._testing import descriptor, live_tools, minimal_scenario
+from toolsurface.scenarios import ToolDescriptor
 
 
 def test_compress_targets_only_a_conversation_it_can_shorten() -> None:

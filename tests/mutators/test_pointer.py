@@ -2,8 +2,8 @@
 
 import pytest
 
-from mutators import MutationNotApplicable
-from mutators._pointer import join, resolve, schema_nodes, split_last, split_target, tokens
+from toolsurface.mutators import MutationNotApplicable
+from toolsurface.mutators._pointer import join, resolve, schema_nodes, split_last, split_target, tokens
 
 
 def test_join_escapes_and_tokens_unescape() -> None:

@@ -11,7 +11,7 @@ import orjson
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness import (
+from toolsurface.harness import (
     Added,
     DescriptionChanged,
     Moved,
@@ -22,11 +22,11 @@ from harness import (
     diff_snapshots,
     snapshot_of,
 )
-from harness._formats import LOGICAL, MCP, OPENAI
-from mutators import MUTATORS, Delivery, Edit, Expect, Kind, Mutator, edit_sequences, scenarios_for, surfaces
-from mutators._pointer import split_last, split_target
-from mutators._testing import live_tools
-from scenarios import Scenario, hidden_by, rule
+from toolsurface.harness._formats import LOGICAL, MCP, OPENAI
+from toolsurface.mutators import MUTATORS, Delivery, Edit, Expect, Kind, Mutator, edit_sequences, scenarios_for, surfaces
+from toolsurface.mutators._pointer import split_last, split_target
+from toolsurface.mutators._testing import live_tools
+from toolsurface.scenarios import Scenario, hidden_by, rule
 
 scenarios = surfaces().flatmap(scenarios_for)
 formats = st.sampled_from((LOGICAL, OPENAI, MCP))

@@ -5,15 +5,15 @@ import re
 
 import pytest
 
-import mutators
-from mutators import MUTATORS, Expect, Kind, Mutator, _strategies, by_key
+from toolsurface import mutators
+from toolsurface.mutators import MUTATORS, Expect, Kind, Mutator, _strategies, by_key
 
 
 def _concrete_subclasses(cls: type) -> set[type]:
     found = set()
     for sub in cls.__subclasses__():
         found |= _concrete_subclasses(sub)
-        if not inspect.isabstract(sub) and sub.__module__.startswith("mutators."):
+        if not inspect.isabstract(sub) and sub.__module__.startswith("toolsurface.mutators."):
             found.add(sub)
     return found
 

@@ -4,11 +4,11 @@ import random
 
 import pytest
 
-from mutators import by_key
-from mutators._fixtures import SEARCH
-from mutators._rename import LOOKALIKES, Case, Lookalike, Suffix, Whitespace
-from mutators._testing import descriptor, minimal_scenario
-from scenarios import ToolDescriptor
+from toolsurface.mutators import by_key
+from toolsurface.mutators._fixtures import SEARCH
+from toolsurface.mutators._rename import LOOKALIKES, Case, Lookalike, Suffix, Whitespace
+from toolsurface.mutators._testing import descriptor, minimal_scenario
+from toolsurface.scenarios import ToolDescriptor
 
 
 def _tool(name: str) -> ToolDescriptor:

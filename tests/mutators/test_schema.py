@@ -4,12 +4,12 @@ import random
 
 import pytest
 
-from harness._formats import LOGICAL, MCP, OPENAI
-from mutators import Delivery, Edit, MutationNotApplicable, by_key
-from mutators._fixtures import HOLDINGS, PROFILE, SEARCH
-from mutators._schema import Enum, Required, Type
-from mutators._testing import descriptor, live_tools, minimal_scenario
-from scenarios import ToolDescriptor
+from toolsurface.harness._formats import LOGICAL, MCP, OPENAI
+from toolsurface.mutators import Delivery, Edit, MutationNotApplicable, by_key
+from toolsurface.mutators._fixtures import HOLDINGS, PROFILE, SEARCH
+from toolsurface.mutators._schema import Enum, Required, Type
+from toolsurface.mutators._testing import descriptor, live_tools, minimal_scenario
+from toolsurface.scenarios import ToolDescriptor
 
 SCHEMA_KEYS = [
     "schema.add_property",

@@ -8,12 +8,12 @@ import pytest
 from hypothesis import Phase, find, given, settings
 from hypothesis import strategies as st
 
-import scenarios
-from mutators import by_key, edit_sequences, scenarios_for, surfaces, tool_descriptors
-from mutators._fixtures import CONVERSATION, HOLDINGS, PROFILE, SEARCH
-from mutators._pointer import schema_nodes
-from mutators._testing import descriptor, minimal_scenario
-from scenarios import Scenario, ToolDescriptor
+from toolsurface import scenarios
+from toolsurface.mutators import by_key, edit_sequences, scenarios_for, surfaces, tool_descriptors
+from toolsurface.mutators._fixtures import CONVERSATION, HOLDINGS, PROFILE, SEARCH
+from toolsurface.mutators._pointer import schema_nodes
+from toolsurface.mutators._testing import descriptor, minimal_scenario
+from toolsurface.scenarios import Scenario, ToolDescriptor
 
 NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
 quick = settings(max_examples=30, deadline=None)

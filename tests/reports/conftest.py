@@ -1,8 +1,8 @@
 import orjson
 import pytest
 
-from harness import RunOptions, prepare
-from reports import Audit, write_results
+from toolsurface.harness import RunOptions, prepare
+from toolsurface.reports import Audit, write_results
 
 
 @pytest.fixture

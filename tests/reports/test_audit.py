@@ -5,8 +5,8 @@ import jsonschema
 import orjson
 import pytest
 
-from harness import RunOptions, VerdictKind, prepare
-from reports import Audit, audit_document, write_results
+from toolsurface.harness import RunOptions, VerdictKind, prepare
+from toolsurface.reports import Audit, audit_document, write_results
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "reports" / "audit.schema.json").read_text())
 

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from harness import RunOptions, VerdictKind, prepare
-from reports import write_results
-from reports._audit import Audit
-from reports._html import render_html
-from reports._load import read_results
+from toolsurface.harness import RunOptions, VerdictKind, prepare
+from toolsurface.reports import write_results
+from toolsurface.reports._audit import Audit
+from toolsurface.reports._html import render_html
+from toolsurface.reports._load import read_results
 
 HOSTILE = '</script><img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>'
 BUNDLED = Path(__file__).resolve().parents[2] / "scenarios" / "bundled" / "etf-compare-main-hooked.json"

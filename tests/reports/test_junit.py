@@ -4,8 +4,8 @@ import orjson
 import pytest
 from junitparser import Failure, JUnitXml, Skipped
 
-from harness import RunOptions, prepare
-from reports import Audit, render_junit, write_results
+from toolsurface.harness import RunOptions, prepare
+from toolsurface.reports import Audit, render_junit, write_results
 
 
 @pytest.fixture(scope="module")

@@ -4,8 +4,8 @@ import orjson
 import pytest
 from markdown_it import MarkdownIt
 
-from harness import RunOptions, prepare
-from reports import Audit, render_markdown, write_results
+from toolsurface.harness import RunOptions, prepare
+from toolsurface.reports import Audit, render_markdown, write_results
 
 HOSTILE = '</script><img src=x onerror="window.__pwned=1">`|*bold*|`<script>window.__pwned=2</script>'
 

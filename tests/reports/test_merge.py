@@ -3,8 +3,8 @@ import datetime
 import orjson
 import pytest
 
-from harness import RunOptions, UsageError, prepare
-from reports import merge_results, write_results
+from toolsurface.harness import RunOptions, UsageError, prepare
+from toolsurface.reports import merge_results, write_results
 
 SELECT = ["web-read-child-single-tool/*", "etf-compare-main-openai/*/evidence/*"]
 TODAY = datetime.date(2026, 12, 2)

@@ -5,8 +5,8 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from harness import RunOptions, prepare
-from reports import RESULTS_FILE, ResultsWriter, write_results
+from toolsurface.harness import RunOptions, prepare
+from toolsurface.reports import RESULTS_FILE, ResultsWriter, write_results
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "reports" / "results.schema.json").read_text())
 

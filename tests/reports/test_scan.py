@@ -8,8 +8,8 @@ import jsonschema
 import pytest
 from rich.console import Console
 
-from harness._scan import RULES, FileFailed, ScanConfig, scan_source
-from reports import THEME, ScanReport, scan_json, scan_sarif
+from toolsurface.harness._scan import RULES, FileFailed, ScanConfig, scan_source
+from toolsurface.reports import THEME, ScanReport, scan_json, scan_sarif
 
 ROOT = Path(__file__).resolve().parents[2]
 SARIF = json.loads((ROOT / "tests" / "fixtures" / "schemas" / "sarif-2.1.0.schema.json").read_text())

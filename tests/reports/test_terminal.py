@@ -2,7 +2,7 @@ import io
 
 from rich.console import Console
 
-from reports import THEME, RunSummary
+from toolsurface.reports import THEME, RunSummary
 
 
 def render(summary):

@@ -2,8 +2,8 @@ import io
 
 from rich.console import Console
 
-from harness import RunOptions, defect_kills, reproduce
-from reports import THEME, DefectMatrix, ReproductionView
+from toolsurface.harness import RunOptions, defect_kills, reproduce
+from toolsurface.reports import THEME, DefectMatrix, ReproductionView
 
 
 def render(renderable):

@@ -5,9 +5,9 @@ import dataclasses
 from hypothesis import given
 from hypothesis import strategies as st
 
-from mutators import owner_facts
-from mutators._testing import BINDING
-from scenarios import Binding, FactKind, OwnerFact, WebTools, hidden_by, rule, rulings
+from toolsurface.mutators import owner_facts
+from toolsurface.mutators._testing import BINDING
+from toolsurface.scenarios import Binding, FactKind, OwnerFact, WebTools, hidden_by, rule, rulings
 
 WEB = WebTools(search="market__web_search", read="market__web_read")
 

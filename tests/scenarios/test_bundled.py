@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-import scenarios
-from harness._reference._stages import compress, estimate_tokens
-from scenarios import FactKind, Lane, Mode, RequestOutcome, Scenario, StageKind, ToolDescriptor
+from toolsurface import scenarios
+from toolsurface.harness._reference._stages import compress, estimate_tokens
+from toolsurface.scenarios import FactKind, Lane, Mode, RequestOutcome, Scenario, StageKind, ToolDescriptor
 
 SCENARIOS = scenarios.load()
 BY_ID = {s.id: s for s in SCENARIOS}
@@ -376,7 +376,7 @@ def test_every_recording_with_both_web_tools_names_them():
 
 
 def test_one_recording_resumes_from_its_sealed_receipt_over_diagnostic_tool_results():
-    from harness._reference._diagnostics import diagnostic_hides
+    from toolsurface.harness._reference._diagnostics import diagnostic_hides
 
     (recovery,) = having(StageKind.RECOVER)
     assert recovery.stage(StageKind.RECOVER).receipt.startswith("rcpt_")
@@ -386,7 +386,7 @@ def test_one_recording_resumes_from_its_sealed_receipt_over_diagnostic_tool_resu
 
 
 def test_no_other_transcript_looks_like_availability():
-    from harness._reference._diagnostics import diagnostic_hides
+    from toolsurface.harness._reference._diagnostics import diagnostic_hides
 
     live = [s for s in SCENARIOS if s.stage(StageKind.RECOVER) is None]
     assert all(not diagnostic_hides([m.as_dict() for m in s.messages], s.contract.web_tools) for s in live)

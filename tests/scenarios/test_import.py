@@ -3,8 +3,8 @@ import json
 import pytest
 from hypothesis import given, settings
 
-from mutators import surfaces
-from scenarios import ScenarioError, import_file, import_scenario, parse, scenario_id_for
+from toolsurface.mutators import surfaces
+from toolsurface.scenarios import ScenarioError, import_file, import_scenario, parse, scenario_id_for
 
 
 def openai_body(tools, responses=False):

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import scenarios
-from scenarios import Lane, Scenario, ScenarioError, StageKind
+from toolsurface import scenarios
+from toolsurface.scenarios import Lane, Scenario, ScenarioError, StageKind
 
 BASE_FILE = scenarios.bundled_dir() / "etf-compare-main-hooked.json"
 STAGE_ORDER = "order: recover, hook, revalidate, context_fit, evidence, publication, async_prep, seal"

@@ -7,9 +7,9 @@ import importlib.util
 
 import pytest
 
-import scenarios
-from harness import Ending, VerdictKind
-from harness._adapters import ADAPTER_TARGETS
+from toolsurface import scenarios
+from toolsurface.harness import Ending, VerdictKind
+from toolsurface.harness._adapters import ADAPTER_TARGETS
 from tests.fixtures.frameworks import CROSS_SECTION, refuse_connections, run_cases
 
 #: The import name each extra installs.

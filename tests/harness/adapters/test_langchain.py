@@ -17,15 +17,15 @@ if not langchain.__version__.startswith("1."):
 
 from langchain_core.utils.function_calling import convert_to_openai_tool  # noqa: E402
 
-import scenarios  # noqa: E402
-from harness import FORMATS, Ports, SurfaceRefused, VerdictKind, snapshot_of  # noqa: E402
-from harness._adapters import langchain as adapter  # noqa: E402
-from harness._adapters._langchain_views import Crossing, history, message_views, tool_of, tool_view  # noqa: E402
-from harness._targets import load_target  # noqa: E402
+from toolsurface import scenarios  # noqa: E402
+from toolsurface.harness import FORMATS, Ports, SurfaceRefused, VerdictKind, snapshot_of  # noqa: E402
+from toolsurface.harness._adapters import langchain as adapter  # noqa: E402
+from toolsurface.harness._adapters._langchain_views import Crossing, history, message_views, tool_of, tool_view  # noqa: E402
+from toolsurface.harness._targets import load_target  # noqa: E402
 from tests.fixtures.frameworks import find_case, run_cases  # noqa: E402
 
-GUARDED = "harness._adapters.langchain:guarded"
-STOCK = "harness._adapters.langchain:stock"
+GUARDED = "toolsurface.harness._adapters.langchain:guarded"
+STOCK = "toolsurface.harness._adapters.langchain:stock"
 
 #: What the stock tests below look at.
 STOCK_SELECTION = [
@@ -117,9 +117,9 @@ def refuse(*args, **kwargs):
     raise OSError("network access during an offline run")
 socket.socket.connect = socket.socket.connect_ex = refuse
 socket.create_connection = socket.getaddrinfo = refuse
-import scenarios
-from harness import FORMATS, Ports
-from harness._adapters import langchain as adapter
+from toolsurface import scenarios
+from toolsurface.harness import FORMATS, Ports
+from toolsurface.harness._adapters import langchain as adapter
 scenario = next(s for s in scenarios.load(None) if s.id == "etf-compare-main-hooked")
 ports = Ports(scenario, FORMATS["logical"], None, None)
 asyncio.run(adapter.run_request(adapter.build_agent(scenario, guarded=True), adapter.Request.open(scenario, ports)))
@@ -259,6 +259,6 @@ def test_an_in_place_edit_lands_on_the_live_objects():
 
 def test_importing_without_langchain_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "langchain", None)
-    monkeypatch.delitem(sys.modules, "harness._adapters.langchain")
+    monkeypatch.delitem(sys.modules, "toolsurface.harness._adapters.langchain")
     with pytest.raises(ImportError, match=r"toolsurface\[langchain\]"):
-        importlib.import_module("harness._adapters.langchain")
+        importlib.import_module("toolsurface.harness._adapters.langchain")

@@ -12,17 +12,17 @@ agents = pytest.importorskip("agents", reason="needs the openai-agents extra: pi
 if not all(hasattr(agents, name) for name in ("Agent", "FunctionTool", "Runner", "RunHooks", "RunConfig")):
     pytest.skip("`agents` is not the OpenAI Agents SDK: pip install 'toolsurface[openai-agents]'", allow_module_level=True)
 
-import scenarios  # noqa: E402
-from harness import FORMATS, Ports, SurfaceRefused, VerdictKind, snapshot_of  # noqa: E402
-from harness._adapters import openai_agents as adapter  # noqa: E402
-from harness._adapters._openai_agents_views import Crossing, input_items, message_views  # noqa: E402
-from harness._targets import load_target  # noqa: E402
+from toolsurface import scenarios  # noqa: E402
+from toolsurface.harness import FORMATS, Ports, SurfaceRefused, VerdictKind, snapshot_of  # noqa: E402
+from toolsurface.harness._adapters import openai_agents as adapter  # noqa: E402
+from toolsurface.harness._adapters._openai_agents_views import Crossing, input_items, message_views  # noqa: E402
+from toolsurface.harness._targets import load_target  # noqa: E402
 from tests.fixtures.frameworks import CROSS_SECTION, find_case, run_cases  # noqa: E402
 
 #: Loaded once: loading validates every recording.
 SCENARIOS = {scenario.id: scenario for scenario in scenarios.load(None)}
-GUARDED = "harness._adapters.openai_agents:guarded"
-STOCK = "harness._adapters.openai_agents:stock"
+GUARDED = "toolsurface.harness._adapters.openai_agents:guarded"
+STOCK = "toolsurface.harness._adapters.openai_agents:stock"
 
 
 @pytest.fixture(scope="module")
@@ -223,6 +223,6 @@ def test_an_in_place_tool_edit_lands_on_the_live_function_tool():
 
 def test_importing_without_the_sdk_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "agents", None)
-    monkeypatch.delitem(sys.modules, "harness._adapters.openai_agents")
+    monkeypatch.delitem(sys.modules, "toolsurface.harness._adapters.openai_agents")
     with pytest.raises(ImportError, match=r"toolsurface\[openai-agents\]"):
-        importlib.import_module("harness._adapters.openai_agents")
+        importlib.import_module("toolsurface.harness._adapters.openai_agents")

@@ -12,15 +12,15 @@ pytest.importorskip("pydantic_ai", reason="needs the pydantic-ai extra: pip inst
 
 from pydantic_ai.messages import repair_messages  # noqa: E402
 
-import scenarios  # noqa: E402
-from harness import FORMATS, Ports, SurfaceRefused, VerdictKind, snapshot_of  # noqa: E402
-from harness._adapters import ADAPTER_TARGETS  # noqa: E402
-from harness._adapters import pydantic_ai as adapter  # noqa: E402
-from harness._adapters._pydantic_ai_views import Crossing, history  # noqa: E402
+from toolsurface import scenarios  # noqa: E402
+from toolsurface.harness import FORMATS, Ports, SurfaceRefused, VerdictKind, snapshot_of  # noqa: E402
+from toolsurface.harness._adapters import ADAPTER_TARGETS  # noqa: E402
+from toolsurface.harness._adapters import pydantic_ai as adapter  # noqa: E402
+from toolsurface.harness._adapters._pydantic_ai_views import Crossing, history  # noqa: E402
 from tests.fixtures.frameworks import CROSS_SECTION, find_case, run_cases  # noqa: E402
 
-GUARDED = "harness._adapters.pydantic_ai:guarded"
-STOCK = "harness._adapters.pydantic_ai:stock"
+GUARDED = "toolsurface.harness._adapters.pydantic_ai:guarded"
+STOCK = "toolsurface.harness._adapters.pydantic_ai:stock"
 
 
 @pytest.fixture(scope="module")
@@ -162,6 +162,6 @@ def test_an_in_place_message_edit_lands_on_the_live_part():
 
 def test_importing_without_pydantic_ai_names_the_extra(monkeypatch):
     monkeypatch.setitem(sys.modules, "pydantic_ai", None)
-    monkeypatch.delitem(sys.modules, "harness._adapters.pydantic_ai")
+    monkeypatch.delitem(sys.modules, "toolsurface.harness._adapters.pydantic_ai")
     with pytest.raises(ImportError, match=r"toolsurface\[pydantic-ai\]"):
-        importlib.import_module("harness._adapters.pydantic_ai")
+        importlib.import_module("toolsurface.harness._adapters.pydantic_ai")

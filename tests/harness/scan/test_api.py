@@ -2,8 +2,8 @@
 
 import pytest
 
-from harness import UsageError
-from harness._scan import FileFailed, ScanConfig, _api, load_config, scan_paths
+from toolsurface.harness import UsageError
+from toolsurface.harness._scan import FileFailed, ScanConfig, _api, load_config, scan_paths
 
 CONFIG = ScanConfig()
 FLAWED = "def take_baseline(run):\n    return recapture(list(run.tools), run)\n"

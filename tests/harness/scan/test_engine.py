@@ -3,9 +3,9 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from harness._scan import FileFailed, FileScanned, ScanConfig, scan_paths, scan_source
-from harness._scan._engine import applicable
-from harness._scan._rule import suppressed
+from toolsurface.harness._scan import FileFailed, FileScanned, ScanConfig, scan_paths, scan_source
+from toolsurface.harness._scan._engine import applicable
+from toolsurface.harness._scan._rule import suppressed
 
 CONFIG = ScanConfig()
 SHARED = "def prepare(state):\n    baseline = list(state.tools)  {comment}\n    return baseline\n"

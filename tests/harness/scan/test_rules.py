@@ -6,8 +6,8 @@ import re
 
 import pytest
 
-from harness._scan import RULES, Rule, ScanConfig, scan_source
-from harness._scan import rules as rule_package
+from toolsurface.harness._scan import RULES, Rule, ScanConfig, scan_source
+from toolsurface.harness._scan import rules as rule_package
 
 CONFIG = ScanConfig()
 VALID = [pytest.param(rule, code, id=f"{rule.id}-valid-{i}") for rule in RULES for i, code in enumerate(rule.valid)]

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import libcst as cst
 
-from harness._scan import ScanConfig
-from harness._scan._seams import source_mutants
+from toolsurface.harness._scan import ScanConfig
+from toolsurface.harness._scan._seams import source_mutants
 
 ROOT = Path(__file__).resolve().parents[3]
 GUARDED = ROOT / "harness" / "_reference" / "_guarded.py"
@@ -65,5 +65,5 @@ def test_a_template_the_guard_has_no_names_for_is_skipped():
     assert [m.mutator for m in source_mutants(source, "g.py", ScanConfig())] == ["SnapshotToObject"]
     templated = ScanConfig(request_baseline=("lambda: capture(tools, fmt)",))
     assert [m.mutator for m in source_mutants(source, "g.py", templated)] == ["SnapshotToObject"]  # no `capture` here
-    imported = "from harness import capture\n\n" + source
+    imported = "from toolsurface import capture\n\n" + source
     assert [m.mutator for m in source_mutants(imported, "g.py", templated)] == ["SnapshotToObject", "BaselineFromRequest"]

@@ -1,0 +1,57 @@
+"""Everything imports the one installed package, `toolsurface`, never the checkout's folders by their bare names."""
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+import toolsurface
+
+ROOT = Path(__file__).resolve().parents[1]
+FOLDERS = ("harness", "mutators", "scenarios", "reports")
+SOURCES = sorted(
+    path
+    for folder in (*FOLDERS, "tests", "examples")
+    for path in (ROOT / folder).rglob("*.py")
+    if "__pycache__" not in path.parts
+) + [ROOT / "__init__.py"]
+
+
+def _bare_imports(path: Path) -> list[str]:
+    """`line: statement` for every absolute import of a checkout folder by its bare name."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = [node.module]
+        else:
+            continue
+        found += [f"{node.lineno}: {ast.unparse(node)}" for name in names if name.split(".")[0] in FOLDERS]
+    return found
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=lambda path: str(path.relative_to(ROOT)))
+def test_no_bare_import_of_a_checkout_folder(path: Path) -> None:
+    assert _bare_imports(path) == []
+
+
+def test_the_lint_finds_a_bare_import(tmp_path: Path) -> None:
+    source = tmp_path / "m.py"
+    source.write_text("import scenarios\nfrom reports._audit import Audit\nfrom toolsurface import harness\nfrom . import mutators\n")
+    assert _bare_imports(source) == ["1: import scenarios", "2: from reports._audit import Audit"]
+
+
+def test_a_bare_import_fails_loudly() -> None:
+    for folder in FOLDERS:
+        with pytest.raises(ImportError):
+            __import__(folder)
+
+
+def test_every_loaded_module_of_the_package_is_one_copy() -> None:
+    home = Path(toolsurface.__file__).resolve().parent
+    loaded = {name: module for name, module in sys.modules.items() if name.startswith("toolsurface.") and module}
+    assert loaded
+    for name, module in loaded.items():
+        assert Path(module.__file__).resolve().is_relative_to(home), name
