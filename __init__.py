@@ -1,1 +1,89 @@
-"""toolsurface: prove that the tools an LLM agent host sends are exactly the tools it admitted."""
+"""toolsurface: prove that the tools an LLM agent host sends are exactly the tools it admitted.
+
+This is the public API, for people who write a host adapter, a guard or a property test of
+their own; everything under `toolsurface.harness`, `.mutators`, `.scenarios` and `.reports` is
+internal. Names load on first use, so `import toolsurface` (and the pytest plugin it carries)
+costs nothing until something is used, and only the strategies import Hypothesis.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .harness._canonical import Snapshot, capture, snapshot_of
+    from .harness._errors import CapacityExceeded, RequestRefused, SummaryRefused, SurfaceRefused
+    from .harness._formats import FORMATS, ToolFormat
+    from .harness._ports import Gateway, Ledger, LedgerRefused, OwnerFacts, Ports, Publications, Reservation
+    from .harness._types import Dispatch, Settlement, Target
+    from .mutators._base import Expect
+    from .mutators._strategies import (
+        MutatedRequest,
+        edit_sequences,
+        mutated_requests,
+        owner_facts,
+        scenarios_for,
+        surfaces,
+        tool_descriptors,
+    )
+    from .scenarios._availability import OwnerFact, hidden_by
+    from .scenarios._model import Contract, Lane, Message, Scenario, ToolDescriptor
+
+#: Where each public name lives.
+_HOMES = {
+    # What a target is handed, and what it reports through.
+    "Target": "harness._types",
+    "Ports": "harness._ports",
+    "Gateway": "harness._ports",
+    "Dispatch": "harness._types",
+    "Ledger": "harness._ports",
+    "Reservation": "harness._ports",
+    "Settlement": "harness._types",
+    "LedgerRefused": "harness._ports",
+    "OwnerFacts": "harness._ports",
+    "Publications": "harness._ports",
+    # Tools as a host shapes them, and their canonical snapshot.
+    "ToolFormat": "harness._formats",
+    "FORMATS": "harness._formats",
+    "Snapshot": "harness._canonical",
+    "capture": "harness._canonical",
+    "snapshot_of": "harness._canonical",
+    # The typed refusals and the capacity result.
+    "RequestRefused": "harness._errors",
+    "SurfaceRefused": "harness._errors",
+    "SummaryRefused": "harness._errors",
+    "CapacityExceeded": "harness._errors",
+    # The recorded request a target runs.
+    "Scenario": "scenarios._model",
+    "ToolDescriptor": "scenarios._model",
+    "Message": "scenarios._model",
+    "Contract": "scenarios._model",
+    "Lane": "scenarios._model",
+    "OwnerFact": "scenarios._availability",
+    "hidden_by": "scenarios._availability",
+    # Hypothesis strategies for property tests of a guard.
+    "Expect": "mutators._base",
+    "MutatedRequest": "mutators._strategies",
+    "tool_descriptors": "mutators._strategies",
+    "surfaces": "mutators._strategies",
+    "scenarios_for": "mutators._strategies",
+    "owner_facts": "mutators._strategies",
+    "edit_sequences": "mutators._strategies",
+    "mutated_requests": "mutators._strategies",
+}
+
+__all__ = sorted(_HOMES)
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value  # found once; later lookups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -14,7 +14,7 @@ from toolsurface.scenarios import RequestOutcome, Scenario, rulings
 
 from ._canonical import Snapshot
 from ._diff import diff_snapshots, diff_summaries
-from ._types import Case, Evidence, Observation, Outcome, Verdict, VerdictKind
+from ._types import Case, Evidence, LedgerOp, Observation, Settlement, Verdict, VerdictKind
 
 EQUIVALENT = Verdict(VerdictKind.EQUIVALENT, "the mutation leaves the surface canonically unchanged")
 
@@ -40,7 +40,7 @@ def evidence(case: Case, observed: Observation, scenario: Scenario, expected: Sn
     typed = observed.refused or observed.capacity
     return Evidence(
         dispatches=len(observed.dispatches),
-        settlements=tuple(str(event) for event in observed.ledger if event.op == "settle"),
+        settlements=tuple(str(event) for event in observed.ledger if event.op is LedgerOp.SETTLE),
         error_type=observed.crash.type if observed.crash else None,
         error=observed.crash.traceback if observed.crash and not typed else None,
         diff=changes,
@@ -65,16 +65,16 @@ def _not_exercised(case: Case, observed: Observation) -> str | None:
     return None
 
 
-def _ledger_problems(observed: Observation, scenario: Scenario, outcome: Outcome) -> list[str]:
-    """What keeps the ledgers from showing exactly one `outcome` settlement on the case's own lane."""
+def _ledger_problems(observed: Observation, scenario: Scenario, settlement: Settlement) -> list[str]:
+    """What keeps the ledgers from showing exactly one `settlement` on the case's own lane."""
     problems = [f"ledger refused: {event}" for event in observed.ledger if not event.accepted]
-    settled = [e for e in observed.ledger if e.op == "settle" and e.accepted]
+    settled = [e for e in observed.ledger if e.op is LedgerOp.SETTLE and e.accepted]
     request = scenario.identity.request
     ours = [e for e in settled if e.lane == scenario.lane.value and e.request == request]
     if not ours:
         problems.append(f"reservation {scenario.lane}:{request} was never settled")
-    elif ours[0].outcome != outcome.value:
-        problems.append(f"reservation settled as {ours[0].outcome!r}, expected {outcome.value!r}")
+    elif ours[0].settlement is not settlement:
+        problems.append(f"reservation settled as {ours[0].settlement!r}, expected {settlement.value!r}")
     problems += [f"settlement on another lane or request: {e}" for e in settled if e not in ours]
     problems += [f"reservation left open: {key}" for key in observed.open_reservations]
     problems += [f"publication {key!r} lost" for key in observed.publications_lost]
@@ -84,7 +84,7 @@ def _ledger_problems(observed: Observation, scenario: Scenario, outcome: Outcome
 def _judge_refusal(observed: Observation, scenario: Scenario) -> Verdict:
     if observed.dispatches:
         return Verdict(VerdictKind.SURVIVED, f"dispatched {len(observed.dispatches)} request(s) with the change")
-    problems = _ledger_problems(observed, scenario, Outcome.PRE_DISPATCH_REJECTED)
+    problems = _ledger_problems(observed, scenario, Settlement.PRE_DISPATCH_REJECTED)
     if problems:
         return Verdict(VerdictKind.SURVIVED, "refused, but " + "; ".join(problems))
     return Verdict(VerdictKind.KILLED, "refused before dispatch and settled as pre_dispatch_rejected")
@@ -101,7 +101,7 @@ def _judge_capacity(observed: Observation, scenario: Scenario) -> Verdict:
     if not observed.capacity:
         why = observed.crash.message if observed.crash else "no dispatch and no capacity result"
         return Verdict(VerdictKind.FALSE_REJECT, f"refused instead of an explicit capacity result: {why}")
-    problems = _ledger_problems(observed, scenario, Outcome.PRE_DISPATCH_REJECTED)
+    problems = _ledger_problems(observed, scenario, Settlement.PRE_DISPATCH_REJECTED)
     if problems:
         return Verdict(VerdictKind.SURVIVED, "capacity result, but " + "; ".join(problems))
     return Verdict(VerdictKind.PASSED, "explicit capacity result, settled as pre_dispatch_rejected, nothing sent")
@@ -119,7 +119,7 @@ def _judge_dispatch(observed: Observation, scenario: Scenario, expected: Snapsho
         return Verdict(VerdictKind.SURVIVED, f"dispatched a surface that differs from the expected one: {changes}")
     if summary := diff_summaries(scenario.contract.summary, sent.summary):
         return Verdict(VerdictKind.SURVIVED, f"dispatched a capability summary the contract does not state: {'; '.join(summary)}")
-    problems = _ledger_problems(observed, scenario, Outcome.DISPATCHED)
+    problems = _ledger_problems(observed, scenario, Settlement.DISPATCHED)
     if problems:
         return Verdict(VerdictKind.SURVIVED, "dispatched, but " + "; ".join(problems))
     return Verdict(VerdictKind.PASSED, "dispatched with the expected surface and settled as dispatched")

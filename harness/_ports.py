@@ -16,7 +16,7 @@ from toolsurface.scenarios import SUMMARY_HEADER, Lane, OwnerFact, Scenario
 
 from ._canonical import capture
 from ._formats import ToolFormat
-from ._types import Dispatch, LedgerEvent, Outcome
+from ._types import Dispatch, LedgerEvent, LedgerOp, Settlement
 
 
 class LedgerRefused(Exception):
@@ -64,12 +64,12 @@ class Ledger:
 
     def reserve(self, request: str) -> Reservation:
         self._open.add(request)
-        self._events.append(LedgerEvent(self.lane, "reserve", request))
+        self._events.append(LedgerEvent(self.lane, LedgerOp.RESERVE, request))
         return Reservation(self.lane, request)
 
-    def settle(self, reservation: Reservation | str, outcome: Outcome | str, note: str = "") -> None:
+    def settle(self, reservation: Reservation | str, settlement: Settlement | str, note: str = "") -> None:
         request = reservation.request if isinstance(reservation, Reservation) else reservation
-        outcome = Outcome(outcome)
+        settlement = Settlement(settlement)
         if request in self._settled:
             refusal = "second settlement"
         elif request not in self._open:
@@ -77,9 +77,9 @@ class Ledger:
         else:
             self._open.remove(request)
             self._settled.add(request)
-            self._events.append(LedgerEvent(self.lane, "settle", request, outcome.value, note=note))
+            self._events.append(LedgerEvent(self.lane, LedgerOp.SETTLE, request, settlement, note=note))
             return
-        self._events.append(LedgerEvent(self.lane, "settle", request, outcome.value, False, refusal))
+        self._events.append(LedgerEvent(self.lane, LedgerOp.SETTLE, request, settlement, False, refusal))
         raise LedgerRefused(refusal)
 
     @property

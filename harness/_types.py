@@ -41,7 +41,7 @@ class Case:
         return self.expect is Expect.REJECT and not self.change
 
 
-class Outcome(enum.StrEnum):
+class Settlement(enum.StrEnum):
     """How a reservation may be settled in an owner ledger."""
 
     DISPATCHED = "dispatched"
@@ -60,20 +60,26 @@ class Dispatch:
     summary: str | None = None
 
 
+class LedgerOp(enum.StrEnum):
+    RESERVE = "reserve"
+    SETTLE = "settle"
+
+
 @dataclass(frozen=True, slots=True)
 class LedgerEvent:
     """One call into an owner ledger, accepted or refused."""
 
     lane: str
-    op: str  # "reserve" or "settle"
+    op: LedgerOp
     request: str
-    outcome: str | None = None
+    #: How a settlement settled the reservation; None for a reservation.
+    settlement: Settlement | None = None
     #: False when the ledger refused it (settlement without reservation, second settlement).
     accepted: bool = True
     note: str = ""
 
     def __str__(self) -> str:
-        text = f"{self.lane}: {self.op} {self.request}" + (f" as {self.outcome}" if self.outcome else "")
+        text = f"{self.lane}: {self.op} {self.request}" + (f" as {self.settlement}" if self.settlement else "")
         return text + ("" if self.accepted else f" — REFUSED ({self.note})")
 
 

@@ -2,12 +2,12 @@
 
 Each mutator is one small class keyed `kind.variant`, with before/after examples that are also
 its tests. `MUTATORS` holds one of each in planning order; the Hypothesis strategies generate
-surfaces, scenarios, owner facts and composed edit sequences for property tests.
+surfaces, scenarios, owner facts and composed edit sequences for property tests (in
+`_strategies`, imported only by what needs Hypothesis).
 """
 
 from ._base import Delivery, Edit, Example, Expect, Kind, Mutation, MutationNotApplicable, Mutator
 from ._registry import MUTATORS, by_key
-from ._strategies import MutatedRequest, edit_sequences, mutated_requests, owner_facts, scenarios_for, surfaces, tool_descriptors
 
 __all__ = [
     "MUTATORS",
@@ -16,15 +16,8 @@ __all__ = [
     "Example",
     "Expect",
     "Kind",
-    "MutatedRequest",
     "Mutation",
     "MutationNotApplicable",
     "Mutator",
     "by_key",
-    "edit_sequences",
-    "mutated_requests",
-    "owner_facts",
-    "scenarios_for",
-    "surfaces",
-    "tool_descriptors",
 ]

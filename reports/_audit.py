@@ -12,7 +12,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from toolsurface.harness import Ending, Standing, VerdictKind
+from toolsurface.harness._expectations import Standing
+from toolsurface.harness._types import Ending, VerdictKind
 from toolsurface.mutators import Kind
 from toolsurface.scenarios import POINTS
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import orjson
 
-from toolsurface.harness import VerdictKind
+from toolsurface.harness._types import VerdictKind
 
 from ._audit import DOES_NOT_PROVE, PROVES, Audit
 

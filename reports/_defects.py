@@ -9,7 +9,7 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.table import Table
 from rich.text import Text
 
-from toolsurface.harness import CaseResult
+from toolsurface.harness._types import CaseResult
 
 
 @dataclass(frozen=True)

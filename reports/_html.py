@@ -21,7 +21,8 @@ from urllib.parse import urlencode
 
 import orjson
 
-from toolsurface.harness import Standing, VerdictKind
+from toolsurface.harness._expectations import Standing
+from toolsurface.harness._types import VerdictKind
 
 from ._audit import DOES_NOT_PROVE, PROVES, Audit, CaseRow
 

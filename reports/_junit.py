@@ -14,7 +14,7 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
-from toolsurface.harness import VerdictKind
+from toolsurface.harness._types import VerdictKind
 
 from ._audit import Audit, CaseRow, ExpectationRow
 

@@ -11,7 +11,7 @@ import jsonschema
 import orjson
 from jsonschema.exceptions import best_match
 
-from toolsurface.harness import UsageError
+from toolsurface.harness._errors import UsageError
 
 from ._results import SCHEMA_VERSION
 

@@ -11,7 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from toolsurface.harness import VerdictKind
+from toolsurface.harness._types import VerdictKind
 
 from ._audit import DOES_NOT_PROVE, PROVES, Audit
 

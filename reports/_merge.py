@@ -14,7 +14,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from toolsurface.harness import CaseOutcome, Expectation, Thresholds, UsageError, VerdictKind, judge_gate
+from toolsurface.harness._errors import UsageError
+from toolsurface.harness._expectations import Expectation
+from toolsurface.harness._gate import CaseOutcome, Thresholds, judge_gate
+from toolsurface.harness._types import VerdictKind
 
 from ._results import case_line, closing, opening, summary_record
 

@@ -6,7 +6,7 @@ import enum
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
-from toolsurface.harness import UsageError
+from toolsurface.harness._errors import UsageError
 
 from ._audit import Audit
 from ._audit_json import render_json

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
-from toolsurface.harness import Reproduction
+from toolsurface.harness._types import Reproduction
 
 
 @dataclass(frozen=True)

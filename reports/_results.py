@@ -16,7 +16,12 @@ from typing import IO, Any
 
 import orjson
 
-from toolsurface.harness import CaseOutcome, CaseResult, Gate, Judged, Session, UsageError, Verdict, VerdictKind, totals, version
+from toolsurface.harness._api import Session
+from toolsurface.harness._errors import UsageError
+from toolsurface.harness._expectations import Judged
+from toolsurface.harness._gate import CaseOutcome, Gate
+from toolsurface.harness._types import CaseResult, Verdict, VerdictKind, totals
+from toolsurface.harness._version import version
 from toolsurface.scenarios import Ruling
 
 from ._scan import publish

@@ -19,7 +19,7 @@ from typing import Any
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
-from toolsurface.harness import UsageError
+from toolsurface.harness._errors import UsageError
 from toolsurface.harness._scan import RULES, FileFailed, FileResult, Finding, Rule
 
 JSON_VERSION = 1

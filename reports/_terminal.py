@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.theme import Theme
 
-from toolsurface.harness import VerdictKind
+from toolsurface.harness._types import VerdictKind
 
 from ._audit import Audit
 

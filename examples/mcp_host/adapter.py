@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 
 import httpx2
 
-from toolsurface.harness import CapacityExceeded, RequestRefused
+from toolsurface.harness._errors import CapacityExceeded, RequestRefused
 from toolsurface.scenarios import Scenario
 
 from .guard import Guard

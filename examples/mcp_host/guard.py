@@ -22,7 +22,10 @@ from typing import Any
 
 import orjson
 
-from toolsurface.harness import CapacityExceeded, Gateway, Snapshot, SummaryRefused, SurfaceRefused, ToolFormat, capture
+from toolsurface.harness._canonical import Snapshot, capture
+from toolsurface.harness._errors import CapacityExceeded, SummaryRefused, SurfaceRefused
+from toolsurface.harness._formats import ToolFormat
+from toolsurface.harness._ports import Gateway
 from toolsurface.scenarios import Binding, OwnerFact, Scenario, WebTools, hidden_by
 
 

@@ -36,7 +36,10 @@ import openai
 from mcp import Client, types
 from mcp.server import Server
 
-from toolsurface.harness import FORMATS, Outcome, RequestRefused, Snapshot, ToolFormat, capture
+from toolsurface.harness._canonical import Snapshot, capture
+from toolsurface.harness._errors import RequestRefused
+from toolsurface.harness._formats import FORMATS, ToolFormat
+from toolsurface.harness._types import Settlement
 from toolsurface.scenarios import Binding, Message, OwnerFact, Scenario, Stage, StageKind, WebTools, hidden_by
 
 #: The header that carries the host's request id to the provider gateway.
@@ -164,7 +167,7 @@ class Turn:
 
 class Ledger(Protocol):
     def reserve(self, request: str) -> Any: ...
-    def settle(self, reservation: Any, outcome: Outcome, note: str = "") -> None: ...
+    def settle(self, reservation: Any, settlement: Settlement, note: str = "") -> None: ...
 
 
 #: A stage boundary: the live tools and messages in, the ones to go on with out.
@@ -248,12 +251,12 @@ class McpHost:
             sent = True  # from here on the request may have left: it is settled as dispatched
             reply = await self.provider.send(self.services.http, request.id, request.tools, request.messages)
         except RequestRefused as refusal:
-            ledger.settle(reservation, Outcome.PRE_DISPATCH_REJECTED, f"{refusal.checkpoint} check")
+            ledger.settle(reservation, Settlement.PRE_DISPATCH_REJECTED, f"{refusal.checkpoint} check")
             raise
         except BaseException:
-            ledger.settle(reservation, Outcome.DISPATCHED if sent else Outcome.FAILED, "host failed")
+            ledger.settle(reservation, Settlement.DISPATCHED if sent else Settlement.FAILED, "host failed")
             raise
-        ledger.settle(reservation, Outcome.DISPATCHED)
+        ledger.settle(reservation, Settlement.DISPATCHED)
         return reply
 
     async def prepare_over_mcp(self, turn: Turn) -> Request:

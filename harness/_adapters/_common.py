@@ -20,7 +20,7 @@ from .._errors import CapacityExceeded, RequestRefused, SummaryRefused, SurfaceR
 from .._formats import LOGICAL
 from .._ports import Gateway, Ledger, Reservation
 from .._reference._stages import compress, estimate_tokens
-from .._types import Outcome
+from .._types import Settlement
 
 
 class AgentTarget:
@@ -74,13 +74,13 @@ class PreparedRequest:
         scenario = self.scenario
         return hidden_by(self.ports.facts.current(), scenario.binding, scenario.contract.web_tools)
 
-    def settle(self, outcome: Outcome, note: str = "") -> None:
+    def settle(self, settlement: Settlement, note: str = "") -> None:
         if not self.settled:
             self.settled = True
-            self.ledger.settle(self.reservation, outcome, note)
+            self.ledger.settle(self.reservation, settlement, note)
 
     def refuse(self, refusal: RequestRefused) -> NoReturn:
-        self.settle(Outcome.PRE_DISPATCH_REJECTED, f"{refusal.checkpoint} check")
+        self.settle(Settlement.PRE_DISPATCH_REJECTED, f"{refusal.checkpoint} check")
         raise refusal
 
 
@@ -155,16 +155,16 @@ async def settle_run(
     try:
         await run
     except RequestRefused:
-        request.settle(Outcome.PRE_DISPATCH_REJECTED, "refused")
+        request.settle(Settlement.PRE_DISPATCH_REJECTED, "refused")
         raise
     except Exception as error:
         refusal = None if request.dispatched or framework_refusal is None else framework_refusal(error)
         if refusal is not None:
-            request.settle(Outcome.PRE_DISPATCH_REJECTED, str(refusal))
+            request.settle(Settlement.PRE_DISPATCH_REJECTED, str(refusal))
             raise refusal from error
-        request.settle(Outcome.DISPATCHED if request.dispatched else Outcome.FAILED, "run failed")
+        request.settle(Settlement.DISPATCHED if request.dispatched else Settlement.FAILED, "run failed")
         raise
     if not request.dispatched:
-        request.settle(Outcome.FAILED, "the run ended without calling the model")
+        request.settle(Settlement.FAILED, "the run ended without calling the model")
         raise RuntimeError("the agent run ended without calling the model")
-    request.settle(Outcome.DISPATCHED)
+    request.settle(Settlement.DISPATCHED)

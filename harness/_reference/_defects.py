@@ -15,7 +15,7 @@ from toolsurface.scenarios import Lane, Stage
 
 from .._canonical import Snapshot, canonical_json, capture
 from .._errors import RequestRefused
-from .._types import Outcome
+from .._types import Settlement
 from ._contract_defects import (
     BudgetHidesRead,
     DiagnosticAuthority,
@@ -151,7 +151,7 @@ class WrongLaneSettle(GuardedPipeline):
     name: ClassVar[str] = "reference:defect/wrong-lane-settle"
 
     def settle_refusal(self, run: Run, refusal: RequestRefused) -> None:
-        run.ports.ledger(Lane.MAIN).settle(run.reservation.request, Outcome.PRE_DISPATCH_REJECTED)
+        run.ports.ledger(Lane.MAIN).settle(run.reservation.request, Settlement.PRE_DISPATCH_REJECTED)
 
 
 class SecondReceipt(GuardedPipeline):
@@ -161,7 +161,7 @@ class SecondReceipt(GuardedPipeline):
 
     def settle_refusal(self, run: Run, refusal: RequestRefused) -> None:
         super().settle_refusal(run, refusal)
-        run.ledger.settle(run.reservation, Outcome.FAILED, "surface guard receipt")
+        run.ledger.settle(run.reservation, Settlement.FAILED, "surface guard receipt")
 
 
 class DropsPublication(GuardedPipeline):

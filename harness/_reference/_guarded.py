@@ -20,7 +20,7 @@ from toolsurface.scenarios import Contract, OwnerFact, Scenario, Stage, StageKin
 from .._canonical import Snapshot, capture, snapshot_of
 from .._errors import CapacityExceeded, RequestRefused, SummaryRefused, SurfaceRefused
 from .._ports import Gateway, Ports
-from .._types import Outcome
+from .._types import Settlement
 from ._stages import Run, compress, estimate_tokens, replay
 
 
@@ -51,7 +51,7 @@ class GuardedPipeline:
             self.settle_refusal(run, refusal)
             raise
         ports.gateway.dispatch(scenario.identity.request, run.tools, run.messages)
-        ledger.settle(run.reservation, Outcome.DISPATCHED)
+        ledger.settle(run.reservation, Settlement.DISPATCHED)
 
     def prepare(self, run: Run) -> None:
         early_done = False
@@ -127,7 +127,7 @@ class GuardedPipeline:
             raise CapacityExceeded(needed, budget, len(run.tools))
 
     def settle_refusal(self, run: Run, refusal: RequestRefused) -> None:
-        run.ledger.settle(run.reservation, Outcome.PRE_DISPATCH_REJECTED, f"{refusal.checkpoint} check")
+        run.ledger.settle(run.reservation, Settlement.PRE_DISPATCH_REJECTED, f"{refusal.checkpoint} check")
 
     def same(self, expected: Snapshot, actual: Snapshot) -> bool:
         """Parity: count, order, names, full descriptions and input schemas (key order aside)."""

@@ -12,7 +12,7 @@ import copy
 
 import orjson
 
-from toolsurface.harness import capture, snapshot_of
+from toolsurface.harness._canonical import capture, snapshot_of
 from toolsurface.scenarios import ToolDescriptor
 from tests.benchmarks._surfaces import schema_bytes, surface
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from toolsurface.harness import RunOptions, prepare
+from toolsurface.harness._api import RunOptions, prepare
 from toolsurface.reports import Audit, ReportFormat, merge_results, read_results, write_results
 
 RUN = "run: default matrix on reference:guarded, no pairing"

@@ -4,7 +4,12 @@ Compared in the same run with the bare reference pipeline on the same scenarios 
 no oracle): the ratio is the harness's own overhead per case.
 """
 
-from toolsurface.harness import FORMATS, CapacityExceeded, Ports, Runner, load_target, plan
+from toolsurface.harness._errors import CapacityExceeded
+from toolsurface.harness._formats import FORMATS
+from toolsurface.harness._plan import plan
+from toolsurface.harness._ports import Ports
+from toolsurface.harness._runner import Runner
+from toolsurface.harness._targets import load_target
 from toolsurface.scenarios import load
 
 SCENARIOS = load()

@@ -22,7 +22,13 @@ from mcp import Client  # noqa: E402
 from toolsurface import scenarios  # noqa: E402
 from examples.mcp_host import adapter  # noqa: E402
 from examples.mcp_host.server import catalogue, serve  # noqa: E402
-from toolsurface.harness import FORMATS, Ending, RunOptions, Session, VerdictKind, capture, load_target, observe, prepare, record, snapshot_of  # noqa: E402
+from toolsurface.harness._api import RunOptions, Session, prepare
+from toolsurface.harness._canonical import capture, snapshot_of
+from toolsurface.harness._formats import FORMATS
+from toolsurface.harness._recorder import record
+from toolsurface.harness._runner import observe
+from toolsurface.harness._targets import load_target
+from toolsurface.harness._types import Ending, VerdictKind
 from toolsurface.mutators import Expect  # noqa: E402
 from tests.fixtures.frameworks import CROSS_SECTION, find_case, refuse_connections  # noqa: E402
 

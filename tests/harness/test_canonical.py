@@ -1,7 +1,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolsurface.harness import capture, snapshot_of
+from toolsurface.harness._canonical import capture, snapshot_of
 from toolsurface.scenarios import ToolDescriptor
 
 json_values = st.recursive(

@@ -1,6 +1,9 @@
 import pytest
 
-from toolsurface.harness import RunOptions, Spec, Thresholds, UsageError, load_project_config
+from toolsurface.harness._api import RunOptions
+from toolsurface.harness._config import Spec, load_project_config
+from toolsurface.harness._errors import UsageError
+from toolsurface.harness._gate import Thresholds
 
 
 def pyproject(tmp_path, body):

@@ -1,7 +1,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolsurface.harness import Added, DescriptionChanged, Moved, Removed, Renamed, SchemaChanged, diff
+from toolsurface.harness._diff import Added, DescriptionChanged, Moved, Removed, Renamed, SchemaChanged, diff
 
 SCHEMA = {"type": "object", "properties": {"symbol": {"type": "string"}}, "required": ["symbol"]}
 

@@ -1,6 +1,6 @@
 import pytest
 
-from toolsurface.harness import FORMATS
+from toolsurface.harness._formats import FORMATS
 from toolsurface.scenarios import ToolDescriptor
 
 DESCRIPTOR = ToolDescriptor.of(

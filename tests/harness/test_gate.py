@@ -1,6 +1,8 @@
 import datetime
 
-from toolsurface.harness import CaseOutcome, Expectation, Thresholds, VerdictKind, judge_gate
+from toolsurface.harness._expectations import Expectation
+from toolsurface.harness._gate import CaseOutcome, Thresholds, judge_gate
+from toolsurface.harness._types import VerdictKind
 
 TODAY = datetime.date(2026, 12, 2)
 OUTCOMES = [

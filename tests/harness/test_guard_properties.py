@@ -5,8 +5,14 @@ refuses (or gives a capacity result) and settles once on its own lane."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolsurface.harness import FORMATS, CapacityExceeded, Gateway, Outcome, Ports, RequestRefused, capture, load_target, snapshot_of
-from toolsurface.mutators import Edit, by_key, edit_sequences
+from toolsurface.harness._canonical import capture, snapshot_of
+from toolsurface.harness._errors import CapacityExceeded, RequestRefused
+from toolsurface.harness._formats import FORMATS
+from toolsurface.harness._ports import Gateway, Ports
+from toolsurface.harness._targets import load_target
+from toolsurface.harness._types import Settlement
+from toolsurface.mutators import Edit, by_key
+from toolsurface.mutators._strategies import edit_sequences
 from toolsurface.scenarios import RequestOutcome, load
 
 SCENARIOS = load()
@@ -46,16 +52,16 @@ def test_guard_dispatches_exactly_when_parity_holds(data):
         refused, capacity = True, True
     except RequestRefused:
         refused, capacity = True, False
-    settlements = [(e.lane, e.outcome) for e in ports.events if e.op == "settle"]
+    settlements = [(e.lane, e.settlement) for e in ports.events if e.op == "settle"]
     assert ports.injected
     if scenario.outcome is RequestOutcome.CAPACITY:
         # The tools never fit: a capacity result unless a check refused the change first.
         assert refused and (capacity or not parity) and ports.gateway.log == []
-        assert settlements == [(scenario.lane.value, Outcome.PRE_DISPATCH_REJECTED.value)]
+        assert settlements == [(scenario.lane.value, Settlement.PRE_DISPATCH_REJECTED.value)]
     elif parity:
         assert not refused and len(ports.gateway.log) == 1
-        assert settlements == [(scenario.lane.value, Outcome.DISPATCHED.value)]
+        assert settlements == [(scenario.lane.value, Settlement.DISPATCHED.value)]
     else:
         assert refused and ports.gateway.log == []
-        assert settlements == [(scenario.lane.value, Outcome.PRE_DISPATCH_REJECTED.value)]
+        assert settlements == [(scenario.lane.value, Settlement.PRE_DISPATCH_REJECTED.value)]
     assert ports.open_reservations == ()

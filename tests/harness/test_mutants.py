@@ -4,7 +4,8 @@ selected cases do not exercise survives."""
 import hashlib
 from pathlib import Path
 
-from toolsurface.harness import RunOptions, run_mutants
+from toolsurface.harness._api import RunOptions
+from toolsurface.harness._mutants import run_mutants
 
 SMALL_GUARD = "tests.fixtures.small_guard:factory"
 ROOT = Path(__file__).resolve().parents[2]

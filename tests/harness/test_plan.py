@@ -2,7 +2,8 @@ import re
 
 import pytest
 
-from toolsurface.harness import Shard, UsageError, plan
+from toolsurface.harness._errors import UsageError
+from toolsurface.harness._plan import Shard, plan
 from toolsurface.harness._plan import select, shard
 from toolsurface.scenarios import load
 

@@ -1,6 +1,8 @@
 import pytest
 
-from toolsurface.harness import FORMATS, LedgerRefused, Outcome, Ports
+from toolsurface.harness._formats import FORMATS
+from toolsurface.harness._ports import LedgerRefused, Ports
+from toolsurface.harness._types import Settlement
 from toolsurface.scenarios import load
 
 
@@ -24,9 +26,9 @@ def test_gateway_snapshots_tools_at_dispatch_time(ports, scenario):
 def test_ledger_settles_a_reservation_once(ports):
     ledger = ports.ledger("main")
     reservation = ledger.reserve("req_1")
-    ledger.settle(reservation, Outcome.PRE_DISPATCH_REJECTED)
+    ledger.settle(reservation, Settlement.PRE_DISPATCH_REJECTED)
     with pytest.raises(LedgerRefused, match="second settlement"):
-        ledger.settle(reservation, Outcome.DISPATCHED)
+        ledger.settle(reservation, Settlement.DISPATCHED)
     assert [e.accepted for e in ports.events] == [True, True, False]
     assert ports.open_reservations == ()
 
@@ -40,7 +42,7 @@ def test_ledger_refuses_and_records_a_settlement_without_reservation(ports):
 def test_lanes_have_separate_ledgers(ports):
     ports.ledger("main").reserve("req_1")
     with pytest.raises(LedgerRefused):
-        ports.ledger("child").settle("req_1", Outcome.PRE_DISPATCH_REJECTED)
+        ports.ledger("child").settle("req_1", Settlement.PRE_DISPATCH_REJECTED)
     assert ports.open_reservations == ("main:req_1",)
 
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from toolsurface import scenarios
-from toolsurface.harness import RunOptions, prepare
+from toolsurface.harness._api import RunOptions, prepare
 
 pytest_plugins = ["pytester"]
 

@@ -5,7 +5,11 @@ from collections import Counter
 
 import pytest
 
-from toolsurface.harness import DEFECTS, Ending, Runner, VerdictKind, load_target, plan
+from toolsurface.harness._plan import plan
+from toolsurface.harness._reference import DEFECTS
+from toolsurface.harness._runner import Runner
+from toolsurface.harness._targets import load_target
+from toolsurface.harness._types import Ending, VerdictKind
 from toolsurface.scenarios import POINTS, RequestOutcome, StageKind, load
 
 SIX_KINDS = {"add", "delete", "rename", "reorder", "description", "schema"}

@@ -2,7 +2,10 @@
 
 import pytest
 
-from toolsurface.harness import Runner, VerdictKind, load_target, plan
+from toolsurface.harness._plan import plan
+from toolsurface.harness._runner import Runner
+from toolsurface.harness._targets import load_target
+from toolsurface.harness._types import VerdictKind
 from toolsurface.mutators import Expect
 from toolsurface.scenarios import load
 

@@ -1,6 +1,8 @@
 import pytest
 
-from toolsurface.harness import DEFECTS, REFERENCE_TARGETS, TargetError, load_target
+from toolsurface.harness._errors import TargetError
+from toolsurface.harness._reference import DEFECTS, REFERENCE_TARGETS
+from toolsurface.harness._targets import load_target
 
 
 def test_every_reference_spec_loads():

@@ -9,7 +9,8 @@ import random
 import orjson
 import pytest
 
-from toolsurface.harness import Gateway, snapshot_of
+from toolsurface.harness._canonical import snapshot_of
+from toolsurface.harness._ports import Gateway
 from toolsurface.harness._formats import LOGICAL, MCP, OPENAI
 from toolsurface.mutators import MUTATORS, Delivery, Edit, Example, Expect, Kind, Mutator
 from toolsurface.mutators._testing import descriptor, example_scenario, live_tools, read_surface

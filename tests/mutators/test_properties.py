@@ -11,19 +11,11 @@ import orjson
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolsurface.harness import (
-    Added,
-    DescriptionChanged,
-    Moved,
-    Removed,
-    Renamed,
-    Snapshot,
-    capture,
-    diff_snapshots,
-    snapshot_of,
-)
+from toolsurface.harness._canonical import Snapshot, capture, snapshot_of
+from toolsurface.harness._diff import Added, DescriptionChanged, Moved, Removed, Renamed, diff_snapshots
 from toolsurface.harness._formats import LOGICAL, MCP, OPENAI
-from toolsurface.mutators import MUTATORS, Delivery, Edit, Expect, Kind, Mutator, edit_sequences, scenarios_for, surfaces
+from toolsurface.mutators import Delivery, Edit, Expect, Kind, MUTATORS, Mutator
+from toolsurface.mutators._strategies import edit_sequences, scenarios_for, surfaces
 from toolsurface.mutators._pointer import split_last, split_target
 from toolsurface.mutators._testing import live_tools
 from toolsurface.scenarios import Scenario, hidden_by, rule

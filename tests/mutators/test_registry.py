@@ -5,6 +5,7 @@ import re
 
 import pytest
 
+import toolsurface
 from toolsurface import mutators
 from toolsurface.mutators import MUTATORS, Expect, Kind, Mutator, _strategies, by_key
 
@@ -26,10 +27,10 @@ def test_all_lists_exactly_the_public_names() -> None:
     assert len(set(mutators.__all__)) == len(mutators.__all__)
 
 
-def test_every_strategy_is_exported() -> None:
-    strategies = {"tool_descriptors", "surfaces", "scenarios_for", "edit_sequences", "owner_facts"}
-    assert strategies <= set(mutators.__all__)
-    assert all(getattr(mutators, name) is getattr(_strategies, name) for name in strategies)
+def test_the_public_strategies_are_the_ones_cases_are_generated_with() -> None:
+    public = {"MutatedRequest", "tool_descriptors", "surfaces", "scenarios_for", "edit_sequences", "owner_facts", "mutated_requests"}
+    assert public <= set(toolsurface.__all__)
+    assert all(getattr(toolsurface, name) is getattr(_strategies, name) for name in public)
 
 
 def test_every_mutator_class_is_registered_once() -> None:

@@ -1,7 +1,7 @@
 import orjson
 import pytest
 
-from toolsurface.harness import RunOptions, prepare
+from toolsurface.harness._api import RunOptions, prepare
 from toolsurface.reports import Audit, write_results
 
 

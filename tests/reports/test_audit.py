@@ -5,7 +5,8 @@ import jsonschema
 import orjson
 import pytest
 
-from toolsurface.harness import RunOptions, VerdictKind, prepare
+from toolsurface.harness._api import RunOptions, prepare
+from toolsurface.harness._types import VerdictKind
 from toolsurface.reports import Audit, audit_document, write_results
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "reports" / "audit.schema.json").read_text())

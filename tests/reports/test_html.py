@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from toolsurface.harness import RunOptions, VerdictKind, prepare
+from toolsurface.harness._api import RunOptions, prepare
+from toolsurface.harness._types import VerdictKind
 from toolsurface.reports import write_results
 from toolsurface.reports._audit import Audit
 from toolsurface.reports._html import render_html

@@ -4,7 +4,7 @@ import orjson
 import pytest
 from junitparser import Failure, JUnitXml, Skipped
 
-from toolsurface.harness import RunOptions, prepare
+from toolsurface.harness._api import RunOptions, prepare
 from toolsurface.reports import Audit, render_junit, write_results
 
 

@@ -4,7 +4,7 @@ import orjson
 import pytest
 from markdown_it import MarkdownIt
 
-from toolsurface.harness import RunOptions, prepare
+from toolsurface.harness._api import RunOptions, prepare
 from toolsurface.reports import Audit, render_markdown, write_results
 
 HOSTILE = '</script><img src=x onerror="window.__pwned=1">`|*bold*|`<script>window.__pwned=2</script>'

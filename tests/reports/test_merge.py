@@ -3,7 +3,8 @@ import datetime
 import orjson
 import pytest
 
-from toolsurface.harness import RunOptions, UsageError, prepare
+from toolsurface.harness._api import RunOptions, prepare
+from toolsurface.harness._errors import UsageError
 from toolsurface.reports import merge_results, write_results
 
 SELECT = ["web-read-child-single-tool/*", "etf-compare-main-openai/*/evidence/*"]

@@ -5,7 +5,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from toolsurface.harness import RunOptions, prepare
+from toolsurface.harness._api import RunOptions, prepare
 from toolsurface.reports import RESULTS_FILE, ResultsWriter, write_results
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "reports" / "results.schema.json").read_text())

@@ -2,7 +2,7 @@ import io
 
 from rich.console import Console
 
-from toolsurface.harness import RunOptions, defect_kills, reproduce
+from toolsurface.harness._api import RunOptions, defect_kills, reproduce
 from toolsurface.reports import THEME, DefectMatrix, ReproductionView
 
 

@@ -5,7 +5,7 @@ import dataclasses
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolsurface.mutators import owner_facts
+from toolsurface.mutators._strategies import owner_facts
 from toolsurface.mutators._testing import BINDING
 from toolsurface.scenarios import Binding, FactKind, OwnerFact, WebTools, hidden_by, rule, rulings
 

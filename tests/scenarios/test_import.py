@@ -3,7 +3,7 @@ import json
 import pytest
 from hypothesis import given, settings
 
-from toolsurface.mutators import surfaces
+from toolsurface.mutators._strategies import surfaces
 from toolsurface.scenarios import ScenarioError, import_file, import_scenario, parse, scenario_id_for
 
 

@@ -37,7 +37,7 @@ def settle_refusal(self, run, refusal):
 """,
         """
 if capture(tools) != baseline:
-    ledger.settle(reservation, Outcome.PRE_DISPATCH_REJECTED)
+    ledger.settle(reservation, Settlement.PRE_DISPATCH_REJECTED)
     raise HostRefused("tool surface changed")
 """,
     )

@@ -8,7 +8,7 @@ import importlib.util
 import pytest
 
 from toolsurface import scenarios
-from toolsurface.harness import Ending, VerdictKind
+from toolsurface.harness._types import Ending, VerdictKind
 from toolsurface.harness._adapters import ADAPTER_TARGETS
 from tests.fixtures.frameworks import CROSS_SECTION, refuse_connections, run_cases
 

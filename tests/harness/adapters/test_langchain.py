@@ -18,7 +18,11 @@ if not langchain.__version__.startswith("1."):
 from langchain_core.utils.function_calling import convert_to_openai_tool  # noqa: E402
 
 from toolsurface import scenarios  # noqa: E402
-from toolsurface.harness import FORMATS, Ports, SurfaceRefused, VerdictKind, snapshot_of  # noqa: E402
+from toolsurface.harness._canonical import snapshot_of
+from toolsurface.harness._errors import SurfaceRefused
+from toolsurface.harness._formats import FORMATS
+from toolsurface.harness._ports import Ports
+from toolsurface.harness._types import VerdictKind
 from toolsurface.harness._adapters import langchain as adapter  # noqa: E402
 from toolsurface.harness._adapters._langchain_views import Crossing, history, message_views, tool_of, tool_view  # noqa: E402
 from toolsurface.harness._targets import load_target  # noqa: E402
@@ -118,7 +122,8 @@ def refuse(*args, **kwargs):
 socket.socket.connect = socket.socket.connect_ex = refuse
 socket.create_connection = socket.getaddrinfo = refuse
 from toolsurface import scenarios
-from toolsurface.harness import FORMATS, Ports
+from toolsurface.harness._formats import FORMATS
+from toolsurface.harness._ports import Ports
 from toolsurface.harness._adapters import langchain as adapter
 scenario = next(s for s in scenarios.load(None) if s.id == "etf-compare-main-hooked")
 ports = Ports(scenario, FORMATS["logical"], None, None)

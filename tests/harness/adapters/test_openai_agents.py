@@ -13,7 +13,11 @@ if not all(hasattr(agents, name) for name in ("Agent", "FunctionTool", "Runner",
     pytest.skip("`agents` is not the OpenAI Agents SDK: pip install 'toolsurface[openai-agents]'", allow_module_level=True)
 
 from toolsurface import scenarios  # noqa: E402
-from toolsurface.harness import FORMATS, Ports, SurfaceRefused, VerdictKind, snapshot_of  # noqa: E402
+from toolsurface.harness._canonical import snapshot_of
+from toolsurface.harness._errors import SurfaceRefused
+from toolsurface.harness._formats import FORMATS
+from toolsurface.harness._ports import Ports
+from toolsurface.harness._types import VerdictKind
 from toolsurface.harness._adapters import openai_agents as adapter  # noqa: E402
 from toolsurface.harness._adapters._openai_agents_views import Crossing, input_items, message_views  # noqa: E402
 from toolsurface.harness._targets import load_target  # noqa: E402

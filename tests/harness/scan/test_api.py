@@ -2,7 +2,7 @@
 
 import pytest
 
-from toolsurface.harness import UsageError
+from toolsurface.harness._errors import UsageError
 from toolsurface.harness._scan import FileFailed, ScanConfig, _api, load_config, scan_paths
 
 CONFIG = ScanConfig()
