@@ -7,7 +7,7 @@ Everything that can be wrong with the input (scenarios, target specs, flags) is 
 from __future__ import annotations
 
 import datetime
-import shlex
+import platform
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -20,13 +20,15 @@ from ._config import ProjectConfig, Spec
 from ._diff import diff_snapshots, diff_summaries
 from ._errors import UsageError
 from ._expectations import Expectation, load_expectations, planned_matches
-from ._gate import CaseOutcome, Gate, Thresholds, judge_gate
+from ._gate import Thresholds
 from ._oracles import EQUIVALENT, judge
 from ._plan import Shard, plan, select, shard
+from ._record import Environment, RunInfo, ScenarioInfo, Summary, Tool, summarize
 from ._reference import DEFECTS, GuardedPipeline
 from ._runner import DefectProbe, Runner, observe
 from ._targets import NO_TARGET, load_target, target_name
-from ._types import Case, CaseResult, Reproduction
+from ._types import Case, CaseRecord, Reproduction, Tally
+from ._version import version
 
 DEFAULT_TARGET = "reference:guarded"
 DEFAULT_RED_TARGET = "reference:legacy"
@@ -67,12 +69,6 @@ class RunOptions:
                 settings[option.name] = list(setting) if isinstance(setting, tuple) else setting
         return cls(**settings)
 
-    def reproduce_command(self, case_id: str, target: str | None = None) -> str:
-        """One command that re-runs one case and shows its evidence."""
-        words = ["toolsurface", "reproduce", case_id, "--target", target or self.target, "--seed", str(self.seed)]
-        for path in self.scenarios:
-            words += ["--scenarios", str(path)]
-        return shlex.join(words)
 
 
 @dataclass(frozen=True)
@@ -86,22 +82,23 @@ class Session:
     #: The cases this run executes.
     cases: tuple[Case, ...]
     runner: Runner
-    target_name: str
-    red_target_name: str | None
-    #: The day expectations are judged on: `options.today`, or the day the run was prepared (UTC).
-    today: datetime.date
+    #: What results.json says of the run before its cases; the day expectations are judged on is
+    #: `options.today`, or the day the run was prepared (UTC).
+    info: RunInfo
     expectations: tuple[Expectation, ...] = ()
     #: How many planned cases each expectation names.
     planned_matches: tuple[int, ...] = ()
 
-    def results(self) -> Iterator[CaseResult]:
+    @property
+    def today(self) -> datetime.date:
+        return self.info.date
+
+    def results(self) -> Iterator[CaseRecord]:
         return self.runner.run(self.cases)
 
-    def gate(self, outcomes: Sequence[CaseOutcome]) -> Gate:
-        options = self.options
-        return judge_gate(
-            outcomes, self.expectations, self.planned_matches, self.today, options.thresholds, partial=bool(options.shard)
-        )
+    def summarize(self, tallies: Sequence[Tally]) -> Summary:
+        """The totals and the gate over these cases of the run."""
+        return summarize(self.info, tallies, self.expectations, self.planned_matches)
 
 
 def prepare(options: RunOptions) -> Session:
@@ -121,17 +118,38 @@ def prepare(options: RunOptions) -> Session:
         patterns = " ".join(f"--select {p!r}" for p in options.select)
         raise UsageError(f"{patterns} matched none of the {len(planned)} planned cases")
     probe = DefectProbe(GuardedPipeline(), DEFECTS, options.timeout) if options.defects else None
+    runner = Runner(loaded, target, red, options.timeout, probe)
     return Session(
         options=options,
         scenarios=loaded,
         planned=planned,
         cases=shard(chosen, part),
-        runner=Runner(loaded, target, red, options.timeout, probe),
-        target_name=target_name(target, options.target),
-        red_target_name=None if red is None else target_name(red, options.red_target),
-        today=options.today or datetime.datetime.now(datetime.UTC).date(),
+        runner=runner,
+        info=_run_info(options, runner, loaded, len(planned), part),
         expectations=expectations,
         planned_matches=planned_matches(expectations, (case.id for case in planned)),
+    )
+
+
+def _run_info(options: RunOptions, runner: Runner, loaded: Sequence[Scenario], planned: int, part: Shard | None) -> RunInfo:
+    red = runner.red_target
+    return RunInfo(
+        tool=Tool("toolsurface", version()),
+        environment=Environment(platform.python_version(), platform.system().lower()),
+        spec=options.spec,
+        seed=options.seed,
+        target=options.target,
+        target_name=target_name(runner.target, options.target),
+        red_target=None if red is None else options.red_target,
+        red_target_name=None if red is None else target_name(red, options.red_target),
+        scenario_paths=tuple(map(str, options.scenarios)),
+        select=tuple(options.select),
+        shard=part,
+        date=options.today or datetime.datetime.now(datetime.UTC).date(),
+        planned=planned,
+        thresholds=options.thresholds,
+        defects=None if runner.probe is None else tuple(runner.probe.defects),
+        scenarios=tuple(ScenarioInfo(s.id, s.source, s.digest, s.mode, s.lane, s.outcome) for s in loaded),
     )
 
 
@@ -156,13 +174,13 @@ def reproduce(options: RunOptions, case_id: str) -> Reproduction:
         for d in observed.dispatches
     )
     facts = rulings(observed.facts, scenario.binding, scenario.contract.web_tools)
-    return Reproduction(case, session.target_name, observed, verdict, sent, facts)
+    return Reproduction(case, session.info.target_name, observed, verdict, sent, facts)
 
 
-def defect_kills(options: RunOptions) -> dict[str, list[CaseResult]]:
+def defect_kills(options: RunOptions) -> dict[str, list[CaseRecord]]:
     """For every defect variant, the cases that kill it (see `DefectProbe`), in plan order."""
     session = prepare(RunOptions(**{**options.__dict__, "target": DEFAULT_TARGET, "red_target": NO_TARGET, "defects": True}))
-    kills: dict[str, list[CaseResult]] = {name: [] for name in DEFECTS}
+    kills: dict[str, list[CaseRecord]] = {name: [] for name in DEFECTS}
     for result in session.results():
         for name in result.defects_killed or ():
             kills[name].append(result)

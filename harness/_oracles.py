@@ -1,4 +1,4 @@
-"""The oracles (DESIGN §6): a verdict from what the harness-owned ports observed.
+"""The oracles: a verdict from what the harness-owned ports observed.
 
 The target's own account is never read. A case that could not be exercised — the target
 crashed, hung, never offered the injection point, or touched neither gateway nor ledger — is an
@@ -14,7 +14,7 @@ from toolsurface.scenarios import RequestOutcome, Scenario, rulings
 
 from ._canonical import Snapshot
 from ._diff import diff_snapshots, diff_summaries
-from ._types import Case, Evidence, LedgerOp, Observation, Settlement, Verdict, VerdictKind
+from ._types import Capacity, Case, Crashed, Evidence, LedgerOp, Observation, Refused, Settlement, TimedOut, Verdict, VerdictKind
 
 EQUIVALENT = Verdict(VerdictKind.EQUIVALENT, "the mutation leaves the surface canonically unchanged")
 
@@ -37,29 +37,27 @@ def evidence(case: Case, observed: Observation, scenario: Scenario, expected: Sn
         changes += diff_summaries(scenario.contract.summary, sent.summary)
     else:
         changes = case.change
-    typed = observed.refused or observed.capacity
     return Evidence(
         dispatches=len(observed.dispatches),
-        settlements=tuple(str(event) for event in observed.ledger if event.op is LedgerOp.SETTLE),
-        error_type=observed.crash.type if observed.crash else None,
-        error=observed.crash.traceback if observed.crash and not typed else None,
+        ledger=observed.ledger,
+        stop=observed.stop,
         diff=changes,
         points=observed.points,
-        ending=observed.ending,
         availability=rulings(observed.facts, scenario.binding, scenario.contract.web_tools),
     )
 
 
 def _not_exercised(case: Case, observed: Observation) -> str | None:
-    if observed.timed_out:
+    stop = observed.stop
+    if isinstance(stop, TimedOut):
         return "target timed out"
-    if observed.crash is not None and not (observed.refused or observed.capacity):
-        return f"target crashed: {observed.crash.type}: {observed.crash.message}"
+    if isinstance(stop, Crashed):
+        return f"target crashed: {stop.error_type}: {stop.message}"
     if observed.injection_problem is not None:
-        return f"mutation could not be applied at {case.point!r}: {observed.injection_problem}"
+        return f"mutation could not be applied at {case.point.value!r}: {observed.injection_problem}"
     if not observed.injected:
         offered = ", ".join(observed.points) or "none"
-        return f"target never offered injection point {case.point!r} (offered: {offered})"
+        return f"target never offered injection point {case.point.value!r} (offered: {offered})"
     if not observed.touched:
         return "nothing observed: the target touched neither the gateway nor the ledger"
     return None
@@ -98,8 +96,8 @@ def _judge_capacity(observed: Observation, scenario: Scenario) -> Verdict:
             VerdictKind.SURVIVED,
             f"dispatched {sent} of {len(scenario.surface)} required tools instead of an explicit capacity result",
         )
-    if not observed.capacity:
-        why = observed.crash.message if observed.crash else "no dispatch and no capacity result"
+    if not isinstance(observed.stop, Capacity):
+        why = observed.stop.message if isinstance(observed.stop, Refused) else "no dispatch and no capacity result"
         return Verdict(VerdictKind.FALSE_REJECT, f"refused instead of an explicit capacity result: {why}")
     problems = _ledger_problems(observed, scenario, Settlement.PRE_DISPATCH_REJECTED)
     if problems:
@@ -109,7 +107,7 @@ def _judge_capacity(observed: Observation, scenario: Scenario) -> Verdict:
 
 def _judge_dispatch(observed: Observation, scenario: Scenario, expected: Snapshot) -> Verdict:
     if not observed.dispatches:
-        why = observed.crash.message if observed.crash else "no dispatch"
+        why = observed.stop.message if isinstance(observed.stop, Refused | Capacity) else "no dispatch"
         return Verdict(VerdictKind.FALSE_REJECT, f"a legitimate change was refused: {why}")
     if len(observed.dispatches) > 1:
         return Verdict(VerdictKind.SURVIVED, f"dispatched {len(observed.dispatches)} times")

@@ -36,6 +36,9 @@ class Shard:
             raise UsageError(f"--shard {text!r} must look like K/N with 1 ≤ K ≤ N, e.g. 2/4")
         return cls(int(index), int(count))
 
+    def __str__(self) -> str:
+        return f"{self.index}/{self.count}"
+
 
 def plan(scenarios: Iterable[Scenario], seed: int, mutators: Sequence[Mutator] = MUTATORS) -> tuple[Case, ...]:
     """Every case for these scenarios, in a deterministic order."""
@@ -52,6 +55,7 @@ def plan(scenarios: Iterable[Scenario], seed: int, mutators: Sequence[Mutator] =
                     cases.append(
                         Case(
                             id=f"{prefix}/{point}/{mutation.label}",
+                            index=len(cases),
                             scenario=scenario.id,
                             lane=scenario.lane,
                             hooks=scenario.hooks,

@@ -24,16 +24,16 @@ from ._api import RunOptions, Session, prepare
 from ._config import ProjectConfig, load_project_config
 from ._errors import ToolsurfaceError
 from ._expectations import Expectation, Standing
-from ._gate import CaseOutcome, Gate
+from ._gate import Gate
 from ._targets import NO_TARGET
-from ._types import Case, CaseResult, VerdictKind
+from ._types import Case, CaseRecord, Tally, VerdictKind
 
 #: The session this process prepared from the flags, shared by the collector, the items and the gate.
 PREPARED = pytest.StashKey[Session]()
 #: The collector every case item hangs under: its name is the first part of each node id.
 COLLECTOR = "toolsurface"
 VERDICT_PROPERTY = "toolsurface_verdict"
-CONTROLLED_PROPERTY = "toolsurface_controlled"
+RED_VERDICT_PROPERTY = "toolsurface_red_verdict"
 EQUIVALENT_REASON = "equivalent: the mutation leaves the surface canonically unchanged"
 
 # The engine names the flags of the `toolsurface` command; in pytest they carry our prefix.
@@ -119,14 +119,14 @@ class ToolsurfaceRun:
         # Keyed by node id in plan order, so the gate sees outcomes in plan order whatever order
         # the workers finish in.
         self.plan_order = {node_id(case): case for case in self.prepared.cases}
-        self.outcomes: dict[str, CaseOutcome] = {}
+        self.tallies: dict[str, Tally] = {}
         self.gate: Gate | None = None
 
     def pytest_report_header(self, config: pytest.Config) -> str:
         prepared, options = self.prepared, self.prepared.options
-        red = prepared.red_target_name or "none"
+        red = prepared.info.red_target_name or "none"
         return (
-            f"toolsurface: {len(prepared.cases)} of {len(prepared.planned)} planned cases on {prepared.target_name} "
+            f"toolsurface: {len(prepared.cases)} of {len(prepared.planned)} planned cases on {prepared.info.target_name} "
             f"(red target {red}), seed {options.seed}"
         )
 
@@ -143,28 +143,29 @@ class ToolsurfaceRun:
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         properties = dict(report.user_properties)
         if report.nodeid in self.plan_order and VERDICT_PROPERTY in properties:
-            case = self.plan_order[report.nodeid]
-            self.outcomes[report.nodeid] = CaseOutcome(case.id, VerdictKind(properties[VERDICT_PROPERTY]), properties[CONTROLLED_PROPERTY])
+            case, red = self.plan_order[report.nodeid], properties[RED_VERDICT_PROPERTY]
+            verdict = VerdictKind(properties[VERDICT_PROPERTY])
+            self.tallies[report.nodeid] = Tally(case.id, verdict, None if red is None else VerdictKind(red))
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         # A worker sees only its share of the outcomes: the controller judges the whole run.
         if hasattr(self.config, "workerinput") or self.config.option.collectonly:
             return
-        outcomes = [self.outcomes[key] for key in self.plan_order if key in self.outcomes]
-        self.gate = self.prepared.gate(outcomes)
+        tallies = [self.tallies[key] for key in self.plan_order if key in self.tallies]
+        self.gate = self.prepared.summarize(tallies).gate
         if not self.gate.ok and session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
         if self.gate is None:
             return
-        gate, outcomes = self.gate, list(self.outcomes.values())
+        gate, tallies = self.gate, list(self.tallies.values())
         terminalreporter.write_sep("=", "toolsurface gate", red=not gate.ok, green=gate.ok)
-        split = Counter(outcome.verdict for outcome in outcomes)
+        split = Counter(tally.verdict for tally in tallies)
         verdicts = ", ".join(f"{kind.value} {split[kind]}" for kind in VerdictKind if split[kind])
         standing = Counter(judged.standing for judged in gate.expectations)
         terminalreporter.write_line(
-            f"{'passed' if gate.ok else 'FAILED'}: {len(outcomes)} cases ({verdicts or 'none run'}), {len(gate.accepted)} of them accepted; "
+            f"{'passed' if gate.ok else 'FAILED'}: {len(tallies)} cases ({verdicts or 'none run'}), {len(gate.accepted)} of them accepted; "
             f"expectations: {standing[Standing.STALE]} stale, {standing[Standing.EXPIRED]} expired"
         )
         for judged in gate.expectations:
@@ -188,7 +189,7 @@ class Cases(pytest.Collector):
                 # Counted, never run, as the runner does; a skip mark (unlike pytest.skip() in
                 # runtest) reports the item's location rather than this file's.
                 item.add_marker(pytest.mark.skip(reason=EQUIVALENT_REASON))
-                item.record(VerdictKind.EQUIVALENT, controlled=False)
+                item.record(Tally(case.id, VerdictKind.EQUIVALENT, None))
             items.append(item)
         return items
 
@@ -204,7 +205,7 @@ class CaseItem(pytest.Item):
         prepared = self.config.stash[PREPARED]
         result = prepared.runner.run_case(self.case)
         verdict = result.verdict.kind
-        self.record(verdict, result.controlled)
+        self.record(result.tally)
         if verdict.ok:
             return
         covering = [e for e in prepared.expectations if e.verdict is verdict and e.matches(self.case.id)]
@@ -213,15 +214,15 @@ class CaseItem(pytest.Item):
             pytest.xfail(f"accepted as {verdict.value} until {unexpired[0].expires.isoformat()}: {unexpired[0].reason}")
         raise CaseFailed(self._report(result, prepared, covering[0] if covering else None))
 
-    def _report(self, result: CaseResult, prepared: Session, expired: Expectation | None) -> str:
+    def _report(self, result: CaseRecord, prepared: Session, expired: Expectation | None) -> str:
         evidence = result.evidence
         lines = [f"{result.verdict.kind.value}: {result.verdict.reason}"]
         if expired is not None:
             lines.append(f"expired    the acceptance of this {expired.verdict.value} case expired on {expired.expires.isoformat()}: {expired.reason}")
-        lines.append(f"target     {prepared.target_name}")
+        lines.append(f"target     {prepared.info.target_name}")
         lines += _labelled("diff", evidence.diff or ("(none)",))
-        lines += _labelled("settled", evidence.settlements or ("(nothing settled)",))
-        lines.append(f"reproduce  {prepared.options.reproduce_command(self.case.id)}")
+        lines += _labelled("ledger", tuple(map(str, evidence.ledger)) or ("(untouched)",))
+        lines.append(f"reproduce  {prepared.info.reproduce(self.case.id)}")
         return "\n".join(lines)
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
@@ -229,9 +230,10 @@ class CaseItem(pytest.Item):
             return str(excinfo.value)
         return super().repr_failure(excinfo, style)
 
-    def record(self, verdict: VerdictKind, controlled: bool) -> None:
-        """Copied into every report of this item: how the verdict reaches the controller."""
-        self.user_properties += [(VERDICT_PROPERTY, verdict.value), (CONTROLLED_PROPERTY, controlled)]
+    def record(self, tally: Tally) -> None:
+        """Copied into every report of this item: how the verdicts reach the controller."""
+        red = None if tally.red_verdict is None else tally.red_verdict.value
+        self.user_properties += [(VERDICT_PROPERTY, tally.verdict.value), (RED_VERDICT_PROPERTY, red)]
 
     def reportinfo(self) -> tuple[Path, int, str]:
         return self.path, 0, self.case.id

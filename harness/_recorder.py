@@ -22,7 +22,7 @@ from ._errors import UsageError
 from ._formats import FORMATS
 from ._ports import Ports
 from ._runner import observe_ports
-from ._types import Target
+from ._types import Capacity, Crashed, Refused, Target, TimedOut
 
 #: The stage that ends at each injection point.
 _STAGE_AT = {kind.point: kind for kind in StageKind}
@@ -56,13 +56,16 @@ def record(target: Target, scenario: Scenario, timeout: float = 10.0) -> dict[st
     fmt_name = getattr(target, "tool_format", None) or scenario.tool_format
     ports = RecordingPorts(scenario, fmt_name)
     observed = observe_ports(target, scenario, ports, timeout)
-    if observed.crash is not None and not (observed.refused or observed.capacity):
-        raise UsageError(f"recording {scenario.id}: the target crashed: {observed.crash.type}: {observed.crash.message}")
+    stop = observed.stop
+    if isinstance(stop, Crashed):
+        raise UsageError(f"recording {scenario.id}: the target crashed: {stop.error_type}: {stop.message}")
+    if isinstance(stop, TimedOut):
+        raise UsageError(f"recording {scenario.id}: the target was still running after {timeout} s")
     if not ports.frames:
         raise UsageError(f"recording {scenario.id}: the target offered no injection point, so there is nothing to record")
-    if not (observed.dispatches or observed.refused or observed.capacity):
+    if not (observed.dispatches or isinstance(stop, Refused | Capacity)):
         raise UsageError(f"recording {scenario.id}: the run ended without a dispatch, a refusal or a capacity result")
-    document = recording(scenario, ports.frames, fmt_name, stopped=observed.capacity)
+    document = recording(scenario, ports.frames, fmt_name, stopped=isinstance(stop, Capacity))
     parse(document, source=f"recording of {scenario.id}")
     return document
 

@@ -23,7 +23,7 @@ from ._errors import CapacityExceeded, RequestRefused
 from ._formats import FORMATS
 from ._oracles import EQUIVALENT, evidence, judge
 from ._ports import LedgerRefused, Ports
-from ._types import Case, CaseResult, Crash, Ending, Evidence, Observation, Target, Verdict, VerdictKind
+from ._types import Capacity, Case, CaseRecord, Crashed, Evidence, NotRun, Observation, Refused, Returned, Stop, Target, TimedOut, Verdict, VerdictKind
 
 #: What a defect does to a case for the case to kill it; an `error` never counts.
 _KILLS = frozenset({VerdictKind.SURVIVED, VerdictKind.FALSE_REJECT})
@@ -52,16 +52,16 @@ class Runner:
         # The admitted surface narrowed by the recorded trusted facts: the scenario alone decides it.
         self._expected = {key: snapshot_of(s.surface) for key, s in self.scenarios.items()}
 
-    def run(self, cases: Iterable[Case]) -> Iterator[CaseResult]:
+    def run(self, cases: Iterable[Case]) -> Iterator[CaseRecord]:
         with alarm_handler():
             for case in cases:
                 yield self.run_case(case)
 
-    def run_case(self, case: Case) -> CaseResult:
+    def run_case(self, case: Case) -> CaseRecord:
         killed = None if self.probe is None else ()
         if case.equivalent:
-            nothing = Evidence(0, (), None, None, (), (), Ending.NOT_RUN)
-            return CaseResult(case, EQUIVALENT, nothing, EQUIVALENT if self.red_target else None, killed)
+            nothing = Evidence(0, (), NotRun(), (), (), ())
+            return CaseRecord(case, EQUIVALENT, EQUIVALENT if self.red_target else None, nothing, killed)
         scenario, expected = self.scenarios[case.scenario], self._expected[case.scenario]
         observed = observe(self.target, case, scenario, self.timeout)
         verdict = judge(case, observed, scenario, expected)
@@ -71,7 +71,7 @@ class Runner:
         if self.probe is not None:
             known = verdict if type(self.target) is type(self.probe.guard) else None
             killed = self.probe.kills(case, scenario, expected, known)
-        return CaseResult(case, verdict, evidence(case, observed, scenario, expected), red, killed)
+        return CaseRecord(case, verdict, red, evidence(case, observed, scenario, expected), killed)
 
     def expected(self, case: Case) -> Snapshot:
         return self._expected[case.scenario]
@@ -126,25 +126,20 @@ def observe_ports(target: Target, scenario: Scenario, ports: Ports, timeout: flo
     before = ports.publications.snapshot()
     refusals = tuple(getattr(target, "refusals", ())) or (RequestRefused,)
     capacity_results = tuple(getattr(target, "capacity_results", ())) or (CapacityExceeded,)
-    crash, refused, capacity, timed_out = None, False, False, False
+    stop: Stop = Returned()
     try:
         with _deadline(timeout):
             outcome = target.run(scenario, ports)
             if inspect.isawaitable(outcome):  # an async host: run its coroutine to completion
                 asyncio.run(_completion(outcome))
     except CaseTimeout:
-        timed_out = True
+        stop = TimedOut()
     except KeyboardInterrupt:
         raise
     except LedgerRefused:
         pass  # the ledger recorded what it refused; the oracle judges that, not the exception
     except BaseException as error:  # a target may raise anything, SystemExit included
-        # A capacity result may also be one of the refusal types (ours is): it is the more specific.
-        capacity = isinstance(error, capacity_results)
-        refused = not capacity and isinstance(error, refusals)
-        message = "refused" if refused and terse_refusals else _describe(error)
-        trace = "" if refused or capacity else "".join(traceback.format_exception(error))
-        crash = Crash(type(error).__qualname__, message, trace)
+        stop = _stopped_by(error, refusals, capacity_results, terse_refusals)
     after = ports.publications.snapshot()
     return Observation(
         dispatches=tuple(ports.gateway.log),
@@ -154,12 +149,19 @@ def observe_ports(target: Target, scenario: Scenario, ports: Ports, timeout: flo
         points=tuple(ports.points),
         injected=ports.injected,
         injection_problem=ports.injection_problem,
-        crash=crash,
-        refused=refused,
-        timed_out=timed_out,
-        capacity=capacity,
+        stop=stop,
         facts=ports.facts.current(),
     )
+
+
+def _stopped_by(error: BaseException, refusals: tuple[type, ...], capacity_results: tuple[type, ...], terse: bool) -> Stop:
+    name = type(error).__qualname__
+    # A capacity result may also be one of the refusal types (ours is): it is the more specific.
+    if isinstance(error, capacity_results):
+        return Capacity(name, _describe(error))
+    if isinstance(error, refusals):
+        return Refused(name, "refused" if terse else _describe(error))
+    return Crashed(name, _describe(error), "".join(traceback.format_exception(error)))
 
 
 def _describe(error: BaseException) -> str:

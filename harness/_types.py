@@ -9,10 +9,10 @@ import enum
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from toolsurface.mutators import Expect, Mutation
-from toolsurface.scenarios import Lane, OwnerFact, Ruling, Scenario
+from toolsurface.scenarios import Lane, OwnerFact, Point, Ruling, Scenario
 
 from ._canonical import Snapshot
 
@@ -21,12 +21,14 @@ from ._canonical import Snapshot
 class Case:
     """One scenario × lane × hook mode × injection point × mutation."""
 
-    #: Stable and readable: `scenario/lane/hooks|no-hooks/point/kind.delivery:variant:target`.
+    #: Stable and readable: `scenario/lane/hooks|no-hooks/point/kind.delivery:variant:aim`.
     id: str
+    #: Its place in the whole plan (before `--select` and `--shard`): merged shards are put back in this order.
+    index: int
     scenario: str
     lane: Lane
     hooks: bool
-    point: str
+    point: Point
     mutation: Mutation
     #: What the mutation does to the admitted surface, as diff lines (empty: it changes nothing).
     change: tuple[str, ...]
@@ -39,6 +41,10 @@ class Case:
     def equivalent(self) -> bool:
         """An illegitimate mutation that leaves the surface canonically equal: nothing to refuse."""
         return self.expect is Expect.REJECT and not self.change
+
+    @property
+    def hook_mode(self) -> str:
+        return "hooks" if self.hooks else "no-hooks"
 
 
 class Settlement(enum.StrEnum):
@@ -83,15 +89,6 @@ class LedgerEvent:
         return text + ("" if self.accepted else f" — REFUSED ({self.note})")
 
 
-@dataclass(frozen=True, slots=True)
-class Crash:
-    """An exception that left the target, as text (exceptions themselves may not pickle)."""
-
-    type: str
-    message: str
-    traceback: str
-
-
 class Ending(enum.StrEnum):
     """How the target's run of one request ended, as the ports saw it."""
 
@@ -105,6 +102,76 @@ class Ending(enum.StrEnum):
     RETURNED = "returned"
     #: Not run: an equivalent case is counted without running the target.
     NOT_RUN = "not_run"
+
+
+# How the target's `run` stopped: exactly one of these, so no two can contradict each other.
+# Exceptions are kept as text: a target's own exception may not pickle or serialize.
+
+
+@dataclass(frozen=True, slots=True)
+class Returned:
+    """`run` returned."""
+
+    tag: ClassVar[str] = "returned"
+    ending: ClassVar[Ending] = Ending.RETURNED
+
+
+@dataclass(frozen=True, slots=True)
+class Refused:
+    """`run` raised one of the target's typed refusals."""
+
+    tag: ClassVar[str] = "refused"
+    ending: ClassVar[Ending] = Ending.REFUSED
+    error_type: str
+    #: The refusal's own words; only `refused` where they were not asked for (they may cost more than the case).
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Capacity:
+    """`run` raised an explicit capacity result: the required tools cannot fit."""
+
+    tag: ClassVar[str] = "capacity"
+    ending: ClassVar[Ending] = Ending.CAPACITY
+    error_type: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class Crashed:
+    """`run` raised anything else, `SystemExit` included."""
+
+    tag: ClassVar[str] = "crashed"
+    ending: ClassVar[Ending] = Ending.CRASHED
+    error_type: str
+    message: str
+    traceback: str
+
+
+@dataclass(frozen=True, slots=True)
+class TimedOut:
+    """`run` was still going when the case's time ran out."""
+
+    tag: ClassVar[str] = "timed_out"
+    ending: ClassVar[Ending] = Ending.TIMED_OUT
+
+
+@dataclass(frozen=True, slots=True)
+class NotRun:
+    """The target was not run: the case is equivalent, counted without running."""
+
+    tag: ClassVar[str] = "not_run"
+    ending: ClassVar[Ending] = Ending.NOT_RUN
+
+
+Stop = Returned | Refused | Capacity | Crashed | TimedOut | NotRun
+
+
+def ending(stop: Stop, dispatched: bool) -> Ending:
+    """How a run ended: a dispatch outranks how `run` stopped afterwards, unless it never finished."""
+    if dispatched and not isinstance(stop, TimedOut | NotRun):
+        return Ending.DISPATCHED
+    return stop.ending
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,12 +189,7 @@ class Observation:
     injected: bool
     #: Why the mutation could not be applied at its point, if it could not.
     injection_problem: str | None
-    crash: Crash | None
-    #: The target stopped with one of its typed refusals (not counted as a crash).
-    refused: bool
-    timed_out: bool
-    #: The target stopped with an explicit capacity result (typed; not counted as a crash).
-    capacity: bool = False
+    stop: Stop
     #: The owner-fact feed as the run left it: recorded facts and any the mutation added.
     facts: tuple[OwnerFact, ...] = ()
 
@@ -137,15 +199,7 @@ class Observation:
 
     @property
     def ending(self) -> Ending:
-        if self.timed_out:
-            return Ending.TIMED_OUT
-        if self.dispatches:
-            return Ending.DISPATCHED
-        if self.capacity:
-            return Ending.CAPACITY
-        if self.refused:
-            return Ending.REFUSED
-        return Ending.CRASHED if self.crash else Ending.RETURNED
+        return ending(self.stop, bool(self.dispatches))
 
 
 class VerdictKind(enum.StrEnum):
@@ -174,34 +228,78 @@ class Verdict:
 
 @dataclass(frozen=True, slots=True)
 class Evidence:
-    """What the verdict rests on, kept in results.json."""
+    """What a verdict rests on, as the ports saw it."""
 
     dispatches: int
-    settlements: tuple[str, ...]
-    error_type: str | None
-    error: str | None
+    ledger: tuple[LedgerEvent, ...]
+    stop: Stop
     #: The dispatched surface against the expected one when something was sent, else the change.
     diff: tuple[str, ...]
+    #: The injection points the target offered, in the order it reached them.
     points: tuple[str, ...]
-    ending: Ending = Ending.NOT_RUN
     #: Per owner fact in the feed: trusted and what it hid, or ignored and why.
-    availability: tuple[Ruling, ...] = ()
+    availability: tuple[Ruling, ...]
+
+    @property
+    def ending(self) -> Ending:
+        return ending(self.stop, bool(self.dispatches))
 
 
 @dataclass(frozen=True, slots=True)
-class CaseResult:
+class CaseRecord:
+    """One case and everything a run found about it: what results.json holds per case."""
+
     case: Case
     verdict: Verdict
-    evidence: Evidence
     #: The same case on the red (old-path) target; None when pairing is off.
-    red_verdict: Verdict | None = None
+    red_verdict: Verdict | None
+    evidence: Evidence
     #: The reference defects this case kills; None when defects were not run.
-    defects_killed: tuple[str, ...] | None = None
+    defects_killed: tuple[str, ...] | None
+
+    @property
+    def id(self) -> str:
+        return self.case.id
 
     @property
     def controlled(self) -> bool:
         """RED on the old path and GREEN on the target under test."""
-        return self.red_verdict is not None and not self.red_verdict.kind.ok and self.verdict.kind.ok
+        return self.tally.controlled
+
+    @property
+    def tally(self) -> Tally:
+        return Tally(self.case.id, self.verdict.kind, None if self.red_verdict is None else self.red_verdict.kind)
+
+
+@dataclass(frozen=True, slots=True)
+class Tally:
+    """What the totals and the gate need of a case: its id and its verdicts."""
+
+    id: str
+    verdict: VerdictKind
+    red_verdict: VerdictKind | None
+
+    @property
+    def controlled(self) -> bool:
+        return self.red_verdict is not None and not self.red_verdict.ok and self.verdict.ok
+
+
+@dataclass(frozen=True, slots=True)
+class Totals:
+    """How many cases ended with each verdict."""
+
+    cases: int
+    killed: int
+    passed: int
+    survived: int
+    false_reject: int
+    error: int
+    equivalent: int
+
+    @classmethod
+    def of(cls, kinds: Iterable[VerdictKind]) -> Totals:
+        counts = Counter(kinds)
+        return cls(sum(counts.values()), *(counts[kind] for kind in VerdictKind))
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,15 +316,9 @@ class Reproduction:
     rulings: tuple[Ruling, ...] = ()
 
 
-def totals(kinds: Iterable[VerdictKind]) -> dict[str, int]:
-    """`cases` plus a count per verdict, every verdict present."""
-    counts = Counter(kinds)
-    return {"cases": sum(counts.values()), **{kind.value: counts[kind] for kind in VerdictKind}}
-
-
 @runtime_checkable
 class Target(Protocol):
-    """Anything that prepares and sends one request through the ports (DESIGN §5).
+    """Anything that prepares and sends one request through the ports.
 
     `run` may be a coroutine function: an async host's run is driven to completion.
     Optional attributes: `name` (shown in reports), `tool_format` (a `FORMATS` key overriding the

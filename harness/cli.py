@@ -23,23 +23,18 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from toolsurface import mutators
 from toolsurface import scenarios
 from toolsurface.reports import (
-    RESULTS_FILE,
     THEME,
     Audit,
     DefectMatrix,
     MutantsView,
     ReportFormat,
     ReproductionView,
-    ResultsWriter,
     RunSummary,
     ScanReport,
-    merge_results,
     parse_formats,
-    read_results,
     scan_json,
     scan_sarif,
     stryker_report,
-    write_report,
     write_reports,
 )
 
@@ -48,9 +43,12 @@ from ._api import RunOptions, defect_kills, prepare
 from ._api import reproduce as reproduce_case
 from ._config import load_project_config
 from ._errors import ToolsurfaceError, UsageError
+from ._files import write_report
 from ._mutants import run_mutants
 from ._recorder import record as record_run
+from ._record import Results
 from ._reference import REFERENCE_TARGETS
+from ._results import RESULTS_FILE, ResultsWriter, encode, merge_results, read_results
 from ._scan import default_cache_dir, load_config, scan_paths
 from ._targets import load_target
 from ._version import version
@@ -149,12 +147,12 @@ def run(
         for result in session.results():
             writer.write(result)
             progress.advance(task)
-    _conclude(orjson.loads(writer.path.read_bytes()), writer.path, outputs)
+    _conclude(read_results(writer.path), writer.path, outputs)
 
 
-def _conclude(document: dict[str, Any], results: Path, outputs: tuple[ReportFormat, ...]) -> None:
+def _conclude(record: Results, results: Path, outputs: tuple[ReportFormat, ...]) -> None:
     """Write the reports of a finished results.json, print its summary, and exit with its gate."""
-    audit = Audit.of(document)
+    audit = Audit(record)
     for path in write_reports(audit, results.parent, outputs):
         err.print(f"wrote {path}", markup=False)
     summary = RunSummary(audit, str(results))
@@ -170,7 +168,7 @@ def report(
     output: Annotated[Path | None, typer.Option("--output", help="Write the report here instead of stdout.")] = None,
 ) -> None:
     """Render a results.json as a Markdown audit, an HTML report, JUnit XML or a JSON summary."""
-    data = format.render(Audit.of(read_results(results)))
+    data = format.render(Audit(read_results(results)))
     if output is None:
         sys.stdout.buffer.write(data)
     else:
@@ -188,8 +186,8 @@ def merge(
     outputs = parse_formats(formats or [])
     merged = merge_results([(path, read_results(path)) for path in shards])
     path = out_dir / RESULTS_FILE
-    write_report(path, merged)
-    _conclude(orjson.loads(merged), path, outputs)
+    write_report(path, encode(merged))
+    _conclude(merged, path, outputs)
 
 
 def _options(config: Path | None, **flags: Any) -> RunOptions:

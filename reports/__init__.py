@@ -1,44 +1,34 @@
-"""Renderers of toolsurface results: results.json and the audit built from it (terminal, Markdown,
-HTML, JUnit XML, JSON), merged shards, scan reports (text, JSON, SARIF) and source-mutant reports."""
+"""Renderers of toolsurface's typed records: the audit of a run (terminal, Markdown, HTML, JUnit
+XML, JSON), scan reports (text, JSON, SARIF) and source-mutant reports. They read records and
+write nothing of their own: results.json, the gate and merge belong to the engine."""
 
-from ._audit import DOES_NOT_PROVE, PROVES, Audit, CaseRow, DefectRow, ExpectationRow
+from ._audit import DOES_NOT_PROVE, PROVES, Audit, DefectRow
 from ._audit_json import audit_document, render_json
 from ._defects import DefectMatrix
 from ._html import render_html
 from ._junit import render_junit
-from ._load import read_results
 from ._markdown import render_markdown
-from ._merge import merge_results
 from ._mutants import MutantsView, stryker_report
 from ._outputs import ReportFormat, parse_formats, write_reports
 from ._reproduce import ReproductionView
-from ._results import RESULTS_FILE, SCHEMA_VERSION, ResultsWriter, case_record, write_results
-from ._scan import ScanReport, scan_json, scan_sarif, write_report
+from ._scan import ScanReport, scan_json, scan_sarif
 from ._terminal import MAX_LISTED, THEME, RunSummary
 
 __all__ = [
     "DOES_NOT_PROVE",
     "MAX_LISTED",
     "PROVES",
-    "RESULTS_FILE",
-    "SCHEMA_VERSION",
     "THEME",
     "Audit",
-    "CaseRow",
     "DefectMatrix",
     "DefectRow",
-    "ExpectationRow",
     "MutantsView",
     "ReportFormat",
     "ReproductionView",
-    "ResultsWriter",
     "RunSummary",
     "ScanReport",
     "audit_document",
-    "case_record",
-    "merge_results",
     "parse_formats",
-    "read_results",
     "render_html",
     "render_json",
     "render_junit",
@@ -46,7 +36,5 @@ __all__ = [
     "scan_json",
     "scan_sarif",
     "stryker_report",
-    "write_report",
     "write_reports",
-    "write_results",
 ]

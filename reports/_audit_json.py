@@ -27,18 +27,19 @@ def _counts(counter: Counter[VerdictKind]) -> dict[str, int]:
 
 
 def audit_document(audit: Audit) -> dict[str, Any]:
+    run = audit.run
     return {
         "schema_version": AUDIT_SCHEMA_VERSION,
-        "spec": None if audit.spec_id is None else {"id": audit.spec_id, "title": audit.spec_title},
-        "tool": {"version": audit.tool_version, "results_schema": audit.schema_version},
-        "environment": {"python": audit.python, "platform": audit.platform},
-        "seed": audit.seed,
-        "target": audit.target,
-        "red_target": audit.red_target,
-        "select": list(audit.select),
-        "shard": audit.shard,
-        "date": audit.date,
-        "planned": audit.planned,
+        "spec": None if run.spec is None else {"id": run.spec.id, "title": run.spec.title},
+        "tool": {"version": run.tool.version, "results_schema": audit.results.schema_version},
+        "environment": {"python": run.environment.python, "platform": run.environment.platform},
+        "seed": run.seed,
+        "target": run.target_name,
+        "red_target": run.red_target_name,
+        "select": list(run.select),
+        "shard": None if run.shard is None else str(run.shard),
+        "date": run.date.isoformat(),
+        "planned": run.planned,
         "ok": audit.ok,
         "headline": audit.headline,
         "in_scope": audit.in_scope,
@@ -62,12 +63,20 @@ def audit_document(audit: Audit) -> dict[str, Any]:
         if audit.defects is None
         else [{"name": row.name, "kills": row.kills, "by_kind": dict(row.by_kind), "first": row.first} for row in audit.defects],
         "failing": [
-            {"id": case.id, "verdict": case.verdict.value, "reason": case.reason, "reproduce": case.reproduce} for case in audit.failing
+            {"id": case.id, "verdict": case.verdict.kind, "reason": case.verdict.reason, "reproduce": audit.reproduce(case)}
+            for case in audit.failing
         ],
         "accepted": [case.id for case in audit.accepted],
         "expectations": [
-            {"case": e.case, "verdict": e.verdict, "reason": e.reason, "expires": e.expires, "standing": e.standing, "why": e.why}
-            for e in audit.expectations
+            {
+                "case": judged.expectation.case,
+                "verdict": judged.expectation.verdict,
+                "reason": judged.expectation.reason,
+                "expires": judged.expectation.expires.isoformat(),
+                "standing": judged.standing,
+                "why": judged.why,
+            }
+            for judged in audit.expectations
         ],
         "shortfalls": list(audit.shortfalls),
         "scope": {"proves": list(PROVES), "does_not_prove": list(DOES_NOT_PROVE)},

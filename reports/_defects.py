@@ -9,13 +9,13 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.table import Table
 from rich.text import Text
 
-from toolsurface.harness._types import CaseResult
+from toolsurface.harness._types import CaseRecord
 
 
 @dataclass(frozen=True)
 class DefectMatrix:
     #: Defect name → the cases that fail on it and pass on the guard.
-    kills: Mapping[str, Sequence[CaseResult]]
+    kills: Mapping[str, Sequence[CaseRecord]]
 
     @property
     def alive(self) -> list[str]:
@@ -27,7 +27,7 @@ class DefectMatrix:
             table.add_column(column, overflow="fold")
         for name, killers in self.kills.items():
             style = "toolsurface.killed" if killers else "toolsurface.survived"
-            table.add_row(name, Text(f"{len(killers)} cases", style=style), killers[0].case.id if killers else "—")
+            table.add_row(name, Text(f"{len(killers)} cases", style=style), killers[0].id if killers else "—")
         yield table
         if self.alive:
             yield Text(f"not killed by any case: {', '.join(self.alive)}", style="toolsurface.fail")

@@ -13,7 +13,7 @@ import base64
 import functools
 import hashlib
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from html import escape
 from importlib import resources
 from typing import Any
@@ -22,22 +22,43 @@ from urllib.parse import urlencode
 import orjson
 
 from toolsurface.harness._expectations import Standing
-from toolsurface.harness._types import VerdictKind
+from toolsurface.harness._types import CaseRecord, VerdictKind
 
-from ._audit import DOES_NOT_PROVE, PROVES, Audit, CaseRow
+from ._audit import DOES_NOT_PROVE, PROVES, Audit, error_of, ledger_lines
 
-#: How each case field travels in the embedded JSON, in row order: `plain` as it is; `ref` an index
-#: into the string table (null for None) and `refs` a list of them, since reasons, diffs and ledger
-#: lines repeat across thousands of cases; `around` the reproduce command as the strings before and
-#: after the case id in it (one string when the id is not in it verbatim).
-_FIELDS: tuple[tuple[str, str], ...] = (
-    ("id", "plain"), ("scenario", "ref"), ("lane", "ref"), ("hook_mode", "ref"), ("point", "ref"), ("kind", "ref"),
-    ("delivery", "ref"), ("variant", "ref"), ("target", "ref"), ("expect", "ref"), ("verdict", "ref"), ("reason", "ref"),
-    ("red_verdict", "ref"), ("red_reason", "ref"), ("controlled", "plain"), ("accepted", "plain"), ("outcome", "ref"),
-    ("change", "refs"), ("diff", "refs"), ("settlements", "refs"), ("points", "refs"), ("dispatches", "plain"),
-    ("facts", "refs"), ("error", "ref"), ("defects_killed", "refs"),
-    ("reproduce", "around"),
-)  # fmt: skip
+#: How each case field travels in the embedded JSON, in row order, and where it comes from:
+#: `plain` as it is; `ref` an index into the string table (null for None) and `refs` a list of
+#: them, since reasons, diffs and ledger lines repeat across thousands of cases; `around` the
+#: reproduce command as the strings before and after the case id in it (one string when the id is
+#: not in it verbatim).
+_FIELDS: tuple[tuple[str, str, Callable[[Audit, CaseRecord], Any]], ...] = (
+    ("id", "plain", lambda a, c: c.id),
+    ("scenario", "ref", lambda a, c: c.case.scenario),
+    ("lane", "ref", lambda a, c: c.case.lane),
+    ("hook_mode", "ref", lambda a, c: c.case.hook_mode),
+    ("point", "ref", lambda a, c: c.case.point),
+    ("kind", "ref", lambda a, c: c.case.mutation.kind),
+    ("delivery", "ref", lambda a, c: c.case.mutation.delivery),
+    ("variant", "ref", lambda a, c: c.case.mutation.variant),
+    ("aim", "ref", lambda a, c: str(c.case.mutation.target)),
+    ("must", "ref", lambda a, c: c.case.expect),
+    ("verdict", "ref", lambda a, c: c.verdict.kind),
+    ("reason", "ref", lambda a, c: c.verdict.reason),
+    ("red_verdict", "ref", lambda a, c: c.red_verdict and c.red_verdict.kind),
+    ("red_reason", "ref", lambda a, c: c.red_verdict and c.red_verdict.reason),
+    ("controlled", "plain", lambda a, c: c.controlled),
+    ("accepted", "plain", lambda a, c: a.is_accepted(c)),
+    ("ending", "ref", lambda a, c: c.evidence.ending),
+    ("change", "refs", lambda a, c: c.case.change),
+    ("diff", "refs", lambda a, c: c.evidence.diff),
+    ("ledger", "refs", lambda a, c: ledger_lines(c)),
+    ("points", "refs", lambda a, c: c.evidence.points),
+    ("dispatches", "plain", lambda a, c: c.evidence.dispatches),
+    ("facts", "refs", lambda a, c: tuple(map(str, c.evidence.availability))),
+    ("error", "ref", lambda a, c: error_of(c.evidence.stop)),
+    ("defects_killed", "refs", lambda a, c: c.defects_killed or ()),
+    ("reproduce", "around", lambda a, c: a.reproduce(c)),
+)
 
 #: The sections, in page order, as the contents list names them.
 _CONTENTS = (
@@ -90,14 +111,15 @@ def _digest(text: str) -> str:
 
 
 def _header(audit: Audit) -> str:
+    run = audit.run
     facts = [
         ("spec", escape(audit.spec or "") or '<span class="muted">none configured</span>'),
         ("toolsurface", escape(audit.versions)),
-        ("target under test", _code(audit.target)),
-        ("red target", _code(audit.red_target) if audit.red_target else "none (pairing off)"),
-        ("seed", str(audit.seed)),
+        ("target under test", _code(run.target_name)),
+        ("red target", _code(run.red_target_name) if run.red_target_name else "none (pairing off)"),
+        ("seed", str(run.seed)),
         ("cases", audit.coverage(_code)),
-        ("expectations judged on", escape(audit.date)),
+        ("expectations judged on", escape(run.date.isoformat())),
     ]
     gate, word = ("gate-pass", "PASS") if audit.ok else ("gate-fail", "FAIL")
     contents = "".join(f'<li><a href="#{anchor}">{name}</a></li>' for anchor, name in _CONTENTS)
@@ -158,14 +180,15 @@ def _cell(counts: Counter[VerdictKind], **state: str) -> str:
 
 
 def _pairing(audit: Audit) -> str:
-    if not audit.red_target:
+    run = audit.run
+    if not run.red_target_name:
         return _section("pairing", "RED/GREEN pairing", "<p>Pairing was off: no red target.</p>")
     rows = [(_code(kind), str(cases), str(red), str(controlled)) for kind, (cases, red, controlled) in audit.pairing().items()]
     return _section(
         "pairing",
         "RED/GREEN pairing",
         f'<p><span id="controlled">{audit.controlled}</span> of {len(audit.cases)} cases are controlled: they fail on the red '
-        f"target {_code(audit.red_target)} and pass on {_code(audit.target)}. {audit.red_failing} fail on the red target.</p>",
+        f"target {_code(run.red_target_name)} and pass on {_code(run.target_name)}. {audit.red_failing} fail on the red target.</p>",
         _table(("kind", "cases", "fail on red target", "controlled"), rows, numeric=(1, 2, 3)),
     )
 
@@ -200,17 +223,19 @@ def _failing(audit: Audit) -> str:
     if not failing:
         none = "<p>None: no case survived, was falsely rejected, or errored without an accepted expectation.</p>"
         return _section("failing", title, none)
-    return _section("failing", title, '<ol class="failing">\n' + "\n".join(map(_failing_item, failing)) + "\n</ol>")
+    items = "\n".join(_failing_item(audit, case) for case in failing)
+    return _section("failing", title, f'<ol class="failing">\n{items}\n</ol>')
 
 
-def _failing_item(case: CaseRow) -> str:
-    diff = "".join(f"<li>{_code(line)}</li>" for line in case.diff[:_DIFF_LINES])
-    if len(case.diff) > _DIFF_LINES:
-        diff += f'<li class="muted">… {len(case.diff) - _DIFF_LINES} more in the case view</li>'
+def _failing_item(audit: Audit, case: CaseRecord) -> str:
+    lines = case.evidence.diff
+    diff = "".join(f"<li>{_code(line)}</li>" for line in lines[:_DIFF_LINES])
+    if len(lines) > _DIFF_LINES:
+        diff += f'<li class="muted">… {len(lines) - _DIFF_LINES} more in the case view</li>'
     return (
-        f"<li>{_verdict(case.verdict)} {_case_link(case.id)}: {escape(case.reason)}"
+        f"<li>{_verdict(case.verdict.kind)} {_case_link(case.id)}: {escape(case.verdict.reason)}"
         + (f"<ul>{diff}</ul>" if diff else "")
-        + f'<code class="cmd">{escape(case.reproduce)}</code></li>'
+        + f'<code class="cmd">{escape(audit.reproduce(case))}</code></li>'
     )
 
 
@@ -219,13 +244,16 @@ def _expectations(audit: Audit) -> str:
         return _section("expectations", "Expectations", "<p>None: no deviation is accepted.</p>")
     header = ("cases", "verdict accepted", "reason", "expires", "standing", "why", "cases accepted")
     rows = [
-        (_code(e.case), _code(e.verdict), escape(e.reason), escape(e.expires), _standing(e.standing),
-         escape(e.why), str(e.cases))
-        for e in audit.expectations
+        (_code(e.case), _code(e.verdict), escape(e.reason), escape(e.expires.isoformat()), _standing(j.standing),
+         escape(j.why), str(len(j.cases)))
+        for j in audit.expectations
+        for e in (j.expectation,)
     ]  # fmt: skip
     parts = [_table(header, rows, numeric=(6,))]
     if audit.accepted:
-        accepted = (f"<li>{_verdict(case.verdict)} {_case_link(case.id)}: {escape(case.reason)}</li>" for case in audit.accepted)
+        accepted = (
+            f"<li>{_verdict(case.verdict.kind)} {_case_link(case.id)}: {escape(case.verdict.reason)}</li>" for case in audit.accepted
+        )
         parts.append("<p>Accepted cases:</p>\n<ul>" + "".join(accepted) + "</ul>")
     return _section("expectations", "Expectations", *parts)
 
@@ -235,12 +263,13 @@ def _standing(standing: Standing) -> str:
 
 
 def _scenarios(audit: Audit) -> str:
+    scenarios = audit.run.scenarios
     rows = [
-        (_code(id), *map(escape, (mode, lane, outcome)), f'<code title="{escape(digest)}">{escape(digest[:12])}</code>')
-        for id, mode, lane, outcome, digest in audit.scenarios
+        (_code(s.id), *map(escape, (s.mode, s.lane, s.outcome)), f'<code title="{escape(s.digest)}">{escape(s.digest[:12])}</code>')
+        for s in scenarios
     ]
     header = ("scenario", "mode", "lane", "unmutated outcome", "sha256")
-    return _section("scenarios", f"Scenarios ({len(audit.scenarios)})", _table(header, rows))
+    return _section("scenarios", f"Scenarios ({len(scenarios)})", _table(header, rows))
 
 
 def _scope() -> str:
@@ -254,14 +283,14 @@ def _scope() -> str:
 
 def _browser(audit: Audit) -> str:
     """The filters and the table the script fills; hidden until the script runs."""
-    scenarios = Counter(case.scenario for case in audit.cases)
+    cases = [case.case for case in audit.cases]
     filters = [
         ("verdict", "verdict", [(kind.value, n) for kind, n in _in_order(audit.totals, VerdictKind)]),
-        ("kind", "mutation kind", _counted(audit.cases, "kind", audit.kinds())),
-        ("point", "injection point", _counted(audit.cases, "point", audit.points())),
-        ("lane", "lane", _counted(audit.cases, "lane", sorted({case.lane for case in audit.cases}))),
-        ("hooks", "hook mode", _counted(audit.cases, "hook_mode", ["hooks", "no-hooks"])),
-        ("scenario", "scenario", [(id, scenarios[id]) for id, *_ in audit.scenarios if scenarios[id]]),
+        ("kind", "mutation kind", _counted(Counter(case.mutation.kind for case in cases), audit.kinds())),
+        ("point", "injection point", _counted(Counter(case.point for case in cases), audit.points())),
+        ("lane", "lane", _counted(Counter(case.lane for case in cases), sorted({case.lane for case in cases}))),
+        ("hooks", "hook mode", _counted(Counter(case.hook_mode for case in cases), ["hooks", "no-hooks"])),
+        ("scenario", "scenario", _counted(Counter(case.scenario for case in cases), [s.id for s in audit.run.scenarios])),
     ]
     selects = "".join(
         f'<label>{label}<select id="f-{name}"><option value="">all</option>'
@@ -279,7 +308,7 @@ def _browser(audit: Audit) -> str:
         '<label>search ids, reasons, diffs, ledger and facts<input type="search" id="f-q" autocomplete="off"></label>'
         '<button type="button" id="case-reset">clear filters</button></div>\n'
         '<output id="case-count" for="f-verdict f-kind f-point f-lane f-hooks f-scenario f-q" aria-live="polite"></output>\n'
-        '<table id="case-table"><thead><tr><th>verdict</th><th>case (click for its view)</th><th>outcome</th>'
+        '<table id="case-table"><thead><tr><th>verdict</th><th>case (click for its view)</th><th>ending</th>'
         '<th>red target</th><th>reason</th></tr></thead><tbody id="case-rows"></tbody></table>\n'
         '<button type="button" id="case-more" hidden>show more</button>\n</div>',
     )
@@ -292,33 +321,33 @@ def _case_data(audit: Audit) -> str:
     def ref(value: str | None) -> int | None:
         return None if value is None else strings.setdefault(value, len(strings))
 
-    def around(case: CaseRow) -> list[int | None]:
-        before, found, after = case.reproduce.partition(case.id)
-        return [ref(before), ref(after)] if found else [ref(case.reproduce)]
+    def around(case_id: str, reproduce: str) -> list[int | None]:
+        before, found, after = reproduce.partition(case_id)
+        return [ref(before), ref(after)] if found else [ref(reproduce)]
 
-    def encode(case: CaseRow) -> list[Any]:
+    def encode(case: CaseRecord) -> list[Any]:
         row: list[Any] = []
-        for name, how in _FIELDS:
-            value = getattr(case, name)
+        for _, how, read in _FIELDS:
+            value = read(audit, case)
             if how == "ref":
                 row.append(ref(value))
             elif how == "refs":
                 row.append([ref(item) for item in value])
             elif how == "around":
-                row.append(around(case))
+                row.append(around(case.id, value))
             else:
                 row.append(value)
         return row
 
     rows = [encode(case) for case in audit.cases]  # fills `strings`, so first
-    text = orjson.dumps({"fields": _FIELDS, "strings": list(strings), "cases": rows}).decode()
+    fields = [(name, how) for name, how, _ in _FIELDS]
+    text = orjson.dumps({"fields": fields, "strings": list(strings), "cases": rows}).decode()
     for unsafe, escaped in _SCRIPT_UNSAFE:
         text = text.replace(unsafe, escaped)
     return text
 
 
-def _counted(cases: Sequence[CaseRow], field: str, values: Iterable[str]) -> list[tuple[str, int]]:
-    counts = Counter(getattr(case, field) for case in cases)
+def _counted(counts: Counter[str], values: Iterable[str]) -> list[tuple[str, int]]:
     return [(value, counts[value]) for value in values if counts[value]]
 
 

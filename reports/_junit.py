@@ -14,9 +14,11 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
-from toolsurface.harness._types import VerdictKind
+from toolsurface.harness._types import CaseRecord, VerdictKind
 
-from ._audit import Audit, CaseRow, ExpectationRow
+from toolsurface.harness._expectations import Judged
+
+from ._audit import Audit, ledger_lines
 
 EXPECTATIONS_SUITE = "toolsurface.expectations"
 
@@ -25,15 +27,16 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def render_junit(audit: Audit) -> bytes:
-    suites = ET.Element("testsuites", name=f"toolsurface {audit.spec_id or audit.target}")
-    by_scenario: dict[str, list[CaseRow]] = {}
+    spec = audit.run.spec
+    suites = ET.Element("testsuites", name=f"toolsurface {spec.id if spec else audit.run.target_name}")
+    by_scenario: dict[str, list[CaseRecord]] = {}
     for case in audit.cases:
-        by_scenario.setdefault(case.scenario, []).append(case)
+        by_scenario.setdefault(case.case.scenario, []).append(case)
     for scenario, cases in by_scenario.items():
         suite = _suite(suites, scenario, cases, audit)
         for case in cases:
-            _testcase(suite, case)
-    failed_entries = [entry for entry in audit.expectations if entry.fails_gate]
+            _testcase(suite, case, audit)
+    failed_entries = [entry for entry in audit.expectations if not entry.standing.ok]
     if failed_entries:
         suite = _suite(suites, EXPECTATIONS_SUITE, [], audit, failures=len(failed_entries), tests=len(failed_entries))
         for entry in failed_entries:
@@ -48,40 +51,45 @@ def render_junit(audit: Audit) -> bytes:
 
 
 def _suite(
-    parent: ET.Element, name: str, cases: Sequence[CaseRow], audit: Audit, *, failures: int | None = None, tests: int | None = None
+    parent: ET.Element, name: str, cases: Sequence[CaseRecord], audit: Audit, *, failures: int | None = None, tests: int | None = None
 ) -> ET.Element:
     suite = ET.SubElement(parent, "testsuite", name=name)
-    skipped = sum(case.verdict is VerdictKind.EQUIVALENT or case.accepted for case in cases)
-    _count(suite, len(cases) if tests is None else tests, sum(case.failing for case in cases) if failures is None else failures, skipped)
+    skipped = sum(case.verdict.kind is VerdictKind.EQUIVALENT or audit.is_accepted(case) for case in cases)
+    failed = sum(audit.is_failing(case) for case in cases) if failures is None else failures
+    _count(suite, len(cases) if tests is None else tests, failed, skipped)
     properties = ET.SubElement(suite, "properties")
-    for key, value in (("target", audit.target), ("red_target", audit.red_target), ("seed", str(audit.seed)), ("spec", audit.spec_id)):
+    run = audit.run
+    facts = (("target", run.target_name), ("red_target", run.red_target_name), ("seed", str(run.seed)), ("spec", run.spec and run.spec.id))
+    for key, value in facts:
         if value is not None:
             ET.SubElement(properties, "property", name=key, value=value)
     return suite
 
 
-def _testcase(suite: ET.Element, case: CaseRow) -> None:
-    element = ET.SubElement(suite, "testcase", classname=case.scenario, name=case.id)
-    if case.verdict is VerdictKind.EQUIVALENT:
-        ET.SubElement(element, "skipped", message=f"equivalent: {case.reason}")
-    elif case.accepted:
-        ET.SubElement(element, "skipped", message=f"accepted {case.verdict}: {case.reason}")
-    elif case.failing:
-        failure = ET.SubElement(element, "failure", message=f"{case.verdict}: {case.reason}", type=case.verdict.value)
+def _testcase(suite: ET.Element, case: CaseRecord, audit: Audit) -> None:
+    element = ET.SubElement(suite, "testcase", classname=case.case.scenario, name=case.id)
+    verdict = case.verdict
+    if verdict.kind is VerdictKind.EQUIVALENT:
+        ET.SubElement(element, "skipped", message=f"equivalent: {verdict.reason}")
+    elif audit.is_accepted(case):
+        ET.SubElement(element, "skipped", message=f"accepted {verdict.kind}: {verdict.reason}")
+    elif audit.is_failing(case):
+        failure = ET.SubElement(element, "failure", message=f"{verdict.kind}: {verdict.reason}", type=verdict.kind.value)
         failure.text = "\n".join(
             [
-                f"{case.verdict}: {case.reason}",
-                *(f"  {line}" for line in case.diff),
-                *(f"  ledger: {line}" for line in case.settlements),
-                f"reproduce: {case.reproduce}",
+                f"{verdict.kind}: {verdict.reason}",
+                *(f"  {line}" for line in case.evidence.diff),
+                *(f"  ledger: {line}" for line in ledger_lines(case)),
+                f"reproduce: {audit.reproduce(case)}",
             ]
         )
 
 
-def _expectation(suite: ET.Element, entry: ExpectationRow) -> None:
+def _expectation(suite: ET.Element, judged: Judged) -> None:
+    entry = judged.expectation
     element = ET.SubElement(suite, "testcase", classname=EXPECTATIONS_SUITE, name=entry.case)
-    failure = ET.SubElement(element, "failure", message=f"{entry.standing}: {entry.why}", type=entry.standing)
-    failure.text = f"{entry.standing}: {entry.why}\naccepts {entry.verdict} until {entry.expires}: {entry.reason}"
+    failure = ET.SubElement(element, "failure", message=f"{judged.standing}: {judged.why}", type=judged.standing)
+    failure.text = f"{judged.standing}: {judged.why}\naccepts {entry.verdict} until {entry.expires.isoformat()}: {entry.reason}"
 
 
 def _xml_text(text: str) -> str:

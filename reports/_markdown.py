@@ -48,14 +48,15 @@ def _lines(audit: Audit) -> Iterable[str]:
 
 
 def _run_facts(audit: Audit) -> Iterable[str]:
+    run = audit.run
     rows = [
         ("spec", _prose(audit.spec) if audit.spec else "none configured"),
         ("toolsurface", _prose(audit.versions)),
-        ("target under test", _code(audit.target)),
-        ("red target", _code(audit.red_target) if audit.red_target else "none (pairing off)"),
-        ("seed", str(audit.seed)),
+        ("target under test", _code(run.target_name)),
+        ("red target", _code(run.red_target_name) if run.red_target_name else "none (pairing off)"),
+        ("seed", str(run.seed)),
         ("cases", audit.coverage(_code)),
-        ("expectations judged on", audit.date),
+        ("expectations judged on", run.date.isoformat()),
     ]
     yield from _table(("", ""), rows)
 
@@ -106,13 +107,14 @@ def _matrix(audit: Audit) -> Iterable[str]:
 def _pairing(audit: Audit) -> Iterable[str]:
     yield "## RED/GREEN pairing"
     yield ""
-    if not audit.red_target:
+    run = audit.run
+    if not run.red_target_name:
         yield "Pairing was off: no red target."
         yield ""
         return
     yield (
         f"{audit.controlled} of {len(audit.cases)} cases are controlled: they fail on the red target "
-        f"{_code(audit.red_target)} and pass on {_code(audit.target)}. {audit.red_failing} fail on the red target."
+        f"{_code(run.red_target_name)} and pass on {_code(run.target_name)}. {audit.red_failing} fail on the red target."
     )
     yield ""
     rows = [(f"`{kind}`", str(cases), str(red), str(controlled)) for kind, (cases, red, controlled) in audit.pairing().items()]
@@ -153,10 +155,10 @@ def _failing(audit: Audit) -> Iterable[str]:
         yield ""
         return
     for case in failing:
-        yield f"- **{case.verdict}** {_code(case.id)}: {_prose(case.reason)}"
-        for line in case.diff[:5]:
+        yield f"- **{case.verdict.kind}** {_code(case.id)}: {_prose(case.verdict.reason)}"
+        for line in case.evidence.diff[:5]:
             yield f"  - {_code(line)}"
-        yield f"  - reproduce: {_code(case.reproduce)}"
+        yield f"  - reproduce: {_code(audit.reproduce(case))}"
     yield ""
 
 
@@ -166,21 +168,22 @@ def _expectations(audit: Audit) -> Iterable[str]:
     yield "## Expectations"
     yield ""
     rows = [
-        (_code(e.case), f"`{e.verdict}`", _prose(e.reason), e.expires, f"**{e.standing}**", _prose(e.why))
-        for e in audit.expectations
+        (_code(e.case), f"`{e.verdict}`", _prose(e.reason), e.expires.isoformat(), f"**{j.standing}**", _prose(j.why))
+        for j in audit.expectations
+        for e in (j.expectation,)
     ]
     yield from _table(("cases", "verdict accepted", "reason", "expires", "standing", "why"), rows)
     if audit.accepted:
         yield "Accepted cases:"
         yield ""
-        yield from (f"- `{case.verdict}` {_code(case.id)}: {_prose(case.reason)}" for case in audit.accepted)
+        yield from (f"- `{case.verdict.kind}` {_code(case.id)}: {_prose(case.verdict.reason)}" for case in audit.accepted)
         yield ""
 
 
 def _scenarios(audit: Audit) -> Iterable[str]:
-    yield f"## Scenarios ({len(audit.scenarios)})"
+    yield f"## Scenarios ({len(audit.run.scenarios)})"
     yield ""
-    rows = [(_code(id), mode, lane, outcome, f"`{digest[:12]}`") for id, mode, lane, outcome, digest in audit.scenarios]
+    rows = [(_code(s.id), s.mode, s.lane, s.outcome, f"`{s.digest[:12]}`") for s in audit.run.scenarios]
     yield from _table(("scenario", "mode", "lane", "unmutated outcome", "sha256"), rows)
 
 

@@ -13,7 +13,7 @@ from ._audit_json import render_json
 from ._html import render_html
 from ._junit import render_junit
 from ._markdown import render_markdown
-from ._scan import write_report
+from toolsurface.harness._files import write_report
 
 
 class ReportFormat(enum.StrEnum):

@@ -8,7 +8,10 @@ from dataclasses import dataclass
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
-from toolsurface.harness._types import Reproduction
+from toolsurface.harness._types import Capacity, Crashed, Refused, Reproduction
+
+#: How each way of stopping with an exception is labelled, aligned with the other labels.
+_STOPPED = {Refused: "refusal ", Capacity: "capacity", Crashed: "crash   "}
 
 
 @dataclass(frozen=True)
@@ -29,13 +32,13 @@ class ReproductionView:
         for dispatch, diff in zip(observed.dispatches, r.sent_diffs, strict=True):
             against = "; ".join(diff) or "identical to the expected surface"
             yield Text(f"  sent {dispatch.request}: {len(dispatch.surface)} tools; {against}")
-        yield Text(f"outcome  {observed.ending}")
+        yield Text(f"ending   {observed.ending}")
         yield Text("ledger" + ("" if observed.ledger else "   untouched"))
         for event in observed.ledger:
             yield Text(f"  {event}")
-        if observed.crash:
-            kind = "capacity" if observed.capacity else "refusal " if observed.refused else "crash   "
-            yield Text(f"{kind} {observed.crash.type}: {observed.crash.message}")
-            if observed.crash.traceback:
-                yield Text(observed.crash.traceback.rstrip())
+        stop = observed.stop
+        if isinstance(stop, Refused | Capacity | Crashed):
+            yield Text(f"{_STOPPED[type(stop)]} {stop.error_type}: {stop.message}")
+        if isinstance(stop, Crashed):
+            yield Text(stop.traceback.rstrip())
         yield Text.assemble("verdict  ", (r.verdict.kind.value, f"toolsurface.{r.verdict.kind.value}"), f" — {r.verdict.reason}")

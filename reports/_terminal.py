@@ -50,11 +50,12 @@ class RunSummary:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         audit = self.audit
+        run = audit.run
         by_kind: dict[str, Counter[VerdictKind]] = {kind: Counter() for kind in audit.kinds()}
         for case in audit.cases:
-            by_kind[case.kind][case.verdict] += 1
+            by_kind[case.case.mutation.kind][case.verdict.kind] += 1
         # No outer edge: the table then fits an 80-column CI log without cutting a header.
-        table = Table(title=Text(f"toolsurface — {audit.target} (seed {audit.seed})"), title_justify="left", show_edge=False)
+        table = Table(title=Text(f"toolsurface — {run.target_name} (seed {run.seed})"), title_justify="left", show_edge=False)
         table.add_column("kind")
         for kind in VerdictKind:
             table.add_column(kind.value, justify="right", style=f"toolsurface.{kind.value}")
@@ -66,9 +67,9 @@ class RunSummary:
         parts: list[object] = [table]
         if endings := audit.endings():
             parts.append(Text("requests ended: " + " · ".join(f"{count} {ending}" for ending, count in endings.items())))
-        if audit.red_target:
+        if run.red_target_name:
             parts.append(
-                Text(f"red target {audit.red_target}: {audit.red_failing} of {len(audit.cases)} cases fail there; "
+                Text(f"red target {run.red_target_name}: {audit.red_failing} of {len(audit.cases)} cases fail there; "
                      f"{audit.controlled} controlled (RED there, GREEN here)")
             )
         if audit.defects is not None:
@@ -78,17 +79,19 @@ class RunSummary:
             parts.append(Text(line + (f"; not killed: {', '.join(alive)}" if alive else ""), style="toolsurface.fail" if alive else ""))
         failing = audit.failing
         for case in failing[:MAX_LISTED]:
-            parts.append(Text.assemble((f"{case.verdict.value:>12} ", f"toolsurface.{case.verdict.value}"), case.id))
-            parts.append(Text(f"             {case.reason}"))
-            parts += [Text(f"               {line}", style="toolsurface.diff") for line in case.diff[:MAX_DIFF_LINES]]
-            parts.append(Text(f"             {case.reproduce}", style="toolsurface.command"))
+            verdict = case.verdict
+            parts.append(Text.assemble((f"{verdict.kind.value:>12} ", f"toolsurface.{verdict.kind.value}"), case.id))
+            parts.append(Text(f"             {verdict.reason}"))
+            parts += [Text(f"               {line}", style="toolsurface.diff") for line in case.evidence.diff[:MAX_DIFF_LINES]]
+            parts.append(Text(f"             {audit.reproduce(case)}", style="toolsurface.command"))
         if len(failing) > MAX_LISTED:
             parts.append(Text(f"… and {len(failing) - MAX_LISTED} more in {self.results_path}"))
         if audit.accepted:
             parts.append(Text(f"{len(audit.accepted)} failing cases accepted by expectations"))
-        for entry in audit.expectations:
-            if entry.fails_gate:
-                parts.append(Text.assemble((f"{entry.standing:>12} ", "toolsurface.fail"), f"expectation {entry.case}: {entry.why}"))
+        for judged in audit.expectations:
+            if not judged.standing.ok:
+                entry = f"expectation {judged.expectation.case}: {judged.why}"
+                parts.append(Text.assemble((f"{judged.standing:>12} ", "toolsurface.fail"), entry))
         for shortfall in audit.shortfalls:
             parts.append(Text.assemble(("   threshold ", "toolsurface.fail"), shortfall))
         if audit.ok:
@@ -102,7 +105,7 @@ class RunSummary:
         reasons = []
         if audit.failing:
             reasons.append(f"{len(audit.failing)} of {len(audit.cases)} cases failed")
-        drifted = sum(entry.fails_gate for entry in audit.expectations)
+        drifted = sum(not judged.standing.ok for judged in audit.expectations)
         if drifted:
             reasons.append(f"{drifted} expectations expired or stale")
         if audit.shortfalls:

@@ -42,6 +42,19 @@ class RequestOutcome(enum.StrEnum):
     CAPACITY = "capacity"
 
 
+class Point(enum.StrEnum):
+    """An injection point: the boundary after a stage, where a mutation can be applied."""
+
+    POST_RECOVERY = "post_recovery"
+    HOOK = "hook"
+    POST_REVALIDATION = "post_revalidation"
+    CONTEXT_FIT = "context_fit"
+    EVIDENCE = "evidence"
+    PUBLICATION = "publication"
+    ASYNC_PREP = "async_prep"
+    POST_SEAL = "post_seal"
+
+
 class StageKind(enum.StrEnum):
     """A recorded stage, in the only order a pipeline may run them."""
 
@@ -56,24 +69,16 @@ class StageKind(enum.StrEnum):
     SEAL = "seal"
 
     @property
-    def point(self) -> str:
+    def point(self) -> Point:
         """The injection point that follows this stage."""
         return _POINT_AFTER[self]
 
 
-_POINT_AFTER = {
-    StageKind.RECOVER: "post_recovery",
-    StageKind.HOOK: "hook",
-    StageKind.REVALIDATE: "post_revalidation",
-    StageKind.CONTEXT_FIT: "context_fit",
-    StageKind.EVIDENCE: "evidence",
-    StageKind.PUBLICATION: "publication",
-    StageKind.ASYNC_PREP: "async_prep",
-    StageKind.SEAL: "post_seal",
-}
+#: Each stage is followed by the point of the same position: the two enums are in pipeline order.
+_POINT_AFTER = dict(zip(StageKind, Point, strict=True))
 
 #: Every injection point a pipeline can expose, in pipeline order.
-POINTS: tuple[str, ...] = tuple(kind.point for kind in StageKind)
+POINTS: tuple[Point, ...] = tuple(Point)
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +207,7 @@ class Stage:
     receipt: str | None = None
 
     @property
-    def point(self) -> str:
+    def point(self) -> Point:
         return self.kind.point
 
     @property
@@ -259,7 +264,7 @@ class Scenario:
         return self.messages if summary is None else (Message("system", summary), *self.messages)
 
     @property
-    def points(self) -> tuple[str, ...]:
+    def points(self) -> tuple[Point, ...]:
         """The injection points this pipeline exposes, in order.
 
         A request over capacity stops at context fitting, so it offers only the points before it.

@@ -49,7 +49,7 @@
   }
 
   function searchText(c) {
-    var lines = [c.id, c.reason, c.error || ""].concat(c.change, c.diff, c.settlements, c.facts, c.defects_killed);
+    var lines = [c.id, c.reason, c.error || ""].concat(c.change, c.diff, c.ledger, c.facts, c.defects_killed);
     return lines.join("\n").toLowerCase();
   }
 
@@ -103,7 +103,7 @@
     id.appendChild(link);
     var red = el("td");
     red.appendChild(badge(c.red_verdict));
-    tr.append(verdict, id, el("td", "", c.outcome), red, el("td", "reason", c.reason));
+    tr.append(verdict, id, el("td", "", c.ending), red, el("td", "reason", c.reason));
     return tr;
   }
 
@@ -131,14 +131,14 @@
     red.append(badge(c.red_verdict), document.createTextNode((c.red_reason ? " " + c.red_reason + "." : "") + controlled));
     item("case", el("code", "", c.id));
     item("where", [c.scenario, c.lane, c.hook_mode, c.point].join(" · "));
-    item("mutation", c.kind + "." + c.delivery + ":" + c.variant + " on " + c.target + ", expected to " + c.expect);
+    item("mutation", c.kind + "." + c.delivery + ":" + c.variant + " on " + c.aim + "; the guard must " + c.must + " it");
     item("verdict", verdict);
     item("red target", red);
-    item("outcome", c.outcome + ", " + c.dispatches + " request(s) dispatched");
+    item("ending", c.ending + ", " + c.dispatches + " request(s) dispatched");
     item("points offered", c.points.length ? c.points.join(" → ") : el("span", "none", "none"));
     item("change", lines(c.change));
     item("surface diff", lines(c.diff));
-    item("ledger trace", lines(c.settlements));
+    item("ledger trace", lines(c.ledger));
     item("owner facts", lines(c.facts));
     item("error", c.error ? el("pre", "", c.error) : el("span", "none", "none"));
     if (c.defects_killed.length) item("defects killed", c.defects_killed.join(", "));

@@ -1,0 +1,136 @@
+"""The record of a run: what results.json holds, as one typed value.
+
+`Results` is the run (`RunInfo`, known before its first case), every `CaseRecord`, and the
+`Summary` judged over them. The file, every report, the gate and `merge` are views of it; the
+codec writes and reads it, and its JSON Schema is derived from these declarations.
+"""
+
+from __future__ import annotations
+
+import datetime
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from toolsurface.scenarios import Lane, Mode, RequestOutcome
+
+from ._codec import schema
+from ._config import Spec
+from ._expectations import Expectation
+from ._gate import Gate, Thresholds, judge_gate
+from ._plan import Shard
+from ._types import CaseRecord, Tally, Totals
+
+#: Bumped on every change to what results.json holds.
+SCHEMA_VERSION = 4
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    """The tool that wrote the record."""
+
+    name: str
+    version: str
+
+
+@dataclass(frozen=True, slots=True)
+class Environment:
+    """Where the run ran: the Python version and the operating system."""
+
+    python: str
+    platform: str
+
+
+@dataclass(frozen=True, slots=True)
+class ScenarioInfo:
+    """A recording the run planned cases from; `digest` pins its content."""
+
+    id: str
+    #: The file it was loaded from: differs from machine to machine, so never part of what a run is.
+    source: str
+    digest: str
+    mode: Mode
+    lane: Lane
+    outcome: RequestOutcome
+
+
+@dataclass(frozen=True, slots=True)
+class RunInfo:
+    """Everything known about a run before its first case."""
+
+    tool: Tool
+    environment: Environment
+    #: The spec the run closes, from `[tool.toolsurface]`; None when none is configured.
+    spec: Spec | None
+    seed: int
+    #: The target under test, as it was given (a spec) and as it names itself.
+    target: str
+    target_name: str
+    #: The old path each case is paired against; None when pairing is off.
+    red_target: str | None
+    red_target_name: str | None
+    #: The scenario files and folders given; empty for the bundled ones.
+    scenario_paths: tuple[str, ...]
+    select: tuple[str, ...]
+    shard: Shard | None
+    #: The day expectations are judged on.
+    date: datetime.date
+    #: How many cases the plan holds before `--select` and `--shard`.
+    planned: int
+    thresholds: Thresholds
+    #: The reference defects every case was also run on; None when they were not.
+    defects: tuple[str, ...] | None
+    scenarios: tuple[ScenarioInfo, ...]
+
+    def reproduce(self, case_id: str) -> str:
+        """One command that re-runs one case on the target under test and shows its evidence."""
+        words = ["toolsurface", "reproduce", case_id, "--target", self.target, "--seed", str(self.seed)]
+        for path in self.scenario_paths:
+            words += ["--scenarios", path]
+        return shlex.join(words)
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """What the cases add up to: totals, pairing, and the gate."""
+
+    totals: Totals
+    #: The verdicts on the red target; None when pairing is off.
+    red_totals: Totals | None
+    #: Cases RED on the red target and GREEN on the target under test.
+    controlled: int
+    gate: Gate
+
+    @classmethod
+    def of(cls, tallies: Sequence[Tally], paired: bool, gate: Gate) -> Summary:
+        red = Totals.of(t.red_verdict for t in tallies if t.red_verdict is not None) if paired else None
+        return cls(Totals.of(t.verdict for t in tallies), red, sum(t.controlled for t in tallies), gate)
+
+
+@dataclass(frozen=True, slots=True)
+class Results:
+    """The record of one run (or of the merge of its shards): results.json."""
+
+    schema_version: int
+    run: RunInfo
+    cases: tuple[CaseRecord, ...]
+    summary: Summary
+
+
+def results_schema() -> dict[str, object]:
+    """The JSON Schema of results.json, derived from the types above."""
+    document = schema(
+        Results,
+        **{"$id": f"https://toolsurface.dev/schemas/results-{SCHEMA_VERSION}.json"},
+        title="toolsurface run results",
+        description="The record of one `toolsurface run` (or of the merge of its shards): what ran, against what, "
+        "the verdict on every case, and the gate.",
+    )
+    document["$defs"]["Results"]["properties"]["schema_version"] = {"const": SCHEMA_VERSION}
+    return document
+
+
+def summarize(run: RunInfo, tallies: Sequence[Tally], expectations: Sequence[Expectation], planned: Sequence[int]) -> Summary:
+    """The summary of these cases of `run`, with its gate; `planned` counts the planned cases each expectation names."""
+    gate = judge_gate(tallies, expectations, planned, run.date, run.thresholds, partial=run.shard is not None)
+    return Summary.of(tallies, run.red_target is not None, gate)

@@ -1,0 +1,199 @@
+"""results.json on disk: streamed case by case and published whole, read back typed, and merged.
+
+Cases are written as they finish into a temporary file beside the target; only a run that
+completes renames it into place, so an interrupted or failed run never leaves a partial file.
+The run's info, the cases one per line, then the summary: `merge` writes through the same three
+pieces, so the merge of a run's shards is byte for byte the file one unsharded run writes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tempfile
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any
+
+import orjson
+
+from ._api import Session
+from ._codec import DecodeError, decode, dumps
+from ._errors import UsageError
+from ._expectations import Expectation
+from ._files import publish
+from ._record import SCHEMA_VERSION, Results, RunInfo, Summary, summarize
+from ._types import CaseRecord, Tally
+
+RESULTS_FILE = "results.json"
+
+
+def opening(run: RunInfo) -> bytes:
+    return b'{"schema_version":%d,"run":%s,"cases":[' % (SCHEMA_VERSION, dumps(run))
+
+
+def case_line(record: CaseRecord, first: bool) -> bytes:
+    return (b"\n" if first else b",\n") + dumps(record)
+
+
+def closing(summary: Summary) -> bytes:
+    return b'\n],"summary":%s}\n' % dumps(summary)
+
+
+def encode(results: Results) -> bytes:
+    body = b"".join(case_line(record, index == 0) for index, record in enumerate(results.cases))
+    return opening(results.run) + body + closing(results.summary)
+
+
+class ResultsWriter:
+    """Writes `results.json` for one session; use as a context manager around the run."""
+
+    def __init__(self, out: Path, session: Session) -> None:
+        self.path = out / RESULTS_FILE
+        self._session = session
+        self._tallies: list[Tally] = []
+        self._file: IO[bytes] | None = None
+
+    def __enter__(self) -> ResultsWriter:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            handle, name = tempfile.mkstemp(prefix=".results-", suffix=".json.part", dir=self.path.parent)
+        except OSError as error:
+            raise UsageError(f"--out {self.path.parent}: cannot write results there: {error.strerror}") from None
+        self._file = os.fdopen(handle, "wb")
+        self._temp = Path(name)
+        self._file.write(opening(self._session.info))
+        return self
+
+    def write(self, record: CaseRecord) -> None:
+        assert self._file is not None
+        self._file.write(case_line(record, not self._tallies))
+        self._tallies.append(record.tally)
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
+        assert self._file is not None
+        if kind is not None:
+            self._file.close()
+            self._temp.unlink(missing_ok=True)
+            return
+        self.summary = self._session.summarize(self._tallies)
+        self._file.write(closing(self.summary))
+        self._file.close()
+        publish(self._temp, self.path)
+
+
+def write_results(out: Path, session: Session, records: Iterable[CaseRecord]) -> Path:
+    with ResultsWriter(out, session) as writer:
+        for record in records:
+            writer.write(record)
+    return writer.path
+
+
+def read_results(path: Path) -> Results:
+    """The record in `path`; a `UsageError` naming the file and JSON path when it is not one, or
+    when its summary does not add up to its cases."""
+    try:
+        document = orjson.loads(path.read_bytes())
+    except OSError as error:
+        raise UsageError(f"{path}: cannot read: {error.strerror}") from None
+    except orjson.JSONDecodeError as error:
+        raise UsageError(f"{path}:{error.lineno}:{error.colno}: invalid JSON: {error.msg}") from None
+    version = document.get("schema_version") if isinstance(document, dict) else None
+    if version != SCHEMA_VERSION:
+        raise UsageError(f"{path}:$.schema_version: expected results.json schema version {SCHEMA_VERSION}, found {version!r}")
+    try:
+        results = decode(Results, document)
+    except DecodeError as error:
+        raise UsageError(f"{path}:{error}") from None
+    if (judged := _summary_of(results.run, results.cases, _expectations(results))) != results.summary:
+        raise UsageError(f"{path}:$.summary: does not add up to the cases: {_first_difference(results.summary, judged)}")
+    return results
+
+
+def _summary_of(run: RunInfo, cases: Sequence[CaseRecord], expectations: Sequence[tuple[Expectation, int]]) -> Summary:
+    return summarize(run, [case.tally for case in cases], [e for e, _ in expectations], [n for _, n in expectations])
+
+
+def _expectations(results: Results) -> tuple[tuple[Expectation, int], ...]:
+    """The expectations the run judged, as written, with how many planned cases each names."""
+    return tuple((judged.expectation, judged.planned) for judged in results.summary.gate.expectations)
+
+
+def _first_difference(stored: Any, judged: Any, path: str = "$.summary") -> str:
+    """Where two summaries first differ, and how, for a one-line error."""
+    if dataclasses.is_dataclass(stored) and type(stored) is type(judged):
+        for field in dataclasses.fields(stored):
+            left, right = getattr(stored, field.name), getattr(judged, field.name)
+            if left != right:
+                return _first_difference(left, right, f"{path}.{field.name}")
+    return f"{path} is {orjson.dumps(stored, default=str).decode()[:60]}, the cases give {orjson.dumps(judged, default=str).decode()[:60]}"
+
+
+def merge_results(shards: Sequence[tuple[Path, Results]]) -> Results:
+    """The record of the whole run whose shards these are; a `UsageError` naming the shard at fault otherwise.
+
+    Shards are accepted only as a complete set of one run: every part K of the same N exactly
+    once, the same plan (tool, environment, seed, targets, selection, recordings and their
+    digests, expectations, thresholds, date), and no case in two shards. The cases go back into
+    plan order and the summary is judged anew over all of them: a stale expectation is only stale
+    once every shard has had its say.
+    """
+    if not shards:
+        raise UsageError("merge needs at least one results.json")
+    _check_parts(shards)
+    first_path, first = shards[0]
+    for path, results in shards[1:]:
+        _check_same_run(first_path, first, path, results)
+    cases = sorted(_every_case_once(shards), key=lambda record: record.case.index)
+    run = dataclasses.replace(first.run, shard=None)
+    return Results(SCHEMA_VERSION, run, tuple(cases), _summary_of(run, cases, _expectations(first)))
+
+
+def _check_parts(shards: Sequence[tuple[Path, Results]]) -> None:
+    parts: dict[int, Path] = {}
+    counts = set()
+    for path, results in shards:
+        shard = results.run.shard
+        if shard is None:
+            raise UsageError(f"{path}:$.run.shard: not a shard (run it with --shard K/N)")
+        counts.add(shard.count)
+        if shard.index in parts:
+            raise UsageError(f"{path}:$.run.shard: shard {shard} is also {parts[shard.index]}")
+        parts[shard.index] = path
+    if len(counts) > 1:
+        raise UsageError(f"shards of different splits: {', '.join(f'/{n}' for n in sorted(counts))}")
+    (count,) = counts
+    missing = [f"{index}/{count}" for index in range(1, count + 1) if index not in parts]
+    if missing:
+        raise UsageError(f"shard {', '.join(missing)} missing: merge needs every part of the split")
+
+
+def _check_same_run(first_path: Path, first: Results, path: Path, results: Results) -> None:
+    mine, theirs = _what_ran(first.run), _what_ran(results.run)
+    for field in dataclasses.fields(RunInfo):
+        left, right = getattr(theirs, field.name), getattr(mine, field.name)
+        if left != right:
+            shown = "other recordings (ids or digests differ)" if field.name == "scenarios" else f"{left!r} vs {right!r}"
+            raise UsageError(f"{path}:$.run.{field.name}: differs from {first_path} ({shown}): not shards of one run")
+    if _expectations(results) != _expectations(first):
+        raise UsageError(f"{path}:$.summary.gate.expectations: other expectations than {first_path}: not shards of one run")
+
+
+def _what_ran(run: RunInfo) -> RunInfo:
+    """The run without what differs between the shards of one run or between machines: which
+    shard it is, and where the recordings and scenario paths lie."""
+    scenarios = tuple(dataclasses.replace(s, source="") for s in run.scenarios)
+    return dataclasses.replace(run, shard=None, scenario_paths=(), scenarios=scenarios)
+
+
+def _every_case_once(shards: Sequence[tuple[Path, Results]]) -> list[CaseRecord]:
+    seen: dict[str, Path] = {}
+    cases = []
+    for path, results in shards:
+        for record in results.cases:
+            if record.id in seen:
+                raise UsageError(f"{path}: case {record.id!r} is also in {seen[record.id]}: shards overlap")
+            seen[record.id] = path
+            cases.append(record)
+    return cases
