@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
-from toolsurface.mutators import Expect, Mutation
+from toolsurface.mutators import Must, Mutation
 from toolsurface.scenarios import Lane, OwnerFact, Ruling, Scenario
 
 from ._canonical import Snapshot
@@ -21,7 +21,7 @@ from ._canonical import Snapshot
 class Case:
     """One scenario × lane × hook mode × injection point × mutation."""
 
-    #: Stable and readable: `scenario/lane/hooks|no-hooks/point/kind.delivery:variant:target`.
+    #: Stable and readable: `scenario/lane/hooks|no-hooks/point/kind.delivery:variant:aim`.
     id: str
     scenario: str
     lane: Lane
@@ -32,13 +32,13 @@ class Case:
     change: tuple[str, ...]
 
     @property
-    def expect(self) -> Expect:
-        return self.mutation.expect
+    def must(self) -> Must:
+        return self.mutation.must
 
     @property
     def equivalent(self) -> bool:
         """An illegitimate mutation that leaves the surface canonically equal: nothing to refuse."""
-        return self.expect is Expect.REJECT and not self.change
+        return self.must is Must.REFUSE and not self.change
 
 
 class Settlement(enum.StrEnum):

@@ -22,12 +22,15 @@ from toolsurface.harness._expectations import Judged
 from toolsurface.harness._gate import CaseOutcome, Gate
 from toolsurface.harness._types import CaseResult, Verdict, VerdictKind, totals
 from toolsurface.harness._version import version
+from toolsurface.mutators import Must
 from toolsurface.scenarios import Ruling
 
 from ._scan import publish
 
 SCHEMA_VERSION = 3
 RESULTS_FILE = "results.json"
+#: Schema v3 spells what a guard must do in its published words, which readers and merges rely on.
+_EXPECT = {Must.REFUSE: "reject", Must.DISPATCH: "dispatch"}
 
 
 def case_record(result: CaseResult, reproduce: str, index: int) -> dict[str, Any]:
@@ -42,8 +45,8 @@ def case_record(result: CaseResult, reproduce: str, index: int) -> dict[str, Any
         "kind": mutation.kind.value,
         "variant": mutation.variant,
         "delivery": mutation.delivery.value,
-        "target": mutation.target,
-        "expect": mutation.expect.value,
+        "target": str(mutation.aim),
+        "expect": _EXPECT[mutation.must],
         "change": list(case.change),
         "verdict": result.verdict.kind.value,
         "reason": result.verdict.reason,
