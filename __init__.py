@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from .harness._formats import FORMATS, ToolFormat
     from .harness._ports import Gateway, Ledger, LedgerRefused, OwnerFacts, Ports, Publications, Reservation
     from .harness._types import Dispatch, Settlement, Target
-    from .mutators._base import Expect
+    from .mutators._base import Must
     from .mutators._strategies import (
         MutatedRequest,
         edit_sequences,
@@ -63,7 +63,7 @@ _HOMES = {
     "OwnerFact": "scenarios._availability",
     "hidden_by": "scenarios._availability",
     # Hypothesis strategies for property tests of a guard.
-    "Expect": "mutators._base",
+    "Must": "mutators._base",
     "MutatedRequest": "mutators._strategies",
     "tool_descriptors": "mutators._strategies",
     "surfaces": "mutators._strategies",

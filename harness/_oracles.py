@@ -9,7 +9,7 @@ required tools fit at all.
 
 from __future__ import annotations
 
-from toolsurface.mutators import Expect
+from toolsurface.mutators import Must
 from toolsurface.scenarios import RequestOutcome, Scenario, rulings
 
 from ._canonical import Snapshot
@@ -23,7 +23,7 @@ def judge(case: Case, observed: Observation, scenario: Scenario, expected: Snaps
     """The verdict on one run of one case."""
     if (problem := _not_exercised(case, observed)) is not None:
         return Verdict(VerdictKind.ERROR, problem)
-    if case.expect is Expect.REJECT:
+    if case.must is Must.REFUSE:
         return _judge_refusal(observed, scenario)
     if scenario.outcome is RequestOutcome.CAPACITY:
         return _judge_capacity(observed, scenario)

@@ -73,7 +73,7 @@ def dry_run(scenario: Scenario, mutator: Mutator, mutation: Mutation) -> tuple[s
     tools = [descriptor.as_logical() for descriptor in scenario.surface]
     messages = [message.as_dict() for message in scenario.request_messages]
     facts: list[OwnerFact] = []
-    edit = Edit(tools, messages, LOGICAL, mutation.delivery, mutation.target, scenario, facts)
+    edit = Edit(tools, messages, LOGICAL, mutation.delivery, mutation.aim, scenario, facts)
     try:
         changed, changed_messages = mutator.apply(edit)
     except MutationNotApplicable as problem:

@@ -15,7 +15,7 @@ import traceback
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
 from typing import Any
 
-from toolsurface.mutators import Edit, Expect, by_key
+from toolsurface.mutators import Edit, Must, by_key
 from toolsurface.scenarios import Scenario
 
 from ._canonical import Snapshot, snapshot_of
@@ -115,9 +115,9 @@ def observe(target: Target, case: Case, scenario: Scenario, timeout: float, expl
     mutation = case.mutation
 
     def inject(tools: list[Any], messages: list[Any], facts: list[Any]) -> tuple[list[Any], list[Any]]:
-        return mutator.apply(Edit(tools, messages, fmt, mutation.delivery, mutation.target, scenario, facts))
+        return mutator.apply(Edit(tools, messages, fmt, mutation.delivery, mutation.aim, scenario, facts))
 
-    terse = case.expect is Expect.REJECT and not explain
+    terse = case.must is Must.REFUSE and not explain
     return observe_ports(target, scenario, Ports(scenario, fmt, case.point, inject), timeout, terse_refusals=terse)
 
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
-from toolsurface.mutators import Expect, Mutation
+from toolsurface.mutators import Must, Mutation
 from toolsurface.scenarios import Lane, OwnerFact, Point, Ruling, Scenario
 
 from ._canonical import Snapshot
@@ -34,13 +34,13 @@ class Case:
     change: tuple[str, ...]
 
     @property
-    def expect(self) -> Expect:
-        return self.mutation.expect
+    def must(self) -> Must:
+        return self.mutation.must
 
     @property
     def equivalent(self) -> bool:
         """An illegitimate mutation that leaves the surface canonically equal: nothing to refuse."""
-        return self.expect is Expect.REJECT and not self.change
+        return self.must is Must.REFUSE and not self.change
 
     @property
     def hook_mode(self) -> str:

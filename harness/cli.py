@@ -344,7 +344,7 @@ def list_(
             out.print(f"{framework.spec}\t{framework.about} (pip install 'toolsurface[{framework.extra}]')", markup=False)
     elif what is Listing.mutators:
         for mutator in mutators.MUTATORS:
-            out.print(f"{mutator.key()}\texpect {mutator.expect.value}\t{(type(mutator).__doc__ or '').strip().splitlines()[0]}", markup=False)
+            out.print(f"{mutator.key()}\tmust {mutator.must.value}\t{(type(mutator).__doc__ or '').strip().splitlines()[0]}", markup=False)
     elif what is Listing.scenarios:
         for scenario in scenarios.load(options.scenarios or None):
             hooks = "hooks" if scenario.hooks else "no-hooks"

@@ -1,23 +1,52 @@
 """Mutation generators: controlled changes to the tool list (and messages) of a live request.
 
 Each mutator is one small class keyed `kind.variant`, with before/after examples that are also
-its tests. `MUTATORS` holds one of each in planning order; the Hypothesis strategies generate
+its tests. What a mutation hits is a typed aim (`Tool`, `Insert`, `SchemaPath`…; the union is
+`Aim`). `MUTATORS` holds one of each in planning order; the Hypothesis strategies generate
 surfaces, scenarios, owner facts and composed edit sequences for property tests (in
 `_strategies`, imported only by what needs Hypothesis).
 """
 
-from ._base import Delivery, Edit, Example, Expect, Kind, Mutation, MutationNotApplicable, Mutator
+from ._aims import (
+    Aim,
+    Claim,
+    Diagnostic,
+    FactField,
+    Forgery,
+    Insert,
+    LooksLike,
+    Messages,
+    Reverse,
+    Rotate,
+    SchemaPath,
+    Swap,
+    Tool,
+)
+from ._base import Delivery, Edit, Example, Kind, Must, Mutation, MutationNotApplicable, Mutator
 from ._registry import MUTATORS, by_key
 
 __all__ = [
     "MUTATORS",
+    "Aim",
+    "Claim",
     "Delivery",
+    "Diagnostic",
     "Edit",
     "Example",
-    "Expect",
+    "FactField",
+    "Forgery",
+    "Insert",
     "Kind",
+    "LooksLike",
+    "Messages",
+    "Must",
     "Mutation",
     "MutationNotApplicable",
     "Mutator",
+    "Reverse",
+    "Rotate",
+    "SchemaPath",
+    "Swap",
+    "Tool",
     "by_key",
 ]

@@ -19,26 +19,28 @@ import orjson
 
 from toolsurface.scenarios import Binding, FactKind, OwnerFact, Scenario, WebTools
 
-from ._base import Delivery, Edit, Example, Expect, Kind, MutationNotApplicable, Mutator, one_of
+from ._aims import Diagnostic, FactField, Forgery, LooksLike, Tool
+from ._base import Delivery, Edit, Example, Kind, Must, MutationNotApplicable, Mutator, one_of
 from ._delete import without
 from ._fixtures import PROFILE, SEARCH, WEB_READ, WEB_SEARCH
 from ._testing import BINDING
 
 #: What an unrelated tool's result says in its diagnostics, by what it looks like.
-DIAGNOSTICS: dict[str, dict[str, Any]] = {
-    "budget": {"upstream": {"provider": "refdata", "quota": {"remaining": 0, "exhausted": True}}},
-    "deadline": {"upstream": {"provider": "refdata", "web_deadline_ms": 0, "deadline_exceeded": True}},
-    "provider_attempt": {"upstream": {"provider": "refdata", "provider_attempt": 3, "max_provider_attempts": 3}},
+DIAGNOSTICS: dict[LooksLike, dict[str, Any]] = {
+    LooksLike.BUDGET: {"upstream": {"provider": "refdata", "quota": {"remaining": 0, "exhausted": True}}},
+    LooksLike.DEADLINE: {"upstream": {"provider": "refdata", "web_deadline_ms": 0, "deadline_exceeded": True}},
+    LooksLike.PROVIDER_ATTEMPT: {
+        "upstream": {"provider": "refdata", "provider_attempt": 3, "max_provider_attempts": 3}
+    },
 }
 #: Who claims a forged fact in the `owner` variant: a tool server, not the fact's owner.
 IMPOSTOR = "mcp:market"
-FORGED_FIELDS = ("run", "scope", "invocation", "connection", "owner")
 
 _WEB = WebTools(search=WEB_SEARCH["name"], read=WEB_READ["name"])
 _BUDGET = OwnerFact(FactKind.SEARCH_BUDGET_EXHAUSTED, "web_gateway", BINDING, ("src_1",))
 
 
-def diagnostic_result(scenario: Scenario, looks_like: str) -> dict[str, str]:
+def diagnostic_result(scenario: Scenario, looks_like: LooksLike) -> dict[str, str]:
     """A tool-result message from a tool unrelated to the web, carrying look-alike diagnostics."""
     web = scenario.contract.web_tools
     unrelated = [t.name for t in (*scenario.contract.admitted, *scenario.contract.admitted_elsewhere)]
@@ -56,14 +58,12 @@ def look_alike(value: str) -> str:
     return value[: match.start()] + str(int(digits) + 1).zfill(len(digits))
 
 
-def forged(scenario: Scenario, field: str) -> OwnerFact:
+def forged(scenario: Scenario, field: FactField) -> OwnerFact:
     """A search-budget fact that would hide both web tools, wrong in exactly one field."""
     binding = scenario.binding
-    if field == "owner":
+    if field is FactField.OWNER:
         return OwnerFact(FactKind.SEARCH_BUDGET_EXHAUSTED, IMPOSTOR, binding)
-    if field not in FORGED_FIELDS:
-        raise ValueError(f"{field=} must be one of {', '.join(FORGED_FIELDS)}")
-    other = dataclasses.replace(binding, **{field: look_alike(getattr(binding, field))})
+    other = dataclasses.replace(binding, **{field.value: look_alike(getattr(binding, field.value))})
     return OwnerFact(FactKind.SEARCH_BUDGET_EXHAUSTED, FactKind.SEARCH_BUDGET_EXHAUSTED.producer, other)
 
 
@@ -78,7 +78,7 @@ class HideSearch(Mutator):
     variant = "hide_search"
     examples = (
         Example(
-            target="market__web_search",
+            aim=Tool("market__web_search"),
             before=(SEARCH, WEB_SEARCH, WEB_READ),
             after=(SEARCH, WEB_READ),
             web_tools=_WEB,
@@ -92,13 +92,13 @@ class HideSearch(Mutator):
         ),
     )
 
-    def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
+    def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[Tool]:
         web = scenario.contract.web_tools
-        return (web.search,) if web and web.search in _shown(scenario) else ()
+        return (Tool(web.search),) if web and web.search in _shown(scenario) else ()
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
-        tools, _ = without(edit)
-        _, messages = edit.with_messages([*edit.messages, diagnostic_result(edit.scenario, "budget")])
+        tools, _ = without(edit, self.aim_of(edit, Tool).name)
+        _, messages = edit.with_messages([*edit.messages, diagnostic_result(edit.scenario, LooksLike.BUDGET)])
         return tools, messages
 
 
@@ -109,7 +109,7 @@ class HideRead(Mutator):
     variant = "hide_read"
     examples = (
         Example(
-            target="market__web_read",
+            aim=Tool("market__web_read"),
             admitted=(SEARCH, WEB_SEARCH, WEB_READ),
             before=(SEARCH, WEB_READ),
             after=(SEARCH,),
@@ -118,15 +118,15 @@ class HideRead(Mutator):
         ),
     )
 
-    def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
+    def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[Tool]:
         web, shown = scenario.contract.web_tools, _shown(scenario)
         # Only where a trusted budget fact hid search and kept read: elsewhere it is a plain delete.
         if web is None or web.search in shown or web.read not in shown:
             return ()
-        return (web.read,)
+        return (Tool(web.read),)
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
-        return without(edit)
+        return without(edit, self.aim_of(edit, Tool).name)
 
 
 class Reveal(Mutator):
@@ -136,7 +136,7 @@ class Reveal(Mutator):
     variant = "reveal"
     examples = (
         Example(
-            target="market__web_search",
+            aim=Tool("market__web_search"),
             admitted=(SEARCH, WEB_SEARCH, WEB_READ),
             before=(SEARCH, WEB_READ),
             after=(SEARCH, WEB_SEARCH, WEB_READ),
@@ -145,15 +145,16 @@ class Reveal(Mutator):
         ),
     )
 
-    def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
+    def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[Tool]:
         shown = _shown(scenario)
-        return one_of(rng, [tool.name for tool in scenario.contract.surface if tool.name not in shown])
+        return one_of(rng, [Tool(tool.name) for tool in scenario.contract.surface if tool.name not in shown])
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
+        aim = self.aim_of(edit, Tool)
         admitted = edit.scenario.contract.surface
-        index = next((i for i, tool in enumerate(admitted) if tool.name == edit.target), None)
+        index = next((i for i, tool in enumerate(admitted) if tool.name == aim.name), None)
         if index is None:
-            raise ValueError(f"{edit.target=} names no admitted tool of the scenario")
+            raise ValueError(f"{self.key()}: {aim!r} names no admitted tool of the scenario")
         shown = _shown(edit.scenario)
         position = sum(1 for tool in admitted[:index] if tool.name in shown)
         if position > len(edit.tools):
@@ -169,10 +170,10 @@ class Spoof(Mutator):
 
     kind = Kind.AVAILABILITY
     variant = "spoof"
-    expect = Expect.DISPATCH
+    must = Must.DISPATCH
     examples = (
         Example(
-            target="deadline",
+            aim=Diagnostic(LooksLike.DEADLINE),
             before=(SEARCH, WEB_SEARCH, WEB_READ),
             after=(SEARCH, WEB_SEARCH, WEB_READ),
             web_tools=_WEB,
@@ -186,14 +187,13 @@ class Spoof(Mutator):
         ),
     )
 
-    def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
+    def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[Diagnostic]:
         web = scenario.contract.web_tools
-        return tuple(DIAGNOSTICS) if web and {web.search, web.read} & _shown(scenario) else ()
+        return tuple(map(Diagnostic, DIAGNOSTICS)) if web and {web.search, web.read} & _shown(scenario) else ()
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
-        if edit.target not in DIAGNOSTICS:
-            raise ValueError(f"{edit.target=} must be one of {', '.join(DIAGNOSTICS)}")
-        return edit.with_messages([*edit.messages, diagnostic_result(edit.scenario, edit.target)])
+        looks_like = self.aim_of(edit, Diagnostic).looks_like
+        return edit.with_messages([*edit.messages, diagnostic_result(edit.scenario, looks_like)])
 
 
 class ForgedFact(Mutator):
@@ -202,12 +202,12 @@ class ForgedFact(Mutator):
 
     kind = Kind.AVAILABILITY
     variant = "forged_fact"
-    expect = Expect.DISPATCH
+    must = Must.DISPATCH
     # A fact is a new record either way: there is no live object of the request to edit.
     deliveries = (Delivery.REPLACE,)
     examples = (
         Example(
-            target="invocation",
+            aim=Forgery(FactField.INVOCATION),
             before=(SEARCH, WEB_SEARCH, WEB_READ),
             after=(SEARCH, WEB_SEARCH, WEB_READ),
             web_tools=_WEB,
@@ -220,7 +220,7 @@ class ForgedFact(Mutator):
             ),
         ),
         Example(
-            target="owner",
+            aim=Forgery(FactField.OWNER),
             before=(WEB_SEARCH, WEB_READ),
             after=(WEB_SEARCH, WEB_READ),
             web_tools=_WEB,
@@ -228,12 +228,12 @@ class ForgedFact(Mutator):
         ),
     )
 
-    def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
+    def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[Forgery]:
         web = scenario.contract.web_tools
-        return FORGED_FIELDS if web and {web.search, web.read} & _shown(scenario) else ()
+        return tuple(map(Forgery, FactField)) if web and {web.search, web.read} & _shown(scenario) else ()
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
-        edit.facts.append(forged(edit.scenario, edit.target))
+        edit.facts.append(forged(edit.scenario, self.aim_of(edit, Forgery).field))
         return edit.tools, edit.messages
 
 

@@ -1,10 +1,10 @@
 """The mutator protocol: what a change is, how it is delivered, what the guard must do with it.
 
 A mutator is one small class that knows one way to change a request at an injection point.
-`targets()` lists, deterministically, what it can hit in a scenario; `apply()` changes the live
-tools and messages a target hands to `ports.inject`. Mutators read and edit tool objects only
-through the tool format accessor they are given, so the same mutator reaches an OpenAI function
-dict, an MCP tool or a logical descriptor alike.
+`aims()` lists, deterministically, what it can hit in a scenario, as typed aims (`_aims`);
+`apply()` changes the live tools and messages a target hands to `ports.inject`. Mutators read
+and edit tool objects only through the tool format accessor they are given, so the same mutator
+reaches an OpenAI function dict, an MCP tool or a logical descriptor alike.
 """
 
 from __future__ import annotations
@@ -15,12 +15,17 @@ import random
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Protocol
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, TypeVar
 
 import orjson
 
+from ._aims import Aim
+
 if TYPE_CHECKING:
     from toolsurface.scenarios import Capability, OwnerFact, Scenario, WebTools
+
+
+_A = TypeVar("_A")
 
 
 class Kind(enum.StrEnum):
@@ -50,15 +55,15 @@ class Delivery(enum.StrEnum):
     IN_PLACE = "in_place"
 
 
-class Expect(enum.StrEnum):
-    """What a correct guard does with the mutation."""
+class Must(enum.StrEnum):
+    """What a correct guard must do with the mutation."""
 
-    REJECT = "reject"
+    REFUSE = "refuse"
     DISPATCH = "dispatch"
 
 
 class MutationNotApplicable(Exception):
-    """The live request at the injection point no longer has what the mutation targets."""
+    """The live request at the injection point no longer has what the mutation aims at."""
 
 
 class ToolAccess(Protocol):
@@ -75,21 +80,21 @@ class ToolAccess(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Mutation:
-    """One concrete change: a mutator, a delivery and a resolved target."""
+    """One concrete change: a mutator, a delivery and a resolved aim."""
 
     #: Registry key of the mutator, `kind.variant`.
     mutator: str
     kind: Kind
     variant: str
     delivery: Delivery
-    #: What it touches, readable: a tool name, `tool:/json/pointer`, `name@2`, `0<->3`, `rotate+2`, `messages`.
-    target: str
-    expect: Expect
+    #: What it touches; `str(aim)` is the readable form ids carry (`name@2`, `tool:/json/pointer`, `0<->3`).
+    aim: Aim
+    must: Must
 
     @property
     def label(self) -> str:
         """The mutation's part of a case id."""
-        return f"{self.kind}.{self.delivery}:{self.variant}:{self.target}"
+        return f"{self.kind}.{self.delivery}:{self.variant}:{self.aim}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,7 +105,7 @@ class Edit:
     messages: list[dict[str, Any]]
     fmt: ToolAccess
     delivery: Delivery
-    target: str
+    aim: Aim
     scenario: Scenario
     #: The owner-fact feed the target reads availability from; a mutation may record into it.
     facts: list[OwnerFact] = field(default_factory=list)
@@ -151,7 +156,7 @@ def fresh_copy(tool: Any) -> Any:
 class Example:
     """A surface before and after one application; both are lists of logical tool dicts."""
 
-    target: str
+    aim: Aim
     before: Sequence[dict[str, Any]]
     after: Sequence[dict[str, Any]]
     #: The host's control catalogue; the eligible ones close `before`, in catalogue order.
@@ -181,8 +186,8 @@ def shown_admitted(scenario: Scenario) -> tuple[Any, ...]:
     return tuple(tool for tool in scenario.surface if tool.name not in controls)
 
 
-def one_of(rng: random.Random, options: Sequence[str]) -> tuple[str, ...]:
-    """At most one target: an rng pick among options listed in a stable order."""
+def one_of(rng: random.Random, options: Sequence[_A]) -> tuple[_A, ...]:
+    """At most one aim: an rng pick among options listed in a stable order."""
     return (rng.choice(options),) if options else ()
 
 
@@ -191,7 +196,7 @@ class Mutator(ABC):
 
     kind: ClassVar[Kind]
     variant: ClassVar[str]
-    expect: ClassVar[Expect] = Expect.REJECT
+    must: ClassVar[Must] = Must.REFUSE
     deliveries: ClassVar[tuple[Delivery, ...]] = (Delivery.REPLACE, Delivery.IN_PLACE)
     #: Before/after surfaces, applied with every delivery by the generic mutator test.
     examples: ClassVar[tuple[Example, ...]] = ()
@@ -201,14 +206,20 @@ class Mutator(ABC):
         return f"{cls.kind}.{cls.variant}"
 
     @abstractmethod
-    def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
-        """What this mutator can hit in the scenario's admitted surface; same rng, same targets."""
+    def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[Aim]:
+        """What this mutator can hit in the scenario's admitted surface; same rng, same aims."""
 
     @abstractmethod
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
         """Make the change; return the tools and messages the pipeline goes on with."""
 
+    def aim_of(self, edit: Edit, kind: type[_A]) -> _A:
+        """The edit's aim, which must be a `kind`: any other aim is a caller's mistake, not a case."""
+        if not isinstance(edit.aim, kind):
+            raise TypeError(f"{self.key()} takes {kind.__name__} aims, not {edit.aim!r}")
+        return edit.aim
+
     def mutations(self, scenario: Scenario, rng: random.Random) -> Iterable[Mutation]:
-        for target in self.targets(scenario, rng):
+        for aim in self.aims(scenario, rng):
             for delivery in self.deliveries:
-                yield Mutation(self.key(), self.kind, self.variant, delivery, target, self.expect)
+                yield Mutation(self.key(), self.kind, self.variant, delivery, aim, self.must)

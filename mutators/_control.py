@@ -12,6 +12,7 @@ from typing import Any
 
 from toolsurface.scenarios import Scenario
 
+from ._aims import Tool
 from ._base import Edit, Example, Kind, Mutator, one_of
 from ._delete import without
 from ._fixtures import READ_TOOL_RESULT, SEARCH, WEB_READ, WEB_SEARCH
@@ -24,21 +25,22 @@ class Inject(Mutator):
     variant = "inject"
     examples = (
         Example(
-            target="read_tool_result",
+            aim=Tool("read_tool_result"),
             before=(SEARCH, WEB_READ),
             after=(SEARCH, WEB_READ, READ_TOOL_RESULT),
             controls=(READ_TOOL_RESULT,),
         ),
     )
 
-    def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
-        return one_of(rng, [control.name for control in scenario.contract.ineligible_controls])
+    def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[Tool]:
+        return one_of(rng, [Tool(control.name) for control in scenario.contract.ineligible_controls])
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
+        aim = self.aim_of(edit, Tool)
         controls = edit.scenario.contract.ineligible_controls
-        descriptor = next((control for control in controls if control.name == edit.target), None)
+        descriptor = next((control for control in controls if control.name == aim.name), None)
         if descriptor is None:
-            raise ValueError(f"{edit.target=} names no ineligible control of the scenario")
+            raise ValueError(f"{self.key()}: {aim!r} names no ineligible control of the scenario")
         return edit.with_tools([*edit.tools, edit.fmt.build(descriptor)])
 
 
@@ -49,7 +51,7 @@ class Remove(Mutator):
     variant = "remove"
     examples = (
         Example(
-            target="read_tool_result",
+            aim=Tool("read_tool_result"),
             before=(WEB_SEARCH, WEB_READ, READ_TOOL_RESULT),
             after=(WEB_SEARCH, WEB_READ),
             controls=(READ_TOOL_RESULT,),
@@ -57,15 +59,15 @@ class Remove(Mutator):
         ),
     )
 
-    def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
+    def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[Tool]:
         contract = scenario.contract
         # Catalogue order, never the order of the eligible-names set (it varies with hash seeds).
         return one_of(
-            rng, [control.name for control in contract.controls if control.name in contract.eligible_controls]
+            rng, [Tool(control.name) for control in contract.controls if control.name in contract.eligible_controls]
         )
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
-        return without(edit)
+        return without(edit, self.aim_of(edit, Tool).name)
 
 
 MUTATORS: tuple[Mutator, ...] = (Inject(), Remove())

@@ -9,19 +9,20 @@ from typing import Any
 
 from toolsurface.scenarios import Scenario
 
+from ._aims import Tool
 from ._base import Edit, Example, Kind, Mutator
 from ._fixtures import PROFILE, READ_TOOL_RESULT, SEARCH, WEB_READ, WEB_SEARCH
 
 
-def without(edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
-    """The live tools minus the one the edit targets by name."""
+def without(edit: Edit, name: str) -> tuple[list[Any], list[dict[str, Any]]]:
+    """The live tools minus the first one called `name`."""
     tools = list(edit.tools)
-    del tools[edit.index_of(edit.target)]
+    del tools[edit.index_of(name)]
     return edit.with_tools(tools)
 
 
 class _Delete(Mutator):
-    """Drop the tool at one position of the admitted surface; the target is its name."""
+    """Drop the tool at one position of the admitted surface; the aim is the tool by name."""
 
     kind = Kind.DELETE
 
@@ -30,20 +31,20 @@ class _Delete(Mutator):
     def position(count: int) -> int:
         """Which of `count` tools to drop."""
 
-    def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
+    def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[Tool]:
         # The position is fixed by the variant, so the rng has nothing to choose.
         surface = scenario.surface
-        return (surface[self.position(len(surface))].name,) if surface else ()
+        return (Tool(surface[self.position(len(surface))].name),) if surface else ()
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
-        return without(edit)
+        return without(edit, self.aim_of(edit, Tool).name)
 
 
 class First(_Delete):
     """Drop the first tool."""
 
     variant = "first"
-    examples = (Example(target="market__search_instruments", before=(SEARCH, PROFILE), after=(PROFILE,)),)
+    examples = (Example(aim=Tool("market__search_instruments"), before=(SEARCH, PROFILE), after=(PROFILE,)),)
 
     @staticmethod
     def position(count: int) -> int:
@@ -56,11 +57,11 @@ class Middle(_Delete):
     variant = "middle"
     examples = (
         Example(
-            target="market__web_search",
+            aim=Tool("market__web_search"),
             before=(SEARCH, PROFILE, WEB_SEARCH, WEB_READ),
             after=(SEARCH, PROFILE, WEB_READ),
         ),
-        Example(target="market__web_search", before=(WEB_SEARCH,), after=()),
+        Example(aim=Tool("market__web_search"), before=(WEB_SEARCH,), after=()),
     )
 
     @staticmethod
@@ -74,7 +75,7 @@ class Last(_Delete):
     variant = "last"
     examples = (
         Example(
-            target="read_tool_result",
+            aim=Tool("read_tool_result"),
             before=(SEARCH, WEB_READ, READ_TOOL_RESULT),
             after=(SEARCH, WEB_READ),
             controls=(READ_TOOL_RESULT,),

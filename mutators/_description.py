@@ -9,6 +9,7 @@ from typing import Any
 
 from toolsurface.scenarios import Scenario
 
+from ._aims import Tool
 from ._base import Edit, Example, Kind, Mutator, one_of, shown_admitted
 from ._fixtures import PROFILE, SEARCH, WEB_READ, WEB_SEARCH
 
@@ -26,15 +27,13 @@ class _Describe(Mutator):
     def reworded(description: str) -> str:
         """The new description; equal to the old when this variant cannot change it."""
 
-    def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
+    def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[Tool]:
         tools = shown_admitted(scenario)
-        return one_of(rng, [tool.name for tool in tools if self.reworded(tool.description) != tool.description])
+        return one_of(rng, [Tool(tool.name) for tool in tools if self.reworded(tool.description) != tool.description])
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
-        fmt = edit.fmt
-        return edit.edit_tool(
-            edit.target, lambda tool: fmt.set_description(tool, self.reworded(fmt.get_description(tool)))
-        )
+        fmt, name = edit.fmt, self.aim_of(edit, Tool).name
+        return edit.edit_tool(name, lambda tool: fmt.set_description(tool, self.reworded(fmt.get_description(tool))))
 
 
 class Append(_Describe):
@@ -43,7 +42,7 @@ class Append(_Describe):
     variant = "append"
     examples = (
         Example(
-            target="market__web_read",
+            aim=Tool("market__web_read"),
             before=(WEB_SEARCH, WEB_READ),
             after=(
                 WEB_SEARCH,
@@ -67,7 +66,7 @@ class Truncate(_Describe):
     variant = "truncate"
     examples = (
         Example(
-            target="market__search_instruments",
+            aim=Tool("market__search_instruments"),
             before=(SEARCH, PROFILE),
             # 79 characters → the first 39.
             after=({**SEARCH, "description": "Search listed instruments (ETFs, stocks"}, PROFILE),
@@ -85,7 +84,7 @@ class Whitespace(_Describe):
     variant = "whitespace"
     examples = (
         Example(
-            target="market__get_instrument_profile",
+            aim=Tool("market__get_instrument_profile"),
             before=(PROFILE,),
             after=(
                 {
@@ -96,7 +95,7 @@ class Whitespace(_Describe):
             ),
         ),
         Example(
-            target="market__web_search",
+            aim=Tool("market__web_search"),
             before=({**WEB_SEARCH, "description": "Web-search."},),
             after=({**WEB_SEARCH, "description": "Web-search.\n"},),
         ),

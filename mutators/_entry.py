@@ -13,6 +13,7 @@ from typing import Any
 
 from toolsurface.scenarios import SUMMARY_HEADER, Access, Capability, Scenario, capability_summary
 
+from ._aims import Claim
 from ._base import Delivery, Edit, Example, Kind, MutationNotApplicable, Mutator, one_of
 
 #: What each access turns into when it is overclaimed as a result.
@@ -58,7 +59,7 @@ class Overclaim(Mutator):
     variant = "overclaim"
     examples = (
         Example(
-            target="portfolio",
+            aim=Claim("portfolio"),
             before=(),
             after=(),
             capabilities=(_PORTFOLIO, _DOCUMENT),
@@ -72,7 +73,7 @@ class Overclaim(Mutator):
             ),
         ),
         Example(
-            target="document",
+            aim=Claim("document"),
             before=(),
             after=(),
             capabilities=(_PORTFOLIO, _DOCUMENT),
@@ -87,13 +88,14 @@ class Overclaim(Mutator):
         ),
     )
 
-    def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
-        return tuple(capability.id for capability in scenario.contract.capabilities)
+    def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[Claim]:
+        return tuple(Claim(capability.id) for capability in scenario.contract.capabilities)
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
-        capability = next((c for c in edit.scenario.contract.capabilities if c.id == edit.target), None)
+        aim = self.aim_of(edit, Claim)
+        capability = next((c for c in edit.scenario.contract.capabilities if c.id == aim.capability), None)
         if capability is None:
-            raise ValueError(f"{edit.target=} names no capability of the scenario's contract")
+            raise ValueError(f"{self.key()}: {aim!r} names no capability of the scenario's contract")
         claim = f"- {capability.subject}: {RESULT_CLAIMS[capability.access]}"
 
         def overclaim(summary: str) -> str:
@@ -112,7 +114,7 @@ class Unlisted(Mutator):
     variant = "unlisted"
     examples = (
         Example(
-            target="order_entry",
+            aim=Claim("order_entry"),
             before=(),
             after=(),
             capabilities=(_PORTFOLIO,),
@@ -121,17 +123,18 @@ class Unlisted(Mutator):
         ),
     )
 
-    def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
+    def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[Claim]:
         capabilities = scenario.contract.capabilities
         if not capabilities:
             return ()
         stated = {capability.id for capability in capabilities}
-        return one_of(rng, [capability.id for capability in UNLISTED if capability.id not in stated])
+        return one_of(rng, [Claim(capability.id) for capability in UNLISTED if capability.id not in stated])
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
-        capability = next((c for c in UNLISTED if c.id == edit.target), None)
+        aim = self.aim_of(edit, Claim)
+        capability = next((c for c in UNLISTED if c.id == aim.capability), None)
         if capability is None:
-            raise ValueError(f"{edit.target=} names no capability of the unlisted catalogue")
+            raise ValueError(f"{self.key()}: {aim!r} names no capability of the unlisted catalogue")
         return _rewrite_summary(edit, lambda summary: f"{summary}\n{capability}")
 
 

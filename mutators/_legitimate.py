@@ -14,7 +14,8 @@ import orjson
 
 from toolsurface.scenarios import Scenario, ToolDescriptor
 
-from ._base import Edit, Example, Expect, Kind, Mutator, one_of, shown_admitted
+from ._aims import Messages, Tool
+from ._base import Edit, Example, Kind, Must, Mutator, one_of, shown_admitted
 from ._fixtures import CONVERSATION, PROFILE, SEARCH, WEB_READ, WEB_SEARCH
 
 #: What a context fitter keeps: the first message, a summary, and this many of the latest.
@@ -38,10 +39,10 @@ class Compress(Mutator):
 
     kind = Kind.LEGITIMATE
     variant = "compress"
-    expect = Expect.DISPATCH
+    must = Must.DISPATCH
     examples = (
         Example(
-            target="messages",
+            aim=Messages(),
             before=(SEARCH, PROFILE),
             after=(SEARCH, PROFILE),
             messages_before=CONVERSATION,
@@ -54,11 +55,12 @@ class Compress(Mutator):
         ),
     )
 
-    def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
+    def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[Messages]:
         # With fewer messages there is nothing between the first and the latest to summarise.
-        return ("messages",) if len(scenario.messages) > KEEP_LATEST + 1 else ()
+        return (Messages(),) if len(scenario.messages) > KEEP_LATEST + 1 else ()
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
+        self.aim_of(edit, Messages)
         messages = edit.messages
         dropped = len(messages) - 1 - KEEP_LATEST
         if dropped < 1:
@@ -73,10 +75,10 @@ class Evidence(Mutator):
 
     kind = Kind.LEGITIMATE
     variant = "evidence"
-    expect = Expect.DISPATCH
+    must = Must.DISPATCH
     examples = (
         Example(
-            target="messages",
+            aim=Messages(),
             before=(WEB_SEARCH, WEB_READ),
             after=(WEB_SEARCH, WEB_READ),
             messages_before=CONVERSATION[:2],
@@ -84,10 +86,11 @@ class Evidence(Mutator):
         ),
     )
 
-    def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
-        return ("messages",)
+    def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[Messages]:
+        return (Messages(),)
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
+        self.aim_of(edit, Messages)
         return edit.with_messages([*edit.messages, *(dict(message) for message in EVIDENCE)])
 
 
@@ -110,14 +113,16 @@ class KeyOrder(Mutator):
 
     kind = Kind.LEGITIMATE
     variant = "key_order"
-    expect = Expect.DISPATCH
-    examples = (Example(target="market__search_instruments", before=(SEARCH, WEB_READ), after=(SEARCH, WEB_READ)),)
+    must = Must.DISPATCH
+    examples = (
+        Example(aim=Tool("market__search_instruments"), before=(SEARCH, WEB_READ), after=(SEARCH, WEB_READ)),
+    )
 
-    def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
-        return one_of(rng, [tool.name for tool in shown_admitted(scenario) if _reorderable(tool)])
+    def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[Tool]:
+        return one_of(rng, [Tool(tool.name) for tool in shown_admitted(scenario) if _reorderable(tool)])
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
-        return edit.edit_tool(edit.target, lambda tool: reverse_keys(edit.fmt.get_schema(tool)))
+        return edit.edit_tool(self.aim_of(edit, Tool).name, lambda tool: reverse_keys(edit.fmt.get_schema(tool)))
 
 
 def _reorderable(tool: ToolDescriptor) -> bool:

@@ -1,8 +1,8 @@
 """JSON Pointers (RFC 6901) into input schemas: spell them, follow them, list what they can name.
 
-Schema mutation targets read `tool:/json/pointer`. The pointer names the place the edit lands,
-so a later diff can be checked against it; `-` as the last token means "append to this array",
-as in JSON Patch.
+A schema mutation aims at a `SchemaPath(tool, pointer)`. The pointer names the place the edit
+lands, so a later diff can be checked against it; `-` as the last token means "append to this
+array", as in JSON Patch.
 """
 
 from __future__ import annotations
@@ -68,14 +68,6 @@ def resolve(document: Any, pointer: str, kind: type = object) -> Any:
     if not isinstance(node, kind):
         raise MutationNotApplicable(f"{pointer or '/'} is not a JSON {kind.__name__} in the live input schema")
     return node
-
-
-def split_target(target: str) -> tuple[str, str]:
-    """`tool:/json/pointer` → `(tool, /json/pointer)`."""
-    name, sep, rest = target.partition(":/")
-    if not sep or not name:
-        raise ValueError(f"{target=} must look like tool_name:/json/pointer")
-    return name, "/" + rest
 
 
 def schema_nodes(schema: Any, at: str = "") -> Iterator[tuple[str, dict[str, Any]]]:

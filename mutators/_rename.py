@@ -1,7 +1,7 @@
 """Rename mutators: an admitted tool is offered under a name nobody admitted.
 
 Each variant derives the new name from the old one alone, so both deliveries and every tool
-format make the same change, and the target needs to carry only the tool's name.
+format make the same change, and the aim needs to carry only the tool's name.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Any
 
 from toolsurface.scenarios import Scenario
 
+from ._aims import Tool
 from ._base import Edit, Example, Kind, Mutator, one_of, shown_admitted
 from ._fixtures import HOLDINGS, PROFILE, SEARCH, WEB_READ, WEB_SEARCH
 
@@ -28,16 +29,17 @@ class _Rename(Mutator):
     @staticmethod
     @abstractmethod
     def renamed(name: str) -> str:
-        """The new name; equal to `name` when this variant cannot change it (then it is no target)."""
+        """The new name; equal to `name` when this variant cannot change it (then it is no aim)."""
 
-    def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
+    def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[Tool]:
         taken = {tool.name for tool in scenario.surface}
         names = [tool.name for tool in shown_admitted(scenario)]
         # A new name that is already taken would make a duplicate, which is `add.duplicate`'s case.
-        return one_of(rng, [name for name in names if self.renamed(name) not in taken])
+        return one_of(rng, [Tool(name) for name in names if self.renamed(name) not in taken])
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
-        return edit.edit_tool(edit.target, lambda tool: edit.fmt.set_name(tool, self.renamed(edit.target)))
+        name = self.aim_of(edit, Tool).name
+        return edit.edit_tool(name, lambda tool: edit.fmt.set_name(tool, self.renamed(name)))
 
 
 class Suffix(_Rename):
@@ -46,7 +48,7 @@ class Suffix(_Rename):
     variant = "suffix"
     examples = (
         Example(
-            target="market__get_instrument_profile",
+            aim=Tool("market__get_instrument_profile"),
             before=(SEARCH, PROFILE),
             after=(SEARCH, {**PROFILE, "name": "market__get_instrument_profile_v2"}),
         ),
@@ -63,7 +65,9 @@ class Case(_Rename):
     variant = "case"
     examples = (
         Example(
-            target="market__web_search", before=(WEB_SEARCH,), after=({**WEB_SEARCH, "name": "Market__web_search"},)
+            aim=Tool("market__web_search"),
+            before=(WEB_SEARCH,),
+            after=({**WEB_SEARCH, "name": "Market__web_search"},),
         ),
     )
 
@@ -82,7 +86,7 @@ class Lookalike(_Rename):
     variant = "lookalike"
     examples = (
         Example(
-            target="portfolio__get_holdings",
+            aim=Tool("portfolio__get_holdings"),
             before=(HOLDINGS, WEB_READ),
             # The leading `p` is now U+0440 CYRILLIC SMALL LETTER ER.
             after=({**HOLDINGS, "name": "\u0440ortfolio__get_holdings"}, WEB_READ),
@@ -103,7 +107,7 @@ class Whitespace(_Rename):
     variant = "whitespace"
     examples = (
         Example(
-            target="market__search_instruments",
+            aim=Tool("market__search_instruments"),
             before=(SEARCH, WEB_READ),
             after=({**SEARCH, "name": "market__search_instruments "}, WEB_READ),
         ),

@@ -1,7 +1,7 @@
 """Reorder mutators: the same tools, in another order. Tool order is part of parity.
 
 Positions refer to the live tool list, which holds the admitted surface (admitted tools, then
-eligible controls). On a one-tool surface `reverse` and `rotate` still yield a target: it
+eligible controls). On a one-tool surface `reverse` and `rotate` still yield an aim: it
 changes nothing, and the harness must report that case as `equivalent`, not drop it.
 """
 
@@ -13,37 +13,37 @@ from typing import Any
 
 from toolsurface.scenarios import Scenario
 
+# Qualified: the aims share their names with the mutators that take them.
+from . import _aims
 from ._base import Edit, Example, Kind, MutationNotApplicable, Mutator
 from ._fixtures import HOLDINGS, PROFILE, SEARCH, WEB_READ, WEB_SEARCH
 
 
 class Swap(Mutator):
-    """Two tools trade places; the target reads `i<->j`."""
+    """Two tools trade places; the aim reads `i<->j`."""
 
     kind = Kind.REORDER
     variant = "swap"
     examples = (
         Example(
-            target="0<->3",
+            aim=_aims.Swap(0, 3),
             before=(SEARCH, PROFILE, WEB_SEARCH, WEB_READ),
             after=(WEB_READ, PROFILE, WEB_SEARCH, SEARCH),
         ),
     )
 
-    def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
+    def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[_aims.Swap]:
         count = len(scenario.surface)
         if count < 2:
             return ()
         first, second = sorted(rng.sample(range(count), 2))
-        return (f"{first}<->{second}",)
+        return (_aims.Swap(first, second),)
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
-        first, sep, second = edit.target.partition("<->")
-        if not sep or not first.isdigit() or not second.isdigit():
-            raise ValueError(f"{edit.target=} must look like i<->j")
-        i, j = int(first), int(second)
+        aim = self.aim_of(edit, _aims.Swap)
+        i, j = aim.first, aim.second
         if max(i, j) >= len(edit.tools):
-            raise MutationNotApplicable(f"{edit.target} is past the {len(edit.tools)} live tools")
+            raise MutationNotApplicable(f"{aim} is past the {len(edit.tools)} live tools")
         tools = list(edit.tools)
         tools[i], tools[j] = tools[j], tools[i]
         return edit.with_tools(tools)
@@ -55,48 +55,45 @@ class Reverse(Mutator):
     kind = Kind.REORDER
     variant = "reverse"
     examples = (
-        Example(target="reverse", before=(SEARCH, PROFILE, HOLDINGS), after=(HOLDINGS, PROFILE, SEARCH)),
+        Example(aim=_aims.Reverse(), before=(SEARCH, PROFILE, HOLDINGS), after=(HOLDINGS, PROFILE, SEARCH)),
         # Equivalent: one tool reversed is the same surface.
-        Example(target="reverse", before=(WEB_SEARCH,), after=(WEB_SEARCH,)),
+        Example(aim=_aims.Reverse(), before=(WEB_SEARCH,), after=(WEB_SEARCH,)),
     )
 
-    def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
-        return ("reverse",) if scenario.surface else ()
+    def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[_aims.Reverse]:
+        return (_aims.Reverse(),) if scenario.surface else ()
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
-        if edit.target != "reverse":
-            raise ValueError(f"{edit.target=} must be 'reverse'")
+        self.aim_of(edit, _aims.Reverse)
         return edit.with_tools(edit.tools[::-1])
 
 
 class Rotate(Mutator):
-    """The list rotated left by k (the first k tools move to the end); the target reads `rotate+k`."""
+    """The list rotated left by k (the first k tools move to the end); the aim reads `rotate+k`."""
 
     kind = Kind.REORDER
     variant = "rotate"
     examples = (
         Example(
-            target="rotate+2",
+            aim=_aims.Rotate(2),
             before=(SEARCH, PROFILE, WEB_SEARCH, WEB_READ),
             after=(WEB_SEARCH, WEB_READ, SEARCH, PROFILE),
         ),
-        Example(target="rotate+1", before=(HOLDINGS,), after=(HOLDINGS,)),
+        Example(aim=_aims.Rotate(1), before=(HOLDINGS,), after=(HOLDINGS,)),
     )
 
-    def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
+    def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[_aims.Rotate]:
         count = len(scenario.surface)
         if not count:
             return ()
         # k in 1..count-1 always moves something; a single tool gets k=1, which moves nothing.
-        return (f"rotate+{rng.randint(1, max(1, count - 1))}",)
+        return (_aims.Rotate(rng.randint(1, max(1, count - 1))),)
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
-        steps = edit.target.removeprefix("rotate+")
-        if steps == edit.target or not steps.isdigit():
-            raise ValueError(f"{edit.target=} must look like rotate+k")
+        steps = self.aim_of(edit, _aims.Rotate).by
         if not edit.tools:
             raise MutationNotApplicable("no live tools to rotate")
-        k = int(steps) % len(edit.tools)
+        k = steps % len(edit.tools)
         return edit.with_tools(edit.tools[k:] + edit.tools[:k])
 
 

@@ -1,6 +1,6 @@
 """Schema mutators: an admitted tool's input schema changes somewhere inside.
 
-The target is `tool:/json/pointer` of the place the edit lands. Each variant lists the places it
+The aim is a `SchemaPath(tool, pointer)` of the place the edit lands. Each variant lists the places it
 can edit in every admitted schema and the rng picks one. With `in_place` the edit lands on the
 live nested dict `fmt.get_schema(tool)` returns, so it reaches every holder of that dict, which is
 how a shared-reference baseline goes blind.
@@ -16,9 +16,10 @@ from typing import Any
 
 from toolsurface.scenarios import Scenario
 
+from ._aims import SchemaPath
 from ._base import Edit, Example, Kind, MutationNotApplicable, Mutator, one_of, shown_admitted
 from ._fixtures import HOLDINGS, PROFILE, SEARCH, WEB_READ
-from ._pointer import join, resolve, schema_nodes, split_last, split_target
+from ._pointer import join, resolve, schema_nodes, split_last
 
 #: What `add_property` adds: an argument no research tool should take.
 NEW_PROPERTY = {"type": "string", "description": "Brokerage account to act on."}
@@ -53,13 +54,13 @@ class _SchemaEdit(Mutator):
     def change(self, schema: dict[str, Any], pointer: str) -> None:
         """Edit the live `schema` at `pointer`, in place."""
 
-    def targets(self, scenario: Scenario, rng: random.Random) -> Iterable[str]:
+    def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[SchemaPath]:
         tools = shown_admitted(scenario)
-        return one_of(rng, [f"{tool.name}:{place}" for tool in tools for place in self.places(tool.input_schema)])
+        return one_of(rng, [SchemaPath(tool.name, place) for tool in tools for place in self.places(tool.input_schema)])
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
-        name, pointer = split_target(edit.target)
-        return edit.edit_tool(name, lambda tool: self.change(edit.fmt.get_schema(tool), pointer))
+        aim = self.aim_of(edit, SchemaPath)
+        return edit.edit_tool(aim.tool, lambda tool: self.change(edit.fmt.get_schema(tool), aim.pointer))
 
 
 class AddProperty(_SchemaEdit):
@@ -68,7 +69,7 @@ class AddProperty(_SchemaEdit):
     variant = "add_property"
     examples = (
         Example(
-            target="market__get_instrument_profile:/properties/account_id",
+            aim=SchemaPath("market__get_instrument_profile", "/properties/account_id"),
             before=(SEARCH, PROFILE),
             after=(
                 SEARCH,
@@ -99,7 +100,7 @@ class RemoveProperty(_SchemaEdit):
     variant = "remove_property"
     examples = (
         Example(
-            target="market__get_instrument_profile:/properties/sections",
+            aim=SchemaPath("market__get_instrument_profile", "/properties/sections"),
             before=(PROFILE,),
             after=({**PROFILE, "input_schema": {**_P, "properties": {"symbol": _P["properties"]["symbol"]}}},),
         ),
@@ -124,7 +125,7 @@ class Type(_SchemaEdit):
     variant = "type"
     examples = (
         Example(
-            target="market__get_instrument_profile:/properties/symbol/type",
+            aim=SchemaPath("market__get_instrument_profile", "/properties/symbol/type"),
             before=(PROFILE, WEB_READ),
             after=(
                 {
@@ -159,13 +160,13 @@ class Required(_SchemaEdit):
     variant = "required"
     examples = (
         Example(
-            target="market__get_instrument_profile:/required/0",
+            aim=SchemaPath("market__get_instrument_profile", "/required/0"),
             before=(PROFILE,),
             after=({**PROFILE, "input_schema": {**_P, "required": []}},),
         ),
         # Appends the alphabetically first property not yet required.
         Example(
-            target="market__search_instruments:/required/-",
+            aim=SchemaPath("market__search_instruments", "/required/-"),
             before=(SEARCH,),
             after=({**SEARCH, "input_schema": {**_S, "required": ["query", "asset_class"]}},),
         ),
@@ -212,7 +213,7 @@ class Enum(_SchemaEdit):
     variant = "enum"
     examples = (
         Example(
-            target="market__search_instruments:/properties/asset_class/enum/-",
+            aim=SchemaPath("market__search_instruments", "/properties/asset_class/enum/-"),
             before=(SEARCH, WEB_READ),
             after=(
                 {
@@ -247,12 +248,12 @@ class AdditionalProperties(_SchemaEdit):
     variant = "additional_properties"
     examples = (
         Example(
-            target="market__get_instrument_profile:/additionalProperties",
+            aim=SchemaPath("market__get_instrument_profile", "/additionalProperties"),
             before=(PROFILE,),
             after=({**PROFILE, "input_schema": {**_P, "additionalProperties": True}},),
         ),
         Example(
-            target="market__web_read:/additionalProperties",
+            aim=SchemaPath("market__web_read", "/additionalProperties"),
             before=(SEARCH, WEB_READ),
             after=(SEARCH, {**WEB_READ, "input_schema": {**WEB_READ["input_schema"], "additionalProperties": False}}),
         ),
@@ -273,7 +274,7 @@ class Defs(_SchemaEdit):
     variant = "defs"
     examples = (
         Example(
-            target="portfolio__get_holdings:/$defs/AccountRef/description",
+            aim=SchemaPath("portfolio__get_holdings", "/$defs/AccountRef/description"),
             before=(SEARCH, HOLDINGS),
             after=(
                 SEARCH,

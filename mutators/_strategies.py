@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 
 from toolsurface.scenarios import Binding, FactKind, OwnerFact, Scenario, ToolDescriptor, WebTools
 
-from ._base import Delivery, Edit, Expect, Mutation, MutationNotApplicable, Mutator
+from ._aims import Aim
+from ._base import Delivery, Edit, Must, Mutation, MutationNotApplicable, Mutator
 from ._fixtures import READ_TOOL_RESULT
 from ._registry import MUTATORS, by_key
 from ._testing import BINDING, descriptor, minimal_scenario
@@ -188,8 +189,8 @@ def edit_sequences(
 ) -> tuple[Mutation, ...]:
     """Mutations to apply in order to `scenario`'s request; each still applies after those before it.
 
-    Targets come from `targets(scenario, random.Random(seed))` with a drawn seed, so every step is
-    a case the planner could produce. Fewer than `min_size` steps applicable: the draw is rejected.
+    Aims come from `aims(scenario, random.Random(seed))` with a drawn seed, so every step is a
+    case the planner could produce. Fewer than `min_size` steps applicable: the draw is rejected.
     """
     # Imported here, not at the top: the harness imports this package to plan its cases.
     from toolsurface.harness._formats import LOGICAL
@@ -202,18 +203,18 @@ def edit_sequences(
     steps: list[Mutation] = []
     for _ in range(draw(st.integers(min_size, max_size))):
         seed = draw(st.integers(0, 2**16 - 1))
-        options = [
-            (mutator, target)
+        options: list[tuple[Mutator, Aim]] = [
+            (mutator, aim)
             for mutator in pool
-            for target in mutator.targets(scenario, random.Random(seed))
-            if _applies(Edit(tools, messages, LOGICAL, Delivery.REPLACE, target, scenario), mutator)
+            for aim in mutator.aims(scenario, random.Random(seed))
+            if _applies(Edit(tools, messages, LOGICAL, Delivery.REPLACE, aim, scenario), mutator)
         ]
         if not options:
             break
-        mutator, target = draw(st.sampled_from(options))
+        mutator, aim = draw(st.sampled_from(options))
         delivery = draw(st.sampled_from(mutator.deliveries))
-        tools, messages = mutator.apply(Edit(tools, messages, LOGICAL, Delivery.REPLACE, target, scenario))
-        steps.append(Mutation(mutator.key(), mutator.kind, mutator.variant, delivery, target, mutator.expect))
+        tools, messages = mutator.apply(Edit(tools, messages, LOGICAL, Delivery.REPLACE, aim, scenario))
+        steps.append(Mutation(mutator.key(), mutator.kind, mutator.variant, delivery, aim, mutator.must))
     if len(steps) < min_size:
         reject()
     return tuple(steps)
@@ -233,9 +234,9 @@ class MutatedRequest:
     facts: tuple[OwnerFact, ...]
 
     @property
-    def expect(self) -> Expect:
-        """Whether a guard must refuse the changed request (`REJECT`) or let it through (`ACCEPT`)."""
-        return self.mutation.expect
+    def must(self) -> Must:
+        """Whether a guard must refuse the changed request (`REFUSE`) or let it through (`DISPATCH`)."""
+        return self.mutation.must
 
 
 @st.composite
@@ -252,8 +253,9 @@ def mutated_requests(draw: st.DrawFn, scenario: Scenario, tool_format: str = "lo
     admitted = [fmt.build(tool) for tool in scenario.surface]
     before = [message.as_dict() for message in scenario.request_messages]
     facts: list[OwnerFact] = []
-    edit = Edit([fmt.build(tool) for tool in scenario.surface], before, fmt, mutation.delivery, mutation.target, scenario, facts)
+    live = [fmt.build(tool) for tool in scenario.surface]
+    edit = Edit(live, before, fmt, mutation.delivery, mutation.aim, scenario, facts)
     tools, messages = by_key(mutation.mutator).apply(edit)
-    if mutation.expect is Expect.REJECT and capture(tools, fmt) == capture(admitted, fmt):
+    if mutation.must is Must.REFUSE and capture(tools, fmt) == capture(admitted, fmt):
         reject()
     return MutatedRequest(mutation, tuple(admitted), tuple(tools), tuple(messages), tuple(facts))

@@ -23,7 +23,7 @@ class ReproductionView:
         observed, case = r.observed, r.case
         # Every string here may come from a scenario or a target: plain Text, never markup.
         yield Text(f"case     {case.id}")
-        yield Text(f"target   {r.target}   expect {case.expect.value}")
+        yield Text(f"target   {r.target}   must {case.must.value}")
         yield Text(f"change   {'; '.join(case.change) or 'none (canonically equal)'}")
         yield Text(f"points   {', '.join(observed.points) or 'none offered'}")
         for index, ruling in enumerate(r.rulings):

@@ -16,7 +16,7 @@ PUBLIC = {
     "Target", "Ports", "Gateway", "Dispatch", "Ledger", "Reservation", "Settlement", "LedgerRefused", "OwnerFacts",
     "Publications", "ToolFormat", "FORMATS", "Snapshot", "capture", "snapshot_of", "RequestRefused", "SurfaceRefused",
     "SummaryRefused", "CapacityExceeded", "Scenario", "ToolDescriptor", "Message", "Contract", "Lane", "OwnerFact",
-    "hidden_by", "Expect", "MutatedRequest", "tool_descriptors", "surfaces", "scenarios_for", "owner_facts",
+    "hidden_by", "Must", "MutatedRequest", "tool_descriptors", "surfaces", "scenarios_for", "owner_facts",
     "edit_sequences", "mutated_requests",
 }  # fmt: skip
 

@@ -29,7 +29,7 @@ from toolsurface.harness._recorder import record
 from toolsurface.harness._runner import observe
 from toolsurface.harness._targets import load_target
 from toolsurface.harness._types import Ending, VerdictKind
-from toolsurface.mutators import Expect  # noqa: E402
+from toolsurface.mutators import Must  # noqa: E402
 from tests.fixtures.frameworks import CROSS_SECTION, find_case, refuse_connections  # noqa: E402
 
 SPEC = "examples.mcp_host.adapter:{}"
@@ -184,7 +184,7 @@ def _observe(target: str, scenario: str, point: str, mutator: str, delivery: str
 )
 def test_a_refused_request_sends_nothing_over_http(target, scenario, point, mutator):
     host, case, observed = _observe(target, scenario, point, mutator, "in_place")
-    assert case.expect is Expect.REJECT and observed.refused
+    assert case.must is Must.REFUSE and observed.refused
     assert host.last_transport is not None and host.last_transport.requests == []
     assert observed.dispatches == ()
 

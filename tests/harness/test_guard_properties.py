@@ -22,7 +22,7 @@ GUARDED = load_target("reference:guarded")
 def injection(mutations, fmt, scenario):
     def apply(tools, messages, facts):
         for mutation in mutations:
-            edit = Edit(tools, messages, fmt, mutation.delivery, mutation.target, scenario, facts)
+            edit = Edit(tools, messages, fmt, mutation.delivery, mutation.aim, scenario, facts)
             tools, messages = by_key(mutation.mutator).apply(edit)
         return tools, messages
 

@@ -31,6 +31,50 @@ def test_the_documented_example_id_is_planned(scenarios):
     assert any(shape.search(i) for i in ids)
 
 
+#: Planned ids, one per kind of aim, copied from `toolsurface list cases` before aims were typed:
+#: accepted expectations, selections and reproduce commands hold ids, so none may move a byte.
+PINNED = {
+    0: [
+        "entry-main-portfolio-document/main/hooks/hook/add.replace:foreign:portfolio__transfer_cash@0",
+        "etf-compare-main-hooked/main/hooks/hook/add.in_place:duplicate:market__web_search",
+        "etf-compare-main-hooked/main/hooks/hook/schema.in_place:type:market__web_search:/type",
+        "etf-compare-main-hooked/main/hooks/hook/schema.replace:required:market__web_search:/$defs/date_range/required/-",
+        "etf-compare-main-hooked/main/hooks/hook/reorder.replace:swap:3<->5",
+        "etf-compare-main-hooked/main/hooks/post_revalidation/reorder.in_place:reverse:reverse",
+        "etf-compare-main-hooked/main/hooks/hook/reorder.replace:rotate:rotate+1",
+        "entry-main-portfolio-document/main/hooks/hook/legit.replace:compress:messages",
+        "etf-compare-main-hooked/main/hooks/hook/availability.replace:spoof:budget",
+        "etf-compare-main-hooked/main/hooks/hook/availability.replace:forged_fact:run",
+        "entry-main-portfolio-document/main/hooks/hook/entry.in_place:overclaim:portfolio",
+        "entry-main-portfolio-document/main/hooks/hook/control.in_place:inject:read_tool_result",
+    ],
+    7: [
+        "etf-compare-main-hooked/main/hooks/context_fit/add.replace:foreign:market__place_order@2",
+        "entry-main-portfolio-document/main/hooks/hook/add.replace:elsewhere:portfolio__get_holdings@0",
+        "etf-compare-main-hooked/main/hooks/hook/reorder.in_place:swap:0<->2",
+        "etf-compare-main-mcp/main/no-hooks/post_revalidation/reorder.replace:rotate:rotate+2",
+        "etf-compare-main-hooked/main/hooks/hook/availability.replace:forged_fact:owner",
+        "etf-compare-main-hooked/main/hooks/hook/availability.replace:spoof:provider_attempt",
+        "etf-compare-main-hooked/main/hooks/hook/schema.replace:add_property:market__web_search:/properties/account_id",
+    ],
+}
+
+
+@pytest.mark.parametrize("seed", sorted(PINNED))
+def test_pinned_ids_are_still_planned(scenarios, seed):
+    ids = {case.id for case in plan(scenarios, seed=seed)}
+    assert [i for i in PINNED[seed] if i not in ids] == []
+
+
+@pytest.mark.parametrize("seed", [0, 7])
+def test_an_id_spells_its_case_and_its_typed_aim(scenarios, seed):
+    for case in plan(scenarios, seed=seed):
+        mutation = case.mutation
+        hooks = "hooks" if case.hooks else "no-hooks"
+        tail = f"{mutation.kind.value}.{mutation.delivery.value}:{mutation.variant}:" + str(mutation.aim)
+        assert case.id == f"{case.scenario}/{case.lane.value}/{hooks}/{case.point}/{tail}"
+
+
 def test_a_scenario_subset_keeps_every_id(scenarios):
     full = {c.id for c in plan(scenarios, seed=3)}
     part = {c.id for c in plan(scenarios[1:3], seed=3)}

@@ -10,6 +10,7 @@ from toolsurface.harness._reference import DEFECTS
 from toolsurface.harness._runner import Runner
 from toolsurface.harness._targets import load_target
 from toolsurface.harness._types import Ending, VerdictKind
+from toolsurface.mutators import Claim, FactField, Forgery, Must
 from toolsurface.scenarios import POINTS, RequestOutcome, StageKind, load
 
 SIX_KINDS = {"add", "delete", "rename", "reorder", "description", "schema"}
@@ -167,8 +168,8 @@ def test_identity_blind_is_killed_by_forged_and_sibling_facts_only(scenarios, ca
     killed = kills(scenarios, cases, green, "identity-blind")
     with_sibling_facts = {s.id for s in scenarios if s.contract.facts}
     assert {r.case.mutation.variant for r in killed if r.case.scenario not in with_sibling_facts} == {"forged_fact"}
-    forged = {r.case.mutation.target for r in killed if r.case.mutation.variant == "forged_fact"}
-    assert forged == {"run", "scope", "invocation", "connection", "owner"}
+    forged = {r.case.mutation.aim for r in killed if r.case.mutation.variant == "forged_fact"}
+    assert forged == {Forgery(field) for field in FactField}
 
 
 def test_budget_hides_read_fails_only_where_a_budget_fact_keeps_read(scenarios, cases, green):
@@ -188,18 +189,18 @@ def test_recovery_reparse_fails_only_on_the_resumed_request(scenarios, cases, gr
 def test_over_capacity_is_an_explicit_result_never_a_shortened_list(scenarios, cases, green):
     (over,) = [s for s in scenarios if s.outcome is RequestOutcome.CAPACITY]
     mine = [c for c in cases if c.scenario == over.id]
-    guarded = verdicts(scenarios, [c for c in mine if c.expect.value == "dispatch"], "reference:guarded")
+    guarded = verdicts(scenarios, [c for c in mine if c.must is Must.DISPATCH], "reference:guarded")
     assert guarded and all(r.verdict.kind is VerdictKind.PASSED and r.evidence.ending is Ending.CAPACITY for r in guarded)
     assert all(r.evidence.settlements == ("main: settle req_main_0024 as pre_dispatch_rejected",) for r in guarded)
     killed = kills(scenarios, cases, green, "silent-capacity-drop")
     assert {r.case.scenario for r in killed} == {over.id}
-    dispatched_legit = [r for r in killed if r.case.expect.value == "dispatch"]
+    dispatched_legit = [r for r in killed if r.case.must is Must.DISPATCH]
     assert dispatched_legit and all("instead of an explicit capacity result" in r.verdict.reason for r in dispatched_legit)
 
 
 def test_entry_overclaims_are_refused_and_only_the_summary_check_catches_them(scenarios, cases, green):
     entry = [c for c in cases if c.mutation.kind == "entry"]
-    assert {c.mutation.target for c in entry} >= {"portfolio", "document"}
+    assert {c.mutation.aim for c in entry} >= {Claim("portfolio"), Claim("document")}
     assert {r.verdict.kind for r in verdicts(scenarios, entry, "reference:guarded")} == {VerdictKind.KILLED}
     killed = kills(scenarios, cases, green, "entry-overclaim")
     assert {r.case.mutation.kind.value for r in killed} == {"entry"}

@@ -6,7 +6,7 @@ from toolsurface.harness._plan import plan
 from toolsurface.harness._runner import Runner
 from toolsurface.harness._targets import load_target
 from toolsurface.harness._types import VerdictKind
-from toolsurface.mutators import Expect
+from toolsurface.mutators import Must
 from toolsurface.scenarios import load
 
 SPEC = "tests.fixtures.user_targets:{}"
@@ -20,8 +20,8 @@ def scenarios():
 @pytest.fixture(scope="module")
 def cases(scenarios):
     planned = plan(scenarios, seed=0)
-    reject = next(c for c in planned if c.expect is Expect.REJECT and c.change and c.mutation.kind == "schema")
-    dispatch = next(c for c in planned if c.expect is Expect.DISPATCH)
+    reject = next(c for c in planned if c.must is Must.REFUSE and c.change and c.mutation.kind == "schema")
+    dispatch = next(c for c in planned if c.must is Must.DISPATCH)
     return reject, dispatch
 
 

@@ -5,7 +5,7 @@ import random
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolsurface.mutators import by_key
+from toolsurface.mutators import Tool, by_key
 from toolsurface.mutators._description import INJECTION, Append, Truncate, Whitespace
 from toolsurface.mutators._fixtures import SEARCH, WEB_READ
 from toolsurface.mutators._testing import descriptor, minimal_scenario
@@ -37,16 +37,16 @@ def test_truncate_strips_the_space_it_cuts_at() -> None:
     assert Truncate.reworded("Read one page now") == "Read one"
 
 
-def test_targets_are_admitted_tools_only() -> None:
+def test_aims_are_admitted_tools_only() -> None:
     control = descriptor({**WEB_READ, "name": "read_tool_result"})
     scenario = minimal_scenario([descriptor(SEARCH)], controls=[control], eligible_controls=[control.name])
     for key in ("description.append", "description.truncate", "description.whitespace"):
-        targets = {t for seed in range(20) for t in by_key(key).targets(scenario, random.Random(seed))}
-        assert targets == {SEARCH["name"]}
+        aims = {aim for seed in range(20) for aim in by_key(key).aims(scenario, random.Random(seed))}
+        assert aims == {Tool(SEARCH["name"])}
 
 
 def test_an_empty_description_cannot_be_truncated() -> None:
     # Scenario files require descriptions, but a live host may still hand over an empty one.
     scenario = minimal_scenario([ToolDescriptor.of("fx__rates", "", {"type": "object"})])
-    assert list(by_key("description.truncate").targets(scenario, random.Random(0))) == []
-    assert list(by_key("description.append").targets(scenario, random.Random(0))) == ["fx__rates"]
+    assert list(by_key("description.truncate").aims(scenario, random.Random(0))) == []
+    assert list(by_key("description.append").aims(scenario, random.Random(0))) == [Tool("fx__rates")]

@@ -12,7 +12,7 @@ import pytest
 from toolsurface.harness._canonical import snapshot_of
 from toolsurface.harness._ports import Gateway
 from toolsurface.harness._formats import LOGICAL, MCP, OPENAI
-from toolsurface.mutators import MUTATORS, Delivery, Edit, Example, Expect, Kind, Mutator
+from toolsurface.mutators import MUTATORS, Delivery, Edit, Example, Kind, Must, Mutator
 from toolsurface.mutators._testing import descriptor, example_scenario, live_tools, read_surface
 
 FORMATS = (LOGICAL, OPENAI, MCP)
@@ -43,7 +43,7 @@ def test_example_applies(mutator: Mutator, example: Example, delivery: Delivery,
     snapshot = orjson.dumps([tools, messages])
     facts = list(example.facts)
 
-    new_tools, new_messages = mutator.apply(Edit(tools, messages, fmt, delivery, example.target, scenario, facts))
+    new_tools, new_messages = mutator.apply(Edit(tools, messages, fmt, delivery, example.aim, scenario, facts))
 
     # Dict equality ignores key order, list equality does not: exactly parity's notion of "same".
     assert read_surface(new_tools, fmt) == list(example.after)
@@ -68,8 +68,8 @@ def test_example_is_well_formed(mutator: Mutator, example: Example) -> None:
     scenario = example_scenario(example)
     # `before` must be the expected surface its scenario gives, or the example tests another case.
     assert [tool.as_logical() for tool in scenario.surface] == list(example.before)
-    reachable = {target for seed in range(200) for target in mutator.targets(scenario, random.Random(seed))}
-    assert example.target in reachable
+    reachable = {aim for seed in range(200) for aim in mutator.aims(scenario, random.Random(seed))}
+    assert example.aim in reachable
 
 
 @pytest.mark.parametrize(("mutator", "example"), EXAMPLES)
@@ -79,7 +79,7 @@ def test_example_changes_the_surface_exactly_when_it_must(mutator: Mutator, exam
     )
     after = example.messages_before if example.messages_after is None else example.messages_after
     summary_changed = Gateway.summary_of(list(example.messages_before)) != Gateway.summary_of(list(after))
-    if mutator.expect is Expect.DISPATCH:
+    if mutator.must is Must.DISPATCH:
         assert not changed and not summary_changed
     elif mutator.kind is Kind.REORDER and len(example.before) == 1:
         assert not changed  # the harness reports this case as `equivalent`

@@ -6,17 +6,17 @@ import orjson
 import pytest
 
 from toolsurface.harness._formats import OPENAI
-from toolsurface.mutators import Delivery, Edit, by_key
+from toolsurface.mutators import Delivery, Edit, Messages, Tool, by_key
 from toolsurface.mutators._fixtures import CONVERSATION, HOLDINGS, SEARCH
 from toolsurface.mutators._legitimate import reverse_keys
 from toolsurface.mutators._testing import descriptor, live_tools, minimal_scenario
 from toolsurface.scenarios import ToolDescriptor
 
 
-def test_compress_targets_only_a_conversation_it_can_shorten() -> None:
+def test_compress_aims_only_at_a_conversation_it_can_shorten() -> None:
     compress = by_key("legit.compress")
-    assert list(compress.targets(minimal_scenario([], messages=CONVERSATION[:3]), random.Random(0))) == []
-    assert list(compress.targets(minimal_scenario([], messages=CONVERSATION[:4]), random.Random(0))) == ["messages"]
+    assert list(compress.aims(minimal_scenario([], messages=CONVERSATION[:3]), random.Random(0))) == []
+    assert list(compress.aims(minimal_scenario([], messages=CONVERSATION[:4]), random.Random(0))) == [Messages()]
 
 
 @pytest.mark.parametrize("delivery", list(Delivery))
@@ -24,7 +24,7 @@ def test_compress_after_an_earlier_context_fit_changes_nothing(delivery: Deliver
     # Planned on the full conversation, applied where a fitting stage already kept only three.
     scenario = minimal_scenario([], messages=CONVERSATION)
     messages = [dict(m) for m in CONVERSATION[:3]]
-    _, new_messages = by_key("legit.compress").apply(Edit([], messages, OPENAI, delivery, "messages", scenario))
+    _, new_messages = by_key("legit.compress").apply(Edit([], messages, OPENAI, delivery, Messages(), scenario))
     assert new_messages == list(CONVERSATION[:3])
     assert (new_messages is messages) is (delivery is Delivery.IN_PLACE)
 
@@ -35,7 +35,7 @@ def test_evidence_appends_two_messages_and_leaves_the_tools_alone(delivery: Deli
     tools = live_tools(scenario.contract.surface, OPENAI)
     messages = [dict(CONVERSATION[0])]
     new_tools, new_messages = by_key("legit.evidence").apply(
-        Edit(tools, messages, OPENAI, delivery, "messages", scenario)
+        Edit(tools, messages, OPENAI, delivery, Messages(), scenario)
     )
     assert new_tools is tools
     assert len(new_messages) == 3 and new_messages[0] == CONVERSATION[0]
@@ -57,7 +57,7 @@ def test_key_order_in_place_rewrites_the_live_dicts_without_replacing_them() -> 
     tools = live_tools(scenario.contract.surface, OPENAI)
     live = OPENAI.get_schema(tools[0])
     definitions = live["$defs"]
-    by_key("legit.key_order").apply(Edit(tools, [], OPENAI, Delivery.IN_PLACE, HOLDINGS["name"], scenario))
+    by_key("legit.key_order").apply(Edit(tools, [], OPENAI, Delivery.IN_PLACE, Tool(HOLDINGS["name"]), scenario))
     assert OPENAI.get_schema(tools[0]) is live and live["$defs"] is definitions
     assert orjson.dumps(live) != orjson.dumps(HOLDINGS["input_schema"])
     assert orjson.dumps(live, option=orjson.OPT_SORT_KEYS) == orjson.dumps(
@@ -68,5 +68,5 @@ def test_key_order_in_place_rewrites_the_live_dicts_without_replacing_them() -> 
 def test_key_order_skips_schemas_whose_bytes_it_cannot_change() -> None:
     flat = ToolDescriptor.of("fx__rates", "Current FX rates.", {"type": "object"})
     scenario = minimal_scenario([flat, descriptor(SEARCH)])
-    targets = {t for seed in range(30) for t in by_key("legit.key_order").targets(scenario, random.Random(seed))}
-    assert targets == {SEARCH["name"]}
+    aims = {aim for seed in range(30) for aim in by_key("legit.key_order").aims(scenario, random.Random(seed))}
+    assert aims == {Tool(SEARCH["name"])}

@@ -3,7 +3,7 @@
 import pytest
 
 from toolsurface.mutators import MutationNotApplicable
-from toolsurface.mutators._pointer import join, resolve, schema_nodes, split_last, split_target, tokens
+from toolsurface.mutators._pointer import join, resolve, schema_nodes, split_last, tokens
 
 
 def test_join_escapes_and_tokens_unescape() -> None:
@@ -37,12 +37,6 @@ def test_resolve_names_what_is_missing(pointer: str) -> None:
     schema = {"properties": {"sections": {"type": "array", "items": [{}]}}}
     with pytest.raises(MutationNotApplicable, match=pointer):
         resolve(schema, pointer)
-
-
-def test_split_target() -> None:
-    assert split_target("market__web_read:/properties/url/type") == ("market__web_read", "/properties/url/type")
-    with pytest.raises(ValueError, match="tool_name:/json/pointer"):
-        split_target("market__web_read")
 
 
 def test_schema_nodes_walks_schema_positions_only() -> None:

@@ -7,7 +7,7 @@ import pytest
 
 import toolsurface
 from toolsurface import mutators
-from toolsurface.mutators import MUTATORS, Expect, Kind, Mutator, _strategies, by_key
+from toolsurface.mutators import MUTATORS, Kind, Must, Mutator, _strategies, by_key
 
 
 def _concrete_subclasses(cls: type) -> set[type]:
@@ -54,13 +54,13 @@ def test_mutators_are_grouped_by_kind_in_planning_order() -> None:
 
 
 @pytest.mark.parametrize("mutator", MUTATORS, ids=lambda mutator: mutator.key())
-def test_every_mutator_has_examples_and_a_consistent_expectation(mutator: Mutator) -> None:
+def test_every_mutator_has_examples_and_says_consistently_what_a_guard_must_do(mutator: Mutator) -> None:
     assert mutator.examples
     # Every legitimate change must go through; so must a look-alike availability signal, which
     # is the only other kind of change a guard must ignore.
     if mutator.kind is Kind.LEGITIMATE:
-        assert mutator.expect is Expect.DISPATCH
-    if mutator.expect is Expect.DISPATCH:
+        assert mutator.must is Must.DISPATCH
+    if mutator.must is Must.DISPATCH:
         assert mutator.kind in (Kind.LEGITIMATE, Kind.AVAILABILITY)
 
 

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from toolsurface.mutators import by_key
+from toolsurface.mutators import Tool, by_key
 from toolsurface.mutators._fixtures import SEARCH
 from toolsurface.mutators._rename import LOOKALIKES, Case, Lookalike, Suffix, Whitespace
 from toolsurface.mutators._testing import descriptor, minimal_scenario
@@ -42,11 +42,11 @@ def test_lookalike_swaps_exactly_one_letter_for_its_cyrillic_twin() -> None:
 
 
 @pytest.mark.parametrize(("key", "unrenamable"), [("rename.case", "1_2.3"), ("rename.lookalike", "fund__list")])
-def test_only_tools_the_variant_can_change_are_targets(key: str, unrenamable: str) -> None:
+def test_only_tools_the_variant_can_change_are_aims(key: str, unrenamable: str) -> None:
     scenario = minimal_scenario([_tool(unrenamable), _tool("market__web_read")])
-    targets = {t for seed in range(50) for t in by_key(key).targets(scenario, random.Random(seed))}
-    assert targets == {"market__web_read"}
-    assert list(by_key(key).targets(minimal_scenario([_tool(unrenamable)]), random.Random(0))) == []
+    aims = {aim for seed in range(50) for aim in by_key(key).aims(scenario, random.Random(seed))}
+    assert aims == {Tool("market__web_read")}
+    assert list(by_key(key).aims(minimal_scenario([_tool(unrenamable)]), random.Random(0))) == []
 
 
 def test_the_rng_picks_among_all_admitted_tools_but_never_a_control() -> None:
@@ -54,5 +54,5 @@ def test_the_rng_picks_among_all_admitted_tools_but_never_a_control() -> None:
     scenario = minimal_scenario(
         [_tool("a_tool"), _tool("b_tool")], controls=[control], eligible_controls=["read_tool_result"]
     )
-    targets = {t for seed in range(50) for t in by_key("rename.suffix").targets(scenario, random.Random(seed))}
-    assert targets == {"a_tool", "b_tool"}
+    aims = {aim for seed in range(50) for aim in by_key("rename.suffix").aims(scenario, random.Random(seed))}
+    assert aims == {Tool("a_tool"), Tool("b_tool")}

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from toolsurface.harness._formats import LOGICAL, MCP, OPENAI
-from toolsurface.mutators import Delivery, Edit, MutationNotApplicable, by_key
+from toolsurface.mutators import Delivery, Edit, MutationNotApplicable, SchemaPath, by_key
 from toolsurface.mutators._fixtures import HOLDINGS, PROFILE, SEARCH
 from toolsurface.mutators._schema import Enum, Required, Type
 from toolsurface.mutators._testing import descriptor, live_tools, minimal_scenario
@@ -22,9 +22,10 @@ SCHEMA_KEYS = [
 ]
 
 
-def _targets(key: str, *tools: dict) -> set[str]:
+def _aims(key: str, *tools: dict) -> set[str]:
+    """The aims as the text case ids carry, which is what a reader of these tests checks against."""
     scenario = minimal_scenario(map(descriptor, tools))
-    return {t for seed in range(200) for t in by_key(key).targets(scenario, random.Random(seed))}
+    return {str(aim) for seed in range(200) for aim in by_key(key).aims(scenario, random.Random(seed))}
 
 
 def _tool(schema: dict) -> ToolDescriptor:
@@ -35,49 +36,48 @@ def _tool(schema: dict) -> ToolDescriptor:
 @pytest.mark.parametrize("key", SCHEMA_KEYS)
 def test_in_place_reaches_a_baseline_that_shares_the_schema_and_replace_does_not(key: str, fmt) -> None:
     scenario = minimal_scenario([descriptor(SEARCH), descriptor(HOLDINGS)])
-    (target,) = by_key(key).targets(scenario, random.Random(7))
+    (aim,) = by_key(key).aims(scenario, random.Random(7))
     for delivery, reaches in ((Delivery.REPLACE, False), (Delivery.IN_PLACE, True)):
         tools = live_tools(scenario.contract.surface, fmt)
         # The defect this models: an "expected" list holding the very schema dicts it compares.
         shared_baseline = [fmt.get_schema(tool) for tool in tools]
         recorded = [tool.input_schema for tool in scenario.contract.surface]
-        by_key(key).apply(Edit(tools, [], fmt, delivery, target, scenario))
-        assert (shared_baseline != recorded) is reaches, (delivery, target)
+        by_key(key).apply(Edit(tools, [], fmt, delivery, aim, scenario))
+        assert (shared_baseline != recorded) is reaches, (delivery, aim)
 
 
-def test_schema_targets_name_the_place_edited() -> None:
-    assert _targets("schema.type", PROFILE) == {
+def test_schema_aims_name_the_place_edited() -> None:
+    assert _aims("schema.type", PROFILE) == {
         "market__get_instrument_profile:/type",
         "market__get_instrument_profile:/properties/symbol/type",
         "market__get_instrument_profile:/properties/sections/type",
         "market__get_instrument_profile:/properties/sections/items/type",
     }
-    assert _targets("schema.enum", SEARCH, PROFILE) == {
+    assert _aims("schema.enum", SEARCH, PROFILE) == {
         "market__search_instruments:/properties/asset_class/enum/-",
         "market__get_instrument_profile:/properties/sections/items/enum/-",
     }
-    assert _targets("schema.required", SEARCH) == {
+    assert _aims("schema.required", SEARCH) == {
         "market__search_instruments:/required/0",
         "market__search_instruments:/required/-",
     }
 
 
 def test_defs_and_enum_need_something_to_edit() -> None:
-    assert _targets("schema.defs", SEARCH, PROFILE) == set()
-    assert _targets("schema.defs", HOLDINGS) == {"portfolio__get_holdings:/$defs/AccountRef/description"}
-    assert _targets("schema.enum", HOLDINGS) == set()
+    assert _aims("schema.defs", SEARCH, PROFILE) == set()
+    assert _aims("schema.defs", HOLDINGS) == {"portfolio__get_holdings:/$defs/AccountRef/description"}
+    assert _aims("schema.enum", HOLDINGS) == set()
 
 
 def test_pointers_escape_property_names() -> None:
     schema = {"type": "object", "properties": {"price/earnings": {"type": "number"}}}
     scenario = minimal_scenario([_tool(schema)])
-    assert _targets(
+    assert _aims(
         "schema.remove_property", {"name": "market__get_quotes", "description": "x", "input_schema": schema}
     ) == {"market__get_quotes:/properties/price~1earnings"}
     tools = live_tools(scenario.contract.surface, LOGICAL)
-    by_key("schema.type").apply(
-        Edit(tools, [], LOGICAL, Delivery.IN_PLACE, "market__get_quotes:/properties/price~1earnings/type", scenario)
-    )
+    aim = SchemaPath("market__get_quotes", "/properties/price~1earnings/type")
+    by_key("schema.type").apply(Edit(tools, [], LOGICAL, Delivery.IN_PLACE, aim, scenario))
     assert tools[0]["input_schema"]["properties"]["price/earnings"] == {"type": "string"}
 
 
@@ -143,6 +143,6 @@ def test_an_edit_whose_place_is_gone_is_not_applicable_and_changes_nothing() -> 
     before = MCP.get_schema(tools[0]).copy()
     with pytest.raises(MutationNotApplicable, match="/properties/symbol"):
         by_key("schema.type").apply(
-            Edit(tools, [], MCP, Delivery.IN_PLACE, "market__get_instrument_profile:/properties/symbol/type", scenario)
+            Edit(tools, [], MCP, Delivery.IN_PLACE, SchemaPath(PROFILE["name"], "/properties/symbol/type"), scenario)
         )
     assert MCP.get_schema(tools[0]) == before

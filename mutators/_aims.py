@@ -1,0 +1,199 @@
+"""What a mutation aims at: a closed set of small typed values, one class per kind of aim.
+
+A mutator yields its aims from `aims()` and reads one back in `apply()`. `str(aim)` is the aim's
+part of a case id (`…/add.replace:foreign:portfolio__transfer_cash@1`), and ids are how people
+select, reproduce and accept cases: it must never change by a byte. Every field is plain (`str`,
+non-negative `int`, or a `StrEnum`), so a generic codec can write an aim as
+`{"type": tag, **fields}` and build it back from that.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import ClassVar, TypeAlias, TypeVar
+
+_E = TypeVar("_E", bound=enum.StrEnum)
+
+
+class LooksLike(enum.StrEnum):
+    """What the diagnostics of an unrelated tool result pretend to report."""
+
+    BUDGET = "budget"
+    DEADLINE = "deadline"
+    PROVIDER_ATTEMPT = "provider_attempt"
+
+
+class FactField(enum.StrEnum):
+    """The one field a forged owner fact gets wrong: an identity it is bound to, or its owner."""
+
+    RUN = "run"
+    SCOPE = "scope"
+    INVOCATION = "invocation"
+    CONNECTION = "connection"
+    OWNER = "owner"
+
+
+def _check_positions(**positions: int) -> None:
+    # A bool is an int to Python but never a position; a str here would change the id's text.
+    for name, value in positions.items():
+        if type(value) is not int or value < 0:
+            raise ValueError(f"{name}={value!r} must be an int >= 0")
+
+
+def _check_named(**names: str) -> None:
+    for name, value in names.items():
+        if not isinstance(value, str) or not value:
+            raise ValueError(f"{name}={value!r} must be a non-empty str")
+
+
+def _member(cls: type[_E], name: str, value: str) -> _E:
+    """`value` as a member of `cls`; a decoder hands over the plain string."""
+    try:
+        return cls(value)
+    except ValueError:
+        raise ValueError(f"{name}={value!r} must be one of {', '.join(cls)}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    """One tool by name: a live tool to drop, rename, reword or duplicate, or a tool (a control,
+    an admitted tool a fact hid) from a catalogue of the scenario to put in."""
+
+    tag: ClassVar[str] = "tool"
+    name: str
+
+    def __post_init__(self) -> None:
+        _check_named(name=self.name)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True, slots=True)
+class Insert:
+    """A tool from a mutator's catalogue, inserted before the live tool at `position`."""
+
+    tag: ClassVar[str] = "insert"
+    name: str
+    position: int
+
+    def __post_init__(self) -> None:
+        _check_named(name=self.name)
+        _check_positions(position=self.position)
+
+    def __str__(self) -> str:
+        return f"{self.name}@{self.position}"
+
+
+@dataclass(frozen=True, slots=True)
+class SchemaPath:
+    """A place inside one tool's input schema, as a JSON Pointer (RFC 6901; a last `-` appends)."""
+
+    tag: ClassVar[str] = "path"
+    tool: str
+    pointer: str
+
+    def __post_init__(self) -> None:
+        _check_named(tool=self.tool)
+        # The root itself is never a place an edit lands: every edit changes a key or an item.
+        if not isinstance(self.pointer, str) or not self.pointer.startswith("/"):
+            raise ValueError(f"pointer={self.pointer!r} must be a JSON Pointer starting with '/'")
+
+    def __str__(self) -> str:
+        return f"{self.tool}:{self.pointer}"
+
+
+@dataclass(frozen=True, slots=True)
+class Swap:
+    """Two positions of the live tool list that trade places."""
+
+    tag: ClassVar[str] = "swap"
+    first: int
+    second: int
+
+    def __post_init__(self) -> None:
+        _check_positions(first=self.first, second=self.second)
+
+    def __str__(self) -> str:
+        return f"{self.first}<->{self.second}"
+
+
+@dataclass(frozen=True, slots=True)
+class Reverse:
+    """The whole live tool list, reversed."""
+
+    tag: ClassVar[str] = "reverse"
+
+    def __str__(self) -> str:
+        return "reverse"
+
+
+@dataclass(frozen=True, slots=True)
+class Rotate:
+    """The live tool list rotated left: the first `by` tools (modulo its length) move to the end."""
+
+    tag: ClassVar[str] = "rotate"
+    by: int
+
+    def __post_init__(self) -> None:
+        _check_positions(by=self.by)
+
+    def __str__(self) -> str:
+        return f"rotate+{self.by}"
+
+
+@dataclass(frozen=True, slots=True)
+class Messages:
+    """The conversation handed over with the tools, not any tool."""
+
+    tag: ClassVar[str] = "messages"
+
+    def __str__(self) -> str:
+        return "messages"
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnostic:
+    """A tool result whose diagnostics look like an availability signal."""
+
+    tag: ClassVar[str] = "diagnostic"
+    looks_like: LooksLike
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "looks_like", _member(LooksLike, "looks_like", self.looks_like))
+
+    def __str__(self) -> str:
+        return self.looks_like.value
+
+
+@dataclass(frozen=True, slots=True)
+class Forgery:
+    """A search-budget fact recorded with one field forged."""
+
+    tag: ClassVar[str] = "forgery"
+    field: FactField
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "field", _member(FactField, "field", self.field))
+
+    def __str__(self) -> str:
+        return self.field.value
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One capability's line in an entry request's capability summary, by capability id."""
+
+    tag: ClassVar[str] = "claim"
+    capability: str
+
+    def __post_init__(self) -> None:
+        _check_named(capability=self.capability)
+
+    def __str__(self) -> str:
+        return self.capability
+
+
+#: Every kind of aim. Each mutator takes exactly one of them.
+Aim: TypeAlias = Tool | Insert | SchemaPath | Swap | Reverse | Rotate | Messages | Diagnostic | Forgery | Claim
