@@ -226,7 +226,7 @@ def totals(kinds: Iterable[VerdictKind]) -> dict[str, int]:
 
 @runtime_checkable
 class Target(Protocol):
-    """Anything that prepares and sends one request through the ports (DESIGN §5).
+    """Anything that prepares and sends one request through the ports (see the README's "Targets").
 
     `run` may be a coroutine function: an async host's run is driven to completion.
     Optional attributes: `name` (shown in reports), `tool_format` (a `FORMATS` key overriding the
