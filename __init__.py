@@ -27,7 +27,7 @@ if TYPE_CHECKING:
         surfaces,
         tool_descriptors,
     )
-    from .scenarios._availability import OwnerFact, hidden_by
+    from .scenarios._availability import Binding, OwnerFact, WebTools, hidden_by
     from .scenarios._model import Contract, Lane, Message, Scenario, ToolDescriptor
 
 #: Where each public name lives.
@@ -62,6 +62,9 @@ _HOMES = {
     "Lane": "scenarios._model",
     "OwnerFact": "scenarios._availability",
     "hidden_by": "scenarios._availability",
+    # What `hidden_by` is asked about: the identity a fact must be bound to, and the web tools facts govern.
+    "Binding": "scenarios._availability",
+    "WebTools": "scenarios._availability",
     # Hypothesis strategies for property tests of a guard.
     "Must": "mutators._base",
     "MutatedRequest": "mutators._strategies",

@@ -23,7 +23,7 @@ from ._expectations import Expectation, load_expectations, planned_matches
 from ._gate import Thresholds
 from ._oracles import EQUIVALENT, judge
 from ._plan import Shard, plan, select, shard
-from ._record import Environment, RunInfo, ScenarioInfo, Summary, Tool, summarize
+from ._record import Environment, Producer, RunInfo, ScenarioInfo, Summary, summarize
 from ._reference import DEFECTS, GuardedPipeline
 from ._runner import DefectProbe, Runner, observe
 from ._targets import NO_TARGET, load_target, target_name
@@ -134,7 +134,7 @@ def prepare(options: RunOptions) -> Session:
 def _run_info(options: RunOptions, runner: Runner, loaded: Sequence[Scenario], planned: int, part: Shard | None) -> RunInfo:
     red = runner.red_target
     return RunInfo(
-        tool=Tool("toolsurface", version()),
+        tool=Producer("toolsurface", version()),
         environment=Environment(platform.python_version(), platform.system().lower()),
         spec=options.spec,
         seed=options.seed,

@@ -18,7 +18,7 @@ from ._api import RunOptions, Session, prepare
 from ._errors import UsageError
 from ._reference import REFERENCE_TARGETS
 from ._runner import Runner
-from ._scan import load_config
+from ._scan import ScanConfig
 from ._scan._seams import SourceMutant, source_mutants
 from ._targets import NO_TARGET
 from ._types import Case, Target, VerdictKind
@@ -65,8 +65,11 @@ class MutantRun:
         return self.killed == self.counted
 
 
-def run_mutants(options: RunOptions, source: Path | None = None) -> MutantRun:
-    """Weaken each seam of the target's module in turn and run the selected cases on it."""
+def run_mutants(options: RunOptions, source: Path | None = None, config: ScanConfig = ScanConfig()) -> MutantRun:
+    """Weaken each seam of the target's module in turn and run the selected cases on it.
+
+    `config` names the seams, as `[tool.toolsurface.scan]` does for `toolsurface scan`.
+    """
     session = prepare(RunOptions(**{**options.__dict__, "red_target": NO_TARGET}))
     target = session.runner.target
     module = sys.modules[type(target).__module__]
@@ -78,7 +81,7 @@ def run_mutants(options: RunOptions, source: Path | None = None) -> MutantRun:
     green = [result.case for result in session.results() if result.verdict.kind.ok]
     results = []
     seen = {text: None}
-    for index, mutant in enumerate(source_mutants(text, str(path), load_config(None))):
+    for index, mutant in enumerate(source_mutants(text, str(path), config)):
         if mutant.source in seen:
             twin = seen[mutant.source]
             reason = f"the same source as mutant {twin}" if twin else "the mutated source equals the original"

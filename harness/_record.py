@@ -26,7 +26,7 @@ SCHEMA_VERSION = 4
 
 
 @dataclass(frozen=True, slots=True)
-class Tool:
+class Producer:
     """The tool that wrote the record."""
 
     name: str
@@ -58,7 +58,7 @@ class ScenarioInfo:
 class RunInfo:
     """Everything known about a run before its first case."""
 
-    tool: Tool
+    tool: Producer
     environment: Environment
     #: The spec the run closes, from `[tool.toolsurface]`; None when none is configured.
     spec: Spec | None

@@ -318,7 +318,7 @@ class Reproduction:
 
 @runtime_checkable
 class Target(Protocol):
-    """Anything that prepares and sends one request through the ports.
+    """Anything that prepares and sends one request through the ports (see the README's "Targets").
 
     `run` may be a coroutine function: an async host's run is driven to completion.
     Optional attributes: `name` (shown in reports), `tool_format` (a `FORMATS` key overriding the

@@ -273,7 +273,7 @@ def mutants(
 ) -> None:
     """Weaken each seam of the target's guard in a copy of its source and run the cases against it."""
     options = _options(config, target=target, scenarios=scenario_paths, select=select, seed=seed)
-    run = run_mutants(options, source)
+    run = run_mutants(options, source, load_config(config))
     if output is not None:
         write_report(output, orjson.dumps(stryker_report(run, Path.cwd()), option=orjson.OPT_INDENT_2) + b"\n")
     out.print(MutantsView(run))

@@ -67,7 +67,7 @@ class MutationNotApplicable(Exception):
 
 
 class ToolAccess(Protocol):
-    """What mutators need from a tool format accessor (`toolsurface.harness.ToolFormat` provides it)."""
+    """What mutators need from a tool format accessor (`toolsurface.ToolFormat` provides it)."""
 
     def get_name(self, tool: Any) -> str: ...
     def set_name(self, tool: Any, value: str) -> None: ...

@@ -232,7 +232,7 @@ class Scenario:
     mode: Mode
     lane: Lane
     identity: Identity
-    #: The shape the recorded host gives its live tool objects (see `toolsurface.harness.FORMATS`).
+    #: The shape the recorded host gives its live tool objects (see `toolsurface.FORMATS`).
     tool_format: str
     contract: Contract
     messages: tuple[Message, ...]

@@ -13,7 +13,7 @@ class _CheckoutFolders(importlib.abc.MetaPathFinder):
     unequal to its own: in a test, `import harness` is a bug.
     """
 
-    FOLDERS = frozenset({"harness", "mutators", "scenarios", "reports"})
+    FOLDERS = frozenset({"harness", "mutators", "scenarios", "reports", "examples"})
 
     def find_spec(self, name, path, target=None):
         if name.partition(".")[0] in self.FOLDERS:

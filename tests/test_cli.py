@@ -220,6 +220,30 @@ def test_a_surviving_mutant_fails_the_gate_and_shows_its_diff():
     assert "Survived RemoveCheck@" in done.stdout and "-            check_parity(tools, ports.fmt, baseline)" in done.stdout
 
 
+def test_mutants_names_the_seams_of_the_config_it_is_given(tmp_path):
+    # The guard's parity check goes by a name of its own, named as a check only in the given file.
+    source = (ROOT / "tests" / "fixtures" / "small_guard.py").read_text().replace("check_parity", "verify_tools")
+    (tmp_path / "own_guard.py").write_text(source)
+    config = tmp_path / "settings" / "pyproject.toml"
+    config.parent.mkdir()
+    config.write_text('[tool.toolsurface.scan]\ncheck = ["verify_tools"]\n')
+    args = ["mutants", "own_guard:factory", "--select", "web-read-child-single-tool/*"]
+    default = toolsurface(*args, cwd=tmp_path)
+    assert default.returncode == 0 and "2 of 2 mutants killed" in default.stdout and "RemoveCheck" not in default.stdout
+    configured = toolsurface(*args, "--config", str(config), cwd=tmp_path)
+    assert configured.returncode == 0, configured.stdout + configured.stderr
+    assert "3 of 3 mutants killed" in configured.stdout and "RemoveCheck@" in configured.stdout
+
+
+def test_mutants_refuses_an_unknown_scan_setting_in_its_config(tmp_path):
+    config = tmp_path / "pyproject.toml"
+    config.write_text('[tool.toolsurface.scan]\nchecks = ["verify_tools"]\n')
+    done = toolsurface("mutants", "reference:guarded", "--select", "web-read-child-single-tool/*", "--config", str(config))
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"error: {config}:[tool.toolsurface.scan].checks: unknown setting (known: baseline, check,")
+    assert done.stderr.count("\n") == 1 and done.stdout == ""
+
+
 def test_an_imported_log_runs_as_a_scenario(tmp_path):
     log = tmp_path / "request.json"
     tool = {"type": "function", "function": {"name": "market__web_search", "description": "Search the web.", "parameters": {"type": "object"}}}

@@ -9,10 +9,10 @@ import pytest
 import toolsurface
 
 ROOT = Path(__file__).resolve().parents[1]
-FOLDERS = ("harness", "mutators", "scenarios", "reports")
+FOLDERS = ("harness", "mutators", "scenarios", "reports", "examples")
 SOURCES = sorted(
     path
-    for folder in (*FOLDERS, "tests", "examples")
+    for folder in (*FOLDERS, "tests")
     for path in (ROOT / folder).rglob("*.py")
     if "__pycache__" not in path.parts
 ) + [ROOT / "__init__.py"]

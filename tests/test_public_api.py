@@ -16,7 +16,7 @@ PUBLIC = {
     "Target", "Ports", "Gateway", "Dispatch", "Ledger", "Reservation", "Settlement", "LedgerRefused", "OwnerFacts",
     "Publications", "ToolFormat", "FORMATS", "Snapshot", "capture", "snapshot_of", "RequestRefused", "SurfaceRefused",
     "SummaryRefused", "CapacityExceeded", "Scenario", "ToolDescriptor", "Message", "Contract", "Lane", "OwnerFact",
-    "hidden_by", "Must", "MutatedRequest", "tool_descriptors", "surfaces", "scenarios_for", "owner_facts",
+    "hidden_by", "Binding", "WebTools", "Must", "MutatedRequest", "tool_descriptors", "surfaces", "scenarios_for", "owner_facts",
     "edit_sequences", "mutated_requests",
 }  # fmt: skip
 
@@ -52,3 +52,23 @@ def test_every_pipeline_class_is_a_registered_target():
     classes = {c for c in vars(module).values() if inspect.isclass(c) and issubclass(c, GuardedPipeline)}
     assert classes - {GuardedPipeline} == set(DEFECTS.values())
     assert set(REFERENCE_TARGETS.values()) == classes | {LegacyPipeline}
+
+
+def test_the_example_host_imports_nothing_of_toolsurface_but_the_public_api():
+    # It is the template a host author copies into a project: what it needs, the public API must offer.
+    folder = Path(toolsurface.__file__).parent / "examples" / "mcp_host"
+    public, internal = set(), []
+    for path in sorted(folder.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == "toolsurface":
+                public |= {alias.name for alias in node.names}
+                continue
+            if isinstance(node, ast.Import):
+                modules = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                modules = [node.module or ""]
+            else:
+                continue
+            internal += [f"{path.name}:{node.lineno}: {ast.unparse(node)}" for m in modules if m.startswith("toolsurface.")]
+    assert internal == []
+    assert public and public <= PUBLIC, public - PUBLIC

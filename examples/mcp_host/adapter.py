@@ -1,8 +1,8 @@
 """The toolsurface target for the reference MCP host: `guarded()` and `unguarded()`, for OpenAI
 (the default) and Anthropic.
 
-    toolsurface run --target examples.mcp_host.adapter:guarded
-    toolsurface run --target examples.mcp_host.adapter:unguarded_anthropic
+    toolsurface run --target mcp-host:guarded
+    toolsurface run --target mcp-host:unguarded-anthropic
 
 Per case it builds the in-process MCP server from the scenario's contract, wires the host to the
 harness-owned ports (the request owner's ledger, the owner-fact feed, the publication store,
@@ -19,8 +19,7 @@ from typing import Any, ClassVar
 
 import httpx2
 
-from toolsurface.harness._errors import CapacityExceeded, RequestRefused
-from toolsurface.scenarios import Scenario
+from toolsurface import CapacityExceeded, Ports, RequestRefused, Scenario
 
 from .guard import Guard
 from .host import PROVIDERS, REQUEST_HEADER, McpHost, Services, Turn, trace_annotations
@@ -98,7 +97,7 @@ class GatewayTransport(httpx2.AsyncBaseTransport):
 
 
 class McpHostTarget:
-    """A toolsurface target around `McpHost` (see harness `Target`)."""
+    """A toolsurface target (`toolsurface.Target`) around `McpHost`."""
 
     refusals: ClassVar[tuple[type[BaseException], ...]] = (RequestRefused,)
     capacity_results: ClassVar[tuple[type[BaseException], ...]] = (CapacityExceeded,)
@@ -114,7 +113,7 @@ class McpHostTarget:
         #: The transport of the latest run, so a test can count what reached it.
         self.last_transport: GatewayTransport | None = None
 
-    async def run(self, scenario: Scenario, ports: Any) -> str:
+    async def run(self, scenario: Scenario, ports: Ports) -> str:
         transport = GatewayTransport(ports.gateway, WIRES[self.provider])
         self.last_transport = transport
         async with httpx2.AsyncClient(transport=transport) as http:

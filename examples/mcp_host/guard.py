@@ -1,7 +1,7 @@
 """The host's guard: the request it sends carries exactly the admitted tools.
 
 - **Baseline** — a snapshot of the admitted surface taken right after admission, as JSON bytes
-  (`toolsurface.harness.capture`): no later edit of a live tool, in place or not, can reach it.
+  (`toolsurface.capture`): no later edit of a live tool, in place or not, can reach it.
 - **Expected surface** — the baseline less what the trusted owner facts bound to this request
   hide, read from the fact store at each check; never read from the request or its messages.
 - **Checks** — `early` after recovery and the hooks (before re-validation can rebuild the tools
@@ -22,11 +22,20 @@ from typing import Any
 
 import orjson
 
-from toolsurface.harness._canonical import Snapshot, capture
-from toolsurface.harness._errors import CapacityExceeded, SummaryRefused, SurfaceRefused
-from toolsurface.harness._formats import ToolFormat
-from toolsurface.harness._ports import Gateway
-from toolsurface.scenarios import Binding, OwnerFact, Scenario, WebTools, hidden_by
+from toolsurface import (
+    Binding,
+    CapacityExceeded,
+    OwnerFact,
+    Ports,
+    Scenario,
+    Snapshot,
+    SummaryRefused,
+    SurfaceRefused,
+    ToolFormat,
+    WebTools,
+    capture,
+    hidden_by,
+)
 
 
 def estimate_tokens(value: Any) -> int:
@@ -35,6 +44,16 @@ def estimate_tokens(value: Any) -> int:
         return len(orjson.dumps(value)) // 4 + 1
     except TypeError:  # orjson stops at 64-bit integers
         return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()) // 4 + 1
+
+
+def stated_summary(messages: list[Any], summary: str) -> str | None:
+    """The capability summary the messages carry: the first one that opens with the summary's header line."""
+    header = summary.partition("\n")[0]
+    for message in messages:
+        content = message.get("content") if isinstance(message, dict) else None
+        if isinstance(content, str) and content.startswith(header):
+            return content
+    return None
 
 
 class Guard:
@@ -57,7 +76,7 @@ class Guard:
         self.baseline: Snapshot | None = None
 
     @classmethod
-    def for_run(cls, scenario: Scenario, ports: Any) -> Guard:
+    def for_run(cls, scenario: Scenario, ports: Ports) -> Guard:
         """A guard reading the harness-owned owner-fact feed (a forged fact is recorded there mid-run)."""
         contract = scenario.contract
         return cls(ports.fmt, ports.facts.current, scenario.binding, contract.web_tools, contract.summary)
@@ -80,7 +99,7 @@ class Guard:
         expected, actual = self.expected(), capture(tools, self.fmt)
         if actual != expected:
             raise SurfaceRefused(checkpoint, expected, actual)
-        if self.summary is not None and (stated := Gateway.summary_of(messages)) != self.summary:
+        if self.summary is not None and (stated := stated_summary(messages, self.summary)) != self.summary:
             raise SummaryRefused(checkpoint, self.summary, stated)
 
     def fit(self, tools: list[Any], fitted: list[Any], budget: int) -> None:

@@ -1,10 +1,11 @@
 """A small MCP host: discover tools over MCP, admit what the run grants, prepare one request
 through its stages, and send it with the OpenAI (or Anthropic) Python SDK.
 
-The stages are the ones a request pipeline records (see `toolsurface.scenarios.StageKind`); each one hands its
-live request on through `boundary(point, tools, messages)`, which is `ports.inject` under
-toolsurface and nothing at all in production. The guard is optional: `McpHost(..., guard=None)`
-is the same host with the guard removed.
+The stages are the ones a request pipeline records (the `kind` of each stage in a scenario
+file, run in recorded order); each one hands its live request on through
+`boundary(point, tools, messages)`, which is `ports.inject` under toolsurface and nothing at all
+in production. The guard is optional: `McpHost(..., guard=None)` is the same host with the guard
+removed.
 
 - admission: `tools/list` over the MCP client session; keep the granted names; project them less
   what trusted owner facts hide. The guard's baseline is taken here. (No point.)
@@ -36,11 +37,20 @@ import openai
 from mcp import Client, types
 from mcp.server import Server
 
-from toolsurface.harness._canonical import Snapshot, capture
-from toolsurface.harness._errors import RequestRefused
-from toolsurface.harness._formats import FORMATS, ToolFormat
-from toolsurface.harness._types import Settlement
-from toolsurface.scenarios import Binding, Message, OwnerFact, Scenario, Stage, StageKind, WebTools, hidden_by
+from toolsurface import (
+    FORMATS,
+    Binding,
+    Message,
+    OwnerFact,
+    RequestRefused,
+    Scenario,
+    Settlement,
+    Snapshot,
+    ToolFormat,
+    WebTools,
+    capture,
+    hidden_by,
+)
 
 #: The header that carries the host's request id to the provider gateway.
 REQUEST_HEADER = "x-host-request-id"
@@ -48,7 +58,7 @@ REQUEST_HEADER = "x-host-request-id"
 GATEWAY_URL = "http://provider-gateway.invalid"
 MODEL = "research-agent-1"
 #: The stages before the early check: after recovery and the hooks, before anyone re-validates.
-EARLY_STAGES = frozenset({StageKind.RECOVER, StageKind.HOOK})
+EARLY_STAGES = frozenset({"recover", "hook"})
 
 
 # -- the providers ----------------------------------------------------------------------------
@@ -58,7 +68,7 @@ class Provider(Protocol):
     """How the host shapes its tools and sends a request through one provider's SDK."""
 
     name: str
-    #: The `toolsurface.harness.FORMATS` key of the tool dicts the host keeps and sends.
+    #: The `toolsurface.FORMATS` key of the tool dicts the host keeps and sends.
     tool_format: str
 
     def tool(self, listed: types.Tool) -> dict[str, Any]: ...
@@ -148,7 +158,8 @@ class Turn:
     #: The run grant: the tool names the owners admitted for this request, in order.
     grant: tuple[str, ...]
     messages: tuple[Message, ...]
-    stages: tuple[Stage, ...]
+    #: The recorded stages (`Scenario.stages`): each has a `kind`, its `point`, and what it did.
+    stages: tuple[Any, ...]
     publication: str | None = None
 
     @classmethod
@@ -285,35 +296,37 @@ class McpHost:
             self.guard.check("early", request.tools, request.messages)
         return request
 
-    async def run_stage(self, stage: Stage, request: Request, turn: Turn, session: Client) -> None:
-        kind = stage.kind
-        if kind is StageKind.RECOVER:
-            # Restored from the admission record and the trusted facts; the transcript is history only.
-            request.tools = self.project(self.admitted, turn)
-            request.metadata["recovered_from"] = stage.receipt
-        elif kind is StageKind.HOOK:
-            for hook in self.hooks:
-                hook(request)
-        elif kind is StageKind.REVALIDATE:
-            request.tools = await self.revalidate(stage, request, turn, session)
-            request.metadata["revalidated_by"] = turn.binding.connection
-        elif kind is StageKind.CONTEXT_FIT:
-            fitted = compress(request.messages, stage.keep_messages or len(request.messages))
-            if self.guard is not None:
-                self.guard.fit(request.tools, fitted, stage.budget_tokens or 0)
-            request.messages = fitted
-        elif kind is StageKind.EVIDENCE:
-            request.messages = request.messages + [message.as_dict() for message in stage.add_messages]
-        elif kind is StageKind.PUBLICATION:
-            body = self.services.publications.get(turn.publication) if turn.publication else None
-            if body is not None:
-                request.messages = request.messages + [{"role": "system", "content": f"Current publication:\n{body}"}]
-        elif kind is StageKind.ASYNC_PREP:
-            await asyncio.sleep(0)  # the preparation is asynchronous: other work may run in between
-            request.metadata.update(stage.metadata)
-        elif kind is StageKind.SEAL:
-            request.seal = capture(request.tools, self.fmt)
-            request.metadata["sealed"] = True
+    async def run_stage(self, stage: Any, request: Request, turn: Turn, session: Client) -> None:
+        match stage.kind:
+            case "recover":
+                # Restored from the admission record and the trusted facts; the transcript is history only.
+                request.tools = self.project(self.admitted, turn)
+                request.metadata["recovered_from"] = stage.receipt
+            case "hook":
+                for hook in self.hooks:
+                    hook(request)
+            case "revalidate":
+                request.tools = await self.revalidate(stage, request, turn, session)
+                request.metadata["revalidated_by"] = turn.binding.connection
+            case "context_fit":
+                fitted = compress(request.messages, stage.keep_messages or len(request.messages))
+                if self.guard is not None:
+                    self.guard.fit(request.tools, fitted, stage.budget_tokens or 0)
+                request.messages = fitted
+            case "evidence":
+                request.messages = request.messages + [message.as_dict() for message in stage.add_messages]
+            case "publication":
+                body = self.services.publications.get(turn.publication) if turn.publication else None
+                if body is not None:
+                    request.messages = request.messages + [{"role": "system", "content": f"Current publication:\n{body}"}]
+            case "async_prep":
+                await asyncio.sleep(0)  # the preparation is asynchronous: other work may run in between
+                request.metadata.update(stage.metadata)
+            case "seal":
+                request.seal = capture(request.tools, self.fmt)
+                request.metadata["sealed"] = True
+            case kind:  # a kind this host does not know must not pass as a stage that changed nothing
+                raise ValueError(f"a recorded stage this host does not run: {kind!r}")
 
     async def discover(self, session: Client) -> list[types.Tool]:
         """Every tool the server lists (`tools/list`, page by page), asked of the server, not a cache."""
@@ -338,7 +351,7 @@ class McpHost:
         hidden = self.hidden(turn)
         return [copy.deepcopy(tool) for tool in admitted if self.fmt.get_name(tool) not in hidden]
 
-    async def revalidate(self, stage: Stage, request: Request, turn: Turn, session: Client) -> list[Any]:
+    async def revalidate(self, stage: Any, request: Request, turn: Turn, session: Client) -> list[Any]:
         """The owners narrow by trusted facts and never add; `rebuild` re-lists from the server."""
         if stage.rebuild:
             return self.project(self.admit(await self.discover(session), turn.grant), turn)

@@ -18,7 +18,7 @@ from typing import Any
 from mcp import types
 from mcp.server import Server
 
-from toolsurface.scenarios import Contract, ToolDescriptor
+from toolsurface import Contract, ToolDescriptor
 
 #: What the server answers to a `tools/call`: the harness checks requests, it runs no tools.
 OFFLINE = "this in-process server runs no tools: it only lists them"

@@ -1,4 +1,4 @@
-"""Targets around real agent frameworks, each behind an optional extra.
+"""Built-in targets behind an optional extra: real agent frameworks, and the reference MCP host.
 
 Nothing here imports a framework: a target module does so itself, and raises an `ImportError`
 naming the extra to install when the framework is missing.
@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True, slots=True)
 class FrameworkTarget:
-    """A built-in target spec that loads a framework adapter, as a `package.module:factory` is loaded."""
+    """A built-in target spec for a module of ours behind an extra, loaded as a `package.module:factory` is."""
 
     spec: str
     factory: str
@@ -31,9 +31,18 @@ _TARGETS = (
                     "an OpenAI Agents SDK Agent of FunctionTools, built from the contract and run offline, as the SDK ships"),
     FrameworkTarget("openai-agents:guarded", "toolsurface.harness._adapters.openai_agents:guarded", "openai-agents",
                     "the same agent with a guard in the SDK's idiom: run hooks, the model input filter and a checked model"),
+    # The example host is shipped (toolsurface.examples.mcp_host) so a plain install runs it by these names.
+    FrameworkTarget("mcp-host:guarded", "toolsurface.examples.mcp_host.adapter:guarded", "mcp-host",
+                    "the reference MCP host with its guard: MCP discovery, its own stages, sent through the OpenAI SDK"),
+    FrameworkTarget("mcp-host:unguarded", "toolsurface.examples.mcp_host.adapter:unguarded", "mcp-host",
+                    "the same host with its guard removed, sent through the OpenAI SDK"),
+    FrameworkTarget("mcp-host:guarded-anthropic", "toolsurface.examples.mcp_host.adapter:guarded_anthropic", "mcp-host",
+                    "the reference MCP host with its guard, sent through the Anthropic SDK"),
+    FrameworkTarget("mcp-host:unguarded-anthropic", "toolsurface.examples.mcp_host.adapter:unguarded_anthropic", "mcp-host",
+                    "the same host with its guard removed, sent through the Anthropic SDK"),
 )  # fmt: skip
 
-#: Built-in spec names of the framework targets.
+#: Built-in spec names of the targets behind an extra.
 ADAPTER_TARGETS: dict[str, FrameworkTarget] = {target.spec: target for target in _TARGETS}
 
 __all__ = ["ADAPTER_TARGETS", "FrameworkTarget"]

@@ -24,7 +24,7 @@ from .._types import Settlement
 
 
 class AgentTarget:
-    """A toolsurface target around one framework's agent (DESIGN §5); `run` is the framework's."""
+    """A toolsurface target (`toolsurface.Target`) around one framework's agent; `run` is the framework's."""
 
     refusals: ClassVar[tuple[type[BaseException], ...]] = (RequestRefused,)
     capacity_results: ClassVar[tuple[type[BaseException], ...]] = (CapacityExceeded,)

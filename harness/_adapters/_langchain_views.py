@@ -1,6 +1,6 @@
 """Logical views of LangChain's live request objects, for `ports.inject` and the gateway.
 
-Mutators and snapshots reach tools through a `toolsurface.harness.ToolFormat`, which reads dict keys; a
+Mutators and snapshots reach tools through a `toolsurface.ToolFormat`, which reads dict keys; a
 LangChain `ModelRequest` keeps its tools as `BaseTool`s (here `StructuredTool`s with a JSON-schema
 `args_schema`) and its conversation as `BaseMessage`s. A `Crossing` shows one boundary's live
 objects as logical dicts and maps what comes back onto the framework's objects again:

@@ -1,6 +1,6 @@
 """Logical views of the OpenAI Agents SDK's live request objects, for `ports.inject` and the gateway.
 
-Mutators and snapshots reach tools through a `toolsurface.harness.ToolFormat`, which reads dict keys; the SDK
+Mutators and snapshots reach tools through a `toolsurface.ToolFormat`, which reads dict keys; the SDK
 keeps its tools as `FunctionTool` dataclasses and its model input as Responses input items. A
 `Crossing` shows one boundary's live objects as logical dicts and maps what comes back onto the
 SDK's objects again:

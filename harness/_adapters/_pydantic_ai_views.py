@@ -1,6 +1,6 @@
 """Logical views of pydantic-ai's live request objects, for `ports.inject` and the gateway.
 
-Mutators and snapshots reach tools through a `toolsurface.harness.ToolFormat`, which reads dict keys; pydantic-ai
+Mutators and snapshots reach tools through a `toolsurface.ToolFormat`, which reads dict keys; pydantic-ai
 keeps its tools as `ToolDefinition` dataclasses and its conversation as `ModelMessage`s of parts.
 A `Crossing` shows one boundary's live objects as logical dicts and maps what comes back onto the
 framework's objects again:

@@ -290,7 +290,7 @@ def build_agent(scenario: Scenario, guarded: bool) -> Any:
 
 
 class LangChainTarget(AgentTarget):
-    """A toolsurface target around a LangChain `create_agent` agent (DESIGN §5)."""
+    """A toolsurface target (`toolsurface.Target`) around a LangChain `create_agent` agent."""
 
     framework = "langchain"
 

@@ -349,7 +349,7 @@ def run_config(request: Request, guard: Guard | None) -> RunConfig:
 
 
 class OpenAIAgentsTarget(AgentTarget):
-    """A toolsurface target around an OpenAI Agents SDK agent (DESIGN §5)."""
+    """A toolsurface target (`toolsurface.Target`) around an OpenAI Agents SDK agent."""
 
     framework = "openai-agents"
 

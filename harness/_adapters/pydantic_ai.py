@@ -319,7 +319,7 @@ def gateway_model(request: Request) -> FunctionModel:
 
 
 class PydanticAITarget(AgentTarget):
-    """A toolsurface target around a pydantic-ai agent (DESIGN §5)."""
+    """A toolsurface target (`toolsurface.Target`) around a pydantic-ai agent."""
 
     framework = "pydantic-ai"
 

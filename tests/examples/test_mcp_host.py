@@ -1,5 +1,5 @@
-"""The reference MCP host in examples/mcp_host: a real MCP session, the real OpenAI and Anthropic
-SDKs, an in-memory HTTP transport into the harness gateway — and no network."""
+"""The reference MCP host, `toolsurface.examples.mcp_host`: a real MCP session, the real OpenAI and
+Anthropic SDKs, an in-memory HTTP transport into the harness gateway — and no network."""
 
 from __future__ import annotations
 
@@ -7,33 +7,39 @@ import asyncio
 import collections
 import fnmatch
 import functools
+import importlib
+import json
+import shutil
 import socket
+import subprocess
+import sys
+from pathlib import Path
 
 import orjson
 import pytest
 
-_INSTALL = "the MCP host example needs: pip install 'mcp>=2,<3' 'openai>=3,<4' 'anthropic>=2,<3'"
+_INSTALL = "the MCP host example needs the mcp-host extra: pip install 'toolsurface[mcp-host]'"
 pytest.importorskip("mcp", reason=_INSTALL)
 pytest.importorskip("openai", reason=_INSTALL)
 pytest.importorskip("anthropic", reason=_INSTALL)
 
 from mcp import Client  # noqa: E402
 
-from toolsurface import scenarios  # noqa: E402
-from examples.mcp_host import adapter  # noqa: E402
-from examples.mcp_host.server import catalogue, serve  # noqa: E402
-from toolsurface.harness._api import RunOptions, Session, prepare
-from toolsurface.harness._canonical import capture, snapshot_of
-from toolsurface.harness._formats import FORMATS
-from toolsurface.harness._recorder import record
-from toolsurface.harness._runner import observe
-from toolsurface.harness._targets import load_target
-from toolsurface.harness._types import Ending, VerdictKind
-from toolsurface.mutators import Must  # noqa: E402
 from tests.fixtures.frameworks import CROSS_SECTION, find_case, refuse_connections  # noqa: E402
+from toolsurface import FORMATS, capture, snapshot_of  # noqa: E402
+from toolsurface import scenarios  # noqa: E402
+from toolsurface.examples.mcp_host import adapter  # noqa: E402
+from toolsurface.examples.mcp_host.server import catalogue, serve  # noqa: E402
+from toolsurface.harness._api import RunOptions, Session, prepare  # noqa: E402
+from toolsurface.harness._errors import TargetError  # noqa: E402
+from toolsurface.harness._recorder import record  # noqa: E402
+from toolsurface.harness._runner import observe  # noqa: E402
+from toolsurface.harness._targets import load_target  # noqa: E402
+from toolsurface.harness._types import Ending, VerdictKind  # noqa: E402
+from toolsurface.mutators import Must  # noqa: E402
 
-SPEC = "examples.mcp_host.adapter:{}"
-TARGETS = ["guarded", "guarded_anthropic"]
+#: The guarded host through each SDK, by the specs `toolsurface list targets` shows.
+TARGETS = ["mcp-host:guarded", "mcp-host:guarded-anthropic"]
 
 
 #: Illegitimate changes the unguarded host sends: scenario, point, mutator, delivery, and how
@@ -64,7 +70,7 @@ def no_network():
 @functools.cache
 def session(target: str) -> Session:
     """One planned session per target, shared by the tests: planning the matrix is the slow part."""
-    return prepare(RunOptions(target=SPEC.format(target), red_target="none"))
+    return prepare(RunOptions(target=target, red_target="none"))
 
 
 def results(target: str, select: list[str]) -> list:
@@ -81,7 +87,7 @@ def guarded_results(no_network) -> dict:
 def unguarded_results(no_network) -> list:
     # A case id's mutation part is `kind.delivery:variant:target`; a mutator key is `kind.variant`.
     sends = [f"{s}/*/{point}/{m.replace('.', f'.{d}:', 1)}:*" for s, point, m, d, _ in UNGUARDED_SENDS]
-    return results("unguarded", sends + UNGUARDED_MORE)
+    return results("mcp-host:unguarded", sends + UNGUARDED_MORE)
 
 
 def test_the_network_is_closed(no_network):
@@ -91,18 +97,46 @@ def test_the_network_is_closed(no_network):
 
 
 @pytest.mark.parametrize(
-    "factory, name, tool_format",
+    "spec, factory, name, tool_format",
     [
-        (adapter.guarded, "mcp-host:guarded:openai", "openai"),
-        (adapter.unguarded, "mcp-host:unguarded:openai", "openai"),
-        (adapter.guarded_anthropic, "mcp-host:guarded:anthropic", "anthropic"),
-        (adapter.unguarded_anthropic, "mcp-host:unguarded:anthropic", "anthropic"),
+        ("mcp-host:guarded", adapter.guarded, "mcp-host:guarded:openai", "openai"),
+        ("mcp-host:unguarded", adapter.unguarded, "mcp-host:unguarded:openai", "openai"),
+        ("mcp-host:guarded-anthropic", adapter.guarded_anthropic, "mcp-host:guarded:anthropic", "anthropic"),
+        ("mcp-host:unguarded-anthropic", adapter.unguarded_anthropic, "mcp-host:unguarded:anthropic", "anthropic"),
     ],
 )
-def test_factories_are_targets_loaded_by_spec(factory, name, tool_format):
-    target = load_target(SPEC.format(factory.__name__))
-    assert (target.name, target.tool_format) == (name, tool_format)
-    assert asyncio.iscoroutinefunction(target.run)
+def test_factories_are_targets_loaded_by_spec(spec, factory, name, tool_format):
+    # The short spec and the module's own `package.module:factory` load the same target.
+    for loaded in (load_target(spec), load_target(f"{factory.__module__}:{factory.__name__}")):
+        assert (type(loaded), loaded.name, loaded.tool_format) == (adapter.McpHostTarget, name, tool_format)
+        assert asyncio.iscoroutinefunction(loaded.run)
+
+
+def test_without_the_extra_the_target_is_one_line_naming_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "mcp", None)
+    for name in [name for name in sys.modules if name.startswith("toolsurface.examples.mcp_host")]:
+        monkeypatch.delitem(sys.modules, name)
+    with pytest.raises(ImportError, match=r"pip install 'toolsurface\[mcp-host\]'"):
+        importlib.import_module("toolsurface.examples.mcp_host.adapter")
+    with pytest.raises(TargetError) as error:
+        load_target("mcp-host:guarded")
+    assert "pip install 'toolsurface[mcp-host]'" in str(error.value) and "\n" not in str(error.value)
+
+
+def test_the_documented_spec_runs_from_the_installed_package(tmp_path):
+    # From a folder outside the checkout: the target comes from the installed package, not the working directory.
+    command = shutil.which("toolsurface", path=str(Path(sys.executable).parent)) or shutil.which("toolsurface")
+    if command is None:
+        pytest.fail("the `toolsurface` console script is not installed: run the README's install command first")
+    select = ["--select", "etf-compare-main-hooked/*/post_seal/*"]
+    run = [command, "run", "--target", "mcp-host:guarded", "--red-target", "mcp-host:unguarded", *select, "--out", "out"]
+    done = subprocess.run(run, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr
+    document = json.loads((tmp_path / "out" / "results.json").read_text())
+    assert (document["target"], document["red_target"]) == ("mcp-host:guarded:openai", "mcp-host:unguarded:openai")
+    verdicts = collections.Counter((case["verdict"], case["red_verdict"]) for case in document["cases"])
+    # Every change after sealing is one the guard refuses and the unguarded host sends, or a legitimate one both send.
+    assert set(verdicts) == {("killed", "survived"), ("passed", "passed")}
 
 
 def test_the_server_lists_every_tool_of_the_run_as_recorded():
@@ -119,7 +153,7 @@ def test_the_server_lists_every_tool_of_the_run_as_recorded():
 
 
 @pytest.mark.parametrize("target", TARGETS)
-def test_guarded_kills_or_passes_every_selectedfind_case(guarded_results, target):
+def test_guarded_kills_or_passes_every_selected_case(guarded_results, target):
     ran = guarded_results[target]
     bad = [f"{r.case.id}: {r.verdict.kind}: {r.verdict.reason}" for r in ran if not r.verdict.kind.ok]
     assert not bad, "\n".join(bad[:20])
@@ -189,7 +223,7 @@ def test_a_refused_request_sends_nothing_over_http(target, scenario, point, muta
     assert observed.dispatches == ()
 
 
-@pytest.mark.parametrize("target, path", [("guarded", "/v1/chat/completions"), ("guarded_anthropic", "/v1/messages")])
+@pytest.mark.parametrize("target, path", [("mcp-host:guarded", "/v1/chat/completions"), ("mcp-host:guarded-anthropic", "/v1/messages")])
 def test_a_dispatched_request_is_one_sdk_call_carrying_the_expected_surface(target, path):
     host, case, observed = _observe(target, "etf-compare-main-hooked", "hook", "legit.key_order", "in_place")
     scenario = next(s for s in scenarios.load(None) if s.id == case.scenario)
@@ -203,13 +237,13 @@ def test_a_dispatched_request_is_one_sdk_call_carrying_the_expected_surface(targ
 
 
 def test_a_recording_of_the_host_replays_to_the_verdicts_of_its_live_run(tmp_path):
-    host = load_target("examples.mcp_host.adapter:guarded")
+    host = load_target("mcp-host:guarded")
     recorded = tmp_path / "recorded"
     for scenario in scenarios.load():
         (recorded / f"{scenario.id}.json").parent.mkdir(exist_ok=True)
         (recorded / f"{scenario.id}.json").write_bytes(orjson.dumps(record(host, scenario)))
     select = ["*/post_seal/*", "holdings-review-main-over-capacity/*/hook/*"]
-    options = {"target": "examples.mcp_host.adapter:guarded", "red_target": "examples.mcp_host.adapter:unguarded", "select": select}
+    options = {"target": "mcp-host:guarded", "red_target": "mcp-host:unguarded", "select": select}
     live = {r.case.id: (r.verdict.kind, r.red_verdict.kind) for r in prepare(RunOptions(**options)).results()}
     replayed = {r.case.id: (r.verdict.kind, r.red_verdict.kind) for r in prepare(RunOptions(scenarios=[recorded], **options)).results()}
     assert replayed == live and len(live) > 400

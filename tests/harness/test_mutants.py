@@ -6,6 +6,7 @@ from pathlib import Path
 
 from toolsurface.harness._api import RunOptions
 from toolsurface.harness._mutants import run_mutants
+from toolsurface.harness._scan import ScanConfig, load_config
 
 SMALL_GUARD = "tests.fixtures.small_guard:factory"
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,14 +42,30 @@ def test_the_reference_guard_scores_100():
     assert len(run.results) == 9 and run.ok
 
 
+def test_the_seams_are_the_ones_the_config_names(tmp_path, monkeypatch):
+    # The guard's parity check goes by a name of its own: only a configured one is a seam.
+    source = (ROOT / "tests" / "fixtures" / "small_guard.py").read_text().replace("check_parity", "verify_tools")
+    (tmp_path / "own_guard.py").write_text(source)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    options = RunOptions(target="own_guard:factory", select=["web-read-child-single-tool/*"])
+    default = run_mutants(options)
+    configured = run_mutants(options, config=ScanConfig(check=("verify_tools",)))
+    assert [r.mutant.mutator for r in default.results] == ["SnapshotToObject", "RemoveSettlement"]
+    assert [(r.mutant.mutator, r.status) for r in configured.results] == [
+        ("SnapshotToObject", "Killed"),
+        ("RemoveCheck", "Killed"),
+        ("RemoveSettlement", "Killed"),
+    ]
+
+
 def test_an_equivalent_mutant_is_ignored_not_run(tmp_path, monkeypatch):
     # With a request-baseline template of `tools`, both baseline mutants write the same source.
     (tmp_path / "twin_guard.py").write_text((ROOT / "tests" / "fixtures" / "small_guard.py").read_text())
     monkeypatch.syspath_prepend(str(tmp_path))
     templated = tmp_path / "pyproject.toml"
     templated.write_text('[tool.toolsurface.scan]\nrequest_baseline = ["tools"]\n')
-    monkeypatch.chdir(tmp_path)
-    run = run_mutants(RunOptions(target="twin_guard:factory", select=["web-read-child-single-tool/*"]))
+    options = RunOptions(target="twin_guard:factory", select=["web-read-child-single-tool/*"])
+    run = run_mutants(options, config=load_config(templated))
     status = [(r.mutant.mutator, r.status) for r in run.results]
     assert status == [
         ("SnapshotToObject", "Killed"),
