@@ -24,7 +24,7 @@ from toolsurface.harness._types import CaseResult, Verdict, VerdictKind, totals
 from toolsurface.harness._version import version
 from toolsurface.scenarios import Ruling
 
-from ._scan import publish
+from ._files import publish
 
 SCHEMA_VERSION = 3
 RESULTS_FILE = "results.json"
@@ -181,7 +181,7 @@ class ResultsWriter:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             handle, name = tempfile.mkstemp(prefix=".results-", suffix=".json.part", dir=self.path.parent)
         except OSError as error:
-            raise UsageError(f"--out {self.path.parent}: cannot write results there: {error.strerror}") from None
+            raise UsageError(f"{self.path.parent}: cannot write results there: {error.strerror}", option="out") from None
         self._file = os.fdopen(handle, "wb")
         self._temp = Path(name)
         self._file.write(opening(header_record(self._session)))

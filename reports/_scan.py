@@ -8,8 +8,6 @@ every file that could not be parsed.
 from __future__ import annotations
 
 import hashlib
-import os
-import tempfile
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -19,7 +17,6 @@ from typing import Any
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
-from toolsurface.harness._errors import UsageError
 from toolsurface.harness._scan import RULES, FileFailed, FileResult, Finding, Rule
 
 JSON_VERSION = 1
@@ -180,31 +177,3 @@ def _uri(path: str, root: Path) -> str:
         return absolute.relative_to(root.resolve()).as_posix()
     except ValueError:
         return absolute.as_uri()
-
-
-def publish(temporary: Path, path: Path) -> None:
-    """Rename a finished temporary file into place, readable as any new file would be.
-
-    `mkstemp` makes it private (0600); a report is for CI artifacts and reviewers, so it gets the
-    mode the umask gives an ordinary new file.
-    """
-    umask = os.umask(0)
-    os.umask(umask)
-    temporary.chmod(0o666 & ~umask)
-    os.replace(temporary, path)
-
-
-def write_report(path: Path, data: bytes) -> None:
-    """Write `data` to `path` whole or not at all: a temporary file beside it, renamed into place."""
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, name = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".part", dir=path.parent)
-    except OSError as error:
-        raise UsageError(f"--output {path}: cannot write there: {error.strerror}") from None
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-        publish(Path(name), path)
-    except BaseException:
-        Path(name).unlink(missing_ok=True)
-        raise
