@@ -6,6 +6,7 @@ Everything that can be wrong with the input (scenarios, target specs, flags) is 
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import platform
 from collections.abc import Iterator, Sequence
@@ -18,7 +19,7 @@ from toolsurface.scenarios import Scenario, rulings
 
 from ._config import ProjectConfig, Spec
 from ._diff import diff_snapshots, diff_summaries
-from ._errors import UsageError
+from ._errors import ToolsurfaceError, UsageError
 from ._expectations import Expectation, load_expectations, planned_matches
 from ._gate import Thresholds
 from ._oracles import EQUIVALENT, judge
@@ -53,21 +54,38 @@ class RunOptions:
     expectations: Path | None = None
     #: Also run every reference defect on each case and record which ones it kills.
     defects: bool = False
+    #: The folder for results.json and the reports; None leaves it to the front end.
+    out: Path | None = None
     thresholds: Thresholds = field(default_factory=Thresholds)
     #: The day expectations are judged on; None is today (UTC).
     today: datetime.date | None = None
+    #: The options whose value came from `[tool.toolsurface]` rather than a flag, each with its file.
+    configured_from: dict[str, Path] = field(default_factory=dict)
 
     @classmethod
     def configured(cls, config: ProjectConfig, **given: Any) -> RunOptions:
         """Options from flags, where given (not None), else from `[tool.toolsurface]`, else defaults."""
         settings: dict[str, Any] = {}
+        configured_from: dict[str, Path] = {}
         for option in fields(cls):
             flag, setting = given.get(option.name), getattr(config, option.name, None)
             if flag is not None and flag != []:
                 settings[option.name] = flag
             elif setting is not None and setting != ():
                 settings[option.name] = list(setting) if isinstance(setting, tuple) else setting
-        return cls(**settings)
+                if config.path is not None and option.name in config.keys:
+                    configured_from[option.name] = config.path
+        return cls(**settings, configured_from=configured_from)
+
+    @contextlib.contextmanager
+    def naming_sources(self) -> Iterator[None]:
+        """Let an input error about a value from `[tool.toolsurface]` name that file and key, not a flag."""
+        try:
+            yield
+        except ToolsurfaceError as error:
+            if error.option in self.configured_from:
+                error.config = self.configured_from[error.option]
+            raise
 
 
 
@@ -103,20 +121,25 @@ class Session:
 
 def prepare(options: RunOptions) -> Session:
     """Check every input and plan the run; raise a one-line error on the first thing wrong."""
+    with options.naming_sources():
+        return _prepare(options)
+
+
+def _prepare(options: RunOptions) -> Session:
     if options.seed < 0:
-        raise UsageError(f"--seed {options.seed} must be a non-negative integer")
+        raise UsageError(f"{options.seed} must be a non-negative integer", option="seed")
     if options.timeout <= 0:
-        raise UsageError(f"--timeout {options.timeout} must be a positive number of seconds")
+        raise UsageError(f"{options.timeout} must be a positive number of seconds", option="timeout")
     part = Shard.parse(options.shard) if options.shard else None
     loaded = scenario_files.load(options.scenarios or None)
     target = load_target(options.target)
-    red = None if options.red_target == NO_TARGET else load_target(options.red_target, "--red-target")
+    red = None if options.red_target == NO_TARGET else load_target(options.red_target, "red_target")
     expectations = load_expectations(options.expectations) if options.expectations else ()
     planned = plan(loaded, options.seed)
     chosen = select(planned, options.select)
     if options.select and not chosen:
-        patterns = " ".join(f"--select {p!r}" for p in options.select)
-        raise UsageError(f"{patterns} matched none of the {len(planned)} planned cases")
+        patterns = ", ".join(map(repr, options.select))
+        raise UsageError(f"{patterns} matched none of the {len(planned)} planned cases", option="select")
     probe = DefectProbe(GuardedPipeline(), DEFECTS, options.timeout) if options.defects else None
     runner = Runner(loaded, target, red, options.timeout, probe)
     return Session(

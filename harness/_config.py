@@ -39,6 +39,8 @@ class ProjectConfig:
 
     #: The file they came from, None when there was none.
     path: Path | None = None
+    #: The keys the file sets, as against the defaults filled in for the rest.
+    keys: frozenset[str] = frozenset()
     spec: Spec | None = None
     target: str | None = None
     red_target: str | None = None
@@ -64,7 +66,7 @@ def read_pyproject(path: Path) -> dict[str, Any]:
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
-        raise UsageError(f"--config {path}: cannot read: {error.strerror}") from None
+        raise UsageError(f"{path}: cannot read: {error.strerror}", option="config") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise UsageError(f"{path}: not valid TOML: {error}") from None
 
@@ -90,6 +92,7 @@ def load_project_config(path: Path | None) -> ProjectConfig:
         raise UsageError(f"{path}:[tool.toolsurface].title: a title needs the spec id beside it (spec = \"…\")")
     return ProjectConfig(
         path=path,
+        keys=frozenset(table),
         spec=spec,
         target=table.get("target"),
         red_target=table.get("red_target"),

@@ -1,12 +1,16 @@
 """The errors toolsurface raises, and the typed refusals a guarded target raises.
 
-Input errors are one line each, name the file, spec or flag at fault, and say what was expected;
-the CLI prints them and exits 2.
+Input errors are one line each, name the file, spec or input at fault, and say what was expected;
+the CLI prints them and exits 2, the pytest plugin makes them a usage error. The engine names an
+input by its option (`seed`, `red_target`, `out`), never by a flag: each front end spells it as its
+own flag, and a value that came from `[tool.toolsurface]` is named by its file and key.
 """
 
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from pathlib import Path
 
 from ._canonical import Snapshot
 from ._diff import diff_snapshots, diff_summaries
@@ -14,6 +18,23 @@ from ._diff import diff_snapshots, diff_summaries
 
 class ToolsurfaceError(Exception):
     """Bad input to toolsurface: a flag, a target spec, a case id."""
+
+    def __init__(self, message: str, *, option: str | None = None) -> None:
+        super().__init__(message)
+        #: The input whose value is at fault, by its option name; the message then starts with that
+        #: value, so that a front end puts its own name for the input in front.
+        self.option = option
+        #: The pyproject file whose `[tool.toolsurface]` gave that value, when no flag did.
+        self.config: Path | None = None
+
+    def lines(self, flag: Callable[[str], str]) -> list[str]:
+        """One line per problem, the input at fault named by `flag(option)` or by its config key."""
+        lines = str(self).splitlines()
+        if self.option is None:
+            return lines
+        if self.config is not None:
+            return [f"{self.config}:[tool.toolsurface].{self.option}: {line}" for line in lines]
+        return [f"{flag(self.option)} {line}" for line in lines]
 
 
 class TargetError(ToolsurfaceError):
@@ -27,9 +48,9 @@ class UsageError(ToolsurfaceError):
 class ExpectationsError(ToolsurfaceError):
     """An expectations file that cannot be read or is invalid; each problem is one line."""
 
-    def __init__(self, problems: list[str] | tuple[str, ...]) -> None:
+    def __init__(self, problems: list[str] | tuple[str, ...], *, option: str | None = None) -> None:
         self.problems = tuple(problems)
-        super().__init__("\n".join(self.problems))
+        super().__init__("\n".join(self.problems), option=option)
 
 
 class RequestRefused(Exception):

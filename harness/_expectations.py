@@ -127,7 +127,7 @@ def load_expectations(path: Path) -> tuple[Expectation, ...]:
     try:
         document = _plain(tomllib.loads(path.read_text(encoding="utf-8")))
     except OSError as error:
-        raise ExpectationsError([f"{path}: cannot read the expectations file: {error.strerror}"]) from None
+        raise ExpectationsError([f"{path}: cannot read: {error.strerror}"], option="expectations") from None
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
         raise ExpectationsError([f"{path}: not valid TOML: {error}"]) from None
     problems = []

@@ -1,4 +1,8 @@
-"""Files written whole or not at all: a temporary file beside the target, renamed into place."""
+"""Files written whole or not at all: a temporary file beside the target, renamed into place.
+
+A reader (CI, a reviewer, a second run) never sees half a report, and a write that fails leaves
+nothing behind.
+"""
 
 from __future__ import annotations
 
@@ -21,13 +25,14 @@ def publish(temporary: Path, path: Path) -> None:
     os.replace(temporary, path)
 
 
-def write_report(path: Path, data: bytes) -> None:
-    """Write `data` to `path` whole or not at all."""
+def write_report(path: Path, data: bytes, *, option: str) -> None:
+    """Write `data` to `path` whole or not at all; `option` names the input that gave the path
+    (`output`, `out`), for the error when it cannot be written."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, name = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".part", dir=path.parent)
     except OSError as error:
-        raise UsageError(f"--output {path}: cannot write there: {error.strerror}") from None
+        raise UsageError(f"{path}: cannot write there: {error.strerror}", option=option) from None
     try:
         with os.fdopen(handle, "wb") as file:
             file.write(data)

@@ -77,7 +77,8 @@ def run_mutants(options: RunOptions, source: Path | None = None, config: ScanCon
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
-        raise UsageError(f"--source {path}: cannot read: {error.strerror}") from None
+        # Without --source, the path is the target module's own: no input of the user's to name.
+        raise UsageError(f"{path}: cannot read: {error.strerror}", option="source" if source else None) from None
     green = [result.case for result in session.results() if result.verdict.kind.ok]
     results = []
     seen = {text: None}

@@ -33,7 +33,7 @@ class Shard:
     def parse(cls, text: str) -> Shard:
         index, _, count = text.partition("/")
         if not (index.isdigit() and count.isdigit() and 1 <= int(index) <= int(count)):
-            raise UsageError(f"--shard {text!r} must look like K/N with 1 ≤ K ≤ N, e.g. 2/4")
+            raise UsageError(f"{text!r} must look like K/N with 1 ≤ K ≤ N, e.g. 2/4", option="shard")
         return cls(int(index), int(count))
 
     def __str__(self) -> str:

@@ -60,7 +60,7 @@ class ResultsWriter:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             handle, name = tempfile.mkstemp(prefix=".results-", suffix=".json.part", dir=self.path.parent)
         except OSError as error:
-            raise UsageError(f"--out {self.path.parent}: cannot write results there: {error.strerror}") from None
+            raise UsageError(f"{self.path.parent}: cannot write results there: {error.strerror}", option="out") from None
         self._file = os.fdopen(handle, "wb")
         self._temp = Path(name)
         self._file.write(opening(self._session.info))

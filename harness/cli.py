@@ -2,6 +2,9 @@
 
 Exit status is the CI gate: 0 when nothing survived, was falsely rejected or errored; 1 when
 something did; 2 for bad input, reported as one line per problem and nothing written.
+
+Only `scan` and `mutants` read source with libcst, and they import it when they run: the
+commands that run and report on cases never load it.
 """
 
 from __future__ import annotations
@@ -26,15 +29,10 @@ from toolsurface.reports import (
     THEME,
     Audit,
     DefectMatrix,
-    MutantsView,
     ReportFormat,
     ReproductionView,
     RunSummary,
-    ScanReport,
     parse_formats,
-    scan_json,
-    scan_sarif,
-    stryker_report,
     write_reports,
 )
 
@@ -44,12 +42,10 @@ from ._api import reproduce as reproduce_case
 from ._config import load_project_config
 from ._errors import ToolsurfaceError, UsageError
 from ._files import write_report
-from ._mutants import run_mutants
 from ._recorder import record as record_run
 from ._record import Results
 from ._reference import REFERENCE_TARGETS
 from ._results import RESULTS_FILE, ResultsWriter, encode, merge_results, read_results
-from ._scan import default_cache_dir, load_config, scan_paths
 from ._targets import load_target
 from ._version import version
 
@@ -89,6 +85,15 @@ FormatOpt = Annotated[
 ]
 
 
+#: The options whose flag is not the option's name in kebab case.
+_FLAGS = {"formats": "--format"}
+
+
+def flag(option: str) -> str:
+    """This command's flag for an option the engine names (`red_target` → `--red-target`)."""
+    return _FLAGS.get(option) or f"--{option.replace('_', '-')}"
+
+
 def _bad_input_exits_2(command: F) -> F:
     """Turn input errors into one line per problem on stderr and exit status 2."""
 
@@ -97,11 +102,11 @@ def _bad_input_exits_2(command: F) -> F:
         try:
             return command(*args, **kwargs)
         except scenarios.ScenarioError as error:
-            for problem in error.problems:
-                err.print(f"error: {problem}", markup=False, soft_wrap=True)
+            problems = list(error.problems)
         except ToolsurfaceError as error:
-            for problem in str(error).splitlines():
-                err.print(f"error: {problem}", markup=False, soft_wrap=True)
+            problems = error.lines(flag)
+        for problem in problems:
+            err.print(f"error: {problem}", markup=False, soft_wrap=True)
         raise typer.Exit(2)
 
     return wrapper  # type: ignore[return-value]
@@ -113,7 +118,7 @@ def _today(text: str | None) -> datetime.date | None:
     try:
         return datetime.date.fromisoformat(text)
     except ValueError:
-        raise UsageError(f"--today {text!r} must be a date, YYYY-MM-DD") from None
+        raise UsageError(f"{text!r} must be a date, YYYY-MM-DD", option="today") from None
 
 
 @app.command()
@@ -137,12 +142,12 @@ def run(
     project = load_project_config(config)
     options = RunOptions.configured(
         project, target=target, red_target=red_target, scenarios=scenario_paths, select=select, seed=seed, shard=shard,
-        timeout=timeout, expectations=expectations, defects=defects, today=_today(today),
+        out=out_dir, timeout=timeout, expectations=expectations, defects=defects, today=_today(today),
     )
     outputs = parse_formats(formats or project.formats)
     session = prepare(options)
     progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err)
-    with ResultsWriter(out_dir or project.out or DEFAULT_OUT, session) as writer, progress:
+    with options.naming_sources(), ResultsWriter(options.out or DEFAULT_OUT, session) as writer, progress:
         task = progress.add_task(f"running {len(session.cases)} cases", total=len(session.cases))
         for result in session.results():
             writer.write(result)
@@ -172,7 +177,7 @@ def report(
     if output is None:
         sys.stdout.buffer.write(data)
     else:
-        write_report(output, data)
+        write_report(output, data, option="output")
 
 
 @app.command()
@@ -186,7 +191,7 @@ def merge(
     outputs = parse_formats(formats or [])
     merged = merge_results([(path, read_results(path)) for path in shards])
     path = out_dir / RESULTS_FILE
-    write_report(path, encode(merged))
+    write_report(path, encode(merged), option="out")
     _conclude(merged, path, outputs)
 
 
@@ -238,8 +243,12 @@ def scan(
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Parse every file, ignoring cached results.")] = False,
 ) -> None:
     """Find the risky patterns of guard code in Python source, without importing or running it."""
+    from toolsurface.reports._scan import ScanReport, scan_json, scan_sarif
+
+    from ._scan import default_cache_dir, load_config, scan_paths
+
     if jobs is not None and jobs < 1:
-        raise UsageError(f"--jobs {jobs} must be at least 1")
+        raise UsageError(f"{jobs} must be at least 1", option="jobs")
     report = ScanReport.build(scan_paths(paths, load_config(config), jobs=jobs, cache_dir=None if no_cache else default_cache_dir()))
     if format is ScanFormat.text:
         if output is None:
@@ -247,14 +256,14 @@ def scan(
         else:
             buffer = Console(file=io.StringIO(), theme=THEME, color_system=None, width=120, soft_wrap=True)
             buffer.print(report)
-            write_report(output, buffer.file.getvalue().encode())
+            write_report(output, buffer.file.getvalue().encode(), option="output")
     else:
         document = scan_json(report) if format is ScanFormat.json else scan_sarif(report, Path.cwd(), version())
         data = orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n"
         if output is None:
             sys.stdout.buffer.write(data)
         else:
-            write_report(output, data)
+            write_report(output, data, option="output")
     for failure in report.failures:
         err.print(f"error: {failure.problem}", markup=False, soft_wrap=True)
     raise typer.Exit(report.exit_code)
@@ -272,10 +281,15 @@ def mutants(
     config: ConfigOpt = None,
 ) -> None:
     """Weaken each seam of the target's guard in a copy of its source and run the cases against it."""
+    from toolsurface.reports._mutants import MutantsView, stryker_report
+
+    from ._mutants import run_mutants
+    from ._scan import load_config
+
     options = _options(config, target=target, scenarios=scenario_paths, select=select, seed=seed)
     run = run_mutants(options, source, load_config(config))
     if output is not None:
-        write_report(output, orjson.dumps(stryker_report(run, Path.cwd()), option=orjson.OPT_INDENT_2) + b"\n")
+        write_report(output, orjson.dumps(stryker_report(run, Path.cwd()), option=orjson.OPT_INDENT_2) + b"\n", option="output")
     out.print(MutantsView(run))
     raise typer.Exit(0 if run.ok else 1)
 
@@ -291,11 +305,12 @@ def record(
 ) -> None:
     """Run the target once per scenario, unmutated, and write the scenario each live run shows."""
     options = _options(config, target=target, scenarios=scenario_paths)
-    host = load_target(options.target)
+    with options.naming_sources():
+        host = load_target(options.target)
     documents = [(scenario.id, record_run(host, scenario, timeout)) for scenario in scenarios.load(options.scenarios or None)]
     for scenario_id, document in documents:  # every run first, so a failing one writes nothing
         path = out_dir / f"{scenario_id}.json"
-        write_report(path, orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n")
+        write_report(path, orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n", option="out")
         err.print(f"recorded {path}", markup=False)
 
 
@@ -316,7 +331,7 @@ def import_(
     if output is None:
         sys.stdout.buffer.write(data)
     else:
-        write_report(output, data)
+        write_report(output, data, option="output")
 
 
 class Listing(enum.StrEnum):

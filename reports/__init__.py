@@ -1,6 +1,10 @@
 """Renderers of toolsurface's typed records: the audit of a run (terminal, Markdown, HTML, JUnit
 XML, JSON), scan reports (text, JSON, SARIF) and source-mutant reports. They read records and
-write nothing of their own: results.json, the gate and merge belong to the engine."""
+write nothing of their own: results.json, the gate and merge belong to the engine.
+
+The scan and source-mutant reports (`_scan`, `_mutants`) read libcst's results, so they are
+imported only by what needs libcst: running cases and reporting on them never load it.
+"""
 
 from ._audit import DOES_NOT_PROVE, PROVES, Audit, DefectRow
 from ._audit_json import audit_document, render_json
@@ -8,10 +12,8 @@ from ._defects import DefectMatrix
 from ._html import render_html
 from ._junit import render_junit
 from ._markdown import render_markdown
-from ._mutants import MutantsView, stryker_report
 from ._outputs import ReportFormat, parse_formats, write_reports
 from ._reproduce import ReproductionView
-from ._scan import ScanReport, scan_json, scan_sarif
 from ._terminal import MAX_LISTED, THEME, RunSummary
 
 __all__ = [
@@ -22,19 +24,14 @@ __all__ = [
     "Audit",
     "DefectMatrix",
     "DefectRow",
-    "MutantsView",
     "ReportFormat",
     "ReproductionView",
     "RunSummary",
-    "ScanReport",
     "audit_document",
     "parse_formats",
     "render_html",
     "render_json",
     "render_junit",
     "render_markdown",
-    "scan_json",
-    "scan_sarif",
-    "stryker_report",
     "write_reports",
 ]

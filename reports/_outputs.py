@@ -7,13 +7,13 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from toolsurface.harness._errors import UsageError
+from toolsurface.harness._files import write_report
 
 from ._audit import Audit
 from ._audit_json import render_json
 from ._html import render_html
 from ._junit import render_junit
 from ._markdown import render_markdown
-from toolsurface.harness._files import write_report
 
 
 class ReportFormat(enum.StrEnum):
@@ -49,15 +49,17 @@ def parse_formats(values: Iterable[str]) -> tuple[ReportFormat, ...]:
                 fmt = ReportFormat(name)
             except ValueError:
                 known = ", ".join(f.value for f in ReportFormat)
-                raise UsageError(f"--format {name!r} is not a report format (known: {known})") from None
+                raise UsageError(f"{name!r} is not a report format (known: {known})", option="formats") from None
             if fmt not in formats:
                 formats.append(fmt)
     return tuple(formats)
 
 
 def write_reports(audit: Audit, folder: Path, formats: Sequence[ReportFormat]) -> list[Path]:
-    """Render every format first, then write each whole, so a renderer's failure writes nothing."""
+    """Render every format first, then write each whole, so a renderer's failure writes nothing.
+
+    `folder` is the results' folder, given by `run --out` or `merge --out`."""
     rendered = [(folder / fmt.file_name, fmt.render(audit)) for fmt in formats]
     for path, data in rendered:
-        write_report(path, data)
+        write_report(path, data, option="out")
     return [path for path, _ in rendered]

@@ -12,6 +12,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS_SCHEMA = json.loads((ROOT / "reports" / "results.schema.json").read_text())
 SIX_KINDS = {"add", "delete", "rename", "reorder", "description", "schema"}
+#: One small bundled scenario, for commands that need not run the whole matrix.
+SMALL = ROOT / "scenarios" / "bundled" / "web-read-child-single-tool.json"
 
 
 def toolsurface(*args, cwd=ROOT):
@@ -145,6 +147,79 @@ def test_an_unwritable_out_folder_is_bad_input(tmp_path):
     done = toolsurface("run", "--select", "*/post_seal/delete.*", "--out", str(blocker))
     assert done.returncode == 2
     assert done.stderr == f"error: --out {blocker}: cannot write results there: File exists\n"
+
+
+@pytest.fixture(scope="module")
+def shard_results(tmp_path_factory):
+    """The results.json of a small run, written as shard 1 of 1 so that `merge` takes it."""
+    out = tmp_path_factory.mktemp("shard")
+    done = toolsurface("run", "--shard", "1/1", "--select", "*/post_seal/delete.*", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    return out / "results.json"
+
+
+@pytest.mark.parametrize(
+    ("command", "flag", "written"),
+    [
+        (["record", "--scenarios", str(SMALL)], "--out", f"{SMALL.name}"),
+        (["merge", "{results}"], "--out", "results.json"),
+        (["report", "{results}"], "--output", "audit.md"),
+        (["scan", str(ROOT / "tests" / "fixtures" / "small_guard.py")], "--output", "scan.txt"),
+    ],
+)
+def test_a_place_a_command_cannot_write_is_named_by_that_command_s_flag(tmp_path, shard_results, command, flag, written):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    # A folder flag names the folder; a file flag names a file in a "folder" that is a file.
+    target = blocker if flag == "--out" else blocker / written
+    done = toolsurface(*(word.format(results=shard_results) for word in command), flag, str(target))
+    assert done.returncode == 2
+    assert done.stderr == f"error: {flag} {blocker / written}: cannot write there: File exists\n"
+
+
+@pytest.mark.parametrize(
+    ("settings", "problem"),
+    [
+        ('select = ["nothing/*"]\n', "select: 'nothing/*' matched none of the "),
+        ('select = ["*/post_seal/delete.*"]\nout = "file"\n', "out: {folder}/file: cannot write results there: File exists"),
+    ],
+)
+def test_a_bad_value_from_the_config_is_named_by_its_file_and_key(tmp_path, settings, problem):
+    (tmp_path / "file").write_text("")
+    config = tmp_path / "pyproject.toml"
+    config.write_text(f"[tool.toolsurface]\n{settings}")
+    done = toolsurface("run", "--config", str(config))
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1
+    assert done.stderr.startswith(f"error: {config}:[tool.toolsurface].{problem.format(folder=tmp_path)}")
+
+
+def test_the_commands_that_run_and_report_cases_never_load_libcst_or_hypothesis(tmp_path):
+    case = toolsurface("list", "cases", "--select", "*/post_seal/delete.*").stdout.split()[0]
+    out = tmp_path / "out"
+    commands = [
+        ["run", "--shard", "1/1", "--select", "*/post_seal/delete.*", "--out", str(out)],
+        ["report", str(out / "results.json")],
+        ["merge", str(out / "results.json"), "--out", str(tmp_path / "merged")],
+        ["list", "cases", "--select", "*/post_seal/delete.*"],
+        ["reproduce", case],
+    ]
+    # One process runs every command in turn, each as the console script would, and says after
+    # each which of the two it has loaded so far.
+    code = (
+        "import json, sys\n"
+        "from toolsurface.harness.cli import main\n"
+        f"for argv in {commands!r}:\n"
+        "    sys.argv = ['toolsurface', *argv]\n"
+        "    try:\n"
+        "        main()\n"
+        "    except SystemExit as exit:\n"
+        "        status = exit.code\n"
+        "    loaded = [name for name in ('libcst', 'hypothesis') if name in sys.modules]\n"
+        "    print('loaded:', json.dumps([argv[0], status, loaded]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    reports = [json.loads(line.removeprefix("loaded: ")) for line in done.stdout.splitlines() if line.startswith("loaded: ")]
+    assert reports == [[argv[0], 0, []] for argv in commands], done.stderr
 
 
 def test_a_failing_user_target_is_reported_not_passed(tmp_path):

@@ -1,8 +1,8 @@
 import pytest
 
-from toolsurface.harness._api import RunOptions
+from toolsurface.harness._api import RunOptions, prepare
 from toolsurface.harness._config import Spec, load_project_config
-from toolsurface.harness._errors import UsageError
+from toolsurface.harness._errors import TargetError, UsageError
 from toolsurface.harness._gate import Thresholds
 
 
@@ -33,6 +33,20 @@ def test_flags_win_over_the_file_and_the_file_over_defaults(tmp_path):
     assert (options.target, options.seed, options.select) == ("reference:legacy", 5, ["a/*"])
     assert RunOptions.configured(config, target="reference:guarded").target == "reference:guarded"
     assert RunOptions.configured(load_project_config(None)).target == RunOptions().target
+
+
+def test_an_error_about_a_value_names_the_file_and_key_it_came_from_or_else_the_flag(tmp_path):
+    path = pyproject(tmp_path, 'target = "reference:nope"\nseed = 3\n')
+    options = RunOptions.configured(load_project_config(path), seed=5)
+    assert options.configured_from == {"target": path}
+    with pytest.raises(TargetError) as raised:
+        prepare(options)
+    (line,) = raised.value.lines(lambda option: f"--{option}")
+    assert line.startswith(f"{path}:[tool.toolsurface].target: 'reference:nope': no such reference target (known: ")
+    flagged = RunOptions.configured(load_project_config(path), target="reference:nah")
+    with pytest.raises(TargetError) as raised:
+        prepare(flagged)
+    assert raised.value.lines(lambda option: f"--{option}")[0].startswith("--target 'reference:nah': no such reference target")
 
 
 def test_no_file_means_no_settings(tmp_path, monkeypatch):

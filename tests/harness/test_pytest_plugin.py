@@ -1,4 +1,5 @@
-"""`pytest --toolsurface`: every planned case an item, verdicts as outcomes, the gate on the session.
+"""`pytest --toolsurface`: every planned case an item, verdicts as outcomes, the gate on the session;
+without the flag, a plugin that only adds its options.
 
 Most runs use one small bundled scenario (260 cases, 20 of them equivalent) copied into pytester's
 folder, so planning is instant; only the slow test runs the default matrix.
@@ -6,6 +7,8 @@ folder, so planning is instant; only the slow test runs the default matrix.
 
 import re
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -113,7 +116,7 @@ def test_a_failing_target_fails_its_items_with_the_evidence_and_a_reproduce_comm
         assert f"FAILED toolsurface::{case.id}" in output
         assert f"reproduce  {options.reproduce_command(case.id)}" in output
     result.stdout.fnmatch_lines(["survived: refused, but reservation child:* was never settled*", "settled    (nothing settled)"])
-    assert "Traceback" not in output and "_pytest_plugin.py" not in output
+    assert "Traceback" not in output and "_pytest_plugin.py" not in output and "_pytest_cases.py" not in output
     # The controller judged the outcomes its workers reported.
     assert gate_section(result)[0] == f"FAILED: {len(failing)} cases (survived {len(failing)}), 0 of them accepted; expectations: 0 stale, 0 expired"
 
@@ -189,6 +192,33 @@ def test_the_project_config_plans_the_run_and_its_thresholds_gate_it(project):
     assert collected(project, "--toolsurface", "--toolsurface-select", "*/post_seal/*") == node_ids(planned(select=["*/post_seal/*"]))
 
 
+def test_the_entry_point_loads_no_engine_and_no_dependency():
+    # A whole session that never imports the engine is tested in a project of its own (tests/test_install.py).
+    code = "import sys, toolsurface.harness._pytest_plugin; print(' '.join(sorted(sys.modules)))"
+    loaded = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split())
+    # Of toolsurface, only the module itself and the packages on its path.
+    assert {name for name in loaded if name.partition(".")[0] == "toolsurface"} == {
+        "toolsurface", "toolsurface.harness", "toolsurface.harness._pytest_plugin",
+    }  # fmt: skip
+    assert not {name.partition(".")[0] for name in loaded} & {"hypothesis", "libcst", "jsonschema", "orjson", "rich", "typer"}
+
+
+def test_an_option_without_the_flag_is_a_usage_error(pytester):
+    result = pytester.runpytest("--toolsurface-seed", "3", "--toolsurface-select", "*")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert [line for line in result.errlines if line.strip()] == [
+        "ERROR: toolsurface: --toolsurface-seed, --toolsurface-select given without --toolsurface, which collects the cases"
+    ]
+
+
+def test_a_bad_value_from_the_config_names_the_file_and_key(project):
+    path = project.makepyprojecttoml('[tool.toolsurface]\ntarget = "reference:nope"\n')
+    result = run(project)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    (problem,) = [line for line in result.errlines if line.strip()]
+    assert problem.startswith(f"ERROR: toolsurface: {path}:[tool.toolsurface].target: 'reference:nope': no such reference target (known: ")
+
+
 def test_without_the_flag_the_plugin_collects_nothing(pytester):
     pytester.makepyfile(test_plain="def test_plain():\n    pass\n")
     assert collected(pytester) == ["test_plain.py::test_plain"]
@@ -209,7 +239,7 @@ def test_with_the_flag_the_cases_join_the_ordinary_tests(project):
         ("--toolsurface-red-target", "nope", "--toolsurface-red-target 'nope': expected 'reference:<name>' or 'package.module:factory'"),
         ("--toolsurface-seed", "-1", "--toolsurface-seed -1 must be a non-negative integer"),
         ("--toolsurface-select", "nothing/*", "--toolsurface-select 'nothing/*' matched none of the 260 planned cases"),
-        ("--toolsurface-expectations", "missing.toml", "missing.toml: cannot read the expectations file: No such file or directory"),
+        ("--toolsurface-expectations", "missing.toml", "--toolsurface-expectations missing.toml: cannot read: No such file or directory"),
         ("--toolsurface-config", "missing.toml", "--toolsurface-config missing.toml: cannot read: No such file or directory"),
     ],
 )

@@ -21,19 +21,28 @@ def test_issue_defects_all_exist():
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("reference:nope", "--target 'reference:nope': no such reference target (known: "),
-        ("justaname", "--target 'justaname': expected 'reference:<name>' or 'package.module:factory'"),
-        ("no_such_module_x:f", "--target 'no_such_module_x:f': cannot import 'no_such_module_x': ModuleNotFoundError"),
-        ("tests.fixtures.user_targets:missing", "--target 'tests.fixtures.user_targets:missing': module 'tests.fixtures.user_targets' has no attribute 'missing'"),
-        ("tests.fixtures.user_targets:broken_factory", "--target 'tests.fixtures.user_targets:broken_factory': factory raised ValueError: no host configured"),
-        ("tests.fixtures.user_targets:not_a_target", "--target 'tests.fixtures.user_targets:not_a_target': int has no run(scenario, ports) method"),
+        ("reference:nope", "'reference:nope': no such reference target (known: "),
+        ("justaname", "'justaname': expected 'reference:<name>' or 'package.module:factory'"),
+        ("no_such_module_x:f", "'no_such_module_x:f': cannot import 'no_such_module_x': ModuleNotFoundError"),
+        ("tests.fixtures.user_targets:missing", "'tests.fixtures.user_targets:missing': module 'tests.fixtures.user_targets' has no attribute 'missing'"),
+        ("tests.fixtures.user_targets:broken_factory", "'tests.fixtures.user_targets:broken_factory': factory raised ValueError: no host configured"),
+        ("tests.fixtures.user_targets:not_a_target", "'tests.fixtures.user_targets:not_a_target': int has no run(scenario, ports) method"),
     ],
 )
-def test_bad_specs_fail_in_one_line(spec, message):
+def test_bad_specs_fail_in_one_line_naming_the_option(spec, message):
     with pytest.raises(TargetError) as raised:
         load_target(spec)
     assert str(raised.value).startswith(message)
     assert "\n" not in str(raised.value)
+    assert raised.value.option == "target"
+
+
+def test_each_front_end_names_the_option_its_own_way():
+    with pytest.raises(TargetError) as raised:
+        load_target("justaname", "red_target")
+    assert raised.value.lines(lambda option: f"--x-{option}") == [
+        "--x-red_target 'justaname': expected 'reference:<name>' or 'package.module:factory'"
+    ]
 
 
 def test_a_framework_target_loads_by_its_spec_name():

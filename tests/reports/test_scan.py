@@ -9,7 +9,8 @@ import pytest
 from rich.console import Console
 
 from toolsurface.harness._scan import RULES, FileFailed, ScanConfig, scan_source
-from toolsurface.reports import THEME, ScanReport, scan_json, scan_sarif
+from toolsurface.reports import THEME
+from toolsurface.reports._scan import ScanReport, scan_json, scan_sarif
 
 ROOT = Path(__file__).resolve().parents[2]
 SARIF = json.loads((ROOT / "tests" / "fixtures" / "schemas" / "sarif-2.1.0.schema.json").read_text())
