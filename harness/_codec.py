@@ -209,7 +209,11 @@ def _record_decoder(cls: type) -> Decoder:
         missing = [name for name in fields if name not in value]
         if missing:
             raise DecodeError(path, f"missing {', '.join(map(repr, missing))} of {cls.__name__}")
-        return cls(**{name: read_field(value[name], _member(path, name)) for name, read_field in fields.items()})
+        values = {name: read_field(value[name], _member(path, name)) for name, read_field in fields.items()}
+        try:
+            return cls(**values)
+        except (TypeError, ValueError) as problem:  # the record's own checks, such as a position below 0
+            raise DecodeError(path, f"not a valid {cls.__name__}: {problem}") from None
 
     return read
 

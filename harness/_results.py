@@ -107,7 +107,8 @@ def read_results(path: Path) -> Results:
     except DecodeError as error:
         raise UsageError(f"{path}:{error}") from None
     if (judged := _summary_of(results.run, results.cases, _expectations(results))) != results.summary:
-        raise UsageError(f"{path}:$.summary: does not add up to the cases: {_first_difference(results.summary, judged)}")
+        where, stored, given = _first_difference(results.summary, judged)
+        raise UsageError(f"{path}:{where}: {stored} does not add up to the cases, which give {given}")
     return results
 
 
@@ -120,14 +121,19 @@ def _expectations(results: Results) -> tuple[tuple[Expectation, int], ...]:
     return tuple((judged.expectation, judged.planned) for judged in results.summary.gate.expectations)
 
 
-def _first_difference(stored: Any, judged: Any, path: str = "$.summary") -> str:
-    """Where two summaries first differ, and how, for a one-line error."""
+def _first_difference(stored: Any, judged: Any, path: str = "$.summary") -> tuple[str, str, str]:
+    """Where two summaries first differ, and the two values there, short, for a one-line error."""
     if dataclasses.is_dataclass(stored) and type(stored) is type(judged):
         for field in dataclasses.fields(stored):
             left, right = getattr(stored, field.name), getattr(judged, field.name)
             if left != right:
                 return _first_difference(left, right, f"{path}.{field.name}")
-    return f"{path} is {orjson.dumps(stored, default=str).decode()[:60]}, the cases give {orjson.dumps(judged, default=str).decode()[:60]}"
+    return path, _short(stored), _short(judged)
+
+
+def _short(value: Any) -> str:
+    text = dumps(value).decode()
+    return text if len(text) <= 60 else text[:59] + "…"
 
 
 def merge_results(shards: Sequence[tuple[Path, Results]]) -> Results:

@@ -9,8 +9,12 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from toolsurface.harness._results import read_results
+from toolsurface.harness._types import Ending, VerdictKind
+from toolsurface.mutators import Must
+
 ROOT = Path(__file__).resolve().parent.parent
-RESULTS_SCHEMA = json.loads((ROOT / "reports" / "results.schema.json").read_text())
+RESULTS_SCHEMA = json.loads((ROOT / "harness" / "results.schema.json").read_text())
 SIX_KINDS = {"add", "delete", "rename", "reorder", "description", "schema"}
 #: One small bundled scenario, for commands that need not run the whole matrix.
 SMALL = ROOT / "scenarios" / "bundled" / "web-read-child-single-tool.json"
@@ -24,35 +28,40 @@ def toolsurface(*args, cwd=ROOT):
 
 
 def results(out):
-    document = json.loads((out / "results.json").read_text())
-    jsonschema.validate(document, RESULTS_SCHEMA)
-    return document
+    """The record a run wrote to `out`, checked against the published schema and read back typed."""
+    path = out / "results.json"
+    jsonschema.validate(json.loads(path.read_text()), RESULTS_SCHEMA, format_checker=jsonschema.FormatChecker())
+    return read_results(path)
+
+
+def failed(verdict):
+    return verdict is not None and not verdict.kind.ok
 
 
 def test_default_run_passes_the_gate(tmp_path):
     done = toolsurface("run", "--out", str(tmp_path))
     assert done.returncode == 0, done.stdout + done.stderr
-    document = results(tmp_path)
-    totals = document["totals"]
-    assert totals["cases"] >= 500
-    assert totals["survived"] == totals["false_reject"] == totals["error"] == 0
-    assert document["target"] == "reference:guarded" and document["red_target"] == "reference:legacy"
-    red_failures = [c for c in document["cases"] if c["red_verdict"] in ("survived", "false_reject", "error")]
-    assert red_failures and all(c["controlled"] and c["red_reason"] for c in red_failures)
-    assert document["controlled"] == len(red_failures)
+    record = results(tmp_path)
+    totals = record.summary.totals
+    assert totals.cases >= 500
+    assert totals.survived == totals.false_reject == totals.error == 0
+    assert record.run.target == "reference:guarded" and record.run.red_target == "reference:legacy"
+    red_failures = [c for c in record.cases if failed(c.red_verdict)]
+    assert red_failures and all(c.controlled and c.red_verdict.reason for c in red_failures)
+    assert record.summary.controlled == len(red_failures)
     assert "PASS:" in done.stdout
 
 
 def test_legacy_alone_fails_with_survivors_over_all_six_kinds(tmp_path):
     done = toolsurface("run", "--target", "reference:legacy", "--red-target", "none", "--out", str(tmp_path))
     assert done.returncode == 1
-    document = results(tmp_path)
-    survivors = [c for c in document["cases"] if c["verdict"] == "survived"]
-    assert len(survivors) >= 13 and {c["kind"] for c in survivors} >= SIX_KINDS
-    assert document["red_target"] is None and all(c["red_verdict"] is None for c in document["cases"])
-    first = survivors[0]
-    assert first["reproduce"] == f"toolsurface reproduce {first['id']} --target reference:legacy --seed 0"
-    assert first["reproduce"] in done.stdout
+    record = results(tmp_path)
+    survivors = [c for c in record.cases if c.verdict.kind is VerdictKind.SURVIVED]
+    assert len(survivors) >= 13 and {c.case.mutation.kind for c in survivors} >= SIX_KINDS
+    assert record.run.red_target is None and all(c.red_verdict is None for c in record.cases)
+    reproduce = record.run.reproduce(survivors[0].id)
+    assert reproduce == f"toolsurface reproduce {survivors[0].id} --target reference:legacy --seed 0"
+    assert reproduce in done.stdout
 
 
 def test_reproduce_shows_gateway_and_ledger(tmp_path):
@@ -85,7 +94,7 @@ def test_reproduce_names_the_fact_that_narrowed_and_the_one_ignored():
     ) in done.stdout
     assert "bound to invocation inv_12, not this request's inv_11\n" in done.stdout
     assert "  sent req_main_0021: 3 tools; identical to the expected surface\n" in done.stdout
-    assert "outcome  dispatched\n" in done.stdout and "verdict  passed" in done.stdout
+    assert "ending   dispatched\n" in done.stdout and "verdict  passed" in done.stdout
 
 
 def test_a_refused_child_request_is_settled_on_the_child_lane(tmp_path):
@@ -93,7 +102,7 @@ def test_a_refused_child_request_is_settled_on_the_child_lane(tmp_path):
     done = toolsurface("reproduce", case)
     assert done.returncode == 0, done.stdout
     assert "  child: reserve req_child_0022\n  child: settle req_child_0022 as pre_dispatch_rejected\n" in done.stdout
-    assert "main:" not in done.stdout and "outcome  refused\n" in done.stdout
+    assert "main:" not in done.stdout and "ending   refused\n" in done.stdout
     wrong = toolsurface("reproduce", case, "--target", "reference:defect/wrong-lane-settle")
     assert wrong.returncode == 1 and "main: settle req_child_0022 as pre_dispatch_rejected — REFUSED" in wrong.stdout
 
@@ -101,14 +110,15 @@ def test_a_refused_child_request_is_settled_on_the_child_lane(tmp_path):
 def test_over_capacity_results_are_their_own_outcome(tmp_path):
     done = toolsurface("run", "--select", "holdings-review-main-over-capacity/*", "--out", str(tmp_path))
     assert done.returncode == 0, done.stdout + done.stderr
-    cases = results(tmp_path)["cases"]
-    legit = [c for c in cases if c["expect"] == "dispatch"]
-    assert legit and {c["outcome"] for c in legit} == {"capacity"} and {c["verdict"] for c in legit} == {"passed"}
+    cases = results(tmp_path).cases
+    legit = [c for c in cases if c.case.must is Must.DISPATCH]
+    assert legit and {c.evidence.ending for c in legit} == {Ending.CAPACITY} and {c.verdict.kind for c in legit} == {VerdictKind.PASSED}
     assert "capacity" in done.stdout.split("requests ended:")[1].splitlines()[0]
     dropped = toolsurface("run", "--select", "holdings-review-main-over-capacity/*", "--target",
                           "reference:defect/silent-capacity-drop", "--red-target", "none", "--out", str(tmp_path / "drop"))
     assert dropped.returncode == 1
-    assert any(c["outcome"] == "dispatched" and c["verdict"] == "survived" for c in results(tmp_path / "drop")["cases"])
+    dropped_cases = results(tmp_path / "drop").cases
+    assert any(c.evidence.ending is Ending.DISPATCHED and c.verdict.kind is VerdictKind.SURVIVED for c in dropped_cases)
 
 
 def test_a_malformed_scenario_is_one_line_and_exit_2(tmp_path):
@@ -228,8 +238,8 @@ def test_a_failing_user_target_is_reported_not_passed(tmp_path):
         "--select", "*/post_seal/delete.*", "--out", str(tmp_path),
     )
     assert done.returncode == 1
-    document = results(tmp_path)
-    assert document["totals"]["error"] == document["totals"]["cases"] > 0
+    totals = results(tmp_path).summary.totals
+    assert totals.error == totals.cases > 0
 
 
 def test_shards_split_the_run(tmp_path):
@@ -237,7 +247,7 @@ def test_shards_split_the_run(tmp_path):
     for k in (1, 2):
         done = toolsurface("run", "--shard", f"{k}/2", "--select", "*/child/*", "--out", str(tmp_path / str(k)))
         assert done.returncode == 0, done.stderr
-        ids.append({c["id"] for c in results(tmp_path / str(k))["cases"]})
+        ids.append({c.id for c in results(tmp_path / str(k)).cases})
     whole = toolsurface("list", "cases", "--select", "*/child/*").stdout.split()
     assert ids[0].isdisjoint(ids[1]) and ids[0] | ids[1] == set(whole)
 
@@ -328,7 +338,7 @@ def test_an_imported_log_runs_as_a_scenario(tmp_path):
     assert done.returncode == 0, done.stderr
     run = toolsurface("run", "--scenarios", str(recordings), "--red-target", "none", "--out", str(tmp_path / "out"))
     assert run.returncode == 0, run.stdout + run.stderr
-    assert {c["scenario"] for c in results(tmp_path / "out")["cases"]} == {"request"}
+    assert {c.case.scenario for c in results(tmp_path / "out").cases} == {"request"}
     bad = toolsurface("import", "mcp", str(log))
     assert bad.returncode == 2 and bad.stderr.startswith(f"error: {log}:$.tools[0].name: missing: each tool has a name")
 
@@ -350,9 +360,9 @@ def test_the_framework_targets_run_offline_stock_lets_changes_through_and_guarde
     assert guarded.returncode == 0, guarded.stdout[-2000:] + guarded.stderr
     stock = toolsurface("run", "--target", f"{framework}:stock", "--red-target", "none", *select, "--out", str(tmp_path / "stock"))
     assert stock.returncode == 1
-    cases = results(tmp_path / "stock")["cases"]
-    assert {c["kind"] for c in cases if c["verdict"] == "survived"} >= {"delete", "reorder", "description", "schema"}
-    assert not [c for c in cases if c["verdict"] == "error"]
+    cases = results(tmp_path / "stock").cases
+    assert {c.case.mutation.kind for c in cases if c.verdict.kind is VerdictKind.SURVIVED} >= {"delete", "reorder", "description", "schema"}
+    assert not [c for c in cases if c.verdict.kind is VerdictKind.ERROR]
 
 
 def test_recorded_scenarios_replay_to_the_totals_of_the_live_run(tmp_path):
@@ -362,7 +372,7 @@ def test_recorded_scenarios_replay_to_the_totals_of_the_live_run(tmp_path):
     live = toolsurface("run", "--red-target", "none", "--out", str(tmp_path / "live"))
     replay = toolsurface("run", "--scenarios", str(tmp_path / "recorded"), "--red-target", "none", "--out", str(tmp_path / "replay"))
     assert live.returncode == replay.returncode == 0
-    assert results(tmp_path / "replay")["totals"] == results(tmp_path / "live")["totals"]
+    assert results(tmp_path / "replay").summary.totals == results(tmp_path / "live").summary.totals
     legacy = toolsurface("record", "--target", "reference:legacy", "--out", str(tmp_path / "legacy"))
     assert legacy.returncode == 2 and "first boundary lacks 'market__web_search'" in legacy.stderr
     assert not (tmp_path / "legacy").exists()

@@ -13,14 +13,13 @@ LEGACY_CHILD = ["--target", "reference:legacy", "--red-target", "none", "--selec
 def test_run_writes_every_report_from_the_same_totals(tmp_path):
     done = toolsurface("run", "--format", "md,html,junit", "--out", str(tmp_path))
     assert done.returncode == 0, done.stderr
-    document = results(tmp_path)
-    totals = document["totals"]
+    totals = results(tmp_path).summary.totals
     markdown = (tmp_path / "audit.md").read_text()
-    in_scope = totals["cases"] - totals["equivalent"]
-    assert f"**PASS** — {totals['killed'] + totals['passed']}/{in_scope} in-scope checks pass" in markdown
-    assert f"| **total** | **{totals['cases']}** |" in markdown
+    in_scope = totals.cases - totals.equivalent
+    assert f"**PASS** — {totals.killed + totals.passed}/{in_scope} in-scope checks pass" in markdown
+    assert f"| **total** | **{totals.cases}** |" in markdown
     suites = ET.parse(tmp_path / "junit.xml").getroot()
-    assert suites.get("tests") == str(totals["cases"]) and suites.get("failures") == "0"
+    assert suites.get("tests") == str(totals.cases) and suites.get("failures") == "0"
     assert (tmp_path / "report.html").read_text().startswith("<!DOCTYPE html>")
     report = toolsurface("report", str(tmp_path / "results.json"), "--format", "junit")
     assert report.returncode == 0 and report.stdout == (tmp_path / "junit.xml").read_text()
@@ -29,7 +28,7 @@ def test_run_writes_every_report_from_the_same_totals(tmp_path):
 def test_junit_failures_are_the_failing_cases(tmp_path):
     done = toolsurface("run", *LEGACY_CHILD, "--format", "junit", "--out", str(tmp_path))
     assert done.returncode == 1
-    failing = [c for c in results(tmp_path)["cases"] if c["verdict"] in ("survived", "false_reject", "error")]
+    failing = [c for c in results(tmp_path).cases if not c.verdict.kind.ok]
     suites = ET.parse(tmp_path / "junit.xml").getroot()
     assert len(suites.findall(".//failure")) == int(suites.get("failures")) == len(failing) > 0
 
@@ -44,8 +43,9 @@ def test_accepted_deviations_pass_the_gate(tmp_path):
     known = expectations(tmp_path, "web-read-child-single-tool/*")
     done = toolsurface("run", *LEGACY_CHILD, "--expectations", known, "--today", "2026-12-02", "--out", str(tmp_path))
     assert done.returncode == 0, done.stdout
-    gate = results(tmp_path)["gate"]
-    assert gate["ok"] and gate["failing"] == [] and len(gate["accepted"]) == results(tmp_path)["totals"]["survived"] > 0
+    summary = results(tmp_path).summary
+    gate = summary.gate
+    assert gate.ok and gate.failing == () and len(gate.accepted) == summary.totals.survived > 0
     assert "failing cases accepted by expectations" in done.stdout
 
 
@@ -68,7 +68,7 @@ def test_a_stale_expectation_fails_the_gate_until_removed(tmp_path, case, why):
     done = toolsurface("run", "--select", "web-read-child-single-tool/*", "--expectations", known, "--out", str(tmp_path))
     assert done.returncode == 1
     assert f"stale expectation {case}: " in done.stdout and why in done.stdout
-    assert results(tmp_path)["totals"]["survived"] == 0
+    assert results(tmp_path).summary.totals.survived == 0
 
 
 def test_a_bad_expectations_file_is_one_line_and_exit_2(tmp_path):
@@ -110,8 +110,13 @@ def test_the_project_config_names_the_spec_and_the_reports(tmp_path):
 
 def test_report_of_a_file_that_is_not_results_json_is_one_line(tmp_path):
     bad = tmp_path / "results.json"
-    bad.write_text('{"schema_version": 3, "tool": {}}')
-    done = toolsurface("report", str(bad), "--format", "md")
-    assert done.returncode == 2
-    (line,) = done.stderr.strip().splitlines()
-    assert line.startswith(f"error: {bad}:$") and "required property" in line
+    for text, problem in [
+        ('{"schema_version": 3, "tool": {}}', "$.schema_version: expected results.json schema version 4, found 3"),
+        ('{"schema_version": 4, "run": {}, "cases": [], "summary": {}}', "$.run: missing 'tool', "),
+        ('{"schema_version": 4, "run": {}, "cases": [], "summary": {}', "1:60: invalid JSON: unexpected end of data"),
+    ]:
+        bad.write_text(text)
+        done = toolsurface("report", str(bad), "--format", "md")
+        assert done.returncode == 2
+        (line,) = done.stderr.strip().splitlines()
+        assert line.startswith(f"error: {bad}:{problem}"), line

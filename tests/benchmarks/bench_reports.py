@@ -1,14 +1,12 @@
-"""What the reports cost, on the default matrix: each renderer, reading results.json back, and a
-merge of four shards — each against running the same cases on `reference:guarded`, measured in
+"""What the reports cost, on the default matrix: each renderer, reading results.json back typed
+(every value checked against its type, the summary against the cases), and a merge of four shards — each against running the same cases on `reference:guarded`, measured in
 the same run, so a reader sees them as a share of the run they report on."""
 
-from pathlib import Path
-
-import orjson
 import pytest
 
 from toolsurface.harness._api import RunOptions, prepare
-from toolsurface.reports import Audit, ReportFormat, merge_results, read_results, write_results
+from toolsurface.harness._results import encode, merge_results, read_results, write_results
+from toolsurface.reports import Audit, ReportFormat
 
 RUN = "run: default matrix on reference:guarded, no pairing"
 
@@ -36,17 +34,17 @@ def test_run(benchmark, written):
 @pytest.mark.parametrize("fmt", list(ReportFormat))
 def test_render(benchmark, written, fmt):
     benchmark.group = "reports"
-    benchmark.name = f"render {fmt.value} from results.json (decode, audit, render)"
+    benchmark.name = f"render {fmt.value} from the record (audit, render)"
     benchmark.extra_info["against"] = RUN
-    data = written[0].read_bytes()
-    benchmark.pedantic(lambda: fmt.render(Audit.of(orjson.loads(data))), rounds=3, iterations=1)
+    record = read_results(written[0])
+    benchmark.pedantic(lambda: fmt.render(Audit(record)), rounds=3, iterations=1)
 
 
-def test_read_results_with_schema_validation(benchmark, written):
+def test_read_results_typed(benchmark, written):
     benchmark.group = "reports"
-    benchmark.name = "read results.json back, validated against its schema"
+    benchmark.name = "read results.json back typed and checked"
     benchmark.extra_info["against"] = RUN
-    benchmark.pedantic(lambda: read_results(Path(written[0])), rounds=3, iterations=1)
+    benchmark.pedantic(lambda: read_results(written[0]), rounds=3, iterations=1)
 
 
 def test_merge_of_four_shards(benchmark, written):
@@ -54,6 +52,6 @@ def test_merge_of_four_shards(benchmark, written):
     benchmark.name = "merge of 4 shards (already read)"
     benchmark.extra_info["against"] = RUN
     whole, shards = written
-    documents = [(path, orjson.loads(path.read_bytes())) for path in shards]
-    merged = benchmark.pedantic(lambda: merge_results(documents), rounds=3, iterations=1)
-    assert merged == whole.read_bytes()
+    records = [(path, read_results(path)) for path in shards]
+    merged = benchmark.pedantic(lambda: merge_results(records), rounds=3, iterations=1)
+    assert encode(merged) == whole.read_bytes()

@@ -35,7 +35,7 @@ from toolsurface.harness._errors import TargetError  # noqa: E402
 from toolsurface.harness._recorder import record  # noqa: E402
 from toolsurface.harness._runner import observe  # noqa: E402
 from toolsurface.harness._targets import load_target  # noqa: E402
-from toolsurface.harness._types import Ending, VerdictKind  # noqa: E402
+from toolsurface.harness._types import Ending, Refused, VerdictKind  # noqa: E402
 from toolsurface.mutators import Must  # noqa: E402
 
 #: The guarded host through each SDK, by the specs `toolsurface list targets` shows.
@@ -133,8 +133,9 @@ def test_the_documented_spec_runs_from_the_installed_package(tmp_path):
     done = subprocess.run(run, cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr
     document = json.loads((tmp_path / "out" / "results.json").read_text())
-    assert (document["target"], document["red_target"]) == ("mcp-host:guarded:openai", "mcp-host:unguarded:openai")
-    verdicts = collections.Counter((case["verdict"], case["red_verdict"]) for case in document["cases"])
+    run = document["run"]
+    assert (run["target_name"], run["red_target_name"]) == ("mcp-host:guarded:openai", "mcp-host:unguarded:openai")
+    verdicts = collections.Counter((case["verdict"]["kind"], case["red_verdict"]["kind"]) for case in document["cases"])
     # Every change after sealing is one the guard refuses and the unguarded host sends, or a legitimate one both send.
     assert set(verdicts) == {("killed", "survived"), ("passed", "passed")}
 
@@ -173,7 +174,7 @@ def test_guarded_refusals_are_typed_and_settled_once_on_their_lane(guarded_resul
         scenario = by_id[result.case.scenario]
         assert result.evidence.dispatches == 0
         assert result.evidence.settlements == (f"{scenario.lane}: settle {scenario.identity.request} as pre_dispatch_rejected",)
-    types = collections.Counter(r.evidence.error_type for r in refused)
+    types = collections.Counter(r.evidence.stop.error_type for r in refused)
     assert set(types) == {"SurfaceRefused", "SummaryRefused", "CapacityExceeded"}
 
 
@@ -218,7 +219,7 @@ def _observe(target: str, scenario: str, point: str, mutator: str, delivery: str
 )
 def test_a_refused_request_sends_nothing_over_http(target, scenario, point, mutator):
     host, case, observed = _observe(target, scenario, point, mutator, "in_place")
-    assert case.must is Must.REFUSE and observed.refused
+    assert case.must is Must.REFUSE and isinstance(observed.stop, Refused)
     assert host.last_transport is not None and host.last_transport.requests == []
     assert observed.dispatches == ()
 

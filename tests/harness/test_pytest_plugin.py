@@ -6,10 +6,10 @@ folder, so planning is instant; only the slow test runs the default matrix.
 """
 
 import re
+import shlex
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -111,11 +111,11 @@ def test_a_failing_target_fails_its_items_with_the_evidence_and_a_reproduce_comm
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     assert result.parseoutcomes() == {"failed": len(failing)}
     output = result.stdout.str()
-    options = RunOptions(target=NO_SETTLE, scenarios=[Path("web.json")])
     for case in failing:
         assert f"FAILED toolsurface::{case.id}" in output
-        assert f"reproduce  {options.reproduce_command(case.id)}" in output
-    result.stdout.fnmatch_lines(["survived: refused, but reservation child:* was never settled*", "settled    (nothing settled)"])
+        reproduce = shlex.join(["toolsurface", "reproduce", case.id, "--target", NO_SETTLE, "--seed", "0", "--scenarios", "web.json"])
+        assert f"reproduce  {reproduce}" in output
+    result.stdout.fnmatch_lines(["survived: refused, but reservation child:* was never settled*", "ledger     child: reserve req_child_*"])
     assert "Traceback" not in output and "_pytest_plugin.py" not in output and "_pytest_cases.py" not in output
     # The controller judged the outcomes its workers reported.
     assert gate_section(result)[0] == f"FAILED: {len(failing)} cases (survived {len(failing)}), 0 of them accepted; expectations: 0 stale, 0 expired"

@@ -5,7 +5,7 @@ import pytest
 from toolsurface.harness._plan import plan
 from toolsurface.harness._runner import Runner
 from toolsurface.harness._targets import load_target
-from toolsurface.harness._types import VerdictKind
+from toolsurface.harness._types import Crashed, VerdictKind
 from toolsurface.mutators import Must
 from toolsurface.scenarios import load
 
@@ -58,7 +58,8 @@ def test_a_crash_is_an_error_with_its_traceback(scenarios, cases):
     result = run(scenarios, "Crashing", cases[0])
     assert result.verdict.kind is VerdictKind.ERROR
     assert result.verdict.reason == "target crashed: RuntimeError: adapter bug"
-    assert "Traceback" in result.evidence.error and "adapter bug" in result.evidence.error
+    stop = result.evidence.stop
+    assert isinstance(stop, Crashed) and "Traceback" in stop.traceback and "adapter bug" in stop.traceback
 
 
 def test_a_hang_is_an_error_and_the_run_goes_on(scenarios, cases):

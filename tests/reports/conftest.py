@@ -1,22 +1,21 @@
-import orjson
 import pytest
 
 from toolsurface.harness._api import RunOptions, prepare
-from toolsurface.reports import Audit, write_results
+from toolsurface.harness._results import read_results, write_results
+from toolsurface.reports import Audit
 
 
-@pytest.fixture
-def run_document(tmp_path):
-    """The results.json document of a run with these options, written the way `run` writes it."""
+@pytest.fixture(scope="session")
+def recorded(tmp_path_factory):
+    """The record of a run with these options, written the way `run` writes it and read back as `report` reads it."""
 
     def run(**options):
         session = prepare(RunOptions(**options))
-        path = write_results(tmp_path / f"run{len(list(tmp_path.iterdir()))}", session, session.results())
-        return orjson.loads(path.read_bytes())
+        return read_results(write_results(tmp_path_factory.mktemp("run"), session, session.results()))
 
     return run
 
 
 @pytest.fixture
-def audit_of(run_document):
-    return lambda **options: Audit.of(run_document(**options))
+def audit_of(recorded):
+    return lambda **options: Audit(recorded(**options))

@@ -1,3 +1,4 @@
+import dataclasses
 import json
 from pathlib import Path
 
@@ -5,46 +6,91 @@ import jsonschema
 import orjson
 import pytest
 
-from toolsurface.harness._api import RunOptions, prepare
-from toolsurface.harness._types import VerdictKind
-from toolsurface.reports import Audit, audit_document, write_results
+from toolsurface.harness._types import Capacity, Crashed, LedgerEvent, LedgerOp, NotRun, Refused, Returned, Settlement, TimedOut, VerdictKind
+from toolsurface.mutators import Kind
+from toolsurface.reports import Audit, audit_document, render_json
+from toolsurface.reports._audit import error_of, ledger_lines
+from toolsurface.scenarios import Point
 
 SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "reports" / "audit.schema.json").read_text())
 
 
 @pytest.fixture(scope="module")
-def document(tmp_path_factory):
-    session = prepare(RunOptions(target="reference:defect/shared-ref", select=["*-hooked/*/hook/*"], defects=True))
-    return orjson.loads(write_results(tmp_path_factory.mktemp("run"), session, session.results()).read_bytes())
+def record(recorded):
+    return recorded(target="reference:defect/shared-ref", select=["*-hooked/*/hook/*"], defects=True)
 
 
-def test_the_totals_are_results_json_totals(document):
-    audit = Audit.of(document)
-    assert {kind.value: n for kind, n in audit.totals.items() if n} == {k: v for k, v in document["totals"].items() if v and k != "cases"}
-    assert audit.in_scope == document["totals"]["cases"] - document["totals"]["equivalent"]
-    assert audit.controlled == document["controlled"]
-    assert [case.id for case in audit.failing] == document["gate"]["failing"]
+def test_the_totals_are_results_json_totals(record):
+    audit = Audit(record)
+    totals = dataclasses.asdict(record.summary.totals)
+    assert {kind.value: n for kind, n in audit.totals.items() if n} == {k: v for k, v in totals.items() if v and k != "cases"}
+    assert audit.in_scope == totals["cases"] - totals["equivalent"]
+    assert audit.controlled == record.summary.controlled
+    assert [case.id for case in audit.failing] == list(record.summary.gate.failing)
 
 
-def test_every_matrix_adds_up_to_the_cases(document):
-    audit = Audit.of(document)
+def test_every_matrix_adds_up_to_the_cases(record):
+    audit = Audit(record)
     for cells in (audit.matrix(), audit.by_lane()):
-        assert sum(sum(counts.values()) for counts in cells.values()) == len(document["cases"])
-    assert sum(cases for cases, _, _ in audit.pairing().values()) == len(document["cases"])
-    assert audit.points() == ["hook"] and audit.kinds()[0] == "add"
+        assert sum(sum(counts.values()) for counts in cells.values()) == len(record.cases)
+    assert sum(cases for cases, _, _ in audit.pairing().values()) == len(record.cases)
+    assert audit.points() == [Point.HOOK] and audit.kinds()[0] is Kind.ADD
 
 
-def test_the_defect_rows_count_the_cases_that_kill_each_defect(document):
-    audit = Audit.of(document)
+def test_the_defect_rows_count_the_cases_that_kill_each_defect(record):
+    audit = Audit(record)
     rows = {row.name: row for row in audit.defects}
-    assert list(rows) == document["defects"]
-    killers = [c for c in document["cases"] if "shared-ref" in c["defects_killed"]]
-    assert rows["shared-ref"].kills == len(killers) > 0 and rows["shared-ref"].first == killers[0]["id"]
+    assert list(rows) == list(record.run.defects)
+    killers = [c for c in record.cases if "shared-ref" in c.defects_killed]
+    assert rows["shared-ref"].kills == len(killers) > 0 and rows["shared-ref"].first == killers[0].id
 
 
-def test_the_json_summary_follows_its_schema_and_the_gate(document):
-    summary = audit_document(Audit.of(document))
+def test_the_json_summary_follows_its_schema_and_the_gate(record):
+    audit = Audit(record)
+    summary = audit_document(audit)
     jsonschema.validate(summary, SCHEMA, format_checker=jsonschema.FormatChecker())
-    assert summary["ok"] is document["gate"]["ok"] is False
-    assert [case["id"] for case in summary["failing"]] == document["gate"]["failing"]
-    assert summary["totals"][VerdictKind.SURVIVED] == document["totals"]["survived"] > 0
+    assert orjson.loads(render_json(audit)) == summary
+    assert summary["ok"] is record.summary.gate.ok is False
+    assert [case["id"] for case in summary["failing"]] == list(record.summary.gate.failing)
+    assert summary["totals"][VerdictKind.SURVIVED] == record.summary.totals.survived > 0
+    for case in summary["failing"]:
+        assert case["reproduce"] == record.run.reproduce(case["id"]) and case["id"] in case["reproduce"]
+
+
+def test_an_accepted_case_neither_fails_nor_counts_as_failing(record):
+    survivor = next(case for case in record.cases if case.verdict.kind is VerdictKind.SURVIVED)
+    killed = next(case for case in record.cases if case.verdict.kind is VerdictKind.KILLED)
+    # A gate that (wrongly) lists a killed case as accepted does not make it an accepted failure.
+    gate = dataclasses.replace(record.summary.gate, accepted=(survivor.id, killed.id))
+    audit = Audit(dataclasses.replace(record, summary=dataclasses.replace(record.summary, gate=gate)))
+    assert audit.accepted == (survivor,)
+    assert audit.is_accepted(survivor) and not audit.is_failing(survivor)
+    assert not audit.is_accepted(killed) and not audit.is_failing(killed)
+    assert survivor in Audit(record).failing and survivor not in audit.failing
+
+
+STOPS = [
+    (Returned(), None),
+    (NotRun(), None),
+    (TimedOut(), None),
+    (Refused("SurfaceRefused", "refused"), "SurfaceRefused"),
+    (Refused("HostRefused", "not today"), "HostRefused: not today"),
+    (Capacity("CapacityExceeded", "9 tools, room for 8"), "CapacityExceeded: 9 tools, room for 8"),
+    (Crashed("RuntimeError", "adapter bug", "Traceback …\nRuntimeError: adapter bug"), "Traceback …\nRuntimeError: adapter bug"),
+    (Crashed("RuntimeError", "adapter bug", ""), "RuntimeError: adapter bug"),
+]
+
+
+@pytest.mark.parametrize(("stop", "shown"), STOPS, ids=[f"{type(stop).__name__}-{n}" for n, (stop, _) in enumerate(STOPS)])
+def test_the_error_a_case_shows_is_what_the_target_raised(stop, shown):
+    assert error_of(stop) == shown
+
+
+def test_the_ledger_lines_are_every_event_reservations_included(record):
+    case = next(case for case in record.cases if len(case.evidence.ledger) >= 2)
+    refused = LedgerEvent("main", LedgerOp.SETTLE, "req_9", Settlement.DISPATCHED, accepted=False, note="settled twice")
+    edited = dataclasses.replace(case, evidence=dataclasses.replace(case.evidence, ledger=(*case.evidence.ledger, refused)))
+    lines = ledger_lines(edited)
+    assert lines[: len(case.evidence.ledger)] == tuple(str(event) for event in case.evidence.ledger)
+    assert any(line.endswith(f": reserve {case.evidence.ledger[0].request}") for line in lines)
+    assert lines[-1] == "main: settle req_9 as dispatched — REFUSED (settled twice)"

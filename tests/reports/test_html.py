@@ -7,21 +7,27 @@ Chromium and drive it with real clicks and keystrokes.
 """
 
 import base64
-import copy
+import datetime
 import hashlib
 import html
 import json
+from dataclasses import replace
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
 from toolsurface.harness._api import RunOptions, prepare
-from toolsurface.harness._types import VerdictKind
-from toolsurface.reports import write_results
-from toolsurface.reports._audit import Audit
-from toolsurface.reports._html import render_html
-from toolsurface.reports._load import read_results
+from toolsurface.harness._config import Spec
+from toolsurface.harness._expectations import Expectation, Judged, Standing
+from toolsurface.harness._record import Environment, Producer
+from toolsurface.harness._results import read_results, write_results
+from toolsurface.harness._types import Crashed, LedgerEvent, LedgerOp, Verdict, VerdictKind
+from toolsurface.mutators import Kind, Tool
+from toolsurface.reports import Audit, render_html
+from toolsurface.reports._audit import error_of, ledger_lines
+from toolsurface.scenarios import Point
+from toolsurface.scenarios._availability import Binding, FactKind, OwnerFact, Ruling
 
 HOSTILE = '</script><img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>'
 BUNDLED = Path(__file__).resolve().parents[2] / "scenarios" / "bundled" / "etf-compare-main-hooked.json"
@@ -34,7 +40,7 @@ CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver"
 
 
 @pytest.fixture(scope="module")
-def document(tmp_path_factory):
+def record(tmp_path_factory):
     # Each "/" of the hostile string is a folder boundary, so the path holds the string verbatim.
     folder = tmp_path_factory.mktemp("scenarios") / HOSTILE
     folder.mkdir(parents=True)
@@ -51,8 +57,8 @@ def document(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def audit(document):
-    audit = Audit.of(document)
+def audit(record):
+    audit = Audit(record)
     verdicts = audit.totals
     assert verdicts[VerdictKind.KILLED] and verdicts[VerdictKind.PASSED] and verdicts[VerdictKind.SURVIVED], verdicts
     return audit
@@ -100,7 +106,7 @@ class Elements(HTMLParser):
         return [attributes for tag, attributes in self.tags if tag == name]
 
 
-def decode(payload):
+def cases_in(payload):
     """The cases as the page's script reads them (`decoder` in reports/_html/report.js)."""
     strings = payload["strings"]
 
@@ -121,32 +127,57 @@ def decode(payload):
         yield case
 
 
+def in_view(audit, record):
+    """What the case view shows of one case, read from its record (not through `_FIELDS`)."""
+    case, mutation, evidence, red = record.case, record.case.mutation, record.evidence, record.red_verdict
+    return {
+        "id": record.id, "scenario": case.scenario, "lane": case.lane, "hook_mode": "hooks" if case.hooks else "no-hooks",
+        "point": case.point, "kind": mutation.kind, "delivery": mutation.delivery, "variant": mutation.variant,
+        "aim": str(mutation.aim), "must": mutation.must,
+        "verdict": record.verdict.kind, "reason": record.verdict.reason,
+        "red_verdict": red and red.kind, "red_reason": red and red.reason,
+        "controlled": record.controlled, "accepted": record.id in audit.gate.accepted, "ending": evidence.ending,
+        "change": case.change, "diff": evidence.diff, "ledger": tuple(str(event) for event in evidence.ledger),
+        "points": evidence.points, "dispatches": evidence.dispatches, "facts": tuple(str(ruling) for ruling in evidence.availability),
+        "error": error_of(evidence.stop), "defects_killed": record.defects_killed or (), "reproduce": audit.run.reproduce(record.id),
+    }  # fmt: skip
+
+
 def embedded(page):
     (attributes, text), _ = Elements(page).scripts
     assert attributes == {"type": "application/json", "id": "case-data"}
     return text
 
 
-def hostile_everywhere(document):
-    """The document with the hostile string in every string field a report shows."""
-    document = copy.deepcopy(document)
-    document.update(spec={"id": HOSTILE, "title": HOSTILE}, target=HOSTILE, red_target=HOSTILE, select=[HOSTILE], date=HOSTILE)
-    document["environment"] = {"python": HOSTILE, "platform": HOSTILE}
-    document["scenarios"][0].update(id=HOSTILE, mode=HOSTILE, lane=HOSTILE, outcome=HOSTILE, digest=HOSTILE)
-    failing = next(c for c in document["cases"] if c["verdict"] == "survived")
-    failing.update(reason=HOSTILE, target=HOSTILE, red_reason=HOSTILE, change=[HOSTILE], reproduce=HOSTILE, defects_killed=[HOSTILE])
-    failing["evidence"].update(diff=[HOSTILE], points=[HOSTILE], settlements=[HOSTILE], error_type=HOSTILE, error=HOSTILE)
-    failing["evidence"]["availability"] = [
-        {"fact": HOSTILE, "owner": HOSTILE, "bound_to": dict.fromkeys(("run", "scope", "invocation", "connection"), HOSTILE),
-         "trusted": False, "ignored_because": HOSTILE, "hides": [], "keeps": []}
-    ]  # fmt: skip
-    gate = document["gate"]
-    gate["shortfalls"] = [HOSTILE]
-    gate["expectations"] = [
-        {"case": HOSTILE, "verdict": "survived", "reason": HOSTILE, "expires": HOSTILE, "planned": 1, "standing": "stale",
-         "why": HOSTILE, "cases": []}
-    ]  # fmt: skip
-    return document
+def with_case(record, at, case):
+    return replace(record, cases=(*record.cases[:at], case, *record.cases[at + 1 :]))
+
+
+def hostile_everywhere(record):
+    """The record with the hostile string in every string field a report shows."""
+    run = record.run
+    run = replace(
+        run, tool=Producer(HOSTILE, HOSTILE), environment=Environment(HOSTILE, HOSTILE), spec=Spec(HOSTILE, HOSTILE),
+        target=HOSTILE, target_name=HOSTILE, red_target=HOSTILE, red_target_name=HOSTILE, scenario_paths=(HOSTILE,),
+        select=(HOSTILE,), defects=(HOSTILE,),
+        scenarios=(replace(run.scenarios[0], id=HOSTILE, source=HOSTILE, digest=HOSTILE), *run.scenarios[1:]),
+    )  # fmt: skip
+    at, survivor = next((at, c) for at, c in enumerate(record.cases) if c.verdict.kind is VerdictKind.SURVIVED)
+    mutation = replace(survivor.case.mutation, variant=HOSTILE, aim=Tool(HOSTILE))
+    fact = OwnerFact(FactKind.SEARCH_BUDGET_EXHAUSTED, HOSTILE, Binding(HOSTILE, HOSTILE, HOSTILE, HOSTILE), (HOSTILE,))
+    evidence = replace(
+        survivor.evidence, diff=(HOSTILE,), points=(HOSTILE,), stop=Crashed(HOSTILE, HOSTILE, HOSTILE),
+        ledger=(LedgerEvent(HOSTILE, LedgerOp.RESERVE, HOSTILE, accepted=False, note=HOSTILE),),
+        availability=(Ruling(fact, HOSTILE, (), ()), Ruling(fact, "", (HOSTILE,), (HOSTILE,))),
+    )  # fmt: skip
+    hostile = replace(
+        survivor, case=replace(survivor.case, id=HOSTILE, scenario=HOSTILE, mutation=mutation, change=(HOSTILE,)),
+        verdict=Verdict(VerdictKind.SURVIVED, HOSTILE), red_verdict=replace(survivor.red_verdict, reason=HOSTILE),
+        evidence=evidence, defects_killed=(HOSTILE,),
+    )  # fmt: skip
+    expectation = Expectation(HOSTILE, VerdictKind.SURVIVED, HOSTILE, datetime.date(2027, 1, 1))
+    gate = replace(record.summary.gate, shortfalls=(HOSTILE,), expectations=(Judged(expectation, Standing.STALE, HOSTILE, 1, ()),))
+    return replace(with_case(record, at, hostile), run=run, summary=replace(record.summary, gate=gate))
 
 
 def test_nothing_loads_from_anywhere(page):
@@ -170,16 +201,16 @@ def test_nothing_loads_from_anywhere(page):
 
 def test_the_embedded_json_round_trips_to_the_cases(audit, page):
     payload = json.loads(embedded(page))
-    names = [name for name, _ in payload["fields"]]
-    assert {"id", "verdict", "change", "diff", "settlements", "facts", "error", "reproduce"} <= set(names)
-    expected = [{name: getattr(case, name) for name in names} for case in audit.cases]
-    assert list(decode(payload)) == expected
+    expected = [in_view(audit, case) for case in audit.cases]
+    assert sorted(name for name, _ in payload["fields"]) == sorted(expected[0])
+    assert list(cases_in(payload)) == expected
     # Interning is what keeps a 50,000-case page small: each repeated reason is stored once.
     assert len(payload["strings"]) < len(audit.cases)
 
 
-def test_a_hostile_string_in_every_field_stays_text(document):
-    audit = Audit.of(hostile_everywhere(document))
+def test_a_hostile_string_in_every_field_stays_text(record):
+    hostile_record = hostile_everywhere(record)
+    audit = Audit(hostile_record)
     page = render_html(audit)
     assert HOSTILE not in page
     elements = Elements(page)
@@ -187,18 +218,32 @@ def test_a_hostile_string_in_every_field_stays_text(document):
     assert not [attributes for _, attributes in elements.tags if any(name.startswith("on") for name in attributes)]
     data = embedded(page)
     assert not set(data) & {"<", ">", "&", "\u2028", "\u2029"}
-    # It is shown, escaped, where the summary lists it; and carried whole to the case view.
-    assert page.count(html.escape(HOSTILE)) >= 10
-    (hostile,) = [case for case in decode(json.loads(data)) if case["reason"] == HOSTILE]
-    assert hostile["diff"] == hostile["settlements"] == (HOSTILE,) and hostile["reproduce"] == HOSTILE
+    # It is shown, escaped, where the summary lists it: read back as text in every section that shows one.
+    assert page.count(html.escape(HOSTILE)) >= 20
+    shown = elements.by_id
+    for section in ("totals", "pairing", "defects", "failing", "expectations", "scenarios", "cases"):
+        assert HOSTILE in shown[section], section
+    for fact in (f"Tool surface audit: {HOSTILE} — {HOSTILE}", f"{HOSTILE} (results schema 4), Python {HOSTILE} on {HOSTILE}"):
+        assert html.escape(fact) in page
+    # And carried whole to the case view.
+    (hostile,) = [case for case in cases_in(json.loads(data)) if case["reason"] == HOSTILE]
+    survivor = next(case for case in hostile_record.cases if case.id == HOSTILE)
+    assert hostile == in_view(audit, survivor)
+    for name in ("id", "scenario", "variant", "aim", "reason", "red_reason", "error"):
+        assert hostile[name] == HOSTILE, name
+    for name in ("change", "diff", "points", "defects_killed"):
+        assert hostile[name] == (HOSTILE,), name
+    assert hostile["ledger"] == (f"{HOSTILE}: reserve {HOSTILE} — REFUSED ({HOSTILE})",)
+    assert len(hostile["facts"]) == 2 and all(fact.count(HOSTILE) >= 2 for fact in hostile["facts"])
+    assert hostile["reproduce"].count(HOSTILE) == 3  # the case id, the target and the scenario path
 
 
-def test_a_line_end_for_old_parsers_cannot_end_the_data(document):
-    document = copy.deepcopy(document)
-    document["cases"][0]["reason"] = "a\u2028b\u2029c</script><!--"
-    data = embedded(render_html(Audit.of(document)))
+def test_a_line_end_for_old_parsers_cannot_end_the_data(record):
+    first = record.cases[0]
+    edited = with_case(record, 0, replace(first, verdict=replace(first.verdict, reason="a\u2028b\u2029c</script><!--")))
+    data = embedded(render_html(Audit(edited)))
     assert not set(data) & {"<", ">", "\u2028", "\u2029"}
-    assert next(decode(json.loads(data)))["reason"] == "a\u2028b\u2029c</script><!--"
+    assert next(cases_in(json.loads(data)))["reason"] == "a\u2028b\u2029c</script><!--"
 
 
 def test_the_summary_shows_the_audits_totals(audit, page):
@@ -211,13 +256,12 @@ def test_the_summary_shows_the_audits_totals(audit, page):
     assert f"<h2>Failing cases ({len(audit.failing)})</h2>" in page
     assert page.count('<code class="cmd">') == len(audit.failing)
     for case in audit.failing:
-        assert html.escape(case.reproduce) in page
+        assert html.escape(audit.reproduce(case)) in page
     for line in (*audit.kinds(), *audit.points()):
         assert f"<code>{line}</code>" in page
 
 
 # --- in the browser -----------------------------------------------------------------------------------------
-
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory):
@@ -274,8 +318,11 @@ def shown_rows(browser):
 
 
 def searchable(case):
-    return "\n".join((case.id, case.reason, case.error or "", *case.change, *case.diff, *case.settlements, *case.facts,
-                      *case.defects_killed)).lower()  # fmt: skip
+    """What the search box looks through (`searchText` in reports/_html/report.js)."""
+    evidence = case.evidence
+    lines = (case.id, case.verdict.reason, error_of(evidence.stop) or "", *case.case.change, *evidence.diff, *ledger_lines(case),
+             *map(str, evidence.availability), *(case.defects_killed or ()))  # fmt: skip
+    return "\n".join(lines).lower()
 
 
 @pytest.mark.slow
@@ -283,14 +330,15 @@ def test_hostile_text_is_shown_as_text_in_the_case_view(browser, url, audit):
     page = opened(browser, url)
     assert page.execute_script("return typeof window.__pwned") == "undefined"
     assert page.execute_script("return [document.images.length, document.scripts.length]") == [0, 2]
-    at, survivor = next((at, case) for at, case in enumerate(audit.cases) if case.verdict is VerdictKind.SURVIVED)
+    at, survivor = next((at, case) for at, case in enumerate(audit.cases) if case.verdict.kind is VerdictKind.SURVIVED)
     link = page.find_elements("css selector", "#case-rows tr.case-row .case-link")[at]
     assert link.text == survivor.id
     link.click()
     view = page.find_element("css selector", "tr.case-view")
     command = view.find_element("css selector", "code.reproduce")
-    assert command.is_displayed() and HOSTILE in command.text and command.text == survivor.reproduce
-    assert survivor.diff and all(line in view.text for line in (*survivor.diff, *survivor.settlements))
+    assert command.is_displayed() and HOSTILE in command.text and command.text == audit.reproduce(survivor)
+    lines = (*survivor.evidence.diff, *ledger_lines(survivor))
+    assert survivor.evidence.diff and survivor.evidence.ledger and all(line in view.text for line in lines)
     assert f"case={survivor.id}" in page.execute_script("return decodeURIComponent(location.hash)")
     # The policy would stop an injected handler anyway; the view must not have made the element at all.
     made = page.execute_script("return [typeof window.__pwned, document.images.length, document.scripts.length]")
@@ -306,7 +354,7 @@ def test_a_verdict_picked_in_the_filter_shows_exactly_its_cases(browser, url, au
     for kind, expected in audit.totals.items():
         verdict.select_by_value(kind.value)
         assert len(count_shown(page, expected)) == expected
-        assert shown_rows(page) == [[kind.value, case.id] for case in audit.cases if case.verdict is kind]
+        assert shown_rows(page) == [[kind.value, case.id] for case in audit.cases if case.verdict.kind is kind]
         assert f"verdict={kind}" in page.execute_script("return location.hash")
     verdict.select_by_value("")
     assert len(count_shown(page, len(audit.cases))) == len(audit.cases)
@@ -326,7 +374,10 @@ def test_typing_a_search_narrows_the_rows(browser, url, audit):
 
 @pytest.mark.slow
 def test_a_filter_in_the_hash_is_applied_on_load(browser, url, audit):
-    wanted = [c for c in audit.cases if c.verdict is VerdictKind.SURVIVED and c.kind == "description" and c.point == "hook"]
+    wanted = [
+        c for c in audit.cases
+        if c.verdict.kind is VerdictKind.SURVIVED and c.case.mutation.kind is Kind.DESCRIPTION and c.case.point is Point.HOOK
+    ]  # fmt: skip
     assert wanted
     opened_case = wanted[-1]
     page = opened(browser, f"{url}#verdict=survived&kind=description&point=hook&case={opened_case.id}")

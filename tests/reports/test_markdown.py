@@ -1,11 +1,15 @@
+import datetime
 import re
+from dataclasses import asdict, replace
 
-import orjson
 import pytest
 from markdown_it import MarkdownIt
 
-from toolsurface.harness._api import RunOptions, prepare
-from toolsurface.reports import Audit, render_markdown, write_results
+from toolsurface.harness._config import Spec
+from toolsurface.harness._expectations import Expectation, Judged, Standing
+from toolsurface.harness._record import Environment
+from toolsurface.harness._types import VerdictKind
+from toolsurface.reports import Audit, render_markdown
 
 HOSTILE = '</script><img src=x onerror="window.__pwned=1">`|*bold*|`<script>window.__pwned=2</script>'
 
@@ -16,14 +20,13 @@ def html_of(markdown):
 
 
 @pytest.fixture(scope="module")
-def failing_document(tmp_path_factory):
-    session = prepare(RunOptions(target="reference:defect/no-settle", select=["etf-compare-main-openai/*/evidence/*"], defects=True))
-    return orjson.loads(write_results(tmp_path_factory.mktemp("run"), session, session.results()).read_bytes())
+def failing_record(recorded):
+    return recorded(target="reference:defect/no-settle", select=["etf-compare-main-openai/*/evidence/*"], defects=True)
 
 
-def test_the_totals_line_equals_results_json(failing_document):
-    text = render_markdown(Audit.of(failing_document))
-    totals = failing_document["totals"]
+def test_the_totals_line_equals_results_json(failing_record):
+    text = render_markdown(Audit(failing_record))
+    totals = asdict(failing_record.summary.totals)
     in_scope = totals["cases"] - totals["equivalent"]
     assert f"**FAIL** — {totals['killed'] + totals['passed']}/{in_scope} in-scope checks pass: " in text
     for verdict in ("killed", "passed", "survived", "false_reject", "error", "equivalent"):
@@ -31,17 +34,18 @@ def test_the_totals_line_equals_results_json(failing_document):
     assert f"| **total** | **{totals['cases']}** |" in text
 
 
-def test_every_failing_case_is_listed_with_its_reproduce_command(failing_document):
-    text = render_markdown(Audit.of(failing_document))
-    failing = [case for case in failing_document["cases"] if case["verdict"] in ("survived", "false_reject", "error")]
+def test_every_failing_case_is_listed_with_its_reproduce_command(failing_record):
+    text = render_markdown(Audit(failing_record))
+    failing = [case for case in failing_record.cases if not case.verdict.kind.ok]
     assert failing and f"## Failing cases ({len(failing)})" in text
     for case in failing:
-        assert f"- **{case['verdict']}** `{case['id']}`" in text
-        assert f"  - reproduce: `{case['reproduce']}`" in text
+        assert case.verdict.kind in (VerdictKind.SURVIVED, VerdictKind.FALSE_REJECT, VerdictKind.ERROR)
+        assert f"- **{case.verdict.kind}** `{case.id}`" in text
+        assert f"  - reproduce: `{failing_record.run.reproduce(case.id)}`" in text
 
 
-def test_the_matrices_and_the_scope_statement_are_there(failing_document):
-    text = render_markdown(Audit.of(failing_document))
+def test_the_matrices_and_the_scope_statement_are_there(failing_record):
+    text = render_markdown(Audit(failing_record))
     assert "| kind | `evidence` |" in text
     assert "| `main` | `no-hooks` |" in text
     assert "## RED/GREEN pairing" in text and "## Defect kill matrix" in text
@@ -49,12 +53,33 @@ def test_the_matrices_and_the_scope_statement_are_there(failing_document):
     assert "What it does not prove:" in text and "Model tool-choice quality" in text and "Latency" in text
 
 
-def test_untrusted_strings_render_as_text(failing_document):
-    document = dict(orjson.loads(orjson.dumps(failing_document)), spec={"id": HOSTILE, "title": HOSTILE})
-    case = next(c for c in document["cases"] if c["verdict"] == "survived")
-    case.update(reason=HOSTILE, id=HOSTILE, reproduce=HOSTILE, evidence=dict(case["evidence"], diff=[HOSTILE]))
-    html = html_of(render_markdown(Audit.of(document)))
+def test_untrusted_strings_render_as_text(failing_record):
+    run = failing_record.run
+    run = replace(
+        run, spec=Spec(HOSTILE, HOSTILE), target=HOSTILE, target_name=HOSTILE, red_target_name=HOSTILE, select=(HOSTILE,),
+        environment=Environment(HOSTILE, HOSTILE), defects=(HOSTILE, *run.defects[1:]),
+        scenarios=(replace(run.scenarios[0], id=HOSTILE, digest=HOSTILE), *run.scenarios[1:]),
+    )  # fmt: skip
+    expectation = Expectation(HOSTILE, VerdictKind.SURVIVED, HOSTILE, datetime.date(2027, 1, 1))
+    gate = replace(
+        failing_record.summary.gate, shortfalls=(HOSTILE,), expectations=(Judged(expectation, Standing.STALE, HOSTILE, 1, ()),)
+    )
+    at, case = next((at, c) for at, c in enumerate(failing_record.cases) if c.verdict.kind is VerdictKind.SURVIVED)
+    case = replace(
+        case, case=replace(case.case, id=HOSTILE), verdict=replace(case.verdict, reason=HOSTILE),
+        evidence=replace(case.evidence, diff=(HOSTILE,)),
+    )  # fmt: skip
+    cases = (*failing_record.cases[:at], case, *failing_record.cases[at + 1 :])
+    summary = replace(failing_record.summary, gate=gate)
+    html = html_of(render_markdown(Audit(replace(failing_record, run=run, cases=cases, summary=summary))))
     assert not re.search(r"<(img|script)", html, re.IGNORECASE)
-    assert "&lt;img src=x onerror=" in html and "&lt;script&gt;window.__pwned=2" in html
+    assert html.count("&lt;img src=x onerror=") == html.count("&lt;script&gt;window.__pwned=2")
+    # Shown as text where each is shown: the title and run facts (spec id and title twice, Python and platform,
+    # both targets, the select glob), then every section that lists one.
+    head, *sections = html.split("<h2>")
+    assert head.count("&lt;img src=x onerror=") >= 9
+    for title in ("Totals", "RED/GREEN pairing", "Defect kill matrix", "Failing cases", "Expectations", "Scenarios"):
+        (section,) = [section for section in sections if section.startswith(title)]
+        assert "&lt;img src=x onerror=" in section, title
     # A pipe in an untrusted string never splits a table row into more cells.
     assert all(row.count("<td") <= 7 for row in re.findall(r"<tr>.*?</tr>", html, re.DOTALL))

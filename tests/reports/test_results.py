@@ -1,30 +1,151 @@
-import json
+"""results.json: valid against the committed schema, the record it was written from when read back,
+refused with one line naming the JSON path when it is not one, and published only whole."""
+
+import copy
 import os
 from pathlib import Path
 
 import jsonschema
+import orjson
 import pytest
 
 from toolsurface.harness._api import RunOptions, prepare
-from toolsurface.reports import RESULTS_FILE, ResultsWriter, write_results
+from toolsurface.harness._codec import decode
+from toolsurface.harness._config import Spec
+from toolsurface.harness._errors import UsageError
+from toolsurface.harness._gate import Thresholds
+from toolsurface.harness._record import SCHEMA_VERSION, Results, results_schema
+from toolsurface.harness._results import RESULTS_FILE, ResultsWriter, encode, read_results, write_results
+from toolsurface.harness._types import Capacity, Crashed, NotRun, Refused, Returned, VerdictKind
 
-SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "reports" / "results.schema.json").read_text())
+SCHEMA_FILE = Path(__file__).resolve().parents[2] / "harness" / "results.schema.json"
+REGENERATE = (
+    "python -c \"import orjson; from toolsurface.harness._record import results_schema; "
+    "open('harness/results.schema.json','wb').write(orjson.dumps(results_schema(), option=orjson.OPT_INDENT_2)+b'\\n')\""
+)
+#: Child-lane evidence cases (refused, returned and equivalent ones) and over-capacity ones.
+SELECT = ["*/child/*/evidence/*", "holdings-review-main-over-capacity/*/post_revalidation/*"]
+
+
+def validate(path):
+    schema = orjson.loads(SCHEMA_FILE.read_bytes())
+    validator = jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
+    validator.validate(orjson.loads(path.read_bytes()))
 
 
 @pytest.fixture(scope="module")
 def session():
-    return prepare(RunOptions(select=["*/child/*/evidence/*"]))
+    return prepare(RunOptions(select=SELECT))
+
+
+@pytest.fixture(scope="module")
+def crashing(tmp_path_factory):
+    """A run that fills what the plain one leaves empty: a spec, a shard, defects, thresholds, expectations, crashes."""
+    known = tmp_path_factory.mktemp("expectations") / "known.toml"
+    known.write_text(
+        '[[expect]]\ncase = "web-read-child-single-tool/*"\nverdict = "error"\nreason = "r"\nexpires = 2099-01-01\n'
+        '[[expect]]\ncase = "gone/*"\nverdict = "survived"\nreason = "old"\nexpires = 2099-01-01\n'
+    )
+    options = RunOptions(
+        target="tests.fixtures.user_targets:Crashing", select=["web-read-child-single-tool/*/evidence/*"], shard="1/2",
+        defects=True, spec=Spec("SPEC-7", "a title"), thresholds=Thresholds(min_cases=1, min_controlled=0), expectations=known,
+    )  # fmt: skip
+    return prepare(options)
+
+
+def test_the_committed_schema_is_the_one_the_types_give():
+    assert orjson.loads(SCHEMA_FILE.read_bytes()) == results_schema(), f"harness/results.schema.json is stale: run {REGENERATE}"
 
 
 def test_results_validate_and_count(tmp_path, session):
     path = write_results(tmp_path, session, session.results())
-    document = json.loads(path.read_text())
-    jsonschema.validate(document, SCHEMA)
-    assert document["totals"]["cases"] == len(document["cases"]) == len(session.cases)
-    assert sum(document["totals"][k] for k in ("killed", "passed", "survived", "false_reject", "error", "equivalent")) == len(session.cases)
-    assert document["red_totals"]["cases"] == len(session.cases)
-    assert document["controlled"] == sum(c["controlled"] for c in document["cases"])
-    assert [c["id"] for c in document["cases"]] == [c.id for c in session.cases]
+    validate(path)
+    record = read_results(path)
+    totals = record.summary.totals
+    assert totals.cases == len(record.cases) == len(session.cases)
+    assert sum((totals.killed, totals.passed, totals.survived, totals.false_reject, totals.error, totals.equivalent)) == len(session.cases)
+    assert record.summary.red_totals.cases == len(session.cases)
+    assert record.summary.controlled == sum(case.controlled for case in record.cases) > 0
+    assert [case.id for case in record.cases] == [case.id for case in session.cases]
+    stops = {type(case.evidence.stop) for case in record.cases}
+    assert stops == {Refused, Returned, NotRun, Capacity}
+
+
+@pytest.mark.parametrize("run", ["session", "crashing"])
+def test_a_run_reads_back_as_the_record_it_was(tmp_path, request, run):
+    session = request.getfixturevalue(run)
+    records = tuple(session.results())
+    record = Results(SCHEMA_VERSION, session.info, records, session.summarize([case.tally for case in records]))
+    path = write_results(tmp_path, session, records)
+    validate(path)
+    assert path.read_bytes() == encode(record)
+    assert decode(Results, orjson.loads(encode(record))) == record
+    assert read_results(path) == record
+
+
+def test_the_crashing_run_holds_what_the_plain_one_does_not(crashing):
+    # Without this, the round trip above could pass on Nones and empty tuples.
+    records = tuple(crashing.results())
+    summary = crashing.summarize([case.tally for case in records])
+    assert crashing.info.spec and crashing.info.shard and crashing.info.defects
+    assert any(case.defects_killed for case in records)
+    assert any(isinstance(case.evidence.stop, Crashed) and case.evidence.stop.traceback for case in records)
+    assert [judged.standing for judged in summary.gate.expectations] == ["accepted", "stale"] and summary.gate.accepted
+
+
+@pytest.fixture(scope="module")
+def document(tmp_path_factory, session):
+    path = write_results(tmp_path_factory.mktemp("run"), session, session.results())
+    return orjson.loads(path.read_bytes())
+
+
+KINDS = ", ".join(repr(kind.value) for kind in VerdictKind)
+STOPS = "'returned', 'refused', 'capacity', 'crashed', 'timed_out', 'not_run'"
+KILLED = 0  # the first case is killed (asserted below), so flipping it to survived leaves the totals wrong
+
+REFUSED = {
+    "a wrong type deep down": (
+        lambda d: d["cases"][0]["verdict"].update(kind=1),
+        f"$.cases[0].verdict.kind: expected one of {KINDS}, found 1",
+    ),
+    "a wrong type deeper down": (
+        lambda d: d["cases"][0]["evidence"]["ledger"][1].update(accepted="yes"),
+        '$.cases[0].evidence.ledger[1].accepted: expected true or false, found "yes"',
+    ),
+    "an unknown stop": (
+        lambda d: d["cases"][0]["evidence"]["stop"].update(type="exploded"),
+        f'$.cases[0].evidence.stop.type: expected one of {STOPS}, found "exploded"',
+    ),
+    "a date that is not one": (lambda d: d["run"].update(date="tomorrow"), '$.run.date: expected a date, YYYY-MM-DD, found "tomorrow"'),
+    "an unknown key": (lambda d: d["run"]["environment"].update(shell="bash"), "$.run.environment.shell: unexpected key in Environment"),
+    "a missing key": (lambda d: d["cases"][1]["evidence"].pop("stop"), "$.cases[1].evidence: missing 'stop' of Evidence"),
+    "a verdict flipped under unchanged totals": (
+        lambda d: d["cases"][KILLED]["verdict"].update(kind="survived"),
+        r"$.summary.totals.killed: {killed} does not add up to the cases, which give {killed_less}",
+    ),
+    "a gate turned": (
+        lambda d: d["summary"]["gate"].update(ok=False),
+        "$.summary.gate.ok: false does not add up to the cases, which give true",
+    ),
+    "an older schema": (lambda d: d.update(schema_version=3), "$.schema_version: expected results.json schema version 4, found 3"),
+}
+
+
+@pytest.mark.parametrize("edit", REFUSED.values(), ids=REFUSED.keys())
+def test_a_file_that_is_not_a_record_is_refused_with_one_line_naming_where(tmp_path, document, edit):
+    change, expected = edit
+    assert document["cases"][KILLED]["verdict"]["kind"] == "killed" and document["summary"]["gate"]["ok"] is True
+    edited = copy.deepcopy(document)
+    change(edited)
+    path = tmp_path / RESULTS_FILE
+    path.write_bytes(orjson.dumps(edited))
+    with pytest.raises(UsageError) as refused:
+        read_results(path)
+    killed = document["summary"]["totals"]["killed"]
+    assert str(refused.value) == f"{path}:" + expected.format(killed=killed, killed_less=killed - 1)
+    # The unedited document reads: the refusal is the edit's doing.
+    path.write_bytes(orjson.dumps(document))
+    assert read_results(path).summary.totals.killed == killed
 
 
 def test_same_seed_same_file(tmp_path, session):

@@ -55,8 +55,8 @@ def test_guarded_refusals_are_its_own_typed_refusals_settled_once_on_their_lane(
         assert result.evidence.dispatches == 0
         assert result.evidence.settlements == (f"{scenario.lane}: settle {scenario.identity.request} as pre_dispatch_rejected",)
         # The guard refuses first: a framework's own refusal never stops a guarded request.
-        assert result.evidence.error_type in {"SurfaceRefused", "SummaryRefused", "CapacityExceeded"}
-    types = collections.Counter(r.evidence.error_type for r in refused)
+        assert result.evidence.stop.error_type in {"SurfaceRefused", "SummaryRefused", "CapacityExceeded"}
+    types = collections.Counter(r.evidence.stop.error_type for r in refused)
     assert types["SummaryRefused"] > 0 and types["CapacityExceeded"] > 0 and types["SurfaceRefused"] > 0
 
 

@@ -101,7 +101,7 @@ def test_stock_is_refused_by_langchain_itself_only_for_names_its_tool_node_does_
     killed = [r for r in stock_results if r.verdict.kind is VerdictKind.KILLED]
     assert killed
     for result in killed:
-        assert result.evidence.error_type == "FrameworkRefused"
+        assert result.evidence.stop.error_type == "FrameworkRefused"
         assert result.case.mutation.kind in {"add", "rename", "control"}
         assert result.evidence.dispatches == 0
         assert result.evidence.settlements[-1].endswith("as pre_dispatch_rejected")

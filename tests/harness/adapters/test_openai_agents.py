@@ -59,7 +59,7 @@ def test_guarded_refuses_a_hidden_tool_a_hook_puts_back_before_is_enabled_hides_
     ran = run_cases(GUARDED, ["etf-news-main-budget-exhausted/*/hook/availability.replace:reveal*"])
     result = find_case(ran, "etf-news-main-budget-exhausted", "hook", "availability.reveal", "replace")
     assert result.verdict.kind is VerdictKind.KILLED
-    assert result.evidence.error_type == "SurfaceRefused"
+    assert result.evidence.stop.error_type == "SurfaceRefused"
 
 
 @pytest.mark.parametrize(

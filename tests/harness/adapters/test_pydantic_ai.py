@@ -75,7 +75,7 @@ def test_stock_is_refused_by_pydantic_ai_itself_only_for_adds_and_renames_at_pre
     killed = [r for r in stock_results.values() if r.verdict.kind is VerdictKind.KILLED]
     assert killed
     for result in killed:
-        assert result.evidence.error_type == "FrameworkRefused"
+        assert result.evidence.stop.error_type == "FrameworkRefused"
         assert result.case.point in {"post_recovery", "hook", "post_revalidation"}
         assert result.case.mutation.kind in {"add", "rename", "control", "availability"}
         assert result.evidence.settlements[-1].endswith("as pre_dispatch_rejected")
