@@ -46,7 +46,8 @@ def dumps(value: Any) -> bytes:
 
 def decode(cls: type[T], data: Any, path: str = "$") -> T:
     """`data` (parsed JSON) as a `cls`; a `DecodeError` naming the first value that is not."""
-    return typing.cast(T, _decoder(cls)(data, path))
+    tp: Any = cls  # any declared type, not only a class: `tuple[Insert, ...]` is one too
+    return typing.cast(T, _decoder(tp)(data, path))
 
 
 def tag_of(cls: type) -> str | None:
@@ -95,7 +96,7 @@ def _decoder(tp: Any) -> Decoder:
         return _dict_decoder(args[1])
     if origin in (typing.Union, types.UnionType):
         return _union_decoder(args)
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         return _record_decoder(tp)
     raise TypeError(f"the codec cannot read {tp!r}")
 
@@ -169,8 +170,8 @@ def _dict_decoder(value_type: Any) -> Decoder:
 
 
 def _union_decoder(args: tuple[Any, ...]) -> Decoder:
-    records = [arg for arg in args if dataclasses.is_dataclass(arg)]
-    others = [_decoder(arg) for arg in args if not dataclasses.is_dataclass(arg)]
+    records = [arg for arg in args if isinstance(arg, type) and dataclasses.is_dataclass(arg)]
+    others = [_decoder(arg) for arg in args if arg not in records]
     if len(records) > 1 and not all(tag_of(record) for record in records):
         raise TypeError(f"records in a union need a `tag` to tell them apart: {args}")
     tagged = {tag_of(record): _decoder(record) for record in records}
@@ -274,7 +275,7 @@ def _schema_of(tp: Any, definitions: _Definitions) -> dict[str, Any]:
         return {"type": "object", "additionalProperties": _schema_of(args[1], definitions)}
     if origin in (typing.Union, types.UnionType):
         return {"anyOf": [_schema_of(arg, definitions) for arg in args]}
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         return _record_schema(tp, definitions)
     raise TypeError(f"the codec cannot describe {tp!r}")
 

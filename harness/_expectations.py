@@ -132,8 +132,8 @@ def load_expectations(path: Path) -> tuple[Expectation, ...]:
         raise ExpectationsError([f"{path}: not valid TOML: {error}"]) from None
     problems = []
     for entry_errors in _errors_by_entry(_validator().iter_errors(document)):
-        error = best_match(entry_errors)
-        problems.append(f"{path}:{error.json_path}: {error.message}")
+        best = best_match(entry_errors)
+        problems.append(f"{path}:{best.json_path}: {best.message}")
     if problems:
         raise ExpectationsError(sorted(problems))
     return tuple(

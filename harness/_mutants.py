@@ -13,6 +13,7 @@ import sys
 import types
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ._api import RunOptions, Session, prepare
 from ._errors import UsageError
@@ -81,7 +82,7 @@ def run_mutants(options: RunOptions, source: Path | None = None, config: ScanCon
         raise UsageError(f"{path}: cannot read: {error.strerror}", option="source" if source else None) from None
     green = [result.case for result in session.results() if result.verdict.kind.ok]
     results = []
-    seen = {text: None}
+    seen: dict[str, str | None] = {text: None}
     for index, mutant in enumerate(source_mutants(text, str(path), config)):
         if mutant.source in seen:
             twin = seen[mutant.source]
@@ -113,7 +114,7 @@ def _try(
             mutated = _build(module, spec, target)
         except Exception as error:
             return MutantResult(mutant, "CompileError", None, f"{type(error).__name__}: {error}")
-        errors = []
+        errors: list[str] = []
         runner = Runner(session.scenarios, mutated, timeout=session.options.timeout)
         for result in runner.run(green):
             if result.verdict.kind in _KILLS:
@@ -130,7 +131,7 @@ def _try(
 def _build(module: types.ModuleType, spec: str, target: Target) -> Target:
     """The target again, from the mutated module: its factory if the module has it, else its class."""
     attribute = type(target).__name__ if spec in REFERENCE_TARGETS else spec.partition(":")[2]
-    factory = module
+    factory: Any = module
     for part in attribute.split("."):
         factory = getattr(factory, part, None)
         if factory is None:

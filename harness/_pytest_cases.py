@@ -130,8 +130,8 @@ class ToolsurfaceRun:
         properties = dict(report.user_properties)
         if report.nodeid in self.plan_order and VERDICT_PROPERTY in properties:
             case, red = self.plan_order[report.nodeid], properties[RED_VERDICT_PROPERTY]
-            verdict = VerdictKind(properties[VERDICT_PROPERTY])
-            self.tallies[report.nodeid] = Tally(case.id, verdict, None if red is None else VerdictKind(red))
+            verdict = VerdictKind(str(properties[VERDICT_PROPERTY]))
+            self.tallies[report.nodeid] = Tally(case.id, verdict, None if red is None else VerdictKind(str(red)))
 
     def pytest_sessionfinish(self, session: pytest.Session) -> None:
         # A worker sees only its share of the cases: the controller judges the whole run.

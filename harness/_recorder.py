@@ -25,7 +25,7 @@ from ._runner import observe_ports
 from ._types import Capacity, Crashed, Refused, Target, TimedOut
 
 #: The stage that ends at each injection point.
-_STAGE_AT = {kind.point: kind for kind in StageKind}
+_STAGE_AT: dict[str, StageKind] = {kind.point: kind for kind in StageKind}
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,22 @@ from ._errors import CapacityExceeded, RequestRefused
 from ._formats import FORMATS
 from ._oracles import EQUIVALENT, evidence, judge
 from ._ports import LedgerRefused, Ports
-from ._types import Capacity, Case, CaseRecord, Crashed, Evidence, NotRun, Observation, Refused, Returned, Stop, Target, TimedOut, Verdict, VerdictKind
+from ._types import (
+    Capacity,
+    Case,
+    CaseRecord,
+    Crashed,
+    Evidence,
+    NotRun,
+    Observation,
+    Refused,
+    Returned,
+    Stop,
+    Target,
+    TimedOut,
+    Verdict,
+    VerdictKind,
+)
 
 #: What a defect does to a case for the case to kill it; an `error` never counts.
 _KILLS = frozenset({VerdictKind.SURVIVED, VerdictKind.FALSE_REJECT})
@@ -58,7 +73,7 @@ class Runner:
                 yield self.run_case(case)
 
     def run_case(self, case: Case) -> CaseRecord:
-        killed = None if self.probe is None else ()
+        killed: tuple[str, ...] | None = None if self.probe is None else ()
         if case.equivalent:
             nothing = Evidence(0, (), NotRun(), (), (), ())
             return CaseRecord(case, EQUIVALENT, EQUIVALENT if self.red_target else None, nothing, killed)

@@ -14,9 +14,8 @@ import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 
-from toolsurface.harness._types import CaseRecord, VerdictKind
-
 from toolsurface.harness._expectations import Judged
+from toolsurface.harness._types import CaseRecord, VerdictKind
 
 from ._audit import Audit, ledger_lines
 
@@ -59,7 +58,8 @@ def _suite(
     _count(suite, len(cases) if tests is None else tests, failed, skipped)
     properties = ET.SubElement(suite, "properties")
     run = audit.run
-    facts = (("target", run.target_name), ("red_target", run.red_target_name), ("seed", str(run.seed)), ("spec", run.spec and run.spec.id))
+    spec = None if run.spec is None else run.spec.id
+    facts = (("target", run.target_name), ("red_target", run.red_target_name), ("seed", str(run.seed)), ("spec", spec))
     for key, value in facts:
         if value is not None:
             ET.SubElement(properties, "property", name=key, value=value)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from rich.console import Console, ConsoleOptions, Group, RenderResult
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.table import Table
 from rich.text import Text
 from rich.theme import Theme
@@ -64,7 +64,7 @@ class RunSummary:
         table.add_section()
         total = audit.totals
         table.add_row("total", *(str(total[kind]) for kind in VerdictKind), style="bold")
-        parts: list[object] = [table]
+        parts: list[RenderableType] = [table]
         if endings := audit.endings():
             parts.append(Text("requests ended: " + " · ".join(f"{count} {ending}" for ending, count in endings.items())))
         if run.red_target_name:

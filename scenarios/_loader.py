@@ -119,9 +119,9 @@ def _problems(document: Any) -> Iterator[tuple[str, str]]:
         yield "$", f"not representable as JSON: {error}"
         return
     schema_errors = sorted(_validator().iter_errors(document), key=lambda e: list(map(str, e.absolute_path)))
-    for error in schema_errors:
+    for schema_error in schema_errors:
         # Within anyOf/if-then branches, the most specific sub-error is the one a person can act on.
-        best = best_match([error])
+        best = best_match([schema_error])
         yield _json_path(best.absolute_path), best.message
     if not schema_errors:
         yield from _semantic_problems(document)

@@ -34,8 +34,10 @@ from typing import Any, ClassVar, Protocol
 import anthropic
 import httpx2
 import openai
+from anthropic.types import MessageParam, TextBlockParam
 from mcp import Client, types
 from mcp.server import Server
+from openai.types.chat import ChatCompletionMessageParam
 
 from toolsurface import (
     FORMATS,
@@ -67,9 +69,13 @@ EARLY_STAGES = frozenset({"recover", "hook"})
 class Provider(Protocol):
     """How the host shapes its tools and sends a request through one provider's SDK."""
 
-    name: str
-    #: The `toolsurface.FORMATS` key of the tool dicts the host keeps and sends.
-    tool_format: str
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def tool_format(self) -> str:
+        """The `toolsurface.FORMATS` key of the tool dicts the host keeps and sends."""
+        ...
 
     def tool(self, listed: types.Tool) -> dict[str, Any]: ...
 
@@ -97,10 +103,14 @@ class OpenAIProvider:
         return completion.choices[0].message.content or ""
 
 
-def _chat_message(message: dict[str, Any]) -> dict[str, Any]:
+def _chat_message(message: dict[str, Any]) -> ChatCompletionMessageParam:
     # A recorded tool result has no tool-call id to pair with an assistant turn: it goes as a user turn.
-    role = message.get("role")
-    return {"role": role if role in ("system", "user", "assistant") else "user", "content": message.get("content", "")}
+    role, content = message.get("role"), message.get("content", "")
+    if role == "system":
+        return {"role": "system", "content": content}
+    if role == "assistant":
+        return {"role": "assistant", "content": content}
+    return {"role": "user", "content": content}
 
 
 class AnthropicProvider:
@@ -127,17 +137,19 @@ class AnthropicProvider:
         return "".join(block.text for block in reply.content if block.type == "text")
 
 
-def anthropic_messages(messages: Sequence[dict[str, Any]]) -> tuple[list[dict[str, str]], list[dict[str, str]]]:
+def anthropic_messages(messages: Sequence[dict[str, Any]]) -> tuple[list[TextBlockParam], list[MessageParam]]:
     """The leading system messages as system text blocks (one each, so a capability summary stays
     whole), the rest as user and assistant turns (later system notes and tool results as user turns)."""
-    system: list[dict[str, str]] = []
-    turns: list[dict[str, str]] = []
+    system: list[TextBlockParam] = []
+    turns: list[MessageParam] = []
     for message in messages:
         role, content = message.get("role"), message.get("content", "")
         if role == "system" and not turns:
             system.append({"type": "text", "text": content})
+        elif role == "assistant":
+            turns.append({"role": "assistant", "content": content})
         else:
-            turns.append({"role": "assistant" if role == "assistant" else "user", "content": content})
+            turns.append({"role": "user", "content": content})
     return system, turns
 
 
@@ -285,15 +297,15 @@ class McpHost:
         if self.guard is not None:
             self.guard.admitted(self.admitted)
         request = Request(turn.request, self.project(self.admitted, turn), [m.as_dict() for m in turn.messages])
-        early = self.guard is not None
+        early = self.guard  # the guard while its early check is still owed
         for stage in turn.stages:
-            if early and stage.kind not in EARLY_STAGES:
-                self.guard.check("early", request.tools, request.messages)
-                early = False
+            if early is not None and stage.kind not in EARLY_STAGES:
+                early.check("early", request.tools, request.messages)
+                early = None
             await self.run_stage(stage, request, turn, session)
             request.tools, request.messages = self.services.boundary(stage.point, request.tools, request.messages)
-        if early:  # a pipeline of recovery and hooks only: the early check is still owed
-            self.guard.check("early", request.tools, request.messages)
+        if early is not None:  # a pipeline of recovery and hooks only: the early check is still owed
+            early.check("early", request.tools, request.messages)
         return request
 
     async def run_stage(self, stage: Any, request: Request, turn: Turn, session: Client) -> None:

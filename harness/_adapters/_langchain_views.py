@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool
 
 from toolsurface.scenarios import Message, ToolDescriptor
@@ -60,7 +60,7 @@ def wire_tool(tool: BaseTool) -> dict[str, Any]:
 
 
 
-def _new_messages(role: str, content: str, calls: CallIds) -> list[BaseMessage]:
+def _new_messages(role: str, content: str, calls: CallIds) -> list[AnyMessage]:
     """One recorded or injected message as LangChain messages: a tool result comes with its call."""
     if role == "assistant":
         return [AIMessage(content)]
@@ -72,10 +72,10 @@ def _new_messages(role: str, content: str, calls: CallIds) -> list[BaseMessage]:
     return [SystemMessage(content) if role == "system" else HumanMessage(content)]
 
 
-def history(messages: Iterable[Message]) -> list[BaseMessage]:
+def history(messages: Iterable[Message]) -> list[AnyMessage]:
     """A recorded conversation as LangChain messages, one visible message per recorded one."""
     calls = CallIds()
-    out: list[BaseMessage] = []
+    out: list[AnyMessage] = []
     for message in messages:
         out += _new_messages(message.role, message.content, calls)
     return out
@@ -95,16 +95,16 @@ def message_views(messages: Sequence[BaseMessage]) -> list[dict[str, Any]]:
 class Crossing:
     """One boundary's live tools and messages as logical views, and the way back."""
 
-    def __init__(self, tools: Sequence[BaseTool | dict[str, Any]], messages: Sequence[BaseMessage], point: str) -> None:
+    def __init__(self, tools: Sequence[BaseTool | dict[str, Any]], messages: Sequence[AnyMessage], point: str) -> None:
         self._original_messages = list(messages)
         self.tools = [tool_view(tool) for tool in tools]
         self._tools = {id(view): (tool, dict(view)) for view, tool in zip(self.tools, tools)}
         self.messages: list[dict[str, Any]] = []
         #: Per view: the message it shows, and the messages without a view that followed it.
-        self._shown: dict[int, tuple[BaseMessage, str, Any, list[BaseMessage]]] = {}
+        self._shown: dict[int, tuple[AnyMessage, str, Any, list[AnyMessage]]] = {}
         #: The assistant message that announced each tool call.
         self._callers: dict[str, AIMessage] = {}
-        self._leading: list[BaseMessage] = []
+        self._leading: list[AnyMessage] = []
         self._new_call_id = CallIds(point)
         trailing = self._leading
         for message in messages:
@@ -116,9 +116,10 @@ class Crossing:
                 if not (isinstance(message, AIMessage) and message.tool_calls):
                     trailing.append(message)
                 continue
-            view = {"role": _ROLE_OF[type(message)], "content": message.content}
+            role, content = _ROLE_OF[type(message)], message.content
+            view = {"role": role, "content": content}
             trailing = []
-            self._shown[id(view)] = (message, view["role"], view["content"], trailing)
+            self._shown[id(view)] = (message, role, content, trailing)
             self.messages.append(view)
         self._before = [(id(v), v["role"], v["content"]) for v in self.messages]
 
@@ -141,11 +142,11 @@ class Crossing:
             out.append(tool)
         return out
 
-    def messages_back(self, views: list[Any]) -> list[BaseMessage]:
+    def messages_back(self, views: list[Any]) -> list[AnyMessage]:
         """The messages `views` stand for; the original messages themselves when no view changed."""
         if [(id(v), v.get("role"), v.get("content")) for v in views] == self._before:
             return list(self._original_messages)
-        out: list[BaseMessage] = list(self._leading)
+        out: list[AnyMessage] = list(self._leading)
         for view in views:
             shown = self._shown.get(id(view))
             if shown is None or view.get("role") != shown[1]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from agents import FunctionTool
 
@@ -48,7 +48,12 @@ def input_items(messages: Iterable[Message]) -> list[dict[str, Any]]:
 
 def message_views(items: Sequence[Any]) -> list[dict[str, Any]]:
     """What the model is told, as logical messages (for the gateway and the guard)."""
-    return Crossing((), items, "read", lambda view: None).messages
+    return Crossing((), items, "read", _builds_nothing).messages
+
+
+def _builds_nothing(view: Any) -> NoReturn:
+    """The tool builder of a crossing that is only read: its views are never mapped back."""
+    raise RuntimeError("a read-only crossing builds no tools")
 
 
 def _shown_as(item: Any) -> tuple[str, str] | None:
@@ -76,7 +81,7 @@ class Crossing:
     """One boundary's live tools and input items as logical views, and the way back."""
 
     def __init__(
-        self, tools: Sequence[FunctionTool], items: Sequence[Any], point: str, build: Callable[[Any], FunctionTool | None]
+        self, tools: Sequence[FunctionTool], items: Sequence[Any], point: str, build: Callable[[Any], FunctionTool]
     ) -> None:
         self._build = build
         self._original_items = list(items)
@@ -129,7 +134,9 @@ class Crossing:
             if view["content"] != shown.content:
                 item["output" if shown.role == "tool" else "content"] = view["content"]  # reaches the live item
             if shown.role == "tool":
-                out.append(self._calls.get(item.get("call_id")) or _call_for(item))
+                call_id = item.get("call_id")
+                call = self._calls.get(call_id) if isinstance(call_id, str) else None
+                out.append(call or _call_for(item))
             out += [item, *shown.trailing]
         return out
 

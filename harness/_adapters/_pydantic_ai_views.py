@@ -58,8 +58,20 @@ def history(messages: Iterable[Message]) -> list[ModelMessage]:
     return out
 
 
-def visible(part: Any) -> bool:
-    return type(part) in _ROLE_OF and isinstance(part.content, str)
+def _shown_as(part: Any) -> tuple[str, str] | None:
+    """The (role, content) a part is shown as, or None for a part the views do not show."""
+    role = _ROLE_OF.get(type(part))
+    if role is None or not isinstance(part.content, str):
+        return None
+    return role, part.content
+
+
+def _with_parts(message: ModelMessage, parts: Sequence[Any]) -> ModelMessage:
+    """A copy of `message` holding `parts`, replaced per type: a request and a response hold different
+    kinds of parts, so on their union mypy could check `parts` against neither."""
+    if isinstance(message, ModelRequest):
+        return replace(message, parts=parts)
+    return replace(message, parts=parts)
 
 
 @dataclass(slots=True)
@@ -90,7 +102,7 @@ class _Group:
             return ModelResponse(parts=self.parts) if self.response else ModelRequest(parts=self.parts)
         if len(self.parts) == len(self.origin.parts) and all(a is b for a, b in zip(self.parts, self.origin.parts)):
             return self.origin
-        return replace(self.origin, parts=self.parts)
+        return _with_parts(self.origin, self.parts)
 
 
 class Crossing:
@@ -115,9 +127,9 @@ class Crossing:
             for part in message.parts:
                 if isinstance(part, ToolCallPart):
                     self._calls[part.tool_call_id] = (part, message)
-                elif visible(part):
-                    view = {"role": _ROLE_OF[type(part)], "content": part.content}
-                    shown = _Shown(part, message, view["role"], view["content"], before=loose)
+                elif (shown_as := _shown_as(part)) is not None:
+                    view = {"role": shown_as[0], "content": shown_as[1]}
+                    shown = _Shown(part, message, *shown_as, before=loose)
                     loose = []
                     self._shown[id(view)] = shown
                     self.messages.append(view)
@@ -131,7 +143,7 @@ class Crossing:
                     loose.append(part)
             if first is None:
                 if parts := [part for part in message.parts if not isinstance(part, ToolCallPart)]:
-                    pending.append(message if len(parts) == len(message.parts) else replace(message, parts=parts))
+                    pending.append(message if len(parts) == len(message.parts) else _with_parts(message, parts))
             elif last is not None:
                 last.after.extend(loose)
         self._tail = pending

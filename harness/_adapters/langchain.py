@@ -32,9 +32,9 @@ _INSTALL = "the langchain targets need LangChain 1.x: pip install 'toolsurface[l
 try:
     import langchain
     from langchain.agents import create_agent
-    from langchain.agents.middleware import AgentMiddleware, ModelRequest
+    from langchain.agents.middleware import AgentMiddleware, AgentState, ModelRequest
     from langchain_core.language_models import BaseChatModel
-    from langchain_core.messages import AIMessage, BaseMessage
+    from langchain_core.messages import AIMessage, AnyMessage, BaseMessage
     from langchain_core.outputs import ChatGeneration, ChatResult
     from langchain_core.utils.function_calling import convert_to_openai_tool
     from langgraph.runtime import get_runtime
@@ -61,17 +61,15 @@ from ._langchain_views import Crossing, history, message_views, tool_of, tool_vi
 _UNKNOWN_TOOLS = "Middleware added tools that the agent doesn't know how to execute."
 ANSWER = "Nothing to add: this offline model only records what reached it."
 
-Handler = Callable[[ModelRequest], Awaitable[Any]]
-
 
 @dataclass(slots=True)
 class Request(PreparedRequest):
     """One request being prepared: the run's context, which every middleware reads as `request.runtime.context`."""
 
     def offer(
-        self, point: str, request: ModelRequest, tools: list[Any], messages: list[BaseMessage],
+        self, point: str, request: ModelRequest[Request], tools: list[Any], messages: list[AnyMessage],
         replay: Callable[[list[Any]], list[Any]] | None = None,
-    ) -> ModelRequest:  # fmt: skip
+    ) -> ModelRequest[Request]:  # fmt: skip
         """Offer a boundary's live objects to the harness (after the stage's own effect, `replay`)
         and go on with a request carrying what comes back."""
         crossing = Crossing(tools, messages, point)
@@ -83,12 +81,14 @@ class Request(PreparedRequest):
         return request.override(tools=tools, messages=messages)
 
 
+#: What a middleware hands its request on to; the run's context is a `Request`.
+Handler = Callable[[ModelRequest[Request]], Awaitable[Any]]
 
 
 # -- the stages -------------------------------------------------------------------------------
 
 
-class _Middleware(AgentMiddleware):
+class _Middleware(AgentMiddleware[AgentState[Any], Request]):
     """A middleware with a name of its own: `create_agent` refuses two of the same name."""
 
     def __init__(self, label: str) -> None:
@@ -98,10 +98,10 @@ class _Middleware(AgentMiddleware):
     def name(self) -> str:
         return f"toolsurface.{self._label}"
 
-    async def awrap_model_call(self, request: ModelRequest, handler: Handler) -> Any:
+    async def awrap_model_call(self, request: ModelRequest[Request], handler: Handler) -> Any:
         return await handler(await self.step(request.runtime.context, request))
 
-    async def step(self, prepared: Request, request: ModelRequest) -> ModelRequest:
+    async def step(self, prepared: Request, request: ModelRequest[Request]) -> ModelRequest[Request]:
         raise NotImplementedError
 
 
@@ -111,7 +111,7 @@ class Projection(_Middleware):
     def __init__(self) -> None:
         super().__init__("projection")
 
-    async def step(self, prepared: Request, request: ModelRequest) -> ModelRequest:
+    async def step(self, prepared: Request, request: ModelRequest[Request]) -> ModelRequest[Request]:
         hidden = prepared.hidden()
         if not any(tool_view(tool)["name"] in hidden for tool in request.tools):
             return request
@@ -125,7 +125,7 @@ class ToolStage(_Middleware):
         super().__init__(stage.kind.value)
         self.stage = stage
 
-    async def step(self, prepared: Request, request: ModelRequest) -> ModelRequest:
+    async def step(self, prepared: Request, request: ModelRequest[Request]) -> ModelRequest[Request]:
         stage, tools = self.stage, list(request.tools)
         if stage.kind is StageKind.RECOVER:
             # A resumed run's tools are the agent's fresh projection; the transcript is history, never availability.
@@ -154,7 +154,7 @@ class MessageStage(_Middleware):
         self.stage = stage
         self.guard = guard
 
-    async def step(self, prepared: Request, request: ModelRequest) -> ModelRequest:
+    async def step(self, prepared: Request, request: ModelRequest[Request]) -> ModelRequest[Request]:
         stage = self.stage
         if stage.kind is StageKind.ASYNC_PREP:
             await asyncio.sleep(0)  # the preparation is asynchronous: other work may run in between
@@ -178,7 +178,7 @@ class Seal(_Middleware):
         super().__init__(stage.kind.value)
         self.stage = stage
 
-    async def step(self, prepared: Request, request: ModelRequest) -> ModelRequest:
+    async def step(self, prepared: Request, request: ModelRequest[Request]) -> ModelRequest[Request]:
         prepared.seal = capture([tool_view(tool) for tool in request.tools], LOGICAL)
         prepared.metadata["sealed"] = True
         return prepared.offer(self.stage.point, request, list(request.tools), list(request.messages))
@@ -190,7 +190,7 @@ class Seal(_Middleware):
 class Guard(SurfaceGuard):
     """The surface guard, reading a `ModelRequest`'s tools and messages through their views."""
 
-    def check_request(self, checkpoint: str, prepared: PreparedRequest, request: ModelRequest) -> None:
+    def check_request(self, checkpoint: str, prepared: PreparedRequest, request: ModelRequest[Request]) -> None:
         self.check(checkpoint, prepared, [tool_view(tool) for tool in request.tools], message_views(request.messages))
 
     def fit(self, request: PreparedRequest, stage: Stage, tools: Sequence[Any], messages: list[Any]) -> None:
@@ -205,7 +205,7 @@ class Checkpoint(_Middleware):
         self.guard = guard
         self.checkpoint = checkpoint
 
-    async def step(self, prepared: Request, request: ModelRequest) -> ModelRequest:
+    async def step(self, prepared: Request, request: ModelRequest[Request]) -> ModelRequest[Request]:
         self.guard.check_request(self.checkpoint, prepared, request)
         return request
 
@@ -220,7 +220,7 @@ class FinalCheck(Checkpoint):
     def __init__(self, guard: Guard) -> None:
         super().__init__(guard, "final")
 
-    async def step(self, prepared: Request, request: ModelRequest) -> ModelRequest:
+    async def step(self, prepared: Request, request: ModelRequest[Request]) -> ModelRequest[Request]:
         self.guard.check_request(self.checkpoint, prepared, request)
         return request.override(tools=[tool if isinstance(tool, dict) else wire_tool(tool) for tool in request.tools])
 
@@ -228,25 +228,25 @@ class FinalCheck(Checkpoint):
 # -- the agent and the target -----------------------------------------------------------------
 
 
-def middleware(scenario: Scenario, guard: Guard | None) -> list[AgentMiddleware]:
+def middleware(scenario: Scenario, guard: Guard | None) -> list[_Middleware]:
     """One middleware per recorded stage, in stage order (the first wraps outermost and runs first),
     with the guard's checks where they belong."""
     stages = scenario.stages
-    chain: list[AgentMiddleware] = [Projection()]
-    early = guard is not None
+    chain: list[_Middleware] = [Projection()]
+    early = guard  # the guard while its early check is still owed
     for stage in stages:
-        if early and stage.kind not in (StageKind.RECOVER, StageKind.HOOK):
-            chain.append(Checkpoint(guard, "early"))
-            early = False
+        if early is not None and stage.kind not in (StageKind.RECOVER, StageKind.HOOK):
+            chain.append(Checkpoint(early, "early"))
+            early = None
         if stage.kind in (StageKind.RECOVER, StageKind.HOOK, StageKind.REVALIDATE):
             chain.append(ToolStage(stage))
         elif stage.kind is StageKind.SEAL:
             chain.append(Seal(stage))
         else:
             chain.append(MessageStage(stage, guard))
+    if early is not None:  # recovery and hooks only: the early check is still owed
+        chain.append(Checkpoint(early, "early"))
     if guard is not None:
-        if early:
-            chain.append(Checkpoint(guard, "early"))
         chain.append(FinalCheck(guard))
     return chain
 

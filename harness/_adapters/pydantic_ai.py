@@ -273,14 +273,14 @@ def capabilities(scenario: Scenario, guard: Guard | None) -> list[AbstractCapabi
     tool_stages = [s for s in stages if s.kind in (StageKind.RECOVER, StageKind.HOOK, StageKind.REVALIDATE)]
     message_stages = [s for s in stages if s.kind in (StageKind.CONTEXT_FIT, StageKind.EVIDENCE, StageKind.PUBLICATION, StageKind.ASYNC_PREP)]
     chain: list[AbstractCapability[Request]] = [*seal]
-    early = guard is not None
+    early = guard  # the guard while its early check is still owed
     for stage in tool_stages:
-        if early and stage.kind not in (StageKind.RECOVER, StageKind.HOOK):
-            chain.append(Checkpoint(guard, "early"))
-            early = False
+        if early is not None and stage.kind not in (StageKind.RECOVER, StageKind.HOOK):
+            chain.append(Checkpoint(early, "early"))
+            early = None
         chain.append(ToolStage(stage))
     if guard is not None:
-        chain.append(Checkpoint(guard, "early" if early else "toolset"))
+        chain.append(Checkpoint(guard, "early" if early is not None else "toolset"))
     chain += [MessageStage(stage, guard) for stage in message_stages]
     if guard is not None:
         chain.append(FinalCheck(guard))
@@ -294,7 +294,8 @@ def build_agent(scenario: Scenario, guarded: bool) -> Agent[Request, str]:
         for d in scenario.contract.surface
     ]
     # The projection: what trusted owner facts hide never reaches the step's tool list.
-    toolset = FunctionToolset(tools).filtered(lambda ctx, tool: tool.name not in ctx.deps.hidden())
+    functions: FunctionToolset[Request] = FunctionToolset(tools)
+    toolset = functions.filtered(lambda ctx, tool: tool.name not in ctx.deps.hidden())
     guard = Guard(scenario) if guarded else None
     return Agent(
         None,

@@ -12,9 +12,9 @@ import copy
 
 import orjson
 
+from tests.benchmarks._surfaces import schema_bytes, surface
 from toolsurface.harness._canonical import capture, snapshot_of
 from toolsurface.scenarios import ToolDescriptor
-from tests.benchmarks._surfaces import schema_bytes, surface
 
 TOOLS = surface(128)
 DESCRIPTORS = [ToolDescriptor.of(t["name"], t["description"], t["input_schema"]) for t in TOOLS]

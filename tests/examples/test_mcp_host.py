@@ -26,8 +26,12 @@ pytest.importorskip("anthropic", reason=_INSTALL)
 from mcp import Client  # noqa: E402
 
 from tests.fixtures.frameworks import CROSS_SECTION, find_case, refuse_connections  # noqa: E402
-from toolsurface import FORMATS, capture, snapshot_of  # noqa: E402
-from toolsurface import scenarios  # noqa: E402
+from toolsurface import (  # noqa: E402
+    FORMATS,
+    capture,
+    scenarios,  # noqa: E402
+    snapshot_of,
+)
 from toolsurface.examples.mcp_host import adapter  # noqa: E402
 from toolsurface.examples.mcp_host.server import catalogue, serve  # noqa: E402
 from toolsurface.harness._api import RunOptions, Session, prepare  # noqa: E402

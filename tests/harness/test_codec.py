@@ -15,7 +15,19 @@ from hypothesis import strategies as st
 from toolsurface.harness._codec import DecodeError, decode, dumps, schema
 from toolsurface.harness._expectations import Expectation
 from toolsurface.harness._types import (
-    Capacity, Crashed, Evidence, LedgerEvent, LedgerOp, NotRun, Refused, Returned, Settlement, Stop, TimedOut, Totals, Verdict,
+    Capacity,
+    Crashed,
+    Evidence,
+    LedgerEvent,
+    LedgerOp,
+    NotRun,
+    Refused,
+    Returned,
+    Settlement,
+    Stop,
+    TimedOut,
+    Totals,
+    Verdict,
     VerdictKind,
 )  # fmt: skip
 from toolsurface.mutators import Insert

@@ -3,8 +3,7 @@ import re
 import pytest
 
 from toolsurface.harness._errors import UsageError
-from toolsurface.harness._plan import Shard, plan
-from toolsurface.harness._plan import select, shard
+from toolsurface.harness._plan import Shard, plan, select, shard
 from toolsurface.scenarios import load
 
 ID = re.compile(r"^[a-z0-9-]+/(main|child)/(hooks|no-hooks)/[a-z_]+/[a-z]+\.(replace|in_place):[a-z_]+:.+$")

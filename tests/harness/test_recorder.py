@@ -1,13 +1,13 @@
 import orjson
 import pytest
 
+from tests.fixtures.user_targets import Adapter, Crashing, Idle, NoInjection
 from toolsurface import scenarios
 from toolsurface.harness._api import RunOptions, prepare
 from toolsurface.harness._errors import UsageError
 from toolsurface.harness._plan import plan
 from toolsurface.harness._recorder import record
 from toolsurface.harness._targets import load_target
-from tests.fixtures.user_targets import Adapter, Crashing, Idle, NoInjection
 
 BUNDLED = scenarios.load()
 

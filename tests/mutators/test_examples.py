@@ -10,8 +10,8 @@ import orjson
 import pytest
 
 from toolsurface.harness._canonical import snapshot_of
-from toolsurface.harness._ports import Gateway
 from toolsurface.harness._formats import LOGICAL, MCP, OPENAI
+from toolsurface.harness._ports import Gateway
 from toolsurface.mutators import MUTATORS, Delivery, Edit, Example, Kind, Must, Mutator
 from toolsurface.mutators._testing import descriptor, example_scenario, live_tools, read_surface
 

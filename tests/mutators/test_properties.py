@@ -28,8 +28,8 @@ from toolsurface.mutators import (
     SchemaPath,
     Tool,
 )
-from toolsurface.mutators._strategies import edit_sequences, scenarios_for, surfaces
 from toolsurface.mutators._pointer import split_last
+from toolsurface.mutators._strategies import edit_sequences, scenarios_for, surfaces
 from toolsurface.mutators._testing import live_tools
 from toolsurface.scenarios import Scenario, hidden_by, rule
 

@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from toolsurface import scenarios
 from toolsurface.mutators import by_key
-from toolsurface.mutators._strategies import edit_sequences, scenarios_for, surfaces, tool_descriptors
 from toolsurface.mutators._fixtures import CONVERSATION, HOLDINGS, PROFILE, SEARCH
 from toolsurface.mutators._pointer import schema_nodes
+from toolsurface.mutators._strategies import edit_sequences, scenarios_for, surfaces, tool_descriptors
 from toolsurface.mutators._testing import descriptor, minimal_scenario
 from toolsurface.scenarios import Scenario, ToolDescriptor
 

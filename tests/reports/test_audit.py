@@ -6,7 +6,18 @@ import jsonschema
 import orjson
 import pytest
 
-from toolsurface.harness._types import Capacity, Crashed, LedgerEvent, LedgerOp, NotRun, Refused, Returned, Settlement, TimedOut, VerdictKind
+from toolsurface.harness._types import (
+    Capacity,
+    Crashed,
+    LedgerEvent,
+    LedgerOp,
+    NotRun,
+    Refused,
+    Returned,
+    Settlement,
+    TimedOut,
+    VerdictKind,
+)
 from toolsurface.mutators import Kind
 from toolsurface.reports import Audit, audit_document, render_json
 from toolsurface.reports._audit import error_of, ledger_lines

@@ -7,10 +7,10 @@ import importlib.util
 
 import pytest
 
-from toolsurface import scenarios
-from toolsurface.harness._types import Ending, VerdictKind
-from toolsurface.harness._adapters import ADAPTER_TARGETS
 from tests.fixtures.frameworks import CROSS_SECTION, refuse_connections, run_cases
+from toolsurface import scenarios
+from toolsurface.harness._adapters import ADAPTER_TARGETS
+from toolsurface.harness._types import Ending, VerdictKind
 
 #: The import name each extra installs.
 _MODULES = {"pydantic-ai": "pydantic_ai", "langchain": "langchain", "openai-agents": "agents"}

@@ -17,16 +17,16 @@ if not langchain.__version__.startswith("1."):
 
 from langchain_core.utils.function_calling import convert_to_openai_tool  # noqa: E402
 
+from tests.fixtures.frameworks import find_case, run_cases  # noqa: E402
 from toolsurface import scenarios  # noqa: E402
+from toolsurface.harness._adapters import langchain as adapter  # noqa: E402
+from toolsurface.harness._adapters._langchain_views import Crossing, history, message_views, tool_of, tool_view  # noqa: E402
 from toolsurface.harness._canonical import snapshot_of
 from toolsurface.harness._errors import SurfaceRefused
 from toolsurface.harness._formats import FORMATS
 from toolsurface.harness._ports import Ports
-from toolsurface.harness._types import VerdictKind
-from toolsurface.harness._adapters import langchain as adapter  # noqa: E402
-from toolsurface.harness._adapters._langchain_views import Crossing, history, message_views, tool_of, tool_view  # noqa: E402
 from toolsurface.harness._targets import load_target  # noqa: E402
-from tests.fixtures.frameworks import find_case, run_cases  # noqa: E402
+from toolsurface.harness._types import VerdictKind
 
 GUARDED = "toolsurface.harness._adapters.langchain:guarded"
 STOCK = "toolsurface.harness._adapters.langchain:stock"

@@ -12,16 +12,16 @@ agents = pytest.importorskip("agents", reason="needs the openai-agents extra: pi
 if not all(hasattr(agents, name) for name in ("Agent", "FunctionTool", "Runner", "RunHooks", "RunConfig")):
     pytest.skip("`agents` is not the OpenAI Agents SDK: pip install 'toolsurface[openai-agents]'", allow_module_level=True)
 
+from tests.fixtures.frameworks import CROSS_SECTION, find_case, run_cases  # noqa: E402
 from toolsurface import scenarios  # noqa: E402
+from toolsurface.harness._adapters import openai_agents as adapter  # noqa: E402
+from toolsurface.harness._adapters._openai_agents_views import Crossing, input_items, message_views  # noqa: E402
 from toolsurface.harness._canonical import snapshot_of
 from toolsurface.harness._errors import SurfaceRefused
 from toolsurface.harness._formats import FORMATS
 from toolsurface.harness._ports import Ports
-from toolsurface.harness._types import VerdictKind
-from toolsurface.harness._adapters import openai_agents as adapter  # noqa: E402
-from toolsurface.harness._adapters._openai_agents_views import Crossing, input_items, message_views  # noqa: E402
 from toolsurface.harness._targets import load_target  # noqa: E402
-from tests.fixtures.frameworks import CROSS_SECTION, find_case, run_cases  # noqa: E402
+from toolsurface.harness._types import VerdictKind
 
 #: Loaded once: loading validates every recording.
 SCENARIOS = {scenario.id: scenario for scenario in scenarios.load(None)}

@@ -12,16 +12,16 @@ pytest.importorskip("pydantic_ai", reason="needs the pydantic-ai extra: pip inst
 
 from pydantic_ai.messages import repair_messages  # noqa: E402
 
+from tests.fixtures.frameworks import CROSS_SECTION, find_case, run_cases  # noqa: E402
 from toolsurface import scenarios  # noqa: E402
+from toolsurface.harness._adapters import ADAPTER_TARGETS  # noqa: E402
+from toolsurface.harness._adapters import pydantic_ai as adapter  # noqa: E402
+from toolsurface.harness._adapters._pydantic_ai_views import Crossing, history  # noqa: E402
 from toolsurface.harness._canonical import snapshot_of
 from toolsurface.harness._errors import SurfaceRefused
 from toolsurface.harness._formats import FORMATS
 from toolsurface.harness._ports import Ports
 from toolsurface.harness._types import VerdictKind
-from toolsurface.harness._adapters import ADAPTER_TARGETS  # noqa: E402
-from toolsurface.harness._adapters import pydantic_ai as adapter  # noqa: E402
-from toolsurface.harness._adapters._pydantic_ai_views import Crossing, history  # noqa: E402
-from tests.fixtures.frameworks import CROSS_SECTION, find_case, run_cases  # noqa: E402
 
 GUARDED = "toolsurface.harness._adapters.pydantic_ai:guarded"
 STOCK = "toolsurface.harness._adapters.pydantic_ai:stock"
