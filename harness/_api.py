@@ -88,7 +88,6 @@ class RunOptions:
             raise
 
 
-
 @dataclass(frozen=True)
 class Session:
     """A checked, planned run, ready to go."""
