@@ -244,11 +244,6 @@ class Evidence:
     def ending(self) -> Ending:
         return ending(self.stop, bool(self.dispatches))
 
-    @property
-    def settlements(self) -> tuple[str, ...]:
-        """The settlements in the ledgers, as lines: `child: settle req_1 as pre_dispatch_rejected`."""
-        return tuple(str(event) for event in self.ledger if event.op is LedgerOp.SETTLE)
-
 
 @dataclass(frozen=True, slots=True)
 class CaseRecord:

@@ -25,7 +25,7 @@ pytest.importorskip("anthropic", reason=_INSTALL)
 
 from mcp import Client  # noqa: E402
 
-from tests.fixtures.frameworks import CROSS_SECTION, find_case, refuse_connections  # noqa: E402
+from tests.fixtures.frameworks import CROSS_SECTION, find_case, refuse_connections, settled  # noqa: E402
 from toolsurface import (  # noqa: E402
     FORMATS,
     capture,
@@ -177,7 +177,7 @@ def test_guarded_refusals_are_typed_and_settled_once_on_their_lane(guarded_resul
     for result in refused:
         scenario = by_id[result.case.scenario]
         assert result.evidence.dispatches == 0
-        assert result.evidence.settlements == (f"{scenario.lane}: settle {scenario.identity.request} as pre_dispatch_rejected",)
+        assert settled(result) == (f"{scenario.lane}: settle {scenario.identity.request} as pre_dispatch_rejected",)
     types = collections.Counter(r.evidence.stop.error_type for r in refused)
     assert set(types) == {"SurfaceRefused", "SummaryRefused", "CapacityExceeded"}
 

@@ -5,6 +5,7 @@ from collections import Counter
 
 import pytest
 
+from tests.fixtures.frameworks import settled
 from toolsurface.harness._plan import plan
 from toolsurface.harness._reference import DEFECTS
 from toolsurface.harness._runner import Runner
@@ -191,7 +192,7 @@ def test_over_capacity_is_an_explicit_result_never_a_shortened_list(scenarios, c
     mine = [c for c in cases if c.scenario == over.id]
     guarded = verdicts(scenarios, [c for c in mine if c.must is Must.DISPATCH], "reference:guarded")
     assert guarded and all(r.verdict.kind is VerdictKind.PASSED and r.evidence.ending is Ending.CAPACITY for r in guarded)
-    assert all(r.evidence.settlements == ("main: settle req_main_0024 as pre_dispatch_rejected",) for r in guarded)
+    assert all(settled(r) == ("main: settle req_main_0024 as pre_dispatch_rejected",) for r in guarded)
     killed = kills(scenarios, cases, green, "silent-capacity-drop")
     assert {r.case.scenario for r in killed} == {over.id}
     dispatched_legit = [r for r in killed if r.case.must is Must.DISPATCH]

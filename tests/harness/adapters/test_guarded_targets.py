@@ -7,7 +7,7 @@ import importlib.util
 
 import pytest
 
-from tests.fixtures.frameworks import CROSS_SECTION, refuse_connections, run_cases
+from tests.fixtures.frameworks import CROSS_SECTION, refuse_connections, run_cases, settled
 from toolsurface import scenarios
 from toolsurface.harness._adapters import ADAPTER_TARGETS
 from toolsurface.harness._types import Ending, VerdictKind
@@ -53,7 +53,7 @@ def test_guarded_refusals_are_its_own_typed_refusals_settled_once_on_their_lane(
     for result in refused:
         scenario = by_id[result.case.scenario]
         assert result.evidence.dispatches == 0
-        assert result.evidence.settlements == (f"{scenario.lane}: settle {scenario.identity.request} as pre_dispatch_rejected",)
+        assert settled(result) == (f"{scenario.lane}: settle {scenario.identity.request} as pre_dispatch_rejected",)
         # The guard refuses first: a framework's own refusal never stops a guarded request.
         assert result.evidence.stop.error_type in {"SurfaceRefused", "SummaryRefused", "CapacityExceeded"}
     types = collections.Counter(r.evidence.stop.error_type for r in refused)

@@ -17,7 +17,7 @@ if not langchain.__version__.startswith("1."):
 
 from langchain_core.utils.function_calling import convert_to_openai_tool  # noqa: E402
 
-from tests.fixtures.frameworks import find_case, run_cases  # noqa: E402
+from tests.fixtures.frameworks import find_case, run_cases, settled  # noqa: E402
 from toolsurface import scenarios  # noqa: E402
 from toolsurface.harness._adapters import langchain as adapter  # noqa: E402
 from toolsurface.harness._adapters._langchain_views import Crossing, history, message_views, tool_of, tool_view  # noqa: E402
@@ -104,7 +104,7 @@ def test_stock_is_refused_by_langchain_itself_only_for_names_its_tool_node_does_
         assert result.evidence.stop.error_type == "FrameworkRefused"
         assert result.case.mutation.kind in {"add", "rename", "control"}
         assert result.evidence.dispatches == 0
-        assert result.evidence.settlements[-1].endswith("as pre_dispatch_rejected")
+        assert settled(result)[-1].endswith("as pre_dispatch_rejected")
     # At every point, post_seal included: LangChain checks names when it binds the tools.
     assert find_case(stock_results, "etf-compare-main-hooked", "post_seal", "rename.suffix", "in_place").verdict.kind is VerdictKind.KILLED
     # A re-validation that rebuilds the tools launders a hook's add before LangChain checks it.

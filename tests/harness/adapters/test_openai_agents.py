@@ -12,7 +12,7 @@ agents = pytest.importorskip("agents", reason="needs the openai-agents extra: pi
 if not all(hasattr(agents, name) for name in ("Agent", "FunctionTool", "Runner", "RunHooks", "RunConfig")):
     pytest.skip("`agents` is not the OpenAI Agents SDK: pip install 'toolsurface[openai-agents]'", allow_module_level=True)
 
-from tests.fixtures.frameworks import CROSS_SECTION, find_case, run_cases  # noqa: E402
+from tests.fixtures.frameworks import CROSS_SECTION, find_case, run_cases, settled  # noqa: E402
 from toolsurface import scenarios  # noqa: E402
 from toolsurface.harness._adapters import openai_agents as adapter  # noqa: E402
 from toolsurface.harness._adapters._openai_agents_views import Crossing, input_items, message_views  # noqa: E402
@@ -107,7 +107,7 @@ def test_stock_refuses_nothing_and_settles_every_request_once_as_dispatched(stoc
     for result in ran:
         scenario = by_id[result.case.scenario]
         assert result.evidence.dispatches == 1
-        assert result.evidence.settlements == (f"{scenario.lane}: settle {scenario.identity.request} as dispatched",)
+        assert settled(result) == (f"{scenario.lane}: settle {scenario.identity.request} as dispatched",)
 
 
 def test_stock_launders_some_hook_edits_before_they_reach_the_model(stock_results):

@@ -12,7 +12,7 @@ pytest.importorskip("pydantic_ai", reason="needs the pydantic-ai extra: pip inst
 
 from pydantic_ai.messages import repair_messages  # noqa: E402
 
-from tests.fixtures.frameworks import CROSS_SECTION, find_case, run_cases  # noqa: E402
+from tests.fixtures.frameworks import CROSS_SECTION, find_case, run_cases, settled  # noqa: E402
 from toolsurface import scenarios  # noqa: E402
 from toolsurface.harness._adapters import ADAPTER_TARGETS  # noqa: E402
 from toolsurface.harness._adapters import pydantic_ai as adapter  # noqa: E402
@@ -78,7 +78,7 @@ def test_stock_is_refused_by_pydantic_ai_itself_only_for_adds_and_renames_at_pre
         assert result.evidence.stop.error_type == "FrameworkRefused"
         assert result.case.point in {"post_recovery", "hook", "post_revalidation"}
         assert result.case.mutation.kind in {"add", "rename", "control", "availability"}
-        assert result.evidence.settlements[-1].endswith("as pre_dispatch_rejected")
+        assert settled(result)[-1].endswith("as pre_dispatch_rejected")
     # A re-validation that rebuilds the tools launders a hook's add before pydantic-ai checks it.
     laundered = find_case(stock_results.values(), "note-refresh-main-mcp-hooked", "hook", "add.foreign", "replace")
     assert laundered.verdict.kind is VerdictKind.SURVIVED
