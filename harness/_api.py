@@ -22,13 +22,14 @@ from ._diff import diff_snapshots, diff_summaries
 from ._errors import ToolsurfaceError, UsageError
 from ._expectations import Expectation, load_expectations, planned_matches
 from ._gate import Thresholds
-from ._oracles import EQUIVALENT, judge
+from ._oracles import EQUIVALENT, amend_all, judge
 from ._plan import Shard, plan, select, shard
 from ._record import Environment, Producer, RunInfo, ScenarioInfo, Summary, summarize
 from ._reference import DEFECTS, GuardedPipeline
-from ._runner import DefectProbe, Runner, observe
+from ._runner import DefectProbe, Runner
+from ._workers import WorkerPool, can_fork, default_jobs
 from ._targets import NO_TARGET, load_target, target_name
-from ._types import Case, CaseRecord, Reproduction, Tally
+from ._types import Amendment, Case, CaseRecord, Reproduction, Role, Tally
 from ._version import version
 
 DEFAULT_TARGET = "reference:guarded"
@@ -48,6 +49,10 @@ class RunOptions:
     seed: int = 0
     shard: str | None = None
     timeout: float = 10.0
+    #: Worker processes that run the targets; None: one per core; 0: in this process (for a debugger).
+    jobs: int | None = None
+    #: Seconds to keep watching the ports of every case after the last one, for late effects.
+    grace: float = 1.0
     #: The spec the run closes, shown in every report.
     spec: Spec | None = None
     #: Known, accepted deviations (a TOML file of `[[expect]]` entries).
@@ -110,8 +115,16 @@ class Session:
     def today(self) -> datetime.date:
         return self.info.date
 
-    def results(self) -> Iterator[CaseRecord]:
-        return self.runner.run(self.cases)
+    def results(self) -> Iterator[CaseRecord | Amendment]:
+        """Each case's record in plan order, then what cases did after their records were made."""
+        jobs = default_jobs() if self.options.jobs is None else self.options.jobs
+        if jobs == 0 or not can_fork():
+            return self.runner.run(self.cases, self.options.grace)
+        return WorkerPool(self.runner, jobs, self.options.grace).run(self.cases)
+
+    def records(self) -> Iterator[CaseRecord]:
+        """Each case's final record, in plan order; for callers that do not stream them."""
+        return iter(amend_all(list(self.results())))
 
     def summarize(self, tallies: Sequence[Tally]) -> Summary:
         """The totals and the gate over these cases of the run."""
@@ -129,6 +142,10 @@ def _prepare(options: RunOptions) -> Session:
         raise UsageError(f"{options.seed} must be a non-negative integer", option="seed")
     if options.timeout <= 0:
         raise UsageError(f"{options.timeout} must be a positive number of seconds", option="timeout")
+    if options.jobs is not None and options.jobs < 0:
+        raise UsageError(f"{options.jobs} must be 0 (run in this process) or a number of worker processes", option="jobs")
+    if not 0 <= options.grace <= 3600:
+        raise UsageError(f"{options.grace} must be a number of seconds from 0 to 3600", option="grace")
     part = Shard.parse(options.shard) if options.shard else None
     loaded = scenario_files.load(options.scenarios or None)
     target = load_target(options.target)
@@ -188,7 +205,7 @@ def reproduce(options: RunOptions, case_id: str) -> Reproduction:
     case = find_case(session, case_id)
     runner = session.runner
     scenario, expected = runner.scenarios[case.scenario], runner.expected(case)
-    observed = observe(runner.target, case, scenario, options.timeout, explain=True)
+    observed = runner.observe(case, Role.TARGET, explain=True)
     verdict = EQUIVALENT if case.equivalent else judge(case, observed, scenario, expected)
     summary = scenario.contract.summary
     sent = tuple(
@@ -203,7 +220,7 @@ def defect_kills(options: RunOptions) -> dict[str, list[CaseRecord]]:
     """For every defect variant, the cases that kill it (see `DefectProbe`), in plan order."""
     session = prepare(RunOptions(**{**options.__dict__, "target": DEFAULT_TARGET, "red_target": NO_TARGET, "defects": True}))
     kills: dict[str, list[CaseRecord]] = {name: [] for name in DEFECTS}
-    for result in session.results():
+    for result in session.records():
         for name in result.defects_killed or ():
             kills[name].append(result)
     return kills

@@ -48,6 +48,8 @@ class ProjectConfig:
     select: tuple[str, ...] = ()
     seed: int | None = None
     timeout: float | None = None
+    jobs: int | None = None
+    grace: float | None = None
     out: Path | None = None
     formats: tuple[str, ...] = ()
     expectations: Path | None = None
@@ -100,6 +102,8 @@ def load_project_config(path: Path | None) -> ProjectConfig:
         select=tuple(table.get("select", ())),
         seed=table.get("seed"),
         timeout=table.get("timeout"),
+        jobs=table.get("jobs"),
+        grace=table.get("grace"),
         out=relative(table.get("out")),
         formats=tuple(table.get("formats", ())),
         expectations=relative(table.get("expectations")),

@@ -80,7 +80,7 @@ def run_mutants(options: RunOptions, source: Path | None = None, config: ScanCon
     except OSError as error:
         # Without --source, the path is the target module's own: no input of the user's to name.
         raise UsageError(f"{path}: cannot read: {error.strerror}", option="source" if source else None) from None
-    green = [result.case for result in session.results() if result.verdict.kind.ok]
+    green = [result.case for result in session.records() if result.verdict.kind.ok]
     results = []
     seen: dict[str, str | None] = {text: None}
     for index, mutant in enumerate(source_mutants(text, str(path), config)):
@@ -116,7 +116,7 @@ def _try(
             return MutantResult(mutant, "CompileError", None, f"{type(error).__name__}: {error}")
         errors: list[str] = []
         runner = Runner(session.scenarios, mutated, timeout=session.options.timeout)
-        for result in runner.run(green):
+        for result in map(runner.run_case, green):
             if result.verdict.kind in _KILLS:
                 return MutantResult(mutant, "Killed", result.case.id, result.verdict.reason)
             if result.verdict.kind is VerdictKind.ERROR and not errors:

@@ -9,25 +9,75 @@ required tools fit at all.
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Sequence
+
 from toolsurface.mutators import Must
 from toolsurface.scenarios import RequestOutcome, Scenario, rulings
 
 from ._canonical import Snapshot
 from ._diff import diff_snapshots, diff_summaries
-from ._types import Capacity, Case, Crashed, Evidence, LedgerOp, Observation, Refused, Settlement, TimedOut, Verdict, VerdictKind
+from ._types import (
+    Amendment,
+    Capacity,
+    Case,
+    CaseRecord,
+    Crashed,
+    Died,
+    Evidence,
+    LedgerOp,
+    Observation,
+    Refused,
+    Role,
+    Settlement,
+    TimedOut,
+    Verdict,
+    VerdictKind,
+)
 
 EQUIVALENT = Verdict(VerdictKind.EQUIVALENT, "the mutation leaves the surface canonically unchanged")
 
 
 def judge(case: Case, observed: Observation, scenario: Scenario, expected: Snapshot) -> Verdict:
-    """The verdict on one run of one case."""
+    """The verdict on one run of one case, and on the follow-up request after it."""
     if (problem := _not_exercised(case, observed)) is not None:
         return Verdict(VerdictKind.ERROR, problem)
     if case.must is Must.REFUSE:
-        return _judge_refusal(observed, scenario)
-    if scenario.outcome is RequestOutcome.CAPACITY:
-        return _judge_capacity(observed, scenario)
-    return _judge_dispatch(observed, scenario, expected)
+        verdict = _judge_refusal(observed, scenario)
+    elif scenario.outcome is RequestOutcome.CAPACITY:
+        verdict = _judge_capacity(observed, scenario)
+    else:
+        verdict = _judge_dispatch(observed, scenario, expected)
+    if observed.leaked:
+        return failed(verdict, f"the change outlived its request: the next request on the same host differs from a clean one, {observed.leaked[0]}")
+    return verdict
+
+
+def failed(verdict: Verdict, why: str) -> Verdict:
+    """`verdict` failed for `why`, found beside what made it: a passing verdict survives; a failing one keeps its kind."""
+    kind = verdict.kind if not verdict.kind.ok else VerdictKind.SURVIVED
+    return Verdict(kind, f"{why} (else: {verdict.kind.value}, {verdict.reason})")
+
+
+def amend_all(stream: Sequence[CaseRecord | Amendment]) -> list[CaseRecord]:
+    """The records of a run's stream with its amendments applied, in plan order."""
+    late: dict[int, list[Amendment]] = {}
+    for item in stream:
+        if isinstance(item, Amendment):
+            late.setdefault(item.index, []).append(item)
+    return [amended(r, late[r.case.index]) if r.case.index in late else r for r in stream if isinstance(r, CaseRecord)]
+
+
+def amended(record: CaseRecord, amendments: Sequence[Amendment]) -> CaseRecord:
+    """The record with what its case did after its record was made: each note fails its role's verdict."""
+    notes = {role: [a.note for a in amendments if a.role is role] for role in Role}
+    verdict, red = record.verdict, record.red_verdict
+    if notes[Role.TARGET]:
+        verdict = failed(verdict, "; ".join(notes[Role.TARGET]))
+    if notes[Role.RED] and red is not None:
+        red = failed(red, "; ".join(notes[Role.RED]))
+    aftermath = record.evidence.aftermath + tuple(notes[Role.TARGET])
+    return dataclasses.replace(record, verdict=verdict, red_verdict=red, evidence=dataclasses.replace(record.evidence, aftermath=aftermath))
 
 
 def evidence(case: Case, observed: Observation, scenario: Scenario, expected: Snapshot) -> Evidence:
@@ -44,15 +94,22 @@ def evidence(case: Case, observed: Observation, scenario: Scenario, expected: Sn
         diff=changes,
         points=observed.points,
         availability=rulings(observed.facts, scenario.binding, scenario.contract.web_tools),
+        aftermath=tuple(f"next request: {line}" for line in observed.leaked),
     )
 
 
 def _not_exercised(case: Case, observed: Observation) -> str | None:
     stop = observed.stop
     if isinstance(stop, TimedOut):
-        return "target timed out"
+        return "target timed out; it ignored the interrupt, so its worker process was killed" if stop.killed else "target timed out"
+    if isinstance(stop, Died):
+        return f"target's worker process {stop.how} while the case ran"
     if isinstance(stop, Crashed):
         return f"target crashed: {stop.error_type}: {stop.message}"
+    if observed.forks:
+        return f"target forked {observed.forks} process(es) while the case ran: what a copy of the host does is out of sight"
+    if observed.stale:
+        return f"host state left by an earlier case changed this one before its change was made: {observed.stale[0]}"
     if observed.injection_problem is not None:
         return f"mutation could not be applied at {case.point.value!r}: {observed.injection_problem}"
     if not observed.injected:

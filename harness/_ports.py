@@ -2,7 +2,9 @@
 publications, injection.
 
 The oracle never trusts a target's own account of what it did; it reads these. Each case gets
-fresh ports.
+fresh ports. Once the target's `run` has returned the ports are closed, not discarded: whatever a
+host left running (a retry thread, a timer) may still use them, and each such late effect is
+reported to the runner instead of vanishing with the case.
 """
 
 from __future__ import annotations
@@ -14,9 +16,25 @@ from typing import Any
 from toolsurface.mutators import MutationNotApplicable
 from toolsurface.scenarios import SUMMARY_HEADER, Lane, OwnerFact, Scenario
 
-from ._canonical import capture
+from ._canonical import Snapshot, capture
 from ._formats import ToolFormat
 from ._types import Dispatch, LedgerEvent, LedgerOp, Settlement
+
+#: Told, in words, of each effect on closed ports: `dispatched request 'req_main_0001'`.
+LateEffect = Callable[[str], None]
+
+
+class _Closable:
+    """A port that reports what it is asked to do once its case is over."""
+
+    _late: LateEffect | None = None
+
+    def close(self, late: LateEffect) -> None:
+        self._late = late
+
+    def _after_close(self, effect: str) -> None:
+        if self._late is not None:
+            self._late(effect)
 
 
 class LedgerRefused(Exception):
@@ -31,7 +49,7 @@ class Reservation:
     request: str
 
 
-class Gateway:
+class Gateway(_Closable):
     """The simulated provider gateway: records each dispatch with a snapshot of its tools."""
 
     def __init__(self, fmt: ToolFormat) -> None:
@@ -39,6 +57,7 @@ class Gateway:
         self.log: list[Dispatch] = []
 
     def dispatch(self, request: str, tools: list[Any], messages: list[Any]) -> dict[str, Any]:
+        self._after_close(f"dispatched request {request!r}")
         # Snapshot now: a later in-place edit must not rewrite what was sent.
         self.log.append(Dispatch(request, capture(tools, self._fmt), len(messages), self.summary_of(messages)))
         return {"request": request, "status": "accepted"}
@@ -53,7 +72,7 @@ class Gateway:
         return None
 
 
-class Ledger:
+class Ledger(_Closable):
     """One request owner's ledger: reservations and the single settlement each must get."""
 
     def __init__(self, lane: str, events: list[LedgerEvent]) -> None:
@@ -63,6 +82,7 @@ class Ledger:
         self._settled: set[str] = set()
 
     def reserve(self, request: str) -> Reservation:
+        self._after_close(f"reserved {request!r} in the {self.lane} ledger")
         self._open.add(request)
         self._events.append(LedgerEvent(self.lane, LedgerOp.RESERVE, request))
         return Reservation(self.lane, request)
@@ -70,6 +90,7 @@ class Ledger:
     def settle(self, reservation: Reservation | str, settlement: Settlement | str, note: str = "") -> None:
         request = reservation.request if isinstance(reservation, Reservation) else reservation
         settlement = Settlement(settlement)
+        self._after_close(f"settled {request!r} as {settlement.value} in the {self.lane} ledger")
         if request in self._settled:
             refusal = "second settlement"
         elif request not in self._open:
@@ -102,7 +123,7 @@ class OwnerFacts:
         return tuple(self.live)
 
 
-class Publications:
+class Publications(_Closable):
     """Bodies already publishable; a refused request must leave them as they are."""
 
     def __init__(self, bodies: dict[str, str]) -> None:
@@ -112,9 +133,11 @@ class Publications:
         return self._bodies.get(key)
 
     def publish(self, key: str, body: str) -> None:
+        self._after_close(f"published {key!r}")
         self._bodies[key] = body
 
     def withdraw(self, key: str) -> None:
+        self._after_close(f"withdrew publication {key!r}")
         self._bodies.pop(key, None)
 
     def snapshot(self) -> dict[str, str]:
@@ -128,7 +151,9 @@ Injection = Callable[[list[Any], list[Any], list[OwnerFact]], tuple[list[Any], l
 class Ports:
     """What a target gets for one run of one scenario."""
 
-    def __init__(self, scenario: Scenario, fmt: ToolFormat, point: str | None, injection: Injection | None) -> None:
+    def __init__(
+        self, scenario: Scenario, fmt: ToolFormat, point: str | None, injection: Injection | None, watch: int = 0
+    ) -> None:
         self.scenario = scenario
         self.fmt = fmt
         self.gateway = Gateway(fmt)
@@ -142,6 +167,15 @@ class Ports:
         self.points: list[str] = []
         self.injected = False
         self.injection_problem: str | None = None
+        #: How many of the first stage boundaries to snapshot, as the target offered them before any change.
+        self._watch = watch
+        #: Those snapshots, with their point: what the host's own state gave, to compare with a clean run.
+        self.offered: list[tuple[str, Snapshot]] = []
+
+    def close(self, late: LateEffect) -> None:
+        """The case is over: from now on every effect on these ports is late, and reported to `late`."""
+        for port in (self.gateway, *self._ledgers.values(), self.publications):
+            port.close(late)
 
     def ledger(self, lane: Lane | str) -> Ledger:
         """The owner ledger of a lane (`main` or `child`)."""
@@ -154,6 +188,8 @@ class Ports:
     def inject(self, point: str, tools: list[Any], messages: list[Any]) -> tuple[list[Any], list[Any]]:
         """Call at each stage boundary with the live request; go on with what it returns."""
         self.points.append(point)
+        if len(self.offered) < self._watch and not self.injected:
+            self.offered.append((point, capture(tools, self.fmt)))
         if point != self._point or self.injected or self._injection is None:
             return tools, messages
         self.injected = True

@@ -24,7 +24,8 @@ from ._errors import UsageError
 from ._expectations import Expectation
 from ._files import publish
 from ._record import SCHEMA_VERSION, Results, RunInfo, Summary, summarize
-from ._types import CaseRecord, Tally
+from ._oracles import amended as amended_record
+from ._types import Amendment, CaseRecord, Tally
 
 RESULTS_FILE = "results.json"
 
@@ -54,6 +55,10 @@ class ResultsWriter:
         self._session = session
         self._tallies: list[Tally] = []
         self._file: IO[bytes] | None = None
+        #: What cases did after their records were written, by plan index: applied when the run ends.
+        self._late: dict[int, list[Amendment]] = {}
+        #: Where each written case is among the written ones, by plan index.
+        self._written: dict[int, int] = {}
 
     def __enter__(self) -> ResultsWriter:
         try:
@@ -66,10 +71,14 @@ class ResultsWriter:
         self._file.write(opening(self._session.info))
         return self
 
-    def write(self, record: CaseRecord) -> None:
+    def write(self, item: CaseRecord | Amendment) -> None:
         assert self._file is not None
-        self._file.write(case_line(record, not self._tallies))
-        self._tallies.append(record.tally)
+        if isinstance(item, Amendment):
+            self._late.setdefault(item.index, []).append(item)
+            return
+        self._file.write(case_line(item, not self._tallies))
+        self._written[item.case.index] = len(self._tallies)
+        self._tallies.append(item.tally)
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
         assert self._file is not None
@@ -77,10 +86,31 @@ class ResultsWriter:
             self._file.close()
             self._temp.unlink(missing_ok=True)
             return
+        if self._late:
+            self._amend()
         self.summary = self._session.summarize(self._tallies)
         self._file.write(closing(self.summary))
         self._file.close()
         publish(self._temp, self.path)
+
+    def _amend(self) -> None:
+        """Rewrite the cases written so far with what came late: each line is one case, so the
+        file is copied line by line and only the amended ones are decoded again."""
+        assert self._file is not None
+        self._file.close()
+        amended = self._temp.with_name(self._temp.name + ".amended")
+        amend_at = {self._written[index]: late for index, late in self._late.items() if index in self._written}
+        with self._temp.open("rb") as source, amended.open("wb") as target:
+            target.write(source.readline().rstrip(b"\n"))  # the opening
+            for at, line in enumerate(source):  # each a case, then `,\n` unless it is the last
+                body = line.rstrip(b",\n")
+                if at in amend_at:
+                    record = amended_record(decode(CaseRecord, orjson.loads(body)), amend_at[at])
+                    self._tallies[at] = record.tally
+                    line = dumps(record) + line[len(body) :]
+                target.write(b"\n" + line.rstrip(b"\n"))
+        os.replace(amended, self._temp)
+        self._file = self._temp.open("ab")
 
 
 def write_results(out: Path, session: Session, records: Iterable[CaseRecord]) -> Path:

@@ -1,38 +1,48 @@
 """Run cases against a target through fresh ports, and turn every outcome into a value.
 
 The runner never raises for one case: a crash, a hang or a mutation that cannot apply becomes an
-`Observation` the oracle judges as `error`, and the run goes on.
+`Observation` the oracle judges as `error`, and the run goes on. It runs in whichever process
+hosts the target: the run's own in-process mode, or each worker process of `_workers`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import functools
 import inspect
+import os
 import signal
 import threading
+import time
 import traceback
-from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from toolsurface.mutators import Edit, Must, by_key
 from toolsurface.scenarios import Scenario
 
 from ._canonical import Snapshot, snapshot_of
+from ._diff import diff_snapshots
 from ._errors import CapacityExceeded, RequestRefused
-from ._formats import FORMATS
+from ._formats import FORMATS, ToolFormat
 from ._oracles import EQUIVALENT, evidence, judge
 from ._ports import LedgerRefused, Ports
 from ._types import (
+    Amendment,
     Capacity,
     Case,
     CaseRecord,
     Crashed,
+    Ending,
     Evidence,
     NotRun,
     Observation,
     Refused,
     Returned,
+    Role,
     Stop,
     Target,
     TimedOut,
@@ -49,7 +59,13 @@ class CaseTimeout(BaseException):
 
 
 class Runner:
-    """Runs cases on a target (and, for RED/GREEN pairing, on a red target)."""
+    """Runs cases on a target (and, for RED/GREEN pairing, on a red target).
+
+    Each case is judged as if it ran on a fresh host, whatever ran before it in the same process:
+    the host's first surface is compared with a clean run's before the change is made (`stale`),
+    and after the case an unchanged follow-up request must offer what a clean run offers (`leaked`),
+    so a change that outlives its request fails the case that made it, not the ones after it.
+    """
 
     def __init__(
         self,
@@ -66,30 +82,183 @@ class Runner:
         self.probe = probe
         # The admitted surface narrowed by the recorded trusted facts: the scenario alone decides it.
         self._expected = {key: snapshot_of(s.surface) for key, s in self.scenarios.items()}
+        #: What each target offers on each scenario when nothing has run before and nothing is changed.
+        self.clean: dict[tuple[Role, str], CleanRun | None] | None = None
+        #: Effects on closed ports, appended from whatever thread a host left running.
+        self.late: list[Amendment] = []
+        #: The last case each target ran in this process: where stale state came from.
+        self._last: dict[Role, str] = {}
 
-    def run(self, cases: Iterable[Case]) -> Iterator[CaseRecord]:
+    @property
+    def roles(self) -> tuple[Role, ...]:
+        return (Role.TARGET,) if self.red_target is None else (Role.TARGET, Role.RED)
+
+    def target_of(self, role: Role) -> Target:
+        target = self.target if role is Role.TARGET else self.red_target
+        assert target is not None
+        return target
+
+    def prime(self) -> None:
+        """Run every target once on every scenario, unchanged: the clean runs a case is compared with."""
+        if self.clean is None:
+            self.clean = {
+                (role, scenario.id): clean_run(self.target_of(role), scenario, self.timeout)
+                for role in self.roles
+                for scenario in self.scenarios.values()
+            }
+
+    def run(self, cases: Iterable[Case], grace: float = 0.0) -> Iterator[CaseRecord | Amendment]:
+        """Each case's record, in order; then, after `grace` seconds for what hosts left running, what came late."""
+        before = set(threading.enumerate())
         with alarm_handler():
             for case in cases:
                 yield self.run_case(case)
+        settle(grace, before)
+        yield from self.take_late()
 
     def run_case(self, case: Case) -> CaseRecord:
-        killed: tuple[str, ...] | None = None if self.probe is None else ()
         if case.equivalent:
-            nothing = Evidence(0, (), NotRun(), (), (), ())
-            return CaseRecord(case, EQUIVALENT, EQUIVALENT if self.red_target else None, nothing, killed)
+            return self.record(case, None, None, None if self.probe is None else ())
+        observed = self.observe(case, Role.TARGET)
+        red = None if self.red_target is None else self.observe(case, Role.RED)
+        return self.record(case, observed, red, self.kills(case, observed))
+
+    def observe(self, case: Case, role: Role, explain: bool = False) -> Observation:
+        """One run of the case on the role's target, checked against a clean run before and after."""
+        self.prime()
+        assert self.clean is not None
+        target, scenario = self.target_of(role), self.scenarios[case.scenario]
+        clean = self.clean[role, scenario.id]
+        ports = case_ports(target, case, scenario, watch=1)
+        observed = observe_ports(target, scenario, ports, self.timeout, terse_refusals=case.must is Must.REFUSE and not explain)
+        ports.close(functools.partial(self._came_late, case.index, role))
+        stale: tuple[str, ...] = ()
+        leaked: tuple[str, ...] = ()
+        forks = observed.forks
+        if clean is not None:
+            earlier = self._last.get(role)
+            stale = tuple(f"after {earlier}: {line}" for line in clean.before_change(case, ports, observed)) if earlier else ()
+            if role is Role.TARGET and not stale and observed.touched:
+                after, next_request = unchanged_request(target, scenario, self.timeout)
+                leaked, forks = clean.differences_in(after, next_request), forks + next_request.forks
+        self._last[role] = case.id
+        return dataclasses.replace(observed, stale=stale, leaked=leaked, forks=forks)
+
+    def kills(self, case: Case, observed: Observation) -> tuple[str, ...] | None:
+        if self.probe is None:
+            return None
         scenario, expected = self.scenarios[case.scenario], self._expected[case.scenario]
-        observed = observe(self.target, case, scenario, self.timeout)
-        verdict = judge(case, observed, scenario, expected)
-        red = None
-        if self.red_target is not None:
-            red = judge(case, observe(self.red_target, case, scenario, self.timeout), scenario, expected)
-        if self.probe is not None:
-            known = verdict if type(self.target) is type(self.probe.guard) else None
-            killed = self.probe.kills(case, scenario, expected, known)
-        return CaseRecord(case, verdict, red, evidence(case, observed, scenario, expected), killed)
+        known = judge(case, observed, scenario, expected) if type(self.target) is type(self.probe.guard) else None
+        return self.probe.kills(case, scenario, expected, known)
+
+    def record(self, case: Case, observed: Observation | None, red: Observation | None, kills: tuple[str, ...] | None) -> CaseRecord:
+        """The case's record from its observations (None for an equivalent case, which is not run)."""
+        if observed is None:
+            nothing = Evidence(0, (), NotRun(), (), (), ())
+            return CaseRecord(case, EQUIVALENT, EQUIVALENT if self.red_target else None, nothing, kills)
+        scenario, expected = self.scenarios[case.scenario], self._expected[case.scenario]
+        red_verdict = None if red is None else judge(case, red, scenario, expected)
+        return CaseRecord(case, judge(case, observed, scenario, expected), red_verdict, evidence(case, observed, scenario, expected), kills)
 
     def expected(self, case: Case) -> Snapshot:
         return self._expected[case.scenario]
+
+    def take_late(self) -> list[Amendment]:
+        """The late effects seen so far, each once."""
+        taken, self.late[:] = list(self.late), []
+        return taken
+
+    def _came_late(self, index: int, role: Role, effect: str) -> None:
+        self.late.append(Amendment(index, role, f"after run() returned: {effect}"))
+
+
+def settle(grace: float, before: set[threading.Thread]) -> None:
+    """Give what the hosts left running up to `grace` seconds to show late effects, and no longer
+    than it runs: with no thread of theirs alive, nothing more can come."""
+    deadline = time.monotonic() + grace
+    while time.monotonic() < deadline and any(t.is_alive() for t in threading.enumerate() if t not in before):
+        time.sleep(0.01)
+
+
+@dataclass(frozen=True, slots=True)
+class CleanRun:
+    """What a target did on one scenario, unchanged, in a fresh state: the surface it offered at
+    each stage boundary, how the request ended, and the surfaces it sent."""
+
+    offered: tuple[tuple[str, Snapshot], ...]
+    ending: Ending
+    sent: tuple[Snapshot, ...]
+
+    def differences(self, offered: Sequence[tuple[str, Snapshot]]) -> tuple[str, ...]:
+        """How the boundaries `offered` differ from this run's, up to the first that does."""
+        for (point, surface), (clean_point, clean_surface) in zip(offered, self.offered):
+            if point != clean_point:
+                return (f"offered '{point}' where a clean run offers '{clean_point}'",)
+            if surface != clean_surface:
+                return tuple(f"at '{point}': {change}" for change in diff_snapshots(clean_surface, surface) or ("canonical form differs",))
+        return ()
+
+    def before_change(self, case: Case, ports: Ports, observed: Observation) -> tuple[str, ...]:
+        """How a case's run differed from this one before its change was made, when nothing had
+        been changed yet: it must offer the same first surface, and reach the case's point."""
+        if lines := self.differences(ports.offered):
+            return lines
+        if not observed.injected and any(point == case.point for point, _ in self.offered):
+            return (f"it never reached '{case.point}', which a clean run reaches: it ended {_how(observed)}",)
+        return ()
+
+    def differences_in(self, ports: Ports, observed: Observation) -> tuple[str, ...]:
+        """How a whole unchanged request differs from this run: its boundaries, its ending, what it sent."""
+        if lines := self.differences(ports.offered):
+            return lines
+        if observed.ending is not self.ending:
+            return (f"it ended {_how(observed)} where a clean one ends {self.ending.value}",)
+        if len(ports.offered) != len(self.offered):
+            return (f"it offered {len(ports.offered)} stage boundaries where a clean one offers {len(self.offered)}",)
+        sent = tuple(dispatch.surface for dispatch in observed.dispatches)
+        for surface, clean_surface in zip(sent, self.sent):
+            if surface != clean_surface:
+                return tuple(f"sent: {change}" for change in diff_snapshots(clean_surface, surface) or ("canonical form differs",))
+        return ()
+
+
+def _how(observed: Observation) -> str:
+    said = getattr(observed.stop, "message", "")
+    return f"{observed.ending.value} ({said})" if said else observed.ending.value
+
+
+#: Enough boundaries to snapshot every one a run offers.
+_EVERY = 1 << 16
+
+
+def clean_run(target: Target, scenario: Scenario, timeout: float) -> CleanRun | None:
+    """The target's run on the scenario, unchanged; None when it fails (its cases will say how)."""
+    ports, observed = unchanged_request(target, scenario, timeout)
+    if not isinstance(observed.stop, Returned | Refused | Capacity) or observed.forks:
+        return None
+    return CleanRun(tuple(ports.offered), observed.ending, tuple(dispatch.surface for dispatch in observed.dispatches))
+
+
+def unchanged_request(target: Target, scenario: Scenario, timeout: float) -> tuple[Ports, Observation]:
+    """One request on the target with nothing injected, every boundary snapshotted."""
+    ports = Ports(scenario, _format(target, scenario), None, None, watch=_EVERY)
+    return ports, observe_ports(target, scenario, ports, timeout, terse_refusals=False)
+
+
+def case_ports(target: Target, case: Case, scenario: Scenario, watch: int = 0) -> Ports:
+    """Fresh ports for one run of the case, its mutation armed at its point."""
+    fmt = _format(target, scenario)
+    mutator = by_key(case.mutation.mutator)
+    mutation = case.mutation
+
+    def inject(tools: list[Any], messages: list[Any], facts: list[Any]) -> tuple[list[Any], list[Any]]:
+        return mutator.apply(Edit(tools, messages, fmt, mutation.delivery, mutation.aim, scenario, facts))
+
+    return Ports(scenario, fmt, case.point, inject, watch=watch)
+
+
+def _format(target: Target, scenario: Scenario) -> ToolFormat:
+    return FORMATS[getattr(target, "tool_format", None) or scenario.tool_format]
 
 
 class DefectProbe:
@@ -125,15 +294,8 @@ def observe(target: Target, case: Case, scenario: Scenario, timeout: float, expl
     An expected refusal keeps only its type unless `explain` is set: its message may hold a diff
     that costs more than the case, and the case already records its change.
     """
-    fmt = FORMATS[getattr(target, "tool_format", None) or scenario.tool_format]
-    mutator = by_key(case.mutation.mutator)
-    mutation = case.mutation
-
-    def inject(tools: list[Any], messages: list[Any], facts: list[Any]) -> tuple[list[Any], list[Any]]:
-        return mutator.apply(Edit(tools, messages, fmt, mutation.delivery, mutation.aim, scenario, facts))
-
     terse = case.must is Must.REFUSE and not explain
-    return observe_ports(target, scenario, Ports(scenario, fmt, case.point, inject), timeout, terse_refusals=terse)
+    return observe_ports(target, scenario, case_ports(target, case, scenario), timeout, terse_refusals=terse)
 
 
 def observe_ports(target: Target, scenario: Scenario, ports: Ports, timeout: float, terse_refusals: bool = False) -> Observation:
@@ -142,8 +304,9 @@ def observe_ports(target: Target, scenario: Scenario, ports: Ports, timeout: flo
     refusals = tuple(getattr(target, "refusals", ())) or (RequestRefused,)
     capacity_results = tuple(getattr(target, "capacity_results", ())) or (CapacityExceeded,)
     stop: Stop = Returned()
+    pid, forks = os.getpid(), _forks()
     try:
-        with _deadline(timeout):
+        with _deadline(timeout), _stop_forked_copies(pid):
             outcome = target.run(scenario, ports)
             if inspect.isawaitable(outcome):  # an async host: run its coroutine to completion
                 asyncio.run(_completion(outcome))
@@ -166,6 +329,7 @@ def observe_ports(target: Target, scenario: Scenario, ports: Ports, timeout: flo
         injection_problem=ports.injection_problem,
         stop=stop,
         facts=ports.facts.current(),
+        forks=_forks() - forks,
     )
 
 
@@ -185,6 +349,33 @@ def _describe(error: BaseException) -> str:
         return str(error)
     except Exception as problem:
         return f"<str() of {type(error).__name__} failed: {type(problem).__name__}: {problem}>"
+
+
+#: Processes forked from this one so far, as `os.register_at_fork` counts them.
+_forked = [0]
+
+
+def _forks() -> int:
+    return _forked[0]
+
+
+def _count_fork() -> None:
+    _forked[0] += 1
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_parent=_count_fork)
+
+
+@contextlib.contextmanager
+def _stop_forked_copies(pid: int) -> Iterator[None]:
+    """A copy of the process the host forked ends where it comes back to the harness: it must not
+    go on to judge, write results or speak to the parent as if it were this process."""
+    try:
+        yield
+    finally:
+        if os.getpid() != pid:
+            os._exit(0)
 
 
 #: Whether `alarm_handler` is active; checked per case, so a plain flag rather than getsignal().

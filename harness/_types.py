@@ -154,6 +154,18 @@ class TimedOut:
 
     tag: ClassVar[str] = "timed_out"
     ending: ClassVar[Ending] = Ending.TIMED_OUT
+    #: The host ignored the interrupt, so its worker process was killed from outside.
+    killed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Died:
+    """The worker process running the target died during `run`: it exited or was killed by a signal."""
+
+    tag: ClassVar[str] = "died"
+    ending: ClassVar[Ending] = Ending.CRASHED
+    #: How, in words: `exited with status 0`, `killed by SIGSEGV`.
+    how: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,7 +176,7 @@ class NotRun:
     ending: ClassVar[Ending] = Ending.NOT_RUN
 
 
-Stop = Returned | Refused | Capacity | Crashed | TimedOut | NotRun
+Stop = Returned | Refused | Capacity | Crashed | TimedOut | Died | NotRun
 
 
 def ending(stop: Stop, dispatched: bool) -> Ending:
@@ -192,6 +204,14 @@ class Observation:
     stop: Stop
     #: The owner-fact feed as the run left it: recorded facts and any the mutation added.
     facts: tuple[OwnerFact, ...] = ()
+    #: How the host's first surface differed from a clean run's before the change was made: state
+    #: an earlier case left behind (empty: it started clean).
+    stale: tuple[str, ...] = ()
+    #: How a follow-up request on the same host, unchanged, differed from a clean run: the change
+    #: outlived its own request (empty: it did not, or no follow-up was made).
+    leaked: tuple[str, ...] = ()
+    #: Processes the target forked while it ran.
+    forks: int = 0
 
     @property
     def touched(self) -> bool:
@@ -239,10 +259,29 @@ class Evidence:
     points: tuple[str, ...]
     #: Per owner fact in the feed: trusted and what it hid, or ignored and why.
     availability: tuple[Ruling, ...]
+    #: What the case did after its `run` returned: effects on the ports that came late, and a change
+    #: that leaked into the next request on the same host.
+    aftermath: tuple[str, ...] = ()
 
     @property
     def ending(self) -> Ending:
         return ending(self.stop, bool(self.dispatches))
+
+
+class Role(enum.StrEnum):
+    """Which target of a run an observation is of."""
+
+    TARGET = "target"
+    RED = "red"
+
+
+@dataclass(frozen=True, slots=True)
+class Amendment:
+    """Something a case did that was seen only after its record was made: it fails the case's verdict on `role`."""
+
+    index: int
+    role: Role
+    note: str
 
 
 @dataclass(frozen=True, slots=True)

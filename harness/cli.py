@@ -13,6 +13,7 @@ import datetime
 import enum
 import io
 import sys
+import time
 from collections.abc import Callable
 from functools import wraps
 from pathlib import Path
@@ -46,6 +47,7 @@ from ._recorder import record as record_run
 from ._reference import REFERENCE_TARGETS
 from ._results import RESULTS_FILE, ResultsWriter, encode, merge_results, read_results
 from ._targets import load_target
+from ._types import CaseRecord
 from ._version import version
 
 app = typer.Typer(
@@ -131,6 +133,12 @@ def run(
     shard: Annotated[str | None, typer.Option("--shard", help="Run part K of N, e.g. 2/4; combine the parts with `merge`.")] = None,
     out_dir: Annotated[Path | None, typer.Option("--out", help="Folder for results.json and the reports [default: toolsurface-report].")] = None,
     timeout: Annotated[float | None, typer.Option("--timeout", help="Seconds one case may run before it is an error [default: 10].")] = None,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", help="Worker processes that run the targets; 0 runs them in this process, for a debugger [default: one per core].")
+    ] = None,
+    grace: Annotated[
+        float | None, typer.Option("--grace", help="Seconds to keep watching every case's ports after the last case, for late effects [default: 1].")
+    ] = None,
     formats: FormatOpt = None,
     config: ConfigOpt = None,
     expectations: Annotated[Path | None, typer.Option("--expectations", help="TOML file of accepted deviations ([[expect]] entries).")] = None,
@@ -141,16 +149,26 @@ def run(
     project = load_project_config(config)
     options = RunOptions.configured(
         project, target=target, red_target=red_target, scenarios=scenario_paths, select=select, seed=seed, shard=shard,
-        out=out_dir, timeout=timeout, expectations=expectations, defects=defects, today=_today(today),
+        out=out_dir, timeout=timeout, jobs=jobs, grace=grace, expectations=expectations, defects=defects, today=_today(today),
     )
     outputs = parse_formats(formats or project.formats)
     session = prepare(options)
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err)
+    # Refreshed as cases finish, not from a thread of its own: the workers are forked from this
+    # process, and a fork copies no thread but may copy a lock one holds.
+    progress = Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err, auto_refresh=False
+    )
     with options.naming_sources(), ResultsWriter(options.out or DEFAULT_OUT, session) as writer, progress:
         task = progress.add_task(f"running {len(session.cases)} cases", total=len(session.cases))
+        shown = 0.0
         for result in session.results():
             writer.write(result)
-            progress.advance(task)
+            if isinstance(result, CaseRecord):
+                progress.advance(task)
+            if (now := time.monotonic()) - shown > 0.1:
+                progress.refresh()
+                shown = now
+        progress.refresh()
     _conclude(read_results(writer.path), writer.path, outputs)
 
 

@@ -1,0 +1,268 @@
+"""Run the cases in worker processes the run owns; the parent holds the plan, judges and writes.
+
+A host may do anything to the process it runs in: exit it, crash it, hang where no signal reaches
+it, fork it, leave threads behind, keep state from one request to the next. So the targets run
+only in workers forked from the parent once the plan is made — each starts with the parent's
+loaded scenarios, plan and targets, never having run a case — and the parent, which never runs a
+target:
+
+- sends each worker chunks of case indexes and gets back one observation per case and target;
+- judges every case, and yields the records in plan order whatever order the workers finish in,
+  so results.json is the same for any number of workers;
+- ends a target that runs past its time from outside, whatever the host catches, and turns a
+  worker that dies into an `error` for the case it was running; a fresh worker takes the rest;
+- lets a worker go once a case changed its host's state (the worker leaves by itself), so the
+  next case starts from a fresh host;
+- at the end, asks every worker for what came late after the grace period, and kills every
+  worker and whatever it started: nothing a host left running outlives the run.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gc
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from collections import deque
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+from ._runner import Runner, alarm_handler, settle
+from ._types import Amendment, Case, CaseRecord, Died, Observation, Role, Stop, TimedOut
+
+#: Cases sent to a worker at a time: enough to keep the pipe from costing more than the cases.
+CHUNK = 16
+#: Seconds a worker has, past its targets' own time, to report before it is killed from outside.
+MARGIN = 1.0
+
+
+def can_fork() -> bool:
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
+def default_jobs() -> int:
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+@dataclass
+class _Worker:
+    process: Any
+    conn: Connection
+    #: What it was sent and has not answered yet, in the order it will answer: (case index, role).
+    inflight: deque[tuple[int, Role]] = field(default_factory=deque)
+    #: When the answer it owes next is overdue (monotonic seconds); None while it owes nothing.
+    deadline: float | None = None
+    #: It said it will leave (its host state changed): its end is no death.
+    leaving: bool = False
+
+
+class WorkerPool:
+    """Runs the cases of one run on `jobs` worker processes at a time."""
+
+    def __init__(self, runner: Runner, jobs: int, grace: float) -> None:
+        self.runner = runner
+        self.jobs = max(1, jobs)
+        self.grace = grace
+        self._context = multiprocessing.get_context("fork")
+        self._workers: list[_Worker] = []
+        self._cases: dict[int, Case] = {}
+
+    def run(self, cases: Sequence[Case]) -> Iterator[CaseRecord | Amendment]:
+        try:
+            yield from self._run(cases)
+        finally:
+            for worker in self._workers:
+                self._kill(worker)
+
+    def _run(self, cases: Sequence[Case]) -> Iterator[CaseRecord | Amendment]:
+        self._cases = {case.index: case for case in cases}
+        self.runner.clean = self._prime()
+        position = {case.index: at for at, case in enumerate(cases)}
+        self._observed: dict[int, dict[Role, Observation]] = {}
+        self._kills: dict[int, tuple[str, ...] | None] = {}
+        self._late: list[Amendment] = []
+        self._queue: deque[tuple[int, Role]] = deque(
+            (case.index, role) for case in cases if not case.equivalent for role in self.runner.roles
+        )
+        done: dict[int, CaseRecord] = {}
+        for case in cases:
+            if case.equivalent:
+                done[position[case.index]] = self.runner.record(case, None, None, None if self.runner.probe is None else ())
+        emitted = 0
+        while emitted < len(cases):
+            self._hand_out()
+            for index in self._receive():
+                done[position[index]] = self._record(index)
+            while emitted in done:
+                yield done.pop(emitted)
+                emitted += 1
+        yield from sorted(self._late + self._drain(), key=lambda a: (a.index, a.role != Role.TARGET))
+
+    def _hand_out(self) -> None:
+        while self._queue and len(self._workers) < self.jobs:
+            self._workers.append(self._spawn())
+        chunk = CHUNK * len(self.runner.roles)
+        for worker in self._workers:
+            # A second chunk goes out before the first is done, so a worker never waits for the parent.
+            if len(worker.inflight) < chunk and not worker.leaving and self._queue:
+                size = max(1, min(chunk, len(self._queue) // (2 * self.jobs)))
+                sent = [self._queue.popleft() for _ in range(min(size, len(self._queue)))]
+                if not worker.inflight:
+                    worker.deadline = time.monotonic() + self._budget(sent[0][1])
+                worker.inflight.extend(sent)
+                # A worker that has just left cannot take them; its end, read next, puts them back.
+                with contextlib.suppress(OSError):
+                    worker.conn.send(("cases", sent))
+
+    def _receive(self) -> list[int]:
+        """Wait for answers (or a deadline); the indexes of the cases now observed in full."""
+        busy = [worker for worker in self._workers if worker.inflight or worker.leaving]
+        deadlines = [w.deadline for w in busy if w.deadline is not None]
+        timeout = max(0.0, min(deadlines) - time.monotonic()) if deadlines else None
+        complete = []
+        by_conn = {worker.conn: worker for worker in busy}
+        for conn in wait(list(by_conn), timeout):
+            worker = by_conn[conn]  # type: ignore[index]
+            try:
+                message = worker.conn.recv()
+            except (EOFError, OSError):
+                complete += self._lost(worker, self._death(worker))
+                continue
+            complete += self._answer(worker, *message)
+        now = time.monotonic()
+        for worker in list(self._workers):
+            if worker.deadline is not None and now > worker.deadline and worker.inflight:
+                self._kill(worker)
+                complete += self._lost(worker, TimedOut(killed=True))
+        return complete
+
+    def _answer(self, worker: _Worker, index: int, role: Role, observed: Observation, kills: Any, late: list[Amendment]) -> list[int]:
+        self._late += late
+        worker.leaving = bool(observed.stale or observed.leaked)
+        if observed.stale:
+            return []  # state an earlier case left: the worker leaves, and a fresh one runs this case again
+        worker.inflight.popleft()
+        worker.deadline = time.monotonic() + self._budget(worker.inflight[0][1]) if worker.inflight else None
+        return self._observe(index, role, observed, kills)
+
+    def _observe(self, index: int, role: Role, observed: Observation, kills: tuple[str, ...] | None) -> list[int]:
+        self._observed.setdefault(index, {})[role] = observed
+        if role is Role.TARGET:
+            self._kills[index] = kills
+        return [index] if len(self._observed[index]) == len(self.runner.roles) else []
+
+    def _lost(self, worker: _Worker, stop: Stop | None) -> list[int]:
+        """A worker is gone: its current case gets `stop` (None: it left as it said it would), the rest go back in the queue."""
+        self._workers.remove(worker)
+        self._kill(worker)
+        complete = []
+        if stop is not None and worker.inflight and not worker.leaving:
+            index, role = worker.inflight.popleft()
+            kills = None if self.runner.probe is None else ()
+            complete = self._observe(index, role, Observation((), (), (), (), (), False, None, stop), kills)
+        self._queue.extendleft(reversed(worker.inflight))
+        return complete
+
+    def _death(self, worker: _Worker) -> Died:
+        worker.process.join(MARGIN)
+        code = worker.process.exitcode
+        if code is None:
+            return Died("closed its pipe and stopped answering")
+        if code < 0:
+            return Died(f"was killed by {signal.Signals(-code).name}")
+        return Died(f"exited with status {code}")
+
+    def _record(self, index: int) -> CaseRecord:
+        observed = self._observed.pop(index)
+        return self.runner.record(self._cases[index], observed[Role.TARGET], observed.get(Role.RED), self._kills.pop(index))
+
+    def _budget(self, role: Role) -> float:
+        """Seconds a worker may take over one observation before it is killed from outside."""
+        runs = 2 if role is Role.TARGET else 1  # the case and its follow-up request
+        if role is Role.TARGET and self.runner.probe is not None:
+            runs += 1 + len(self.runner.probe.defects)
+        return runs * self.runner.timeout + MARGIN
+
+    def _prime(self) -> Any:
+        """The clean runs, made in a worker of their own so the parent never runs a target."""
+        worker = self._spawn()
+        runs = len(self.runner.scenarios) * len(self.runner.roles)
+        worker.conn.send(("prime",))
+        try:
+            if worker.conn.poll(runs * self.runner.timeout + MARGIN):
+                return worker.conn.recv()
+        except (EOFError, OSError):
+            pass
+        finally:
+            self._kill(worker)
+        return {}  # no clean run to compare with: the cases themselves will show what is wrong
+
+    def _drain(self) -> list[Amendment]:
+        """What came late, from every worker, once each has given its host `grace` seconds."""
+        late: list[Amendment] = []
+        workers = [w for w in self._workers if not w.leaving]
+        for worker in workers:
+            with contextlib.suppress(OSError):
+                worker.conn.send(("drain", self.grace))
+        until = time.monotonic() + self.grace + MARGIN
+        for worker in workers:
+            with contextlib.suppress(EOFError, OSError):
+                if worker.conn.poll(max(0.0, until - time.monotonic())):
+                    late += worker.conn.recv()
+        return late
+
+    def _spawn(self) -> _Worker:
+        # What the parent holds stays out of the workers' garbage collection: a collection would
+        # touch, and so copy, every page of the plan and scenarios they share with the parent.
+        gc.freeze()
+        parent, child = self._context.Pipe()
+        process = self._context.Process(target=_serve, args=(child, self.runner, self._cases), daemon=True)
+        process.start()
+        child.close()
+        return _Worker(process, parent)
+
+    def _kill(self, worker: _Worker) -> None:
+        """End the worker and every process it started (it leads a process group of its own, once
+        it has begun: a worker killed as it starts is ended by its pid)."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(worker.process.pid, signal.SIGKILL)
+        worker.process.kill()
+        worker.process.join()
+        worker.conn.close()
+
+
+def _serve(conn: Connection, runner: Runner, cases: dict[int, Case]) -> None:
+    """A worker's life: observe what the parent sends until it says stop, then leave without
+    waiting for anything the hosts left running."""
+    try:
+        os.setsid()  # a group of its own: the parent can end it with all it started, and ^C goes to the parent alone
+        before = set(threading.enumerate())
+        with alarm_handler():
+            _answer(conn, runner, cases, before)
+    finally:
+        os._exit(0)
+
+
+def _answer(conn: Connection, runner: Runner, cases: dict[int, Case], before: set[threading.Thread]) -> None:
+    while True:
+        message = conn.recv()
+        if message[0] == "prime":
+            runner.prime()
+            conn.send(runner.clean)
+            return
+        if message[0] == "drain":
+            settle(message[1], before)
+            conn.send(runner.take_late())
+            return
+        for index, role in message[1]:
+            case = cases[index]
+            observed = runner.observe(case, role)
+            kills = runner.kills(case, observed) if role is Role.TARGET else None
+            conn.send((index, role, observed, kills, runner.take_late()))
+            if observed.stale or observed.leaked:
+                return  # this host's state is no longer fresh: a new worker takes the rest
