@@ -128,7 +128,7 @@ class Runner:
         self.prime()
         assert self.clean is not None
         target, scenario = self.target_of(role), self.scenarios[case.scenario]
-        clean = self.clean[role, scenario.id]
+        clean = self.clean.get((role, scenario.id))
         ports = case_ports(target, case, scenario, watch=1)
         observed = observe_ports(target, scenario, ports, self.timeout, terse_refusals=case.must is Must.REFUSE and not explain)
         ports.close(functools.partial(self._came_late, case.index, role))

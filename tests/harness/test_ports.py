@@ -69,3 +69,40 @@ def test_inject_applies_once_at_its_point_and_records_every_point(scenario):
     assert ports.inject("evidence", [1, 2, 3], [])[0] == [1]
     assert ports.inject("evidence", [1, 2, 3], [])[0] == [1, 2, 3]
     assert calls == [3] and ports.injected and ports.points == ["context_fit", "evidence", "evidence"]
+
+
+def test_closed_ports_report_every_effect_as_late_and_still_record_it(ports, scenario):
+    late = []
+    reservation = ports.ledger("main").reserve("req")
+    ports.close(late.append)
+    ports.gateway.dispatch("req", [], [])
+    ports.ledger("main").settle(reservation, "dispatched")
+    ports.publications.publish("p", "body")
+    ports.publications.withdraw("p")
+    assert late == [
+        "dispatched request 'req'",
+        "settled 'req' as dispatched in the main ledger",
+        "published 'p'",
+        "withdrew publication 'p'",
+    ]
+    assert len(ports.gateway.log) == 1 and ports.open_reservations == ()
+
+
+def test_effects_before_the_close_are_not_late(ports):
+    late = []
+    ports.gateway.dispatch("req", [], [])
+    ports.close(late.append)
+    assert late == []
+
+
+def test_watched_boundaries_are_snapshotted_before_the_change(scenario):
+    from toolsurface.harness._canonical import capture
+    from toolsurface.harness._formats import LOGICAL
+
+    tools = [descriptor.as_logical() for descriptor in scenario.surface]
+    ports = Ports(scenario, LOGICAL, "evidence", lambda t, m, f: ([], m), watch=2)
+    ports.inject("hook", tools, [])
+    ports.inject("evidence", tools, [])
+    ports.inject("post_seal", [], [])
+    assert [point for point, _ in ports.offered] == ["hook", "evidence"]
+    assert ports.offered[1][1] == capture(tools, LOGICAL)

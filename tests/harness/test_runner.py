@@ -104,3 +104,57 @@ def test_an_exception_whose_message_itself_fails_is_still_a_value(scenarios, cas
     result = run(scenarios, "RaisesBrokenMessage", cases[1])
     assert result.verdict.kind is VerdictKind.ERROR
     assert result.verdict.reason == "target crashed: BrokenMessage: <str() of BrokenMessage failed: ValueError: no words>"
+
+
+def _in_place_rename(planned):
+    return next(c for c in planned if c.mutation.kind == "rename" and c.mutation.delivery.value == "in_place" and c.change)
+
+
+def test_a_change_that_outlives_its_request_fails_its_own_case(scenarios):
+    from tests.fixtures.hostile_hosts import CachesTools
+
+    case = _in_place_rename(plan(scenarios, seed=0))
+    result = Runner(scenarios, CachesTools()).run_case(case)
+    assert result.verdict.kind is VerdictKind.SURVIVED
+    assert result.verdict.reason.startswith("the change outlived its request")
+    assert "else: killed" in result.verdict.reason  # the request itself was refused as it should be
+    assert result.evidence.aftermath and result.evidence.aftermath[0].startswith("next request: ")
+
+
+def test_state_an_earlier_case_left_is_named_not_read_as_a_wiring_fault(scenarios):
+    from tests.fixtures.hostile_hosts import CachesTools
+
+    planned = plan(scenarios, seed=0)
+    culprit = _in_place_rename(planned)
+    later = next(c for c in planned if c.scenario == culprit.scenario and c.must is Must.DISPATCH)
+    runner = Runner(scenarios, CachesTools())
+    runner.run_case(culprit)
+    result = runner.run_case(later)
+    assert result.verdict.kind is VerdictKind.ERROR
+    assert result.verdict.reason.startswith(f"host state left by an earlier case changed this one before its change was made: after {culprit.id}: ")
+
+
+def test_the_same_case_on_a_fresh_host_is_judged_on_its_own(scenarios):
+    from tests.fixtures.hostile_hosts import CachesTools
+
+    planned = plan(scenarios, seed=0)
+    culprit = _in_place_rename(planned)
+    later = next(c for c in planned if c.scenario == culprit.scenario and c.must is Must.DISPATCH)
+    assert Runner(scenarios, CachesTools()).run_case(later).verdict.kind is VerdictKind.PASSED
+
+
+def test_late_effects_are_amendments_after_the_records(scenarios, cases):
+    from tests.fixtures.hostile_hosts import RetriesLater
+
+    from toolsurface.harness._oracles import amend_all
+    from toolsurface.harness._types import Amendment, Role
+
+    reject, _ = cases
+    # The retry ends once it has re-sent: the grace is a bound, never waited out here.
+    stream = list(Runner(scenarios, RetriesLater()).run([reject], grace=60))
+    assert [type(item).__name__ for item in stream] == ["CaseRecord", "Amendment"]
+    assert stream[1] == Amendment(reject.index, Role.TARGET, "after run() returned: dispatched request " + repr(stream[1].note.split("'")[1]))
+    (record,) = amend_all(stream)
+    assert stream[0].verdict.kind is VerdictKind.KILLED
+    assert record.verdict.kind is VerdictKind.SURVIVED and record.verdict.reason.startswith("after run() returned: dispatched request")
+    assert record.evidence.aftermath == (stream[1].note,)
