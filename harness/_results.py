@@ -8,10 +8,9 @@ pieces, so the merge of a run's shards is byte for byte the file one unsharded r
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-import os
-import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
@@ -22,7 +21,7 @@ from ._api import Session
 from ._codec import DecodeError, decode, dumps
 from ._errors import UsageError
 from ._expectations import Expectation
-from ._files import publish
+from ._files import cannot_write, publish, temporary
 from ._record import SCHEMA_VERSION, Results, RunInfo, Summary, summarize
 from ._types import CaseRecord, Tally
 
@@ -47,40 +46,63 @@ def encode(results: Results) -> bytes:
 
 
 class ResultsWriter:
-    """Writes `results.json` for one session; use as a context manager around the run."""
+    """Writes `results.json` for one session; use as a context manager around the run.
 
-    def __init__(self, out: Path, session: Session) -> None:
+    Any failed write (a full disk, a file size limit) is a `UsageError` naming results.json, and
+    leaves no temporary behind.
+    """
+
+    def __init__(self, out: Path, session: Session, publish: Callable[[Path, Path], None] = publish) -> None:
         self.path = out / RESULTS_FILE
         self._session = session
         self._tallies: list[Tally] = []
         self._file: IO[bytes] | None = None
+        #: Renames the finished temporary into place; `Publication.stage` instead, to publish it with the reports.
+        self._publish = publish
 
     def __enter__(self) -> ResultsWriter:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            handle, name = tempfile.mkstemp(prefix=".results-", suffix=".json.part", dir=self.path.parent)
+            self._file, self._temp = temporary(self.path)
         except OSError as error:
-            raise UsageError(f"{self.path.parent}: cannot write results there: {error.strerror}", option="out") from None
-        self._file = os.fdopen(handle, "wb")
-        self._temp = Path(name)
-        self._file.write(opening(self._session.info))
+            raise cannot_write(self.path.parent, error, "out") from None
+        with self._writing():
+            self._file.write(opening(self._session.info))
         return self
 
     def write(self, record: CaseRecord) -> None:
         assert self._file is not None
-        self._file.write(case_line(record, not self._tallies))
+        with self._writing():
+            self._file.write(case_line(record, not self._tallies))
         self._tallies.append(record.tally)
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
         assert self._file is not None
         if kind is not None:
-            self._file.close()
-            self._temp.unlink(missing_ok=True)
+            self._discard()
             return
-        self.summary = self._session.summarize(self._tallies)
-        self._file.write(closing(self.summary))
-        self._file.close()
-        publish(self._temp, self.path)
+        with self._writing():
+            self.summary = self._session.summarize(self._tallies)
+            self._file.write(closing(self.summary))
+            self._file.close()  # flushes: a full disk may only show here
+            self._publish(self._temp, self.path)
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """Remove the temporary if the block fails; an `OSError` becomes an input error naming results.json."""
+        try:
+            yield
+        except BaseException as error:
+            self._discard()
+            if isinstance(error, OSError):
+                raise cannot_write(self.path, error, "out") from None
+            raise
+
+    def _discard(self) -> None:
+        assert self._file is not None
+        with contextlib.suppress(OSError):  # closing flushes again what a full disk refused
+            self._file.close()
+        self._temp.unlink(missing_ok=True)
 
 
 def write_results(out: Path, session: Session, records: Iterable[CaseRecord]) -> Path:
