@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime
+import math
 import platform
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, fields
@@ -137,11 +138,26 @@ def prepare(options: RunOptions) -> Session:
         return _prepare(options)
 
 
+#: Seeds run from 0 to 2**63 - 1: results.json records the seed, and JSON readers take 64-bit integers.
+SEED_LIMIT = 2**63
+
+
+def check_seed(seed: int) -> None:
+    """Refuse a seed out of range, naming the `seed` option."""
+    if not 0 <= seed < SEED_LIMIT:
+        raise UsageError(f"{seed} must be an integer from 0 to 2**63 - 1", option="seed")
+
+
+def check_timeout(seconds: float) -> None:
+    """Refuse a timeout that is not a positive number of seconds, naming the `timeout` option."""
+    # Not `seconds <= 0` alone: nan passes that, and neither nan nor inf can arm a timer.
+    if not (math.isfinite(seconds) and seconds > 0):
+        raise UsageError(f"{seconds} must be a positive, finite number of seconds", option="timeout")
+
+
 def _prepare(options: RunOptions) -> Session:
-    if options.seed < 0:
-        raise UsageError(f"{options.seed} must be a non-negative integer", option="seed")
-    if options.timeout <= 0:
-        raise UsageError(f"{options.timeout} must be a positive number of seconds", option="timeout")
+    check_seed(options.seed)
+    check_timeout(options.timeout)
     if options.jobs is not None and options.jobs < 0:
         raise UsageError(f"{options.jobs} must be 0 (run in this process) or a number of worker processes", option="jobs")
     if not 0 <= options.grace <= 3600:

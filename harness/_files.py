@@ -1,16 +1,62 @@
 """Files written whole or not at all: a temporary file beside the target, renamed into place.
 
 A reader (CI, a reviewer, a second run) never sees half a report, and a write that fails leaves
-nothing behind.
+nothing behind: any `OSError` (a full disk, a file size limit, a folder in the way) is one input
+error naming the file. A temporary is named `.<name>-<pid>-<random>.part`: a process killed
+outright (SIGKILL, a lost machine) cannot remove its own, so the next write into the folder
+removes those whose process is gone.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
+import re
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
+from types import TracebackType
+from typing import IO
 
 from ._errors import UsageError
+
+#: A temporary's name, with the id of the process that writes it.
+_TEMPORARY = re.compile(r"\..+-(?P<pid>\d+)-[a-z0-9_]+\.part")
+
+
+def cannot_write(path: Path, error: OSError, option: str) -> UsageError:
+    """The one-line error for `path` that could not be written; `option` names the input that gave it."""
+    return UsageError(f"{path}: cannot write there: {error.strerror or error}", option=option)
+
+
+def temporary(path: Path) -> tuple[IO[bytes], Path]:
+    """A new temporary file beside `path`, open for writing, and its path.
+
+    Creating it is a write into the folder, so it first removes what killed writers left there.
+    """
+    remove_abandoned(path.parent)
+    handle, name = tempfile.mkstemp(prefix=f".{path.name}-{os.getpid()}-", suffix=".part", dir=path.parent)
+    return os.fdopen(handle, "wb"), Path(name)
+
+
+def remove_abandoned(folder: Path) -> None:
+    """Remove the temporaries in `folder` whose writer is gone; a live writer's (another run's) stay."""
+    for entry in folder.glob(".*.part"):
+        match = _TEMPORARY.fullmatch(entry.name)
+        if match and not _running(int(match["pid"])):
+            with contextlib.suppress(OSError):  # another run may be removing it too
+                entry.unlink()
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists but is not ours to signal: someone else's live writer
+    return True
 
 
 def publish(temporary: Path, path: Path) -> None:
@@ -30,13 +76,83 @@ def write_report(path: Path, data: bytes, *, option: str) -> None:
     (`output`, `out`), for the error when it cannot be written."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle, name = tempfile.mkstemp(prefix=f".{path.name}-", suffix=".part", dir=path.parent)
+        file, name = temporary(path)
     except OSError as error:
-        raise UsageError(f"{path}: cannot write there: {error.strerror}", option=option) from None
+        raise cannot_write(path, error, option) from None
     try:
-        with os.fdopen(handle, "wb") as file:
+        with file:
             file.write(data)
-        publish(Path(name), path)
-    except BaseException:
-        Path(name).unlink(missing_ok=True)
+        publish(name, path)
+    except BaseException as error:
+        name.unlink(missing_ok=True)
+        if isinstance(error, OSError):
+            raise cannot_write(path, error, option) from None
         raise
+
+
+class Publication:
+    """Files that appear in one folder together or not at all: results.json and the reports of a run.
+
+    Each is first written whole as a temporary beside its place, and `publish` renames them into
+    place. If the block ends any other way — a write or rename that fails, an interrupt, a bug —
+    leaving it removes this run's temporaries, what it already renamed, and the previous files of
+    the same names: the folder then holds none of this run's outputs and nothing a reader (an
+    artifact upload that always runs) could take for them. It never holds a mix of two runs.
+
+    Temporaries beside each file rather than a staging folder swapped into place: the folder may
+    hold other files (`--out .`), so only these names may be replaced.
+    """
+
+    def __init__(self, paths: Sequence[Path], option: str) -> None:
+        #: The files, in the order they are renamed into place.
+        self.paths = tuple(paths)
+        #: The input that gave the folder, named in errors.
+        self.option = option
+        self._temporaries: dict[Path, Path] = {}
+        self._published = False
+
+    def __enter__(self) -> Publication:
+        """Check that every file can be written before any work is done: its folder made, no folder in its place."""
+        for path in self.paths:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise cannot_write(path.parent, error, self.option) from None
+            if path.is_dir():
+                raise cannot_write(path, IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR)), self.option)
+        return self
+
+    def stage(self, temporary: Path, path: Path) -> None:
+        """Take a finished temporary, to be renamed into `path` by `publish`."""
+        self._temporaries[path] = temporary
+
+    def temporary(self, path: Path) -> Path:
+        """The finished temporary staged for `path`."""
+        return self._temporaries[path]
+
+    def write(self, path: Path, data: bytes) -> None:
+        """Write `data` into a temporary for `path`."""
+        try:
+            file, self._temporaries[path] = temporary(path)
+            with file:
+                file.write(data)
+        except OSError as error:
+            raise cannot_write(path, error, self.option) from None
+
+    def publish(self) -> None:
+        """Rename every staged temporary into place, in the order of `paths`."""
+        for path in self.paths:
+            try:
+                publish(self._temporaries[path], path)
+            except OSError as error:
+                raise cannot_write(path, error, self.option) from None
+        self._published = True
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
+        if self._published:
+            return
+        for path in self.paths:
+            for file in (self._temporaries.get(path), path):
+                if file is not None:
+                    with contextlib.suppress(OSError):  # a folder of that name is the user's: keep it
+                        file.unlink(missing_ok=True)

@@ -8,10 +8,9 @@ pieces, so the merge of a run's shards is byte for byte the file one unsharded r
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
-import os
-import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import IO, Any
@@ -22,7 +21,7 @@ from ._api import Session
 from ._codec import DecodeError, decode, dumps
 from ._errors import UsageError
 from ._expectations import Expectation
-from ._files import publish
+from ._files import cannot_write, publish, temporary
 from ._record import SCHEMA_VERSION, Results, RunInfo, Summary, summarize
 from ._oracles import amended as amended_record
 from ._types import Amendment, CaseRecord, Tally
@@ -48,9 +47,13 @@ def encode(results: Results) -> bytes:
 
 
 class ResultsWriter:
-    """Writes `results.json` for one session; use as a context manager around the run."""
+    """Writes `results.json` for one session; use as a context manager around the run.
 
-    def __init__(self, out: Path, session: Session) -> None:
+    Any failed write (a full disk, a file size limit) is a `UsageError` naming results.json, and
+    leaves no temporary behind.
+    """
+
+    def __init__(self, out: Path, session: Session, publish: Callable[[Path, Path], None] = publish) -> None:
         self.path = out / RESULTS_FILE
         self._session = session
         self._tallies: list[Tally] = []
@@ -59,16 +62,17 @@ class ResultsWriter:
         self._late: dict[int, list[Amendment]] = {}
         #: Where each written case is among the written ones, by plan index.
         self._written: dict[int, int] = {}
+        #: Renames the finished temporary into place; `Publication.stage` instead, to publish it with the reports.
+        self._publish = publish
 
     def __enter__(self) -> ResultsWriter:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            handle, name = tempfile.mkstemp(prefix=".results-", suffix=".json.part", dir=self.path.parent)
+            self._file, self._temp = temporary(self.path)
         except OSError as error:
-            raise UsageError(f"{self.path.parent}: cannot write results there: {error.strerror}", option="out") from None
-        self._file = os.fdopen(handle, "wb")
-        self._temp = Path(name)
-        self._file.write(opening(self._session.info))
+            raise cannot_write(self.path.parent, error, "out") from None
+        with self._writing():
+            self._file.write(opening(self._session.info))
         return self
 
     def write(self, item: CaseRecord | Amendment) -> None:
@@ -76,40 +80,62 @@ class ResultsWriter:
         if isinstance(item, Amendment):
             self._late.setdefault(item.index, []).append(item)
             return
-        self._file.write(case_line(item, not self._tallies))
+        with self._writing():
+            self._file.write(case_line(item, not self._tallies))
         self._written[item.case.index] = len(self._tallies)
         self._tallies.append(item.tally)
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
         assert self._file is not None
         if kind is not None:
-            self._file.close()
-            self._temp.unlink(missing_ok=True)
+            self._discard()
             return
-        if self._late:
-            self._amend()
-        self.summary = self._session.summarize(self._tallies)
-        self._file.write(closing(self.summary))
-        self._file.close()
-        publish(self._temp, self.path)
+        with self._writing():
+            if self._late:
+                self._amend()
+            self.summary = self._session.summarize(self._tallies)
+            self._file.write(closing(self.summary))
+            self._file.close()  # flushes: a full disk may only show here
+            self._publish(self._temp, self.path)
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """Remove the temporary if the block fails; an `OSError` becomes an input error naming results.json."""
+        try:
+            yield
+        except BaseException as error:
+            self._discard()
+            if isinstance(error, OSError):
+                raise cannot_write(self.path, error, "out") from None
+            raise
+
+    def _discard(self) -> None:
+        assert self._file is not None
+        with contextlib.suppress(OSError):  # closing flushes again what a full disk refused
+            self._file.close()
+        self._temp.unlink(missing_ok=True)
 
     def _amend(self) -> None:
         """Rewrite the cases written so far with what came late: each line is one case, so the
         file is copied line by line and only the amended ones are decoded again."""
         assert self._file is not None
         self._file.close()
-        amended = self._temp.with_name(self._temp.name + ".amended")
         amend_at = {self._written[index]: late for index, late in self._late.items() if index in self._written}
-        with self._temp.open("rb") as source, amended.open("wb") as target:
-            target.write(source.readline().rstrip(b"\n"))  # the opening
-            for at, line in enumerate(source):  # each a case, then `,\n` unless it is the last
-                body = line.rstrip(b",\n")
-                if at in amend_at:
-                    record = amended_record(decode(CaseRecord, orjson.loads(body)), amend_at[at])
-                    self._tallies[at] = record.tally
-                    line = dumps(record) + line[len(body) :]
-                target.write(b"\n" + line.rstrip(b"\n"))
-        os.replace(amended, self._temp)
+        target, amended = temporary(self.path)
+        try:
+            with self._temp.open("rb") as source, target:
+                target.write(source.readline().rstrip(b"\n"))  # the opening
+                for at, line in enumerate(source):  # each a case, then `,\n` unless it is the last
+                    body = line.rstrip(b",\n")
+                    if at in amend_at:
+                        record = amended_record(decode(CaseRecord, orjson.loads(body)), amend_at[at])
+                        self._tallies[at] = record.tally
+                        line = dumps(record) + line[len(body) :]
+                    target.write(b"\n" + line.rstrip(b"\n"))
+            amended.replace(self._temp)
+        except BaseException:
+            amended.unlink(missing_ok=True)
+            raise
         self._file = self._temp.open("ab")
 
 

@@ -20,6 +20,8 @@ target:
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
 import gc
 import multiprocessing
 import os
@@ -221,7 +223,7 @@ class WorkerPool:
         # touch, and so copy, every page of the plan and scenarios they share with the parent.
         gc.freeze()
         parent, child = self._context.Pipe()
-        process = self._context.Process(target=_serve, args=(child, self.runner, self._cases), daemon=True)
+        process = self._context.Process(target=_serve, args=(child, self.runner, self._cases, os.getpid()), daemon=True)
         process.start()
         child.close()
         return _Worker(process, parent)
@@ -236,16 +238,42 @@ class WorkerPool:
         worker.conn.close()
 
 
-def _serve(conn: Connection, runner: Runner, cases: dict[int, Case]) -> None:
+def _serve(conn: Connection, runner: Runner, cases: dict[int, Case], parent: int) -> None:
     """A worker's life: observe what the parent sends until it says stop, then leave without
     waiting for anything the hosts left running."""
     try:
         os.setsid()  # a group of its own: the parent can end it with all it started, and ^C goes to the parent alone
+        _die_with_parent(parent)
         before = set(threading.enumerate())
         with alarm_handler():
             _answer(conn, runner, cases, before)
     finally:
         os._exit(0)
+
+
+def _die_with_parent(parent: int) -> None:
+    """Be killed when the parent is, however it ends (SIGKILL included): a worker stuck in its host
+    must not outlive the run, holding its output pipes open. Linux does it for us; elsewhere a
+    thread watches for the parent to go."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+        if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL) == 0:
+            if os.getppid() != parent:  # it went before the request was made
+                os._exit(0)
+            return
+    except (OSError, AttributeError):
+        pass
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="toolsurface-parent-watch", daemon=True).start()
+
+
+#: `prctl` option: the signal a process gets when its parent ends (linux/prctl.h).
+_PR_SET_PDEATHSIG = 1
 
 
 def _answer(conn: Connection, runner: Runner, cases: dict[int, Case], before: set[threading.Thread]) -> None:

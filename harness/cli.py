@@ -1,7 +1,9 @@
 """The `toolsurface` command: flags in, an options object to the API, rendered results out.
 
 Exit status is the CI gate: 0 when nothing survived, was falsely rejected or errored; 1 when
-something did; 2 for bad input, reported as one line per problem and nothing written.
+something did; 2 for bad input, reported as one line per problem and nothing written; 3 for an
+internal error; 128 + n when stopped by signal n. Every command ends through one place, the
+command group's `invoke` (see `_exits`).
 
 Only `scan` and `mutants` read source with libcst, and they import it when they run: the
 commands that run and report on cases never load it.
@@ -14,15 +16,14 @@ import enum
 import io
 import sys
 import time
-from collections.abc import Callable
-from functools import wraps
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, NoReturn
 
 import orjson
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from typer.core import TyperGroup
 
 from toolsurface import mutators, scenarios
 from toolsurface.reports import (
@@ -37,11 +38,12 @@ from toolsurface.reports import (
 )
 
 from ._adapters import ADAPTER_TARGETS
-from ._api import RunOptions, defect_kills, prepare
+from ._api import RunOptions, check_timeout, defect_kills, prepare
 from ._api import reproduce as reproduce_case
 from ._config import load_project_config
-from ._errors import ToolsurfaceError, UsageError
-from ._files import write_report
+from ._errors import UsageError
+from ._exits import ending, exit_now, interrupting
+from ._files import Publication, write_report
 from ._record import Results
 from ._recorder import record as record_run
 from ._reference import REFERENCE_TARGETS
@@ -50,7 +52,25 @@ from ._targets import load_target
 from ._types import CaseRecord
 from ._version import version
 
+
+class _Commands(TyperGroup):
+    """The commands, each run through `invoke`: the one place that turns how a command ended
+    into its exit status and one line on stderr."""
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except (typer.Exit, typer.Abort, typer.TyperException, BrokenPipeError):
+            raise  # typer's own endings: a command's exit status, a flag it refuses, a closed stdout
+        except (Exception, KeyboardInterrupt) as error:
+            status, lines = ending(error, flag)
+            for line in lines:
+                err.print(line, markup=False, soft_wrap=True)
+            raise typer.Exit(status) from None
+
+
 app = typer.Typer(
+    cls=_Commands,
     name="toolsurface",
     help="Prove that the tools a model receives are exactly the tools that were admitted.",
     no_args_is_help=True,
@@ -61,8 +81,6 @@ app = typer.Typer(
 )
 out = Console(theme=THEME, highlight=False, soft_wrap=True)
 err = Console(theme=THEME, stderr=True, highlight=False, soft_wrap=True)
-
-F = TypeVar("F", bound=Callable[..., Any])
 
 #: Where results.json and the reports go when neither --out nor [tool.toolsurface] says.
 DEFAULT_OUT = Path("toolsurface-report")
@@ -95,24 +113,6 @@ def flag(option: str) -> str:
     return _FLAGS.get(option) or f"--{option.replace('_', '-')}"
 
 
-def _bad_input_exits_2(command: F) -> F:
-    """Turn input errors into one line per problem on stderr and exit status 2."""
-
-    @wraps(command)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return command(*args, **kwargs)
-        except scenarios.ScenarioError as error:
-            problems = list(error.problems)
-        except ToolsurfaceError as error:
-            problems = error.lines(flag)
-        for problem in problems:
-            err.print(f"error: {problem}", markup=False, soft_wrap=True)
-        raise typer.Exit(2)
-
-    return wrapper  # type: ignore[return-value]
-
-
 def _today(text: str | None) -> datetime.date | None:
     if text is None:
         return None
@@ -123,7 +123,6 @@ def _today(text: str | None) -> datetime.date | None:
 
 
 @app.command()
-@_bad_input_exits_2
 def run(
     target: TargetOpt = None,
     red_target: RedOpt = None,
@@ -153,29 +152,39 @@ def run(
     )
     outputs = parse_formats(formats or project.formats)
     session = prepare(options)
+    results = (options.out or DEFAULT_OUT) / RESULTS_FILE
     # Refreshed as cases finish, not from a thread of its own: the workers are forked from this
     # process, and a fork copies no thread but may copy a lock one holds.
     progress = Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err, auto_refresh=False
     )
-    with options.naming_sources(), ResultsWriter(options.out or DEFAULT_OUT, session) as writer, progress:
-        task = progress.add_task(f"running {len(session.cases)} cases", total=len(session.cases))
-        shown = 0.0
-        for result in session.results():
-            writer.write(result)
-            if isinstance(result, CaseRecord):
-                progress.advance(task)
-            if (now := time.monotonic()) - shown > 0.1:
-                progress.refresh()
-                shown = now
-        progress.refresh()
-    _conclude(read_results(writer.path), writer.path, outputs)
+    with options.naming_sources(), _publication(results, outputs) as publication:
+        with ResultsWriter(results.parent, session, publish=publication.stage) as writer, progress:
+            task = progress.add_task(f"running {len(session.cases)} cases", total=len(session.cases))
+            shown = 0.0
+            for result in session.results():
+                writer.write(result)
+                if isinstance(result, CaseRecord):
+                    progress.advance(task)
+                if (now := time.monotonic()) - shown > 0.1:
+                    progress.refresh()
+                    shown = now
+            progress.refresh()
+        _conclude(read_results(publication.temporary(results)), results, outputs, publication)
 
 
-def _conclude(record: Results, results: Path, outputs: tuple[ReportFormat, ...]) -> None:
-    """Write the reports of a finished results.json, print its summary, and exit with its gate."""
+def _publication(results: Path, outputs: tuple[ReportFormat, ...]) -> Publication:
+    """results.json and its reports, published together; results.json last, so that whoever sees
+    it finds its reports already in place."""
+    return Publication([*(results.parent / fmt.file_name for fmt in outputs), results], option="out")
+
+
+def _conclude(record: Results, results: Path, outputs: tuple[ReportFormat, ...], publication: Publication) -> NoReturn:
+    """Write the reports of a finished results.json, publish them with it, print its summary, and exit with its gate."""
     audit = Audit(record)
-    for path in write_reports(audit, results.parent, outputs):
+    reports = write_reports(audit, results.parent, outputs, publication)
+    publication.publish()
+    for path in reports:
         err.print(f"wrote {path}", markup=False)
     summary = RunSummary(audit, str(results))
     out.print(summary, soft_wrap=True)
@@ -183,7 +192,6 @@ def _conclude(record: Results, results: Path, outputs: tuple[ReportFormat, ...])
 
 
 @app.command()
-@_bad_input_exits_2
 def report(
     results: Annotated[Path, typer.Argument(help="A results.json written by `run` or `merge`.")],
     format: Annotated[ReportFormat, typer.Option("--format", help="md, html, junit or json.")] = ReportFormat.MD,
@@ -198,7 +206,6 @@ def report(
 
 
 @app.command()
-@_bad_input_exits_2
 def merge(
     shards: Annotated[list[Path], typer.Argument(help="The results.json of every shard of one run.")],
     out_dir: Annotated[Path, typer.Option("--out", help="Folder for the merged results.json and the reports.")] = DEFAULT_OUT,
@@ -207,9 +214,10 @@ def merge(
     """Combine the results of `run --shard K/N` into one results.json, write the reports, and gate."""
     outputs = parse_formats(formats or [])
     merged = merge_results([(path, read_results(path)) for path in shards])
-    path = out_dir / RESULTS_FILE
-    write_report(path, encode(merged), option="out")
-    _conclude(merged, path, outputs)
+    results = out_dir / RESULTS_FILE
+    with _publication(results, outputs) as publication:
+        publication.write(results, encode(merged))
+        _conclude(merged, results, outputs, publication)
 
 
 def _options(config: Path | None, **flags: Any) -> RunOptions:
@@ -218,7 +226,6 @@ def _options(config: Path | None, **flags: Any) -> RunOptions:
 
 
 @app.command()
-@_bad_input_exits_2
 def defects(scenario_paths: ScenariosOpt = None, select: SelectOpt = None, seed: SeedOpt = None, config: ConfigOpt = None) -> None:
     """Run the cases against every defect variant and show which cases kill which defect."""
     options = _options(config, scenarios=scenario_paths, select=select, seed=seed)
@@ -228,7 +235,6 @@ def defects(scenario_paths: ScenariosOpt = None, select: SelectOpt = None, seed:
 
 
 @app.command()
-@_bad_input_exits_2
 def reproduce(
     case_id: Annotated[str, typer.Argument(help="A case id, as printed by `run` or `list cases`.")],
     target: TargetOpt = None,
@@ -250,7 +256,6 @@ class ScanFormat(enum.StrEnum):
 
 
 @app.command()
-@_bad_input_exits_2
 def scan(
     paths: Annotated[list[Path], typer.Argument(help="Python files or folders to scan.")],
     format: Annotated[ScanFormat, typer.Option("--format", help="text, json or sarif.")] = ScanFormat.text,
@@ -287,7 +292,6 @@ def scan(
 
 
 @app.command()
-@_bad_input_exits_2
 def mutants(
     target: Annotated[str, typer.Argument(help="Target whose guard is mutated: reference:<name> or package.module:factory.")],
     source: Annotated[Path | None, typer.Option("--source", help="The module to mutate (default: the target's own).")] = None,
@@ -312,7 +316,6 @@ def mutants(
 
 
 @app.command()
-@_bad_input_exits_2
 def record(
     target: TargetOpt = None,
     scenario_paths: ScenariosOpt = None,
@@ -321,6 +324,7 @@ def record(
     config: ConfigOpt = None,
 ) -> None:
     """Run the target once per scenario, unmutated, and write the scenario each live run shows."""
+    check_timeout(timeout)
     options = _options(config, target=target, scenarios=scenario_paths)
     with options.naming_sources():
         host = load_target(options.target)
@@ -336,7 +340,6 @@ ImportKind = enum.StrEnum("ImportKind", {kind: kind for kind in scenarios.IMPORT
 
 
 @app.command("import")
-@_bad_input_exits_2
 def import_(
     kind: Annotated[ImportKind, typer.Argument(help="What the file is: an openai or anthropic request body, or an mcp tools/list response.")],
     file: Annotated[Path, typer.Argument(help="The logged JSON.")],
@@ -360,7 +363,6 @@ class Listing(enum.StrEnum):
 
 
 @app.command("list")
-@_bad_input_exits_2
 def list_(
     what: Annotated[Listing, typer.Argument(help="What to list.")],
     scenario_paths: ScenariosOpt = None,
@@ -388,5 +390,12 @@ def list_(
             out.print(case.id, markup=False, soft_wrap=True)
 
 
-def main() -> None:
-    app()
+def main() -> NoReturn:
+    """The console script: run the command, then exit with its status (see `_exits`)."""
+    with interrupting():
+        try:
+            app()
+            status = 0
+        except SystemExit as done:
+            status = int(done.code or 0)
+    exit_now(status)

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 from toolsurface.harness._errors import UsageError
-from toolsurface.harness._files import write_report
+from toolsurface.harness._files import Publication
 
 from ._audit import Audit
 from ._audit_json import render_json
@@ -55,11 +55,12 @@ def parse_formats(values: Iterable[str]) -> tuple[ReportFormat, ...]:
     return tuple(formats)
 
 
-def write_reports(audit: Audit, folder: Path, formats: Sequence[ReportFormat]) -> list[Path]:
-    """Render every format first, then write each whole, so a renderer's failure writes nothing.
+def write_reports(audit: Audit, folder: Path, formats: Sequence[ReportFormat], publication: Publication) -> list[Path]:
+    """Render every format first, so a renderer's failure writes nothing, then write each into
+    `publication`, which publishes them together with results.json; the paths they will have.
 
     `folder` is the results' folder, given by `run --out` or `merge --out`."""
     rendered = [(folder / fmt.file_name, fmt.render(audit)) for fmt in formats]
     for path, data in rendered:
-        write_report(path, data, option="out")
+        publication.write(path, data)
     return [path for path, _ in rendered]

@@ -156,7 +156,7 @@ def test_an_unwritable_out_folder_is_bad_input(tmp_path):
     blocker.write_text("")
     done = toolsurface("run", "--select", "*/post_seal/delete.*", "--out", str(blocker))
     assert done.returncode == 2
-    assert done.stderr == f"error: --out {blocker}: cannot write results there: File exists\n"
+    assert done.stderr == f"error: --out {blocker}: cannot write there: File exists\n"
 
 
 @pytest.fixture(scope="module")
@@ -172,7 +172,7 @@ def shard_results(tmp_path_factory):
     ("command", "flag", "written"),
     [
         (["record", "--scenarios", str(SMALL)], "--out", f"{SMALL.name}"),
-        (["merge", "{results}"], "--out", "results.json"),
+        (["merge", "{results}"], "--out", ""),
         (["report", "{results}"], "--output", "audit.md"),
         (["scan", str(ROOT / "tests" / "fixtures" / "small_guard.py")], "--output", "scan.txt"),
     ],
@@ -180,7 +180,8 @@ def shard_results(tmp_path_factory):
 def test_a_place_a_command_cannot_write_is_named_by_that_command_s_flag(tmp_path, shard_results, command, flag, written):
     blocker = tmp_path / "file"
     blocker.write_text("")
-    # A folder flag names the folder; a file flag names a file in a "folder" that is a file.
+    # A folder flag is given the file, a file flag a file in that "folder"; the error names the file
+    # the command could not write (`written`), or the folder itself when it is checked before any write.
     target = blocker if flag == "--out" else blocker / written
     done = toolsurface(*(word.format(results=shard_results) for word in command), flag, str(target))
     assert done.returncode == 2
@@ -191,7 +192,7 @@ def test_a_place_a_command_cannot_write_is_named_by_that_command_s_flag(tmp_path
     ("settings", "problem"),
     [
         ('select = ["nothing/*"]\n', "select: 'nothing/*' matched none of the "),
-        ('select = ["*/post_seal/delete.*"]\nout = "file"\n', "out: {folder}/file: cannot write results there: File exists"),
+        ('select = ["*/post_seal/delete.*"]\nout = "file"\n', "out: {folder}/file: cannot write there: File exists"),
     ],
 )
 def test_a_bad_value_from_the_config_is_named_by_its_file_and_key(tmp_path, settings, problem):

@@ -7,6 +7,7 @@ so a changed rule or setting never serves a stale finding.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import hashlib
 import os
@@ -117,10 +118,11 @@ def _load(cache_dir: Path, key: str, path: str) -> FileScanned | None:
 def _store(cache_dir: Path, key: str, result: FileScanned) -> None:
     findings = [{k: v for k, v in dataclasses.asdict(f).items() if k != "path"} for f in result.findings]
     target = cache_dir / key[:2] / key
+    temporary = target.with_suffix(f".{os.getpid()}.part")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        temporary = target.with_suffix(f".{os.getpid()}.part")
         temporary.write_bytes(orjson.dumps({"parsed": result.parsed, "findings": findings}))
         os.replace(temporary, target)
-    except OSError:
-        pass  # a cache that cannot be written only costs time
+    except OSError:  # a cache that cannot be written only costs time, but leaves no partial entry
+        with contextlib.suppress(OSError):
+            temporary.unlink(missing_ok=True)

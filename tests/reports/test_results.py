@@ -15,6 +15,8 @@ from toolsurface.harness._config import Spec
 from toolsurface.harness._errors import UsageError
 from toolsurface.harness._gate import Thresholds
 from toolsurface.harness._record import SCHEMA_VERSION, Results, results_schema
+from toolsurface.harness import _results
+from toolsurface.harness._files import temporary
 from toolsurface.harness._results import RESULTS_FILE, ResultsWriter, encode, read_results, write_results
 from toolsurface.harness._types import Capacity, Crashed, NotRun, Refused, Returned, VerdictKind
 
@@ -169,6 +171,26 @@ def test_the_previous_results_survive_a_failed_run(tmp_path, session):
         with ResultsWriter(tmp_path, session):
             raise RuntimeError("target exploded")
     assert (tmp_path / RESULTS_FILE).read_text() == "previous"
+    assert [p.name for p in tmp_path.iterdir()] == [RESULTS_FILE]
+
+
+def test_a_full_disk_is_one_error_naming_results_json_and_leaves_nothing(tmp_path, session, monkeypatch):
+    def on_full_disk(path):  # /dev/full fails every write with ENOSPC
+        _, name = temporary(path)
+        return open("/dev/full", "wb"), name
+
+    monkeypatch.setattr(_results, "temporary", on_full_disk)
+    with pytest.raises(UsageError) as refused:
+        write_results(tmp_path, session, session.results())
+    assert str(refused.value) == f"{tmp_path / RESULTS_FILE}: cannot write there: No space left on device"
+    assert refused.value.option == "out" and list(tmp_path.iterdir()) == []
+
+
+def test_results_that_cannot_go_into_place_leave_no_temporary(tmp_path, session):
+    (tmp_path / RESULTS_FILE).mkdir()
+    with pytest.raises(UsageError) as refused:
+        write_results(tmp_path, session, session.results())
+    assert str(refused.value) == f"{tmp_path / RESULTS_FILE}: cannot write there: Is a directory"
     assert [p.name for p in tmp_path.iterdir()] == [RESULTS_FILE]
 
 
