@@ -9,14 +9,32 @@ required tools fit at all.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from toolsurface.mutators import Must
 from toolsurface.scenarios import RequestOutcome, Scenario, rulings
 
 from ._canonical import Snapshot
 from ._diff import diff_snapshots, diff_summaries
-from ._types import Capacity, Case, Crashed, Evidence, LedgerOp, Observation, Refused, Settlement, TimedOut, Verdict, VerdictKind
+from ._types import (
+    Capacity,
+    Case,
+    Crashed,
+    Evidence,
+    LedgerEvent,
+    LedgerOp,
+    Observation,
+    Refused,
+    Settlement,
+    TimedOut,
+    Verdict,
+    VerdictKind,
+)
 
 EQUIVALENT = Verdict(VerdictKind.EQUIVALENT, "the mutation leaves the surface canonically unchanged")
+KILLED = Verdict(VerdictKind.KILLED, "refused before dispatch and settled as pre_dispatch_rejected")
+DISPATCHED_AS_EXPECTED = Verdict(VerdictKind.PASSED, "dispatched with the expected surface and settled as dispatched")
+CAPACITY_RESULT = Verdict(VerdictKind.PASSED, "explicit capacity result, settled as pre_dispatch_rejected, nothing sent")
 
 
 def judge(case: Case, observed: Observation, scenario: Scenario, expected: Snapshot) -> Verdict:
@@ -63,17 +81,23 @@ def _not_exercised(case: Case, observed: Observation) -> str | None:
     return None
 
 
-def _ledger_problems(observed: Observation, scenario: Scenario, settlement: Settlement) -> list[str]:
-    """What keeps the ledgers from showing exactly one `settlement` on the case's own lane."""
-    problems = [f"ledger refused: {event}" for event in observed.ledger if not event.accepted]
-    settled = [e for e in observed.ledger if e.op is LedgerOp.SETTLE and e.accepted]
-    request = scenario.identity.request
-    ours = [e for e in settled if e.lane == scenario.lane.value and e.request == request]
+def settlement_problems(ledger: Sequence[LedgerEvent], lane: str, request: str, settlement: Settlement) -> list[str]:
+    """What keeps these ledger events from showing exactly one `settlement` of `lane:request` and
+    no other; `read_results` holds a recorded verdict to the same rule."""
+    problems = [f"ledger refused: {event}" for event in ledger if not event.accepted]
+    settled = [e for e in ledger if e.op is LedgerOp.SETTLE and e.accepted]
+    ours = [e for e in settled if e.lane == lane and e.request == request]
     if not ours:
-        problems.append(f"reservation {scenario.lane}:{request} was never settled")
+        problems.append(f"reservation {lane}:{request} was never settled")
     elif ours[0].settlement is not settlement:
-        problems.append(f"reservation settled as {ours[0].settlement!r}, expected {settlement.value!r}")
+        problems.append(f"reservation settled as {ours[0].settlement}, expected {settlement}")
     problems += [f"settlement on another lane or request: {e}" for e in settled if e not in ours]
+    return problems
+
+
+def _ledger_problems(observed: Observation, scenario: Scenario, settlement: Settlement) -> list[str]:
+    """What keeps the ports from showing exactly one `settlement` on the case's own lane, and nothing else amiss."""
+    problems = settlement_problems(observed.ledger, scenario.lane.value, scenario.identity.request, settlement)
     problems += [f"reservation left open: {key}" for key in observed.open_reservations]
     problems += [f"publication {key!r} lost" for key in observed.publications_lost]
     return problems
@@ -85,7 +109,7 @@ def _judge_refusal(observed: Observation, scenario: Scenario) -> Verdict:
     problems = _ledger_problems(observed, scenario, Settlement.PRE_DISPATCH_REJECTED)
     if problems:
         return Verdict(VerdictKind.SURVIVED, "refused, but " + "; ".join(problems))
-    return Verdict(VerdictKind.KILLED, "refused before dispatch and settled as pre_dispatch_rejected")
+    return KILLED
 
 
 def _judge_capacity(observed: Observation, scenario: Scenario) -> Verdict:
@@ -102,7 +126,7 @@ def _judge_capacity(observed: Observation, scenario: Scenario) -> Verdict:
     problems = _ledger_problems(observed, scenario, Settlement.PRE_DISPATCH_REJECTED)
     if problems:
         return Verdict(VerdictKind.SURVIVED, "capacity result, but " + "; ".join(problems))
-    return Verdict(VerdictKind.PASSED, "explicit capacity result, settled as pre_dispatch_rejected, nothing sent")
+    return CAPACITY_RESULT
 
 
 def _judge_dispatch(observed: Observation, scenario: Scenario, expected: Snapshot) -> Verdict:
@@ -120,4 +144,4 @@ def _judge_dispatch(observed: Observation, scenario: Scenario, expected: Snapsho
     problems = _ledger_problems(observed, scenario, Settlement.DISPATCHED)
     if problems:
         return Verdict(VerdictKind.SURVIVED, "dispatched, but " + "; ".join(problems))
-    return Verdict(VerdictKind.PASSED, "dispatched with the expected surface and settled as dispatched")
+    return DISPATCHED_AS_EXPECTED

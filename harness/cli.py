@@ -41,6 +41,7 @@ from ._api import reproduce as reproduce_case
 from ._config import load_project_config
 from ._errors import ToolsurfaceError, UsageError
 from ._files import write_report
+from ._printable import printable
 from ._record import Results
 from ._recorder import record as record_run
 from ._reference import REFERENCE_TARGETS
@@ -105,7 +106,7 @@ def _bad_input_exits_2(command: F) -> F:
         except ToolsurfaceError as error:
             problems = error.lines(flag)
         for problem in problems:
-            err.print(f"error: {problem}", markup=False, soft_wrap=True)
+            err.print(f"error: {printable(problem)}", markup=False, soft_wrap=True)
         raise typer.Exit(2)
 
     return wrapper  # type: ignore[return-value]
@@ -212,7 +213,7 @@ def defects(scenario_paths: ScenariosOpt = None, select: SelectOpt = None, seed:
 @app.command()
 @_bad_input_exits_2
 def reproduce(
-    case_id: Annotated[str, typer.Argument(help="A case id, as printed by `run` or `list cases`.")],
+    case_id: Annotated[str, typer.Argument(help="A case id, as printed by `run` or `list cases` or as results.json holds it.")],
     target: TargetOpt = None,
     scenario_paths: ScenariosOpt = None,
     seed: SeedOpt = None,
@@ -364,10 +365,11 @@ def list_(
         for scenario in scenarios.load(options.scenarios or None):
             hooks = "hooks" if scenario.hooks else "no-hooks"
             tools = f"{len(scenario.surface)} of {len(scenario.contract.surface)} tools"
-            out.print(f"{scenario.id}\t{scenario.mode}\t{scenario.lane}\t{hooks}\t{tools}\t{scenario.outcome}\t{scenario.description}", markup=False)
+            fields = (scenario.id, scenario.mode, scenario.lane, hooks, tools, scenario.outcome, scenario.description)
+            out.print("\t".join(printable(field) for field in fields), markup=False)
     else:
         for case in prepare(options).cases:
-            out.print(case.id, markup=False, soft_wrap=True)
+            out.print(printable(case.id), markup=False, soft_wrap=True)
 
 
 def main() -> None:

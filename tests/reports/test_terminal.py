@@ -14,7 +14,7 @@ def render(summary):
 def test_a_passing_run_says_pass_and_counts_controlled_cases(audit_of):
     text = render(RunSummary(audit_of(select=["web-read-child-single-tool/*/evidence/*"]), "out/results.json"))
     assert "toolsurface — reference:guarded (seed 0)" in text
-    assert "PASS: 48/48 in-scope checks pass — no survivors, false rejections or errors" in text
+    assert "PASS: 48/48 in-scope checks pass: no survivors, false rejections or errors" in text
     assert "red target reference:legacy: 42 of 52 cases fail there; 42 controlled (RED there, GREEN here)" in text
 
 
