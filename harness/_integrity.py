@@ -161,7 +161,7 @@ def _survived(record: CaseRecord, scenario: ScenarioInfo) -> Iterator[str]:
     if record.case.must is Must.DISPATCH and scenario.outcome is not RequestOutcome.CAPACITY:
         if not evidence.dispatches:
             yield "nothing was dispatched, which the oracle calls a false rejection"
-        elif evidence.dispatches == 1 and not evidence.diff:
+        elif reason.startswith("dispatched, but "):  # the surface went out as expected: the ledger is what failed
             yield from _nothing_amiss(evidence.ledger, scenario, Settlement.DISPATCHED, reason)
         return
     if evidence.dispatches:
@@ -186,18 +186,18 @@ def _error(record: CaseRecord, scenario: ScenarioInfo) -> Iterator[str]:
     if isinstance(stop, TimedOut | Crashed):
         said = "target timed out" if isinstance(stop, TimedOut) else f"target crashed: {stop.error_type}: {stop.message}"
         if reason != said:
-            yield f"the target's run stopped as {stop.tag} and the oracle then says {said!r}"
+            yield f"the target's run stopped as {stop.tag}, and the reason is not the oracle's for that, {said!r}"
     elif isinstance(stop, NotRun):
         yield "the target was not run"
     elif reason.startswith(f"mutation could not be applied at {point!r}: "):
         if point not in evidence.points:
-            yield f"the target never offered {point!r}, so no mutation was tried there"
+            yield f"the target never offered {point!r}, so no mutation can have failed there"
     elif point not in evidence.points:
         if not reason.startswith(f"target never offered injection point {point!r}"):
-            yield f"the target never offered {point!r}, which is what the oracle then says"
+            yield f"the target never offered {point!r}, and the reason does not say so"
     elif not evidence.dispatches and not evidence.ledger:
         if not reason.startswith("nothing observed: "):
-            yield "the target touched neither gateway nor ledger, which is what the oracle then says"
+            yield "the target touched neither gateway nor ledger, and the reason does not say so"
     else:
         yield f"the target ran to an end ({evidence.ending}), offered {point!r} and reached the ports"
 

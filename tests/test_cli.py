@@ -5,6 +5,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import jsonschema
@@ -107,11 +108,12 @@ def test_control_characters_from_a_scenario_never_reach_the_terminal(tmp_path):
     scenarios = hostile_scenario(tmp_path / "scenarios")
     shown = "q\\x1b]0;pwned\\x07\\x1b[2J\\nx"  # as the terminal shows it
     common = ["--scenarios", scenarios, "--target", "reference:legacy"]
-    done = toolsurface("run", *common, "--red-target", "none", "--select", "*pwned*", "--out", str(tmp_path / "out"))
+    out = tmp_path / "out"
+    done = toolsurface("run", *common, "--red-target", "none", "--select", "*pwned*", "--format", "html,junit", "--out", str(out))
     listed = toolsurface("list", "cases", "--scenarios", scenarios, "--select", "*pwned*")
     assert done.returncode == 1 and listed.returncode == 0
     ids = listed.stdout.splitlines()
-    assert ids and all(shown in line for line in ids) and len(ids) == len(results(tmp_path / "out").cases)
+    assert ids and all(shown in line for line in ids) and len(ids) == len(results(out).cases)
     # An id copied from `list cases`, and a command copied from `run`, reproduce their case.
     reproduced = toolsurface("reproduce", ids[0], *common)
     assert reproduced.returncode == 1 and f"case     {ids[0]}\n" in reproduced.stdout
@@ -119,8 +121,12 @@ def test_control_characters_from_a_scenario_never_reach_the_terminal(tmp_path):
     again = toolsurface(*shlex.split(command)[1:])
     assert again.returncode == 1 and shown in again.stdout
     # The raw id, as results.json holds it, reproduces the case too.
-    raw = toolsurface("reproduce", results(tmp_path / "out").cases[0].id, *common)
+    raw = toolsurface("reproduce", results(out).cases[0].id, *common)
     assert raw.returncode == 1 and raw.stdout.splitlines()[0] == f"case     {ids[0]}"
+    # Files keep the raw text, escaped as each format requires: JSON in the page, and XML, which cannot carry an ESC.
+    assert "\\u001b]0;pwned\\u0007\\u001b[2J\\nx" in (out / "report.html").read_text()
+    names = [case.get("name") for case in ET.parse(out / "junit.xml").getroot().iter("testcase")]
+    assert names and all("q\\u001b]0;pwned\\u0007\\u001b[2J\nx" in name for name in names)
     # The defect matrix names a hostile case as the first to kill shared-ref.
     defects = toolsurface("defects", "--scenarios", scenarios, "--select", "*pwned*")
     assert defects.returncode == 1 and "shared-ref" in defects.stdout

@@ -122,6 +122,11 @@ EDITS = {
         kind(E), lambda c: replace(c, verdict=Verdict(E, "target timed out")),
         "verdict.kind", "error, but the target ran to an end (dispatched), offered {point!r} and reached the ports",
     ),
+    "a crash given another reason": (
+        kind(E), with_evidence(stop=Crashed("RuntimeError", "boom", "Traceback")),
+        "verdict.kind", "error, but the target's run stopped as crashed, and the reason is not the oracle's for that, "
+        "'target crashed: RuntimeError: boom'",
+    ),
     "a survivor with nothing wrong": (
         kind(K), lambda c: replace(c, verdict=Verdict(S, "refused, but publication 'p' kept")),
         "verdict.kind",
