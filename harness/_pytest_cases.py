@@ -160,6 +160,12 @@ class ToolsurfaceRun:
             if not judged.standing.ok:
                 entry = judged.expectation
                 terminalreporter.write_line(f"{judged.standing.value}: case {entry.case!r} ({entry.verdict.value}): {judged.why}", red=True)
+        plan = len(self.prepared.planned)
+        for judged in gate.expectations:
+            if judged.broad(plan):
+                entry = judged.expectation
+                reach = f"names {judged.planned} of the {plan} planned cases, {len(judged.cases)} of them {entry.verdict.value} here"
+                terminalreporter.write_line(f"broad: case {printable(entry.case)!r} ({entry.verdict.value}): {reach}", yellow=True)
         for shortfall in gate.shortfalls:
             terminalreporter.write_line(f"shortfall: {shortfall}", red=True)
 

@@ -141,6 +141,16 @@ def test_an_accepted_expectation_turns_its_failures_into_xfails(project):
     assert gate_section(result) == ["passed: 6 cases (survived 6), 6 of them accepted; expectations: 0 stale, 0 expired"]
 
 
+def test_a_broad_expectation_is_flagged_in_the_gate_section(project):
+    broad = expectations(project, ("*", "survived", "the whole old path", "2999-12-31"))
+    result = run(project, "--toolsurface-target", NO_SETTLE, "--toolsurface-select", POST_SEAL_ADDS, "--toolsurface-expectations", broad)
+    assert result.ret == pytest.ExitCode.OK and result.parseoutcomes() == {"xfailed": 6}
+    assert gate_section(result) == [
+        "passed: 6 cases (survived 6), 6 of them accepted; expectations: 0 stale, 0 expired",
+        "broad: case '*' (survived): names 260 of the 260 planned cases, 6 of them survived here",
+    ]
+
+
 def test_an_expectation_of_another_verdict_accepts_nothing(project):
     other = expectations(project, (POST_SEAL_ADDS, "error", "not what happens", "2999-12-31"))
     result = run(project, "--toolsurface-target", NO_SETTLE, "--toolsurface-select", POST_SEAL_ADDS, "--toolsurface-expectations", other)
