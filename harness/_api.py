@@ -152,13 +152,16 @@ def _prepare(options: RunOptions) -> Session:
         planned=planned,
         cases=shard(chosen, part),
         runner=runner,
-        info=_run_info(options, runner, loaded, len(planned), part),
+        info=_run_info(options, runner, loaded, (len(planned), len(chosen)), part),
         expectations=expectations,
         planned_matches=planned_matches(expectations, (case.id for case in planned)),
     )
 
 
-def _run_info(options: RunOptions, runner: Runner, loaded: Sequence[Scenario], planned: int, part: Shard | None) -> RunInfo:
+def _run_info(
+    options: RunOptions, runner: Runner, loaded: Sequence[Scenario], counts: tuple[int, int], part: Shard | None
+) -> RunInfo:
+    planned, selected = counts
     red = runner.red_target
     return RunInfo(
         tool=Producer("toolsurface", version()),
@@ -172,6 +175,7 @@ def _run_info(options: RunOptions, runner: Runner, loaded: Sequence[Scenario], p
         shard=part,
         date=options.today or datetime.datetime.now(datetime.UTC).date(),
         planned=planned,
+        selected=selected,
         thresholds=options.thresholds,
         defects=None if runner.probe is None else tuple(runner.probe.defects),
         scenarios=tuple(ScenarioInfo(s.id, s.source, s.digest, s.mode, s.lane, s.identity.request, s.outcome) for s in loaded),

@@ -5,7 +5,8 @@ added up again would pass the gate. `read_results` (so `report` and `merge`) the
 case record to the rules the oracle (`_oracles.judge`) decides by, restated over what a record
 keeps — how the run stopped, how many requests went out, every ledger event, the points offered,
 the verdict's reason. A record the oracle could not have written is refused with one line naming
-its JSON path and what disagrees.
+its JSON path and what disagrees; so is a file holding other than the cases its run selected (a
+survivor dropped, say).
 
 What a record does not keep (the surface sent, the publication store, the red target's evidence)
 is not checked here: a red verdict is held only to its reason and the case's mutation. The
@@ -59,7 +60,12 @@ class Inconsistency:
 
 
 def check_cases(run: RunInfo, cases: Sequence[CaseRecord]) -> Inconsistency | None:
-    """The first case record that the oracle could not have written, in file order; None when every one could."""
+    """Cases added or removed, or else the first case record that the oracle could not have written,
+    in file order; None when the record holds together."""
+    share = len(range(run.shard.index - 1, run.selected, run.shard.count)) if run.shard else run.selected
+    if len(cases) != share:
+        part = f" for shard {run.shard}" if run.shard else ""
+        return Inconsistency("$.cases", f"{len(cases)} cases, but the run selected {share}{part}: a case was added or removed")
     scenarios = {scenario.id: scenario for scenario in run.scenarios}
     for index, record in enumerate(cases):
         for where, what in _problems(run, scenarios.get(record.case.scenario), record):

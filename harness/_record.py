@@ -78,6 +78,8 @@ class RunInfo:
     date: datetime.date
     #: How many cases the plan holds before `--select` and `--shard`.
     planned: int
+    #: How many of them `--select` keeps, before `--shard`: a record holding other than its share of these was edited.
+    selected: int
     thresholds: Thresholds
     #: The reference defects every case was also run on; None when they were not.
     defects: tuple[str, ...] | None

@@ -100,31 +100,36 @@ def test_shards_merge_into_the_unsharded_results(tmp_path):
     assert overlap.returncode == 2 and "is also" in overlap.stderr and not (tmp_path / "bad").exists()
 
 
-def forge(path):
-    """Edit results.json as a forger would: every survivor called killed, its evidence left as it
-    was, and the summary and digest worked out again; the index of the first case edited."""
+def forge(path, drop):
+    """Edit results.json as a forger would: every survivor called killed (its evidence left as it
+    was) or dropped, and the summary and digest worked out again; the error `read_results` gives."""
     document = orjson.loads(path.read_bytes())
-    edited = [index for index, case in enumerate(document["cases"]) if case["verdict"]["kind"] == "survived"]
-    for index in edited:
-        document["cases"][index]["verdict"] = {"kind": "killed", "reason": KILLED.reason}
+    survivors = [index for index, case in enumerate(document["cases"]) if case["verdict"]["kind"] == "survived"]
+    if drop:
+        document["cases"] = [case for case in document["cases"] if case["verdict"]["kind"] != "survived"]
+        error = f"$.cases: {len(document['cases'])} cases, but the run selected {len(document['cases']) + len(survivors)} for shard 1/2"
+    else:
+        for index in survivors:
+            document["cases"][index]["verdict"] = {"kind": "killed", "reason": KILLED.reason}
+        error = f"$.cases[{survivors[0]}].verdict.kind: killed, but 1 request(s) were dispatched"
     run, cases = decode(RunInfo, document["run"]), decode(tuple[CaseRecord, ...], document["cases"])
     summary = summarize(run, [case.tally for case in cases], (), (), digest_of(cases))
     assert summary.gate.ok
     path.write_bytes(encode(Results(SCHEMA_VERSION, run, cases, summary)))
-    return edited[0]
+    return error
 
 
-def test_shards_whose_survivors_were_turned_into_kills_are_refused_by_merge_and_report(tmp_path):
+@pytest.mark.parametrize("drop", [False, True], ids=["survivors called killed", "survivors dropped"])
+def test_a_forged_shard_is_refused_by_merge_and_report(tmp_path, drop):
     for k in (1, 2):
         assert toolsurface("run", *LEGACY_CHILD, "--shard", f"{k}/2", "--out", str(tmp_path / str(k))).returncode == 1
     shards = [tmp_path / str(k) / "results.json" for k in (1, 2)]
-    index = forge(shards[0])
-    error = f"error: {shards[0]}:$.cases[{index}].verdict.kind: killed, but 1 request(s) were dispatched\n"
+    error = f"error: {shards[0]}:{forge(shards[0], drop)}"
     merged = toolsurface("merge", *map(str, shards), "--out", str(tmp_path / "merged"), "--format", "md")
-    assert (merged.returncode, merged.stdout, merged.stderr) == (2, "", error)
+    assert merged.returncode == 2 and merged.stdout == "" and merged.stderr.startswith(error) and merged.stderr.count("\n") == 1
     assert not (tmp_path / "merged").exists()
     report = toolsurface("report", str(shards[0]), "--format", "md")
-    assert (report.returncode, report.stdout, report.stderr) == (2, "", error)
+    assert (report.returncode, report.stdout, report.stderr) == (2, "", merged.stderr)
 
 
 def test_the_headlines_count_accepted_failures_and_flag_broad_expectations(tmp_path):

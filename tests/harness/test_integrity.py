@@ -176,6 +176,17 @@ def test_an_edited_case_is_named_at_its_json_path(legacy, which, edit, where, wh
     assert found.what == what.format(lane=scenario.lane, request=scenario.request, point=original.case.point.value, diff=diff)
 
 
+def test_a_record_holds_exactly_the_cases_its_run_selected(legacy):
+    run, cases = legacy
+    assert check_cases(run, cases[:-1]).what == f"{len(cases) - 1} cases, but the run selected {len(cases)}: a case was added or removed"
+    assert check_cases(run, (*cases, cases[0])).where == "$.cases"
+    session = prepare(RunOptions(select=SELECT, target="reference:legacy", red_target="none", shard="2/3"))
+    shard = tuple(session.results())
+    assert check_cases(session.info, shard) is None and len(shard) == len(range(1, len(cases), 3))
+    found = check_cases(session.info, shard[1:])
+    assert (found.where, found.what) == ("$.cases", f"{len(shard) - 1} cases, but the run selected {len(shard)} for shard 2/3: a case was added or removed")
+
+
 def test_a_timeout_is_an_error_and_never_anything_else(legacy):
     run, cases = legacy
     index = at(cases, kind(K))
