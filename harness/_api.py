@@ -22,15 +22,16 @@ from ._config import ProjectConfig, Spec
 from ._diff import diff_snapshots, diff_summaries
 from ._errors import ToolsurfaceError, UsageError
 from ._expectations import Expectation, load_expectations, planned_matches
-from ._gate import Thresholds
+from ._gate import Gate, Thresholds
 from ._oracles import EQUIVALENT, amend_all, judge
 from ._plan import Shard, plan, select, shard
-from ._record import Environment, Producer, RunInfo, ScenarioInfo, Summary, summarize
+from ._printable import printable, unprintable
+from ._record import Environment, Producer, RunInfo, ScenarioInfo, Summary, gate_of, summarize
 from ._reference import DEFECTS, GuardedPipeline
 from ._runner import DefectProbe, Runner
-from ._workers import WorkerPool, can_fork, default_jobs
-from ._targets import NO_TARGET, load_target, target_name
+from ._targets import NO_TARGET, load_target
 from ._types import Amendment, Case, CaseRecord, Reproduction, Role, Tally
+from ._workers import WorkerPool, can_fork, default_jobs
 from ._version import version
 
 DEFAULT_TARGET = "reference:guarded"
@@ -127,9 +128,13 @@ class Session:
         """Each case's final record, in plan order; for callers that do not stream them."""
         return iter(amend_all(list(self.results())))
 
-    def summarize(self, tallies: Sequence[Tally]) -> Summary:
-        """The totals and the gate over these cases of the run."""
-        return summarize(self.info, tallies, self.expectations, self.planned_matches)
+    def gate(self, tallies: Sequence[Tally]) -> Gate:
+        """The gate over these cases of the run."""
+        return gate_of(self.info, tallies, self.expectations, self.planned_matches)
+
+    def summarize(self, tallies: Sequence[Tally], digest: str) -> Summary:
+        """The totals and the gate over these cases of the run, whose case lines have this digest."""
+        return summarize(self.info, tallies, self.expectations, self.planned_matches, digest)
 
 
 def prepare(options: RunOptions) -> Session:
@@ -180,13 +185,16 @@ def _prepare(options: RunOptions) -> Session:
         planned=planned,
         cases=shard(chosen, part),
         runner=runner,
-        info=_run_info(options, runner, loaded, len(planned), part),
+        info=_run_info(options, runner, loaded, (len(planned), len(chosen)), part),
         expectations=expectations,
         planned_matches=planned_matches(expectations, (case.id for case in planned)),
     )
 
 
-def _run_info(options: RunOptions, runner: Runner, loaded: Sequence[Scenario], planned: int, part: Shard | None) -> RunInfo:
+def _run_info(
+    options: RunOptions, runner: Runner, loaded: Sequence[Scenario], counts: tuple[int, int], part: Shard | None
+) -> RunInfo:
+    planned, selected = counts
     red = runner.red_target
     return RunInfo(
         tool=Producer("toolsurface", version()),
@@ -194,24 +202,30 @@ def _run_info(options: RunOptions, runner: Runner, loaded: Sequence[Scenario], p
         spec=options.spec,
         seed=options.seed,
         target=options.target,
-        target_name=target_name(runner.target, options.target),
         red_target=None if red is None else options.red_target,
-        red_target_name=None if red is None else target_name(red, options.red_target),
         scenario_paths=tuple(map(str, options.scenarios)),
         select=tuple(options.select),
         shard=part,
         date=options.today or datetime.datetime.now(datetime.UTC).date(),
         planned=planned,
+        selected=selected,
         thresholds=options.thresholds,
         defects=None if runner.probe is None else tuple(runner.probe.defects),
-        scenarios=tuple(ScenarioInfo(s.id, s.source, s.digest, s.mode, s.lane, s.outcome) for s in loaded),
+        scenarios=tuple(ScenarioInfo(s.id, s.source, s.digest, s.mode, s.lane, s.identity.request, s.outcome) for s in loaded),
     )
 
 
 def find_case(session: Session, case_id: str) -> Case:
-    for case in session.planned:
-        if case.id == case_id:
-            return case
+    """The planned case with this id, as results.json holds it or as the terminal printed it."""
+    by_id = {case.id: case for case in session.planned}
+    written, printed = by_id.get(case_id), by_id.get(unprintable(case_id))
+    if written and printed and written is not printed:
+        raise UsageError(
+            f"{case_id!r} is case {written.id!r} as written and case {printed.id!r} as printed: "
+            f"give the first as printed, {printable(written.id)!r}"
+        )
+    if found := written or printed:
+        return found
     raise UsageError(f"no case {case_id!r} in the plan for seed {session.options.seed} (see `toolsurface list cases`)")
 
 
@@ -229,7 +243,7 @@ def reproduce(options: RunOptions, case_id: str) -> Reproduction:
         for d in observed.dispatches
     )
     facts = rulings(observed.facts, scenario.binding, scenario.contract.web_tools)
-    return Reproduction(case, session.info.target_name, observed, verdict, sent, facts)
+    return Reproduction(case, session.info.target, observed, verdict, sent, facts)
 
 
 def defect_kills(options: RunOptions) -> dict[str, list[CaseRecord]]:

@@ -4,7 +4,10 @@ An expectation lets the cases it names end with one failing verdict, for a state
 date. It is judged against every run: it is *accepted* while it still describes what happens,
 *expired* after its date, and *stale* when it names no planned case or its cases no longer end
 that way — a drifted expectation must be reviewed, never silently kept. Accepted entries keep
-their cases from failing the gate; expired and stale ones fail it themselves.
+their cases from failing the gate; expired and stale ones fail it themselves. An entry whose
+pattern names a large share of the plan (`BROAD_SHARE`, a bare `*` among them) is *broad*: it
+still counts, but every report flags it with how many cases it names, so it cannot quietly
+accept a failing contract wholesale.
 """
 
 from __future__ import annotations
@@ -56,6 +59,10 @@ class Standing(enum.StrEnum):
         return self in (Standing.ACCEPTED, Standing.UNJUDGED)
 
 
+#: An entry that names at least this share of the planned cases is broad.
+BROAD_SHARE = 0.10
+
+
 @dataclass(frozen=True, slots=True)
 class Judged:
     """One expectation as it stands against one run."""
@@ -68,6 +75,10 @@ class Judged:
     planned: int
     #: The cases of this run it accepts (or, once expired, would have accepted).
     cases: tuple[str, ...]
+
+    def broad(self, plan: int) -> bool:
+        """Whether it names at least `BROAD_SHARE` of a plan of `plan` cases."""
+        return self.planned >= BROAD_SHARE * plan > 0
 
 
 def planned_matches(expectations: Sequence[Expectation], case_ids: Iterable[str]) -> tuple[int, ...]:

@@ -91,7 +91,7 @@ def run_mutants(options: RunOptions, source: Path | None = None, config: ScanCon
             continue
         seen[mutant.source] = mutant.id
         results.append(_try(mutant, index, module, options.target, target, session, green))
-    return MutantRun(session.info.target_name, str(path), text, len(green), tuple(results))
+    return MutantRun(session.info.target, str(path), text, len(green), tuple(results))
 
 
 def _try(

@@ -25,17 +25,30 @@ from ._types import (
     Crashed,
     Died,
     Evidence,
+    LedgerEvent,
     LedgerOp,
     Observation,
     Refused,
     Role,
     Settlement,
+    Stop,
     TimedOut,
     Verdict,
     VerdictKind,
 )
 
 EQUIVALENT = Verdict(VerdictKind.EQUIVALENT, "the mutation leaves the surface canonically unchanged")
+#: How the reasons begin that the harness gives beside the oracle's own: for a change that
+#: outlived its request, an effect after `run` returned, a host that forked, and a case that started
+#: from state an earlier one left.
+OUTLIVED = "the change outlived its request: "
+LATE = "after run() returned: "
+FORKED = "target forked "
+STALE = "host state left by an earlier case "
+
+KILLED = Verdict(VerdictKind.KILLED, "refused before dispatch and settled as pre_dispatch_rejected")
+DISPATCHED_AS_EXPECTED = Verdict(VerdictKind.PASSED, "dispatched with the expected surface and settled as dispatched")
+CAPACITY_RESULT = Verdict(VerdictKind.PASSED, "explicit capacity result, settled as pre_dispatch_rejected, nothing sent")
 
 
 def judge(case: Case, observed: Observation, scenario: Scenario, expected: Snapshot) -> Verdict:
@@ -49,7 +62,7 @@ def judge(case: Case, observed: Observation, scenario: Scenario, expected: Snaps
     else:
         verdict = _judge_dispatch(observed, scenario, expected)
     if observed.leaked:
-        return failed(verdict, f"the change outlived its request: the next request on the same host differs from a clean one, {observed.leaked[0]}")
+        return failed(verdict, f"{OUTLIVED}the next request on the same host differs from a clean one, {observed.leaked[0]}")
     return verdict
 
 
@@ -73,7 +86,7 @@ def amended(record: CaseRecord, amendments: Sequence[Amendment]) -> CaseRecord:
     notes = {role: [a.note for a in amendments if a.role is role] for role in Role}
     verdict, red = record.verdict, record.red_verdict
     if notes[Role.TARGET]:
-        verdict = failed(verdict, "; ".join(notes[Role.TARGET]))
+        verdict = failed(verdict, "; ".join(notes[Role.TARGET]))  # each note begins with LATE
     if notes[Role.RED] and red is not None:
         red = failed(red, "; ".join(notes[Role.RED]))
     aftermath = record.evidence.aftermath + tuple(notes[Role.TARGET])
@@ -98,18 +111,24 @@ def evidence(case: Case, observed: Observation, scenario: Scenario, expected: Sn
     )
 
 
-def _not_exercised(case: Case, observed: Observation) -> str | None:
-    stop = observed.stop
+def stopped(stop: Stop) -> str | None:
+    """Why a run that stopped so cannot be judged; None when it ran to an end."""
     if isinstance(stop, TimedOut):
         return "target timed out; it ignored the interrupt, so its worker process was killed" if stop.killed else "target timed out"
     if isinstance(stop, Died):
         return f"target's worker process {stop.how} while the case ran"
     if isinstance(stop, Crashed):
         return f"target crashed: {stop.error_type}: {stop.message}"
+    return None
+
+
+def _not_exercised(case: Case, observed: Observation) -> str | None:
+    if (problem := stopped(observed.stop)) is not None:
+        return problem
     if observed.forks:
-        return f"target forked {observed.forks} process(es) while the case ran: what a copy of the host does is out of sight"
+        return f"{FORKED}{observed.forks} process(es) while the case ran: what a copy of the host does is out of sight"
     if observed.stale:
-        return f"host state left by an earlier case changed this one before its change was made: {observed.stale[0]}"
+        return f"{STALE}changed this one before its change was made: {observed.stale[0]}"
     if observed.injection_problem is not None:
         return f"mutation could not be applied at {case.point.value!r}: {observed.injection_problem}"
     if not observed.injected:
@@ -120,17 +139,23 @@ def _not_exercised(case: Case, observed: Observation) -> str | None:
     return None
 
 
-def _ledger_problems(observed: Observation, scenario: Scenario, settlement: Settlement) -> list[str]:
-    """What keeps the ledgers from showing exactly one `settlement` on the case's own lane."""
-    problems = [f"ledger refused: {event}" for event in observed.ledger if not event.accepted]
-    settled = [e for e in observed.ledger if e.op is LedgerOp.SETTLE and e.accepted]
-    request = scenario.identity.request
-    ours = [e for e in settled if e.lane == scenario.lane.value and e.request == request]
+def settlement_problems(ledger: Sequence[LedgerEvent], lane: str, request: str, settlement: Settlement) -> list[str]:
+    """What keeps these ledger events from showing exactly one `settlement` of `lane:request` and
+    no other; `read_results` holds a recorded verdict to the same rule."""
+    problems = [f"ledger refused: {event}" for event in ledger if not event.accepted]
+    settled = [e for e in ledger if e.op is LedgerOp.SETTLE and e.accepted]
+    ours = [e for e in settled if e.lane == lane and e.request == request]
     if not ours:
-        problems.append(f"reservation {scenario.lane}:{request} was never settled")
+        problems.append(f"reservation {lane}:{request} was never settled")
     elif ours[0].settlement is not settlement:
-        problems.append(f"reservation settled as {ours[0].settlement!r}, expected {settlement.value!r}")
+        problems.append(f"reservation settled as {ours[0].settlement}, expected {settlement}")
     problems += [f"settlement on another lane or request: {e}" for e in settled if e not in ours]
+    return problems
+
+
+def _ledger_problems(observed: Observation, scenario: Scenario, settlement: Settlement) -> list[str]:
+    """What keeps the ports from showing exactly one `settlement` on the case's own lane, and nothing else amiss."""
+    problems = settlement_problems(observed.ledger, scenario.lane.value, scenario.identity.request, settlement)
     problems += [f"reservation left open: {key}" for key in observed.open_reservations]
     problems += [f"publication {key!r} lost" for key in observed.publications_lost]
     return problems
@@ -142,7 +167,7 @@ def _judge_refusal(observed: Observation, scenario: Scenario) -> Verdict:
     problems = _ledger_problems(observed, scenario, Settlement.PRE_DISPATCH_REJECTED)
     if problems:
         return Verdict(VerdictKind.SURVIVED, "refused, but " + "; ".join(problems))
-    return Verdict(VerdictKind.KILLED, "refused before dispatch and settled as pre_dispatch_rejected")
+    return KILLED
 
 
 def _judge_capacity(observed: Observation, scenario: Scenario) -> Verdict:
@@ -159,7 +184,7 @@ def _judge_capacity(observed: Observation, scenario: Scenario) -> Verdict:
     problems = _ledger_problems(observed, scenario, Settlement.PRE_DISPATCH_REJECTED)
     if problems:
         return Verdict(VerdictKind.SURVIVED, "capacity result, but " + "; ".join(problems))
-    return Verdict(VerdictKind.PASSED, "explicit capacity result, settled as pre_dispatch_rejected, nothing sent")
+    return CAPACITY_RESULT
 
 
 def _judge_dispatch(observed: Observation, scenario: Scenario, expected: Snapshot) -> Verdict:
@@ -177,4 +202,4 @@ def _judge_dispatch(observed: Observation, scenario: Scenario, expected: Snapsho
     problems = _ledger_problems(observed, scenario, Settlement.DISPATCHED)
     if problems:
         return Verdict(VerdictKind.SURVIVED, "dispatched, but " + "; ".join(problems))
-    return Verdict(VerdictKind.PASSED, "dispatched with the expected surface and settled as dispatched")
+    return DISPATCHED_AS_EXPECTED

@@ -25,6 +25,7 @@ from ._config import ProjectConfig, load_project_config
 from ._errors import ToolsurfaceError
 from ._expectations import Expectation, Standing
 from ._gate import Gate
+from ._printable import printable
 from ._targets import NO_TARGET
 from ._types import Case, CaseRecord, Tally, VerdictKind
 
@@ -89,7 +90,8 @@ def _path(value: str | None) -> Path | None:
 
 
 def node_id(case: Case) -> str:
-    return f"{COLLECTOR}::{case.id}"
+    """The item's node id: the case id as the terminal shows it, since pytest prints node ids as they are."""
+    return f"{COLLECTOR}::{printable(case.id)}"
 
 
 class CaseFailed(Exception):
@@ -110,9 +112,9 @@ class ToolsurfaceRun:
 
     def pytest_report_header(self, config: pytest.Config) -> str:
         prepared, options = self.prepared, self.prepared.options
-        red = prepared.info.red_target_name or "none"
+        red = prepared.info.red_target or "none"
         return (
-            f"toolsurface: {len(prepared.cases)} of {len(prepared.planned)} planned cases on {prepared.info.target_name} "
+            f"toolsurface: {len(prepared.cases)} of {len(prepared.planned)} planned cases on {prepared.info.target} "
             f"(red target {red}), seed {options.seed}"
         )
 
@@ -138,7 +140,7 @@ class ToolsurfaceRun:
         if hasattr(self.config, "workerinput") or self.config.option.collectonly:
             return
         tallies = [self.tallies[key] for key in self.plan_order if key in self.tallies]
-        self.gate = self.prepared.summarize(tallies).gate
+        self.gate = self.prepared.gate(tallies)
         if not self.gate.ok and session.exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.NO_TESTS_COLLECTED):
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
@@ -158,6 +160,12 @@ class ToolsurfaceRun:
             if not judged.standing.ok:
                 entry = judged.expectation
                 terminalreporter.write_line(f"{judged.standing.value}: case {entry.case!r} ({entry.verdict.value}): {judged.why}", red=True)
+        plan = len(self.prepared.planned)
+        for judged in gate.expectations:
+            if judged.broad(plan):
+                entry = judged.expectation
+                reach = f"names {judged.planned} of the {plan} planned cases, {len(judged.cases)} of them {entry.verdict.value} here"
+                terminalreporter.write_line(f"broad: case {printable(entry.case)!r} ({entry.verdict.value}): {reach}", yellow=True)
         for shortfall in gate.shortfalls:
             terminalreporter.write_line(f"shortfall: {shortfall}", red=True)
 
@@ -170,7 +178,7 @@ class Cases(pytest.Collector):
         for case in self.config.stash[PREPARED].cases:
             # The node id is given whole, so it equals the one pytest parses back from `--lf` data
             # and xdist reports, whatever characters a case id holds.
-            item = CaseItem.from_parent(self, name=case.id, nodeid=node_id(case), case=case)
+            item = CaseItem.from_parent(self, name=printable(case.id), nodeid=node_id(case), case=case)
             if case.equivalent:
                 # Counted, never run, as the runner does; a skip mark (unlike pytest.skip() in
                 # runtest) reports the item's location rather than this file's.
@@ -197,7 +205,7 @@ class CaseItem(pytest.Item):
         covering = [e for e in prepared.expectations if e.verdict is verdict and e.matches(self.case.id)]
         unexpired = [e for e in covering if prepared.today <= e.expires]
         if unexpired:
-            pytest.xfail(f"accepted as {verdict.value} until {unexpired[0].expires.isoformat()}: {unexpired[0].reason}")
+            pytest.xfail(printable(f"accepted as {verdict.value} until {unexpired[0].expires.isoformat()}: {unexpired[0].reason}"))
         raise CaseFailed(self._report(result, prepared, covering[0] if covering else None))
 
     def _report(self, result: CaseRecord, prepared: Session, expired: Expectation | None) -> str:
@@ -205,11 +213,11 @@ class CaseItem(pytest.Item):
         lines = [f"{result.verdict.kind.value}: {result.verdict.reason}"]
         if expired is not None:
             lines.append(f"expired    the acceptance of this {expired.verdict.value} case expired on {expired.expires.isoformat()}: {expired.reason}")
-        lines.append(f"target     {prepared.info.target_name}")
+        lines.append(f"target     {prepared.info.target}")
         lines += _labelled("diff", evidence.diff or ("(none)",))
         lines += _labelled("ledger", tuple(map(str, evidence.ledger)) or ("(untouched)",))
         lines.append(f"reproduce  {prepared.info.reproduce(self.case.id)}")
-        return "\n".join(lines)
+        return "\n".join(map(printable, lines))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, CaseFailed):
@@ -222,7 +230,7 @@ class CaseItem(pytest.Item):
         self.user_properties += [(VERDICT_PROPERTY, tally.verdict.value), (RED_VERDICT_PROPERTY, red)]
 
     def reportinfo(self) -> tuple[Path, int, str]:
-        return self.path, 0, self.case.id
+        return self.path, 0, printable(self.case.id)
 
 
 def _labelled(label: str, values: tuple[str, ...]) -> list[str]:

@@ -51,6 +51,8 @@ class ScenarioInfo:
     digest: str
     mode: Mode
     lane: Lane
+    #: The request its cases reserve and settle: a verdict's settlement is checked against it on reading.
+    request: str
     outcome: RequestOutcome
 
 
@@ -63,12 +65,11 @@ class RunInfo:
     #: The spec the run closes, from `[tool.toolsurface]`; None when none is configured.
     spec: Spec | None
     seed: int
-    #: The target under test, as it was given (a spec) and as it names itself.
+    #: The target under test, by the spec it was given as: never by a name the target gives itself,
+    #: which any subclass of the reference guard could borrow.
     target: str
-    target_name: str
-    #: The old path each case is paired against; None when pairing is off.
+    #: The old path each case is paired against, by its spec; None when pairing is off.
     red_target: str | None
-    red_target_name: str | None
     #: The scenario files and folders given; empty for the bundled ones.
     scenario_paths: tuple[str, ...]
     select: tuple[str, ...]
@@ -77,6 +78,8 @@ class RunInfo:
     date: datetime.date
     #: How many cases the plan holds before `--select` and `--shard`.
     planned: int
+    #: How many of them `--select` keeps, before `--shard`: a record holding other than its share of these was edited.
+    selected: int
     thresholds: Thresholds
     #: The reference defects every case was also run on; None when they were not.
     defects: tuple[str, ...] | None
@@ -100,11 +103,13 @@ class Summary:
     #: Cases RED on the red target and GREEN on the target under test.
     controlled: int
     gate: Gate
+    #: The sha256 (hex) of the case lines as written: a case edited after the run no longer matches it.
+    digest: str
 
     @classmethod
-    def of(cls, tallies: Sequence[Tally], paired: bool, gate: Gate) -> Summary:
+    def of(cls, tallies: Sequence[Tally], paired: bool, gate: Gate, digest: str) -> Summary:
         red = Totals.of(t.red_verdict for t in tallies if t.red_verdict is not None) if paired else None
-        return cls(Totals.of(t.verdict for t in tallies), red, sum(t.controlled for t in tallies), gate)
+        return cls(Totals.of(t.verdict for t in tallies), red, sum(t.controlled for t in tallies), gate, digest)
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +135,13 @@ def results_schema() -> dict[str, object]:
     return document
 
 
-def summarize(run: RunInfo, tallies: Sequence[Tally], expectations: Sequence[Expectation], planned: Sequence[int]) -> Summary:
-    """The summary of these cases of `run`, with its gate; `planned` counts the planned cases each expectation names."""
-    gate = judge_gate(tallies, expectations, planned, run.date, run.thresholds, partial=run.shard is not None)
-    return Summary.of(tallies, run.red_target is not None, gate)
+def gate_of(run: RunInfo, tallies: Sequence[Tally], expectations: Sequence[Expectation], planned: Sequence[int]) -> Gate:
+    """The gate on these cases of `run`; `planned` counts the planned cases each expectation names."""
+    return judge_gate(tallies, expectations, planned, run.date, run.thresholds, partial=run.shard is not None)
+
+
+def summarize(
+    run: RunInfo, tallies: Sequence[Tally], expectations: Sequence[Expectation], planned: Sequence[int], digest: str
+) -> Summary:
+    """The summary of these cases of `run`, with its gate and the digest of their lines."""
+    return Summary.of(tallies, run.red_target is not None, gate_of(run, tallies, expectations, planned), digest)

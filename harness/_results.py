@@ -2,14 +2,20 @@
 
 Cases are written as they finish into a temporary file beside the target; only a run that
 completes renames it into place, so an interrupted or failed run never leaves a partial file.
-The run's info, the cases one per line, then the summary: `merge` writes through the same three
-pieces, so the merge of a run's shards is byte for byte the file one unsharded run writes.
+The run's info, the cases one per line, then the summary with the digest of those lines: `merge`
+writes through the same three pieces, so the merge of a run's shards is byte for byte the file
+one unsharded run writes.
+
+Reading trusts a file only as far as it holds together: every case's verdict must be one its own
+evidence could have been given (`_integrity`), the case lines must still have their digest, and
+the summary must add up to the cases.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
+import hashlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from types import TracebackType
@@ -22,8 +28,9 @@ from ._codec import DecodeError, decode, dumps
 from ._errors import UsageError
 from ._expectations import Expectation
 from ._files import cannot_write, publish, temporary
-from ._record import SCHEMA_VERSION, Results, RunInfo, Summary, summarize
+from ._integrity import check_cases
 from ._oracles import amended as amended_record
+from ._record import SCHEMA_VERSION, Results, RunInfo, Summary, summarize
 from ._types import Amendment, CaseRecord, Tally
 
 RESULTS_FILE = "results.json"
@@ -46,6 +53,14 @@ def encode(results: Results) -> bytes:
     return opening(results.run) + body + closing(results.summary)
 
 
+def digest_of(cases: Sequence[CaseRecord]) -> str:
+    """The sha256 (hex) of the case lines as `encode` and `ResultsWriter` write them."""
+    digest = hashlib.sha256()
+    for index, record in enumerate(cases):
+        digest.update(case_line(record, index == 0))
+    return digest.hexdigest()
+
+
 class ResultsWriter:
     """Writes `results.json` for one session; use as a context manager around the run.
 
@@ -57,6 +72,7 @@ class ResultsWriter:
         self.path = out / RESULTS_FILE
         self._session = session
         self._tallies: list[Tally] = []
+        self._digest = hashlib.sha256()
         self._file: IO[bytes] | None = None
         #: What cases did after their records were written, by plan index: applied when the run ends.
         self._late: dict[int, list[Amendment]] = {}
@@ -80,8 +96,10 @@ class ResultsWriter:
         if isinstance(item, Amendment):
             self._late.setdefault(item.index, []).append(item)
             return
+        line = case_line(item, not self._tallies)
         with self._writing():
-            self._file.write(case_line(item, not self._tallies))
+            self._file.write(line)
+        self._digest.update(line)
         self._written[item.case.index] = len(self._tallies)
         self._tallies.append(item.tally)
 
@@ -93,7 +111,7 @@ class ResultsWriter:
         with self._writing():
             if self._late:
                 self._amend()
-            self.summary = self._session.summarize(self._tallies)
+            self.summary = self._session.summarize(self._tallies, self._digest.hexdigest())
             self._file.write(closing(self.summary))
             self._file.close()  # flushes: a full disk may only show here
             self._publish(self._temp, self.path)
@@ -122,6 +140,7 @@ class ResultsWriter:
         self._file.close()
         amend_at = {self._written[index]: late for index, late in self._late.items() if index in self._written}
         target, amended = temporary(self.path)
+        self._digest = hashlib.sha256()
         try:
             with self._temp.open("rb") as source, target:
                 target.write(source.readline().rstrip(b"\n"))  # the opening
@@ -131,7 +150,10 @@ class ResultsWriter:
                         record = amended_record(decode(CaseRecord, orjson.loads(body)), amend_at[at])
                         self._tallies[at] = record.tally
                         line = dumps(record) + line[len(body) :]
-                    target.write(b"\n" + line.rstrip(b"\n"))
+                    # The same bytes as the case lines they replace: `\n` + case, `,\n` + case, …
+                    written = b"\n" + line.rstrip(b"\n")
+                    target.write(written)
+                    self._digest.update(written)
             amended.replace(self._temp)
         except BaseException:
             amended.unlink(missing_ok=True)
@@ -147,8 +169,9 @@ def write_results(out: Path, session: Session, records: Iterable[CaseRecord]) ->
 
 
 def read_results(path: Path) -> Results:
-    """The record in `path`; a `UsageError` naming the file and JSON path when it is not one, or
-    when its summary does not add up to its cases."""
+    """The record in `path`; a `UsageError` naming the file and JSON path when it is not one: a
+    case whose verdict its evidence contradicts, case lines that no longer have their digest, or a
+    summary that does not add up to the cases."""
     try:
         document = orjson.loads(path.read_bytes())
     except OSError as error:
@@ -162,14 +185,22 @@ def read_results(path: Path) -> Results:
         results = decode(Results, document)
     except DecodeError as error:
         raise UsageError(f"{path}:{error}") from None
-    if (judged := _summary_of(results.run, results.cases, _expectations(results))) != results.summary:
+    if (inconsistency := check_cases(results.run, results.cases)) is not None:
+        raise UsageError(f"{path}:{inconsistency.where}: {inconsistency.what}")
+    if (digest := digest_of(results.cases)) != results.summary.digest:
+        edited = f"the case lines hash to {digest}, not to the digest written: a case was edited"
+        raise UsageError(f"{path}:$.summary.digest: {edited}")
+    if (judged := _summary_of(results.run, results.cases, _expectations(results), digest)) != results.summary:
         where, stored, given = _first_difference(results.summary, judged)
         raise UsageError(f"{path}:{where}: {stored} does not add up to the cases, which give {given}")
     return results
 
 
-def _summary_of(run: RunInfo, cases: Sequence[CaseRecord], expectations: Sequence[tuple[Expectation, int]]) -> Summary:
-    return summarize(run, [case.tally for case in cases], [e for e, _ in expectations], [n for _, n in expectations])
+def _summary_of(
+    run: RunInfo, cases: Sequence[CaseRecord], expectations: Sequence[tuple[Expectation, int]], digest: str
+) -> Summary:
+    tallies = [case.tally for case in cases]
+    return summarize(run, tallies, [e for e, _ in expectations], [n for _, n in expectations], digest)
 
 
 def _expectations(results: Results) -> tuple[tuple[Expectation, int], ...]:
@@ -209,7 +240,8 @@ def merge_results(shards: Sequence[tuple[Path, Results]]) -> Results:
         _check_same_run(first_path, first, path, results)
     cases = sorted(_every_case_once(shards), key=lambda record: record.case.index)
     run = dataclasses.replace(first.run, shard=None)
-    return Results(SCHEMA_VERSION, run, tuple(cases), _summary_of(run, cases, _expectations(first)))
+    # Each shard's digest was checked on reading; the merged file gets the digest of its own lines.
+    return Results(SCHEMA_VERSION, run, tuple(cases), _summary_of(run, cases, _expectations(first), digest_of(cases)))
 
 
 def _check_parts(shards: Sequence[tuple[Path, Results]]) -> None:

@@ -28,7 +28,7 @@ from ._canonical import Snapshot, snapshot_of
 from ._diff import diff_snapshots
 from ._errors import CapacityExceeded, RequestRefused
 from ._formats import FORMATS, ToolFormat
-from ._oracles import EQUIVALENT, evidence, judge
+from ._oracles import EQUIVALENT, LATE, evidence, judge
 from ._ports import LedgerRefused, Ports
 from ._types import (
     Amendment,
@@ -169,7 +169,7 @@ class Runner:
         return taken
 
     def _came_late(self, index: int, role: Role, effect: str) -> None:
-        self.late.append(Amendment(index, role, f"after run() returned: {effect}"))
+        self.late.append(Amendment(index, role, f"{LATE}{effect}"))
 
 
 def settle(grace: float, before: set[threading.Thread]) -> None:

@@ -47,7 +47,3 @@ def load_target(spec: str, option: str = "target") -> Target:
     if not isinstance(target, Target):
         raise TargetError(f"{spec!r}: {type(target).__name__} has no run(scenario, ports) method", option=option)
     return target
-
-
-def target_name(target: Target, spec: str) -> str:
-    return getattr(target, "name", None) or spec

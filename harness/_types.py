@@ -360,10 +360,10 @@ class Target(Protocol):
     """Anything that prepares and sends one request through the ports (see the README's "Targets").
 
     `run` may be a coroutine function: an async host's run is driven to completion.
-    Optional attributes: `name` (shown in reports), `tool_format` (a `FORMATS` key overriding the
-    scenario's), `refusals` (exception types that mean "refused"; default `RequestRefused`), and
-    `capacity_results` (exception types that are an explicit capacity result; default
-    `CapacityExceeded`).
+    Optional attributes: `tool_format` (a `FORMATS` key overriding the scenario's), `refusals`
+    (exception types that mean "refused"; default `RequestRefused`), and `capacity_results`
+    (exception types that are an explicit capacity result; default `CapacityExceeded`). Reports
+    name a target by the spec it was loaded from, never by a `name` it gives itself.
     """
 
     def run(self, scenario: Scenario, ports: Any) -> Any: ...

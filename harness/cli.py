@@ -44,6 +44,7 @@ from ._config import load_project_config
 from ._errors import UsageError
 from ._exits import ending, exit_now, interrupting
 from ._files import Publication, write_report
+from ._printable import printable
 from ._record import Results
 from ._recorder import record as record_run
 from ._reference import REFERENCE_TARGETS
@@ -65,7 +66,7 @@ class _Commands(TyperGroup):
         except (Exception, KeyboardInterrupt) as error:
             status, lines = ending(error, flag)
             for line in lines:
-                err.print(line, markup=False, soft_wrap=True)
+                err.print(printable(line), markup=False, soft_wrap=True)
             raise typer.Exit(status) from None
 
 
@@ -236,7 +237,7 @@ def defects(scenario_paths: ScenariosOpt = None, select: SelectOpt = None, seed:
 
 @app.command()
 def reproduce(
-    case_id: Annotated[str, typer.Argument(help="A case id, as printed by `run` or `list cases`.")],
+    case_id: Annotated[str, typer.Argument(help="A case id, as printed by `run` or `list cases` or as results.json holds it.")],
     target: TargetOpt = None,
     scenario_paths: ScenariosOpt = None,
     seed: SeedOpt = None,
@@ -287,7 +288,7 @@ def scan(
         else:
             write_report(output, data, option="output")
     for failure in report.failures:
-        err.print(f"error: {failure.problem}", markup=False, soft_wrap=True)
+        err.print(f"error: {printable(failure.problem)}", markup=False, soft_wrap=True)
     raise typer.Exit(report.exit_code)
 
 
@@ -384,10 +385,11 @@ def list_(
         for scenario in scenarios.load(options.scenarios or None):
             hooks = "hooks" if scenario.hooks else "no-hooks"
             tools = f"{len(scenario.surface)} of {len(scenario.contract.surface)} tools"
-            out.print(f"{scenario.id}\t{scenario.mode}\t{scenario.lane}\t{hooks}\t{tools}\t{scenario.outcome}\t{scenario.description}", markup=False)
+            fields = (scenario.id, scenario.mode, scenario.lane, hooks, tools, scenario.outcome, scenario.description)
+            out.print("\t".join(printable(field) for field in fields), markup=False)
     else:
         for case in prepare(options).cases:
-            out.print(case.id, markup=False, soft_wrap=True)
+            out.print(printable(case.id), markup=False, soft_wrap=True)
 
 
 def main() -> NoReturn:

@@ -157,11 +157,29 @@ class Audit:
 
     @property
     def headline(self) -> str:
-        """The totals line of every report."""
+        """The totals line of every report: the checks that pass, then each failing verdict with its
+        count and how many of those cases expectations accept. An accepted failure is still counted
+        as what it is: `3803 survived, all accepted`, `12 survived (10 accepted)`."""
         line = f"{self.passing}/{self.in_scope} in-scope checks pass"
-        if self.accepted:
-            line += f"; {len(self.accepted)} failing ones accepted by expectations"
-        return line
+        failed = [self._failed(kind) for kind in VerdictKind if not kind.ok and self.totals[kind]]
+        return f"{line}; {'; '.join(failed)}" if failed else f"{line}: no survivors, false rejections or errors"
+
+    def _failed(self, kind: VerdictKind) -> str:
+        count, accepted = self.totals[kind], sum(case.verdict.kind is kind for case in self.accepted)
+        if accepted == count:
+            return f"{count} {kind}, all accepted"
+        return f"{count} {kind}" + (f" ({accepted} accepted)" if accepted else "")
+
+    @property
+    def broad(self) -> tuple[Judged, ...]:
+        """The expectations that name at least `BROAD_SHARE` of the planned cases: every report flags them."""
+        return tuple(judged for judged in self.expectations if judged.broad(self.run.planned))
+
+    def reach(self, judged: Judged) -> str:
+        """How much of the plan an expectation names, and how many of this run's cases end as it says."""
+        share = judged.planned / self.run.planned if self.run.planned else 0.0
+        named = f"names {judged.planned} of the {self.run.planned} planned cases ({share:.0%})"
+        return f"{named}; {len(judged.cases)} of them {judged.expectation.verdict} here"
 
     @property
     def split(self) -> str:

@@ -15,7 +15,7 @@ from toolsurface.harness._types import VerdictKind
 
 from ._audit import DOES_NOT_PROVE, PROVES, Audit
 
-AUDIT_SCHEMA_VERSION = 1
+AUDIT_SCHEMA_VERSION = 2
 
 
 def render_json(audit: Audit) -> bytes:
@@ -34,8 +34,8 @@ def audit_document(audit: Audit) -> dict[str, Any]:
         "tool": {"version": run.tool.version, "results_schema": audit.results.schema_version},
         "environment": {"python": run.environment.python, "platform": run.environment.platform},
         "seed": run.seed,
-        "target": run.target_name,
-        "red_target": run.red_target_name,
+        "target": run.target,
+        "red_target": run.red_target,
         "select": list(run.select),
         "shard": None if run.shard is None else str(run.shard),
         "date": run.date.isoformat(),
@@ -75,6 +75,8 @@ def audit_document(audit: Audit) -> dict[str, Any]:
                 "expires": judged.expectation.expires.isoformat(),
                 "standing": judged.standing,
                 "why": judged.why,
+                "planned": judged.planned,
+                "broad": judged.broad(run.planned),
             }
             for judged in audit.expectations
         ],

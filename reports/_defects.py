@@ -9,6 +9,7 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.table import Table
 from rich.text import Text
 
+from toolsurface.harness._printable import printable
 from toolsurface.harness._types import CaseRecord
 
 
@@ -27,7 +28,7 @@ class DefectMatrix:
             table.add_column(column, overflow="fold")
         for name, killers in self.kills.items():
             style = "toolsurface.killed" if killers else "toolsurface.survived"
-            table.add_row(name, Text(f"{len(killers)} cases", style=style), killers[0].id if killers else "—")
+            table.add_row(name, Text(f"{len(killers)} cases", style=style), printable(killers[0].id) if killers else "—")
         yield table
         if self.alive:
             yield Text(f"not killed by any case: {', '.join(self.alive)}", style="toolsurface.fail")

@@ -21,7 +21,7 @@ from urllib.parse import urlencode
 
 import orjson
 
-from toolsurface.harness._expectations import Standing
+from toolsurface.harness._expectations import Judged, Standing
 from toolsurface.harness._types import CaseRecord, VerdictKind
 
 from ._audit import DOES_NOT_PROVE, PROVES, Audit, error_of, ledger_lines
@@ -115,18 +115,23 @@ def _header(audit: Audit) -> str:
     facts = [
         ("spec", escape(audit.spec or "") or '<span class="muted">none configured</span>'),
         ("toolsurface", escape(audit.versions)),
-        ("target under test", _code(run.target_name)),
-        ("red target", _code(run.red_target_name) if run.red_target_name else "none (pairing off)"),
+        ("target under test", _code(run.target)),
+        ("red target", _code(run.red_target) if run.red_target else "none (pairing off)"),
         ("seed", str(run.seed)),
         ("cases", audit.coverage(_code)),
         ("expectations judged on", escape(run.date.isoformat())),
     ]
     gate, word = ("gate-pass", "PASS") if audit.ok else ("gate-fail", "FAIL")
     contents = "".join(f'<li><a href="#{anchor}">{name}</a></li>' for anchor, name in _CONTENTS)
+    broad = "".join(
+        f'<p class="broad" id="broad-{index}"><strong>broad expectation</strong> {_code(j.expectation.case)} '
+        f"({escape(j.expectation.verdict)}): {escape(audit.reach(j))}</p>\n"
+        for index, j in enumerate(audit.broad)
+    )
     return (
         f"<header>\n<h1>{escape(audit.title)}</h1>\n"
         f'<p class="gate {gate}" id="gate"><strong>{word}</strong><span id="headline">{escape(audit.headline)}</span></p>\n'
-        f'{_table(("", ""), facts, "facts")}<nav><ul>{contents}</ul></nav>\n</header>'
+        f'{broad}{_table(("", ""), facts, "facts")}<nav><ul>{contents}</ul></nav>\n</header>'
     )
 
 
@@ -181,14 +186,14 @@ def _cell(counts: Counter[VerdictKind], **state: str) -> str:
 
 def _pairing(audit: Audit) -> str:
     run = audit.run
-    if not run.red_target_name:
+    if not run.red_target:
         return _section("pairing", "RED/GREEN pairing", "<p>Pairing was off: no red target.</p>")
     rows = [(_code(kind), str(cases), str(red), str(controlled)) for kind, (cases, red, controlled) in audit.pairing().items()]
     return _section(
         "pairing",
         "RED/GREEN pairing",
         f'<p><span id="controlled">{audit.controlled}</span> of {len(audit.cases)} cases are controlled: they fail on the red '
-        f"target {_code(run.red_target_name)} and pass on {_code(run.target_name)}. {audit.red_failing} fail on the red target.</p>",
+        f"target {_code(run.red_target)} and pass on {_code(run.target)}. {audit.red_failing} fail on the red target.</p>",
         _table(("kind", "cases", "fail on red target", "controlled"), rows, numeric=(1, 2, 3)),
     )
 
@@ -242,20 +247,25 @@ def _failing_item(audit: Audit, case: CaseRecord) -> str:
 def _expectations(audit: Audit) -> str:
     if not audit.expectations:
         return _section("expectations", "Expectations", "<p>None: no deviation is accepted.</p>")
-    header = ("cases", "verdict accepted", "reason", "expires", "standing", "why", "cases accepted")
+    header = ("cases", "verdict accepted", "reason", "expires", "standing", "why", "planned cases named", "cases accepted")
     rows = [
         (_code(e.case), _code(e.verdict), escape(e.reason), escape(e.expires.isoformat()), _standing(j.standing),
-         escape(j.why), str(len(j.cases)))
+         escape(j.why), _named(audit, j), str(len(j.cases)))
         for j in audit.expectations
         for e in (j.expectation,)
     ]  # fmt: skip
-    parts = [_table(header, rows, numeric=(6,))]
+    parts = [_table(header, rows, numeric=(6, 7))]
     if audit.accepted:
         accepted = (
             f"<li>{_verdict(case.verdict.kind)} {_case_link(case.id)}: {escape(case.verdict.reason)}</li>" for case in audit.accepted
         )
         parts.append("<p>Accepted cases:</p>\n<ul>" + "".join(accepted) + "</ul>")
     return _section("expectations", "Expectations", *parts)
+
+
+def _named(audit: Audit, judged: Judged) -> str:
+    broad = ' <strong class="standing-fail">broad</strong>' if judged.broad(audit.run.planned) else ""
+    return f"{judged.planned}{broad}"
 
 
 def _standing(standing: Standing) -> str:

@@ -27,7 +27,7 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 def render_junit(audit: Audit) -> bytes:
     spec = audit.run.spec
-    suites = ET.Element("testsuites", name=f"toolsurface {spec.id if spec else audit.run.target_name}")
+    suites = ET.Element("testsuites", name=f"toolsurface {spec.id if spec else audit.run.target}")
     by_scenario: dict[str, list[CaseRecord]] = {}
     for case in audit.cases:
         by_scenario.setdefault(case.case.scenario, []).append(case)
@@ -59,7 +59,7 @@ def _suite(
     properties = ET.SubElement(suite, "properties")
     run = audit.run
     spec = None if run.spec is None else run.spec.id
-    facts = (("target", run.target_name), ("red_target", run.red_target_name), ("seed", str(run.seed)), ("spec", spec))
+    facts = (("target", run.target), ("red_target", run.red_target), ("seed", str(run.seed)), ("spec", spec))
     for key, value in facts:
         if value is not None:
             ET.SubElement(properties, "property", name=key, value=value)

@@ -11,6 +11,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
+from toolsurface.harness._expectations import Judged
 from toolsurface.harness._types import VerdictKind
 
 from ._audit import DOES_NOT_PROVE, PROVES, Audit
@@ -26,8 +27,13 @@ def _lines(audit: Audit) -> Iterable[str]:
     yield f"# {_prose(audit.title)}"
     yield ""
     verdict = "PASS" if audit.ok else "FAIL"
-    yield f"**{verdict}** — {audit.headline}: {audit.split}."
+    yield f"**{verdict}** — {audit.headline}. By verdict: {audit.split}."
     yield ""
+    for judged in audit.broad:
+        entry = judged.expectation
+        yield f"- **broad expectation** {_code(entry.case)} (`{entry.verdict}`): {audit.reach(judged)}."
+    if audit.broad:
+        yield ""
     yield from _run_facts(audit)
     yield from _totals(audit)
     yield from _matrix(audit)
@@ -52,8 +58,8 @@ def _run_facts(audit: Audit) -> Iterable[str]:
     rows = [
         ("spec", _prose(audit.spec) if audit.spec else "none configured"),
         ("toolsurface", _prose(audit.versions)),
-        ("target under test", _code(run.target_name)),
-        ("red target", _code(run.red_target_name) if run.red_target_name else "none (pairing off)"),
+        ("target under test", _code(run.target)),
+        ("red target", _code(run.red_target) if run.red_target else "none (pairing off)"),
         ("seed", str(run.seed)),
         ("cases", audit.coverage(_code)),
         ("expectations judged on", run.date.isoformat()),
@@ -108,13 +114,13 @@ def _pairing(audit: Audit) -> Iterable[str]:
     yield "## RED/GREEN pairing"
     yield ""
     run = audit.run
-    if not run.red_target_name:
+    if not run.red_target:
         yield "Pairing was off: no red target."
         yield ""
         return
     yield (
         f"{audit.controlled} of {len(audit.cases)} cases are controlled: they fail on the red target "
-        f"{_code(run.red_target_name)} and pass on {_code(run.target_name)}. {audit.red_failing} fail on the red target."
+        f"{_code(run.red_target)} and pass on {_code(run.target)}. {audit.red_failing} fail on the red target."
     )
     yield ""
     rows = [(f"`{kind}`", str(cases), str(red), str(controlled)) for kind, (cases, red, controlled) in audit.pairing().items()]
@@ -168,16 +174,20 @@ def _expectations(audit: Audit) -> Iterable[str]:
     yield "## Expectations"
     yield ""
     rows = [
-        (_code(e.case), f"`{e.verdict}`", _prose(e.reason), e.expires.isoformat(), f"**{j.standing}**", _prose(j.why))
+        (_code(e.case), f"`{e.verdict}`", _prose(e.reason), e.expires.isoformat(), f"**{j.standing}**", _prose(j.why), _named(audit, j))
         for j in audit.expectations
         for e in (j.expectation,)
     ]
-    yield from _table(("cases", "verdict accepted", "reason", "expires", "standing", "why"), rows)
+    yield from _table(("cases", "verdict accepted", "reason", "expires", "standing", "why", "planned cases named"), rows)
     if audit.accepted:
         yield "Accepted cases:"
         yield ""
         yield from (f"- `{case.verdict.kind}` {_code(case.id)}: {_prose(case.verdict.reason)}" for case in audit.accepted)
         yield ""
+
+
+def _named(audit: Audit, judged: Judged) -> str:
+    return f"{judged.planned} **broad**" if judged.broad(audit.run.planned) else str(judged.planned)
 
 
 def _scenarios(audit: Audit) -> Iterable[str]:

@@ -10,6 +10,7 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
 from toolsurface.harness._mutants import MutantRun
+from toolsurface.harness._printable import printable
 
 _STYLE = {"Killed": "toolsurface.killed", "Survived": "toolsurface.survived", "Ignored": "toolsurface.equivalent"}
 
@@ -21,19 +22,19 @@ class MutantsView:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         run = self.run
         # Source text and reasons come from the user's files and targets: plain Text, never markup.
-        yield Text(f"mutants of {_shown(run.path)} on {run.target} ({run.cases} cases that pass on it unmutated)")
+        yield Text(f"mutants of {_shown(run.path)} on {printable(run.target)} ({run.cases} cases that pass on it unmutated)")
         for result in run.results:
             mutant = result.mutant
             yield Text.assemble(
                 (f"{result.status:>13} ", _STYLE.get(result.status, "toolsurface.error")),
                 f"{mutant.id}  {mutant.description}",
             )
+            # A killing case's id and a verdict's reason may hold a scenario's control characters.
             if result.killed_by:
-                yield Text(f"              killed by {result.killed_by}")
-            elif result.status == "Ignored":
-                yield Text(f"              {result.reason}")
+                yield Text(f"              killed by {printable(result.killed_by)}")
             else:
-                yield Text(f"              {result.reason}")
+                yield Text(f"              {printable(result.reason)}")
+            if not result.killed_by and result.status != "Ignored":
                 yield Text(mutant.diff.rstrip())
         style = "toolsurface.ok" if run.ok else "toolsurface.fail"
         ignored = len(run.results) - run.counted

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
+from toolsurface.harness._printable import printable
 from toolsurface.harness._types import Capacity, Crashed, Refused, Reproduction
 
 #: How each way of stopping with an exception is labelled, aligned with the other labels.
@@ -21,24 +22,30 @@ class ReproductionView:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         r = self.reproduction
         observed, case = r.observed, r.case
-        # Every string here may come from a scenario or a target: plain Text, never markup.
-        yield Text(f"case     {case.id}")
-        yield Text(f"target   {r.target}   must {case.must.value}")
-        yield Text(f"change   {'; '.join(case.change) or 'none (canonically equal)'}")
-        yield Text(f"points   {', '.join(observed.points) or 'none offered'}")
+        # Every string here may come from a scenario or a target: plain Text, never markup, and
+        # through `printable`, so no control character reaches the terminal.
+        yield _line(f"case     {case.id}")
+        yield _line(f"target   {r.target}   must {case.must.value}")
+        yield _line(f"change   {'; '.join(case.change) or 'none (canonically equal)'}")
+        yield _line(f"points   {', '.join(observed.points) or 'none offered'}")
         for index, ruling in enumerate(r.rulings):
-            yield Text(f"{'facts' if index == 0 else '':9}{ruling}")
-        yield Text("gateway  " + ("no dispatch" if not observed.dispatches else f"{len(observed.dispatches)} dispatch(es)"))
+            yield _line(f"{'facts' if index == 0 else '':9}{ruling}")
+        yield _line("gateway  " + ("no dispatch" if not observed.dispatches else f"{len(observed.dispatches)} dispatch(es)"))
         for dispatch, diff in zip(observed.dispatches, r.sent_diffs, strict=True):
             against = "; ".join(diff) or "identical to the expected surface"
-            yield Text(f"  sent {dispatch.request}: {len(dispatch.surface)} tools; {against}")
-        yield Text(f"ending   {observed.ending}")
-        yield Text("ledger" + ("" if observed.ledger else "   untouched"))
+            yield _line(f"  sent {dispatch.request}: {len(dispatch.surface)} tools; {against}")
+        yield _line(f"ending   {observed.ending}")
+        yield _line("ledger" + ("" if observed.ledger else "   untouched"))
         for event in observed.ledger:
-            yield Text(f"  {event}")
+            yield _line(f"  {event}")
         stop = observed.stop
         if isinstance(stop, Refused | Capacity | Crashed):
-            yield Text(f"{_STOPPED[type(stop)]} {stop.error_type}: {stop.message}")
+            yield _line(f"{_STOPPED[type(stop)]} {stop.error_type}: {stop.message}")
         if isinstance(stop, Crashed):
-            yield Text(stop.traceback.rstrip())
-        yield Text.assemble("verdict  ", (r.verdict.kind.value, f"toolsurface.{r.verdict.kind.value}"), f" — {r.verdict.reason}")
+            yield from map(_line, stop.traceback.rstrip().split("\n"))
+        verdict = r.verdict
+        yield Text.assemble("verdict  ", (verdict.kind.value, f"toolsurface.{verdict.kind.value}"), f" — {printable(verdict.reason)}")
+
+
+def _line(text: str) -> Text:
+    return Text(printable(text))

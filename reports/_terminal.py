@@ -1,4 +1,8 @@
-"""The terminal summary of a run: built as a value first, rendered by rich second."""
+"""The terminal summary of a run: built as a value first, rendered by rich second.
+
+Case ids, reasons, diffs and expectation patterns come from scenarios, targets and files: they are
+shown through `printable`, so none of them can drive the terminal.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +14,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.theme import Theme
 
+from toolsurface.harness._printable import printable
 from toolsurface.harness._types import VerdictKind
 
 from ._audit import Audit
@@ -25,6 +30,7 @@ THEME = Theme(
         "toolsurface.error": "bold yellow",
         "toolsurface.ok": "bold green",
         "toolsurface.fail": "bold red",
+        "toolsurface.broad": "bold yellow",
         "toolsurface.command": "cyan",
         "toolsurface.diff": "dim",
     }
@@ -55,7 +61,8 @@ class RunSummary:
         for case in audit.cases:
             by_kind[case.case.mutation.kind][case.verdict.kind] += 1
         # No outer edge: the table then fits an 80-column CI log without cutting a header.
-        table = Table(title=Text(f"toolsurface — {run.target_name} (seed {run.seed})"), title_justify="left", show_edge=False)
+        title = Text(f"toolsurface — {printable(run.target)} (seed {run.seed})")
+        table = Table(title=title, title_justify="left", show_edge=False)
         table.add_column("kind")
         for kind in VerdictKind:
             table.add_column(kind.value, justify="right", style=f"toolsurface.{kind.value}")
@@ -67,9 +74,9 @@ class RunSummary:
         parts: list[RenderableType] = [table]
         if endings := audit.endings():
             parts.append(Text("requests ended: " + " · ".join(f"{count} {ending}" for ending, count in endings.items())))
-        if run.red_target_name:
+        if run.red_target:
             parts.append(
-                Text(f"red target {run.red_target_name}: {audit.red_failing} of {len(audit.cases)} cases fail there; "
+                Text(f"red target {printable(run.red_target)}: {audit.red_failing} of {len(audit.cases)} cases fail there; "
                      f"{audit.controlled} controlled (RED there, GREEN here)")
             )
         if audit.defects is not None:
@@ -80,22 +87,26 @@ class RunSummary:
         failing = audit.failing
         for case in failing[:MAX_LISTED]:
             verdict = case.verdict
-            parts.append(Text.assemble((f"{verdict.kind.value:>12} ", f"toolsurface.{verdict.kind.value}"), case.id))
-            parts.append(Text(f"             {verdict.reason}"))
-            parts += [Text(f"               {line}", style="toolsurface.diff") for line in case.evidence.diff[:MAX_DIFF_LINES]]
-            parts.append(Text(f"             {audit.reproduce(case)}", style="toolsurface.command"))
+            parts.append(Text.assemble((f"{verdict.kind.value:>12} ", f"toolsurface.{verdict.kind.value}"), printable(case.id)))
+            parts.append(Text(f"             {printable(verdict.reason)}"))
+            diff = case.evidence.diff[:MAX_DIFF_LINES]
+            parts += [Text(f"               {printable(line)}", style="toolsurface.diff") for line in diff]
+            parts.append(Text(f"             {printable(audit.reproduce(case))}", style="toolsurface.command"))
         if len(failing) > MAX_LISTED:
             parts.append(Text(f"… and {len(failing) - MAX_LISTED} more in {self.results_path}"))
         if audit.accepted:
             parts.append(Text(f"{len(audit.accepted)} failing cases accepted by expectations"))
         for judged in audit.expectations:
             if not judged.standing.ok:
-                entry = f"expectation {judged.expectation.case}: {judged.why}"
+                entry = f"expectation {printable(judged.expectation.case)}: {judged.why}"
                 parts.append(Text.assemble((f"{judged.standing:>12} ", "toolsurface.fail"), entry))
+        for judged in audit.broad:
+            entry = f"expectation {printable(judged.expectation.case)} ({judged.expectation.verdict}): {audit.reach(judged)}"
+            parts.append(Text.assemble((f"{'broad':>12} ", "toolsurface.broad"), entry))
         for shortfall in audit.shortfalls:
             parts.append(Text.assemble(("   threshold ", "toolsurface.fail"), shortfall))
         if audit.ok:
-            parts.append(Text(f"PASS: {audit.headline} — no survivors, false rejections or errors", style="toolsurface.ok"))
+            parts.append(Text(f"PASS: {audit.headline}", style="toolsurface.ok"))
         else:
             parts.append(Text(f"FAIL: {self._why_failed()}; results: {self.results_path}", style="toolsurface.fail"))
         yield Group(*parts)

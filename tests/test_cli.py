@@ -1,9 +1,11 @@
 """End to end: the installed `toolsurface` command, as CI and a user run it."""
 
 import json
+import shlex
 import shutil
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import jsonschema
@@ -72,6 +74,64 @@ def test_reproduce_shows_gateway_and_ledger(tmp_path):
     assert "sent req_" in done.stdout and "settle" in done.stdout and "survived" in done.stdout
     guarded = toolsurface("reproduce", case)
     assert guarded.returncode == 0 and "pre_dispatch_rejected" in guarded.stdout and "killed" in guarded.stdout
+
+
+def test_the_record_and_every_report_name_the_target_by_the_spec_given(tmp_path):
+    # A subclass of the reference guard carries its `name`, reference:guarded, yet lets every change through.
+    impostor = "tests.fixtures.user_targets:Impostor"
+    select = ["--select", "web-read-child-single-tool/*/post_seal/*"]
+    done = toolsurface("run", "--target", impostor, "--red-target", "none", *select, "--format", "md,html,junit,json", "--out", str(tmp_path))
+    assert done.returncode == 1
+    run = results(tmp_path).run
+    assert (run.target, run.red_target) == (impostor, None)
+    assert f"toolsurface — {impostor} (seed 0)" in done.stdout
+    reports = [done.stdout, *((tmp_path / name).read_text() for name in ("audit.md", "report.html", "junit.xml", "audit.json"))]
+    assert all(impostor in report and "reference:guarded" not in report for report in reports)
+    case = toolsurface("list", "cases", *select).stdout.split()[0]
+    reproduced = toolsurface("reproduce", case, "--target", impostor)
+    assert reproduced.returncode == 1 and f"target   {impostor}   must refuse\n" in reproduced.stdout
+
+
+def hostile_scenario(folder):
+    """A bundled scenario whose only tool takes one argument named with a title-setting OSC
+    sequence, a clear-screen CSI sequence and a newline."""
+    document = json.loads(SMALL.read_text())
+    document["id"] = "hostile-child"
+    name = "q\x1b]0;pwned\x07\x1b[2J\nx"
+    document["contract"]["admitted"][0]["input_schema"] = {"type": "object", "properties": {name: {"type": "string"}}, "required": [name]}
+    folder.mkdir()
+    (folder / "hostile.json").write_text(json.dumps(document))
+    return str(folder)
+
+
+def test_control_characters_from_a_scenario_never_reach_the_terminal(tmp_path):
+    scenarios = hostile_scenario(tmp_path / "scenarios")
+    shown = "q\\x1b]0;pwned\\x07\\x1b[2J\\nx"  # as the terminal shows it
+    common = ["--scenarios", scenarios, "--target", "reference:legacy"]
+    out = tmp_path / "out"
+    done = toolsurface("run", *common, "--red-target", "none", "--select", "*pwned*", "--format", "html,junit", "--out", str(out))
+    listed = toolsurface("list", "cases", "--scenarios", scenarios, "--select", "*pwned*")
+    assert done.returncode == 1 and listed.returncode == 0
+    ids = listed.stdout.splitlines()
+    assert ids and all(shown in line for line in ids) and len(ids) == len(results(out).cases)
+    # An id copied from `list cases`, and a command copied from `run`, reproduce their case.
+    reproduced = toolsurface("reproduce", ids[0], *common)
+    assert reproduced.returncode == 1 and f"case     {ids[0]}\n" in reproduced.stdout
+    command = next(line.strip() for line in done.stdout.splitlines() if line.strip().startswith("toolsurface reproduce"))
+    again = toolsurface(*shlex.split(command)[1:])
+    assert again.returncode == 1 and shown in again.stdout
+    # The raw id, as results.json holds it, reproduces the case too.
+    raw = toolsurface("reproduce", results(out).cases[0].id, *common)
+    assert raw.returncode == 1 and raw.stdout.splitlines()[0] == f"case     {ids[0]}"
+    # Files keep the raw text, escaped as each format requires: JSON in the page, and XML, which cannot carry an ESC.
+    assert "\\u001b]0;pwned\\u0007\\u001b[2J\\nx" in (out / "report.html").read_text()
+    names = [case.get("name") for case in ET.parse(out / "junit.xml").getroot().iter("testcase")]
+    assert names and all("q\\u001b]0;pwned\\u0007\\u001b[2J\nx" in name for name in names)
+    # The defect matrix names a hostile case as the first to kill shared-ref.
+    defects = toolsurface("defects", "--scenarios", scenarios, "--select", "*pwned*")
+    assert defects.returncode == 1 and "shared-ref" in defects.stdout
+    for output in (done, listed, reproduced, again, raw, defects):
+        assert "\x1b" not in output.stdout + output.stderr and "\x07" not in output.stdout + output.stderr
 
 
 def test_defects_are_all_killed():

@@ -1,11 +1,18 @@
 """End to end: the reports, the expectations gate, shards and merge, through the installed command."""
 
+import html
 import json
 import xml.etree.ElementTree as ET
 
+import orjson
 import pytest
 
 from tests.test_cli import results, toolsurface
+from toolsurface.harness._codec import decode
+from toolsurface.harness._oracles import KILLED
+from toolsurface.harness._record import SCHEMA_VERSION, Results, RunInfo, summarize
+from toolsurface.harness._results import digest_of, encode
+from toolsurface.harness._types import CaseRecord
 
 LEGACY_CHILD = ["--target", "reference:legacy", "--red-target", "none", "--select", "web-read-child-single-tool/*/evidence/*"]
 
@@ -91,6 +98,68 @@ def test_shards_merge_into_the_unsharded_results(tmp_path):
     assert "in-scope checks pass" in (tmp_path / "merged" / "audit.md").read_text()
     overlap = toolsurface("merge", shards[0], shards[0], "--out", str(tmp_path / "bad"))
     assert overlap.returncode == 2 and "is also" in overlap.stderr and not (tmp_path / "bad").exists()
+
+
+def forge(path, drop):
+    """Edit results.json as a forger would: every survivor called killed (its evidence left as it
+    was) or dropped, and the summary and digest worked out again; the error `read_results` gives."""
+    document = orjson.loads(path.read_bytes())
+    survivors = [index for index, case in enumerate(document["cases"]) if case["verdict"]["kind"] == "survived"]
+    if drop:
+        document["cases"] = [case for case in document["cases"] if case["verdict"]["kind"] != "survived"]
+        error = f"$.cases: {len(document['cases'])} cases, but the run selected {len(document['cases']) + len(survivors)} for shard 1/2"
+    else:
+        for index in survivors:
+            document["cases"][index]["verdict"] = {"kind": "killed", "reason": KILLED.reason}
+        error = f"$.cases[{survivors[0]}].verdict.kind: killed, but 1 request(s) were dispatched"
+    run, cases = decode(RunInfo, document["run"]), decode(tuple[CaseRecord, ...], document["cases"])
+    summary = summarize(run, [case.tally for case in cases], (), (), digest_of(cases))
+    assert summary.gate.ok
+    path.write_bytes(encode(Results(SCHEMA_VERSION, run, cases, summary)))
+    return error
+
+
+@pytest.mark.parametrize("drop", [False, True], ids=["survivors called killed", "survivors dropped"])
+def test_a_forged_shard_is_refused_by_merge_and_report(tmp_path, drop):
+    for k in (1, 2):
+        assert toolsurface("run", *LEGACY_CHILD, "--shard", f"{k}/2", "--out", str(tmp_path / str(k))).returncode == 1
+    shards = [tmp_path / str(k) / "results.json" for k in (1, 2)]
+    error = f"error: {shards[0]}:{forge(shards[0], drop)}"
+    merged = toolsurface("merge", *map(str, shards), "--out", str(tmp_path / "merged"), "--format", "md")
+    assert merged.returncode == 2 and merged.stdout == "" and merged.stderr.startswith(error) and merged.stderr.count("\n") == 1
+    assert not (tmp_path / "merged").exists()
+    report = toolsurface("report", str(shards[0]), "--format", "md")
+    assert (report.returncode, report.stdout, report.stderr) == (2, "", merged.stderr)
+
+
+def test_the_headlines_count_accepted_failures_and_flag_broad_expectations(tmp_path):
+    known = tmp_path / "known.toml"
+    known.write_text(
+        "".join(f'[[expect]]\ncase = "*"\nverdict = "{verdict}"\nreason = "the old path"\nexpires = 2027-01-31\n\n'
+                for verdict in ("survived", "false_reject", "error"))
+    )  # fmt: skip
+    out = tmp_path / "out"
+    done = toolsurface("run", "--target", "reference:legacy", "--red-target", "none", "--expectations", str(known),
+                       "--today", "2026-12-02", "--format", "md,html,json", "--out", str(out))  # fmt: skip
+    assert done.returncode == 0, done.stdout
+    record = results(out)
+    totals, planned = record.summary.totals, record.run.planned
+    assert totals.survived and totals.false_reject and totals.error
+    headline = (
+        f"{totals.killed + totals.passed}/{totals.cases - totals.equivalent} in-scope checks pass; {totals.survived} survived, "
+        f"all accepted; {totals.false_reject} false_reject, all accepted; {totals.error} error, all accepted"
+    )
+    assert f"PASS: {headline}\n" in done.stdout and "no survivors" not in done.stdout
+    for verdict, count in (("survived", totals.survived), ("false_reject", totals.false_reject), ("error", totals.error)):
+        reach = f"names {planned} of the {planned} planned cases (100%); {count} of them {verdict} here"
+        assert f"       broad expectation * ({verdict}): {reach}\n" in done.stdout
+        assert f"- **broad expectation** `*` (`{verdict}`): {reach}.\n" in (out / "audit.md").read_text()
+        assert f"<code>*</code> ({verdict}): {html.escape(reach)}</p>" in (out / "report.html").read_text()
+    assert f"**PASS** — {headline}. By verdict: " in (out / "audit.md").read_text()
+    assert f'<span id="headline">{html.escape(headline)}</span>' in (out / "report.html").read_text()
+    summary = json.loads((out / "audit.json").read_text())
+    assert summary["headline"] == headline
+    assert [(e["planned"], e["broad"]) for e in summary["expectations"]] == [(planned, True)] * 3
 
 
 def test_the_project_config_names_the_spec_and_the_reports(tmp_path):

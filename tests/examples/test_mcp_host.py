@@ -138,7 +138,8 @@ def test_the_documented_spec_runs_from_the_installed_package(tmp_path):
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr
     document = json.loads((tmp_path / "out" / "results.json").read_text())
     run = document["run"]
-    assert (run["target_name"], run["red_target_name"]) == ("mcp-host:guarded:openai", "mcp-host:unguarded:openai")
+    # Named by the specs given, not by the names the adapter gives itself (`mcp-host:guarded:openai`).
+    assert (run["target"], run["red_target"]) == ("mcp-host:guarded", "mcp-host:unguarded")
     verdicts = collections.Counter((case["verdict"]["kind"], case["red_verdict"]["kind"]) for case in document["cases"])
     # Every change after sealing is one the guard refuses and the unguarded host sends, or a legitimate one both send.
     assert set(verdicts) == {("killed", "survived"), ("passed", "passed")}

@@ -1,4 +1,5 @@
 import datetime
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
@@ -71,6 +72,16 @@ def write(tmp_path, text):
     path = tmp_path / "expectations.toml"
     path.write_text(text)
     return path
+
+
+@pytest.mark.parametrize(("named", "plan", "broad"), [(10, 100, True), (9, 100, False), (1, 10, True), (1, 11, False), (0, 0, False)])
+def test_an_entry_is_broad_when_it_names_a_tenth_of_the_plan_or_more(named, plan, broad):
+    judged = standing(entry(), [])
+    assert replace(judged, planned=named).broad(plan) is broad
+
+
+def test_a_bare_star_is_broad():
+    assert standing(entry("*"), []).broad(len(PLANNED))
 
 
 def test_the_file_is_toml_with_dates_native_or_quoted(tmp_path):

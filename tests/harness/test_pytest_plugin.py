@@ -5,6 +5,7 @@ Most runs use one small bundled scenario (260 cases, 20 of them equivalent) copi
 folder, so planning is instant; only the slow test runs the default matrix.
 """
 
+import json
 import re
 import shlex
 import shutil
@@ -15,6 +16,7 @@ import pytest
 
 from toolsurface import scenarios
 from toolsurface.harness._api import RunOptions, prepare
+from toolsurface.harness._printable import printable
 
 pytest_plugins = ["pytester"]
 
@@ -139,6 +141,16 @@ def test_an_accepted_expectation_turns_its_failures_into_xfails(project):
     assert gate_section(result) == ["passed: 6 cases (survived 6), 6 of them accepted; expectations: 0 stale, 0 expired"]
 
 
+def test_a_broad_expectation_is_flagged_in_the_gate_section(project):
+    broad = expectations(project, ("*", "survived", "the whole old path", "2999-12-31"))
+    result = run(project, "--toolsurface-target", NO_SETTLE, "--toolsurface-select", POST_SEAL_ADDS, "--toolsurface-expectations", broad)
+    assert result.ret == pytest.ExitCode.OK and result.parseoutcomes() == {"xfailed": 6}
+    assert gate_section(result) == [
+        "passed: 6 cases (survived 6), 6 of them accepted; expectations: 0 stale, 0 expired",
+        "broad: case '*' (survived): names 260 of the 260 planned cases, 6 of them survived here",
+    ]
+
+
 def test_an_expectation_of_another_verdict_accepts_nothing(project):
     other = expectations(project, (POST_SEAL_ADDS, "error", "not what happens", "2999-12-31"))
     result = run(project, "--toolsurface-target", NO_SETTLE, "--toolsurface-select", POST_SEAL_ADDS, "--toolsurface-expectations", other)
@@ -250,3 +262,32 @@ def test_bad_input_is_a_one_line_usage_error(project, flag, value, message):
     assert len(problems) == 1
     result.stderr.fnmatch_lines([f"ERROR: toolsurface: {message}"])
     assert "Traceback" not in result.stderr.str()
+
+
+def test_the_header_and_reports_name_the_target_by_its_spec(project):
+    # The reference guard's `name` comes with the class; the legacy path is what runs.
+    project.makepyfile(
+        impostor="from toolsurface.harness._reference import GuardedPipeline, LegacyPipeline\n\n\n"
+        "class Impostor(GuardedPipeline):\n    def run(self, scenario, ports):\n        return LegacyPipeline().run(scenario, ports)\n"
+    )
+    result = run(project, "--toolsurface-target", "impostor:Impostor", "--toolsurface-select", "*/post_seal/delete.*")
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    output = result.stdout.str()
+    assert "toolsurface: 6 of 260 planned cases on impostor:Impostor (red target none), seed 0" in output
+    assert "target     impostor:Impostor" in output and "reference:guarded" not in output
+
+
+def test_item_ids_show_a_scenario_s_control_characters_escaped(project):
+    document = json.loads((scenarios.bundled_dir() / SCENARIO).read_text())
+    name = "q\x1b]0;pwned\x07\x1b[2J\nx"
+    document["contract"]["admitted"][0]["input_schema"] = {"type": "object", "properties": {name: {"type": "string"}}, "required": [name]}
+    (project.path / "web.json").write_text(json.dumps(document))
+    cases = prepare(RunOptions(red_target="none", scenarios=[project.path / "web.json"])).cases
+    hostile = [case for case in cases if "pwned" in case.id]
+    assert hostile and all("\x1b" in case.id for case in hostile)
+    expected = [f"toolsurface::{printable(case.id)}" for case in hostile]
+    assert collected(project, *TOOLSURFACE, "-k", "pwned") == expected
+    result = run(project, "--toolsurface-target", "reference:legacy", "-k", "pwned", "--deselect", expected[0])
+    assert result.parseoutcomes() == {"failed": len(hostile) - 1, "deselected": len(cases) - len(hostile) + 1}
+    output = result.stdout.str() + result.stderr.str()
+    assert "\x1b" not in output and "\x07" not in output and f"FAILED {expected[1]}" in output

@@ -105,3 +105,41 @@ def test_the_ledger_lines_are_every_event_reservations_included(record):
     assert lines[: len(case.evidence.ledger)] == tuple(str(event) for event in case.evidence.ledger)
     assert any(line.endswith(f": reserve {case.evidence.ledger[0].request}") for line in lines)
     assert lines[-1] == "main: settle req_9 as dispatched — REFUSED (settled twice)"
+
+
+LEGACY_EVIDENCE = {"target": "reference:legacy", "red_target": "none", "select": ["web-read-child-single-tool/*/evidence/*"]}
+
+
+def accepting(tmp_path_factory, *patterns):
+    known = tmp_path_factory.mktemp("expectations") / "known.toml"
+    known.write_text("".join(f'[[expect]]\ncase = "{p}"\nverdict = "survived"\nreason = "r"\nexpires = 2099-01-01\n\n' for p in patterns))
+    return known
+
+
+def test_the_headline_counts_failures_accepted_or_not(recorded, tmp_path_factory):
+    def headline(*patterns):
+        options = {**LEGACY_EVIDENCE, "expectations": accepting(tmp_path_factory, *patterns)} if patterns else LEGACY_EVIDENCE
+        audit = Audit(recorded(**options))
+        return audit.headline, audit.totals[VerdictKind.SURVIVED], f"{audit.passing}/{audit.in_scope} in-scope checks pass"
+
+    line, survived, checks = headline()
+    assert line == f"{checks}; {survived} survived"
+    some, _, _ = headline("web-read-child-single-tool/*/evidence/delete.*")
+    assert some == f"{checks}; {survived} survived (6 accepted)"
+    every, _, _ = headline("web-read-child-single-tool/*")
+    assert every == f"{checks}; {survived} survived, all accepted"
+    assert Audit(recorded(select=["web-read-child-single-tool/*/evidence/*"])).headline.endswith(
+        " in-scope checks pass: no survivors, false rejections or errors"
+    )
+
+
+def test_an_expectation_naming_a_tenth_of_the_plan_or_more_is_broad(recorded, tmp_path_factory):
+    known = accepting(tmp_path_factory, "*", "web-read-child-single-tool/*/evidence/delete.*")
+    audit = Audit(recorded(**LEGACY_EVIDENCE, expectations=known))
+    planned = audit.run.planned
+    assert [judged.expectation.case for judged in audit.broad] == ["*"]
+    survived = audit.totals[VerdictKind.SURVIVED]
+    assert audit.reach(audit.broad[0]) == f"names {planned} of the {planned} planned cases (100%); {survived} of them survived here"
+    entries = audit_document(audit)["expectations"]
+    assert [(entry["planned"], entry["broad"]) for entry in entries] == [(planned, True), (6, False)]
+    jsonschema.validate(audit_document(audit), SCHEMA, format_checker=jsonschema.FormatChecker())

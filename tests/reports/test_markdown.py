@@ -28,7 +28,8 @@ def test_the_totals_line_equals_results_json(failing_record):
     text = render_markdown(Audit(failing_record))
     totals = asdict(failing_record.summary.totals)
     in_scope = totals["cases"] - totals["equivalent"]
-    assert f"**FAIL** — {totals['killed'] + totals['passed']}/{in_scope} in-scope checks pass: " in text
+    failed = f"{totals['survived']} survived" if not totals["error"] else f"{totals['survived']} survived; {totals['error']} error"
+    assert f"**FAIL** — {totals['killed'] + totals['passed']}/{in_scope} in-scope checks pass; {failed}. By verdict: " in text
     for verdict in ("killed", "passed", "survived", "false_reject", "error", "equivalent"):
         assert f"| `{verdict}` | {totals[verdict]} |" in text
     assert f"| **total** | **{totals['cases']}** |" in text
@@ -56,7 +57,7 @@ def test_the_matrices_and_the_scope_statement_are_there(failing_record):
 def test_untrusted_strings_render_as_text(failing_record):
     run = failing_record.run
     run = replace(
-        run, spec=Spec(HOSTILE, HOSTILE), target=HOSTILE, target_name=HOSTILE, red_target_name=HOSTILE, select=(HOSTILE,),
+        run, spec=Spec(HOSTILE, HOSTILE), target=HOSTILE, red_target=HOSTILE, select=(HOSTILE,),
         environment=Environment(HOSTILE, HOSTILE), defects=(HOSTILE, *run.defects[1:]),
         scenarios=(replace(run.scenarios[0], id=HOSTILE, digest=HOSTILE), *run.scenarios[1:]),
     )  # fmt: skip

@@ -2,6 +2,7 @@
 refused with one line naming the JSON path when it is not one, and published only whole."""
 
 import copy
+import hashlib
 import os
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from toolsurface.harness._gate import Thresholds
 from toolsurface.harness._record import SCHEMA_VERSION, Results, results_schema
 from toolsurface.harness import _results
 from toolsurface.harness._files import temporary
-from toolsurface.harness._results import RESULTS_FILE, ResultsWriter, encode, read_results, write_results
+from toolsurface.harness._results import RESULTS_FILE, ResultsWriter, digest_of, encode, read_results, write_results
 from toolsurface.harness._types import Capacity, Crashed, NotRun, Refused, Returned, VerdictKind
 
 SCHEMA_FILE = Path(__file__).resolve().parents[2] / "harness" / "results.schema.json"
@@ -77,7 +78,7 @@ def test_results_validate_and_count(tmp_path, session):
 def test_a_run_reads_back_as_the_record_it_was(tmp_path, request, run):
     session = request.getfixturevalue(run)
     records = tuple(session.results())
-    record = Results(SCHEMA_VERSION, session.info, records, session.summarize([case.tally for case in records]))
+    record = Results(SCHEMA_VERSION, session.info, records, session.summarize([case.tally for case in records], digest_of(records)))
     path = write_results(tmp_path, session, records)
     validate(path)
     assert path.read_bytes() == encode(record)
@@ -88,7 +89,7 @@ def test_a_run_reads_back_as_the_record_it_was(tmp_path, request, run):
 def test_the_crashing_run_holds_what_the_plain_one_does_not(crashing):
     # Without this, the round trip above could pass on Nones and empty tuples.
     records = tuple(crashing.results())
-    summary = crashing.summarize([case.tally for case in records])
+    summary = crashing.summarize([case.tally for case in records], digest_of(records))
     assert crashing.info.spec and crashing.info.shard and crashing.info.defects
     assert any(case.defects_killed for case in records)
     assert any(isinstance(case.evidence.stop, Crashed) and case.evidence.stop.traceback for case in records)
@@ -121,15 +122,28 @@ REFUSED = {
     "a date that is not one": (lambda d: d["run"].update(date="tomorrow"), '$.run.date: expected a date, YYYY-MM-DD, found "tomorrow"'),
     "an unknown key": (lambda d: d["run"]["environment"].update(shell="bash"), "$.run.environment.shell: unexpected key in Environment"),
     "a missing key": (lambda d: d["cases"][1]["evidence"].pop("stop"), "$.cases[1].evidence: missing 'stop' of Evidence"),
-    "a verdict flipped under unchanged totals": (
+    "a verdict its evidence contradicts": (
         lambda d: d["cases"][KILLED]["verdict"].update(kind="survived"),
-        r"$.summary.totals.killed: {killed} does not add up to the cases, which give {killed_less}",
+        "$.cases[0].verdict.kind: survived, but the ledger shows the reservation settled as pre_dispatch_rejected, "
+        "and no publication is said to be lost",
+    ),
+    "a case edited without its digest": (
+        lambda d: d["cases"][KILLED]["evidence"]["diff"].append("nothing to see"),
+        "$.summary.digest: the case lines hash to {edited}, not to the digest written: a case was edited",
+    ),
+    "a digest edited": (
+        lambda d: d["summary"].update(digest="0" * 64),
+        "$.summary.digest: the case lines hash to {digest}, not to the digest written: a case was edited",
+    ),
+    "totals that do not add up": (
+        lambda d: d["summary"]["totals"].update(killed=d["summary"]["totals"]["killed"] - 1),
+        "$.summary.totals.killed: {killed_less} does not add up to the cases, which give {killed}",
     ),
     "a gate turned": (
         lambda d: d["summary"]["gate"].update(ok=False),
         "$.summary.gate.ok: false does not add up to the cases, which give true",
     ),
-    "an older schema": (lambda d: d.update(schema_version=3), "$.schema_version: expected results.json schema version 4, found 3"),
+    "an older schema": (lambda d: d.update(schema_version=3), "$.schema_version: expected results.json schema version 5, found 3"),
 }
 
 
@@ -143,11 +157,20 @@ def test_a_file_that_is_not_a_record_is_refused_with_one_line_naming_where(tmp_p
     path.write_bytes(orjson.dumps(edited))
     with pytest.raises(UsageError) as refused:
         read_results(path)
-    killed = document["summary"]["totals"]["killed"]
-    assert str(refused.value) == f"{path}:" + expected.format(killed=killed, killed_less=killed - 1)
+    killed, digest = document["summary"]["totals"]["killed"], document["summary"]["digest"]
+    edited_digest = digest_of(decode(Results, edited).cases) if "{edited}" in expected else None
+    values = {"killed": killed, "killed_less": killed - 1, "digest": digest, "edited": edited_digest}
+    assert str(refused.value) == f"{path}:" + expected.format(**values)
     # The unedited document reads: the refusal is the edit's doing.
     path.write_bytes(orjson.dumps(document))
     assert read_results(path).summary.totals.killed == killed
+
+
+def test_the_digest_is_the_sha256_of_the_case_lines_as_written(tmp_path, session):
+    raw = write_results(tmp_path, session, session.results()).read_bytes()
+    lines = raw[raw.index(b'"cases":[') + len(b'"cases":[') : raw.rindex(b'\n],"summary":')]
+    assert lines.count(b"\n") == len(session.cases) > 0
+    assert orjson.loads(raw)["summary"]["digest"] == hashlib.sha256(lines).hexdigest()
 
 
 def test_same_seed_same_file(tmp_path, session):

@@ -1,8 +1,9 @@
 import io
+from dataclasses import replace
 
 from rich.console import Console
 
-from toolsurface.reports import THEME, RunSummary
+from toolsurface.reports import THEME, Audit, RunSummary
 
 
 def render(summary):
@@ -14,7 +15,7 @@ def render(summary):
 def test_a_passing_run_says_pass_and_counts_controlled_cases(audit_of):
     text = render(RunSummary(audit_of(select=["web-read-child-single-tool/*/evidence/*"]), "out/results.json"))
     assert "toolsurface — reference:guarded (seed 0)" in text
-    assert "PASS: 48/48 in-scope checks pass — no survivors, false rejections or errors" in text
+    assert "PASS: 48/48 in-scope checks pass: no survivors, false rejections or errors" in text
     assert "red target reference:legacy: 42 of 52 cases fail there; 42 controlled (RED there, GREEN here)" in text
 
 
@@ -34,3 +35,24 @@ def test_defects_run_with_the_cases_are_summed_up(audit_of):
     alive = [row.name for row in audit.defects if not row.kills]
     assert alive and "no-settle" not in alive
     assert f"reference defects: {20 - len(alive)} of 20 killed; not killed: {', '.join(alive)}" in text
+
+
+def test_accepted_failures_are_counted_and_a_broad_expectation_flagged(recorded, tmp_path_factory):
+    known = tmp_path_factory.mktemp("known") / "known.toml"
+    known.write_text('[[expect]]\ncase = "*"\nverdict = "survived"\nreason = "old path"\nexpires = 2099-01-01\n')
+    record = recorded(target="reference:legacy", red_target="none", select=["web-read-child-single-tool/*/evidence/*"], expectations=known)
+    text = render(RunSummary(Audit(record), "out/results.json"))
+    survived, planned = record.summary.totals.survived, record.run.planned
+    assert f"PASS: 6/48 in-scope checks pass; {survived} survived, all accepted\n" in text and "no survivors" not in text
+    broad = f"expectation * (survived): names {planned} of the {planned} planned cases (100%); {survived} of them survived here"
+    assert f"       broad {broad}\n" in text
+
+
+def test_a_failing_case_id_from_a_scenario_is_shown_escaped(audit_of):
+    audit = audit_of(target="reference:legacy", red_target="none", select=["web-read-child-single-tool/*/evidence/delete.*"])
+    (first, *rest) = audit.results.cases
+    hostile = replace(first, case=replace(first.case, id=first.id + "\x1b]0;pwned\x07\n"), verdict=replace(first.verdict, reason="a\rb"))
+    text = render(RunSummary(Audit(replace(audit.results, cases=(hostile, *rest))), "out/results.json"))
+    assert "\x1b" not in text and "\x07" not in text and "\r" not in text
+    assert f"    survived {first.id}\\x1b]0;pwned\\x07\\n\n             a\\rb\n" in text
+    assert f"toolsurface reproduce '{first.id}\\x1b]0;pwned\\x07\\n' --target reference:legacy --seed 0\n" in text

@@ -1,0 +1,222 @@
+"""A case record is trusted on reading only as far as the oracle could have written it: genuine runs
+of every target pass the rules, and every edit that makes a verdict lie is named at its JSON path."""
+
+from dataclasses import replace
+
+import pytest
+
+from toolsurface.harness._api import RunOptions, prepare
+from toolsurface.harness._integrity import check_cases
+from toolsurface.harness._oracles import CAPACITY_RESULT, DISPATCHED_AS_EXPECTED, EQUIVALENT, KILLED
+from toolsurface.harness._types import Crashed, LedgerEvent, LedgerOp, Settlement, TimedOut, Verdict, VerdictKind
+from toolsurface.mutators import Must
+
+#: Every scenario after sealing, the over-capacity one throughout and the recovery one at one point: every kind of ending.
+SELECT = ["*/post_seal/*", "holdings-review-main-over-capacity/*", "etf-compare-main-recovery/*/evidence/*"]
+SPEC = "tests.fixtures.user_targets:{}"
+ALL = set(VerdictKind)
+K, P, S, F, E, Q = (VerdictKind.KILLED, VerdictKind.PASSED, VerdictKind.SURVIVED, VerdictKind.FALSE_REJECT, VerdictKind.ERROR,
+                    VerdictKind.EQUIVALENT)  # fmt: skip
+
+
+def recorded(**options):
+    session = prepare(RunOptions(select=SELECT, **options))
+    return session.info, tuple(session.results())
+
+
+#: Genuine runs, with the verdicts each must hold (so that the rules are shown to pass each of them).
+GENUINE = {
+    "the guard, paired with the legacy path, with the defects": ({"defects": True}, {K, P, Q}),
+    "the legacy path alone": ({"target": "reference:legacy", "red_target": "none"}, ALL),
+    "a defect paired with the guard": ({"target": "reference:defect/no-settle", "red_target": "reference:guarded"}, {P, S, Q}),
+    "a publication lost": ({"target": "reference:defect/drops-publication", "red_target": "none"}, {K, P, S, Q}),
+    "a second receipt": ({"target": "reference:defect/second-receipt", "red_target": "none"}, {P, S, F, Q}),
+    "a top-N cut": ({"target": "reference:defect/topn-drop", "red_target": "none"}, {K, P, F, E, Q}),
+    "a crashing target": ({"target": SPEC.format("Crashing"), "red_target": "none"}, {E, Q}),
+    "a target that touches nothing": ({"target": SPEC.format("Idle"), "red_target": "none"}, {E, Q}),
+    "a target that offers no point": ({"target": SPEC.format("NoInjection"), "red_target": "none"}, {E, Q}),
+    "a target that settles twice": ({"target": SPEC.format("DoubleSettle"), "red_target": "none"}, {P, S, Q}),
+}
+
+
+@pytest.mark.parametrize(("options", "kinds"), GENUINE.values(), ids=GENUINE.keys())
+def test_every_genuine_run_is_consistent(options, kinds):
+    run, cases = recorded(**options)
+    assert {case.verdict.kind for case in cases} >= kinds
+    assert check_cases(run, cases) is None
+
+
+@pytest.fixture(scope="module")
+def legacy():
+    return recorded(target="reference:legacy", red_target="none")
+
+
+@pytest.fixture(scope="module")
+def paired():
+    return recorded()
+
+
+def at(cases, test):
+    return next(index for index, case in enumerate(cases) if test(case))
+
+
+def kind(verdict, start=""):
+    return lambda case: case.verdict.kind is verdict and case.verdict.reason.startswith(start)
+
+
+def with_evidence(**evidence):
+    return lambda case: replace(case, evidence=replace(case.evidence, **evidence))
+
+
+def with_ledger(edit):
+    return lambda case: replace(case, evidence=replace(case.evidence, ledger=edit(*case.evidence.ledger)))
+
+
+def settled_as_dispatched(reserve, settle):
+    return reserve, replace(settle, settlement=Settlement.DISPATCHED)
+
+
+def another_reservation(reserve, settle):
+    return reserve, LedgerEvent(reserve.lane, LedgerOp.RESERVE, "req_other"), settle
+
+
+#: An edit of one case of the legacy run: which case, how it is edited, where the error points, and what it says.
+EDITS = {
+    "a dispatched survivor called killed": (
+        kind(S, "dispatched 1 request(s)"), lambda c: replace(c, verdict=KILLED),
+        "verdict.kind", "killed, but 1 request(s) were dispatched",
+    ),
+    "an unsettled refusal called killed": (
+        kind(S, "refused, but reservation"), lambda c: replace(c, verdict=KILLED),
+        "verdict.kind", "killed, but reservation {lane}:{request} was never settled",
+    ),
+    "a refusal settled as dispatched called killed": (
+        kind(K), with_ledger(settled_as_dispatched),
+        "verdict.kind", "killed, but reservation settled as dispatched, expected pre_dispatch_rejected",
+    ),
+    "a kill with a reservation left open": (
+        kind(K), with_ledger(another_reservation),
+        "verdict.kind", "killed, but reservation left open: {lane}:req_other",
+    ),
+    "a crash called killed": (
+        kind(K), with_evidence(stop=Crashed("RuntimeError", "boom", "Traceback")),
+        "verdict.kind", "killed, but the target's run stopped as crashed",
+    ),
+    "a kill that never reached its point": (
+        kind(K), with_evidence(points=()),
+        "verdict.kind", "killed, but the target never offered its injection point {point!r}",
+    ),
+    "a false rejection called passed": (
+        kind(F), lambda c: replace(c, verdict=DISPATCHED_AS_EXPECTED),
+        "verdict.kind", "passed, but 0 request(s) were dispatched, not exactly one",
+    ),
+    "a changed surface sent, called passed": (
+        kind(S, "dispatched a surface that differs"), lambda c: replace(c, verdict=DISPATCHED_AS_EXPECTED),
+        "verdict.kind", "passed, but the request sent differs from the expected one: {diff}",
+    ),
+    "a shortened list instead of a capacity result, called passed": (
+        kind(S, "dispatched 2 of 5 required tools"), lambda c: replace(c, verdict=CAPACITY_RESULT),
+        "verdict.kind", "passed, but 1 request(s) were dispatched where only a capacity result is right",
+    ),
+    "an error whose target ran to an end": (
+        kind(E), lambda c: replace(c, verdict=Verdict(E, "target timed out")),
+        "verdict.kind", "error, but the target ran to an end (dispatched), offered {point!r} and reached the ports",
+    ),
+    "a crash given another reason": (
+        kind(E), with_evidence(stop=Crashed("RuntimeError", "boom", "Traceback")),
+        "verdict.kind", "error, but the target's run stopped as crashed, and the reason is not the oracle's for that, "
+        "'target crashed: RuntimeError: boom'",
+    ),
+    "a survivor with nothing wrong": (
+        kind(K), lambda c: replace(c, verdict=Verdict(S, "refused, but publication 'p' kept")),
+        "verdict.kind",
+        "survived, but the ledger shows the reservation settled as pre_dispatch_rejected, and no publication is said to be lost",
+    ),
+    "a kill of a change that must be dispatched": (
+        kind(P), lambda c: replace(c, verdict=KILLED),
+        "verdict.kind", "killed: a verdict the oracle never gives a case whose mutation a guard must dispatch",
+    ),
+    "an equivalent verdict on a change": (
+        kind(K), lambda c: replace(c, verdict=EQUIVALENT),
+        "verdict.kind", "equivalent: a verdict the oracle never gives a case whose mutation a guard must refuse",
+    ),
+    "an equivalent case said to be killed": (
+        kind(Q), lambda c: replace(c, verdict=KILLED),
+        "verdict.kind", "killed: a verdict the oracle never gives a case whose mutation changes nothing (it is equivalent)",
+    ),
+    "a kill with another verdict's reason": (
+        kind(K), lambda c: replace(c, verdict=Verdict(K, "dispatched 1 request(s) with the change")),
+        "verdict.reason", "'dispatched 1 request(s) with the change' is not a reason the oracle gives a killed verdict here",
+    ),
+    "a recording the run never made": (
+        kind(K), lambda c: replace(c, case=replace(c.case, scenario="elsewhere")),
+        "case.scenario", "'elsewhere' is not one of the run's recordings",
+    ),
+    "a defect the run never ran": (
+        kind(K), lambda c: replace(c, defects_killed=("no-settle",)),
+        "defects_killed", "('no-settle',) does not fit the defects the run ran (None)",
+    ),
+    "a red verdict on a run that was not paired": (
+        kind(K), lambda c: replace(c, red_verdict=KILLED),
+        "red_verdict", "a red verdict, but the run was not paired",
+    ),
+}
+
+
+@pytest.mark.parametrize(("which", "edit", "where", "what"), EDITS.values(), ids=EDITS.keys())
+def test_an_edited_case_is_named_at_its_json_path(legacy, which, edit, where, what):
+    run, cases = legacy
+    index = at(cases, which)
+    original = cases[index]
+    edited = (*cases[:index], edit(original), *cases[index + 1 :])
+    scenario = next(s for s in run.scenarios if s.id == original.case.scenario)
+    found = check_cases(run, edited)
+    assert found is not None and found.where == f"$.cases[{index}].{where}"
+    diff = original.evidence.diff[0] if original.evidence.diff else ""
+    assert found.what == what.format(lane=scenario.lane, request=scenario.request, point=original.case.point.value, diff=diff)
+
+
+def test_a_record_holds_exactly_the_cases_its_run_selected(legacy):
+    run, cases = legacy
+    assert check_cases(run, cases[:-1]).what == f"{len(cases) - 1} cases, but the run selected {len(cases)}: a case was added or removed"
+    assert check_cases(run, (*cases, cases[0])).where == "$.cases"
+    session = prepare(RunOptions(select=SELECT, target="reference:legacy", red_target="none", shard="2/3"))
+    shard = tuple(session.results())
+    assert check_cases(session.info, shard) is None and len(shard) == len(range(1, len(cases), 3))
+    found = check_cases(session.info, shard[1:])
+    assert (found.where, found.what) == ("$.cases", f"{len(shard) - 1} cases, but the run selected {len(shard)} for shard 2/3: a case was added or removed")
+
+
+def test_a_timeout_is_an_error_and_never_anything_else(legacy):
+    run, cases = legacy
+    index = at(cases, kind(K))
+    hung = replace(cases[index], verdict=Verdict(E, "target timed out"), evidence=replace(cases[index].evidence, stop=TimedOut()))
+    assert check_cases(run, (*cases[:index], hung, *cases[index + 1 :])) is None
+    passed = replace(hung, verdict=KILLED)
+    found = check_cases(run, (*cases[:index], passed, *cases[index + 1 :]))
+    assert (found.where, found.what) == (f"$.cases[{index}].verdict.kind", "killed, but the target's run stopped as timed_out")
+
+
+RED_EDITS = {
+    "a red verdict dropped": (
+        lambda case: True, lambda c: replace(c, red_verdict=None),
+        "red_verdict", "no red verdict, but the run was paired with reference:legacy",
+    ),
+    "a red kill of a change that must be dispatched": (
+        lambda case: case.case.must is Must.DISPATCH, lambda c: replace(c, red_verdict=KILLED),
+        "red_verdict.kind", "killed: a verdict the oracle never gives a case whose mutation a guard must dispatch",
+    ),
+    "a red survivor with a kill's reason": (
+        lambda case: case.case.must is Must.REFUSE and case.case.change,
+        lambda c: replace(c, red_verdict=Verdict(S, KILLED.reason)),
+        "red_verdict.reason", f"{KILLED.reason!r} is not a reason the oracle gives a survived verdict here",
+    ),
+}
+
+
+@pytest.mark.parametrize(("which", "edit", "where", "what"), RED_EDITS.values(), ids=RED_EDITS.keys())
+def test_a_red_verdict_is_held_to_the_pairing_and_its_case(paired, which, edit, where, what):
+    run, cases = paired
+    index = at(cases, which)
+    found = check_cases(run, (*cases[:index], edit(cases[index]), *cases[index + 1 :]))
+    assert (found.where, found.what) == (f"$.cases[{index}].{where}", what)
