@@ -51,16 +51,29 @@ def default_jobs() -> int:
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
+#: Seconds before the parent looks again at a worker that has work but has not begun it.
+_GLANCE = 0.05
+#: The roles as the progress marker numbers them.
+_ROLES = tuple(Role)
+
+
 @dataclass
 class _Worker:
     process: Any
     conn: Connection
-    #: What it was sent and has not answered yet, in the order it will answer: (case index, role).
+    #: Shared with the worker, which writes what it is doing without a message: [case index, role
+    #: number, monotonic start], the index -1 while it answers, the start 0 while it waits for work.
+    marker: Any
+    #: What it was sent and has not answered yet, in the order it runs them: (case index, role).
     inflight: deque[tuple[int, Role]] = field(default_factory=deque)
-    #: When the answer it owes next is overdue (monotonic seconds); None while it owes nothing.
-    deadline: float | None = None
     #: It said it will leave (its host state changed): its end is no death.
     leaving: bool = False
+
+    def doing(self) -> tuple[tuple[int, Role] | None, float]:
+        """What it is running (None while it answers or waits) and since when (0: it waits)."""
+        started = self.marker[2]
+        index = int(self.marker[0])
+        return (None if index < 0 else (index, _ROLES[int(self.marker[1])])), started
 
 
 class WorkerPool:
@@ -111,11 +124,9 @@ class WorkerPool:
         chunk = CHUNK * len(self.runner.roles)
         for worker in self._workers:
             # A second chunk goes out before the first is done, so a worker never waits for the parent.
-            if len(worker.inflight) < chunk and not worker.leaving and self._queue:
+            if len(worker.inflight) <= chunk and not worker.leaving and self._queue:
                 size = max(1, min(chunk, len(self._queue) // (2 * self.jobs)))
                 sent = [self._queue.popleft() for _ in range(min(size, len(self._queue)))]
-                if not worker.inflight:
-                    worker.deadline = time.monotonic() + self._budget(sent[0][1])
                 worker.inflight.extend(sent)
                 # A worker that has just left cannot take them; its end, read next, puts them back.
                 with contextlib.suppress(OSError):
@@ -124,32 +135,44 @@ class WorkerPool:
     def _receive(self) -> list[int]:
         """Wait for answers (or a deadline); the indexes of the cases now observed in full."""
         busy = [worker for worker in self._workers if worker.inflight or worker.leaving]
-        deadlines = [w.deadline for w in busy if w.deadline is not None]
+        deadlines = [deadline for deadline in map(self._deadline, busy) if deadline is not None]
         timeout = max(0.0, min(deadlines) - time.monotonic()) if deadlines else None
         complete = []
         by_conn = {worker.conn: worker for worker in busy}
         for conn in wait(list(by_conn), timeout):
             worker = by_conn[conn]  # type: ignore[index]
             try:
-                message = worker.conn.recv()
+                answers, late = worker.conn.recv()
             except (EOFError, OSError):
                 complete += self._lost(worker, self._death(worker))
                 continue
-            complete += self._answer(worker, *message)
+            self._late += late
+            for answer in answers:
+                complete += self._answer(worker, *answer)
         now = time.monotonic()
         for worker in list(self._workers):
-            if worker.deadline is not None and now > worker.deadline and worker.inflight:
+            deadline = self._deadline(worker)
+            if deadline is not None and now > deadline:
                 self._kill(worker)
                 complete += self._lost(worker, TimedOut(killed=True))
         return complete
 
-    def _answer(self, worker: _Worker, index: int, role: Role, observed: Observation, kills: Any, late: list[Amendment]) -> list[int]:
-        self._late += late
+    def _deadline(self, worker: _Worker) -> float | None:
+        """When what the worker is doing is overdue (monotonic seconds, the same clock as the worker's)."""
+        doing, started = worker.doing()
+        if not worker.inflight:
+            return None
+        if not started:  # between its last answer and what it was sent next: look again shortly
+            return time.monotonic() + _GLANCE
+        return started + (self._budget(doing[1]) if doing else MARGIN)
+
+    def _answer(
+        self, worker: _Worker, index: int, role: Role, observed: Observation, kills: tuple[str, ...] | None
+    ) -> list[int]:
         worker.leaving = bool(observed.stale or observed.leaked)
         if observed.stale:
             return []  # state an earlier case left: the worker leaves, and a fresh one runs this case again
-        worker.inflight.popleft()
-        worker.deadline = time.monotonic() + self._budget(worker.inflight[0][1]) if worker.inflight else None
+        worker.inflight.remove((index, role))
         return self._observe(index, role, observed, kills)
 
     def _observe(self, index: int, role: Role, observed: Observation, kills: tuple[str, ...] | None) -> list[int]:
@@ -158,15 +181,20 @@ class WorkerPool:
             self._kills[index] = kills
         return [index] if len(self._observed[index]) == len(self.runner.roles) else []
 
-    def _lost(self, worker: _Worker, stop: Stop | None) -> list[int]:
-        """A worker is gone: its current case gets `stop` (None: it left as it said it would), the rest go back in the queue."""
+    def _lost(self, worker: _Worker, stop: Stop) -> list[int]:
+        """A worker is gone: unless it left as it said it would, what it was running stopped as
+        `stop`; the rest of what it was sent, done or not, goes back to the front of the queue."""
         self._workers.remove(worker)
         self._kill(worker)
         complete = []
-        if stop is not None and worker.inflight and not worker.leaving:
-            index, role = worker.inflight.popleft()
-            kills = None if self.runner.probe is None else ()
-            complete = self._observe(index, role, Observation((), (), (), (), (), False, None, stop), kills)
+        doing, started = worker.doing()
+        if started and not doing and worker.inflight:
+            doing = worker.inflight[0]  # it died answering: blame the first, so a second try makes headway
+        if doing is not None and doing in worker.inflight and not worker.leaving:
+            worker.inflight.remove(doing)
+            index, role = doing
+            nothing_seen = Observation((), (), (), (), (), False, None, stop)  # the ports died with the worker
+            complete = self._observe(index, role, nothing_seen, None if self.runner.probe is None else ())
         self._queue.extendleft(reversed(worker.inflight))
         return complete
 
@@ -223,10 +251,11 @@ class WorkerPool:
         # touch, and so copy, every page of the plan and scenarios they share with the parent.
         gc.freeze()
         parent, child = self._context.Pipe()
-        process = self._context.Process(target=_serve, args=(child, self.runner, self._cases, os.getpid()), daemon=True)
+        marker = self._context.RawArray("d", 3)
+        process = self._context.Process(target=_serve, args=(child, marker, self.runner, self._cases, os.getpid()), daemon=True)
         process.start()
         child.close()
-        return _Worker(process, parent)
+        return _Worker(process, parent, marker)
 
     def _kill(self, worker: _Worker) -> None:
         """End the worker and every process it started (it leads a process group of its own, once
@@ -238,7 +267,7 @@ class WorkerPool:
         worker.conn.close()
 
 
-def _serve(conn: Connection, runner: Runner, cases: dict[int, Case], parent: int) -> None:
+def _serve(conn: Connection, marker: Any, runner: Runner, cases: dict[int, Case], parent: int) -> None:
     """A worker's life: observe what the parent sends until it says stop, then leave without
     waiting for anything the hosts left running."""
     try:
@@ -246,7 +275,7 @@ def _serve(conn: Connection, runner: Runner, cases: dict[int, Case], parent: int
         _die_with_parent(parent)
         before = set(threading.enumerate())
         with alarm_handler():
-            _answer(conn, runner, cases, before)
+            _answer(conn, marker, runner, cases, before)
     finally:
         os._exit(0)
 
@@ -276,7 +305,7 @@ def _die_with_parent(parent: int) -> None:
 _PR_SET_PDEATHSIG = 1
 
 
-def _answer(conn: Connection, runner: Runner, cases: dict[int, Case], before: set[threading.Thread]) -> None:
+def _answer(conn: Connection, marker: Any, runner: Runner, cases: dict[int, Case], before: set[threading.Thread]) -> None:
     while True:
         message = conn.recv()
         if message[0] == "prime":
@@ -287,10 +316,24 @@ def _answer(conn: Connection, runner: Runner, cases: dict[int, Case], before: se
             settle(message[1], before)
             conn.send(runner.take_late())
             return
+        # One message back per chunk, not per case: the marker tells the parent what is running.
+        answers, leaving = [], False
         for index, role in message[1]:
-            case = cases[index]
-            observed = runner.observe(case, role)
-            kills = runner.kills(case, observed) if role is Role.TARGET else None
-            conn.send((index, role, observed, kills, runner.take_late()))
-            if observed.stale or observed.leaked:
-                return  # this host's state is no longer fresh: a new worker takes the rest
+            _mark(marker, index, _ROLES.index(role))
+            observed = runner.observe(cases[index], role)
+            answers.append((index, role, observed, runner.kills(cases[index], observed) if role is Role.TARGET else None))
+            if leaving := bool(observed.stale or observed.leaked):
+                break  # this host's state is no longer fresh: a new worker takes the rest
+        _mark(marker, -1, 0)
+        conn.send((answers, runner.take_late()))
+        marker[2] = 0.0
+        if leaving:
+            return
+
+
+def _mark(marker: Any, index: int, role: int) -> None:
+    """Say what runs now, and since when; the start last, so the parent never times the old
+    observation against the new one's budget."""
+    marker[2] = 0.0
+    marker[0], marker[1] = index, role
+    marker[2] = time.monotonic()

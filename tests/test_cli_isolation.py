@@ -57,8 +57,9 @@ def test_a_host_that_kills_or_hangs_its_process_costs_that_case_an_error(tmp_pat
     for case in bad:
         assert case.verdict.kind is VerdictKind.ERROR and words in case.verdict.reason
         assert isinstance(case.evidence.stop, stop)
-    # A fresh worker took over after each: the cases after a death were run, and pass.
-    assert len(bad) < len(record.cases) // 4
+    # A fresh worker took over after each: cases after the first failure were run, and pass.
+    after = [case for case in record.cases if case.case.index > bad[0].case.index]
+    assert [case for case in after if case.verdict.kind.ok]
     assert no_temporaries(tmp_path)
     assert "FAIL" in done.stdout and "Traceback" not in done.stderr
 
