@@ -161,7 +161,7 @@ class ResultsWriter:
         self._file = self._temp.open("ab")
 
 
-def write_results(out: Path, session: Session, records: Iterable[CaseRecord]) -> Path:
+def write_results(out: Path, session: Session, records: Iterable[CaseRecord | Amendment]) -> Path:
     with ResultsWriter(out, session) as writer:
         for record in records:
             writer.write(record)

@@ -14,14 +14,15 @@ from toolsurface.mutators import Must
 #: Every scenario after sealing, the over-capacity one throughout and the recovery one at one point: every kind of ending.
 SELECT = ["*/post_seal/*", "holdings-review-main-over-capacity/*", "etf-compare-main-recovery/*/evidence/*"]
 SPEC = "tests.fixtures.user_targets:{}"
+HOSTILE = "tests.fixtures.hostile_hosts:{}"
 ALL = set(VerdictKind)
 K, P, S, F, E, Q = (VerdictKind.KILLED, VerdictKind.PASSED, VerdictKind.SURVIVED, VerdictKind.FALSE_REJECT, VerdictKind.ERROR,
                     VerdictKind.EQUIVALENT)  # fmt: skip
 
 
 def recorded(**options):
-    session = prepare(RunOptions(select=SELECT, **options))
-    return session.info, tuple(session.results())
+    session = prepare(RunOptions(select=SELECT, grace=60, **options))
+    return session.info, tuple(session.records())
 
 
 #: Genuine runs, with the verdicts each must hold (so that the rules are shown to pass each of them).
@@ -36,6 +37,10 @@ GENUINE = {
     "a target that touches nothing": ({"target": SPEC.format("Idle"), "red_target": "none"}, {E, Q}),
     "a target that offers no point": ({"target": SPEC.format("NoInjection"), "red_target": "none"}, {E, Q}),
     "a target that settles twice": ({"target": SPEC.format("DoubleSettle"), "red_target": "none"}, {P, S, Q}),
+    "a host whose in-place edits outlive their request": ({"target": HOSTILE.format("CachesTools")}, {K, P, S, Q}),
+    "a host that re-sends refused requests late": ({"target": HOSTILE.format("RetriesLater")}, {P, S, Q}),
+    "a host whose process exits": ({"target": HOSTILE.format("Exits")}, {K, P, E, Q}),
+    "a host that forks": ({"target": HOSTILE.format("Forks"), "jobs": 1}, {K, P, E, Q}),
 }
 
 
@@ -181,7 +186,7 @@ def test_a_record_holds_exactly_the_cases_its_run_selected(legacy):
     assert check_cases(run, cases[:-1]).what == f"{len(cases) - 1} cases, but the run selected {len(cases)}: a case was added or removed"
     assert check_cases(run, (*cases, cases[0])).where == "$.cases"
     session = prepare(RunOptions(select=SELECT, target="reference:legacy", red_target="none", shard="2/3"))
-    shard = tuple(session.results())
+    shard = tuple(session.records())
     assert check_cases(session.info, shard) is None and len(shard) == len(range(1, len(cases), 3))
     found = check_cases(session.info, shard[1:])
     assert (found.where, found.what) == ("$.cases", f"{len(shard) - 1} cases, but the run selected {len(shard)} for shard 2/3: a case was added or removed")
@@ -220,3 +225,16 @@ def test_a_red_verdict_is_held_to_the_pairing_and_its_case(paired, which, edit, 
     index = at(cases, which)
     found = check_cases(run, (*cases[:index], edit(cases[index]), *cases[index + 1 :]))
     assert (found.where, found.what) == (f"$.cases[{index}].{where}", what)
+
+
+def test_a_verdict_failed_for_what_its_case_did_after_its_request_cannot_be_relabelled():
+    run, cases = recorded(target=HOSTILE.format("CachesTools"))
+    index = at(cases, lambda case: case.evidence.aftermath)
+    assert cases[index].verdict.reason.startswith("the change outlived its request: ")
+    edited = cases[:index] + (replace(cases[index], verdict=KILLED),) + cases[index + 1 :]
+    found = check_cases(run, edited)
+    assert found.where == f"$.cases[{index}].verdict.kind"
+    assert found.what == f"killed, but the case did something after its request: {cases[index].evidence.aftermath[0]}"
+    hidden = replace(cases[index], evidence=replace(cases[index].evidence, aftermath=()))
+    found = check_cases(run, cases[:index] + (hidden,) + cases[index + 1 :])
+    assert found.where == f"$.cases[{index}].evidence.aftermath"
