@@ -17,6 +17,7 @@ import signal
 import threading
 import time
 import traceback
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -85,7 +86,7 @@ class Runner:
         #: What each target offers on each scenario when nothing has run before and nothing is changed.
         self.clean: dict[tuple[Role, str], CleanRun | None] | None = None
         #: Effects on closed ports, appended from whatever thread a host left running.
-        self.late: list[Amendment] = []
+        self.late: deque[Amendment] = deque()
         #: The last case each target ran in this process: where stale state came from.
         self._last: dict[Role, str] = {}
 
@@ -164,8 +165,10 @@ class Runner:
         return self._expected[case.scenario]
 
     def take_late(self) -> list[Amendment]:
-        """The late effects seen so far, each once."""
-        taken, self.late[:] = list(self.late), []
+        """The late effects seen so far, each once: taken one by one, so none a host thread adds meanwhile is lost."""
+        taken = []
+        while self.late:
+            taken.append(self.late.popleft())
         return taken
 
     def _came_late(self, index: int, role: Role, effect: str) -> None:
