@@ -31,8 +31,8 @@ from ._reference import DEFECTS, GuardedPipeline
 from ._runner import DefectProbe, Runner
 from ._targets import NO_TARGET, load_target
 from ._types import Amendment, Case, CaseRecord, Reproduction, Role, Tally
-from ._workers import WorkerPool, can_fork, default_jobs
 from ._version import version
+from ._workers import WorkerPool, can_fork, default_jobs
 
 DEFAULT_TARGET = "reference:guarded"
 DEFAULT_RED_TARGET = "reference:legacy"

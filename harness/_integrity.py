@@ -21,7 +21,18 @@ from dataclasses import dataclass
 from toolsurface.mutators import Must
 from toolsurface.scenarios import RequestOutcome
 
-from ._oracles import CAPACITY_RESULT, DISPATCHED_AS_EXPECTED, EQUIVALENT, FORKED, KILLED, LATE, OUTLIVED, STALE, settlement_problems, stopped
+from ._oracles import (
+    CAPACITY_RESULT,
+    DISPATCHED_AS_EXPECTED,
+    EQUIVALENT,
+    FORKED,
+    KILLED,
+    LATE,
+    OUTLIVED,
+    STALE,
+    settlement_problems,
+    stopped,
+)
 from ._record import RunInfo, ScenarioInfo
 from ._types import (
     Capacity,

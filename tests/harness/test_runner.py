@@ -145,7 +145,6 @@ def test_the_same_case_on_a_fresh_host_is_judged_on_its_own(scenarios):
 
 def test_late_effects_are_amendments_after_the_records(scenarios, cases):
     from tests.fixtures.hostile_hosts import RetriesLater
-
     from toolsurface.harness._oracles import amend_all
     from toolsurface.harness._types import Amendment, Role
 
