@@ -111,7 +111,7 @@ class Runner:
     def run(self, cases: Iterable[Case], grace: float = 0.0) -> Iterator[CaseRecord | Amendment]:
         """Each case's record, in order; then, after `grace` seconds for what hosts left running, what came late."""
         before = set(threading.enumerate())
-        with alarm_handler():
+        with alarm_handler(), _exits_refused():
             for case in cases:
                 yield self.run_case(case)
         settle(grace, before)
@@ -354,6 +354,30 @@ def _describe(error: BaseException) -> str:
         return f"<str() of {type(error).__name__} failed: {type(problem).__name__}: {problem}>"
 
 
+#: `os._exit` itself: the harness's own way out, whoever replaced the name.
+_exit = os._exit
+
+
+class HostExited(BaseException):
+    """A host called `os._exit` in the process that runs the cases and writes the results."""
+
+
+@contextlib.contextmanager
+def _exits_refused() -> Iterator[None]:
+    """Turn a host's `os._exit` into an exception while cases run in this process: the process
+    that would end is the one writing results.json, and its exit status would read as the gate's.
+    (A worker needs no such care: its death is the parent's to judge.)"""
+
+    def refuse(status: int) -> None:
+        raise HostExited(f"the host called os._exit({status}) in the toolsurface process (--jobs 0)")
+
+    os._exit = refuse  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        os._exit = _exit
+
+
 #: Processes forked from this one so far, as `os.register_at_fork` counts them.
 _forked = [0]
 
@@ -378,7 +402,7 @@ def _stop_forked_copies(pid: int) -> Iterator[None]:
         yield
     finally:
         if os.getpid() != pid:
-            os._exit(0)
+            _exit(0)
 
 
 #: Whether `alarm_handler` is active; checked per case, so a plain flag rather than getsignal().

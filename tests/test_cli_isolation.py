@@ -124,3 +124,12 @@ def test_the_guard_gives_the_same_results_for_any_number_of_workers_and_in_proce
         assert done.returncode == 0, done.stdout + done.stderr
         outputs.append((out / "results.json").read_bytes())
     assert len(set(outputs)) == 1
+
+
+def test_in_process_a_host_that_exits_costs_a_case_not_the_run(tmp_path):
+    done = run(tmp_path, "Exits", "--jobs", "0")
+    assert done.returncode == 1, done.stdout + done.stderr
+    record = results(tmp_path / "out")
+    assert record.summary.totals.cases == len(record.cases) > 25
+    bad = failing(record)
+    assert bad and all("the host called os._exit(0) in the toolsurface process" in case.verdict.reason for case in bad)
