@@ -9,6 +9,7 @@ reported to the runner instead of vanishing with the case.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -189,7 +190,10 @@ class Ports:
         """Call at each stage boundary with the live request; go on with what it returns."""
         self.points.append(point)
         if len(self.offered) < self._watch and not self.injected:
-            self.offered.append((point, capture(tools, self.fmt)))
+            # Tools the format cannot read are the dispatch's to report (it captures them too), not
+            # an error raised into the host at a boundary that was only being watched.
+            with contextlib.suppress(Exception):
+                self.offered.append((point, capture(tools, self.fmt)))
         if point != self._point or self.injected or self._injection is None:
             return tools, messages
         self.injected = True

@@ -86,7 +86,7 @@ class Runner:
         #: What each target offers on each scenario when nothing has run before and nothing is changed.
         self.clean: dict[tuple[Role, str], CleanRun | None] | None = None
         #: Effects on closed ports, appended from whatever thread a host left running.
-        self.late: deque[Amendment] = deque()
+        self._late: deque[Amendment] = deque()
         #: The last case each target ran in this process: where stale state came from.
         self._last: dict[Role, str] = {}
 
@@ -167,12 +167,12 @@ class Runner:
     def take_late(self) -> list[Amendment]:
         """The late effects seen so far, each once: taken one by one, so none a host thread adds meanwhile is lost."""
         taken = []
-        while self.late:
-            taken.append(self.late.popleft())
+        while self._late:
+            taken.append(self._late.popleft())
         return taken
 
     def _came_late(self, index: int, role: Role, effect: str) -> None:
-        self.late.append(Amendment(index, role, f"{LATE}{effect}"))
+        self._late.append(Amendment(index, role, f"{LATE}{effect}"))
 
 
 def settle(grace: float, before: set[threading.Thread]) -> None:

@@ -93,6 +93,7 @@ class WorkerPool:
         finally:
             for worker in self._workers:
                 self._kill(worker)
+            gc.unfreeze()  # see `_spawn`: once no worker shares them, the parent's objects are collected again
 
     def _run(self, cases: Sequence[Case]) -> Iterator[CaseRecord | Amendment]:
         self._cases = {case.index: case for case in cases}
