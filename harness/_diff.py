@@ -2,8 +2,9 @@
 
 Tools are matched by name (the k-th tool of a name with the k-th of the same name, so duplicate
 names are matched too). A removed and an added tool whose description and schema are identical
-are one rename, not a delete plus an add. Tools that kept their name but left the longest run of
-unchanged relative order are reported as moved.
+are one rename, not a delete plus an add. Two tools that took each other's places are one swap,
+named by both; of the rest, tools that kept their name but left the longest run of unchanged
+relative order are reported as moved.
 """
 
 from __future__ import annotations
@@ -55,6 +56,19 @@ class Moved:
 
 
 @dataclass(frozen=True, slots=True)
+class Swapped:
+    """`first` and `second` took each other's places: `first` was at `before`, `second` at `after`."""
+
+    first: str
+    second: str
+    before: int
+    after: int
+
+    def __str__(self) -> str:
+        return f"swapped {self.first!r} and {self.second!r} (positions {self.before} and {self.after})"
+
+
+@dataclass(frozen=True, slots=True)
 class DescriptionChanged:
     name: str
 
@@ -72,7 +86,7 @@ class SchemaChanged:
         return f"schema of {self.name!r} changed at {self.pointer or '/'}"
 
 
-Change = Added | Removed | Renamed | Moved | DescriptionChanged | SchemaChanged
+Change = Added | Removed | Renamed | Moved | Swapped | DescriptionChanged | SchemaChanged
 
 #: Past this many differing places in one schema, the rest are summarised by the first ones.
 _MAX_POINTERS = 8
@@ -128,9 +142,41 @@ def _content(entry: Sequence[Any]) -> bytes:
 
 
 def _moves(pairs: list[tuple[int, int]], after: Sequence[Sequence[Any]]) -> list[Change]:
-    """Tools outside the longest increasing run of old positions, in new order, have moved."""
-    kept = _longest_increasing([i for i, _ in pairs])
-    return [Moved(after[j][0], i, j) for i, j in pairs if i not in kept]
+    """Pairs of tools that exchanged places are swaps; of the rest, tools outside the longest
+    increasing run of old positions, in new order, have moved.
+
+    Swaps go first: left to the run, a swap of two tools with others between them would be
+    explained by moving a tool that kept its place.
+    """
+    now = dict(pairs)
+    swaps = [(i, j) for i, j in pairs if i < j and now.get(j) == i]
+    swapped = {index for pair in swaps for index in pair}
+    rest = [(i, j) for i, j in pairs if i not in swapped]
+    kept = _longest_increasing([i for i, _ in rest])
+    if any(i == j and i not in kept for i, j in rest):
+        kept = _longest_keeping_places(rest)  # a tie broken against a tool that never left its place
+    changes: list[Change] = [Swapped(after[j][0], after[i][0], i, j) for i, j in sorted(swaps)]
+    return changes + [Moved(after[j][0], i, j) for i, j in rest if i not in kept]
+
+
+def _longest_keeping_places(pairs: list[tuple[int, int]]) -> set[int]:
+    """Old positions of a longest increasing run that, of all such runs, keeps the most tools at
+    their own index. Quadratic, so asked only when the plain run left one such tool out."""
+    best: list[tuple[int, int]] = []  # per pair: (run length, tools in place) of the best run ending there
+    parent = [-1] * len(pairs)
+    for b, (i, j) in enumerate(pairs):
+        score, link = (0, 0), -1
+        for a in range(b):
+            if pairs[a][0] < i and best[a] > score:
+                score, link = best[a], a
+        best.append((score[0] + 1, score[1] + (i == j)))
+        parent[b] = link
+    kept: set[int] = set()
+    position = max(range(len(pairs)), key=best.__getitem__, default=-1)
+    while position >= 0:
+        kept.add(pairs[position][0])
+        position = parent[position]
+    return kept
 
 
 def _longest_increasing(values: list[int]) -> set[int]:

@@ -32,6 +32,7 @@ from ._oracles import (
     STALE,
     settlement_problems,
     stopped,
+    untyped_refusal,
 )
 from ._record import RunInfo, ScenarioInfo
 from ._types import (
@@ -224,7 +225,10 @@ def _error(record: CaseRecord, scenario: ScenarioInfo) -> Iterator[str]:
     evidence, reason, point = record.evidence, record.verdict.reason, record.case.point.value
     stop = evidence.stop
     if (said := stopped(stop)) is not None:
-        if reason != said:
+        hinted = said
+        if isinstance(stop, Crashed) and not evidence.dispatches and not any(_ledger(evidence.ledger, scenario, Settlement.PRE_DISPATCH_REJECTED)):
+            hinted += untyped_refusal(stop)  # settled as a refusal (unless a publication was lost, which no record shows)
+        if reason not in (said, hinted):
             yield f"the target's run stopped as {stop.tag}, and the reason is not the oracle's for that, {said!r}"
     elif isinstance(stop, NotRun):
         yield "the target was not run"

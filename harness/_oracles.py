@@ -46,6 +46,9 @@ LATE = "after run() returned: "
 FORKED = "target forked "
 STALE = "host state left by an earlier case "
 
+#: Why a request sent with the expected surface still fails a case whose change must be refused.
+REPAIRED = "the change was repaired instead of refused, so nothing says it happened and no pre_dispatch_rejected settlement records it"
+
 KILLED = Verdict(VerdictKind.KILLED, "refused before dispatch and settled as pre_dispatch_rejected")
 DISPATCHED_AS_EXPECTED = Verdict(VerdictKind.PASSED, "dispatched with the expected surface and settled as dispatched")
 CAPACITY_RESULT = Verdict(VerdictKind.PASSED, "explicit capacity result, settled as pre_dispatch_rejected, nothing sent")
@@ -54,9 +57,11 @@ CAPACITY_RESULT = Verdict(VerdictKind.PASSED, "explicit capacity result, settled
 def judge(case: Case, observed: Observation, scenario: Scenario, expected: Snapshot) -> Verdict:
     """The verdict on one run of one case, and on the follow-up request after it."""
     if (problem := _not_exercised(case, observed)) is not None:
+        if isinstance(observed.stop, Crashed) and _settled_as_refusal(observed, scenario):
+            problem += untyped_refusal(observed.stop)
         return Verdict(VerdictKind.ERROR, problem)
     if case.must is Must.REFUSE:
-        verdict = _judge_refusal(observed, scenario)
+        verdict = _judge_refusal(observed, scenario, expected)
     elif scenario.outcome is RequestOutcome.CAPACITY:
         verdict = _judge_capacity(observed, scenario)
     else:
@@ -122,6 +127,19 @@ def stopped(stop: Stop) -> str | None:
     return None
 
 
+def untyped_refusal(crash: Crashed) -> str:
+    """The hint for a crash that sent nothing and was settled as a refusal is: it may be the
+    host's own refusal type, which the harness cannot know unless the target declares it."""
+    return (
+        f"; it sent nothing and settled the request as pre_dispatch_rejected, as a refusal does: if {crash.error_type}"
+        " is how the host refuses, declare it in the target's `refusals`"
+    )
+
+
+def _settled_as_refusal(observed: Observation, scenario: Scenario) -> bool:
+    return not observed.dispatches and not _ledger_problems(observed, scenario, Settlement.PRE_DISPATCH_REJECTED)
+
+
 def _not_exercised(case: Case, observed: Observation) -> str | None:
     if (problem := stopped(observed.stop)) is not None:
         return problem
@@ -161,9 +179,18 @@ def _ledger_problems(observed: Observation, scenario: Scenario, settlement: Sett
     return problems
 
 
-def _judge_refusal(observed: Observation, scenario: Scenario) -> Verdict:
+def _judge_refusal(observed: Observation, scenario: Scenario, expected: Snapshot) -> Verdict:
     if observed.dispatches:
-        return Verdict(VerdictKind.SURVIVED, f"dispatched {len(observed.dispatches)} request(s) with the change")
+        sent = observed.dispatches[0]
+        changes = [*map(str, diff_snapshots(expected, sent.surface)), *diff_summaries(scenario.contract.summary, sent.summary)]
+        if not changes and len(observed.dispatches) == 1:
+            # The change was undone before dispatch: the request looks right, but what was changed
+            # between admission and dispatch went unreported and unsettled as a refusal.
+            return Verdict(VerdictKind.SURVIVED, f"dispatched the expected surface: {REPAIRED}")
+        said = f"dispatched {len(observed.dispatches)} request(s) with the change"
+        if changes:
+            said += ": " + "; ".join(changes[:3]) + ("; …" if len(changes) > 3 else "")
+        return Verdict(VerdictKind.SURVIVED, said)
     problems = _ledger_problems(observed, scenario, Settlement.PRE_DISPATCH_REJECTED)
     if problems:
         return Verdict(VerdictKind.SURVIVED, "refused, but " + "; ".join(problems))

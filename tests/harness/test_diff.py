@@ -1,7 +1,7 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolsurface.harness._diff import Added, DescriptionChanged, Moved, Removed, Renamed, SchemaChanged, diff
+from toolsurface.harness._diff import Added, DescriptionChanged, Moved, Removed, Renamed, SchemaChanged, Swapped, diff
 
 SCHEMA = {"type": "object", "properties": {"symbol": {"type": "string"}}, "required": ["symbol"]}
 
@@ -29,10 +29,23 @@ def test_duplicate_name_is_an_addition():
     assert diff([entry("a")], [entry("a"), entry("a", "impostor")]) == (Added("a", 1),)
 
 
-def test_swap_reports_a_move():
+def test_a_rotation_reports_a_move():
     before = [entry("a", "1"), entry("b", "2"), entry("c", "3")]
     after = [entry("c", "3"), entry("a", "1"), entry("b", "2")]
     assert diff(before, after) == (Moved("c", 2, 0),)
+
+
+def test_a_swap_names_both_tools_and_nothing_that_stayed():
+    before = [entry(n, n) for n in "abcdef"]
+    after = [entry(n, n) for n in "abedcf"]
+    (swap,) = diff(before, after)
+    assert swap == Swapped("c", "e", 2, 4)
+    assert str(swap) == "swapped 'c' and 'e' (positions 2 and 4)"
+
+
+def test_a_reversal_is_swaps_around_its_middle():
+    before = [entry(n, n) for n in "abcde"]
+    assert diff(before, before[::-1]) == (Swapped("a", "e", 0, 4), Swapped("b", "d", 1, 3))
 
 
 def test_description_and_schema_changes_are_precise():
@@ -57,16 +70,21 @@ names = st.lists(st.text("abcdefgh_", min_size=1, max_size=6), min_size=1, max_s
 
 
 @given(names, st.randoms(use_true_random=False))
-def test_a_permutation_is_only_moves(tool_names, rng):
+def test_a_permutation_is_only_moves_and_swaps(tool_names, rng):
     before = [entry(n, f"about {n}") for n in tool_names]
     after = list(before)
     rng.shuffle(after)
     changes = diff(before, after)
-    assert all(isinstance(c, Moved) for c in changes)
+    assert all(isinstance(c, Moved | Swapped) for c in changes)
     assert (changes == ()) == (after == before)
-    # Applying the moves' claims: every moved tool really sits where the diff says.
+    # Applying their claims: every tool named really sits where the diff says, and really moved.
     for change in changes:
-        assert before[change.before][0] == after[change.after][0] == change.name
+        if isinstance(change, Swapped):
+            assert before[change.before][0] == after[change.after][0] == change.first
+            assert before[change.after][0] == after[change.before][0] == change.second
+        else:
+            assert before[change.before][0] == after[change.after][0] == change.name
+            assert change.before != change.after
 
 
 @given(names, st.data())

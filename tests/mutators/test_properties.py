@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from toolsurface.harness._canonical import Snapshot, capture, snapshot_of
-from toolsurface.harness._diff import Added, DescriptionChanged, Moved, Removed, Renamed, diff_snapshots
+from toolsurface.harness._diff import Added, DescriptionChanged, Moved, Removed, Renamed, Swapped, diff_snapshots
 from toolsurface.harness._formats import LOGICAL, MCP, OPENAI
 from toolsurface.mutators import (
     MUTATORS,
@@ -73,10 +73,11 @@ def _names_the_change(mutator: Mutator, aim: Aim, changes: tuple, names: list[st
         return changes == ()
     if kind is Kind.REORDER:
         # Which tools count as moved is the diff's choice (any longest run may stay), but a swap
-        # never needs more than two.
-        most = 2 if mutator.variant == "swap" else len(names)
-        only_moves = all(isinstance(change, Moved) for change in changes)
-        return only_moves and (1 <= len(changes) <= most or len(names) == 1)
+        # is one change that names both tools.
+        if mutator.variant == "swap" and len(names) > 1:
+            return len(changes) == 1 and isinstance(changes[0], Swapped)
+        only_moves = all(isinstance(change, Moved | Swapped) for change in changes)
+        return only_moves and (1 <= len(changes) <= len(names) or len(names) == 1)
     if isinstance(aim, SchemaPath):
         # An edit inside an array (`/required/0`, `/enum/-`) is reported at the array.
         places = {aim.pointer, split_last(aim.pointer)[0]}
