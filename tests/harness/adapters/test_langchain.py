@@ -192,15 +192,14 @@ def test_a_replaced_schema_stays_in_its_own_run():
     assert "x-edited" not in _sent_schema(_run(agent, scenario))
 
 
-def test_the_guard_baseline_is_out_of_reach_of_the_leak():
+def test_the_guarded_agent_hands_each_request_its_own_tools_so_an_edit_stays_in_its_run():
     scenario = _scenario("etf-compare-main-hooked")
     agent = adapter.build_agent(scenario, guarded=True)
-    with pytest.raises(SurfaceRefused):
-        _run(agent, scenario, "post_seal", _mark_schema_in_place)
-    # The next run of the same agent carries the leaked edit from the start, and is refused early.
     with pytest.raises(SurfaceRefused) as refused:
-        _run(agent, scenario)
+        _run(agent, scenario, "hook", _mark_schema_in_place)
     assert refused.value.checkpoint == "early"
+    # The agent's own StructuredTools never reached the request: the next run is as a clean one.
+    assert _run(agent, scenario).gateway.log[0].surface.raw == snapshot_of(scenario.surface).raw
 
 
 def test_the_guarded_agent_sends_the_admitted_surface_byte_for_byte():
