@@ -30,7 +30,7 @@ from ._record import Environment, Producer, RunInfo, ScenarioInfo, Summary, gate
 from ._reference import DEFECTS, GuardedPipeline
 from ._runner import DefectProbe, Runner
 from ._targets import NO_TARGET, load_target
-from ._types import Amendment, Case, CaseRecord, Reproduction, Role, Tally
+from ._types import Amendment, Case, CaseRecord, Observation, Reproduction, Role, Tally
 from ._version import version
 from ._workers import WorkerPool, can_fork, default_jobs
 
@@ -178,7 +178,8 @@ def _prepare(options: RunOptions) -> Session:
         patterns = ", ".join(map(repr, options.select))
         raise UsageError(f"{patterns} matched none of the {len(planned)} planned cases", option="select")
     probe = DefectProbe(GuardedPipeline(), DEFECTS, options.timeout) if options.defects else None
-    runner = Runner(loaded, target, red, options.timeout, probe)
+    specs = {Role.TARGET: (options.target, "target"), Role.RED: (options.red_target, "red_target")}
+    runner = Runner(loaded, target, red, options.timeout, probe, renew=lambda role: load_target(*specs[role]))
     return Session(
         options=options,
         scenarios=loaded,
@@ -243,7 +244,19 @@ def reproduce(options: RunOptions, case_id: str) -> Reproduction:
         for d in observed.dispatches
     )
     facts = rulings(observed.facts, scenario.binding, scenario.contract.web_tools)
-    return Reproduction(case, session.info.target, observed, verdict, sent, facts)
+    return Reproduction(case, session.info.target, observed, verdict, sent, facts, _next_sent_diffs(runner, case, observed))
+
+
+def _next_sent_diffs(runner: Runner, case: Case, observed: Observation) -> tuple[tuple[str, ...], ...]:
+    """Per dispatch of the follow-up request, how its surface differs from what a clean run sent there."""
+    clean = (runner.clean or {}).get((Role.TARGET, case.scenario))
+    if observed.next_request is None or clean is None:
+        return ()
+    sent = [dispatch.surface for dispatch in observed.next_request.dispatches]
+    return tuple(
+        tuple(map(str, diff_snapshots(clean.sent[at], surface))) if at < len(clean.sent) else ("a clean run sends nothing here",)
+        for at, surface in enumerate(sent)
+    )
 
 
 def defect_kills(options: RunOptions) -> dict[str, list[CaseRecord]]:

@@ -75,12 +75,16 @@ class Runner:
         red_target: Target | None = None,
         timeout: float = 10.0,
         probe: DefectProbe | None = None,
+        renew: Callable[[Role], Target] | None = None,
     ) -> None:
         self.scenarios = {scenario.id: scenario for scenario in scenarios}
         self.target = target
         self.red_target = red_target
         self.timeout = timeout
         self.probe = probe
+        #: A fresh copy of a role's target, loaded again from its spec: the next case's host once a
+        #: case left state behind, where no fresh worker process gives it one (`--jobs 0`, pytest).
+        self.renew = renew
         # The admitted surface narrowed by the recorded trusted facts: the scenario alone decides it.
         self._expected = {key: snapshot_of(s.surface) for key, s in self.scenarios.items()}
         #: What each target offers on each scenario when nothing has run before and nothing is changed.
@@ -135,6 +139,7 @@ class Runner:
         ports.close(functools.partial(self._came_late, case.index, role))
         stale: tuple[str, ...] = ()
         leaked: tuple[str, ...] = ()
+        next_request: Observation | None = None
         forks = observed.forks
         if clean is not None:
             earlier = self._last.get(role)
@@ -143,7 +148,26 @@ class Runner:
                 after, next_request = unchanged_request(target, scenario, self.timeout)
                 leaked, forks = clean.differences_in(after, next_request), forks + next_request.forks
         self._last[role] = case.id
-        return dataclasses.replace(observed, stale=stale, leaked=leaked, forks=forks)
+        renewed = bool(stale or leaked) and self._renew(role)
+        kept = next_request if explain else None
+        return dataclasses.replace(observed, stale=stale, leaked=leaked, forks=forks, renewed=renewed, next_request=kept)
+
+    def _renew(self, role: Role) -> bool:
+        """Load the role's host again from its spec, once a case left state in it: whether a new
+        object took its place. State kept in the object is gone with it; a host that keeps it in
+        its module, or whose factory hands out one object, shows at the next case's start (`stale`)."""
+        if self.renew is None:
+            return False
+        try:
+            fresh = self.renew(role)
+        except Exception:
+            return False  # its factory worked once and fails now: the old host stays, and is spent
+        old = self.target_of(role)
+        if role is Role.TARGET:
+            self.target = fresh
+        else:
+            self.red_target = fresh
+        return fresh is not old
 
     def kills(self, case: Case, observed: Observation) -> tuple[str, ...] | None:
         if self.probe is None:

@@ -212,6 +212,17 @@ class Observation:
     leaked: tuple[str, ...] = ()
     #: Processes the target forked while it ran.
     forks: int = 0
+    #: Whether the host was loaded again from its spec after this case, because the case left state
+    #: behind: the process goes on with the fresh one (see `Runner.renew`).
+    renewed: bool = False
+    #: The follow-up request itself, kept only when the case is explained (`reproduce`).
+    next_request: Observation | None = None
+
+    @property
+    def spent(self) -> bool:
+        """Whether the host that ran this case can no longer be taken for a fresh one: it started
+        from state an earlier case left, or left state behind and was not loaded again."""
+        return bool(self.stale or (self.leaked and not self.renewed))
 
     @property
     def touched(self) -> bool:
@@ -353,6 +364,8 @@ class Reproduction:
     sent_diffs: tuple[tuple[str, ...], ...]
     #: Per owner fact in the feed at the end: what it hid, or why it was ignored.
     rulings: tuple[Ruling, ...] = ()
+    #: Per dispatch of the follow-up request: how what it sent differs from what a clean run sent.
+    next_sent_diffs: tuple[tuple[str, ...], ...] = ()
 
 
 @runtime_checkable

@@ -11,8 +11,9 @@ target:
   so results.json is the same for any number of workers;
 - ends a target that runs past its time from outside, whatever the host catches, and turns a
   worker that dies into an `error` for the case it was running; a fresh worker takes the rest;
-- lets a worker go once a case changed its host's state (the worker leaves by itself), so the
-  next case starts from a fresh host;
+- lets a worker go once a case changed its host's state and the host could not be loaded again
+  from its spec (the worker leaves by itself, see `Observation.spent`), so the next case starts
+  from a fresh host;
 - at the end, asks every worker for what came late after the grace period, and kills every
   worker and whatever it started: nothing a host left running outlives the run.
 """
@@ -170,7 +171,7 @@ class WorkerPool:
     def _answer(
         self, worker: _Worker, index: int, role: Role, observed: Observation, kills: tuple[str, ...] | None
     ) -> list[int]:
-        worker.leaving = bool(observed.stale or observed.leaked)
+        worker.leaving = observed.spent
         if observed.stale:
             return []  # state an earlier case left: the worker leaves, and a fresh one runs this case again
         worker.inflight.remove((index, role))
@@ -323,7 +324,7 @@ def _answer(conn: Connection, marker: Any, runner: Runner, cases: dict[int, Case
             _mark(marker, index, _ROLES.index(role))
             observed = runner.observe(cases[index], role)
             answers.append((index, role, observed, runner.kills(cases[index], observed) if role is Role.TARGET else None))
-            if leaving := bool(observed.stale or observed.leaked):
+            if leaving := observed.spent:
                 break  # this host's state is no longer fresh: a new worker takes the rest
         _mark(marker, -1, 0)
         conn.send((answers, runner.take_late()))

@@ -3,6 +3,7 @@ the gateway log, the ledger trace by lane, how the run ended, and the verdict.""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from rich.console import Console, ConsoleOptions, RenderResult
@@ -43,8 +44,27 @@ class ReproductionView:
             yield _line(f"{_STOPPED[type(stop)]} {stop.error_type}: {stop.message}")
         if isinstance(stop, Crashed):
             yield from map(_line, stop.traceback.rstrip().split("\n"))
+        yield from _next_request(r)
         verdict = r.verdict
         yield Text.assemble("verdict  ", (verdict.kind.value, f"toolsurface.{verdict.kind.value}"), f" — {printable(verdict.reason)}")
+
+
+def _next_request(r: Reproduction) -> Iterator[Text]:
+    """The unchanged follow-up request on the same host, against a clean run: where a change that
+    outlived its request shows."""
+    follow, leaked = r.observed.next_request, r.observed.leaked
+    if follow is None:
+        return
+    yield _line(f"next     an unchanged request on the same host, after this one: ended {follow.ending}")
+    yield _line(f"  points {', '.join(follow.points) or 'none offered'}")
+    for dispatch, diff in zip(follow.dispatches, r.next_sent_diffs, strict=True):
+        against = "; ".join(diff) or "identical to what a clean run sends"
+        yield _line(f"  sent {dispatch.request}: {len(dispatch.surface)} tools; {against}")
+    if leaked:
+        for index, line in enumerate(leaked):
+            yield _line(f"  {'differs' if index == 0 else '       '} from a clean run: {line}")
+    else:
+        yield _line("  as a clean run: nothing outlived the request")
 
 
 def _line(text: str) -> Text:

@@ -102,8 +102,16 @@ def test_a_change_that_outlives_its_request_fails_that_case_alone_for_any_number
     assert shown.returncode == 1 and "outlived its request" in shown.stdout
 
 
-def test_in_process_a_leaked_state_names_the_case_it_came_from(tmp_path):
-    done = run(tmp_path, "CachesTools", "--jobs", "0")
+def test_in_process_a_host_that_leaked_is_loaded_again_and_the_results_are_the_workers(tmp_path):
+    zero, one = run(tmp_path, "CachesTools", "--jobs", "0", out="zero"), run(tmp_path, "CachesTools", "--jobs", "1", out="one")
+    assert zero.returncode == one.returncode == 1, zero.stdout + zero.stderr
+    assert (tmp_path / "zero" / "results.json").read_bytes() == (tmp_path / "one" / "results.json").read_bytes()
+    bad = failing(results(tmp_path / "zero"))
+    assert bad and all(case.verdict.reason.startswith("the change outlived its request") for case in bad)
+
+
+def test_in_process_state_a_host_keeps_past_its_reload_names_the_case_it_came_from(tmp_path):
+    done = run(tmp_path, "ONE_CACHE", "--jobs", "0")
     assert done.returncode == 1, done.stdout + done.stderr
     record = results(tmp_path / "out")
     stale = [case for case in record.cases if case.verdict.reason.startswith("host state left by an earlier case")]

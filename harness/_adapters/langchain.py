@@ -24,6 +24,12 @@ before LangChain binds the tools to the model (`final`); it then hands the model
 OpenAI-format dicts, which LangChain's conversion passes on unchanged, so what was checked is what
 is sent. Its baseline is the contract's recorded descriptors as bytes, taken before any tool
 object exists.
+
+The target keeps one agent per scenario and runs every request on it, as a host keeps its agent.
+Its `StructuredTool`s keep the schema dicts they were given and every run's `ModelRequest` starts
+with them, so stock, an in-place edit (or a rename written back) in one request is in the next;
+the guard's outermost middleware hands each request tools of its own, built from the contract's
+descriptors (`OwnTools`), so what a request edits goes with it.
 """
 
 from __future__ import annotations
@@ -210,6 +216,22 @@ class Checkpoint(_Middleware):
         return request
 
 
+class OwnTools(_Middleware):
+    """The guard's outermost middleware: each request gets tool objects of its own, built from the
+    contract's descriptors, in place of the agent's.
+
+    The agent's `StructuredTool`s live as long as the agent and keep the schema dicts they were
+    given; a request that edited one in place would hand the edit to every later run. LangChain
+    validates a request's tools by name, so the fresh ones run as the registered ones would.
+    """
+
+    def __init__(self) -> None:
+        super().__init__("guard.own_tools")
+
+    async def step(self, prepared: Request, request: ModelRequest[Request]) -> ModelRequest[Request]:
+        return request.override(tools=[tool_of(d) for d in prepared.scenario.contract.surface])
+
+
 class FinalCheck(Checkpoint):
     """The last check, innermost: what LangChain is about to bind to the model, on every path.
 
@@ -232,7 +254,7 @@ def middleware(scenario: Scenario, guard: Guard | None) -> list[_Middleware]:
     """One middleware per recorded stage, in stage order (the first wraps outermost and runs first),
     with the guard's checks where they belong."""
     stages = scenario.stages
-    chain: list[_Middleware] = [Projection()]
+    chain: list[_Middleware] = [Projection()] if guard is None else [OwnTools(), Projection()]
     early = guard  # the guard while its early check is still owed
     for stage in stages:
         if early is not None and stage.kind not in (StageKind.RECOVER, StageKind.HOOK):
@@ -279,7 +301,8 @@ class GatewayModel(BaseChatModel):
 
 
 def build_agent(scenario: Scenario, guarded: bool) -> Any:
-    """The agent a host would build for this contract: every admitted tool from its descriptor."""
+    """The agent a host would build for this contract, once, and run for every request: every
+    admitted tool from its descriptor (the guard hands each request its own, see `OwnTools`)."""
     guard = Guard(scenario) if guarded else None
     return create_agent(
         GatewayModel(),
@@ -294,10 +317,11 @@ class LangChainTarget(AgentTarget):
 
     framework = "langchain"
 
+    def build_agent(self, scenario: Scenario) -> Any:
+        return build_agent(scenario, self.guarded)
+
     async def run(self, scenario: Scenario, ports: Any) -> None:
-        # A fresh agent per case: its `ToolNode` hands the same `StructuredTool`s to every run, so an
-        # in-place edit in one case would reach every later case of a shared agent.
-        await run_request(build_agent(scenario, self.guarded), Request.open(scenario, ports))
+        await run_request(self.agent_for(scenario), Request.open(scenario, ports))
 
 
 async def run_request(agent: Any, prepared: Request) -> None:

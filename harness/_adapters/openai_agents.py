@@ -25,7 +25,10 @@ The SDK itself refuses nothing before the model call: it accepts any tool name, 
 share a name it keeps the last, with a warning (`RunConfig.tool_name_collision_policy="warn"`). And
 it shares: a `FunctionTool` keeps the schema dict it was given and is the agent's own object, and
 `on_agent_start` edits `Agent.tools` itself, so an in-place edit anywhere, or a hook's new list,
-reaches every later run of the same agent. The target builds a fresh agent per case.
+reaches every later run of the same agent. The target keeps one agent per scenario and runs every
+request on it, as a host keeps its agent, so stock, those edits reach the next request; the guard
+runs each request on a clone of the agent with `FunctionTool`s of its own, built from the
+contract's descriptors (`Guard.own_tools`), so what a request edits goes with it.
 
 The guard takes its baseline from the contract's descriptors as bytes before any tool object
 exists, checks the step's tools and the input as recovery and the hooks left them (`early`, in
@@ -327,6 +330,14 @@ class Guard(SurfaceGuard):
     def fit(self, request: PreparedRequest, stage: Stage, tools: Sequence[FunctionTool], messages: list[Any]) -> None:
         super().fit(request, stage, [tool_view(tool) for tool in tools], messages)
 
+    @staticmethod
+    def own_tools(agent: Agent[Request], scenario: Scenario) -> Agent[Request]:
+        """The agent for one run: a clone holding a new list of `FunctionTool`s built from the
+        contract's descriptors, so neither an in-place edit nor a hook's new list reaches the
+        agent's own tools, or the next run. (`Agent.clone` is shallow: a list it is not given is
+        the original's.)"""
+        return agent.clone(tools=project(scenario))
+
 
 # -- the agent and the target -----------------------------------------------------------------
 
@@ -353,11 +364,16 @@ class OpenAIAgentsTarget(AgentTarget):
 
     framework = "openai-agents"
 
+    def build_agent(self, scenario: Scenario) -> Agent[Request]:
+        return build_agent(scenario)
+
     async def run(self, scenario: Scenario, ports: Any) -> None:
-        # A fresh agent per case: a `FunctionTool` keeps the schema dict it was given, so an in-place
-        # edit in one case would reach every later case of a shared agent.
-        guard = Guard(scenario) if self.guarded else None  # before any tool object exists
-        await run_request(build_agent(scenario), Request.open(scenario, ports), guard)
+        agent: Agent[Request] = self.agent_for(scenario)
+        guard = None
+        if self.guarded:
+            guard = Guard(scenario)
+            agent = guard.own_tools(agent, scenario)
+        await run_request(agent, Request.open(scenario, ports), guard)
 
 
 async def run_request(agent: Agent[Request], request: Request, guard: Guard | None = None) -> None:

@@ -17,6 +17,11 @@ re-validation (`toolset`, before pydantic-ai's own `PreparedToolset` check can t
 into an untyped `UserError`), fits the context without cutting tools (`CapacityExceeded`), and
 checks once more in the innermost model wrapper, right before the model is called (`final`). Its
 baseline is the contract's recorded descriptors as bytes, taken before any tool object exists.
+
+The target keeps one agent per scenario and runs every request on it, as a host keeps its agent. A
+`Tool` hands the schema dict it holds to every run's `ToolDefinition`, so stock, an in-place edit
+in one request is in the next; the guarded agent's toolset is built for each run from the
+contract's descriptors (`DynamicToolset`), so what a request edits goes with it.
 """
 
 from __future__ import annotations
@@ -31,7 +36,7 @@ try:
     from pydantic_ai.models.function import AgentInfo, FunctionModel
     from pydantic_ai.models.wrapper import WrapperModel
     from pydantic_ai.tools import ToolDefinition
-    from pydantic_ai.toolsets import FunctionToolset
+    from pydantic_ai.toolsets import AbstractToolset, DynamicToolset, FunctionToolset
 except ImportError as error:  # not installed, or a major without these APIs
     raise ImportError(f"{_INSTALL} ({error})") from error
 if not pydantic_ai.__version__.startswith("2."):
@@ -287,16 +292,28 @@ def capabilities(scenario: Scenario, guard: Guard | None) -> list[AbstractCapabi
     return chain
 
 
-def build_agent(scenario: Scenario, guarded: bool) -> Agent[Request, str]:
-    """The agent a host would build for this contract: every admitted tool from its descriptor."""
+def projection(scenario: Scenario) -> AbstractToolset[Request]:
+    """Every admitted tool from its descriptor; what trusted owner facts hide never reaches the step's tool list."""
     tools = [
         Tool.from_schema(_offline, name=d.name, description=d.description, json_schema=d.input_schema)
         for d in scenario.contract.surface
     ]
-    # The projection: what trusted owner facts hide never reaches the step's tool list.
     functions: FunctionToolset[Request] = FunctionToolset(tools)
-    toolset = functions.filtered(lambda ctx, tool: tool.name not in ctx.deps.hidden())
+    return functions.filtered(lambda ctx, tool: tool.name not in ctx.deps.hidden())
+
+
+def build_agent(scenario: Scenario, guarded: bool) -> Agent[Request, str]:
+    """The agent a host would build for this contract, once, and run for every request.
+
+    Stock, its toolset is built with the agent, and every run hands out the same `Tool`s — each
+    holding the schema dict it was given — so an in-place edit in one request is in the next. The
+    guard builds the tools for each run from the contract's descriptors (a `DynamicToolset`
+    evaluated once per run): what one request edits is gone with it.
+    """
     guard = Guard(scenario) if guarded else None
+    toolset: AbstractToolset[Request] = (
+        DynamicToolset(lambda ctx: projection(scenario), per_run_step=False) if guarded else projection(scenario)
+    )
     return Agent(
         None,
         output_type=str,
@@ -324,10 +341,11 @@ class PydanticAITarget(AgentTarget):
 
     framework = "pydantic-ai"
 
+    def build_agent(self, scenario: Scenario) -> Agent[Request, str]:
+        return build_agent(scenario, self.guarded)
+
     async def run(self, scenario: Scenario, ports: Any) -> None:
-        # A fresh agent per case: a `Tool` hands its own schema dict to every run's definitions, so an
-        # in-place edit in one case would reach every later case of a shared agent.
-        await run_request(build_agent(scenario, self.guarded), Request.open(scenario, ports))
+        await run_request(self.agent_for(scenario), Request.open(scenario, ports))
 
 
 async def run_request(agent: Agent[Request, str], request: Request) -> None:

@@ -5,7 +5,7 @@ import pytest
 from toolsurface.harness._plan import plan
 from toolsurface.harness._runner import Runner
 from toolsurface.harness._targets import load_target
-from toolsurface.harness._types import Crashed, VerdictKind
+from toolsurface.harness._types import Crashed, Role, VerdictKind
 from toolsurface.mutators import Must
 from toolsurface.scenarios import load
 
@@ -132,6 +132,24 @@ def test_state_an_earlier_case_left_is_named_not_read_as_a_wiring_fault(scenario
     result = runner.run_case(later)
     assert result.verdict.kind is VerdictKind.ERROR
     assert result.verdict.reason.startswith(f"host state left by an earlier case changed this one before its change was made: after {culprit.id}: ")
+
+
+def test_a_host_that_leaked_is_loaded_again_so_the_next_case_starts_fresh(scenarios):
+    from tests.fixtures.hostile_hosts import CachesTools
+
+    planned = plan(scenarios, seed=0)
+    culprit = _in_place_rename(planned)
+    later = next(c for c in planned if c.scenario == culprit.scenario and c.must is Must.DISPATCH)
+    first = CachesTools()
+    runner = Runner(scenarios, first, renew=lambda role: CachesTools())
+    leaked = runner.observe(culprit, Role.TARGET)
+    assert leaked.leaked and leaked.renewed and not leaked.spent
+    assert runner.target is not first
+    assert runner.run_case(later).verdict.kind is VerdictKind.PASSED
+    # A reload that gives back the same object leaves the host spent: its state is still there.
+    host = CachesTools()
+    same = Runner(scenarios, host, renew=lambda role: host)
+    assert same.observe(culprit, Role.TARGET).spent
 
 
 def test_the_same_case_on_a_fresh_host_is_judged_on_its_own(scenarios):

@@ -105,8 +105,12 @@ def test_stock_is_refused_by_langchain_itself_only_for_names_its_tool_node_does_
         assert result.case.mutation.kind in {"add", "rename", "control"}
         assert result.evidence.dispatches == 0
         assert settled(result)[-1].endswith("as pre_dispatch_rejected")
-    # At every point, post_seal included: LangChain checks names when it binds the tools.
-    assert find_case(stock_results, "etf-compare-main-hooked", "post_seal", "rename.suffix", "in_place").verdict.kind is VerdictKind.KILLED
+    # At every point, post_seal included: LangChain checks names when it binds the tools. A rename
+    # made in place is on the agent's own StructuredTool by then, so the refused change outlives its request.
+    renamed = find_case(stock_results, "etf-compare-main-hooked", "post_seal", "rename.suffix", "in_place")
+    assert renamed.evidence.stop.error_type == "FrameworkRefused" and renamed.evidence.dispatches == 0
+    assert renamed.verdict.kind is VerdictKind.SURVIVED and "(else: killed, " in renamed.verdict.reason
+    assert renamed.evidence.aftermath[0].startswith("next request: at 'hook': renamed ")
     # A re-validation that rebuilds the tools launders a hook's add before LangChain checks it.
     laundered = find_case(stock_results, "note-refresh-main-mcp-hooked", "hook", "add.foreign", "replace")
     assert laundered.verdict.kind is VerdictKind.SURVIVED
@@ -192,15 +196,14 @@ def test_a_replaced_schema_stays_in_its_own_run():
     assert "x-edited" not in _sent_schema(_run(agent, scenario))
 
 
-def test_the_guard_baseline_is_out_of_reach_of_the_leak():
+def test_the_guarded_agent_hands_each_request_its_own_tools_so_an_edit_stays_in_its_run():
     scenario = _scenario("etf-compare-main-hooked")
     agent = adapter.build_agent(scenario, guarded=True)
-    with pytest.raises(SurfaceRefused):
-        _run(agent, scenario, "post_seal", _mark_schema_in_place)
-    # The next run of the same agent carries the leaked edit from the start, and is refused early.
     with pytest.raises(SurfaceRefused) as refused:
-        _run(agent, scenario)
+        _run(agent, scenario, "hook", _mark_schema_in_place)
     assert refused.value.checkpoint == "early"
+    # The agent's own StructuredTools never reached the request: the next run is as a clean one.
+    assert _run(agent, scenario).gateway.log[0].surface.raw == snapshot_of(scenario.surface).raw
 
 
 def test_the_guarded_agent_sends_the_admitted_surface_byte_for_byte():

@@ -172,17 +172,17 @@ def test_a_hook_replaces_the_agents_own_tools_for_every_later_run():
     assert _run(agent, scenario).gateway.log[0].surface.entries()[0][2]["x-edited"] is True
 
 
-def test_the_guard_baseline_is_out_of_reach_of_the_leak():
+@pytest.mark.parametrize("point, edit", [("hook", "replaced"), ("post_seal", "in_place")])
+def test_the_guard_runs_each_request_on_a_clone_with_tools_of_its_own(point, edit):
     scenario = _scenario("etf-compare-main-hooked")
     guard = adapter.Guard(scenario)  # before any tool object exists, as the target takes it
     agent = adapter.build_agent(scenario)
-    with pytest.raises(SurfaceRefused) as refused:
-        _run(agent, scenario, "post_seal", _mark_schema_in_place, guard)
-    assert refused.value.checkpoint == "final"
-    # The next run of the same agent carries the leaked edit from the start, and is refused early.
-    with pytest.raises(SurfaceRefused) as refused:
-        _run(agent, scenario, guard=guard)
-    assert refused.value.checkpoint == "early"
+    mark = _mark_schema_replaced if edit == "replaced" else _mark_schema_in_place
+    with pytest.raises(SurfaceRefused):
+        _run(guard.own_tools(agent, scenario), scenario, point, mark, guard)
+    # Neither a hook's new list nor an in-place edit reached the agent: the next run is as a clean one.
+    assert _run(guard.own_tools(agent, scenario), scenario, guard=guard).gateway.log[0].surface == snapshot_of(scenario.surface)
+    assert all("x-edited" not in tool.params_json_schema for tool in agent.tools)
 
 
 # -- the views the harness sees --------------------------------------------------------------

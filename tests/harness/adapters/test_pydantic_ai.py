@@ -127,15 +127,22 @@ def test_a_replaced_schema_stays_in_its_own_run():
     assert _run(agent, scenario).gateway.log[0].surface == snapshot_of(scenario.surface)
 
 
-def test_the_guard_baseline_is_out_of_reach_of_the_leak():
+def test_the_guarded_agent_builds_each_runs_tools_so_an_edit_stays_in_its_run():
     scenario = _scenario("etf-compare-main-hooked")
     agent = adapter.build_agent(scenario, guarded=True)
-    with pytest.raises(SurfaceRefused):
-        _run(agent, scenario, "post_seal", _mark_schema_in_place)
-    # The next run of the same agent carries the leaked edit from the start, and is refused early.
     with pytest.raises(SurfaceRefused) as refused:
-        _run(agent, scenario)
-    assert refused.value.checkpoint == "early"
+        _run(agent, scenario, "post_seal", _mark_schema_in_place)
+    assert refused.value.checkpoint == "final"
+    # The next run of the same agent gets tools of its own, from the contract's descriptors.
+    assert _run(agent, scenario).gateway.log[0].surface == snapshot_of(scenario.surface)
+
+
+def test_the_target_keeps_one_agent_per_scenario():
+    first, second = _scenario("etf-compare-main-hooked"), _scenario("price-history-child-hooked")
+    target = adapter.stock()
+    assert target.agent_for(first) is target.agent_for(first)
+    assert target.agent_for(second) is not target.agent_for(first)
+    assert adapter.stock().agent_for(first) is not target.agent_for(first)  # a host's agents are its own
 
 
 # -- the views the harness sees --------------------------------------------------------------
