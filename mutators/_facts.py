@@ -49,7 +49,7 @@ def look_alike(value: str) -> str:
 def look_alike_at(value: str, where: Where) -> str:
     """`value` with one letter or digit changed at its start, in its middle or at its end, every
     other character kept: `scope:research/etf-compare` → `tcope:…`, `…/etf-compare` kept by the
-    middle one (`scope:researci/etf-compare`), `…/etf-comparf` at the end."""
+    middle one (`scope:researdh/etf-compare`), `…/etf-comparf` at the end."""
     places = [index for index, char in enumerate(value) if char.isalnum()]
     if not places:
         raise ValueError(f"{value!r} has no letter or digit to change")
