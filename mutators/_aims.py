@@ -211,10 +211,10 @@ class LookAlike:
 
 
 @dataclass(frozen=True, slots=True)
-class Producer:
+class ForeignOwner:
     """A correctly bound fact of `kind` produced by `owner`, a real owner but not this kind's."""
 
-    tag: ClassVar[str] = "producer"
+    tag: ClassVar[str] = "foreignowner"
     owner: str
     kind: FactKind
 
@@ -270,6 +270,6 @@ class Claim:
 
 #: Every kind of aim. Each mutator takes exactly one of them.
 Aim: TypeAlias = (
-    Tool | Insert | SchemaPath | Swap | Reverse | Rotate | Messages | Diagnostic | Forgery | LookAlike | Producer | ParentBound
+    Tool | Insert | SchemaPath | Swap | Reverse | Rotate | Messages | Diagnostic | Forgery | LookAlike | ForeignOwner | ParentBound
     | Narrowing | Claim
 )

@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 
 from toolsurface.scenarios import Binding, FactKind, OwnerFact, Scenario, WebTools, hidden_by
 
-from ._aims import Aim, FactField, Forgery, LookAlike, Narrowing, ParentBound, Producer, Where
+from ._aims import Aim, FactField, ForeignOwner, Forgery, LookAlike, Narrowing, ParentBound, Where
 from ._base import Delivery, Edit, Example, Kind, Must, Mutator
 from ._fixtures import SEARCH, WEB_READ, WEB_SEARCH
 from ._testing import BINDING
@@ -75,7 +75,7 @@ def forged(scenario: Scenario, aim: Aim) -> OwnerFact:
     if isinstance(aim, LookAlike):
         value = getattr(binding, aim.field.value)
         return OwnerFact(budget, budget.producer, dataclasses.replace(binding, **{aim.field.value: look_alike_at(value, aim.at)}))
-    if isinstance(aim, Producer):
+    if isinstance(aim, ForeignOwner):
         return OwnerFact(aim.kind, aim.owner, binding)
     if isinstance(aim, ParentBound):
         if scenario.identity.parent is None:
@@ -187,10 +187,10 @@ class ForeignOwnerFact(_RecordsFact):
     budget, the web gateway's on the run deadline."""
 
     variant = "foreign_owner_fact"
-    takes = Producer
+    takes = ForeignOwner
     examples = (
         Example(
-            aim=Producer("host", FactKind.SEARCH_BUDGET_EXHAUSTED),
+            aim=ForeignOwner("host", FactKind.SEARCH_BUDGET_EXHAUSTED),
             before=(WEB_SEARCH, WEB_READ),
             after=(WEB_SEARCH, WEB_READ),
             web_tools=_WEB,
@@ -198,10 +198,10 @@ class ForeignOwnerFact(_RecordsFact):
         ),
     )
 
-    def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[Producer]:
+    def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[ForeignOwner]:
         if not _web_shown(scenario):
             return ()
-        return tuple(Producer(other.producer, kind) for kind in FactKind for other in FactKind if other is not kind)
+        return tuple(ForeignOwner(other.producer, kind) for kind in FactKind for other in FactKind if other is not kind)
 
 
 class ParentFact(_RecordsFact):

@@ -4,7 +4,7 @@ forges every identity field at every place, and the producer both ways."""
 import pytest
 
 from toolsurface.harness._plan import plan
-from toolsurface.mutators import FactField, LookAlike, Narrowing, ParentBound, Producer, Where, by_key
+from toolsurface.mutators import FactField, ForeignOwner, LookAlike, Narrowing, ParentBound, Where, by_key
 from toolsurface.mutators._facts import forged, look_alike_at
 from toolsurface.scenarios import FactKind, hidden_by, load, rule
 
@@ -42,7 +42,7 @@ def test_the_bundled_matrix_forges_every_identity_field_at_every_place(cases):
 
 def test_the_other_real_owner_speaks_to_each_kind(cases):
     aims = {c.mutation.aim for c in cases if c.mutation.variant == "foreign_owner_fact"}
-    assert aims == {Producer("host", FactKind.SEARCH_BUDGET_EXHAUSTED), Producer("web_gateway", FactKind.RUN_DEADLINE_EXHAUSTED)}
+    assert aims == {ForeignOwner("host", FactKind.SEARCH_BUDGET_EXHAUSTED), ForeignOwner("web_gateway", FactKind.RUN_DEADLINE_EXHAUSTED)}
 
 
 def test_every_forged_fact_of_the_matrix_would_narrow_if_trusted_and_is_not(cases):
