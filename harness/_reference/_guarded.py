@@ -2,8 +2,8 @@
 
 Immutable baseline captured before any hook runs; the expected surface is that baseline narrowed
 only by trusted owner facts, read at each decision (a fact may arrive mid-run: each checkpoint
-checks the surface in force, then narrows by what arrived since); an early check after the hooks and a final check right before
-dispatch, on every path, of the tools and (entry mode) the capability summary; a request whose
+checks the surface in force, then narrows by what arrived since); an early check after the hooks
+and a final check right before dispatch, on every path, of the tools and (entry mode) the capability summary; a request whose
 tools cannot fit is an explicit capacity result, never a shortened list; every refusal is typed
 and settled as `pre_dispatch_rejected` on the original lane's ledger; publications are left
 alone. Each defect variant and the legacy path override one or more steps, so each differs from
