@@ -106,20 +106,17 @@ class GuardedPipeline:
             run.tools = [tool for tool in run.tools if run.fmt.get_name(tool) not in hidden]
         run.narrowed_by |= hidden
 
+    # Each checkpoint checks the surface in force, then narrows by trusted facts that arrived since:
+    # checking first keeps the narrowing from erasing a change to a tool it hides (a duplicate, a
+    # move) before anyone saw it, and what the narrowing leaves is the new expected surface.
+
     def early_check(self, run: Run) -> None:
-        self.check_in_force("early", run)
+        self.check("early", self.expected(run), run)
+        self.narrow(run)
 
     def final_check(self, run: Run) -> None:
-        self.check_in_force("final", run)
-
-    def check_in_force(self, checkpoint: str, run: Run) -> None:
-        """Check the surface in force; if trusted facts arrived since it was narrowed, narrow by
-        them and check again. Checking first keeps the narrowing from erasing a change to a tool
-        it hides (a duplicate, a move) before anyone saw it."""
-        self.check(checkpoint, self.expected(run), run)
-        if self.hidden(run) - run.narrowed_by:
-            self.narrow(run)
-            self.check(checkpoint, self.expected(run), run)
+        self.check("final", self.expected(run), run)
+        self.narrow(run)
 
     def recover(self, run: Run, stage: Stage) -> None:
         """Resume from the sealed receipt: tools restored from the trusted facts alone; the
