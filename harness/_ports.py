@@ -113,12 +113,21 @@ class OwnerFacts:
     """The availability facts owners produced for the run, as a host reads them.
 
     It holds whatever was recorded, trusted or not: deciding which facts bind this request is
-    the target's job, and the oracle's, never the feed's.
+    the target's job, and the oracle's, never the feed's. A fact recorded as arriving mid-run
+    joins the feed at its boundary, when the target reaches it.
     """
 
     def __init__(self, facts: tuple[OwnerFact, ...]) -> None:
         #: The live record; an injected mutation may append to it.
-        self.live: list[OwnerFact] = list(facts)
+        self.live: list[OwnerFact] = [fact for fact in facts if fact.arrives is None]
+        self._pending = [fact for fact in facts if fact.arrives is not None]
+
+    def release(self, point: str) -> None:
+        """The owners' facts that arrive at `point` join the feed, each once."""
+        arriving = [fact for fact in self._pending if fact.arrives == point]
+        if arriving:
+            self._pending = [fact for fact in self._pending if fact.arrives != point]
+            self.live.extend(arriving)
 
     def current(self) -> tuple[OwnerFact, ...]:
         return tuple(self.live)
@@ -189,6 +198,8 @@ class Ports:
     def inject(self, point: str, tools: list[Any], messages: list[Any]) -> tuple[list[Any], list[Any]]:
         """Call at each stage boundary with the live request; go on with what it returns."""
         self.points.append(point)
+        # Before the case's change: a mutation at this boundary lands after what the owners said.
+        self.facts.release(point)
         if len(self.offered) < self._watch and not self.injected:
             # Tools the format cannot read are the dispatch's to report (it captures them too), not
             # an error raised into the host at a boundary that was only being watched.

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolsurface.mutators import Edit, Must, by_key
-from toolsurface.scenarios import Scenario
+from toolsurface.scenarios import OwnerFact, Scenario
 
 from ._canonical import Snapshot, snapshot_of
 from ._diff import diff_snapshots
@@ -85,8 +85,9 @@ class Runner:
         #: A fresh copy of a role's target, loaded again from its spec: the next case's host once a
         #: case left state behind, where no fresh worker process gives it one (`--jobs 0`, pytest).
         self.renew = renew
-        # The admitted surface narrowed by the recorded trusted facts: the scenario alone decides it.
-        self._expected = {key: snapshot_of(s.surface) for key, s in self.scenarios.items()}
+        # The admitted surface narrowed by the trusted facts the scenario records and those the
+        # case's mutation records: the harness alone decides it. Keyed by scenario and those facts.
+        self._expected: dict[tuple[str, tuple[OwnerFact, ...]], Snapshot] = {}
         #: What each target offers on each scenario when nothing has run before and nothing is changed.
         self.clean: dict[tuple[Role, str], CleanRun | None] | None = None
         #: Effects on closed ports, appended from whatever thread a host left running.
@@ -172,7 +173,7 @@ class Runner:
     def kills(self, case: Case, observed: Observation) -> tuple[str, ...] | None:
         if self.probe is None:
             return None
-        scenario, expected = self.scenarios[case.scenario], self._expected[case.scenario]
+        scenario, expected = self.scenarios[case.scenario], self.expected(case)
         known = judge(case, observed, scenario, expected) if type(self.target) is type(self.probe.guard) else None
         return self.probe.kills(case, scenario, expected, known)
 
@@ -181,12 +182,18 @@ class Runner:
         if observed is None:
             nothing = Evidence(0, (), NotRun(), (), (), ())
             return CaseRecord(case, EQUIVALENT, EQUIVALENT if self.red_target else None, nothing, kills)
-        scenario, expected = self.scenarios[case.scenario], self._expected[case.scenario]
+        scenario, expected = self.scenarios[case.scenario], self.expected(case)
         red_verdict = None if red is None else judge(case, red, scenario, expected)
         return CaseRecord(case, judge(case, observed, scenario, expected), red_verdict, evidence(case, observed, scenario, expected), kills)
 
     def expected(self, case: Case) -> Snapshot:
-        return self._expected[case.scenario]
+        """What the case's request must go out as, from the scenario and the case's mutation alone."""
+        scenario = self.scenarios[case.scenario]
+        recorded = by_key(case.mutation.mutator).records(scenario, case.mutation.aim)
+        key = (scenario.id, recorded)
+        if (expected := self._expected.get(key)) is None:
+            expected = self._expected[key] = snapshot_of(scenario.narrowed_by(recorded))
+        return expected
 
     def take_late(self) -> list[Amendment]:
         """The late effects seen so far, each once: taken one by one, so none a host thread adds meanwhile is lost."""

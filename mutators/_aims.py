@@ -13,6 +13,8 @@ import enum
 from dataclasses import dataclass
 from typing import ClassVar, TypeAlias, TypeVar
 
+from toolsurface.scenarios import FactKind
+
 _E = TypeVar("_E", bound=enum.StrEnum)
 
 
@@ -32,6 +34,14 @@ class FactField(enum.StrEnum):
     INVOCATION = "invocation"
     CONNECTION = "connection"
     OWNER = "owner"
+
+
+class Where(enum.StrEnum):
+    """Where a look-alike value differs from the real one: its first, a middle or its last character."""
+
+    START = "start"
+    MIDDLE = "middle"
+    END = "end"
 
 
 def _check_positions(**positions: int) -> None:
@@ -182,6 +192,69 @@ class Forgery:
 
 
 @dataclass(frozen=True, slots=True)
+class LookAlike:
+    """A search-budget fact bound to a value of one identity field that differs from the real one
+    only `at` one place: a host comparing prefixes, suffixes or last segments takes it for ours."""
+
+    tag: ClassVar[str] = "lookalike"
+    field: FactField
+    at: Where
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "field", _member(FactField, "field", self.field))
+        object.__setattr__(self, "at", _member(Where, "at", self.at))
+        if self.field is FactField.OWNER:
+            raise ValueError("field='owner' is no identity field: a look-alike binds another identity")
+
+    def __str__(self) -> str:
+        return f"{self.field}@{self.at}"
+
+
+@dataclass(frozen=True, slots=True)
+class ForeignOwner:
+    """A correctly bound fact of `kind` produced by `owner`, a real owner but not this kind's."""
+
+    tag: ClassVar[str] = "foreignowner"
+    owner: str
+    kind: FactKind
+
+    def __post_init__(self) -> None:
+        _check_named(owner=self.owner)
+        object.__setattr__(self, "kind", _member(FactKind, "kind", self.kind))
+
+    def __str__(self) -> str:
+        return f"{self.owner}:{self.kind}"
+
+
+@dataclass(frozen=True, slots=True)
+class ParentBound:
+    """A fact of `kind` from its owner, bound to the parent of a child request."""
+
+    tag: ClassVar[str] = "parent"
+    kind: FactKind
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", _member(FactKind, "kind", self.kind))
+
+    def __str__(self) -> str:
+        return self.kind.value
+
+
+@dataclass(frozen=True, slots=True)
+class Narrowing:
+    """A trusted fact of `kind`, bound to this very request, that its owner records mid-run."""
+
+    tag: ClassVar[str] = "narrowing"
+    kind: FactKind
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", _member(FactKind, "kind", self.kind))
+
+    def __str__(self) -> str:
+        return self.kind.value
+
+
+@dataclass(frozen=True, slots=True)
 class Claim:
     """One capability's line in an entry request's capability summary, by capability id."""
 
@@ -196,4 +269,7 @@ class Claim:
 
 
 #: Every kind of aim. Each mutator takes exactly one of them.
-Aim: TypeAlias = Tool | Insert | SchemaPath | Swap | Reverse | Rotate | Messages | Diagnostic | Forgery | Claim
+Aim: TypeAlias = (
+    Tool | Insert | SchemaPath | Swap | Reverse | Rotate | Messages | Diagnostic | Forgery | LookAlike | ForeignOwner | ParentBound
+    | Narrowing | Claim
+)

@@ -2,25 +2,23 @@
 
 Only a trusted owner fact hides a tool. A stage that hides web search on a diagnostic's word, or
 hides web read on a budget fact that keeps it, or shows a tool a trusted fact hid, must be
-refused. A tool result whose diagnostics look like an exhausted budget, and a correct-looking
-fact bound to someone else, must change nothing: the request goes out with its full expected
-surface.
+refused. A tool result whose diagnostics look like an exhausted budget must change nothing: the
+request goes out with its full expected surface. Facts recorded into the feed, forged or
+trusted, are `_facts`' mutators.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import random
-import re
 from collections.abc import Iterable
 from typing import Any
 
 import orjson
 
-from toolsurface.scenarios import Binding, FactKind, OwnerFact, Scenario, WebTools
+from toolsurface.scenarios import FactKind, OwnerFact, Scenario, WebTools
 
-from ._aims import Diagnostic, FactField, Forgery, LooksLike, Tool
-from ._base import Delivery, Edit, Example, Kind, Must, MutationNotApplicable, Mutator, one_of
+from ._aims import Diagnostic, LooksLike, Tool
+from ._base import Edit, Example, Kind, Must, MutationNotApplicable, Mutator, one_of
 from ._delete import without
 from ._fixtures import PROFILE, SEARCH, WEB_READ, WEB_SEARCH
 from ._testing import BINDING
@@ -33,8 +31,6 @@ DIAGNOSTICS: dict[LooksLike, dict[str, Any]] = {
         "upstream": {"provider": "refdata", "provider_attempt": 3, "max_provider_attempts": 3}
     },
 }
-#: Who claims a forged fact in the `owner` variant: a tool server, not the fact's owner.
-IMPOSTOR = "mcp:market"
 
 _WEB = WebTools(search=WEB_SEARCH["name"], read=WEB_READ["name"])
 _BUDGET = OwnerFact(FactKind.SEARCH_BUDGET_EXHAUSTED, "web_gateway", BINDING, ("src_1",))
@@ -47,24 +43,6 @@ def diagnostic_result(scenario: Scenario, looks_like: LooksLike) -> dict[str, st
     source = next((name for name in unrelated if web is None or name not in (web.search, web.read)), PROFILE["name"])
     body = {"symbol": "VWRL.L", "status": "ok", "diagnostics": DIAGNOSTICS[looks_like]}
     return {"role": "tool", "content": f"[{source}] {orjson.dumps(body).decode()}"}
-
-
-def look_alike(value: str) -> str:
-    """A value one step away: `inv_07` → `inv_08`, `research` → `research-2`."""
-    match = re.search(r"(\d+)$", value)
-    if match is None:
-        return f"{value}-2"
-    digits = match.group(1)
-    return value[: match.start()] + str(int(digits) + 1).zfill(len(digits))
-
-
-def forged(scenario: Scenario, field: FactField) -> OwnerFact:
-    """A search-budget fact that would hide both web tools, wrong in exactly one field."""
-    binding = scenario.binding
-    if field is FactField.OWNER:
-        return OwnerFact(FactKind.SEARCH_BUDGET_EXHAUSTED, IMPOSTOR, binding)
-    other = dataclasses.replace(binding, **{field.value: look_alike(getattr(binding, field.value))})
-    return OwnerFact(FactKind.SEARCH_BUDGET_EXHAUSTED, FactKind.SEARCH_BUDGET_EXHAUSTED.producer, other)
 
 
 def _shown(scenario: Scenario) -> set[str]:
@@ -196,45 +174,5 @@ class Spoof(Mutator):
         return edit.with_messages([*edit.messages, diagnostic_result(edit.scenario, looks_like)])
 
 
-class ForgedFact(Mutator):
-    """A correct-looking search-budget fact bound to another run, scope, invocation or connection,
-    or produced by someone other than the web gateway, recorded into the owner-fact feed."""
-
-    kind = Kind.AVAILABILITY
-    variant = "forged_fact"
-    must = Must.DISPATCH
-    # A fact is a new record either way: there is no live object of the request to edit.
-    deliveries = (Delivery.REPLACE,)
-    examples = (
-        Example(
-            aim=Forgery(FactField.INVOCATION),
-            before=(SEARCH, WEB_SEARCH, WEB_READ),
-            after=(SEARCH, WEB_SEARCH, WEB_READ),
-            web_tools=_WEB,
-            recorded=(
-                OwnerFact(
-                    FactKind.SEARCH_BUDGET_EXHAUSTED,
-                    "web_gateway",
-                    Binding(run="run-1", scope="research", invocation="inv-2", connection="conn-1"),
-                ),
-            ),
-        ),
-        Example(
-            aim=Forgery(FactField.OWNER),
-            before=(WEB_SEARCH, WEB_READ),
-            after=(WEB_SEARCH, WEB_READ),
-            web_tools=_WEB,
-            recorded=(OwnerFact(FactKind.SEARCH_BUDGET_EXHAUSTED, IMPOSTOR, BINDING),),
-        ),
-    )
-
-    def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[Forgery]:
-        web = scenario.contract.web_tools
-        return tuple(map(Forgery, FactField)) if web and {web.search, web.read} & _shown(scenario) else ()
-
-    def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
-        edit.facts.append(forged(edit.scenario, self.aim_of(edit, Forgery).field))
-        return edit.tools, edit.messages
-
-
-MUTATORS: tuple[Mutator, ...] = (HideSearch(), HideRead(), Reveal(), Spoof(), ForgedFact())
+#: Forged and trusted facts recorded mid-run are in `_facts`, planned right after these.
+MUTATORS: tuple[Mutator, ...] = (HideSearch(), HideRead(), Reveal(), Spoof())

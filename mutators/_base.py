@@ -22,7 +22,7 @@ import orjson
 from ._aims import Aim
 
 if TYPE_CHECKING:
-    from toolsurface.scenarios import Capability, OwnerFact, Scenario, WebTools
+    from toolsurface.scenarios import Binding, Capability, OwnerFact, Scenario, WebTools
 
 
 _A = TypeVar("_A")
@@ -178,6 +178,8 @@ class Example:
     recorded: Sequence[OwnerFact] = ()
     #: entry mode: the capability statements of the contract.
     capabilities: Sequence[Capability] = ()
+    #: child lane: the identity of the parent request.
+    parent: Binding | None = None
 
 
 def shown_admitted(scenario: Scenario) -> tuple[Any, ...]:
@@ -212,6 +214,11 @@ class Mutator(ABC):
     @abstractmethod
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
         """Make the change; return the tools and messages the pipeline goes on with."""
+
+    def records(self, scenario: Scenario, aim: Aim) -> tuple[OwnerFact, ...]:
+        """The owner facts an application records into the feed. The oracle's expected surface
+        counts the trusted ones, so the harness learns them here, never from the target."""
+        return ()
 
     def aim_of(self, edit: Edit, kind: type[_A]) -> _A:
         """The edit's aim, which must be a `kind`: any other aim is a caller's mistake, not a case."""

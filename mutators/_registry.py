@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import _add, _availability, _control, _delete, _description, _entry, _legitimate, _rename, _reorder, _schema
+from . import _add, _availability, _control, _delete, _description, _entry, _facts, _legitimate, _rename, _reorder, _schema
 from ._base import Mutator
 
 #: Every mutator, grouped by kind in the order cases are planned: add, delete, rename, reorder,
@@ -16,6 +16,7 @@ MUTATORS: tuple[Mutator, ...] = (
     *_schema.MUTATORS,
     *_control.MUTATORS,
     *_availability.MUTATORS,
+    *_facts.MUTATORS,
     *_entry.MUTATORS,
     *_legitimate.MUTATORS,
 )

@@ -4,6 +4,7 @@ built from it, and logical dicts read back from live tools."""
 from __future__ import annotations
 
 import copy
+import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -45,16 +46,17 @@ def minimal_scenario(
     facts: Iterable[OwnerFact] = (),
     web_tools: WebTools | None = None,
     capabilities: Iterable[Capability] = (),
+    parent: Binding | None = None,
 ) -> Scenario:
-    """A sealed scenario on the main lane (entry mode when it has capabilities); its live tools
-    are `surface`."""
+    """A sealed scenario on the main lane (the child lane when it has a parent; entry mode when it
+    has capabilities); its live tools are `surface`."""
     capabilities = tuple(capabilities)
     return Scenario(
         id="generated",
         description="A minimal scenario around a given surface.",
         mode=Mode.ENTRY if capabilities else Mode.RESEARCH,
-        lane=Lane.MAIN,
-        identity=_IDENTITY,
+        lane=Lane.MAIN if parent is None else Lane.CHILD,
+        identity=dataclasses.replace(_IDENTITY, parent=parent),
         tool_format="logical",
         contract=Contract(
             admitted=tuple(admitted),
@@ -86,6 +88,7 @@ def example_scenario(example: Example) -> Scenario:
         facts=example.facts,
         web_tools=example.web_tools,
         capabilities=example.capabilities,
+        parent=example.parent,
     )
 
 

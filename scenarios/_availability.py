@@ -54,9 +54,12 @@ class OwnerFact:
     bound_to: Binding
     #: search budget: the source references already issued, which web read may still open.
     source_refs: tuple[str, ...] = ()
+    #: The injection point at whose boundary the owner recorded it; None: before the pipeline ran.
+    arrives: str | None = None
 
     def __str__(self) -> str:
-        return f"{self.kind} from {self.owner}, bound to {self.bound_to}"
+        arrival = f", arriving at {self.arrives}" if self.arrives else ""
+        return f"{self.kind} from {self.owner}, bound to {self.bound_to}{arrival}"
 
 
 @dataclass(frozen=True, slots=True)

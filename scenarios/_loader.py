@@ -170,6 +170,13 @@ def _semantic_problems(document: dict[str, Any]) -> Iterator[tuple[str, str]]:
         yield f"$.stages[{len(kinds) - 1}].stage", "the last stage must be 'seal'"
     if document["hooks"] != (StageKind.HOOK in kinds):
         yield "$.hooks", "must be true exactly when a 'hook' stage is recorded"
+    if "parent" in document["identity"] and document["lane"] != Lane.CHILD:
+        yield "$.identity.parent", f"only a child request has a parent; this one's lane is {document['lane']!r}"
+    # A fact that arrives at a boundary the pipeline never offers would never reach the feed.
+    offered = [kind.point.value for kind in kinds]
+    for index, fact in enumerate(contract.get("facts", ())):
+        if (arrives := fact.get("arrives")) is not None and arrives not in offered:
+            yield f"$.contract.facts[{index}].arrives", f"{arrives!r} is not a point this pipeline offers ({', '.join(offered)})"
 
 
 def _schema_problems(schema: dict[str, Any], where: str) -> Iterator[tuple[str, str]]:
@@ -222,7 +229,13 @@ def _fact(raw: dict[str, Any]) -> OwnerFact:
         owner=raw["owner"],
         bound_to=Binding(**raw["bound_to"]),
         source_refs=tuple(raw.get("source_refs", ())),
+        arrives=raw.get("arrives"),
     )
+
+
+def _identity(raw: dict[str, Any]) -> Identity:
+    parent = raw.get("parent")
+    return Identity(**{**raw, "parent": None if parent is None else Binding(**parent)})
 
 
 def _int_or_none(value: int | float | None) -> int | None:
@@ -237,7 +250,7 @@ def _build(document: dict[str, Any], source: str) -> Scenario:
         description=document["description"],
         mode=Mode(document["mode"]),
         lane=Lane(document["lane"]),
-        identity=Identity(**document["identity"]),
+        identity=_identity(document["identity"]),
         tool_format=document.get("tool_format", "logical"),
         contract=Contract(
             admitted=tuple(map(_tool, contract["admitted"])),

@@ -113,6 +113,8 @@ class Identity:
     invocation: str
     connection: str
     request: str
+    #: A child request's parent: the identity the parent's own facts are bound to, never the child's.
+    parent: Binding | None = None
 
 
 class Access(enum.StrEnum):
@@ -254,8 +256,14 @@ class Scenario:
 
     @property
     def surface(self) -> tuple[ToolDescriptor, ...]:
-        """The expected surface: the admitted one, narrowed by exactly the trusted owner facts."""
+        """The expected surface: the admitted one, narrowed by exactly the trusted owner facts
+        recorded for the run, whether before the pipeline or mid-run."""
         return _narrowed(self.contract, self.binding)
+
+    def narrowed_by(self, facts: tuple[OwnerFact, ...]) -> tuple[ToolDescriptor, ...]:
+        """The expected surface once `facts` have also been recorded: a mutation that records a
+        trusted fact narrows it further; an untrusted one changes nothing."""
+        return _narrowed(self.contract, self.binding, facts)
 
     @property
     def request_messages(self) -> tuple[Message, ...]:
@@ -284,6 +292,7 @@ def _binding(identity: Identity) -> Binding:
 
 
 @functools.lru_cache(maxsize=256)
-def _narrowed(contract: Contract, binding: Binding) -> tuple[ToolDescriptor, ...]:
-    hidden = hidden_by(contract.facts, binding, contract.web_tools)
+def _narrowed(contract: Contract, binding: Binding, recorded: tuple[OwnerFact, ...] = ()) -> tuple[ToolDescriptor, ...]:
+    # Every recorded fact has arrived by dispatch: one arriving mid-run comes at a boundary the pipeline offers.
+    hidden = hidden_by((*contract.facts, *recorded), binding, contract.web_tools)
     return tuple(tool for tool in contract.surface if tool.name not in hidden)

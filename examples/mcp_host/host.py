@@ -236,6 +236,7 @@ class Guard(Protocol):
     def admitted(self, tools: list[Any]) -> None: ...
     def check(self, checkpoint: str, tools: list[Any], messages: list[Any]) -> None: ...
     def fit(self, tools: list[Any], fitted: list[Any], budget: int) -> None: ...
+    def narrowed(self, tools: list[Any]) -> list[Any]: ...
 
 
 Hook = Callable[[Request], None]
@@ -268,11 +269,13 @@ class McpHost:
         sent = False
         try:
             request = await self.prepare_over_mcp(turn)
+            tools = request.tools
             if self.guard is not None:
                 # Right before the SDK call, on every path: nothing runs between this and the send.
-                self.guard.check("final", request.tools, request.messages)
+                self.guard.check("final", tools, request.messages)
+                tools = self.guard.narrowed(tools)
             sent = True  # from here on the request may have left: it is settled as dispatched
-            reply = await self.provider.send(self.services.http, request.id, request.tools, request.messages)
+            reply = await self.provider.send(self.services.http, request.id, tools, request.messages)
         except RequestRefused as refusal:
             ledger.settle(reservation, Settlement.PRE_DISPATCH_REJECTED, f"{refusal.checkpoint} check")
             raise

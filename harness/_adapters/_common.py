@@ -76,6 +76,8 @@ class PreparedRequest:
     #: The sealed record of the request, once the seal stage ran.
     seal: Snapshot | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
+    #: Each set of hidden tools read so far, in order: the request may still be as any of them left it.
+    seen_hidden: list[frozenset[str]] = field(default_factory=list)
 
     @classmethod
     def open(cls, scenario: Scenario, ports: Any) -> Any:
@@ -86,7 +88,10 @@ class PreparedRequest:
     def hidden(self) -> frozenset[str]:
         """What the trusted owner facts bound to this request hide, read from the feed as it is now."""
         scenario = self.scenario
-        return hidden_by(self.ports.facts.current(), scenario.binding, scenario.contract.web_tools)
+        hidden = hidden_by(self.ports.facts.current(), scenario.binding, scenario.contract.web_tools)
+        if not self.seen_hidden or self.seen_hidden[-1] != hidden:
+            self.seen_hidden.append(hidden)
+        return hidden
 
     def settle(self, settlement: Settlement, note: str = "") -> None:
         if not self.settled:
@@ -112,12 +117,23 @@ class SurfaceGuard:
     def check(self, checkpoint: str, request: PreparedRequest, tools: Sequence[Any], messages: Sequence[Any]) -> None:
         """Refuse unless the tool views are the expected surface and an entry summary is the contract's."""
         expected, actual = self.expected(request), capture(tools, LOGICAL)
-        if actual != expected:
+        if actual != expected and not self.in_force(request, actual):
             request.refuse(SurfaceRefused(checkpoint, expected, actual))
         if (summary := request.scenario.contract.summary) is not None:
             stated = Gateway.summary_of(list(messages))
             if stated != summary:
                 request.refuse(SummaryRefused(checkpoint, summary, stated))
+
+    def in_force(self, request: PreparedRequest, actual: Snapshot) -> bool:
+        """Whether `actual` is the surface as trusted facts read earlier in this request left it: a
+        fact that arrived since is narrowed by at the next narrowing, or `narrowed` right before dispatch."""
+        return any(actual == self.baseline.without(hidden) for hidden in request.seen_hidden)
+
+    def narrowed(self, request: PreparedRequest, tools: Sequence[Any], name: Callable[[Any], str]) -> list[Any]:
+        """Legitimate owner narrowing after the final check: the checked tools less what trusted facts
+        hide now. It never adds one."""
+        hidden = request.hidden()
+        return [tool for tool in tools if name(tool) not in hidden]
 
     def fit(self, request: PreparedRequest, stage: Stage, tools: Sequence[Any], messages: list[Any]) -> None:
         """Tools are never cut to fit: a request that cannot hold them is an explicit capacity result."""

@@ -244,7 +244,8 @@ class FinalCheck(Checkpoint):
 
     async def step(self, prepared: Request, request: ModelRequest[Request]) -> ModelRequest[Request]:
         self.guard.check_request(self.checkpoint, prepared, request)
-        return request.override(tools=[tool if isinstance(tool, dict) else wire_tool(tool) for tool in request.tools])
+        tools = self.guard.narrowed(prepared, request.tools, lambda tool: tool_view(tool)["name"])
+        return request.override(tools=[tool if isinstance(tool, dict) else wire_tool(tool) for tool in tools])
 
 
 # -- the agent and the target -----------------------------------------------------------------

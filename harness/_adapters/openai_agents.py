@@ -285,7 +285,7 @@ class CheckedModel(_Boundary):
 
     def _before(self, items: list[Any], tools: list[Any]) -> tuple[list[Any], list[Any]]:
         self.guard.check("final", self.request, tools, items)
-        return items, tools
+        return items, self.guard.narrowed(self.request, tools, lambda tool: getattr(tool, "name", repr(tool)))
 
 
 class GatewayModel(Model):

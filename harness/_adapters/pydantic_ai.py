@@ -240,7 +240,8 @@ class _CheckedModel(_Boundary):
 
     def _before(self, messages: list[ModelMessage], parameters: Any) -> tuple[list[ModelMessage], Any]:
         self.guard.check("final", self.prepared, parameters.function_tools, messages)
-        return messages, parameters
+        tools = self.guard.narrowed(self.prepared, parameters.function_tools, lambda tool: tool.name)
+        return messages, replace(parameters, function_tools=tools)
 
 
 @dataclass

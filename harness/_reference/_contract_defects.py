@@ -11,6 +11,7 @@ from typing import ClassVar
 
 from toolsurface.scenarios import FactKind, OwnerFact, Stage
 
+from .._canonical import Snapshot
 from ._diagnostics import diagnostic_hides
 from ._guarded import GuardedPipeline
 from ._stages import Run, compress, estimate_tokens
@@ -34,6 +35,10 @@ class DiagnosticAuthority(GuardedPipeline):
     def hidden(self, run: Run) -> frozenset[str]:
         return super().hidden(run) | diagnostic_hides(run.messages, run.scenario.contract.web_tools)
 
+    def expected(self, run: Run) -> Snapshot:
+        # Its checks take the diagnostic's word too, the moment it appears.
+        return super().expected(run).without(diagnostic_hides(run.messages, run.scenario.contract.web_tools))
+
 
 class IdentityBlind(GuardedPipeline):
     """Takes every availability fact at face value: never asks who produced it or whom it binds."""
@@ -45,6 +50,64 @@ class IdentityBlind(GuardedPipeline):
         return tuple(
             dataclasses.replace(fact, owner=fact.kind.producer, bound_to=binding) for fact in super().facts(run)
         )
+
+
+class AnyKnownOwner(GuardedPipeline):
+    """Trusts a fact from any owner it knows, whichever kind it is: the host's word on the search
+    budget counts, and the web gateway's on the run deadline."""
+
+    name: ClassVar[str] = "reference:defect/any-known-owner"
+
+    def facts(self, run: Run) -> tuple[OwnerFact, ...]:
+        known = {kind.producer for kind in FactKind}
+        return tuple(
+            dataclasses.replace(fact, owner=fact.kind.producer) if fact.owner in known else fact for fact in super().facts(run)
+        )
+
+
+class LastScopeSegment(GuardedPipeline):
+    """Matches a fact's scope on its last path segment: `scope:other/etf-compare` passes for
+    `scope:research/etf-compare`."""
+
+    name: ClassVar[str] = "reference:defect/last-scope-segment"
+
+    def facts(self, run: Run) -> tuple[OwnerFact, ...]:
+        ours = run.scenario.binding
+        return tuple(
+            dataclasses.replace(fact, bound_to=dataclasses.replace(fact.bound_to, scope=ours.scope))
+            if _last_segment(fact.bound_to.scope) == _last_segment(ours.scope)
+            else fact
+            for fact in super().facts(run)
+        )
+
+
+def _last_segment(scope: str) -> str:
+    return scope.rsplit("/", 1)[-1]
+
+
+class ChildObeysParent(GuardedPipeline):
+    """A child request obeys the facts bound to its parent, as if they were its own."""
+
+    name: ClassVar[str] = "reference:defect/child-obeys-parent"
+
+    def facts(self, run: Run) -> tuple[OwnerFact, ...]:
+        parent, ours = run.scenario.identity.parent, run.scenario.binding
+        return tuple(
+            dataclasses.replace(fact, bound_to=ours) if parent is not None and fact.bound_to == parent else fact
+            for fact in super().facts(run)
+        )
+
+
+class FactsReadOnce(GuardedPipeline):
+    """Reads the owner facts once, when the request is first projected: a trusted fact that arrives
+    mid-run is never obeyed, and the request goes out with the tools it hides."""
+
+    name: ClassVar[str] = "reference:defect/facts-read-once"
+
+    def facts(self, run: Run) -> tuple[OwnerFact, ...]:
+        if run.facts_read is None:
+            run.facts_read = super().facts(run)
+        return run.facts_read
 
 
 class BudgetHidesRead(GuardedPipeline):

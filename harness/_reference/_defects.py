@@ -17,11 +17,15 @@ from .._canonical import Snapshot, canonical_json, capture
 from .._errors import RequestRefused
 from .._types import Settlement
 from ._contract_defects import (
+    AnyKnownOwner,
     BudgetHidesRead,
+    ChildObeysParent,
     DiagnosticAuthority,
     EntryOverclaim,
+    FactsReadOnce,
     FinalOnly,
     IdentityBlind,
+    LastScopeSegment,
     RecoveryReparse,
     SilentCapacityDrop,
 )
@@ -203,6 +207,10 @@ DEFECTS: dict[str, type[GuardedPipeline]] = {
         FinalOnly,
         DiagnosticAuthority,
         IdentityBlind,
+        AnyKnownOwner,
+        LastScopeSegment,
+        ChildObeysParent,
+        FactsReadOnce,
         BudgetHidesRead,
         RecoveryReparse,
         SilentCapacityDrop,

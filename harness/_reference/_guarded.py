@@ -1,8 +1,9 @@
 """`reference:guarded` — the correct design, built from overridable steps.
 
 Immutable baseline captured before any hook runs; the expected surface is that baseline narrowed
-only by trusted owner facts; an early check after the hooks and a final check right before
-dispatch, on every path, of the tools and (entry mode) the capability summary; a request whose
+only by trusted owner facts, read at each decision (a fact may arrive mid-run: each checkpoint
+checks the surface in force, then narrows by what arrived since); an early check after the hooks
+and a final check right before dispatch, on every path, of the tools and (entry mode) the capability summary; a request whose
 tools cannot fit is an explicit capacity result, never a shortened list; every refusal is typed
 and settled as `pre_dispatch_rejected` on the original lane's ledger; publications are left
 alone. Each defect variant and the legacy path override one or more steps, so each differs from
@@ -89,19 +90,33 @@ class GuardedPipeline:
         return hidden_by(self.facts(run), scenario.binding, scenario.contract.web_tools) | run.self_hidden
 
     def expected(self, run: Run) -> Snapshot:
-        """The baseline narrowed by exactly what may be hidden: never read from the request."""
-        return run.baseline().without(self.hidden(run))
+        """The surface in force: the baseline narrowed by exactly what was hidden when the live
+        surface was last narrowed; never read from the request."""
+        return run.baseline().without(run.narrowed_by | run.self_hidden)
 
     def project(self, run: Run) -> list[Any]:
         """Fresh live tools of the admitted surface, less what may be hidden."""
-        hidden = self.hidden(run)
+        hidden = run.narrowed_by = self.hidden(run)
         return [run.fmt.build(tool) for tool in run.scenario.contract.surface if tool.name not in hidden]
+
+    def narrow(self, run: Run) -> None:
+        """Legitimate owner narrowing: drop the live tools trusted facts hide now. It never adds one."""
+        hidden = self.hidden(run)
+        if hidden and any(run.fmt.get_name(tool) in hidden for tool in run.tools):
+            run.tools = [tool for tool in run.tools if run.fmt.get_name(tool) not in hidden]
+        run.narrowed_by |= hidden
+
+    # Each checkpoint checks the surface in force, then narrows by trusted facts that arrived since:
+    # checking first keeps the narrowing from erasing a change to a tool it hides (a duplicate, a
+    # move) before anyone saw it, and what the narrowing leaves is the new expected surface.
 
     def early_check(self, run: Run) -> None:
         self.check("early", self.expected(run), run)
+        self.narrow(run)
 
     def final_check(self, run: Run) -> None:
         self.check("final", self.expected(run), run)
+        self.narrow(run)
 
     def recover(self, run: Run, stage: Stage) -> None:
         """Resume from the sealed receipt: tools restored from the trusted facts alone; the
@@ -114,9 +129,7 @@ class GuardedPipeline:
         if stage.rebuild:
             run.tools = self.project(run)
             return
-        hidden = self.hidden(run)
-        if hidden and any(run.fmt.get_name(tool) in hidden for tool in run.tools):
-            run.tools = [tool for tool in run.tools if run.fmt.get_name(tool) not in hidden]
+        self.narrow(run)
 
     def fit_tools(self, run: Run, stage: Stage) -> None:
         """Tools are never cut to fit: a request that cannot hold them is an explicit capacity result."""

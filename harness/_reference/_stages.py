@@ -10,7 +10,7 @@ from typing import Any
 
 import orjson
 
-from toolsurface.scenarios import Scenario, Stage, StageKind
+from toolsurface.scenarios import OwnerFact, Scenario, Stage, StageKind
 
 from .._canonical import Snapshot, capture
 from .._formats import ToolFormat
@@ -36,6 +36,11 @@ class Run:
     #: Tools the pipeline hid on its own authority rather than an owner's. The guard never adds
     #: one; defect variants do (a diagnostic, a re-parsed transcript, a context fitter's cut).
     self_hidden: frozenset[str] = frozenset()
+    #: What the live surface was last narrowed by: the tools trusted facts hid when it was projected
+    #: or last narrowed. A fact that arrives later narrows it at the next checkpoint, after a check.
+    narrowed_by: frozenset[str] = frozenset()
+    #: The owner facts as first read, for a variant that never reads the feed again.
+    facts_read: tuple[OwnerFact, ...] | None = None
 
 
 def estimate_tokens(value: Any) -> int:

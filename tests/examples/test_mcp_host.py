@@ -141,8 +141,11 @@ def test_the_documented_spec_runs_from_the_installed_package(tmp_path):
     # Named by the specs given, not by the names the adapter gives itself (`mcp-host:guarded:openai`).
     assert (run["target"], run["red_target"]) == ("mcp-host:guarded", "mcp-host:unguarded")
     verdicts = collections.Counter((case["verdict"]["kind"], case["red_verdict"]["kind"]) for case in document["cases"])
-    # Every change after sealing is one the guard refuses and the unguarded host sends, or a legitimate one both send.
-    assert set(verdicts) == {("killed", "survived"), ("passed", "passed")}
+    # Every change after sealing is one the guard refuses and the unguarded host sends, or a legitimate one both send,
+    # save a trusted fact recorded after sealing: the guard narrows by it, the unguarded host never looks again.
+    assert set(verdicts) == {("killed", "survived"), ("passed", "passed"), ("passed", "survived")}
+    late = {case["case"]["mutation"]["variant"] for case in document["cases"] if case["red_verdict"]["kind"] == "survived" and case["verdict"]["kind"] == "passed"}
+    assert late == {"trusted_fact"}
 
 
 def test_the_server_lists_every_tool_of_the_run_as_recorded():

@@ -106,3 +106,19 @@ def test_watched_boundaries_are_snapshotted_before_the_change(scenario):
     ports.inject("post_seal", [], [])
     assert [point for point, _ in ports.offered] == ["hook", "evidence"]
     assert ports.offered[1][1] == capture(tools, LOGICAL)
+
+
+def test_a_fact_recorded_as_arriving_mid_run_joins_the_feed_at_its_boundary_before_the_change():
+    late = next(s for s in load() if any(fact.arrives for fact in s.contract.facts))
+    (fact,) = [fact for fact in late.contract.facts if fact.arrives]
+    seen = []
+
+    def inject(tools, messages, facts):
+        seen.append(tuple(facts))
+        return tools, messages
+
+    ports = Ports(late, FORMATS[late.tool_format], fact.arrives, inject)
+    for point in late.points:
+        assert (fact in ports.facts.current()) == (fact.arrives in ports.points), point
+        ports.inject(point, [], [])
+    assert seen == [(fact,)] and ports.facts.current().count(fact) == 1

@@ -12,7 +12,7 @@ from toolsurface.harness._runner import Runner
 from toolsurface.harness._targets import load_target
 from toolsurface.harness._types import Ending, VerdictKind
 from toolsurface.mutators import Claim, FactField, Forgery, Must
-from toolsurface.scenarios import POINTS, RequestOutcome, StageKind, load
+from toolsurface.scenarios import POINTS, RequestOutcome, StageKind, load, rule
 
 SIX_KINDS = {"add", "delete", "rename", "reorder", "description", "schema"}
 KILLS = {VerdictKind.SURVIVED, VerdictKind.FALSE_REJECT}
@@ -97,8 +97,12 @@ def test_shared_reference_misses_in_place_edits_only(scenarios, cases):
 
 def test_name_keyed_is_blind_to_order_only(scenarios, cases):
     runner = Runner(scenarios, load_target("reference:defect/name-keyed"))
-    failing = {r.case.mutation.kind.value for r in runner.run(cases) if not r.verdict.kind.ok}
-    assert failing == {"reorder"}
+    failing = [r.case for r in runner.run(cases) if not r.verdict.kind.ok]
+    assert {c.mutation.kind.value for c in failing} == {"reorder", "availability"}
+    # A map by name is blind to a duplicate too: a hidden tool revealed while its original is still
+    # live, before the fact that hides it arrives, and narrowed away with it afterwards.
+    revealed = {(c.scenario, c.mutation.variant) for c in failing if c.mutation.kind == "availability"}
+    assert revealed == {("etf-compare-main-late-budget", "reveal")}
 
 
 def test_lane_receipt_and_publication_defects_fail_for_their_own_reason(scenarios, cases):
@@ -136,7 +140,7 @@ def test_without_an_early_check_only_a_revalidation_that_changes_the_tools_laund
 
 
 def test_look_alike_facts_and_diagnostics_go_through_with_the_full_expected_surface(scenarios, cases):
-    controls = [c for c in cases if c.mutation.variant in ("spoof", "forged_fact")]
+    controls = [c for c in cases if c.mutation.variant in ("spoof", "forged_fact", "look_alike_fact", "foreign_owner_fact", "parent_fact")]
     results = verdicts(scenarios, controls, "reference:guarded")
     by_id = {s.id: s for s in scenarios}
     assert {r.verdict.kind for r in results} == {VerdictKind.PASSED}
@@ -168,15 +172,25 @@ def test_diagnostic_authority_hides_web_search_on_a_diagnostic_word(scenarios, c
 def test_identity_blind_is_killed_by_forged_and_sibling_facts_only(scenarios, cases, green):
     killed = kills(scenarios, cases, green, "identity-blind")
     with_sibling_facts = {s.id for s in scenarios if s.contract.facts}
-    assert {r.case.mutation.variant for r in killed if r.case.scenario not in with_sibling_facts} == {"forged_fact"}
+    forgeries = {"forged_fact", "look_alike_fact", "foreign_owner_fact", "parent_fact"}
+    assert {r.case.mutation.variant for r in killed if r.case.scenario not in with_sibling_facts} == forgeries
     forged = {r.case.mutation.aim for r in killed if r.case.mutation.variant == "forged_fact"}
     assert forged == {Forgery(field) for field in FactField}
 
 
 def test_budget_hides_read_fails_only_where_a_budget_fact_keeps_read(scenarios, cases, green):
     killed = kills(scenarios, cases, green, "budget-hides-read")
-    assert {r.case.scenario for r in killed} == {"etf-news-main-budget-exhausted"}
+    keeps_read = {s.id for s in scenarios if any(f.source_refs for f in s.contract.facts if scenarios_rule_trusts(s, f))}
+    assert keeps_read == {"etf-news-main-budget-exhausted", "etf-compare-main-late-budget"}
+    # Elsewhere only where a trusted budget fact that lists a source is recorded mid-run.
+    late = {r.case.scenario for r in killed if r.case.mutation.variant == "trusted_fact"}
+    assert {r.case.scenario for r in killed} - late == keeps_read
+    assert all(str(r.case.mutation.aim) == "search_budget_exhausted" for r in killed if r.case.mutation.variant == "trusted_fact")
     assert any("removed 'market__web_read'" in r.verdict.reason for r in killed)
+
+
+def scenarios_rule_trusts(scenario, fact):
+    return rule(fact, scenario.binding, scenario.contract.web_tools).trusted
 
 
 def test_recovery_reparse_fails_only_on_the_resumed_request(scenarios, cases, green):

@@ -16,18 +16,23 @@ from toolsurface.mutators import (
     Claim,
     Diagnostic,
     FactField,
+    ForeignOwner,
     Forgery,
     Insert,
+    LookAlike,
     LooksLike,
     Messages,
+    Narrowing,
+    ParentBound,
     Reverse,
     Rotate,
     SchemaPath,
     Swap,
     Tool,
+    Where,
 )
 from toolsurface.mutators._testing import example_scenario
-from toolsurface.scenarios import load
+from toolsurface.scenarios import FactKind, load
 
 AIMS = typing.get_args(Aim)
 SCENARIOS = load()
@@ -44,6 +49,10 @@ SPELLED = [
     (Messages(), "messages"),
     (Diagnostic(LooksLike.PROVIDER_ATTEMPT), "provider_attempt"),
     (Forgery(FactField.INVOCATION), "invocation"),
+    (LookAlike(FactField.SCOPE, Where.MIDDLE), "scope@middle"),
+    (ForeignOwner("host", FactKind.SEARCH_BUDGET_EXHAUSTED), "host:search_budget_exhausted"),
+    (ParentBound(FactKind.RUN_DEADLINE_EXHAUSTED), "run_deadline_exhausted"),
+    (Narrowing(FactKind.SEARCH_BUDGET_EXHAUSTED), "search_budget_exhausted"),
     (Claim("portfolio"), "portfolio"),
 ]  # fmt: skip
 

@@ -104,6 +104,15 @@ def test_children_have_their_own_identity():
             assert child.identity.scope != main.scope, child.id
 
 
+def test_every_child_records_its_parent_a_main_request_of_the_same_run():
+    mains = {s.binding for s in SCENARIOS if s.lane is Lane.MAIN}
+    for child in (s for s in SCENARIOS if s.lane is Lane.CHILD):
+        parent, ours = child.identity.parent, child.binding
+        assert parent in mains, child.id
+        assert parent.run == ours.run and ours.scope.startswith(parent.scope + "/"), child.id
+        assert ours.invocation.startswith(parent.invocation + "."), child.id
+
+
 def test_identities_look_recorded_and_requests_are_unique():
     requests = [s.identity.request for s in SCENARIOS]
     assert len(set(requests)) == len(requests)
@@ -348,7 +357,15 @@ def narrowed(scenario: Scenario) -> set[str]:
 
 
 def test_a_trusted_budget_fact_hides_search_and_keeps_read_for_its_source_refs():
-    (budget,) = [s for s in SCENARIOS if any(f.kind is FactKind.SEARCH_BUDGET_EXHAUSTED and scenarios.rule(f, s.binding, s.contract.web_tools).trusted for f in s.contract.facts)]
+    trusted = [
+        s for s in SCENARIOS
+        if any(f.kind is FactKind.SEARCH_BUDGET_EXHAUSTED and scenarios.rule(f, s.binding, s.contract.web_tools).trusted for f in s.contract.facts)
+    ]
+    # One recorded before the pipeline, one arriving mid-run: both have arrived by dispatch.
+    assert sorted(any(f.arrives for f in s.contract.facts) for s in trusted) == [False, True]
+    for budget in trusted:
+        assert narrowed(budget) == {budget.contract.web_tools.search}
+    (budget,) = [s for s in trusted if not any(f.arrives for f in s.contract.facts)]
     web = budget.contract.web_tools
     assert narrowed(budget) == {web.search}
     fact = next(f for f in budget.contract.facts if f.kind is FactKind.SEARCH_BUDGET_EXHAUSTED)

@@ -14,7 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from toolsurface import scenarios
-from toolsurface.scenarios import Lane, Scenario, ScenarioError, StageKind
+from toolsurface.scenarios import Binding, Lane, Scenario, ScenarioError, StageKind
 
 BASE_FILE = scenarios.bundled_dir() / "etf-compare-main-hooked.json"
 STAGE_ORDER = "order: recover, hook, revalidate, context_fit, evidence, publication, async_prep, seal"
@@ -212,7 +212,23 @@ MALFORMED: dict[str, tuple[Callable[[dict[str, Any]], object], list[str]]] = {
     ),
     "deadline fact with source refs": (
         lambda d: d["contract"].update(facts=[budget_fact(d, fact="run_deadline_exhausted", owner="host", source_refs=["src_1"])]),
-        ["$.contract.facts[0]: 'source_refs' is not one of ['fact', 'owner', 'bound_to']"],
+        ["$.contract.facts[0]: 'source_refs' is not one of ['fact', 'owner', 'bound_to', 'arrives']"],
+    ),
+    "fact arriving at a point the pipeline never offers": (
+        lambda d: d["contract"].update(facts=[budget_fact(d, arrives="post_recovery")]),
+        [
+            "$.contract.facts[0].arrives: 'post_recovery' is not a point this pipeline offers "
+            "(hook, post_revalidation, context_fit, evidence, publication, async_prep, post_seal)"
+        ],
+    ),
+    "fact arriving at no injection point": (
+        lambda d: d["contract"].update(facts=[budget_fact(d, arrives="seal")]),
+        ["$.contract.facts[0].arrives: 'seal' is not one of ['post_recovery', 'hook', 'post_revalidation', 'context_fit', "
+         "'evidence', 'publication', 'async_prep', 'post_seal']"],
+    ),
+    "parent of a main request": (
+        lambda d: d["identity"].update(parent={k: d["identity"][k] for k in ("run", "scope", "invocation", "connection")}),
+        ["$.identity.parent: only a child request has a parent; this one's lane is 'main'"],
     ),
     "capacity outcome without context fitting": (
         lambda d: (d.update(outcome="capacity"), remove_stage("context_fit")(d)),
@@ -352,6 +368,22 @@ def test_valid_document_builds_its_values(tmp_path: Path):
     assert scenario.stage(StageKind.ASYNC_PREP).metadata == document["stages"][5]["metadata"]
     assert scenario.publication.body == document["publication"]["body"]
     assert scenario == scenarios.parse(document, source="elsewhere")  # the source is not part of the value
+
+
+def test_a_child_records_its_parent_and_a_fact_when_it_arrived():
+    document = base()
+    parent = {k: document["identity"][k] for k in ("run", "scope", "invocation", "connection")}
+    child = {**parent, "scope": parent["scope"] + "/child/news", "invocation": parent["invocation"] + ".child_1"}
+    document.update(lane="child", identity={**child, "request": "req_child_1", "parent": parent})
+    document["contract"]["facts"] = [
+        budget_fact(document, bound_to=child),
+        budget_fact(document, fact="run_deadline_exhausted", owner="host", bound_to=child, arrives="async_prep"),
+    ]
+    scenario = scenarios.parse(document)
+    assert scenario.identity.parent == Binding(**parent) != scenario.binding
+    assert [fact.arrives for fact in scenario.contract.facts] == [None, "async_prep"]
+    # Both have arrived by dispatch: the expected surface obeys the late one too.
+    assert not {"market__web_search", "market__web_read"} & {tool.name for tool in scenario.surface}
 
 
 def test_optional_fields_take_their_defaults():
