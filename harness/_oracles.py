@@ -38,6 +38,8 @@ from ._types import (
 )
 
 EQUIVALENT = Verdict(VerdictKind.EQUIVALENT, "the mutation leaves the surface canonically unchanged")
+#: How the reason begins for a mutation of a wire field the target's tool format does not carry.
+NOT_CARRIED = "the change cannot reach this target's wire: "
 #: How the reasons begin that the harness gives beside the oracle's own: for a change that
 #: outlived its request, an effect after `run` returned, a host that forked, and a case that started
 #: from state an earlier one left.
@@ -55,6 +57,8 @@ def judge(case: Case, observed: Observation, scenario: Scenario, expected: Snaps
     """The verdict on one run of one case, and on the follow-up request after it."""
     if (problem := _not_exercised(case, observed)) is not None:
         return Verdict(VerdictKind.ERROR, problem)
+    if observed.not_carried is not None:
+        return Verdict(VerdictKind.EQUIVALENT, f"{NOT_CARRIED}{observed.not_carried}")
     if case.must is Must.REFUSE:
         verdict = _judge_refusal(observed, scenario)
     elif scenario.outcome is RequestOutcome.CAPACITY:

@@ -81,8 +81,9 @@ class Runner:
         self.red_target = red_target
         self.timeout = timeout
         self.probe = probe
-        # The admitted surface narrowed by the recorded trusted facts: the scenario alone decides it.
-        self._expected = {key: snapshot_of(s.surface) for key, s in self.scenarios.items()}
+        # The admitted surface narrowed by the recorded trusted facts: the scenario alone decides it,
+        # with the wire fields the target's tool format carries (what it cannot carry, it cannot send).
+        self._expected = {key: expected_surface(target, s) for key, s in self.scenarios.items()}
         #: What each target offers on each scenario when nothing has run before and nothing is changed.
         self.clean: dict[tuple[Role, str], CleanRun | None] | None = None
         #: Effects on closed ports, appended from whatever thread a host left running.
@@ -150,7 +151,7 @@ class Runner:
             return None
         scenario, expected = self.scenarios[case.scenario], self._expected[case.scenario]
         known = judge(case, observed, scenario, expected) if type(self.target) is type(self.probe.guard) else None
-        return self.probe.kills(case, scenario, expected, known)
+        return self.probe.kills(case, scenario, known)
 
     def record(self, case: Case, observed: Observation | None, red: Observation | None, kills: tuple[str, ...] | None) -> CaseRecord:
         """The case's record from its observations (None for an equivalent case, which is not run)."""
@@ -158,7 +159,7 @@ class Runner:
             nothing = Evidence(0, (), NotRun(), (), (), ())
             return CaseRecord(case, EQUIVALENT, EQUIVALENT if self.red_target else None, nothing, kills)
         scenario, expected = self.scenarios[case.scenario], self._expected[case.scenario]
-        red_verdict = None if red is None else judge(case, red, scenario, expected)
+        red_verdict = None if red is None or self.red_target is None else judge(case, red, scenario, expected_surface(self.red_target, scenario))
         return CaseRecord(case, judge(case, observed, scenario, expected), red_verdict, evidence(case, observed, scenario, expected), kills)
 
     def expected(self, case: Case) -> Snapshot:
@@ -261,7 +262,15 @@ def case_ports(target: Target, case: Case, scenario: Scenario, watch: int = 0) -
 
 
 def _format(target: Target, scenario: Scenario) -> ToolFormat:
-    return FORMATS[getattr(target, "tool_format", None) or scenario.tool_format]
+    fmt = FORMATS[getattr(target, "tool_format", None) or scenario.tool_format]
+    carried = getattr(target, "wire_fields", None)
+    return fmt if carried is None else fmt.only(carried)
+
+
+def expected_surface(target: Target, scenario: Scenario) -> Snapshot:
+    """The surface `target` must send for `scenario`: its expected one, with the wire fields the
+    target's tool format carries."""
+    return snapshot_of(scenario.surface, _format(target, scenario))
 
 
 class DefectProbe:
@@ -278,8 +287,9 @@ class DefectProbe:
         self.defects = {name: factory() for name, factory in defects.items()}
         self.timeout = timeout
 
-    def kills(self, case: Case, scenario: Scenario, expected: Snapshot, guarded: Verdict | None = None) -> tuple[str, ...]:
+    def kills(self, case: Case, scenario: Scenario, guarded: Verdict | None = None) -> tuple[str, ...]:
         """The defects this case kills; `guarded` is the guard's verdict when already known."""
+        expected = expected_surface(self.guard, scenario)  # the defects share the guard's tool format
         if guarded is None:
             guarded = judge(case, observe(self.guard, case, scenario, self.timeout), scenario, expected)
         if not guarded.kind.ok:
@@ -331,6 +341,7 @@ def observe_ports(target: Target, scenario: Scenario, ports: Ports, timeout: flo
         injected=ports.injected,
         injection_problem=ports.injection_problem,
         stop=stop,
+        not_carried=ports.not_carried,
         facts=ports.facts.current(),
         forks=_forks() - forks,
     )

@@ -21,8 +21,9 @@ from ._aims import (
     SchemaPath,
     Swap,
     Tool,
+    WireField,
 )
-from ._base import Delivery, Edit, Example, Kind, Must, Mutation, MutationNotApplicable, Mutator
+from ._base import Delivery, Edit, Example, Kind, Must, Mutation, MutationNotApplicable, Mutator, NotCarried
 from ._registry import MUTATORS, by_key
 
 __all__ = [
@@ -43,10 +44,12 @@ __all__ = [
     "Mutation",
     "MutationNotApplicable",
     "Mutator",
+    "NotCarried",
     "Reverse",
     "Rotate",
     "SchemaPath",
     "Swap",
     "Tool",
+    "WireField",
     "by_key",
 ]

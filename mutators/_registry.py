@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
-from . import _add, _availability, _control, _delete, _description, _entry, _legitimate, _rename, _reorder, _schema
+from . import (
+    _add,
+    _availability,
+    _control,
+    _conversion,
+    _delete,
+    _description,
+    _entry,
+    _legitimate,
+    _rename,
+    _reorder,
+    _schema,
+    _wire,
+)
 from ._base import Mutator
 
 #: Every mutator, grouped by kind in the order cases are planned: add, delete, rename, reorder,
-#: description, schema, control, availability, entry, legit.
+#: description, schema, control, availability, entry, wire, legit.
 MUTATORS: tuple[Mutator, ...] = (
     *_add.MUTATORS,
     *_delete.MUTATORS,
@@ -17,6 +30,8 @@ MUTATORS: tuple[Mutator, ...] = (
     *_control.MUTATORS,
     *_availability.MUTATORS,
     *_entry.MUTATORS,
+    *_conversion.MUTATORS,
+    *_wire.MUTATORS,
     *_legitimate.MUTATORS,
 )
 

@@ -25,6 +25,7 @@ from toolsurface.mutators import (
     SchemaPath,
     Swap,
     Tool,
+    WireField,
 )
 from toolsurface.mutators._testing import example_scenario
 from toolsurface.scenarios import load
@@ -45,6 +46,8 @@ SPELLED = [
     (Diagnostic(LooksLike.PROVIDER_ATTEMPT), "provider_attempt"),
     (Forgery(FactField.INVOCATION), "invocation"),
     (Claim("portfolio"), "portfolio"),
+    (WireField("market__web_read", "strict"), "market__web_read:strict"),
+    (WireField("portfolio__get_holdings", "annotations", "/readOnlyHint"), "portfolio__get_holdings:annotations/readOnlyHint"),
 ]  # fmt: skip
 
 
