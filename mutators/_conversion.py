@@ -104,7 +104,7 @@ class StrictSchema(_Conversion):
         for node in [node for _, node in schema_nodes(schema) if _is_object(node)]:
             properties = node.get("properties")
             if isinstance(properties, dict):
-                required = node.get("required") if isinstance(node.get("required"), list) else []
+                required = node["required"] if isinstance(node.get("required"), list) else []
                 for name in properties:
                     if name not in required:
                         properties[name] = _nullable(properties[name])

@@ -154,11 +154,12 @@ class OutputSchema(_WireEdit):
         def drop(tool: Any) -> None:
             schema = edit.fmt.get_wire(tool).get("output_schema")
             properties = schema.get("properties") if isinstance(schema, dict) else None
-            if not isinstance(properties, dict) or name not in properties:
+            if not isinstance(schema, dict) or not isinstance(properties, dict) or name not in properties:
                 raise MutationNotApplicable(f"nothing at {aim.pointer!r} in the live output schema of {aim.tool!r}")
             del properties[name]
-            if isinstance(schema.get("required"), list) and name in schema["required"]:
-                schema["required"].remove(name)
+            required = schema.get("required")
+            if isinstance(required, list) and name in required:
+                required.remove(name)
 
         return drop
 
