@@ -25,7 +25,8 @@ from ._formats import LOGICAL, ToolFormat
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Snapshot:
-    """A captured surface: JSON of `[[name, description, input_schema], ...]`, key order as found."""
+    """A captured surface: JSON of `[[name, description, input_schema], ...]`, key order as found;
+    a tool with wire fields (`ToolFormat.wire`) has them as a fourth element, `{name: value}`."""
 
     raw: bytes
 
@@ -44,7 +45,7 @@ class Snapshot:
         return hash(self.canonical)
 
     def entries(self) -> list[list[Any]]:
-        """A fresh decoded copy: `[name, description, input_schema]` per tool, in order."""
+        """A fresh decoded copy: `[name, description, input_schema]` per tool (and its wire fields, if any), in order."""
         return json.loads(self.raw)
 
     def names(self) -> list[str]:
@@ -84,10 +85,22 @@ def capture(tools: Iterable[Any], fmt: ToolFormat = LOGICAL) -> Snapshot:
     return Snapshot(_raw_json([fmt.logical(tool) for tool in tools]))
 
 
-def snapshot_of(descriptors: Sequence[ToolDescriptor]) -> Snapshot:
+def snapshot_of(descriptors: Sequence[ToolDescriptor], fmt: ToolFormat = LOGICAL) -> Snapshot:
     """Snapshot recorded descriptors without decoding their schemas: they are JSON bytes already.
 
-    Gives the same bytes `capture` gives for live tools built from these descriptors.
+    Gives the same bytes `capture` gives for live tools built from these descriptors in `fmt`,
+    whose wire fields are the only ones kept: what a format cannot carry never reaches its wire.
     """
-    entries = (b"[%b,%b,%b]" % (_raw_json(d.name), _raw_json(d.description), d.schema_json) for d in descriptors)
+    entries = (b"[%b,%b,%b%b]" % (_raw_json(d.name), _raw_json(d.description), d.schema_json, _wire(d, fmt)) for d in descriptors)
     return Snapshot(b"[" + b",".join(entries) + b"]")
+
+
+def _wire(descriptor: ToolDescriptor, fmt: ToolFormat) -> bytes:
+    """`,{wire fields}` for the fields of the descriptor that `fmt` carries; empty when there are none."""
+    if not descriptor.wire_json:
+        return b""
+    wire = descriptor.wire
+    kept = {name: value for name, value in wire.items() if fmt.carries(name)}
+    if len(kept) == len(wire):
+        return b"," + descriptor.wire_json
+    return b"," + _raw_json(kept) if kept else b""

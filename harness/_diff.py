@@ -86,7 +86,19 @@ class SchemaChanged:
         return f"schema of {self.name!r} changed at {self.pointer or '/'}"
 
 
-Change = Added | Removed | Renamed | Moved | Swapped | DescriptionChanged | SchemaChanged
+@dataclass(frozen=True, slots=True)
+class WireChanged:
+    name: str
+    #: The wire field (`strict`, `title`, `annotations`, `output_schema`) that differs.
+    field: str
+    #: JSON Pointer into an object-valued field of the first place that differs ("" for the whole field).
+    pointer: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.field} of {self.name!r} changed" + (f" at {self.pointer}" if self.pointer else "")
+
+
+Change = Added | Removed | Renamed | Moved | Swapped | DescriptionChanged | SchemaChanged | WireChanged
 
 #: Past this many differing places in one schema, the rest are summarised by the first ones.
 _MAX_POINTERS = 8
@@ -99,7 +111,8 @@ def diff_snapshots(expected: Snapshot, actual: Snapshot) -> tuple[Change, ...]:
 
 
 def diff(before: Sequence[Sequence[Any]], after: Sequence[Sequence[Any]]) -> tuple[Change, ...]:
-    """Every difference from `before` to `after`; each is `[name, description, input_schema]`."""
+    """Every difference from `before` to `after`; each is `[name, description, input_schema]`,
+    with the tool's wire fields as a fourth element when it has any."""
     old = _keyed(before)
     new = _keyed(after)
     pairs = [(old[key], new[key]) for key in old if key in new]
@@ -123,7 +136,24 @@ def diff(before: Sequence[Sequence[Any]], after: Sequence[Sequence[Any]]) -> tup
             changes.append(DescriptionChanged(name))
         for pointer in _pointers(before[i][2], after[j][2], "", limit=_MAX_POINTERS):
             changes.append(SchemaChanged(name, pointer))
+        changes += _wire_changes(name, _wire(before[i]), _wire(after[j]))
     return tuple(changes)
+
+
+def _wire(entry: Sequence[Any]) -> dict[str, Any]:
+    return entry[3] if len(entry) > 3 else {}
+
+
+def _wire_changes(name: str, before: dict[str, Any], after: dict[str, Any]) -> list[Change]:
+    """How a tool's wire fields differ: each field once, or per place inside an object-valued one."""
+    changes: list[Change] = []
+    for field in sorted(before.keys() | after.keys()):
+        old, new = before.get(field), after.get(field)
+        if isinstance(old, dict) and isinstance(new, dict):
+            changes += [WireChanged(name, field, pointer) for pointer in _pointers(old, new, "", limit=_MAX_POINTERS)]
+        elif field not in before or field not in after or canonical_json(old) != canonical_json(new):
+            changes.append(WireChanged(name, field))
+    return changes
 
 
 def _keyed(entries: Sequence[Sequence[Any]]) -> dict[tuple[str, int], int]:
@@ -138,7 +168,7 @@ def _keyed(entries: Sequence[Sequence[Any]]) -> dict[tuple[str, int], int]:
 
 
 def _content(entry: Sequence[Any]) -> bytes:
-    return canonical_json([entry[1], entry[2]])
+    return canonical_json([entry[1], entry[2], _wire(entry)])
 
 
 def _moves(pairs: list[tuple[int, int]], after: Sequence[Sequence[Any]]) -> list[Change]:

@@ -3,19 +3,26 @@
 A host keeps its tools as OpenAI function dicts, Anthropic tool dicts, MCP `Tool` dicts or its own
 logical dicts. Mutations and snapshots reach them through a `ToolFormat`, never by copying them
 into a type of ours: an in-place edit must land on the very object the host will send.
+
+Besides name, description and input schema, a format may carry wire fields (`WIRE_FIELDS`):
+OpenAI's and Anthropic's `strict`, MCP's `title`, `annotations` and `outputSchema`. They are part
+of what is sent, so a snapshot reads them too — under their logical names, so that the same tool in
+two formats snapshots alike — and only when a tool has one, so a tool without them snapshots as
+`[name, description, input_schema]`, exactly as before they were compared.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
 from typing import Any
 
-from toolsurface.scenarios import ToolDescriptor
+from toolsurface.scenarios import WIRE_FIELDS_OF, ToolDescriptor
 
 
 @dataclass(frozen=True, slots=True)
 class ToolFormat:
-    """Where a tool dict keeps its name, description and input schema."""
+    """Where a tool dict keeps its name, description, input schema and wire fields."""
 
     name: str
     #: Keys leading to the dict that holds the three fields (empty: the tool dict itself).
@@ -23,6 +30,8 @@ class ToolFormat:
     schema_key: str
     #: Fixed keys a new tool object carries besides the three fields (e.g. `"type": "function"`).
     envelope: tuple[tuple[str, str], ...] = ()
+    #: The wire fields the format has, `(logical name, key beside the three fields)`, in `WIRE_FIELDS` order.
+    wire: tuple[tuple[str, str], ...] = ()
 
     def _fields(self, tool: Any) -> dict[str, Any]:
         for key in self.prefix:
@@ -48,27 +57,71 @@ class ToolFormat:
     def set_schema(self, tool: Any, value: dict[str, Any]) -> None:
         self._fields(tool)[self.schema_key] = value
 
-    def logical(self, tool: Any) -> list[Any]:
-        """`[name, description, input_schema]`, sharing the live schema (for snapshots only)."""
+    def only(self, fields: Iterable[str]) -> ToolFormat:
+        """The same format carrying only those of its wire fields named in `fields`."""
+        kept = frozenset(fields)
+        return replace(self, wire=tuple(pair for pair in self.wire if pair[0] in kept))
+
+    def carries(self, field: str) -> bool:
+        """Whether this format has the wire field `field` (a `WIRE_FIELDS` name)."""
+        return any(name == field for name, _ in self.wire)
+
+    def get_wire(self, tool: Any) -> dict[str, Any]:
+        """The live wire fields the tool has, by logical name; a `null` one is one it has not."""
         fields = self._fields(tool)
-        return [fields["name"], fields.get("description", ""), fields[self.schema_key]]
+        return {name: fields[key] for name, key in self.wire if fields.get(key) is not None}
+
+    def set_wire(self, tool: Any, field: str, value: Any) -> None:
+        """Set (or, with None, remove) the wire field `field` on the live tool."""
+        key = self._wire_key(field)
+        if value is None:
+            self._fields(tool).pop(key, None)
+        else:
+            self._fields(tool)[key] = value
+
+    def _wire_key(self, field: str) -> str:
+        for name, key in self.wire:
+            if name == field:
+                return key
+        raise KeyError(f"the {self.name} tool format has no {field!r} field")
+
+    def logical(self, tool: Any) -> list[Any]:
+        """`[name, description, input_schema]`, and the wire fields when it has any, sharing the
+        live values (for snapshots only)."""
+        fields = self._fields(tool)
+        entry = [fields["name"], fields.get("description", ""), fields[self.schema_key]]
+        if self.wire and (wire := self.get_wire(tool)):
+            entry.append(wire)
+        return entry
 
     def build(self, descriptor: ToolDescriptor) -> dict[str, Any]:
-        """A new live tool object holding fresh copies of the descriptor's fields."""
+        """A new live tool object holding fresh copies of the descriptor's fields (the wire fields
+        this format has)."""
         tool: dict[str, Any] = {
             "name": descriptor.name,
             "description": descriptor.description,
             self.schema_key: descriptor.input_schema,
         }
+        if descriptor.wire_json:
+            wire = descriptor.wire
+            tool.update((key, wire[name]) for name, key in self.wire if name in wire)
         for key in reversed(self.prefix):
             tool = {key: tool}
         return {**dict(self.envelope), **tool}
 
 
-LOGICAL = ToolFormat("logical", (), "input_schema")
-OPENAI = ToolFormat("openai", ("function",), "parameters", envelope=(("type", "function"),))
-ANTHROPIC = ToolFormat("anthropic", (), "input_schema")
-MCP = ToolFormat("mcp", (), "inputSchema")
+#: MCP spells `output_schema` as `outputSchema`; the other wire fields keep their names.
+_WIRE_KEYS = {"output_schema": "outputSchema"}
+
+
+def _wire(fmt: str, logical_names: bool = False) -> tuple[tuple[str, str], ...]:
+    return tuple((name, name if logical_names else _WIRE_KEYS.get(name, name)) for name in WIRE_FIELDS_OF[fmt])
+
+
+LOGICAL = ToolFormat("logical", (), "input_schema", wire=_wire("logical", logical_names=True))
+OPENAI = ToolFormat("openai", ("function",), "parameters", envelope=(("type", "function"),), wire=_wire("openai"))
+ANTHROPIC = ToolFormat("anthropic", (), "input_schema", wire=_wire("anthropic"))
+MCP = ToolFormat("mcp", (), "inputSchema", wire=_wire("mcp"))
 
 #: Every known format by name.
 FORMATS: dict[str, ToolFormat] = {fmt.name: fmt for fmt in (LOGICAL, OPENAI, ANTHROPIC, MCP)}

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from toolsurface.mutators import Must
+from toolsurface.mutators import Kind, Must
 from toolsurface.scenarios import RequestOutcome
 
 from ._oracles import (
@@ -28,6 +28,7 @@ from ._oracles import (
     FORKED,
     KILLED,
     LATE,
+    NOT_CARRIED,
     OUTLIVED,
     STALE,
     settlement_problems,
@@ -145,6 +146,7 @@ def _reasons(record: CaseRecord, scenario: ScenarioInfo) -> dict[VerdictKind, tu
             VerdictKind.KILLED: (KILLED.reason,),
             VerdictKind.SURVIVED: ("dispatched ", "refused, but "),
             VerdictKind.ERROR: _NOT_EXERCISED,
+            **({VerdictKind.EQUIVALENT: (NOT_CARRIED,)} if record.case.mutation.kind is Kind.WIRE else {}),
         }
     if scenario.outcome is RequestOutcome.CAPACITY:
         return {
@@ -248,7 +250,8 @@ def _error(record: CaseRecord, scenario: ScenarioInfo) -> Iterator[str]:
 
 
 def _equivalent(record: CaseRecord, scenario: ScenarioInfo) -> Iterator[str]:
-    if record.evidence != NOT_RUN:
+    # A wire field the target's format does not carry: the target ran, and its mutation could not.
+    if record.evidence != NOT_RUN and not record.verdict.reason.startswith(NOT_CARRIED):
         yield f"the target ran (its run ended {record.evidence.ending}, {record.evidence.dispatches} dispatch(es))"
 
 

@@ -38,6 +38,8 @@ from ._types import (
 )
 
 EQUIVALENT = Verdict(VerdictKind.EQUIVALENT, "the mutation leaves the surface canonically unchanged")
+#: How the reason begins for a mutation of a wire field the target's tool format does not carry.
+NOT_CARRIED = "the change cannot reach this target's wire: "
 #: How the reasons begin that the harness gives beside the oracle's own: for a change that
 #: outlived its request, an effect after `run` returned, a host that forked, and a case that started
 #: from state an earlier one left.
@@ -60,6 +62,8 @@ def judge(case: Case, observed: Observation, scenario: Scenario, expected: Snaps
         if isinstance(observed.stop, Crashed) and _settled_as_refusal(observed, scenario):
             problem += untyped_refusal(observed.stop)
         return Verdict(VerdictKind.ERROR, problem)
+    if observed.not_carried is not None:
+        return Verdict(VerdictKind.EQUIVALENT, f"{NOT_CARRIED}{observed.not_carried}")
     if case.must is Must.REFUSE:
         verdict = _judge_refusal(observed, scenario, expected)
     elif scenario.outcome is RequestOutcome.CAPACITY:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from toolsurface.mutators import MutationNotApplicable
+from toolsurface.mutators import MutationNotApplicable, NotCarried
 from toolsurface.scenarios import SUMMARY_HEADER, Lane, OwnerFact, Scenario
 
 from ._canonical import Snapshot, capture
@@ -177,6 +177,8 @@ class Ports:
         self.points: list[str] = []
         self.injected = False
         self.injection_problem: str | None = None
+        #: Why the mutation cannot reach this target's wire at all (its format has no such field).
+        self.not_carried: str | None = None
         #: How many of the first stage boundaries to snapshot, as the target offered them before any change.
         self._watch = watch
         #: Those snapshots, with their point: what the host's own state gave, to compare with a clean run.
@@ -210,6 +212,8 @@ class Ports:
         self.injected = True
         try:
             return self._injection(tools, messages, self.facts.live)
+        except NotCarried as problem:
+            self.not_carried = str(problem)
         except MutationNotApplicable as problem:
             self.injection_problem = str(problem)
         except Exception as problem:  # a mutator bug is the harness's error, not the target's crash

@@ -46,7 +46,7 @@ class RecordingPorts(Ports):
 
     def inject(self, point: str, tools: list[Any], messages: list[Any]) -> tuple[list[Any], list[Any]]:
         entries = capture(tools, self.fmt).entries()  # a deep copy: later stages cannot change it
-        descriptors = tuple({"name": n, "description": d, "input_schema": s} for n, d, s in entries)
+        descriptors = tuple({"name": e[0], "description": e[1], "input_schema": e[2], **(e[3] if len(e) > 3 else {})} for e in entries)
         self.frames.append(Frame(point, descriptors, tuple(dict(message) for message in messages)))
         return super().inject(point, tools, messages)
 

@@ -85,9 +85,6 @@ class Runner:
         #: A fresh copy of a role's target, loaded again from its spec: the next case's host once a
         #: case left state behind, where no fresh worker process gives it one (`--jobs 0`, pytest).
         self.renew = renew
-        # The admitted surface narrowed by the trusted facts the scenario records and those the
-        # case's mutation records: the harness alone decides it. Keyed by scenario and those facts.
-        self._expected: dict[tuple[str, tuple[OwnerFact, ...]], Snapshot] = {}
         #: What each target offers on each scenario when nothing has run before and nothing is changed.
         self.clean: dict[tuple[Role, str], CleanRun | None] | None = None
         #: Effects on closed ports, appended from whatever thread a host left running.
@@ -175,25 +172,21 @@ class Runner:
             return None
         scenario, expected = self.scenarios[case.scenario], self.expected(case)
         known = judge(case, observed, scenario, expected) if type(self.target) is type(self.probe.guard) else None
-        return self.probe.kills(case, scenario, expected, known)
+        return self.probe.kills(case, scenario, known)
 
     def record(self, case: Case, observed: Observation | None, red: Observation | None, kills: tuple[str, ...] | None) -> CaseRecord:
         """The case's record from its observations (None for an equivalent case, which is not run)."""
         if observed is None:
             nothing = Evidence(0, (), NotRun(), (), (), ())
             return CaseRecord(case, EQUIVALENT, EQUIVALENT if self.red_target else None, nothing, kills)
-        scenario, expected = self.scenarios[case.scenario], self.expected(case)
-        red_verdict = None if red is None else judge(case, red, scenario, expected)
+        scenario = self.scenarios[case.scenario]
+        red_verdict = None if red is None else judge(case, red, scenario, self.expected(case, Role.RED))
+        expected = self.expected(case)
         return CaseRecord(case, judge(case, observed, scenario, expected), red_verdict, evidence(case, observed, scenario, expected), kills)
 
-    def expected(self, case: Case) -> Snapshot:
-        """What the case's request must go out as, from the scenario and the case's mutation alone."""
-        scenario = self.scenarios[case.scenario]
-        recorded = by_key(case.mutation.mutator).records(scenario, case.mutation.aim)
-        key = (scenario.id, recorded)
-        if (expected := self._expected.get(key)) is None:
-            expected = self._expected[key] = snapshot_of(scenario.narrowed_by(recorded))
-        return expected
+    def expected(self, case: Case, role: Role = Role.TARGET) -> Snapshot:
+        """What the case's request must go out as on the role's target."""
+        return expected_surface(self.target_of(role), self.scenarios[case.scenario], case)
 
     def take_late(self) -> list[Amendment]:
         """The late effects seen so far, each once: taken one by one, so none a host thread adds meanwhile is lost."""
@@ -292,7 +285,24 @@ def case_ports(target: Target, case: Case, scenario: Scenario, watch: int = 0) -
 
 
 def _format(target: Target, scenario: Scenario) -> ToolFormat:
-    return FORMATS[getattr(target, "tool_format", None) or scenario.tool_format]
+    fmt = FORMATS[getattr(target, "tool_format", None) or scenario.tool_format]
+    carried = getattr(target, "wire_fields", None)
+    return fmt if carried is None else fmt.only(carried)
+
+
+def expected_surface(target: Target, scenario: Scenario, case: Case) -> Snapshot:
+    """The surface `target` must send for the case, from the scenario and the case's mutation
+    alone: the admitted surface narrowed by the trusted facts the scenario records and those the
+    mutation records, with the wire fields the target's tool format carries (what it cannot
+    carry, it cannot send)."""
+    recorded = by_key(case.mutation.mutator).records(scenario, case.mutation.aim)
+    return _narrowed_snapshot(scenario, recorded, _format(target, scenario))
+
+
+@functools.lru_cache(maxsize=1024)
+def _narrowed_snapshot(scenario: Scenario, recorded: tuple[OwnerFact, ...], fmt: ToolFormat) -> Snapshot:
+    # Asked for every run of every case; scenarios, facts and formats are frozen.
+    return snapshot_of(scenario.narrowed_by(recorded), fmt)
 
 
 class DefectProbe:
@@ -309,8 +319,9 @@ class DefectProbe:
         self.defects = {name: factory() for name, factory in defects.items()}
         self.timeout = timeout
 
-    def kills(self, case: Case, scenario: Scenario, expected: Snapshot, guarded: Verdict | None = None) -> tuple[str, ...]:
+    def kills(self, case: Case, scenario: Scenario, guarded: Verdict | None = None) -> tuple[str, ...]:
         """The defects this case kills; `guarded` is the guard's verdict when already known."""
+        expected = expected_surface(self.guard, scenario, case)  # the defects share the guard's tool format
         if guarded is None:
             guarded = judge(case, observe(self.guard, case, scenario, self.timeout), scenario, expected)
         if not guarded.kind.ok:
@@ -362,6 +373,7 @@ def observe_ports(target: Target, scenario: Scenario, ports: Ports, timeout: flo
         injected=ports.injected,
         injection_problem=ports.injection_problem,
         stop=stop,
+        not_carried=ports.not_carried,
         facts=ports.facts.current(),
         forks=_forks() - forks,
     )

@@ -217,6 +217,9 @@ class Observation:
     renewed: bool = False
     #: The follow-up request itself, kept only when the case is explained (`reproduce`).
     next_request: Observation | None = None
+    #: Why the mutation could not reach this target's wire: its tool format has no place for the
+    #: field it changes (the case is equivalent on this target).
+    not_carried: str | None = None
 
     @property
     def spent(self) -> bool:
@@ -373,7 +376,8 @@ class Target(Protocol):
     """Anything that prepares and sends one request through the ports (see the README's "Targets").
 
     `run` may be a coroutine function: an async host's run is driven to completion.
-    Optional attributes: `tool_format` (a `FORMATS` key overriding the scenario's), `refusals`
+    Optional attributes: `tool_format` (a `FORMATS` key overriding the scenario's), `wire_fields`
+    (the wire fields, of those its format has, that its tool objects carry; default: all), `refusals`
     (exception types that mean "refused"; default `RequestRefused`), and `capacity_results`
     (exception types that are an explicit capacity result; default `CapacityExceeded`). Reports
     name a target by the spec it was loaded from, never by a `name` it gives itself.

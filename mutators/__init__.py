@@ -26,8 +26,9 @@ from ._aims import (
     Swap,
     Tool,
     Where,
+    WireField,
 )
-from ._base import Delivery, Edit, Example, Kind, Must, Mutation, MutationNotApplicable, Mutator
+from ._base import Delivery, Edit, Example, Kind, Must, Mutation, MutationNotApplicable, Mutator, NotCarried
 from ._registry import MUTATORS, by_key
 
 __all__ = [
@@ -52,11 +53,13 @@ __all__ = [
     "Narrowing",
     "ParentBound",
     "ForeignOwner",
+    "NotCarried",
     "Reverse",
     "Rotate",
     "SchemaPath",
     "Swap",
     "Tool",
     "Where",
+    "WireField",
     "by_key",
 ]

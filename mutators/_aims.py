@@ -268,8 +268,28 @@ class Claim:
         return self.capability
 
 
+@dataclass(frozen=True, slots=True)
+class WireField:
+    """A wire field of one tool beyond its name, description and input schema (`strict`, `title`,
+    `annotations`, `output_schema`), or a place inside an object-valued one as a JSON Pointer."""
+
+    tag: ClassVar[str] = "wire"
+    tool: str
+    field: str
+    #: "" for the whole field.
+    pointer: str = ""
+
+    def __post_init__(self) -> None:
+        _check_named(tool=self.tool, field=self.field)
+        if not isinstance(self.pointer, str) or (self.pointer and not self.pointer.startswith("/")):
+            raise ValueError(f"pointer={self.pointer!r} must be empty or a JSON Pointer starting with '/'")
+
+    def __str__(self) -> str:
+        return f"{self.tool}:{self.field}{self.pointer}"
+
+
 #: Every kind of aim. Each mutator takes exactly one of them.
 Aim: TypeAlias = (
     Tool | Insert | SchemaPath | Swap | Reverse | Rotate | Messages | Diagnostic | Forgery | LookAlike | ForeignOwner | ParentBound
-    | Narrowing | Claim
+    | Narrowing | Claim | WireField
 )

@@ -43,6 +43,10 @@ class Kind(enum.StrEnum):
     AVAILABILITY = "availability"
     #: An entry request's capability summary claiming more than access.
     ENTRY = "entry"
+    #: What is sent differs from what was checked in its wire form: a provider conversion rewrote
+    #: the input schema, or a wire field beyond the three (`strict`, MCP `title`, `annotations`,
+    #: `outputSchema`) changed.
+    WIRE = "wire"
     LEGITIMATE = "legit"
 
 
@@ -66,6 +70,11 @@ class MutationNotApplicable(Exception):
     """The live request at the injection point no longer has what the mutation aims at."""
 
 
+class NotCarried(MutationNotApplicable):
+    """The target's tool format has no place for the wire field the mutation changes: the change
+    cannot reach what that target sends, so on it the case is equivalent."""
+
+
 class ToolAccess(Protocol):
     """What mutators need from a tool format accessor (`toolsurface.ToolFormat` provides it)."""
 
@@ -75,6 +84,9 @@ class ToolAccess(Protocol):
     def set_description(self, tool: Any, value: str) -> None: ...
     def get_schema(self, tool: Any) -> dict[str, Any]: ...
     def set_schema(self, tool: Any, value: dict[str, Any]) -> None: ...
+    def carries(self, field: str) -> bool: ...
+    def get_wire(self, tool: Any) -> dict[str, Any]: ...
+    def set_wire(self, tool: Any, field: str, value: Any) -> None: ...
     def build(self, descriptor: Any) -> Any: ...
 
 

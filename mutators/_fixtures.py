@@ -102,3 +102,34 @@ CONVERSATION: tuple[dict[str, str], ...] = (
     {"role": "user", "content": "Also check whether either had news this month."},
     {"role": "assistant", "content": "Searching recent news for both funds."},
 )
+
+#: The holdings tool as a Python MCP SDK generates its input schema: a title on every node.
+TITLED_HOLDINGS: dict[str, Any] = {
+    "name": "portfolio__get_holdings",
+    "description": "List the user's current holdings with quantity, cost basis and currency.",
+    "input_schema": {
+        "title": "get_holdingsArguments",
+        "type": "object",
+        "properties": {
+            "account": {"title": "Account", "type": "string", "description": "Account id as shown in the portfolio."},
+            "as_of": {"title": "As Of", "type": "string", "format": "date", "default": "today"},
+        },
+        "required": ["account"],
+    },
+}
+
+#: The same tool as an MCP server lists it, with a display title, behaviour hints and an output
+#: schema (wire fields, by their scenario names).
+MCP_HOLDINGS: dict[str, Any] = {
+    **TITLED_HOLDINGS,
+    "title": "Portfolio holdings",
+    "annotations": {"title": "Portfolio holdings", "readOnlyHint": True, "openWorldHint": False},
+    "output_schema": {
+        "type": "object",
+        "properties": {
+            "holdings": {"type": "array", "items": {"type": "object"}},
+            "currency": {"type": "string"},
+        },
+        "required": ["holdings"],
+    },
+}

@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
-from . import _add, _availability, _control, _delete, _description, _entry, _facts, _legitimate, _rename, _reorder, _schema
+from . import (
+    _add,
+    _availability,
+    _control,
+    _conversion,
+    _delete,
+    _description,
+    _entry,
+    _facts,
+    _legitimate,
+    _rename,
+    _reorder,
+    _schema,
+    _wire,
+)
 from ._base import Mutator
 
 #: Every mutator, grouped by kind in the order cases are planned: add, delete, rename, reorder,
-#: description, schema, control, availability, entry, legit.
+#: description, schema, control, availability, entry, wire, legit.
 MUTATORS: tuple[Mutator, ...] = (
     *_add.MUTATORS,
     *_delete.MUTATORS,
@@ -18,6 +32,8 @@ MUTATORS: tuple[Mutator, ...] = (
     *_availability.MUTATORS,
     *_facts.MUTATORS,
     *_entry.MUTATORS,
+    *_conversion.MUTATORS,
+    *_wire.MUTATORS,
     *_legitimate.MUTATORS,
 )
 

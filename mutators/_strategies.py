@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from toolsurface.scenarios import Binding, FactKind, OwnerFact, Scenario, ToolDescriptor, WebTools
 
 from ._aims import Aim
-from ._base import Delivery, Edit, Must, Mutation, MutationNotApplicable, Mutator
+from ._base import Delivery, Edit, Must, Mutation, MutationNotApplicable, Mutator, NotCarried
 from ._fixtures import READ_TOOL_RESULT
 from ._registry import MUTATORS, by_key
 from ._testing import BINDING, descriptor, minimal_scenario
@@ -255,7 +255,10 @@ def mutated_requests(draw: st.DrawFn, scenario: Scenario, tool_format: str = "lo
     facts: list[OwnerFact] = []
     live = [fmt.build(tool) for tool in scenario.surface]
     edit = Edit(live, before, fmt, mutation.delivery, mutation.aim, scenario, facts)
-    tools, messages = by_key(mutation.mutator).apply(edit)
+    try:
+        tools, messages = by_key(mutation.mutator).apply(edit)
+    except NotCarried:
+        reject()  # a wire field this format has no place for: nothing it could send changes
     if mutation.must is Must.REFUSE and capture(tools, fmt) == capture(admitted, fmt):
         reject()
     return MutatedRequest(mutation, tuple(admitted), tuple(tools), tuple(messages), tuple(facts))

@@ -32,8 +32,8 @@ BINDING = Binding(run="run-1", scope="research", invocation="inv-1", connection=
 
 
 def descriptor(tool: Mapping[str, Any]) -> ToolDescriptor:
-    """A logical tool dict as a descriptor."""
-    return ToolDescriptor.of(tool["name"], tool["description"], tool["input_schema"])
+    """A logical tool dict (wire fields included) as a descriptor."""
+    return ToolDescriptor.of(tool["name"], tool["description"], tool["input_schema"], tool)
 
 
 def minimal_scenario(
@@ -98,12 +98,14 @@ def live_tools(surface: Iterable[ToolDescriptor], fmt: ToolAccess) -> list[Any]:
 
 
 def read_surface(tools: Iterable[Any], fmt: ToolAccess) -> list[dict[str, Any]]:
-    """Logical dicts of live tools, deep-copied so later edits to the tools do not reach them."""
+    """Logical dicts of live tools (with the wire fields their format carries), deep-copied so
+    later edits to the tools do not reach them."""
     return [
         {
             "name": fmt.get_name(tool),
             "description": fmt.get_description(tool),
             "input_schema": copy.deepcopy(fmt.get_schema(tool)),
+            **copy.deepcopy(fmt.get_wire(tool)),
         }
         for tool in tools
     ]

@@ -8,6 +8,8 @@ from ._loader import bundled_dir, load, load_file, parse
 from ._model import (
     POINTS,
     SUMMARY_HEADER,
+    WIRE_FIELDS,
+    WIRE_FIELDS_OF,
     Access,
     Capability,
     Contract,
@@ -48,6 +50,8 @@ __all__ = [
     "Stage",
     "StageKind",
     "ToolDescriptor",
+    "WIRE_FIELDS",
+    "WIRE_FIELDS_OF",
     "WebTools",
     "hidden_by",
     "rule",

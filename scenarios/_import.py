@@ -1,6 +1,10 @@
 """Scenario skeletons from what a host logged: an OpenAI or Anthropic request body, or an MCP
 `tools/list` response.
 
+Each tool keeps the wire fields its format has besides name, description and input schema —
+`strict` (OpenAI, Anthropic); `title`, `annotations` and `outputSchema` (MCP) — since a change to
+them is a change of the surface.
+
 A logged request shows what was sealed and sent, nothing of the stages before it, so a skeleton
 holds the request's tools as its admitted contract, its messages, placeholder identities and a
 single `seal` stage; the host's own stages, lane and identity are for its owner to fill in. A
@@ -85,8 +89,11 @@ def _list(value: Any, path: str, what: str) -> list[Any]:
     return value
 
 
-def _tool(name: Any, description: Any, schema: Any, path: str, keys: tuple[str, str, str]) -> dict[str, Any]:
-    """One admitted tool; `keys` name the three fields as the log spells them, for messages."""
+def _tool(
+    name: Any, description: Any, schema: Any, path: str, keys: tuple[str, str, str], wire: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """One admitted tool; `keys` name the three fields as the log spells them, for messages; `wire`
+    holds the wire fields the log's format has, by their scenario names (a null one is absent)."""
     if name is None:
         raise _Problem(f"{path}.{keys[0]}", "missing: each tool has a name (is this the right kind of log?)")
     if not isinstance(name, str) or not _TOOL_NAME.fullmatch(name):
@@ -98,7 +105,16 @@ def _tool(name: Any, description: Any, schema: Any, path: str, keys: tuple[str, 
     schema = _object(schema, f"{path}.{keys[2]}", "a JSON Schema object")
     if schema.get("type") != "object":
         raise _Problem(f"{path}.{keys[2]}.type", f"tool {name!r} takes {schema.get('type')!r} arguments; a tool's input schema is an object")
-    return {"name": name, "description": description, "input_schema": schema}
+    kept = {field: value for field, value in (wire or {}).items() if value is not None}
+    return {"name": name, "description": description, "input_schema": schema, **kept}
+
+
+def _strict(holder: dict[str, Any], path: str) -> dict[str, Any]:
+    """The `strict` flag an OpenAI function or an Anthropic tool was sent with: part of its surface."""
+    strict = holder.get("strict")
+    if strict is not None and not isinstance(strict, bool):
+        raise _Problem(f"{path}.strict", f"expected true or false, found {type(strict).__name__}")
+    return {"strict": strict}
 
 
 def _unique(tools: list[dict[str, Any]], path: str) -> list[dict[str, Any]]:
@@ -155,11 +171,13 @@ def _openai(document: Any) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
         if entry.get("type", "function") != "function":
             raise _Problem(f"{path}.type", f"{entry.get('type')!r} is a built-in tool; only function tools are a scenario's tools")
         if responses:
-            tools.append(_tool(entry.get("name"), entry.get("description"), entry.get("parameters"), path, ("name", "description", "parameters")))
+            keys = ("name", "description", "parameters")
+            tools.append(_tool(entry.get("name"), entry.get("description"), entry.get("parameters"), path, keys, _strict(entry, path)))
         else:
             function = _object(entry.get("function"), f"{path}.function", "a function")
             keys = ("function.name", "function.description", "function.parameters")
-            tools.append(_tool(function.get("name"), function.get("description"), function.get("parameters"), path, keys))
+            wire = _strict(function, f"{path}.function")
+            tools.append(_tool(function.get("name"), function.get("description"), function.get("parameters"), path, keys, wire))
     key = "input" if responses else "messages"
     raw_messages = body.get(key, [])
     if isinstance(raw_messages, str):  # the Responses API takes a bare string as the user's input
@@ -185,7 +203,8 @@ def _anthropic(document: Any) -> tuple[list[dict[str, Any]], list[dict[str, str]
         entry = _object(raw, path, "a tool")
         if "input_schema" not in entry and "type" in entry:
             raise _Problem(f"{path}.type", f"{entry['type']!r} is a server tool; only client tools are a scenario's tools")
-        tools.append(_tool(entry.get("name"), entry.get("description"), entry.get("input_schema"), path, ("name", "description", "input_schema")))
+        keys = ("name", "description", "input_schema")
+        tools.append(_tool(entry.get("name"), entry.get("description"), entry.get("input_schema"), path, keys, _strict(entry, path)))
     messages = []
     if body.get("system"):
         messages.append({"role": "system", "content": _text(body["system"], "$.system")})
@@ -211,7 +230,8 @@ def _mcp(document: Any) -> tuple[list[dict[str, Any]], list[dict[str, str]]]:
     for index, raw in enumerate(_list(result["tools"], f"{base}.tools", "a list of tools")):
         path = f"{base}.tools[{index}]"
         entry = _object(raw, path, "a tool")
-        tools.append(_tool(entry.get("name"), entry.get("description"), entry.get("inputSchema"), path, ("name", "description", "inputSchema")))
+        wire = {"title": entry.get("title"), "annotations": entry.get("annotations"), "output_schema": entry.get("outputSchema")}
+        tools.append(_tool(entry.get("name"), entry.get("description"), entry.get("inputSchema"), path, ("name", "description", "inputSchema"), wire))
     return _unique(tools, f"{base}.tools"), []
 
 

@@ -22,6 +22,8 @@ from jsonschema.exceptions import best_match
 from ._availability import Binding, FactKind, OwnerFact, WebTools
 from ._errors import ScenarioError
 from ._model import (
+    WIRE_FIELDS,
+    WIRE_FIELDS_OF,
     Access,
     Capability,
     Contract,
@@ -138,9 +140,10 @@ def _semantic_problems(document: dict[str, Any]) -> Iterator[tuple[str, str]]:
             if tool["name"] in seen:
                 yield f"{where}.name", f"duplicate tool name {tool['name']!r} (first at {seen[tool['name']]})"
             seen.setdefault(tool["name"], where)
-            yield from _schema_problems(tool["input_schema"], f"{where}.input_schema")
-    for index, tool in enumerate(contract.get("admitted_elsewhere", ())):
-        yield from _schema_problems(tool["input_schema"], f"$.contract.admitted_elsewhere[{index}].input_schema")
+    fmt = document.get("tool_format", "logical")
+    for group in ("admitted", "controls", "admitted_elsewhere"):
+        for index, tool in enumerate(contract.get(group, ())):
+            yield from _tool_problems(tool, f"$.contract.{group}[{index}]", fmt)
     catalogue = {tool["name"] for tool in contract.get("controls", ())}
     for index, name in enumerate(contract.get("eligible_controls", ())):
         if name not in catalogue:
@@ -179,6 +182,17 @@ def _semantic_problems(document: dict[str, Any]) -> Iterator[tuple[str, str]]:
             yield f"$.contract.facts[{index}].arrives", f"{arrives!r} is not a point this pipeline offers ({', '.join(offered)})"
 
 
+def _tool_problems(tool: dict[str, Any], where: str, fmt: str) -> Iterator[tuple[str, str]]:
+    """Its schemas are JSON Schemas, and it records only the wire fields its tool format has."""
+    yield from _schema_problems(tool["input_schema"], f"{where}.input_schema")
+    if "output_schema" in tool:
+        yield from _schema_problems(tool["output_schema"], f"{where}.output_schema")
+    for field in WIRE_FIELDS:
+        if field in tool and field not in WIRE_FIELDS_OF[fmt]:
+            carried = ", ".join(WIRE_FIELDS_OF[fmt]) or "none"
+            yield f"{where}.{field}", f"the {fmt} tool format has no {field!r} field (its wire fields: {carried})"
+
+
 def _schema_problems(schema: dict[str, Any], where: str) -> Iterator[tuple[str, str]]:
     try:
         jsonschema.Draft202012Validator.check_schema(schema)
@@ -203,7 +217,7 @@ def _json_path(parts: Sequence[str | int], root: str = "$") -> str:
 
 
 def _tool(raw: dict[str, Any]) -> ToolDescriptor:
-    return ToolDescriptor.of(raw["name"], raw["description"], raw["input_schema"])
+    return ToolDescriptor.of(raw["name"], raw["description"], raw["input_schema"], raw)
 
 
 def _message(raw: dict[str, Any]) -> Message:

@@ -81,6 +81,20 @@ _POINT_AFTER = dict(zip(StageKind, Point, strict=True))
 POINTS: tuple[Point, ...] = tuple(Point)
 
 
+#: The wire fields a tool may carry beyond name, description and input schema, in the order a
+#: snapshot lists them: OpenAI's and Anthropic's `strict`, MCP's `title`, `annotations` and
+#: `outputSchema` (here `output_schema`, as the scenario format spells it).
+WIRE_FIELDS: tuple[str, ...] = ("strict", "title", "annotations", "output_schema")
+
+#: Which wire fields each recorded tool format has; a scenario records only these.
+WIRE_FIELDS_OF: dict[str, tuple[str, ...]] = {
+    "logical": WIRE_FIELDS,
+    "openai": ("strict",),
+    "anthropic": ("strict",),
+    "mcp": ("title", "annotations", "output_schema"),
+}
+
+
 @dataclass(frozen=True, slots=True)
 class ToolDescriptor:
     """One logical tool: what the model is told it may call."""
@@ -89,19 +103,30 @@ class ToolDescriptor:
     description: str
     #: The input JSON Schema exactly as recorded (key order kept), as JSON bytes.
     schema_json: bytes
+    #: The wire fields recorded beside the three (`WIRE_FIELDS`, in that order) as a JSON object;
+    #: empty bytes when the tool has none, so such a tool snapshots exactly as before they existed.
+    wire_json: bytes = b""
 
     @classmethod
-    def of(cls, name: str, description: str, input_schema: Mapping[str, Any]) -> ToolDescriptor:
-        return cls(name, description, orjson.dumps(input_schema))
+    def of(
+        cls, name: str, description: str, input_schema: Mapping[str, Any], wire: Mapping[str, Any] | None = None
+    ) -> ToolDescriptor:
+        fields = {key: wire[key] for key in WIRE_FIELDS if wire and wire.get(key) is not None}
+        return cls(name, description, orjson.dumps(input_schema), orjson.dumps(fields) if fields else b"")
 
     @property
     def input_schema(self) -> dict[str, Any]:
         """A fresh copy of the input schema; editing it changes nothing here."""
         return orjson.loads(self.schema_json)
 
+    @property
+    def wire(self) -> dict[str, Any]:
+        """A fresh copy of the wire fields beyond the three (empty when none were recorded)."""
+        return orjson.loads(self.wire_json) if self.wire_json else {}
+
     def as_logical(self) -> dict[str, Any]:
-        """A fresh `name/description/input_schema` dict."""
-        return {"name": self.name, "description": self.description, "input_schema": self.input_schema}
+        """A fresh `name/description/input_schema` dict, with the wire fields the tool has."""
+        return {"name": self.name, "description": self.description, "input_schema": self.input_schema, **self.wire}
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,6 +18,11 @@ from toolsurface.scenarios import Scenario, Stage, hidden_by
 from .._canonical import Snapshot, capture, snapshot_of
 from .._errors import CapacityExceeded, RequestRefused, SummaryRefused, SurfaceRefused
 from .._formats import LOGICAL
+
+#: The tool views every framework target shows: logical dicts of name, description and input schema.
+#: The frameworks' tool objects built from a scenario keep no wire field (`strict`, MCP titles,
+#: annotations, output schemas), so nothing else is compared; a change to one is equivalent here.
+VIEWS = LOGICAL.only(())
 from .._ports import Gateway, Ledger, Reservation
 from .._reference._stages import compress, estimate_tokens
 from .._types import Settlement
@@ -30,6 +35,8 @@ class AgentTarget:
     capacity_results: ClassVar[tuple[type[BaseException], ...]] = (CapacityExceeded,)
     #: Mutators see the framework's tools as logical dicts sharing their live schemas (see each `Crossing`).
     tool_format = "logical"
+    #: ...with no wire field beyond the three: see `VIEWS`.
+    wire_fields: tuple[str, ...] = ()
     framework: ClassVar[str]
 
     def __init__(self, guarded: bool) -> None:
@@ -108,7 +115,7 @@ class SurfaceGuard:
 
     def __init__(self, scenario: Scenario) -> None:
         # The contract's recorded descriptors: no tool object exists yet, so nothing can share this.
-        self.baseline = snapshot_of(scenario.contract.surface)
+        self.baseline = snapshot_of(scenario.contract.surface, VIEWS)
 
     def expected(self, request: PreparedRequest) -> Snapshot:
         """The baseline less what trusted owner facts hide, read at each decision, never from the request."""
@@ -116,7 +123,7 @@ class SurfaceGuard:
 
     def check(self, checkpoint: str, request: PreparedRequest, tools: Sequence[Any], messages: Sequence[Any]) -> None:
         """Refuse unless the tool views are the expected surface and an entry summary is the contract's."""
-        expected, actual = self.expected(request), capture(tools, LOGICAL)
+        expected, actual = self.expected(request), capture(tools, VIEWS)
         if actual != expected and not self.in_force(request, actual):
             request.refuse(SurfaceRefused(checkpoint, expected, actual))
         if (summary := request.scenario.contract.summary) is not None:
@@ -138,7 +145,7 @@ class SurfaceGuard:
     def fit(self, request: PreparedRequest, stage: Stage, tools: Sequence[Any], messages: list[Any]) -> None:
         """Tools are never cut to fit: a request that cannot hold them is an explicit capacity result."""
         fitted = compress(messages, stage.keep_messages or len(messages))
-        needed = sum(estimate_tokens(LOGICAL.logical(tool)) for tool in tools) + estimate_tokens(fitted)
+        needed = sum(estimate_tokens(VIEWS.logical(tool)) for tool in tools) + estimate_tokens(fitted)
         if needed > (budget := stage.budget_tokens or 0):
             request.refuse(CapacityExceeded(needed, budget, len(tools)))
 

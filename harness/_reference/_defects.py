@@ -11,6 +11,8 @@ import hashlib
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from toolsurface.mutators._base import fresh_copy
+from toolsurface.mutators._conversion import StrictSchema
 from toolsurface.scenarios import Lane, Stage
 
 from .._canonical import Snapshot, canonical_json, capture
@@ -128,11 +130,37 @@ class DescriptionPin(GuardedPipeline):
     name: ClassVar[str] = "reference:defect/description-pin"
 
     def same(self, expected: Snapshot, actual: Snapshot) -> bool:
-        pins = {name: _digest(description) for name, description, _ in expected.entries()}
+        pins = {name: _digest(description) for name, description, *_ in expected.entries()}
         entries = actual.entries()
         return len(entries) == len(pins) and all(
-            pins.get(name, _digest(description)) == _digest(description) for name, description, _ in entries
+            pins.get(name, _digest(description)) == _digest(description) for name, description, *_ in entries
         )
+
+
+class WireBlind(GuardedPipeline):
+    """Compares name, description and input schema only: blind to `strict`, MCP titles,
+    annotations and output schemas, as when the check reads a logical copy of the tools."""
+
+    name: ClassVar[str] = "reference:defect/wire-blind"
+
+    def same(self, expected: Snapshot, actual: Snapshot) -> bool:
+        return _three_fields(expected) == _three_fields(actual)
+
+
+class ConvertsAfterCheck(GuardedPipeline):
+    """Hands the checked tools to a provider conversion on the way to the gateway: OpenAI strict
+    mode closes every object, requires every property and turns `strict` on, after the final check."""
+
+    name: ClassVar[str] = "reference:defect/converts-after-check"
+
+    def final_check(self, run: Run) -> None:
+        super().final_check(run)
+        converted = [fresh_copy(tool) for tool in run.tools]  # a converter builds new request dicts
+        for tool in converted:
+            StrictSchema.rewrite(run.fmt.get_schema(tool))
+            if run.fmt.carries("strict"):
+                run.fmt.set_wire(tool, "strict", True)
+        run.tools = converted
 
 
 class FinalOnlyLaundering(GuardedPipeline):
@@ -183,6 +211,10 @@ def _by_name(snapshot: Snapshot) -> dict[str, Any]:
     return {entry[0]: canonical_json(entry) for entry in snapshot.entries()}
 
 
+def _three_fields(snapshot: Snapshot) -> bytes:
+    return canonical_json([entry[:3] for entry in snapshot.entries()])
+
+
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -200,6 +232,8 @@ DEFECTS: dict[str, type[GuardedPipeline]] = {
         HookControl,
         NameKeyed,
         DescriptionPin,
+        WireBlind,
+        ConvertsAfterCheck,
         FinalOnlyLaundering,
         WrongLaneSettle,
         SecondReceipt,

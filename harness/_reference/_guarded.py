@@ -20,6 +20,7 @@ from toolsurface.scenarios import Contract, OwnerFact, Scenario, Stage, StageKin
 
 from .._canonical import Snapshot, capture, snapshot_of
 from .._errors import CapacityExceeded, RequestRefused, SummaryRefused, SurfaceRefused
+from .._formats import ToolFormat
 from .._ports import Gateway, Ports
 from .._types import Settlement
 from ._stages import Run, compress, estimate_tokens, replay
@@ -77,7 +78,7 @@ class GuardedPipeline:
         """An immutable snapshot of the admitted surface, straight from the contract's recorded
         descriptors: taken before any projection or hook can touch a live object, and bytes, so no
         later edit reaches it."""
-        baseline = _admitted(run.scenario.contract)
+        baseline = _admitted(run.scenario.contract, run.fmt)
         return lambda: baseline
 
     def facts(self, run: Run) -> tuple[OwnerFact, ...]:
@@ -143,7 +144,8 @@ class GuardedPipeline:
         run.ledger.settle(run.reservation, Settlement.PRE_DISPATCH_REJECTED, f"{refusal.checkpoint} check")
 
     def same(self, expected: Snapshot, actual: Snapshot) -> bool:
-        """Parity: count, order, names, full descriptions and input schemas (key order aside)."""
+        """Parity: count, order, names, full descriptions, input schemas and the wire fields the
+        format carries (key order aside)."""
         return expected == actual
 
     def check(self, checkpoint: str, expected: Snapshot, run: Run) -> None:
@@ -160,9 +162,10 @@ class GuardedPipeline:
 
 
 @functools.lru_cache(maxsize=64)
-def _admitted(contract: Contract) -> Snapshot:
-    """The admitted surface's snapshot: contracts are frozen, so one serves every request they admit."""
-    return snapshot_of(contract.surface)
+def _admitted(contract: Contract, fmt: ToolFormat) -> Snapshot:
+    """The admitted surface's snapshot, with the wire fields the format carries: contracts are
+    frozen, so one serves every request they admit."""
+    return snapshot_of(contract.surface, fmt)
 
 
 def shallow_copies(tools: list[Any]) -> list[Any]:

@@ -41,6 +41,7 @@ GENUINE = {
     "a host that re-sends refused requests late": ({"target": HOSTILE.format("RetriesLater")}, {P, S, Q}),
     "a host whose process exits": ({"target": HOSTILE.format("Exits")}, {K, P, E, Q}),
     "a host that forks": ({"target": HOSTILE.format("Forks"), "jobs": 1}, {K, P, E, Q}),
+    "a host whose format has no place for a wire field": ({"target": "tests.fixtures.wire_hosts:OpenAIWire", "red_target": "none"}, {K, Q}),
 }
 
 

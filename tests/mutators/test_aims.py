@@ -30,6 +30,7 @@ from toolsurface.mutators import (
     Swap,
     Tool,
     Where,
+    WireField,
 )
 from toolsurface.mutators._testing import example_scenario
 from toolsurface.scenarios import FactKind, load
@@ -54,6 +55,8 @@ SPELLED = [
     (ParentBound(FactKind.RUN_DEADLINE_EXHAUSTED), "run_deadline_exhausted"),
     (Narrowing(FactKind.SEARCH_BUDGET_EXHAUSTED), "search_budget_exhausted"),
     (Claim("portfolio"), "portfolio"),
+    (WireField("market__web_read", "strict"), "market__web_read:strict"),
+    (WireField("portfolio__get_holdings", "annotations", "/readOnlyHint"), "portfolio__get_holdings:annotations/readOnlyHint"),
 ]  # fmt: skip
 
 

@@ -12,7 +12,7 @@ import pytest
 from toolsurface.harness._canonical import snapshot_of
 from toolsurface.harness._formats import LOGICAL, MCP, OPENAI
 from toolsurface.harness._ports import Gateway
-from toolsurface.mutators import MUTATORS, Delivery, Edit, Example, Kind, Must, Mutator
+from toolsurface.mutators import MUTATORS, Delivery, Edit, Example, Kind, Must, Mutator, NotCarried, WireField
 from toolsurface.mutators._testing import descriptor, example_scenario, live_tools, read_surface
 
 FORMATS = (LOGICAL, OPENAI, MCP)
@@ -42,8 +42,15 @@ def test_example_applies(mutator: Mutator, example: Example, delivery: Delivery,
     # Bytes, not ==: they also catch a replace delivery that reordered keys of the originals.
     snapshot = orjson.dumps([tools, messages])
     facts = list(example.facts)
+    edit = Edit(tools, messages, fmt, delivery, example.aim, scenario, facts)
+    if isinstance(example.aim, WireField) and not fmt.carries(example.aim.field):
+        # A format without the field cannot send a change to it: the mutation says so and touches nothing.
+        with pytest.raises(NotCarried, match=repr(example.aim.field)):
+            mutator.apply(edit)
+        assert orjson.dumps([tools, messages]) == snapshot
+        return
 
-    new_tools, new_messages = mutator.apply(Edit(tools, messages, fmt, delivery, example.aim, scenario, facts))
+    new_tools, new_messages = mutator.apply(edit)
 
     # Dict equality ignores key order, list equality does not: exactly parity's notion of "same".
     assert read_surface(new_tools, fmt) == list(example.after)

@@ -139,3 +139,15 @@ def test_edit_sequences_compose_different_kinds_and_deliveries() -> None:
 def test_edit_sequences_check_their_bounds() -> None:
     with pytest.raises(ValueError, match="min_size=3"):
         find(edit_sequences(minimal_scenario([]), min_size=3, max_size=1), lambda s: True)
+
+
+@quick
+@given(st.data())
+def test_a_mutated_request_in_a_format_without_a_wire_field_is_never_drawn_for_it(data) -> None:
+    from toolsurface.harness._formats import MCP
+    from toolsurface.mutators import WireField
+    from toolsurface.mutators._strategies import mutated_requests
+
+    scenario = data.draw(surfaces().flatmap(scenarios_for))
+    drawn = data.draw(mutated_requests(scenario, "mcp"))  # strict flips cannot reach MCP tools: rejected, never raised
+    assert not isinstance(drawn.mutation.aim, WireField) or MCP.carries(drawn.mutation.aim.field)
