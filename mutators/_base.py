@@ -22,7 +22,7 @@ import orjson
 from ._aims import Aim
 
 if TYPE_CHECKING:
-    from toolsurface.scenarios import Capability, OwnerFact, Scenario, WebTools
+    from toolsurface.scenarios import Capability, ListChange, OwnerFact, Scenario, WebTools
 
 
 _A = TypeVar("_A")
@@ -44,6 +44,8 @@ class Kind(enum.StrEnum):
     #: An entry request's capability summary claiming more than access.
     ENTRY = "entry"
     LEGITIMATE = "legit"
+    #: The MCP server the host discovered its tools from changes its list mid-request.
+    MCP = "mcp"
 
 
 class Delivery(enum.StrEnum):
@@ -78,6 +80,12 @@ class ToolAccess(Protocol):
     def build(self, descriptor: Any) -> Any: ...
 
 
+class ToolServer(Protocol):
+    """What list-change mutators need of the MCP server a host lists its tools from (`ports.mcp`)."""
+
+    def change(self, change: ListChange) -> None: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Mutation:
     """One concrete change: a mutator, a delivery and a resolved aim."""
@@ -109,6 +117,8 @@ class Edit:
     scenario: Scenario
     #: The owner-fact feed the target reads availability from; a mutation may record into it.
     facts: list[OwnerFact] = field(default_factory=list)
+    #: The MCP server the target may list its tools from; a list-change mutation changes it.
+    server: ToolServer | None = None
 
     def index_of(self, name: str) -> int:
         """Position of the first live tool called `name`."""
@@ -178,6 +188,8 @@ class Example:
     recorded: Sequence[OwnerFact] = ()
     #: entry mode: the capability statements of the contract.
     capabilities: Sequence[Capability] = ()
+    #: MCP: the server's full list (logical dicts) after the change; None: the example has no server.
+    listed_after: Sequence[dict[str, Any]] | None = None
 
 
 def shown_admitted(scenario: Scenario) -> tuple[Any, ...]:

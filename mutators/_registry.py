@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from . import _add, _availability, _control, _delete, _description, _entry, _legitimate, _rename, _reorder, _schema
+from . import _add, _availability, _control, _delete, _description, _entry, _legitimate, _mcp, _rename, _reorder, _schema
 from ._base import Mutator
 
 #: Every mutator, grouped by kind in the order cases are planned: add, delete, rename, reorder,
-#: description, schema, control, availability, entry, legit.
+#: description, schema, control, availability, entry, legit, mcp.
 MUTATORS: tuple[Mutator, ...] = (
     *_add.MUTATORS,
     *_delete.MUTATORS,
@@ -18,6 +18,7 @@ MUTATORS: tuple[Mutator, ...] = (
     *_availability.MUTATORS,
     *_entry.MUTATORS,
     *_legitimate.MUTATORS,
+    *_mcp.MUTATORS,
 )
 
 _BY_KEY: dict[str, Mutator] = {mutator.key(): mutator for mutator in MUTATORS}

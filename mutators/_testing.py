@@ -13,6 +13,7 @@ from toolsurface.scenarios import (
     Contract,
     Identity,
     Lane,
+    McpListing,
     Message,
     Mode,
     OwnerFact,
@@ -45,6 +46,7 @@ def minimal_scenario(
     facts: Iterable[OwnerFact] = (),
     web_tools: WebTools | None = None,
     capabilities: Iterable[Capability] = (),
+    mcp: McpListing | None = None,
 ) -> Scenario:
     """A sealed scenario on the main lane (entry mode when it has capabilities); its live tools
     are `surface`."""
@@ -68,6 +70,7 @@ def minimal_scenario(
         messages=tuple(Message(m["role"], m["content"]) for m in messages),
         hooks=False,
         stages=(Stage(kind=StageKind.SEAL),),
+        mcp=mcp,
     )
 
 
@@ -86,6 +89,7 @@ def example_scenario(example: Example) -> Scenario:
         facts=example.facts,
         web_tools=example.web_tools,
         capabilities=example.capabilities,
+        mcp=None if example.listed_after is None else McpListing(),
     )
 
 
