@@ -102,6 +102,8 @@ class McpHostTarget:
 
     refusals: ClassVar[tuple[type[BaseException], ...]] = (RequestRefused,)
     capacity_results: ClassVar[tuple[type[BaseException], ...]] = (CapacityExceeded,)
+    #: The host it runs: a subclass of `McpHost` with a flaw of its own runs through the same wiring.
+    host: ClassVar[type[McpHost]] = McpHost
 
     def __init__(self, provider: str = "openai", guarded: bool = True) -> None:
         if provider not in PROVIDERS:
@@ -128,7 +130,7 @@ class McpHostTarget:
             )
             guard = Guard.for_run(scenario, ports) if self.guarded else None
             hooks = (trace_annotations,) if scenario.hooks else ()
-            host = McpHost(PROVIDERS[self.provider](), services, guard, hooks)
+            host = self.host(PROVIDERS[self.provider](), services, guard, hooks)
             return await host.send(Turn.of(scenario))
 
 

@@ -24,11 +24,11 @@ removed.
 
 The MCP server may page its `tools/list` (the host follows `nextCursor` to the last page) and may
 change its list mid-request, telling the host with `notifications/tools/list_changed`. The host
-then lists again at the next boundary; with the guard, a re-admission that differs from this
-request's admission refuses the request (the new list is the next turn's to admit), and since a
-notification may still be on its way, the guard asks the server once more right before its final
-check. Without the guard the host takes the new list into the request, as a tool cache refreshed
-under a request in flight does.
+then lists again at the next boundary, and it lists once more right before the send (a
+notification may still be on its way). With the guard, a re-admission that differs from this
+request's admission refuses the request (the new list is the next turn's to admit). Without the
+guard the host takes the new list into the request, as a tool cache refreshed under a request in
+flight does.
 """
 
 from __future__ import annotations
@@ -325,9 +325,9 @@ class McpHost:
                 await self.readmit(request, turn, session)
         if early is not None:  # a pipeline of recovery and hooks only: the early check is still owed
             early.check("early", request.tools, request.messages)
-        if self.guard is not None:
-            # Notifications are asynchronous: one sent just now may not have arrived. Ask the server.
-            await self.readmit(request, turn, session)
+        # The tools are listed once more right before the send, as hosts that list per model call
+        # do (the Agents SDK, unless told to cache): a notification may not have arrived yet.
+        await self.readmit(request, turn, session)
         return request
 
     async def readmit(self, request: Request, turn: Turn, session: Client) -> None:
