@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from toolsurface.mutators import Must
+from toolsurface.mutators import Kind, Must
 from toolsurface.scenarios import RequestOutcome
 
 from ._oracles import (
@@ -30,6 +30,7 @@ from ._oracles import (
     LATE,
     OUTLIVED,
     STALE,
+    UNREACHED,
     settlement_problems,
     stopped,
 )
@@ -137,6 +138,13 @@ def _reason(where: str, verdict: Verdict, record: CaseRecord, scenario: Scenario
 
 def _reasons(record: CaseRecord, scenario: ScenarioInfo) -> dict[VerdictKind, tuple[str, ...]]:
     """What the oracle's reason for each verdict it may give this case begins with."""
+    reasons = _judged_reasons(record, scenario)
+    if record.case.mutation.kind is Kind.MCP:  # a target that never lists from the MCP server
+        reasons[VerdictKind.EQUIVALENT] = (UNREACHED.reason,)
+    return reasons
+
+
+def _judged_reasons(record: CaseRecord, scenario: ScenarioInfo) -> dict[VerdictKind, tuple[str, ...]]:
     if record.case.equivalent:
         return {VerdictKind.EQUIVALENT: (EQUIVALENT.reason,)}
     if record.case.must is Must.REFUSE:
@@ -244,7 +252,12 @@ def _error(record: CaseRecord, scenario: ScenarioInfo) -> Iterator[str]:
 
 
 def _equivalent(record: CaseRecord, scenario: ScenarioInfo) -> Iterator[str]:
-    if record.evidence != NOT_RUN:
+    if record.verdict.reason == UNREACHED.reason:
+        if record.evidence.listed:
+            yield f"the target read {record.evidence.listed} page(s) of the MCP server's tools/list"
+        else:
+            yield from _unexercised(record)
+    elif record.evidence != NOT_RUN:
         yield f"the target ran (its run ended {record.evidence.ending}, {record.evidence.dispatches} dispatch(es))"
 
 

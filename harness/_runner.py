@@ -336,6 +336,7 @@ def observe_ports(target: Target, scenario: Scenario, ports: Ports, timeout: flo
         stop=stop,
         facts=ports.facts.current(),
         forks=_forks() - forks,
+        listed=ports.mcp.pages_served,
     )
 
 

@@ -212,6 +212,8 @@ class Observation:
     leaked: tuple[str, ...] = ()
     #: Processes the target forked while it ran.
     forks: int = 0
+    #: `tools/list` pages the target read from the harness's MCP server (`ports.mcp`).
+    listed: int = 0
 
     @property
     def touched(self) -> bool:
@@ -262,6 +264,9 @@ class Evidence:
     #: What the case did after its `run` returned: effects on the ports that came late, and a change
     #: that leaked into the next request on the same host.
     aftermath: tuple[str, ...] = ()
+    #: `tools/list` pages the target read from the harness's MCP server: none, and an MCP list
+    #: change could not reach it.
+    listed: int = 0
 
     @property
     def ending(self) -> Ending:

@@ -3,12 +3,16 @@
 MCP client bug, failing the cases that name it."""
 
 import copy
+from dataclasses import replace
 
 import orjson
 import pytest
 
+from toolsurface.harness._api import RunOptions, prepare
 from toolsurface.harness._formats import LOGICAL
+from toolsurface.harness._integrity import check_cases
 from toolsurface.harness._mcp import InvalidCursor, McpCatalogue, served
+from toolsurface.harness._oracles import UNREACHED
 from toolsurface.harness._plan import plan
 from toolsurface.harness._ports import Ports
 from toolsurface.harness._runner import Runner
@@ -56,13 +60,11 @@ def test_the_server_pages_its_list_and_a_client_must_follow_the_cursor(paged):
 def test_a_recorded_change_is_made_at_its_point_and_announced_once(paged):
     ports = Ports(paged, LOGICAL, None, None)
     heard = []
-    ports.mcp.subscribe(lambda: heard.append([tool.name for tool in ports.mcp.list_all()]))
+    ports.mcp.subscribe(lambda: heard.append((ports.points[-1], [tool.name for tool in ports.mcp.list_all()])))
     for point in paged.points:
         ports.inject(point, [], [])
-        if point == "context_fit":
-            assert heard == []
-    (listing,) = heard  # one notification, after the evidence boundary, with the new tool listed
-    assert listing[-1] == "market__get_fx_rate" and ports.points.index("evidence") == 2
+    # One notification, at the evidence boundary, and a listing made then already has the new tool.
+    assert heard == [("evidence", [tool.name for tool in served(paged.contract)] + ["market__get_fx_rate"])]
     assert [str(change) for change in ports.mcp.changes] == [
         "server added 'market__get_fx_rate' and sent notifications/tools/list_changed"
     ]
@@ -152,3 +154,15 @@ def test_a_host_that_takes_or_ignores_a_changed_list_sends_the_request(paged, pa
     described = next(r for r in records if r.case.mutation.variant == "description_changed" and r.case.point == "evidence")
     assert described.verdict.kind is VerdictKind.SURVIVED and described.evidence.dispatches == 1
     assert sent(described.evidence.diff), described.evidence.diff
+
+
+def test_a_target_that_never_lists_from_the_server_is_out_of_reach_of_its_changes():
+    session = prepare(RunOptions(target="tests.fixtures.user_targets:Adapter", red_target="none", select=[f"{PAGED}/*/mcp.*"]))
+    run, records = session.info, tuple(session.records())
+    assert {(r.verdict, r.evidence.listed) for r in records} == {(UNREACHED, 0)} and len(records) == 24
+    assert check_cases(run, records) is None
+    # The record is held to it: an UNREACHED verdict beside a listing the target did read is a lie.
+    edited = (replace(records[0], evidence=replace(records[0].evidence, listed=4)), *records[1:])
+    problem = check_cases(run, edited)
+    assert problem is not None and problem.where == "$.cases[0].verdict.kind"
+    assert "the target read 4 page(s) of the MCP server's tools/list" in problem.what
