@@ -56,8 +56,8 @@ class McpCatalogue:
         self._recorded = listing.list_changes
         self._listeners: list[Callable[[], None]] = []
         self._unannounced = 0
-        #: Every change the server made, in order: what a case's evidence names.
-        self.changes: list[ListChange] = []
+        #: Every change the server made, in order, in words: what a case's change names.
+        self.changes: list[str] = []
         #: How many `tools/list` pages it served.
         self.pages_served = 0
 
@@ -89,15 +89,18 @@ class McpCatalogue:
             if change.name in names or change.tool is None:
                 raise ValueError(f"cannot add {change.name!r}: already listed, or no tool given")
             self._tools.append(change.tool)
+            what = "added"
         elif change.name not in names:
             raise ValueError(f"cannot {change.change} {change.name!r}: the server does not list it")
         elif change.change is ListChangeKind.REMOVE:
             del self._tools[names.index(change.name)]
+            what = "removed"
         elif change.tool is None or change.tool.name != change.name:
             raise ValueError(f"cannot update {change.name!r}: no tool of that name given")
         else:
+            what = f"changed the {_differences(self._tools[names.index(change.name)], change.tool)} of"
             self._tools[names.index(change.name)] = change.tool
-        self.changes.append(change)
+        self.changes.append(f"server {what} {change.name!r} and sent notifications/tools/list_changed")
         self._unannounced += 1
 
     def reach(self, point: str) -> None:
@@ -120,3 +123,13 @@ class McpCatalogue:
         if cursor == offset or not offset.isdigit() or int(offset) > len(self._tools):
             raise InvalidCursor(f"invalid cursor {cursor!r}")
         return int(offset)
+
+
+def _differences(old: ToolDescriptor, new: ToolDescriptor) -> str:
+    """What an update changed of a tool, in words."""
+    parts = [
+        part
+        for part, differs in (("description", old.description != new.description), ("input schema", old.input_schema != new.input_schema))
+        if differs
+    ]
+    return " and ".join(parts) or "listing"

@@ -84,7 +84,7 @@ def dry_run(scenario: Scenario, mutator: Mutator, mutation: Mutation) -> tuple[s
     before, after = snapshot_of(scenario.surface), capture(changed, LOGICAL)
     surface = () if before == after else tuple(map(str, diff_snapshots(before, after))) or ("canonical form differs",)
     summary = diff_summaries(scenario.contract.summary, Gateway.summary_of(changed_messages))
-    return surface + summary + tuple(f"records fact: {fact}" for fact in facts) + tuple(map(str, server.changes))
+    return surface + summary + tuple(f"records fact: {fact}" for fact in facts) + tuple(server.changes)
 
 
 def select(cases: Sequence[Case], patterns: Sequence[str]) -> tuple[Case, ...]:

@@ -236,10 +236,6 @@ class ListChange:
     #: The injection point at which the server makes it (recorded changes; a mutation's is the case's).
     point: Point | None = None
 
-    def __str__(self) -> str:
-        what = {ListChangeKind.ADD: "added", ListChangeKind.REMOVE: "removed", ListChangeKind.UPDATE: "changed"}[self.change]
-        return f"server {what} {self.name!r} and sent notifications/tools/list_changed"
-
 
 @dataclass(frozen=True, slots=True)
 class McpListing:
