@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from .harness._canonical import Snapshot, capture, snapshot_of
     from .harness._errors import CapacityExceeded, RequestRefused, SummaryRefused, SurfaceRefused
     from .harness._formats import FORMATS, ToolFormat
+    from .harness._mcp import McpCatalogue, ToolsPage
     from .harness._ports import Gateway, Ledger, LedgerRefused, OwnerFacts, Ports, Publications, Reservation
     from .harness._types import Dispatch, Settlement, Target
     from .mutators._base import Must
@@ -43,6 +44,8 @@ _HOMES = {
     "LedgerRefused": "harness._ports",
     "OwnerFacts": "harness._ports",
     "Publications": "harness._ports",
+    "McpCatalogue": "harness._mcp",
+    "ToolsPage": "harness._mcp",
     # Tools as a host shapes them, and their canonical snapshot.
     "ToolFormat": "harness._formats",
     "FORMATS": "harness._formats",

@@ -31,6 +31,7 @@ from ._oracles import (
     NOT_CARRIED,
     OUTLIVED,
     STALE,
+    UNREACHED,
     settlement_problems,
     stopped,
     untyped_refusal,
@@ -139,6 +140,13 @@ def _reason(where: str, verdict: Verdict, record: CaseRecord, scenario: Scenario
 
 def _reasons(record: CaseRecord, scenario: ScenarioInfo) -> dict[VerdictKind, tuple[str, ...]]:
     """What the oracle's reason for each verdict it may give this case begins with."""
+    reasons = _judged_reasons(record, scenario)
+    if record.case.mutation.kind is Kind.MCP:  # a target that never lists from the MCP server
+        reasons[VerdictKind.EQUIVALENT] = (UNREACHED.reason,)
+    return reasons
+
+
+def _judged_reasons(record: CaseRecord, scenario: ScenarioInfo) -> dict[VerdictKind, tuple[str, ...]]:
     if record.case.equivalent:
         return {VerdictKind.EQUIVALENT: (EQUIVALENT.reason,)}
     if record.case.must is Must.REFUSE:
@@ -250,8 +258,13 @@ def _error(record: CaseRecord, scenario: ScenarioInfo) -> Iterator[str]:
 
 
 def _equivalent(record: CaseRecord, scenario: ScenarioInfo) -> Iterator[str]:
+    if record.verdict.reason == UNREACHED.reason:
+        if record.evidence.listed:
+            yield f"the target read {record.evidence.listed} page(s) of the MCP server's tools/list"
+        else:
+            yield from _unexercised(record)
     # A wire field the target's format does not carry: the target ran, and its mutation could not.
-    if record.evidence != NOT_RUN and not record.verdict.reason.startswith(NOT_CARRIED):
+    elif record.evidence != NOT_RUN and not record.verdict.reason.startswith(NOT_CARRIED):
         yield f"the target ran (its run ended {record.evidence.ending}, {record.evidence.dispatches} dispatch(es))"
 
 

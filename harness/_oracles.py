@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
-from toolsurface.mutators import Must
+from toolsurface.mutators import Kind, Must
 from toolsurface.scenarios import RequestOutcome, Scenario, rulings
 
 from ._canonical import Snapshot
@@ -54,6 +54,9 @@ REPAIRED = "the change was repaired instead of refused, so nothing says it happe
 KILLED = Verdict(VerdictKind.KILLED, "refused before dispatch and settled as pre_dispatch_rejected")
 DISPATCHED_AS_EXPECTED = Verdict(VerdictKind.PASSED, "dispatched with the expected surface and settled as dispatched")
 CAPACITY_RESULT = Verdict(VerdictKind.PASSED, "explicit capacity result, settled as pre_dispatch_rejected, nothing sent")
+#: An MCP list change on a target that takes its tools from the scenario and never lists them from
+#: the harness's MCP server: nothing it sees changed, so the case is counted, not judged.
+UNREACHED = Verdict(VerdictKind.EQUIVALENT, "the target lists no tools from the MCP server, so a change to that list cannot reach it")
 
 
 def judge(case: Case, observed: Observation, scenario: Scenario, expected: Snapshot) -> Verdict:
@@ -64,6 +67,8 @@ def judge(case: Case, observed: Observation, scenario: Scenario, expected: Snaps
         return Verdict(VerdictKind.ERROR, problem)
     if observed.not_carried is not None:
         return Verdict(VerdictKind.EQUIVALENT, f"{NOT_CARRIED}{observed.not_carried}")
+    if case.mutation.kind is Kind.MCP and not observed.listed and not observed.leaked:
+        return UNREACHED
     if case.must is Must.REFUSE:
         verdict = _judge_refusal(observed, scenario, expected)
     elif scenario.outcome is RequestOutcome.CAPACITY:
@@ -117,6 +122,7 @@ def evidence(case: Case, observed: Observation, scenario: Scenario, expected: Sn
         points=observed.points,
         availability=rulings(observed.facts, scenario.binding, scenario.contract.web_tools),
         aftermath=tuple(f"next request: {line}" for line in observed.leaked),
+        listed=observed.listed,
     )
 
 

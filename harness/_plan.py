@@ -18,6 +18,7 @@ from ._canonical import capture, snapshot_of
 from ._diff import diff_snapshots, diff_summaries
 from ._errors import UsageError
 from ._formats import LOGICAL
+from ._mcp import McpCatalogue
 from ._ports import Gateway
 from ._types import Case
 
@@ -69,11 +70,13 @@ def plan(scenarios: Iterable[Scenario], seed: int, mutators: Sequence[Mutator] =
 
 def dry_run(scenario: Scenario, mutator: Mutator, mutation: Mutation) -> tuple[str, ...]:
     """What the mutation does to the expected surface and capability summary, as diff lines,
-    and which facts it records (those change no surface, but a reader wants to see them)."""
+    and which facts it records and what it changes on the MCP server (those change no surface,
+    but a reader wants to see them)."""
     tools = [descriptor.as_logical() for descriptor in scenario.surface]
     messages = [message.as_dict() for message in scenario.request_messages]
     facts: list[OwnerFact] = []
-    edit = Edit(tools, messages, LOGICAL, mutation.delivery, mutation.aim, scenario, facts)
+    server = McpCatalogue(scenario)
+    edit = Edit(tools, messages, LOGICAL, mutation.delivery, mutation.aim, scenario, facts, server)
     try:
         changed, changed_messages = mutator.apply(edit)
     except MutationNotApplicable as problem:
@@ -81,7 +84,7 @@ def dry_run(scenario: Scenario, mutator: Mutator, mutation: Mutation) -> tuple[s
     before, after = snapshot_of(scenario.surface), capture(changed, LOGICAL)
     surface = () if before == after else tuple(map(str, diff_snapshots(before, after))) or ("canonical form differs",)
     summary = diff_summaries(scenario.contract.summary, Gateway.summary_of(changed_messages))
-    return surface + summary + tuple(f"records fact: {fact}" for fact in facts)
+    return surface + summary + tuple(f"records fact: {fact}" for fact in facts) + tuple(server.changes)
 
 
 def select(cases: Sequence[Case], patterns: Sequence[str]) -> tuple[Case, ...]:

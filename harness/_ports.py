@@ -1,5 +1,5 @@
 """The ports the harness owns and hands to a target: gateway, ledgers, owner facts,
-publications, injection.
+publications, the MCP server a discovering host lists from, injection.
 
 The oracle never trusts a target's own account of what it did; it reads these. Each case gets
 fresh ports. Once the target's `run` has returned the ports are closed, not discarded: whatever a
@@ -19,6 +19,7 @@ from toolsurface.scenarios import SUMMARY_HEADER, Lane, OwnerFact, Scenario
 
 from ._canonical import Snapshot, capture
 from ._formats import ToolFormat
+from ._mcp import McpCatalogue
 from ._types import Dispatch, LedgerEvent, LedgerOp, Settlement
 
 #: Told, in words, of each effect on closed ports: `dispatched request 'req_main_0001'`.
@@ -172,6 +173,8 @@ class Ports:
         self.facts = OwnerFacts(scenario.contract.facts)
         bodies = {scenario.publication.id: scenario.publication.body} if scenario.publication else {}
         self.publications = Publications(bodies)
+        #: The MCP server a host that discovers its tools lists them from (`tools/list`, paged).
+        self.mcp = McpCatalogue(scenario)
         self._point = point
         self._injection = injection
         self.points: list[str] = []
@@ -202,6 +205,15 @@ class Ports:
         self.points.append(point)
         # Before the case's change: a mutation at this boundary lands after what the owners said.
         self.facts.release(point)
+        self.mcp.reach(point)
+        try:
+            return self._inject(point, tools, messages)
+        finally:
+            # After the change, as a server notifies once its list has changed; a listener's
+            # failure is the host's own, so it is raised into the host, outside the injection.
+            self.mcp.announce()
+
+    def _inject(self, point: str, tools: list[Any], messages: list[Any]) -> tuple[list[Any], list[Any]]:
         if len(self.offered) < self._watch and not self.injected:
             # Tools the format cannot read are the dispatch's to report (it captures them too), not
             # an error raised into the host at a boundary that was only being watched.

@@ -279,9 +279,12 @@ def case_ports(target: Target, case: Case, scenario: Scenario, watch: int = 0) -
     mutation = case.mutation
 
     def inject(tools: list[Any], messages: list[Any], facts: list[Any]) -> tuple[list[Any], list[Any]]:
-        return mutator.apply(Edit(tools, messages, fmt, mutation.delivery, mutation.aim, scenario, facts))
+        # Called only while the target runs, so `ports` (below) is bound by then: its MCP server
+        # is where a list-change mutation is made.
+        return mutator.apply(Edit(tools, messages, fmt, mutation.delivery, mutation.aim, scenario, facts, ports.mcp))
 
-    return Ports(scenario, fmt, case.point, inject, watch=watch)
+    ports = Ports(scenario, fmt, case.point, inject, watch=watch)
+    return ports
 
 
 def _format(target: Target, scenario: Scenario) -> ToolFormat:
@@ -376,6 +379,7 @@ def observe_ports(target: Target, scenario: Scenario, ports: Ports, timeout: flo
         not_carried=ports.not_carried,
         facts=ports.facts.current(),
         forks=_forks() - forks,
+        listed=ports.mcp.pages_served,
     )
 
 

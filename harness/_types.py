@@ -220,6 +220,8 @@ class Observation:
     #: Why the mutation could not reach this target's wire: its tool format has no place for the
     #: field it changes (the case is equivalent on this target).
     not_carried: str | None = None
+    #: `tools/list` pages the target read from the harness's MCP server (`ports.mcp`).
+    listed: int = 0
 
     @property
     def spent(self) -> bool:
@@ -276,6 +278,9 @@ class Evidence:
     #: What the case did after its `run` returned: effects on the ports that came late, and a change
     #: that leaked into the next request on the same host.
     aftermath: tuple[str, ...] = ()
+    #: `tools/list` pages the target read from the harness's MCP server: none, and an MCP list
+    #: change could not reach it.
+    listed: int = 0
 
     @property
     def ending(self) -> Ending:

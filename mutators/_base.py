@@ -22,7 +22,7 @@ import orjson
 from ._aims import Aim
 
 if TYPE_CHECKING:
-    from toolsurface.scenarios import Binding, Capability, OwnerFact, Scenario, WebTools
+    from toolsurface.scenarios import Binding, Capability, ListChange, OwnerFact, Scenario, WebTools
 
 
 _A = TypeVar("_A")
@@ -48,6 +48,8 @@ class Kind(enum.StrEnum):
     #: `outputSchema`) changed.
     WIRE = "wire"
     LEGITIMATE = "legit"
+    #: The MCP server the host discovered its tools from changes its list mid-request.
+    MCP = "mcp"
 
 
 class Delivery(enum.StrEnum):
@@ -90,6 +92,12 @@ class ToolAccess(Protocol):
     def build(self, descriptor: Any) -> Any: ...
 
 
+class ToolServer(Protocol):
+    """What list-change mutators need of the MCP server a host lists its tools from (`ports.mcp`)."""
+
+    def change(self, change: ListChange) -> None: ...
+
+
 @dataclass(frozen=True, slots=True)
 class Mutation:
     """One concrete change: a mutator, a delivery and a resolved aim."""
@@ -121,6 +129,8 @@ class Edit:
     scenario: Scenario
     #: The owner-fact feed the target reads availability from; a mutation may record into it.
     facts: list[OwnerFact] = field(default_factory=list)
+    #: The MCP server the target may list its tools from; a list-change mutation changes it.
+    server: ToolServer | None = None
 
     def index_of(self, name: str) -> int:
         """Position of the first live tool called `name`."""
@@ -192,6 +202,8 @@ class Example:
     capabilities: Sequence[Capability] = ()
     #: child lane: the identity of the parent request.
     parent: Binding | None = None
+    #: MCP: the server's full list (logical dicts) after the change; None: the example has no server.
+    listed_after: Sequence[dict[str, Any]] | None = None
 
 
 def shown_admitted(scenario: Scenario) -> tuple[Any, ...]:

@@ -12,6 +12,7 @@ from . import (
     _entry,
     _facts,
     _legitimate,
+    _mcp,
     _rename,
     _reorder,
     _schema,
@@ -20,7 +21,7 @@ from . import (
 from ._base import Mutator
 
 #: Every mutator, grouped by kind in the order cases are planned: add, delete, rename, reorder,
-#: description, schema, control, availability, entry, wire, legit.
+#: description, schema, control, availability, entry, wire, legit, mcp.
 MUTATORS: tuple[Mutator, ...] = (
     *_add.MUTATORS,
     *_delete.MUTATORS,
@@ -35,6 +36,7 @@ MUTATORS: tuple[Mutator, ...] = (
     *_conversion.MUTATORS,
     *_wire.MUTATORS,
     *_legitimate.MUTATORS,
+    *_mcp.MUTATORS,
 )
 
 _BY_KEY: dict[str, Mutator] = {mutator.key(): mutator for mutator in MUTATORS}

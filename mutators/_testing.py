@@ -14,6 +14,7 @@ from toolsurface.scenarios import (
     Contract,
     Identity,
     Lane,
+    McpListing,
     Message,
     Mode,
     OwnerFact,
@@ -47,6 +48,7 @@ def minimal_scenario(
     web_tools: WebTools | None = None,
     capabilities: Iterable[Capability] = (),
     parent: Binding | None = None,
+    mcp: McpListing | None = None,
 ) -> Scenario:
     """A sealed scenario on the main lane (the child lane when it has a parent; entry mode when it
     has capabilities); its live tools are `surface`."""
@@ -70,6 +72,7 @@ def minimal_scenario(
         messages=tuple(Message(m["role"], m["content"]) for m in messages),
         hooks=False,
         stages=(Stage(kind=StageKind.SEAL),),
+        mcp=mcp,
     )
 
 
@@ -89,6 +92,7 @@ def example_scenario(example: Example) -> Scenario:
         web_tools=example.web_tools,
         capabilities=example.capabilities,
         parent=example.parent,
+        mcp=None if example.listed_after is None else McpListing(),
     )
 
 

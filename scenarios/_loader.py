@@ -29,8 +29,12 @@ from ._model import (
     Contract,
     Identity,
     Lane,
+    ListChange,
+    ListChangeKind,
+    McpListing,
     Message,
     Mode,
+    Point,
     Publication,
     RequestOutcome,
     Scenario,
@@ -180,6 +184,8 @@ def _semantic_problems(document: dict[str, Any]) -> Iterator[tuple[str, str]]:
     for index, fact in enumerate(contract.get("facts", ())):
         if (arrives := fact.get("arrives")) is not None and arrives not in offered:
             yield f"$.contract.facts[{index}].arrives", f"{arrives!r} is not a point this pipeline offers ({', '.join(offered)})"
+    if "mcp" in document:
+        yield from _list_change_problems(document, kinds)
 
 
 def _tool_problems(tool: dict[str, Any], where: str, fmt: str) -> Iterator[tuple[str, str]]:
@@ -191,6 +197,33 @@ def _tool_problems(tool: dict[str, Any], where: str, fmt: str) -> Iterator[tuple
         if field in tool and field not in WIRE_FIELDS_OF[fmt]:
             carried = ", ".join(WIRE_FIELDS_OF[fmt]) or "none"
             yield f"{where}.{field}", f"the {fmt} tool format has no {field!r} field (its wire fields: {carried})"
+
+
+def _list_change_problems(document: dict[str, Any], kinds: list[StageKind]) -> Iterator[tuple[str, str]]:
+    """A recorded list change happens at a point the pipeline offers, to a tool the server lists
+    then, and never to the admitted surface: that would make the unmutated request a refusal."""
+    contract = document["contract"]
+    listed = {tool["name"] for group in ("admitted", "controls", "admitted_elsewhere") for tool in contract.get(group, ())}
+    eligible = set(contract.get("eligible_controls", ()))
+    admitted = {tool["name"] for tool in contract["admitted"]} | eligible
+    points = {kind.point.value for kind in kinds}
+    for index, change in enumerate(document["mcp"].get("list_changes", ())):
+        where = f"$.mcp.list_changes[{index}]"
+        name = change["tool"]["name"] if "tool" in change else change["name"]
+        if change["point"] not in points:
+            yield f"{where}.point", f"{change['point']!r} is not a point this pipeline offers ({', '.join(sorted(points))})"
+        if "tool" in change:
+            yield from _schema_problems(change["tool"]["input_schema"], f"{where}.tool.input_schema")
+        if name in admitted:
+            yield where, f"{name!r} is admitted: a change to the admitted surface makes the request a refusal, not a recording"
+        elif change["change"] == ListChangeKind.ADD and name in listed:
+            yield f"{where}.tool.name", f"the server already lists {name!r}"
+        elif change["change"] != ListChangeKind.ADD and name not in listed:
+            yield where, f"the server does not list {name!r} at this point"
+        if change["change"] == ListChangeKind.ADD:
+            listed.add(name)
+        elif change["change"] == ListChangeKind.REMOVE:
+            listed.discard(name)
 
 
 def _schema_problems(schema: dict[str, Any], where: str) -> Iterator[tuple[str, str]]:
@@ -252,6 +285,18 @@ def _identity(raw: dict[str, Any]) -> Identity:
     return Identity(**{**raw, "parent": None if parent is None else Binding(**parent)})
 
 
+def _list_change(raw: dict[str, Any]) -> ListChange:
+    tool = _tool(raw["tool"]) if "tool" in raw else None
+    return ListChange(ListChangeKind(raw["change"]), tool.name if tool else raw["name"], tool, Point(raw["point"]))
+
+
+def _mcp(raw: dict[str, Any] | None) -> McpListing | None:
+    if raw is None:
+        return None
+    page_size = _int_or_none(raw.get("page_size"))
+    return McpListing(page_size, tuple(map(_list_change, raw.get("list_changes", ()))))
+
+
 def _int_or_none(value: int | float | None) -> int | None:
     return None if value is None else int(value)
 
@@ -280,6 +325,7 @@ def _build(document: dict[str, Any], source: str) -> Scenario:
         stages=tuple(map(_stage, document["stages"])),
         publication=Publication(publication["id"], publication["body"]) if publication else None,
         outcome=RequestOutcome(document.get("outcome", RequestOutcome.DISPATCHED)),
+        mcp=_mcp(document.get("mcp")),
         source=source,
         digest=hashlib.sha256(orjson.dumps(document, option=orjson.OPT_SORT_KEYS)).hexdigest(),
         document=document,

@@ -242,6 +242,38 @@ class Stage:
         return orjson.loads(self.metadata_json)
 
 
+class ListChangeKind(enum.StrEnum):
+    """What an MCP server does to its tool list mid-request."""
+
+    ADD = "add"
+    REMOVE = "remove"
+    #: The tool is listed again under its name with another description or input schema.
+    UPDATE = "update"
+
+
+@dataclass(frozen=True, slots=True)
+class ListChange:
+    """A change the server makes to its `tools/list`, followed by `notifications/tools/list_changed`."""
+
+    change: ListChangeKind
+    #: The tool it touches.
+    name: str
+    #: add, update: the tool as the server lists it from then on; remove: None.
+    tool: ToolDescriptor | None = None
+    #: The injection point at which the server makes it (recorded changes; a mutation's is the case's).
+    point: Point | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class McpListing:
+    """How the recorded host's MCP server lists its tools: in pages, and changing mid-request."""
+
+    #: Tools per `tools/list` page (a host must follow `nextCursor`); None: one page.
+    page_size: int | None = None
+    #: Changes the server makes during the unmutated request, in order; none touches the admitted surface.
+    list_changes: tuple[ListChange, ...] = ()
+
+
 @dataclass(frozen=True, slots=True)
 class Publication:
     """A body that was already publishable before this request was prepared."""
@@ -267,6 +299,8 @@ class Scenario:
     stages: tuple[Stage, ...]
     publication: Publication | None = None
     outcome: RequestOutcome = RequestOutcome.DISPATCHED
+    #: The recorded host discovered its tools over MCP from a server that lists them so; None: no recorded server.
+    mcp: McpListing | None = None
     #: The file it was loaded from, for messages and reproduce commands.
     source: str = field(default="", compare=False)
     #: sha256 of the recording's canonical JSON: whitespace and key order aside, the same recording.

@@ -4,7 +4,8 @@
     toolsurface run --target mcp-host:guarded
     toolsurface run --target mcp-host:unguarded-anthropic
 
-Per case it builds the in-process MCP server from the scenario's contract, wires the host to the
+Per case it builds the in-process MCP server in front of `ports.mcp` (the harness-owned listing:
+paged, and changing mid-request where the scenario or the case says so), wires the host to the
 harness-owned ports (the request owner's ledger, the owner-fact feed, the publication store,
 `ports.inject` at every stage boundary), and gives the SDK an HTTP client whose transport is
 `GatewayTransport`: it parses the body the SDK serialised, hands its tools and messages to
@@ -23,7 +24,7 @@ from toolsurface import CapacityExceeded, Ports, RequestRefused, Scenario
 
 from .guard import Guard
 from .host import PROVIDERS, REQUEST_HEADER, McpHost, Services, Turn, trace_annotations
-from .server import serve
+from .server import build_server
 
 
 class OpenAIWire:
@@ -101,6 +102,8 @@ class McpHostTarget:
 
     refusals: ClassVar[tuple[type[BaseException], ...]] = (RequestRefused,)
     capacity_results: ClassVar[tuple[type[BaseException], ...]] = (CapacityExceeded,)
+    #: The host it runs: a subclass of `McpHost` with a flaw of its own runs through the same wiring.
+    host: ClassVar[type[McpHost]] = McpHost
 
     def __init__(self, provider: str = "openai", guarded: bool = True) -> None:
         if provider not in PROVIDERS:
@@ -118,7 +121,7 @@ class McpHostTarget:
         self.last_transport = transport
         async with httpx2.AsyncClient(transport=transport) as http:
             services = Services(
-                mcp_server=serve(scenario.contract),
+                mcp_server=build_server(ports.mcp),
                 ledger=ports.ledger(scenario.lane),
                 facts=ports.facts.current,
                 publications=ports.publications,
@@ -127,7 +130,7 @@ class McpHostTarget:
             )
             guard = Guard.for_run(scenario, ports) if self.guarded else None
             hooks = (trace_annotations,) if scenario.hooks else ()
-            host = McpHost(PROVIDERS[self.provider](), services, guard, hooks)
+            host = self.host(PROVIDERS[self.provider](), services, guard, hooks)
             return await host.send(Turn.of(scenario))
 
 

@@ -7,6 +7,8 @@
 - **Checks** — `early` after recovery and the hooks (before re-validation can rebuild the tools
   and launder an edit), `final` right before the SDK call; each compares the tools (parity: order,
   names, descriptions, schemas, object key order aside) and an entry request's capability summary.
+- **Re-admission** — when the MCP server's list changes mid-request, the host lists it again and
+  the guard compares what it admits with the baseline: any difference refuses the request.
 - **Capacity** — a request whose tools and fitted messages exceed the budget is a
   `CapacityExceeded`, never a shorter tool list.
 
@@ -89,6 +91,14 @@ class Guard:
             raise RuntimeError("the baseline is taken once per request")
         self.baseline = capture(tools, self.fmt)
         self.hidden()  # the facts in force at admission, which the projection narrows by
+
+    def readmitted(self, tools: list[Any]) -> None:
+        """The server's list changed: admitted again, it must give this request's admission, or the
+        request is refused. Nothing the server changed is taken mid-request; the next turn admits it."""
+        if self.baseline is None:
+            raise RuntimeError("no baseline: admission never reported its tools to the guard")
+        if (readmitted := capture(tools, self.fmt)) != self.baseline:
+            raise SurfaceRefused("re-admission", self.baseline, readmitted)
 
     def hidden(self) -> frozenset[str]:
         hidden = hidden_by(self.facts(), self.binding, self.web_tools)

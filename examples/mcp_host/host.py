@@ -21,6 +21,14 @@ removed.
 - async_prep: yield to the event loop, then attach request metadata. → `async_prep`
 - seal: record the request (a snapshot of its tools). → `post_seal`
 - send: the guard's final check, then the SDK call. (No point.)
+
+The MCP server may page its `tools/list` (the host follows `nextCursor` to the last page) and may
+change its list mid-request, telling the host with `notifications/tools/list_changed`. The host
+then lists again at the next boundary, and it lists once more right before the send (a
+notification may still be on its way). With the guard, a re-admission that differs from this
+request's admission refuses the request (the new list is the next turn's to admit). Without the
+guard the host takes the new list into the request, as a tool cache refreshed under a request in
+flight does.
 """
 
 from __future__ import annotations
@@ -234,6 +242,7 @@ class Guard(Protocol):
     """The checks a guard makes; `guard.Guard` is the host's."""
 
     def admitted(self, tools: list[Any]) -> None: ...
+    def readmitted(self, tools: list[Any]) -> None: ...
     def check(self, checkpoint: str, tools: list[Any], messages: list[Any]) -> None: ...
     def fit(self, tools: list[Any], fitted: list[Any], budget: int) -> None: ...
     def narrowed(self, tools: list[Any]) -> list[Any]: ...
@@ -261,6 +270,8 @@ class McpHost:
         self.hooks = tuple(hooks)
         #: The granted tools as MCP listed them, in grant order: what recovery restores from.
         self.admitted: list[dict[str, Any]] = []
+        #: The server sent `notifications/tools/list_changed` since the host last listed.
+        self.list_changed = False
 
     async def send(self, turn: Turn) -> str:
         """Prepare the turn's request and send it; settle its reservation exactly once, whatever happens."""
@@ -287,13 +298,19 @@ class McpHost:
 
     async def prepare_over_mcp(self, turn: Turn) -> Request:
         """Prepare the request with an MCP client session open (re-validation may list tools again)."""
-        async with Client(self.services.mcp_server, mode="legacy") as session:
+        self.list_changed = False
+        async with Client(self.services.mcp_server, mode="legacy", message_handler=self.on_server_message) as session:
             try:
                 return await self.prepare(turn, session)
             except Exception as error:
                 # Raised through the session's task group it would arrive wrapped in an ExceptionGroup.
                 failure = error
         raise failure
+
+    async def on_server_message(self, message: Any) -> None:
+        """The client session's message handler: a changed tool list is listed again at the next boundary."""
+        if isinstance(message, types.ToolListChangedNotification):
+            self.list_changed = True
 
     async def prepare(self, turn: Turn, session: Client) -> Request:
         self.admitted = self.admit(await self.discover(session), turn.grant)
@@ -307,9 +324,24 @@ class McpHost:
                 early = None
             await self.run_stage(stage, request, turn, session)
             request.tools, request.messages = self.services.boundary(stage.point, request.tools, request.messages)
+            if self.list_changed:
+                await self.readmit(request, turn, session)
         if early is not None:  # a pipeline of recovery and hooks only: the early check is still owed
             early.check("early", request.tools, request.messages)
+        # The tools are listed once more right before the send, as hosts that list per model call
+        # do (the Agents SDK, unless told to cache): a notification may not have arrived yet.
+        await self.readmit(request, turn, session)
         return request
+
+    async def readmit(self, request: Request, turn: Turn, session: Client) -> None:
+        """List the server's tools again and admit them as at the start of the turn."""
+        self.list_changed = False
+        readmitted = self.admit(await self.discover(session), turn.grant)
+        if self.guard is not None:
+            self.guard.readmitted(readmitted)  # refuses unless it gives this request's admission again
+        elif readmitted != self.admitted:
+            self.admitted = readmitted
+            request.tools = self.project(readmitted, turn)
 
     async def run_stage(self, stage: Any, request: Request, turn: Turn, session: Client) -> None:
         match stage.kind:

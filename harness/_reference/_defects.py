@@ -32,6 +32,7 @@ from ._contract_defects import (
     SilentCapacityDrop,
 )
 from ._guarded import GuardedPipeline, recapture
+from ._mcp_defects import FirstPageOnly, ListChangeAdopted, ListChangeIgnored
 from ._stages import Run, estimate_tokens
 
 
@@ -249,5 +250,8 @@ DEFECTS: dict[str, type[GuardedPipeline]] = {
         RecoveryReparse,
         SilentCapacityDrop,
         EntryOverclaim,
+        FirstPageOnly,
+        ListChangeIgnored,
+        ListChangeAdopted,
     )
 }

@@ -16,7 +16,7 @@ import functools
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from toolsurface.scenarios import Contract, OwnerFact, Scenario, Stage, StageKind, hidden_by
+from toolsurface.scenarios import Contract, OwnerFact, Scenario, Stage, StageKind, ToolDescriptor, hidden_by
 
 from .._canonical import Snapshot, capture, snapshot_of
 from .._errors import CapacityExceeded, RequestRefused, SummaryRefused, SurfaceRefused
@@ -45,6 +45,8 @@ class GuardedPipeline:
             tools=[],
             messages=[message.as_dict() for message in scenario.request_messages],
         )
+        run.admitted = self.admit(run)
+        self.watch_server(run)
         run.tools = self.project(run)
         run.baseline = self.take_baseline(run)
         try:
@@ -75,11 +77,40 @@ class GuardedPipeline:
     # -- the steps the variants override -------------------------------------------------------
 
     def take_baseline(self, run: Run) -> Callable[[], Snapshot]:
-        """An immutable snapshot of the admitted surface, straight from the contract's recorded
-        descriptors: taken before any projection or hook can touch a live object, and bytes, so no
-        later edit reaches it."""
-        baseline = _admitted(run.scenario.contract, run.fmt)
+        """An immutable snapshot of the admitted surface, straight from the admitted descriptors
+        (the contract's, or the server's): taken before any projection or hook can touch a live
+        object, and bytes, so no later edit reaches it."""
+        baseline = _admitted(run.scenario.contract, run.fmt) if run.scenario.mcp is None else snapshot_of(run.admitted, run.fmt)
         return lambda: baseline
+
+    def admit(self, run: Run) -> tuple[ToolDescriptor, ...]:
+        """The admitted descriptors. A host that discovers its tools over MCP (the scenario records
+        its server) keeps, in grant order, the granted tools the server lists on every page."""
+        surface = run.scenario.contract.surface
+        if run.scenario.mcp is None:
+            return surface
+        listed = {tool.name: tool for tool in self.listed(run)}
+        return tuple(listed[tool.name] for tool in surface if tool.name in listed)
+
+    def listed(self, run: Run) -> tuple[ToolDescriptor, ...]:
+        """`tools/list`, following `nextCursor` to the last page."""
+        return run.ports.mcp.list_all()
+
+    def watch_server(self, run: Run) -> None:
+        """Subscribe to `notifications/tools/list_changed`: a check then lists again."""
+        if run.scenario.mcp is not None:
+            run.ports.mcp.subscribe(lambda: setattr(run, "server_changed", True))
+
+    def server_check(self, checkpoint: str, run: Run) -> None:
+        """After a list change, the server's list re-admitted must give the admitted surface again:
+        otherwise this request's surface is one the server no longer stands behind, and it is
+        refused (re-admission is the next turn's). Nothing is picked up mid-request."""
+        if not run.server_changed:
+            return
+        run.server_changed = False
+        admitted, readmitted = snapshot_of(run.admitted), snapshot_of(self.admit(run))
+        if readmitted != admitted:
+            raise SurfaceRefused(checkpoint, admitted, readmitted)
 
     def facts(self, run: Run) -> tuple[OwnerFact, ...]:
         """The owner facts as this pipeline reads them: the feed as it is now, each judged by `rule`."""
@@ -98,7 +129,7 @@ class GuardedPipeline:
     def project(self, run: Run) -> list[Any]:
         """Fresh live tools of the admitted surface, less what may be hidden."""
         hidden = run.narrowed_by = self.hidden(run)
-        return [run.fmt.build(tool) for tool in run.scenario.contract.surface if tool.name not in hidden]
+        return [run.fmt.build(tool) for tool in run.admitted if tool.name not in hidden]
 
     def narrow(self, run: Run) -> None:
         """Legitimate owner narrowing: drop the live tools trusted facts hide now. It never adds one."""
@@ -149,6 +180,7 @@ class GuardedPipeline:
         return expected == actual
 
     def check(self, checkpoint: str, expected: Snapshot, run: Run) -> None:
+        self.server_check(checkpoint, run)
         actual = capture(run.tools, run.fmt)
         if not self.same(expected, actual):
             raise SurfaceRefused(checkpoint, expected, actual)

@@ -5,7 +5,7 @@ is a shallow copy that shares nested objects with the request, there is no early
 refusal on the asynchronous-preparation path is raised without reaching the owner's ledger, and
 it carries the defects of the availability era before owner facts were typed: diagnostics read
 as availability in live and recovery paths, a context fitter that silently keeps what fits, and
-an entry summary nobody checks.
+an entry summary nobody checks. It never subscribes to its MCP server's list changes.
 """
 
 from __future__ import annotations
@@ -20,14 +20,16 @@ from .._errors import RequestRefused
 from ._contract_defects import DiagnosticAuthority, EntryOverclaim, FinalOnly, RecoveryReparse, SilentCapacityDrop
 from ._defects import HookOnlyFinal
 from ._guarded import recapture, shallow_copies
+from ._mcp_defects import ListChangeIgnored
 from ._stages import Run
 
 
 class LegacyPipeline(
-    HookOnlyFinal, FinalOnly, DiagnosticAuthority, RecoveryReparse, SilentCapacityDrop, EntryOverclaim
+    HookOnlyFinal, FinalOnly, DiagnosticAuthority, RecoveryReparse, SilentCapacityDrop, EntryOverclaim, ListChangeIgnored
 ):
     """The old path: final check only in a hook callback, shallow-copied baseline, async refusals
-    unsettled, diagnostics as availability, silent top-N, unchecked entry summary."""
+    unsettled, diagnostics as availability, silent top-N, unchecked entry summary, MCP list
+    changes unheard."""
 
     name: ClassVar[str] = "reference:legacy"
 

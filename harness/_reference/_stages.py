@@ -10,7 +10,7 @@ from typing import Any
 
 import orjson
 
-from toolsurface.scenarios import OwnerFact, Scenario, Stage, StageKind
+from toolsurface.scenarios import OwnerFact, Scenario, Stage, StageKind, ToolDescriptor
 
 from .._canonical import Snapshot, capture
 from .._formats import ToolFormat
@@ -33,6 +33,11 @@ class Run:
     baseline: Any = None
     #: The sealed record of the request, once the seal stage ran.
     seal: Snapshot | None = None
+    #: The admitted descriptors the request is projected from: the contract's, or what the
+    #: host's MCP server lists that the grant names.
+    admitted: tuple[ToolDescriptor, ...] = ()
+    #: The MCP server sent `notifications/tools/list_changed` since the host last listed.
+    server_changed: bool = False
     #: Tools the pipeline hid on its own authority rather than an owner's. The guard never adds
     #: one; defect variants do (a diagnostic, a re-parsed transcript, a context fitter's cut).
     self_hidden: frozenset[str] = frozenset()

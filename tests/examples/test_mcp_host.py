@@ -23,7 +23,7 @@ pytest.importorskip("mcp", reason=_INSTALL)
 pytest.importorskip("openai", reason=_INSTALL)
 pytest.importorskip("anthropic", reason=_INSTALL)
 
-from mcp import Client  # noqa: E402
+from mcp import Client, types  # noqa: E402
 
 from tests.fixtures.frameworks import CROSS_SECTION, find_case, refuse_connections, settled  # noqa: E402
 from toolsurface import (  # noqa: E402
@@ -33,9 +33,14 @@ from toolsurface import (  # noqa: E402
     snapshot_of,
 )
 from toolsurface.examples.mcp_host import adapter  # noqa: E402
-from toolsurface.examples.mcp_host.server import catalogue, serve  # noqa: E402
+from toolsurface.examples.mcp_host.host import McpHost  # noqa: E402
+from toolsurface.examples.mcp_host.server import build_server  # noqa: E402
 from toolsurface.harness._api import RunOptions, Session, prepare  # noqa: E402
 from toolsurface.harness._errors import TargetError  # noqa: E402
+from toolsurface.harness._formats import LOGICAL  # noqa: E402
+from toolsurface.harness._mcp import served  # noqa: E402
+from toolsurface.harness._oracles import judge  # noqa: E402
+from toolsurface.harness._ports import Ports  # noqa: E402
 from toolsurface.harness._recorder import record  # noqa: E402
 from toolsurface.harness._runner import observe  # noqa: E402
 from toolsurface.harness._targets import load_target  # noqa: E402
@@ -57,6 +62,8 @@ UNGUARDED_SENDS = [
     ("price-history-child-hooked", "context_fit", "add.foreign", "in_place", "added"),
     ("filings-scan-child-deadline", "async_prep", "description.append", "in_place", "description of"),
     ("entry-main-portfolio-document", "hook", "entry.overclaim", "in_place", "summary claims"),
+    # The server redefines a tool mid-request: without the guard the host takes the new list in.
+    ("etf-compare-main-mcp-paged", "context_fit", "mcp.description_changed", "replace", "description of"),
 ]
 #: Also run on the unguarded host: the over-capacity request, and a hook's add laundered by a rebuild.
 UNGUARDED_MORE = ["holdings-review-main-over-capacity/*/hook/*", "note-refresh-main-mcp-hooked/*/hook/*"]
@@ -82,9 +89,14 @@ def results(target: str, select: list[str]) -> list:
     return list(planned.runner.run(c for c in planned.planned if any(fnmatch.fnmatchcase(c.id, p) for p in select)))
 
 
+#: Beyond the frameworks' cross-section: the paged MCP recording's list changes, and the boundary
+#: where its server adds a tool no grant names.
+MCP_SECTION = ["etf-compare-main-mcp-paged/*/mcp.*", "etf-compare-main-mcp-paged/*/evidence/*"]
+
+
 @pytest.fixture(scope="module")
 def guarded_results(no_network) -> dict:
-    return {target: results(target, CROSS_SECTION) for target in TARGETS}
+    return {target: results(target, CROSS_SECTION + MCP_SECTION) for target in TARGETS}
 
 
 @pytest.fixture(scope="module")
@@ -148,17 +160,77 @@ def test_the_documented_spec_runs_from_the_installed_package(tmp_path):
     assert late == {"trusted_fact"}
 
 
-def test_the_server_lists_every_tool_of_the_run_as_recorded():
-    async def listed(contract):
-        async with Client(serve(contract), mode="legacy") as session:
-            return (await session.list_tools()).tools
+def test_the_server_lists_every_tool_of_the_run_as_recorded_page_by_page():
+    async def listed(scenario):
+        pages = []
+        async with Client(build_server(Ports(scenario, LOGICAL, None, None).mcp), mode="legacy") as session:
+            cursor = None
+            while True:
+                page = await session.list_tools(cursor=cursor)
+                pages.append(page.tools)
+                if (cursor := page.next_cursor) is None:
+                    return pages
 
     for scenario in scenarios.load(None):
-        listing = asyncio.run(listed(scenario.contract))
-        tools = [{"name": t.name, "description": t.description, "inputSchema": t.input_schema} for t in listing]
+        pages = asyncio.run(listed(scenario))
+        tools = [{"name": t.name, "description": t.description, "inputSchema": t.input_schema} for page in pages for t in page]
         # Parity: the wire model moves `type` after the declared fields, object key order aside nothing changes.
-        assert capture(tools, FORMATS["mcp"]) == snapshot_of(catalogue(scenario.contract)), scenario.id
+        assert capture(tools, FORMATS["mcp"]) == snapshot_of(served(scenario.contract)), scenario.id
         assert {t.name for t in scenario.contract.admitted_elsewhere} <= {t["name"] for t in tools}
+        assert len(pages) == (4 if scenario.mcp and scenario.mcp.page_size == 2 else 1), scenario.id
+
+
+def test_the_server_declares_list_changes_and_notifies_its_client():
+    paged = next(s for s in scenarios.load(None) if s.id == "etf-compare-main-mcp-paged")
+    ports = Ports(paged, LOGICAL, None, None)
+    heard = []
+
+    async def handler(message):
+        heard.append(message)
+
+    async def run():
+        async with Client(build_server(ports.mcp), mode="legacy", message_handler=handler) as client:
+            capabilities = client.server_capabilities
+            await client.list_tools()
+            ports.inject("evidence", [], [])  # the recorded change: the server adds a tool
+            for _ in range(100):  # delivery is asynchronous: wait for it, boundedly
+                if heard:
+                    break
+                await asyncio.sleep(0)
+            relisted = await client.list_tools(cursor=None, cache_mode="refresh")
+            return capabilities, relisted
+
+    capabilities, relisted = asyncio.run(run())
+    assert capabilities.tools is not None and capabilities.tools.list_changed is True
+    assert [type(message) for message in heard] == [types.ToolListChangedNotification]
+    assert [tool.name for tool in relisted.tools] == [tool.name for tool in served(paged.contract)][:2]
+
+
+class FirstPageHost(McpHost):
+    """The host, with a `tools/list` loop that stops at the first page."""
+
+    async def discover(self, session):
+        return list((await session.list_tools(cursor=None, cache_mode="refresh")).tools)
+
+
+class FirstPageTarget(adapter.McpHostTarget):
+    host = FirstPageHost
+
+
+def test_a_host_that_reads_only_the_first_page_loses_the_tools_on_the_others(no_network):
+    planned = session("mcp-host:guarded")
+    case = next(c for c in planned.planned if fnmatch.fnmatchcase(c.id, "etf-compare-main-mcp-paged/*/evidence/mcp.replace:tool_added:*"))
+    guarded = judged(planned, planned.runner.target, case)
+    assert guarded.kind is VerdictKind.PASSED, guarded.reason
+    # Its guard takes its baseline from that admission, so only the oracle's own expected surface catches it.
+    verdict = judged(planned, FirstPageTarget(), case)
+    assert verdict.kind is VerdictKind.SURVIVED
+    assert "removed 'market__web_search' (was at 2)" in verdict.reason and "removed 'portfolio__get_holdings' (was at 4)" in verdict.reason
+
+
+def judged(planned, target, case):
+    scenario = planned.runner.scenarios[case.scenario]
+    return judge(case, observe(target, case, scenario, planned.runner.timeout), scenario, snapshot_of(scenario.surface))
 
 
 @pytest.mark.parametrize("target", TARGETS)
@@ -184,6 +256,15 @@ def test_guarded_refusals_are_typed_and_settled_once_on_their_lane(guarded_resul
         assert settled(result) == (f"{scenario.lane}: settle {scenario.identity.request} as pre_dispatch_rejected",)
     types = collections.Counter(r.evidence.stop.error_type for r in refused)
     assert set(types) == {"SurfaceRefused", "SummaryRefused", "CapacityExceeded"}
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_guarded_refuses_a_server_list_change_to_its_admitted_tools_and_goes_on_past_others(guarded_results, target):
+    listed = [r for r in guarded_results[target] if r.case.mutation.kind.value == "mcp"]
+    assert {r.case.mutation.variant for r in listed} == {"tool_added", "tool_removed", "description_changed", "schema_changed"}
+    for result in listed:
+        expected = Ending.DISPATCHED if result.case.mutation.variant == "tool_added" else Ending.REFUSED
+        assert (result.verdict.kind.ok, result.evidence.ending) == (True, expected), result.case.id
 
 
 @pytest.mark.parametrize("scenario, point, mutator, delivery, sent", UNGUARDED_SENDS)

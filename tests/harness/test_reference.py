@@ -48,7 +48,7 @@ def test_the_default_matrix_is_large_and_complete(scenarios, cases):
     assert len({c.id for c in cases}) == len(cases)
     assert {c.lane.value for c in cases} == {"main", "child"}
     assert {c.hooks for c in cases} == {True, False}
-    assert {c.mutation.kind.value for c in cases} == {*SIX_KINDS, "control", "availability", "entry", "wire", "legit"}
+    assert {c.mutation.kind.value for c in cases} == {*SIX_KINDS, "control", "availability", "entry", "wire", "legit", "mcp"}
     # Every kind but entry (one recording) reaches every point that more than one recording offers.
     for point in POINTS:
         at_point = {c.mutation.kind.value for c in cases if c.point == point}

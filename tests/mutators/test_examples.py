@@ -11,11 +11,16 @@ import pytest
 
 from toolsurface.harness._canonical import snapshot_of
 from toolsurface.harness._formats import LOGICAL, MCP, OPENAI
+from toolsurface.harness._mcp import McpCatalogue, served
 from toolsurface.harness._ports import Gateway
 from toolsurface.mutators import MUTATORS, Delivery, Edit, Example, Kind, Must, Mutator, NotCarried, WireField
 from toolsurface.mutators._testing import descriptor, example_scenario, live_tools, read_surface
 
 FORMATS = (LOGICAL, OPENAI, MCP)
+
+
+def example_listing(scenario):
+    return [tool.as_logical() for tool in served(scenario.contract)]
 
 EXAMPLES = [
     pytest.param(mutator, example, id=f"{mutator.key()}[{index}]")
@@ -42,7 +47,8 @@ def test_example_applies(mutator: Mutator, example: Example, delivery: Delivery,
     # Bytes, not ==: they also catch a replace delivery that reordered keys of the originals.
     snapshot = orjson.dumps([tools, messages])
     facts = list(example.facts)
-    edit = Edit(tools, messages, fmt, delivery, example.aim, scenario, facts)
+    server = McpCatalogue(scenario)
+    edit = Edit(tools, messages, fmt, delivery, example.aim, scenario, facts, server)
     if isinstance(example.aim, WireField) and not fmt.carries(example.aim.field):
         # A format without the field cannot send a change to it: the mutation says so and touches nothing.
         with pytest.raises(NotCarried, match=repr(example.aim.field)):
@@ -57,6 +63,9 @@ def test_example_applies(mutator: Mutator, example: Example, delivery: Delivery,
     expected = example.messages_before if example.messages_after is None else example.messages_after
     assert new_messages == list(expected)
     assert facts == [*example.facts, *example.recorded]
+    # What the MCP server lists afterwards: unchanged, unless the example says how it changed.
+    listed = [tool.as_logical() for tool in server.list_all()]
+    assert listed == list(example.listed_after if example.listed_after is not None else example_listing(scenario))
     if delivery is Delivery.IN_PLACE:
         assert new_tools is tools
         assert new_messages is messages
@@ -86,7 +95,11 @@ def test_example_changes_the_surface_exactly_when_it_must(mutator: Mutator, exam
     )
     after = example.messages_before if example.messages_after is None else example.messages_after
     summary_changed = Gateway.summary_of(list(example.messages_before)) != Gateway.summary_of(list(after))
-    if mutator.must is Must.DISPATCH:
+    if mutator.kind is Kind.MCP:
+        # The request is handed on as it is; the change is on the server's list.
+        assert not changed and example.listed_after is not None
+        assert list(example.listed_after) != example_listing(example_scenario(example))
+    elif mutator.must is Must.DISPATCH:
         assert not changed and not summary_changed
     elif mutator.kind is Kind.REORDER and len(example.before) == 1:
         assert not changed  # the harness reports this case as `equivalent`

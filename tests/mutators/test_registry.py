@@ -61,7 +61,7 @@ def test_every_mutator_has_examples_and_says_consistently_what_a_guard_must_do(m
     if mutator.kind is Kind.LEGITIMATE:
         assert mutator.must is Must.DISPATCH
     if mutator.must is Must.DISPATCH:
-        assert mutator.kind in (Kind.LEGITIMATE, Kind.AVAILABILITY)
+        assert mutator.kind in (Kind.LEGITIMATE, Kind.AVAILABILITY, Kind.MCP)
 
 
 def test_by_key_finds_the_registered_instance() -> None:
