@@ -19,7 +19,7 @@ from .._canonical import Snapshot, capture, snapshot_of
 from .._errors import CapacityExceeded, RequestRefused, SummaryRefused, SurfaceRefused
 from .._formats import LOGICAL
 from .._ports import Gateway, Ledger, Reservation
-from .._reference._stages import compress, estimate_tokens
+from .._capacity import compress, over_capacity
 from .._types import Settlement
 
 
@@ -106,11 +106,11 @@ class SurfaceGuard:
                 request.refuse(SummaryRefused(checkpoint, summary, stated))
 
     def fit(self, request: PreparedRequest, stage: Stage, tools: Sequence[Any], messages: list[Any]) -> None:
-        """Tools are never cut to fit: a request that cannot hold them is an explicit capacity result."""
+        """Tools are never cut to fit, in tokens or in number: a request that cannot hold them is an
+        explicit capacity result."""
         fitted = compress(messages, stage.keep_messages or len(messages))
-        needed = sum(estimate_tokens(LOGICAL.logical(tool)) for tool in tools) + estimate_tokens(fitted)
-        if needed > (budget := stage.budget_tokens or 0):
-            request.refuse(CapacityExceeded(needed, budget, len(tools)))
+        if (result := over_capacity([LOGICAL.logical(tool) for tool in tools], fitted, stage)) is not None:
+            request.refuse(result)
 
 
 #: How a recorded tool result names its tool: `[market__web_read] …`.

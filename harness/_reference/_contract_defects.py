@@ -13,7 +13,8 @@ from toolsurface.scenarios import FactKind, OwnerFact, Stage
 
 from ._diagnostics import diagnostic_hides
 from ._guarded import GuardedPipeline
-from ._stages import Run, compress, estimate_tokens
+from .._capacity import compress, estimate_tokens
+from ._stages import Run
 
 
 class FinalOnly(GuardedPipeline):

@@ -26,7 +26,8 @@ from ._contract_defects import (
     SilentCapacityDrop,
 )
 from ._guarded import GuardedPipeline, recapture
-from ._stages import Run, estimate_tokens
+from .._capacity import estimate_tokens
+from ._stages import Run
 
 
 class SharedRef(GuardedPipeline):

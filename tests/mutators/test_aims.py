@@ -14,15 +14,18 @@ from toolsurface.mutators import (
     MUTATORS,
     Aim,
     Claim,
+    Cut,
     Diagnostic,
     FactField,
     Forgery,
     Insert,
+    Keep,
     LooksLike,
     Messages,
     Reverse,
     Rotate,
     SchemaPath,
+    Selection,
     Swap,
     Tool,
 )
@@ -45,6 +48,9 @@ SPELLED = [
     (Diagnostic(LooksLike.PROVIDER_ATTEMPT), "provider_attempt"),
     (Forgery(FactField.INVOCATION), "invocation"),
     (Claim("portfolio"), "portfolio"),
+    (Cut("filings__search_regulatory_filings", 1024), "filings__search_regulatory_filings~1024"),
+    (Keep(40), "first40"),
+    (Selection(16, "market__web_search"), "keep16+market__web_search"),
 ]  # fmt: skip
 
 
