@@ -323,7 +323,7 @@ class McpHost:
             case "context_fit":
                 fitted = compress(request.messages, stage.keep_messages or len(request.messages))
                 if self.guard is not None:
-                    self.guard.fit(request.tools, fitted, stage.budget_tokens or 0)
+                    self.guard.fit(request.tools, fitted, stage.budget_tokens or 0, stage.max_tools)
                 request.messages = fitted
             case "evidence":
                 request.messages = request.messages + [message.as_dict() for message in stage.add_messages]

@@ -16,10 +16,10 @@ from typing import Any, ClassVar, NoReturn
 from toolsurface.scenarios import Scenario, Stage, hidden_by
 
 from .._canonical import Snapshot, capture, snapshot_of
+from .._capacity import compress, over_capacity
 from .._errors import CapacityExceeded, RequestRefused, SummaryRefused, SurfaceRefused
 from .._formats import LOGICAL
 from .._ports import Gateway, Ledger, Reservation
-from .._capacity import compress, over_capacity
 from .._types import Settlement
 
 

@@ -11,9 +11,9 @@ from typing import ClassVar
 
 from toolsurface.scenarios import FactKind, OwnerFact, Stage
 
+from .._capacity import compress, estimate_tokens
 from ._diagnostics import diagnostic_hides
 from ._guarded import GuardedPipeline
-from .._capacity import compress, estimate_tokens
 from ._stages import Run
 
 

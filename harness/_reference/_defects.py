@@ -1,7 +1,8 @@
 """`reference:defect/<name>` — the guarded design with exactly one flaw each.
 
 Flaws of the surface check and of settlement are here; flaws of who may narrow the surface,
-recovery, capacity and entry summaries are in `_contract_defects`. Every defect must be killed by
+recovery, capacity and entry summaries are in `_contract_defects`; those of lists at real sizes
+in `_size_defects`. Every defect must be killed by
 at least one bundled case; `toolsurface defects` shows which.
 """
 
@@ -14,6 +15,7 @@ from typing import Any, ClassVar
 from toolsurface.scenarios import Lane, Stage
 
 from .._canonical import Snapshot, canonical_json, capture
+from .._capacity import estimate_tokens
 from .._errors import RequestRefused
 from .._types import Settlement
 from ._contract_defects import (
@@ -26,7 +28,7 @@ from ._contract_defects import (
     SilentCapacityDrop,
 )
 from ._guarded import GuardedPipeline, recapture
-from .._capacity import estimate_tokens
+from ._size_defects import CapAfterCheck, DescriptionCutAfterCheck, NameCutAfterCheck, SelectorTrim
 from ._stages import Run
 
 
@@ -208,5 +210,9 @@ DEFECTS: dict[str, type[GuardedPipeline]] = {
         RecoveryReparse,
         SilentCapacityDrop,
         EntryOverclaim,
+        CapAfterCheck,
+        DescriptionCutAfterCheck,
+        NameCutAfterCheck,
+        SelectorTrim,
     )
 }

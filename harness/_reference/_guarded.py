@@ -18,10 +18,10 @@ from typing import Any, ClassVar
 from toolsurface.scenarios import Contract, OwnerFact, Scenario, Stage, StageKind, hidden_by
 
 from .._canonical import Snapshot, capture, snapshot_of
+from .._capacity import compress, over_capacity
 from .._errors import CapacityExceeded, RequestRefused, SummaryRefused, SurfaceRefused
 from .._ports import Gateway, Ports
 from .._types import Settlement
-from .._capacity import compress, over_capacity
 from ._stages import Run, replay
 
 

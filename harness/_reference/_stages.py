@@ -10,8 +10,8 @@ from typing import Any
 
 from toolsurface.scenarios import Scenario, Stage, StageKind
 
-from .._capacity import compress
 from .._canonical import Snapshot, capture
+from .._capacity import compress
 from .._formats import ToolFormat
 from .._ports import Ledger, Ports, Publications, Reservation
 
