@@ -9,6 +9,7 @@ held to its own arithmetic (`ends_in_capacity`).
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -69,3 +70,10 @@ def ends_in_capacity(scenario: Scenario, estimate: Estimator | None) -> bool:
     messages = [message.as_dict() for message in scenario.request_messages]
     fitted = compress(messages, stage.keep_messages or len(messages))
     return over_capacity([tool.as_logical() for tool in scenario.surface], fitted, stage, estimate) is not None
+
+
+def judged_on(target: Any, scenario: Scenario) -> Scenario:
+    """The scenario as a target is judged on it: a capacity result where its own estimate says so."""
+    if scenario.outcome is RequestOutcome.CAPACITY or not ends_in_capacity(scenario, declared_estimator(target)):
+        return scenario
+    return dataclasses.replace(scenario, outcome=RequestOutcome.CAPACITY)

@@ -23,9 +23,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolsurface.mutators import Edit, Must, by_key
-from toolsurface.scenarios import Scenario
+from toolsurface.scenarios import RequestOutcome, Scenario
 
 from ._canonical import Snapshot, snapshot_of
+from ._capacity import judged_on
 from ._diff import diff_snapshots
 from ._errors import CapacityExceeded, RequestRefused
 from ._formats import FORMATS, ToolFormat
@@ -89,6 +90,9 @@ class Runner:
         self._late: deque[Amendment] = deque()
         #: The last case each target ran in this process: where stale state came from.
         self._last: dict[Role, str] = {}
+        #: Each scenario as each role's target is judged on it: a target that declares its own token
+        #: estimator is held to it, so a request that does not fit by its count must end in capacity.
+        self._judged = {role: {key: judged_on(self.target_of(role), s) for key, s in self.scenarios.items()} for role in self.roles}
 
     @property
     def roles(self) -> tuple[Role, ...]:
@@ -145,11 +149,19 @@ class Runner:
         self._last[role] = case.id
         return dataclasses.replace(observed, stale=stale, leaked=leaked, forks=forks)
 
+    def judged(self, role: Role, scenario: str) -> Scenario:
+        """The scenario as the role's target is judged on it (see `judged_on`)."""
+        return self._judged[role][scenario]
+
+    def outcome(self, role: Role, scenario: str) -> RequestOutcome:
+        """How the unmutated request must end on the role's target."""
+        return self._judged[role][scenario].outcome
+
     def kills(self, case: Case, observed: Observation) -> tuple[str, ...] | None:
         if self.probe is None:
             return None
         scenario, expected = self.scenarios[case.scenario], self._expected[case.scenario]
-        known = judge(case, observed, scenario, expected) if type(self.target) is type(self.probe.guard) else None
+        known = judge(case, observed, self.judged(Role.TARGET, case.scenario), expected) if type(self.target) is type(self.probe.guard) else None
         return self.probe.kills(case, scenario, expected, known)
 
     def record(self, case: Case, observed: Observation | None, red: Observation | None, kills: tuple[str, ...] | None) -> CaseRecord:
@@ -157,8 +169,8 @@ class Runner:
         if observed is None:
             nothing = Evidence(0, (), NotRun(), (), (), ())
             return CaseRecord(case, EQUIVALENT, EQUIVALENT if self.red_target else None, nothing, kills)
-        scenario, expected = self.scenarios[case.scenario], self._expected[case.scenario]
-        red_verdict = None if red is None else judge(case, red, scenario, expected)
+        scenario, expected = self.judged(Role.TARGET, case.scenario), self._expected[case.scenario]
+        red_verdict = None if red is None else judge(case, red, self.judged(Role.RED, case.scenario), expected)
         return CaseRecord(case, judge(case, observed, scenario, expected), red_verdict, evidence(case, observed, scenario, expected), kills)
 
     def expected(self, case: Case) -> Snapshot:
@@ -281,13 +293,13 @@ class DefectProbe:
     def kills(self, case: Case, scenario: Scenario, expected: Snapshot, guarded: Verdict | None = None) -> tuple[str, ...]:
         """The defects this case kills; `guarded` is the guard's verdict when already known."""
         if guarded is None:
-            guarded = judge(case, observe(self.guard, case, scenario, self.timeout), scenario, expected)
+            guarded = judge(case, observe(self.guard, case, scenario, self.timeout), judged_on(self.guard, scenario), expected)
         if not guarded.kind.ok:
             return ()
         return tuple(
             name
             for name, defect in self.defects.items()
-            if judge(case, observe(defect, case, scenario, self.timeout), scenario, expected).kind in _KILLS
+            if judge(case, observe(defect, case, scenario, self.timeout), judged_on(defect, scenario), expected).kind in _KILLS
         )
 
 
