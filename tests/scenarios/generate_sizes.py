@@ -35,14 +35,39 @@ _PARAMS: dict[str, dict[str, Any]] = {
 }
 
 
+#: Paging, which every listing tool of the desk takes.
+_PAGE = {
+    "type": "object",
+    "description": "Paging: the cursor a previous call returned, and how many records each page holds at most.",
+    "properties": {
+        "cursor": {"type": "string", "description": "next_cursor from the previous page of results; the first page when omitted."},
+        "size": {"type": "integer", "minimum": 1, "maximum": 200, "default": 50},
+    },
+    "additionalProperties": False,
+}
+
+
 def _schema(required: list[str], optional: list[str]) -> dict[str, Any]:
     names = required + optional
     return {
         "type": "object",
-        "properties": {name: _PARAMS[name] for name in names},
+        "properties": {**{name: _PARAMS[name] for name in names}, "page": _PAGE},
         "required": required,
         "additionalProperties": False,
     }
+
+
+def _recorded() -> dict[str, dict[str, Any]]:
+    """Tools the other bundled recordings already carry: a tool reads the same in every file."""
+    tools: dict[str, dict[str, Any]] = {}
+    for path in sorted(BUNDLED.glob("*.json")):
+        if path.name.startswith("desk-"):
+            continue
+        contract = json.loads(path.read_text(encoding="utf-8"))["contract"]
+        for group in ("admitted", "controls", "admitted_elsewhere"):
+            for tool in contract.get(group, ()):
+                tools.setdefault(tool["name"], tool)
+    return tools
 
 
 # -- the catalogue: (name, what it does, required, optional) ---------------------------------------
@@ -192,7 +217,8 @@ def catalogue() -> list[dict[str, Any]]:
     for level in range(1, 10):
         tools.append(_simple(f"portfolio__model_portfolio_risk_{level}_drift_report", f"Report how far accounts on model portfolio risk level {level} drifted from it", ["account_id"]))
     assert len(tools) == 140 and len({tool["name"] for tool in tools}) == 140 and max(len(tool["name"]) for tool in tools) <= 64
-    return tools
+    recorded = _recorded()
+    return [recorded.get(tool["name"], tool) for tool in tools]
 
 
 def _simple(name: str, what: str, optional: list[str]) -> dict[str, Any]:
@@ -241,7 +267,7 @@ def _messages(question: str) -> list[dict[str, str]]:
 
 def scenario(
     scenario_id: str, description: str, tool_format: str, tools: list[dict[str, Any]], *, request: str, invocation: str,
-    question: str, eligible: bool, outcome: str | None = None, budget: int = 200_000,
+    question: str, eligible: bool, hooks: bool, trace: str, outcome: str | None = None, budget: int = 200_000,
 ) -> dict[str, Any]:
     document: dict[str, Any] = {
         "$schema": "../scenario.schema.json",
@@ -268,12 +294,19 @@ def scenario(
         "web_tools": {"search": "market__web_search", "read": "market__web_read"},
     }
     document["messages"] = _messages(question)
-    document["hooks"] = True
+    document["hooks"] = hooks
     document["stages"] = [
-        {"stage": "hook"},
+        *([{"stage": "hook"}] if hooks else []),
         {"stage": "revalidate"},
         {"stage": "context_fit", "keep_messages": 4, "budget_tokens": budget, "max_tools": 128},
-        {"stage": "evidence", "add_messages": [{"role": "user", "content": "[evidence S1] VWRL factsheet 30 September 2026 (src_9a01): top holdings Apple 4.1%, Microsoft 3.9%, NVIDIA 3.6%."}]},
+        {
+            "stage": "evidence",
+            "add_messages": [
+                {"role": "user", "content": "[evidence S1] VWRL factsheet 30 September 2026 (src_9a01): top holdings Apple 4.1%, Microsoft 3.9%, NVIDIA 3.6%."},
+                {"role": "user", "content": "[evidence S2] acc_3k9d2m7q look-through 2026-11-04 (src_4c7e): Apple 10.4%, Microsoft 10.0%, NVIDIA 2.2% of the account."},
+            ],
+        },
+        {"stage": "async_prep", "metadata": {"prefetch": {"quotes": ["VWRL.L", "AAPL", "MSFT"]}, "trace": {"trace_id": trace, "span": "desk_prepare", "sampled": True}}},
         {"stage": "seal"},
     ]
     return document
@@ -284,12 +317,12 @@ def documents() -> dict[str, dict[str, Any]]:
     return {
         "desk-review-main-openai-46-tools": scenario(
             "desk-review-main-openai-46-tools",
-            "An account review on an OpenAI-format host that sends 46 tools, more than a 40-tool cap such as Cursor's lets "
-            "through, several with descriptions of several KB and names near the 64-character limit; its provider takes up "
-            "to 128 tools. Every one must reach the model: a host that caps, selects or cuts its list is caught.",
+            "An account review on an OpenAI-format host with a hook that sends 46 tools, more than a 40-tool cap such as "
+            "Cursor's lets through, several with descriptions of several KB and names near the 64-character limit, every "
+            "one of which must reach the model as admitted.",
             "openai", tools[:46], request="req_main_0040", invocation="inv_40",
             question="Review account acc_3k9d2m7q: overlap between its global ETF and its single stocks, and its risk.",
-            eligible=False,
+            eligible=False, hooks=True, trace="5d1e9a07c3b24f68a0e1d2c3b4a59687",
         ),
         "desk-research-main-mcp-128-tools": scenario(
             "desk-research-main-mcp-128-tools",
@@ -297,7 +330,7 @@ def documents() -> dict[str, dict[str, Any]]:
             "control: exactly 128, the most OpenAI takes in one request, so it fits and every tool must be sent as admitted.",
             "mcp", tools[:127], request="req_main_0041", invocation="inv_41",
             question="Research the account's look-through exposure, its ESG flags and the house view on global equities.",
-            eligible=True,
+            eligible=True, hooks=False, trace="6e2f0b18d4c3507991f2e3d4c5b6a798",
         ),
         "desk-research-main-openai-over-tool-limit": scenario(
             "desk-research-main-openai-over-tool-limit",
@@ -306,7 +339,7 @@ def documents() -> dict[str, dict[str, Any]]:
             "reservation closed, never the first 128 or a selector's pick.",
             "openai", tools, request="req_main_0042", invocation="inv_42",
             question="Screen every sector and region for the adviser's quarterly review of acc_3k9d2m7q.",
-            eligible=False, outcome="capacity",
+            eligible=False, hooks=True, trace="7f301c29e5d46108a203f4e5d6c7b8a9", outcome="capacity",
         ),
     }
 
