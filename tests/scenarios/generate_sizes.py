@@ -306,7 +306,9 @@ def scenario(
                 {"role": "user", "content": "[evidence S2] acc_3k9d2m7q look-through 2026-11-04 (src_4c7e): Apple 10.4%, Microsoft 10.0%, NVIDIA 2.2% of the account."},
             ],
         },
-        {"stage": "async_prep", "metadata": {"prefetch": {"quotes": ["VWRL.L", "AAPL", "MSFT"]}, "trace": {"trace_id": trace, "span": "desk_prepare", "sampled": True}}},
+        # Every point multiplies the cases of a list this long: a hooked host prepares asynchronously
+        # (as every hooked recording but one), a host without hooks seals what it fitted.
+        *([{"stage": "async_prep", "metadata": {"prefetch": {"quotes": ["VWRL.L", "AAPL", "MSFT"]}, "trace": {"trace_id": trace, "span": "desk_prepare", "sampled": True}}}] if hooks else []),
         {"stage": "seal"},
     ]
     return document
@@ -317,12 +319,12 @@ def documents() -> dict[str, dict[str, Any]]:
     return {
         "desk-review-main-openai-46-tools": scenario(
             "desk-review-main-openai-46-tools",
-            "An account review on an OpenAI-format host with a hook that sends 46 tools, more than a 40-tool cap such as "
+            "An account review on an OpenAI-format host that sends 46 tools, more than a 40-tool cap such as "
             "Cursor's lets through, several with descriptions of several KB and names near the 64-character limit, every "
             "one of which must reach the model as admitted.",
             "openai", tools[:46], request="req_main_0040", invocation="inv_40",
             question="Review account acc_3k9d2m7q: overlap between its global ETF and its single stocks, and its risk.",
-            eligible=False, hooks=True, trace="5d1e9a07c3b24f68a0e1d2c3b4a59687",
+            eligible=False, hooks=False, trace="5d1e9a07c3b24f68a0e1d2c3b4a59687",
         ),
         "desk-research-main-mcp-128-tools": scenario(
             "desk-research-main-mcp-128-tools",
