@@ -294,11 +294,10 @@ def scenario(
         "web_tools": {"search": "market__web_search", "read": "market__web_read"},
     }
     document["messages"] = _messages(question)
-    document["hooks"] = hooks
-    document["stages"] = [
-        *([{"stage": "hook"}] if hooks else []),
-        {"stage": "revalidate"},
-        {"stage": "context_fit", "keep_messages": 4, "budget_tokens": budget, "max_tools": 128},
+    # Each point multiplies the cases of a list this long, and each case costs in proportion to it:
+    # the hosts without hooks go from fitting straight to sealing; the hooked one (over the limit,
+    # so it stops at fitting) adds evidence and prepares asynchronously, as hooked hosts here do.
+    late = [
         {
             "stage": "evidence",
             "add_messages": [
@@ -306,9 +305,14 @@ def scenario(
                 {"role": "user", "content": "[evidence S2] acc_3k9d2m7q look-through 2026-11-04 (src_4c7e): Apple 10.4%, Microsoft 10.0%, NVIDIA 2.2% of the account."},
             ],
         },
-        # Every point multiplies the cases of a list this long: a hooked host prepares asynchronously
-        # (as every hooked recording but one), a host without hooks seals what it fitted.
-        *([{"stage": "async_prep", "metadata": {"prefetch": {"quotes": ["VWRL.L", "AAPL", "MSFT"]}, "trace": {"trace_id": trace, "span": "desk_prepare", "sampled": True}}}] if hooks else []),
+        {"stage": "async_prep", "metadata": {"prefetch": {"quotes": ["VWRL.L", "AAPL", "MSFT"]}, "trace": {"trace_id": trace, "span": "desk_prepare", "sampled": True}}},
+    ]
+    document["hooks"] = hooks
+    document["stages"] = [
+        *([{"stage": "hook"}] if hooks else []),
+        {"stage": "revalidate"},
+        {"stage": "context_fit", "keep_messages": 4, "budget_tokens": budget, "max_tools": 128},
+        *(late if hooks else []),
         {"stage": "seal"},
     ]
     return document
