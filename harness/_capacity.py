@@ -37,10 +37,9 @@ def compress(messages: list[dict[str, Any]], keep: int) -> list[dict[str, Any]]:
     return [messages[0], summary, *messages[len(messages) - (keep - 2):]]
 
 
-def over_capacity(
-    tools: Sequence[dict[str, Any]], fitted: Sequence[dict[str, Any]], stage: Stage, estimate: Estimator = estimate_tokens
-) -> CapacityExceeded | None:
-    """The capacity result for these logical tools and compressed messages, or None when they fit."""
+def over_capacity(tools: Sequence[Any], fitted: Sequence[Any], stage: Stage, estimate: Estimator = estimate_tokens) -> CapacityExceeded | None:
+    """The capacity result for these tools (as the JSON values a count reads: logical views) and
+    compressed messages, or None when they fit."""
     if stage.max_tools is not None and len(tools) > stage.max_tools:
         return CapacityExceeded(0, stage.budget_tokens or 0, len(tools), max_tools=stage.max_tools)
     needed = sum(estimate(tool) for tool in tools) + estimate(list(fitted))
