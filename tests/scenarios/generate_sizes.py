@@ -262,6 +262,7 @@ def _messages(question: str) -> list[dict[str, str]]:
         {"role": "assistant", "content": "Starting with the account's positions.\n[tool_call portfolio__get_holdings] {\"account_id\": \"acc_3k9d2m7q\"}"},
         {"role": "tool", "content": "[portfolio__get_holdings] acc_3k9d2m7q as of 2026-11-04, GBP: VWRL.L 1,240 units (62.1%); AAPL 85 (7.9%); MSFT 40 (7.6%); cash 22.4%."},
         {"role": "assistant", "content": "Three positions and cash. Checking the fund's exposure next."},
+        {"role": "user", "content": "Include anything on the restricted list, and keep it to one page."},
     ]
 
 
