@@ -10,14 +10,14 @@ import jsonschema
 import orjson
 import pytest
 
+from toolsurface.harness import _results
 from toolsurface.harness._api import RunOptions, prepare
 from toolsurface.harness._codec import decode
 from toolsurface.harness._config import Spec
 from toolsurface.harness._errors import UsageError
+from toolsurface.harness._files import temporary
 from toolsurface.harness._gate import Thresholds
 from toolsurface.harness._record import SCHEMA_VERSION, Results, results_schema
-from toolsurface.harness import _results
-from toolsurface.harness._files import temporary
 from toolsurface.harness._results import RESULTS_FILE, ResultsWriter, digest_of, encode, read_results, write_results
 from toolsurface.harness._types import Capacity, Crashed, NotRun, Refused, Returned, VerdictKind
 
