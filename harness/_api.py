@@ -212,7 +212,13 @@ def _run_info(
         selected=selected,
         thresholds=options.thresholds,
         defects=None if runner.probe is None else tuple(runner.probe.defects),
-        scenarios=tuple(ScenarioInfo(s.id, s.source, s.digest, s.mode, s.lane, s.identity.request, s.outcome) for s in loaded),
+        scenarios=tuple(
+            ScenarioInfo(
+                s.id, s.source, s.digest, s.mode, s.lane, s.identity.request, s.outcome,
+                runner.outcome(Role.TARGET, s.id), None if red is None else runner.outcome(Role.RED, s.id),
+            )
+            for s in loaded
+        ),
     )
 
 
@@ -235,7 +241,7 @@ def reproduce(options: RunOptions, case_id: str) -> Reproduction:
     session = prepare(RunOptions(**{**options.__dict__, "red_target": NO_TARGET}))
     case = find_case(session, case_id)
     runner = session.runner
-    scenario, expected = runner.scenarios[case.scenario], runner.expected(case)
+    scenario, expected = runner.judged(Role.TARGET, case.scenario), runner.expected(case)
     observed = runner.observe(case, Role.TARGET, explain=True)
     verdict = EQUIVALENT if case.equivalent else judge(case, observed, scenario, expected)
     summary = scenario.contract.summary

@@ -33,7 +33,7 @@ class Snapshot:
     @property
     def canonical(self) -> bytes:
         """The same surface with every object's keys sorted: equal exactly when surfaces have parity."""
-        return canonical_json(json.loads(self.raw))  # json, not orjson: exact past 64-bit integers
+        return canonical_json(_decode(self.raw))
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Snapshot):
@@ -46,7 +46,7 @@ class Snapshot:
 
     def entries(self) -> list[list[Any]]:
         """A fresh decoded copy: `[name, description, input_schema]` per tool (and its wire fields, if any), in order."""
-        return json.loads(self.raw)
+        return _decode(self.raw)
 
     def names(self) -> list[str]:
         return [entry[0] for entry in self.entries()]
@@ -62,7 +62,16 @@ class Snapshot:
 @functools.lru_cache(maxsize=256)
 def _without(raw: bytes, names: frozenset[str]) -> bytes:
     # A narrowed baseline is asked for at every check; its inputs are immutable, so decode once.
-    return _raw_json([entry for entry in json.loads(raw) if entry[0] not in names])
+    return _raw_json([entry for entry in _decode(raw) if entry[0] not in names])
+
+
+def _decode(raw: bytes) -> Any:
+    """The JSON value of a snapshot's bytes: orjson (several times faster on a surface of 128 tools
+    with KB-long descriptions), the standard library where orjson stops (integers past 64 bits)."""
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return json.loads(raw)
 
 
 def canonical_json(value: Any) -> bytes:

@@ -105,13 +105,17 @@ class CapacityExceeded(RequestRefused):
     Never answered by dropping tools: the request is not sent, and the reservation is closed.
     """
 
-    def __init__(self, needed_tokens: int, budget_tokens: int, tools: int) -> None:
+    def __init__(self, needed_tokens: int, budget_tokens: int, tools: int, max_tools: int | None = None) -> None:
         super().__init__("context_fit")
         self.needed_tokens = needed_tokens
         self.budget_tokens = budget_tokens
         self.tools = tools
+        #: The provider's limit on tools per request, when it is what the tools exceed.
+        self.max_tools = max_tools
 
     def __str__(self) -> str:
+        if self.max_tools is not None:
+            return f"capacity: {self.tools} required tools; the provider takes at most {self.max_tools} per request"
         return (
             f"capacity: {self.tools} required tools and the fitted messages need ~{self.needed_tokens} tokens; "
             f"the budget is {self.budget_tokens}"

@@ -69,6 +69,27 @@ _NOT_EXERCISED = (
 
 
 @dataclass(frozen=True, slots=True)
+class _Judged:
+    """A recording as one role's target was judged on it: its lane and request, and how its
+    unmutated request must end there (capacity by the target's own token count, or as recorded)."""
+
+    lane: str
+    request: str
+    outcome: RequestOutcome
+    #: The capacity result comes from the target's own token count, not the recording: cases at
+    #: points past context fitting are planned, never reached, and judged on that result.
+    estimated: bool
+
+    @classmethod
+    def of(cls, info: ScenarioInfo, outcome: RequestOutcome) -> _Judged:
+        return cls(info.lane.value, info.request, outcome, outcome is not info.outcome)
+
+    def beyond(self, record: CaseRecord) -> bool:
+        """Whether the case's point lies past where its request ended in that capacity result."""
+        return self.estimated and record.case.point.value not in record.evidence.points
+
+
+@dataclass(frozen=True, slots=True)
 class Inconsistency:
     """A case record whose verdict its own evidence, or the run, contradicts."""
 
@@ -91,22 +112,23 @@ def check_cases(run: RunInfo, cases: Sequence[CaseRecord]) -> Inconsistency | No
     return None
 
 
-def _problems(run: RunInfo, scenario: ScenarioInfo | None, record: CaseRecord) -> Iterator[tuple[str, str]]:
-    if scenario is None:
+def _problems(run: RunInfo, info: ScenarioInfo | None, record: CaseRecord) -> Iterator[tuple[str, str]]:
+    if info is None:
         yield "case.scenario", f"{record.case.scenario!r} is not one of the run's recordings"
         return
+    scenario = _Judged.of(info, info.target_outcome)
     verdict = record.verdict
     if record.evidence.aftermath or verdict.reason.startswith(_AFTER):
         # What the case did after its request: the verdict fails for it, whatever the request showed.
         yield from _aftermath(record)
-        yield from _red(run, record, scenario)
+        yield from _red(run, record, info)
         return
     # The verdict against the case first, then against its evidence, then its reason: a flipped
     # verdict is named by what its evidence shows rather than by the words left beside it.
     yield from _verdict("verdict", verdict, record, scenario)
     yield from (("verdict.kind", f"{verdict.kind}, but {problem}") for problem in _RULES[verdict.kind](record, scenario))
     yield from _reason("verdict", verdict, record, scenario)
-    yield from _red(run, record, scenario)
+    yield from _red(run, record, info)
     killed, defects = record.defects_killed, run.defects
     if (killed is None) != (defects is None) or set(killed or ()) - set(defects or ()):
         yield "defects_killed", f"{killed!r} does not fit the defects the run ran ({defects!r})"
@@ -126,19 +148,19 @@ def _aftermath(record: CaseRecord) -> Iterator[tuple[str, str]]:
         yield "verdict.reason", f"{verdict.reason!r} does not say what the case did after its request: {aftermath[0]}"
 
 
-def _verdict(where: str, verdict: Verdict, record: CaseRecord, scenario: ScenarioInfo) -> Iterator[tuple[str, str]]:
+def _verdict(where: str, verdict: Verdict, record: CaseRecord, scenario: _Judged) -> Iterator[tuple[str, str]]:
     """A verdict the oracle never gives this case, whatever the evidence."""
     if verdict.kind not in _reasons(record, scenario):
         yield f"{where}.kind", f"{verdict.kind}: a verdict the oracle never gives {_what_case(record)}"
 
 
-def _reason(where: str, verdict: Verdict, record: CaseRecord, scenario: ScenarioInfo) -> Iterator[tuple[str, str]]:
+def _reason(where: str, verdict: Verdict, record: CaseRecord, scenario: _Judged) -> Iterator[tuple[str, str]]:
     """A reason the oracle never gives this verdict on this case."""
     if not verdict.reason.startswith(_reasons(record, scenario).get(verdict.kind, ())):
         yield f"{where}.reason", f"{verdict.reason!r} is not a reason the oracle gives a {verdict.kind} verdict here"
 
 
-def _reasons(record: CaseRecord, scenario: ScenarioInfo) -> dict[VerdictKind, tuple[str, ...]]:
+def _reasons(record: CaseRecord, scenario: _Judged) -> dict[VerdictKind, tuple[str, ...]]:
     """What the oracle's reason for each verdict it may give this case begins with."""
     reasons = _judged_reasons(record, scenario)
     if record.case.mutation.kind is Kind.MCP:  # a target that never lists from the MCP server
@@ -146,10 +168,10 @@ def _reasons(record: CaseRecord, scenario: ScenarioInfo) -> dict[VerdictKind, tu
     return reasons
 
 
-def _judged_reasons(record: CaseRecord, scenario: ScenarioInfo) -> dict[VerdictKind, tuple[str, ...]]:
+def _judged_reasons(record: CaseRecord, scenario: _Judged) -> dict[VerdictKind, tuple[str, ...]]:
     if record.case.equivalent:
         return {VerdictKind.EQUIVALENT: (EQUIVALENT.reason,)}
-    if record.case.must is Must.REFUSE:
+    if record.case.must is Must.REFUSE and not scenario.beyond(record):
         return {
             VerdictKind.KILLED: (KILLED.reason,),
             VerdictKind.SURVIVED: ("dispatched ", "refused, but "),
@@ -181,17 +203,17 @@ def _what_case(record: CaseRecord) -> str:
 # what the evidence shows instead; the first is the error.
 
 
-def _killed(record: CaseRecord, scenario: ScenarioInfo) -> Iterator[str]:
+def _killed(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
     evidence = record.evidence
-    yield from _unexercised(record)
+    yield from _unexercised(record, scenario)
     if evidence.dispatches:
         yield f"{evidence.dispatches} request(s) were dispatched"
     yield from _ledger(evidence.ledger, scenario, Settlement.PRE_DISPATCH_REJECTED)
 
 
-def _passed(record: CaseRecord, scenario: ScenarioInfo) -> Iterator[str]:
+def _passed(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
     evidence = record.evidence
-    yield from _unexercised(record)
+    yield from _unexercised(record, scenario)
     if scenario.outcome is RequestOutcome.CAPACITY:
         if evidence.dispatches:
             yield f"{evidence.dispatches} request(s) were dispatched where only a capacity result is right"
@@ -206,9 +228,9 @@ def _passed(record: CaseRecord, scenario: ScenarioInfo) -> Iterator[str]:
     yield from _ledger(evidence.ledger, scenario, Settlement.DISPATCHED)
 
 
-def _survived(record: CaseRecord, scenario: ScenarioInfo) -> Iterator[str]:
+def _survived(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
     evidence, reason = record.evidence, record.verdict.reason
-    yield from _unexercised(record)
+    yield from _unexercised(record, scenario)
     if record.case.must is Must.DISPATCH and scenario.outcome is not RequestOutcome.CAPACITY:
         if not evidence.dispatches:
             yield "nothing was dispatched, which the oracle calls a false rejection"
@@ -222,16 +244,16 @@ def _survived(record: CaseRecord, scenario: ScenarioInfo) -> Iterator[str]:
     yield from _nothing_amiss(evidence.ledger, scenario, Settlement.PRE_DISPATCH_REJECTED, reason)
 
 
-def _false_reject(record: CaseRecord, scenario: ScenarioInfo) -> Iterator[str]:
+def _false_reject(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
     evidence = record.evidence
-    yield from _unexercised(record)
+    yield from _unexercised(record, scenario)
     if evidence.dispatches:
         yield f"{evidence.dispatches} request(s) were dispatched"
     if scenario.outcome is RequestOutcome.CAPACITY and isinstance(evidence.stop, Capacity):
         yield "the run ended in the capacity result this request must end in"
 
 
-def _error(record: CaseRecord, scenario: ScenarioInfo) -> Iterator[str]:
+def _error(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
     evidence, reason, point = record.evidence, record.verdict.reason, record.case.point.value
     stop = evidence.stop
     if (said := stopped(stop)) is not None:
@@ -247,7 +269,7 @@ def _error(record: CaseRecord, scenario: ScenarioInfo) -> Iterator[str]:
     elif reason.startswith(f"mutation could not be applied at {point!r}: "):
         if point not in evidence.points:
             yield f"the target never offered {point!r}, so no mutation can have failed there"
-    elif point not in evidence.points:
+    elif point not in evidence.points and not scenario.beyond(record):
         if not reason.startswith(f"target never offered injection point {point!r}"):
             yield f"the target never offered {point!r}, and the reason does not say so"
     elif not evidence.dispatches and not evidence.ledger:
@@ -257,18 +279,18 @@ def _error(record: CaseRecord, scenario: ScenarioInfo) -> Iterator[str]:
         yield f"the target ran to an end ({evidence.ending}), offered {point!r} and reached the ports"
 
 
-def _equivalent(record: CaseRecord, scenario: ScenarioInfo) -> Iterator[str]:
+def _equivalent(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
     if record.verdict.reason == UNREACHED.reason:
         if record.evidence.listed:
             yield f"the target read {record.evidence.listed} page(s) of the MCP server's tools/list"
         else:
-            yield from _unexercised(record)
+            yield from _unexercised(record, scenario)
     # A wire field the target's format does not carry: the target ran, and its mutation could not.
     elif record.evidence != NOT_RUN and not record.verdict.reason.startswith(NOT_CARRIED):
         yield f"the target ran (its run ended {record.evidence.ending}, {record.evidence.dispatches} dispatch(es))"
 
 
-_RULES: dict[VerdictKind, Callable[[CaseRecord, ScenarioInfo], Iterator[str]]] = {
+_RULES: dict[VerdictKind, Callable[[CaseRecord, _Judged], Iterator[str]]] = {
     VerdictKind.KILLED: _killed,
     VerdictKind.PASSED: _passed,
     VerdictKind.SURVIVED: _survived,
@@ -278,24 +300,24 @@ _RULES: dict[VerdictKind, Callable[[CaseRecord, ScenarioInfo], Iterator[str]]] =
 }
 
 
-def _unexercised(record: CaseRecord) -> Iterator[str]:
+def _unexercised(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
     """What the oracle turns into an `error` before any other verdict: the case did not run as planned."""
     evidence, point = record.evidence, record.case.point.value
     if isinstance(evidence.stop, TimedOut | Crashed | Died | NotRun):
         yield f"the target's run stopped as {evidence.stop.tag}"
-    elif point not in evidence.points:
+    elif point not in evidence.points and not scenario.beyond(record):
         yield f"the target never offered its injection point {point!r}"
     elif not evidence.dispatches and not evidence.ledger:
         yield "the target touched neither gateway nor ledger"
 
 
-def _ledger(ledger: Sequence[LedgerEvent], scenario: ScenarioInfo, settlement: Settlement) -> Iterator[str]:
+def _ledger(ledger: Sequence[LedgerEvent], scenario: _Judged, settlement: Settlement) -> Iterator[str]:
     """What keeps the ledger from showing exactly one `settlement` of the case's own reservation, and nothing left open."""
-    yield from settlement_problems(ledger, scenario.lane.value, scenario.request, settlement)
+    yield from settlement_problems(ledger, scenario.lane, scenario.request, settlement)
     yield from (f"reservation left open: {key}" for key in _left_open(ledger))
 
 
-def _nothing_amiss(ledger: Sequence[LedgerEvent], scenario: ScenarioInfo, settlement: Settlement, reason: str) -> Iterator[str]:
+def _nothing_amiss(ledger: Sequence[LedgerEvent], scenario: _Judged, settlement: Settlement, reason: str) -> Iterator[str]:
     """For a failure that rests on the ledger or on a publication: the ledger shows nothing wrong,
     and the reason names no lost publication (the one thing a record cannot show)."""
     if not any(_ledger(ledger, scenario, settlement)) and not ("publication " in reason and " lost" in reason):
@@ -314,10 +336,13 @@ def _left_open(ledger: Sequence[LedgerEvent]) -> list[str]:
     return list(open_)
 
 
-def _red(run: RunInfo, record: CaseRecord, scenario: ScenarioInfo) -> Iterator[tuple[str, str]]:
+def _red(run: RunInfo, record: CaseRecord, info: ScenarioInfo) -> Iterator[tuple[str, str]]:
     """A red verdict has no evidence of its own in the record: it is held to the pairing, its reason and the case."""
     red = record.red_verdict
-    if (red is None) != (run.red_target is None):
+    scenario = _Judged.of(info, info.red_outcome or info.outcome)
+    if (info.red_outcome is None) != (run.red_target is None):
+        yield "scenarios", f"{info.id!r}: red_outcome {info.red_outcome!r} does not fit the pairing ({run.red_target!r})"
+    elif (red is None) != (run.red_target is None):
         paired = f"paired with {run.red_target}" if run.red_target else "not paired"
         yield "red_verdict", f"{'no' if red is None else 'a'} red verdict, but the run was {paired}"
     elif red is not None:

@@ -61,7 +61,10 @@ UNREACHED = Verdict(VerdictKind.EQUIVALENT, "the target lists no tools from the 
 
 def judge(case: Case, observed: Observation, scenario: Scenario, expected: Snapshot) -> Verdict:
     """The verdict on one run of one case, and on the follow-up request after it."""
-    if (problem := _not_exercised(case, observed)) is not None:
+    # A case whose point lies past where its request must end in a capacity result (by the target's
+    # own token count: see `judged_on`) is judged on that result; its change is never made.
+    beyond = scenario.outcome is RequestOutcome.CAPACITY and case.point not in scenario.points
+    if (problem := _not_exercised(case, observed, beyond)) is not None:
         if isinstance(observed.stop, Crashed) and _settled_as_refusal(observed, scenario):
             problem += untyped_refusal(observed.stop)
         return Verdict(VerdictKind.ERROR, problem)
@@ -69,7 +72,9 @@ def judge(case: Case, observed: Observation, scenario: Scenario, expected: Snaps
         return Verdict(VerdictKind.EQUIVALENT, f"{NOT_CARRIED}{observed.not_carried}")
     if case.mutation.kind is Kind.MCP and not observed.listed and not observed.leaked:
         return UNREACHED
-    if case.must is Must.REFUSE:
+    if beyond:
+        verdict = _judge_capacity(observed, scenario)
+    elif case.must is Must.REFUSE:
         verdict = _judge_refusal(observed, scenario, expected)
     elif scenario.outcome is RequestOutcome.CAPACITY:
         verdict = _judge_capacity(observed, scenario)
@@ -150,7 +155,7 @@ def _settled_as_refusal(observed: Observation, scenario: Scenario) -> bool:
     return not observed.dispatches and not _ledger_problems(observed, scenario, Settlement.PRE_DISPATCH_REJECTED)
 
 
-def _not_exercised(case: Case, observed: Observation) -> str | None:
+def _not_exercised(case: Case, observed: Observation, beyond: bool = False) -> str | None:
     if (problem := stopped(observed.stop)) is not None:
         return problem
     if observed.forks:
@@ -159,7 +164,7 @@ def _not_exercised(case: Case, observed: Observation) -> str | None:
         return f"{STALE}changed this one before its change was made: {observed.stale[0]}"
     if observed.injection_problem is not None:
         return f"mutation could not be applied at {case.point.value!r}: {observed.injection_problem}"
-    if not observed.injected:
+    if not observed.injected and not beyond:
         offered = ", ".join(observed.points) or "none"
         return f"target never offered injection point {case.point.value!r} (offered: {offered})"
     if not observed.touched:

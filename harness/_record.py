@@ -53,7 +53,13 @@ class ScenarioInfo:
     lane: Lane
     #: The request its cases reserve and settle: a verdict's settlement is checked against it on reading.
     request: str
+    #: How the unmutated request ends, as recorded.
     outcome: RequestOutcome
+    #: How it must end on the target under test: the recorded outcome, or a capacity result where
+    #: the target's own token estimate (`Target.estimate_tokens`) says its tools do not fit.
+    target_outcome: RequestOutcome
+    #: The same on the red target; None when the run is not paired.
+    red_outcome: RequestOutcome | None
 
 
 @dataclass(frozen=True, slots=True)

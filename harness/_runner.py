@@ -23,9 +23,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolsurface.mutators import Edit, Must, by_key
-from toolsurface.scenarios import OwnerFact, Scenario
+from toolsurface.scenarios import OwnerFact, RequestOutcome, Scenario
 
 from ._canonical import Snapshot, snapshot_of
+from ._capacity import judged_on
 from ._diff import diff_snapshots
 from ._errors import CapacityExceeded, RequestRefused
 from ._formats import FORMATS, ToolFormat
@@ -91,6 +92,9 @@ class Runner:
         self._late: deque[Amendment] = deque()
         #: The last case each target ran in this process: where stale state came from.
         self._last: dict[Role, str] = {}
+        #: Each scenario as each role's target is judged on it: a target that declares its own token
+        #: estimator is held to it, so a request that does not fit by its count must end in capacity.
+        self._judged = {role: {key: judged_on(self.target_of(role), s) for key, s in self.scenarios.items()} for role in self.roles}
 
     @property
     def roles(self) -> tuple[Role, ...]:
@@ -167,11 +171,19 @@ class Runner:
             self.red_target = fresh
         return fresh is not old
 
+    def judged(self, role: Role, scenario: str) -> Scenario:
+        """The scenario as the role's target is judged on it (see `judged_on`)."""
+        return self._judged[role][scenario]
+
+    def outcome(self, role: Role, scenario: str) -> RequestOutcome:
+        """How the unmutated request must end on the role's target."""
+        return self._judged[role][scenario].outcome
+
     def kills(self, case: Case, observed: Observation) -> tuple[str, ...] | None:
         if self.probe is None:
             return None
         scenario, expected = self.scenarios[case.scenario], self.expected(case)
-        known = judge(case, observed, scenario, expected) if type(self.target) is type(self.probe.guard) else None
+        known = judge(case, observed, self.judged(Role.TARGET, case.scenario), expected) if type(self.target) is type(self.probe.guard) else None
         return self.probe.kills(case, scenario, known)
 
     def record(self, case: Case, observed: Observation | None, red: Observation | None, kills: tuple[str, ...] | None) -> CaseRecord:
@@ -179,9 +191,8 @@ class Runner:
         if observed is None:
             nothing = Evidence(0, (), NotRun(), (), (), ())
             return CaseRecord(case, EQUIVALENT, EQUIVALENT if self.red_target else None, nothing, kills)
-        scenario = self.scenarios[case.scenario]
-        red_verdict = None if red is None else judge(case, red, scenario, self.expected(case, Role.RED))
-        expected = self.expected(case)
+        scenario, expected = self.judged(Role.TARGET, case.scenario), self.expected(case)
+        red_verdict = None if red is None else judge(case, red, self.judged(Role.RED, case.scenario), self.expected(case, Role.RED))
         return CaseRecord(case, judge(case, observed, scenario, expected), red_verdict, evidence(case, observed, scenario, expected), kills)
 
     def expected(self, case: Case, role: Role = Role.TARGET) -> Snapshot:
@@ -326,13 +337,13 @@ class DefectProbe:
         """The defects this case kills; `guarded` is the guard's verdict when already known."""
         expected = expected_surface(self.guard, scenario, case)  # the defects share the guard's tool format
         if guarded is None:
-            guarded = judge(case, observe(self.guard, case, scenario, self.timeout), scenario, expected)
+            guarded = judge(case, observe(self.guard, case, scenario, self.timeout), judged_on(self.guard, scenario), expected)
         if not guarded.kind.ok:
             return ()
         return tuple(
             name
             for name, defect in self.defects.items()
-            if judge(case, observe(defect, case, scenario, self.timeout), scenario, expected).kind in _KILLS
+            if judge(case, observe(defect, case, scenario, self.timeout), judged_on(defect, scenario), expected).kind in _KILLS
         )
 
 

@@ -383,8 +383,10 @@ class Target(Protocol):
     `run` may be a coroutine function: an async host's run is driven to completion.
     Optional attributes: `tool_format` (a `FORMATS` key overriding the scenario's), `wire_fields`
     (the wire fields, of those its format has, that its tool objects carry; default: all), `refusals`
-    (exception types that mean "refused"; default `RequestRefused`), and `capacity_results`
-    (exception types that are an explicit capacity result; default `CapacityExceeded`). Reports
+    (exception types that mean "refused"; default `RequestRefused`), `capacity_results`
+    (exception types that are an explicit capacity result; default `CapacityExceeded`), and
+    `estimate_tokens(value) -> int` (the host's own token count of a JSON value: a request that
+    does not fit by it must end in a capacity result; without it the recording decides). Reports
     name a target by the spec it was loaded from, never by a `name` it gives itself.
     """
 

@@ -288,8 +288,55 @@ class WireField:
         return f"{self.tool}:{self.field}{self.pointer}"
 
 
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """One tool's name or description cut to at most `length` characters, as a length limit would."""
+
+    tag: ClassVar[str] = "cut"
+    name: str
+    length: int
+
+    def __post_init__(self) -> None:
+        _check_named(name=self.name)
+        _check_positions(length=self.length)
+
+    def __str__(self) -> str:
+        return f"{self.name}~{self.length}"
+
+
+@dataclass(frozen=True, slots=True)
+class Keep:
+    """The first `count` tools of the live list kept, the rest dropped: a cap on the list's length."""
+
+    tag: ClassVar[str] = "keep"
+    count: int
+
+    def __post_init__(self) -> None:
+        _check_positions(count=self.count)
+
+    def __str__(self) -> str:
+        return f"first{self.count}"
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """What a tool selector keeps: `keep` tools in their listed order, then the `always` included
+    tool moved to the end (LangChain's `LLMToolSelectorMiddleware(max_tools=…, always_include=…)`)."""
+
+    tag: ClassVar[str] = "selection"
+    keep: int
+    always: str
+
+    def __post_init__(self) -> None:
+        _check_positions(keep=self.keep)
+        _check_named(always=self.always)
+
+    def __str__(self) -> str:
+        return f"keep{self.keep}+{self.always}"
+
+
 #: Every kind of aim. Each mutator takes exactly one of them.
 Aim: TypeAlias = (
     Tool | Insert | SchemaPath | Swap | Reverse | Rotate | Messages | Diagnostic | Forgery | LookAlike | ForeignOwner | ParentBound
-    | Narrowing | Claim | WireField
+    | Narrowing | Claim | WireField | Cut | Keep | Selection
 )

@@ -133,3 +133,48 @@ MCP_HOLDINGS: dict[str, Any] = {
         "required": ["holdings"],
     },
 }
+
+def _shelf_tool(index: int) -> dict[str, Any]:
+    """One of a long list of small, distinct market-data tools."""
+    return {
+        "name": f"market__get_sector_snapshot_{index:02d}",
+        "description": f"Read the daily snapshot of GICS sector panel {index:02d}: constituents, returns and valuation.",
+        "input_schema": {"type": "object", "properties": {"as_of": {"type": "string", "format": "date"}}},
+    }
+
+
+#: A list as long as real hosts send: 42 tools, more than Cursor's cap of 40.
+SHELF: tuple[dict[str, Any], ...] = tuple(_shelf_tool(index) for index in range(42))
+
+#: A name near the providers' 64-character limit (61 characters).
+LONG_NAME: dict[str, Any] = {
+    "name": "research_library__search_broker_notes_by_sector_region_and_date",
+    "description": "Search licensed broker research notes by GICS sector, region and publication date.",
+    "input_schema": {
+        "type": "object",
+        "properties": {"sector": {"type": "string"}, "region": {"type": "string"}, "since": {"type": "string", "format": "date"}},
+        "required": ["sector"],
+    },
+}
+
+#: A description of several paragraphs, past the 1,024 characters some hosts cut at.
+LONG_DESCRIPTION: dict[str, Any] = {
+    "name": "filings__search_regulatory_filings",
+    "description": " ".join(
+        [
+            "Search regulatory filings (annual and interim reports, prospectuses, KIIDs and KIDs, holdings disclosures)"
+            " by issuer, instrument or filing type, and return matching filings with their dates and source references.",
+            *(
+                f"Note {number}: filings are indexed within a day of publication by the regulator of the issuer's home"
+                " market; amendments replace the filing they amend, and withdrawn filings are returned only when"
+                " include_withdrawn is set. Cite a filing by its source reference, never by its URL."
+                for number in range(1, 6)
+            ),
+        ]
+    ),
+    "input_schema": {
+        "type": "object",
+        "properties": {"issuer": {"type": "string"}, "filing_type": {"type": "string"}},
+        "required": ["issuer"],
+    },
+}

@@ -13,9 +13,13 @@ from typing import Any
 
 from toolsurface.scenarios import Scenario
 
-from ._aims import Tool
+from ._aims import Cut, Tool
 from ._base import Edit, Example, Kind, Mutator, one_of, shown_admitted
-from ._fixtures import HOLDINGS, PROFILE, SEARCH, WEB_READ, WEB_SEARCH
+from ._fixtures import HOLDINGS, LONG_NAME, PROFILE, SEARCH, WEB_READ, WEB_SEARCH
+
+#: Where hosts cut names: the providers' 64 characters, and 48 — what a host that prefixes a
+#: 16-character server namespace (`mcp__marketdata__`) leaves of them.
+NAME_CUTS = (64, 48)
 
 #: Latin letters and the Cyrillic letters that render the same in most fonts.
 LOOKALIKES = {"a": "\u0430", "e": "\u0435", "o": "\u043e", "c": "\u0441", "p": "\u0440", "x": "\u0445"}
@@ -118,4 +122,27 @@ class Whitespace(_Rename):
         return f"{name} "
 
 
-MUTATORS: tuple[Mutator, ...] = (Suffix(), Case(), Lookalike(), Whitespace())
+class Truncate(Mutator):
+    """A name cut to a length limit, only where it is longer than the cut (the aim reads `name~64`)."""
+
+    kind = Kind.RENAME
+    variant = "truncate"
+    examples = (
+        Example(
+            aim=Cut("research_library__search_broker_notes_by_sector_region_and_date", 48),
+            before=(SEARCH, LONG_NAME),
+            after=(SEARCH, {**LONG_NAME, "name": "research_library__search_broker_notes_by_sector_"}),
+        ),
+    )
+
+    def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[Cut]:
+        taken = {tool.name for tool in scenario.surface}
+        names = [tool.name for tool in shown_admitted(scenario)]
+        return one_of(rng, [Cut(name, cut) for name in names for cut in NAME_CUTS if len(name) > cut and name[:cut] not in taken])
+
+    def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
+        aim = self.aim_of(edit, Cut)
+        return edit.edit_tool(aim.name, lambda tool: edit.fmt.set_name(tool, aim.name[: aim.length]))
+
+
+MUTATORS: tuple[Mutator, ...] = (Suffix(), Case(), Lookalike(), Whitespace(), Truncate())

@@ -15,8 +15,8 @@ from toolsurface.scenarios import Scenario
 
 # Qualified: the aims share their names with the mutators that take them.
 from . import _aims
-from ._base import Edit, Example, Kind, MutationNotApplicable, Mutator
-from ._fixtures import HOLDINGS, PROFILE, SEARCH, WEB_READ, WEB_SEARCH
+from ._base import Edit, Example, Kind, MutationNotApplicable, Mutator, one_of, shown_admitted
+from ._fixtures import HOLDINGS, PROFILE, SEARCH, SHELF, WEB_READ, WEB_SEARCH
 
 
 class Swap(Mutator):
@@ -97,4 +97,30 @@ class Rotate(Mutator):
         return edit.with_tools(edit.tools[k:] + edit.tools[:k])
 
 
-MUTATORS: tuple[Mutator, ...] = (Swap(), Reverse(), Rotate())
+class Select(Mutator):
+    """A tool selector that keeps every tool yet moves its `always_include` tool to the end, as
+    LangChain's `LLMToolSelectorMiddleware` does; selectors run on long lists (more than 8 tools)."""
+
+    kind = Kind.REORDER
+    variant = "select"
+    examples = (
+        Example(
+            aim=_aims.Tool("market__get_sector_snapshot_01"),
+            before=SHELF[:9],
+            after=(SHELF[0], *SHELF[2:9], SHELF[1]),
+        ),
+    )
+
+    def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[_aims.Tool]:
+        surface = scenario.surface
+        if len(surface) <= 8:
+            return ()
+        # The last tool moved to the end stays where it is: no aim.
+        return one_of(rng, [_aims.Tool(tool.name) for tool in shown_admitted(scenario) if tool.name != surface[-1].name])
+
+    def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
+        index = edit.index_of(self.aim_of(edit, _aims.Tool).name)
+        return edit.with_tools(edit.tools[:index] + edit.tools[index + 1 :] + [edit.tools[index]])
+
+
+MUTATORS: tuple[Mutator, ...] = (Swap(), Reverse(), Rotate(), Select())

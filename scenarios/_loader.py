@@ -263,6 +263,7 @@ def _stage(raw: dict[str, Any]) -> Stage:
         # JSON Schema's "integer" admits 6.0; callers slice and compare with these.
         keep_messages=_int_or_none(raw.get("keep_messages")),
         budget_tokens=_int_or_none(raw.get("budget_tokens")),
+        max_tools=_int_or_none(raw.get("max_tools")),
         add_messages=tuple(map(_message, raw.get("add_messages", ()))),
         metadata_json=orjson.dumps(raw.get("metadata", {})),
         rebuild=raw.get("rebuild", False),

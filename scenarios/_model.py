@@ -224,6 +224,8 @@ class Stage:
     keep_messages: int | None = None
     #: context_fit: the token budget the request had to fit in.
     budget_tokens: int | None = None
+    #: context_fit: the provider's limit on tools per request (128 at OpenAI); None when it has none.
+    max_tools: int | None = None
     #: evidence: messages the stage appended.
     add_messages: tuple[Message, ...] = ()
     #: async_prep: request metadata the stage attached, as JSON bytes.

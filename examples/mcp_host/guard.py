@@ -126,8 +126,11 @@ class Guard:
         if self.summary is not None and (stated := stated_summary(messages, self.summary)) != self.summary:
             raise SummaryRefused(checkpoint, self.summary, stated)
 
-    def fit(self, tools: list[Any], fitted: list[Any], budget: int) -> None:
-        """Tools are never cut to fit: over budget is an explicit capacity result."""
+    def fit(self, tools: list[Any], fitted: list[Any], budget: int, max_tools: int | None = None) -> None:
+        """Tools are never cut to fit: over budget, or over the provider's limit on tools per
+        request, is an explicit capacity result."""
+        if max_tools is not None and len(tools) > max_tools:
+            raise CapacityExceeded(0, budget, len(tools), max_tools=max_tools)
         needed = sum(estimate_tokens(self.fmt.logical(tool)) for tool in tools) + estimate_tokens(fitted)
         if needed > budget:
             raise CapacityExceeded(needed, budget, len(tools))

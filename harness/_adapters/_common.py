@@ -16,6 +16,7 @@ from typing import Any, ClassVar, NoReturn
 from toolsurface.scenarios import Scenario, Stage, hidden_by
 
 from .._canonical import Snapshot, capture, snapshot_of
+from .._capacity import compress, over_capacity
 from .._errors import CapacityExceeded, RequestRefused, SummaryRefused, SurfaceRefused
 from .._formats import LOGICAL
 
@@ -24,7 +25,6 @@ from .._formats import LOGICAL
 #: annotations, output schemas), so nothing else is compared; a change to one is equivalent here.
 VIEWS = LOGICAL.only(())
 from .._ports import Gateway, Ledger, Reservation
-from .._reference._stages import compress, estimate_tokens
 from .._types import Settlement
 
 
@@ -143,11 +143,11 @@ class SurfaceGuard:
         return [tool for tool in tools if name(tool) not in hidden]
 
     def fit(self, request: PreparedRequest, stage: Stage, tools: Sequence[Any], messages: list[Any]) -> None:
-        """Tools are never cut to fit: a request that cannot hold them is an explicit capacity result."""
+        """Tools are never cut to fit, in tokens or in number: a request that cannot hold them is an
+        explicit capacity result."""
         fitted = compress(messages, stage.keep_messages or len(messages))
-        needed = sum(estimate_tokens(VIEWS.logical(tool)) for tool in tools) + estimate_tokens(fitted)
-        if needed > (budget := stage.budget_tokens or 0):
-            request.refuse(CapacityExceeded(needed, budget, len(tools)))
+        if (result := over_capacity([VIEWS.logical(tool) for tool in tools], fitted, stage)) is not None:
+            request.refuse(result)
 
 
 #: How a recorded tool result names its tool: `[market__web_read] …`.

@@ -12,9 +12,10 @@ from typing import ClassVar
 from toolsurface.scenarios import FactKind, OwnerFact, Stage
 
 from .._canonical import Snapshot
+from .._capacity import compress, estimate_tokens
 from ._diagnostics import diagnostic_hides
 from ._guarded import GuardedPipeline
-from ._stages import Run, compress, estimate_tokens
+from ._stages import Run
 
 
 class FinalOnly(GuardedPipeline):

@@ -1,7 +1,8 @@
 """`reference:defect/<name>` — the guarded design with exactly one flaw each.
 
 Flaws of the surface check and of settlement are here; flaws of who may narrow the surface,
-recovery, capacity and entry summaries are in `_contract_defects`. Every defect must be killed by
+recovery, capacity and entry summaries are in `_contract_defects`; those of lists at real sizes
+in `_size_defects`. Every defect must be killed by
 at least one bundled case; `toolsurface defects` shows which.
 """
 
@@ -16,6 +17,7 @@ from toolsurface.mutators._conversion import StrictSchema
 from toolsurface.scenarios import Lane, Stage
 
 from .._canonical import Snapshot, canonical_json, capture
+from .._capacity import estimate_tokens
 from .._errors import RequestRefused
 from .._types import Settlement
 from ._contract_defects import (
@@ -33,7 +35,8 @@ from ._contract_defects import (
 )
 from ._guarded import GuardedPipeline, recapture
 from ._mcp_defects import FirstPageOnly, ListChangeAdopted, ListChangeIgnored
-from ._stages import Run, estimate_tokens
+from ._size_defects import CapAfterCheck, DescriptionCutAfterCheck, NameCutAfterCheck, SelectorTrim
+from ._stages import Run
 
 
 class SharedRef(GuardedPipeline):
@@ -253,5 +256,9 @@ DEFECTS: dict[str, type[GuardedPipeline]] = {
         FirstPageOnly,
         ListChangeIgnored,
         ListChangeAdopted,
+        CapAfterCheck,
+        DescriptionCutAfterCheck,
+        NameCutAfterCheck,
+        SelectorTrim,
     )
 }

@@ -19,11 +19,12 @@ from typing import Any, ClassVar
 from toolsurface.scenarios import Contract, OwnerFact, Scenario, Stage, StageKind, ToolDescriptor, hidden_by
 
 from .._canonical import Snapshot, capture, snapshot_of
+from .._capacity import compress, over_capacity
 from .._errors import CapacityExceeded, RequestRefused, SummaryRefused, SurfaceRefused
 from .._formats import ToolFormat
 from .._ports import Gateway, Ports
 from .._types import Settlement
-from ._stages import Run, compress, estimate_tokens, replay
+from ._stages import Run, replay
 
 
 class GuardedPipeline:
@@ -164,12 +165,11 @@ class GuardedPipeline:
         self.narrow(run)
 
     def fit_tools(self, run: Run, stage: Stage) -> None:
-        """Tools are never cut to fit: a request that cannot hold them is an explicit capacity result."""
+        """Tools are never cut to fit, in tokens or in number: a request that cannot hold them is an
+        explicit capacity result."""
         fitted = compress(run.messages, stage.keep_messages or len(run.messages))
-        needed = sum(estimate_tokens(run.fmt.logical(tool)) for tool in run.tools) + estimate_tokens(fitted)
-        budget = stage.budget_tokens or 0
-        if needed > budget:
-            raise CapacityExceeded(needed, budget, len(run.tools))
+        if (result := over_capacity([run.fmt.logical(tool) for tool in run.tools], fitted, stage)) is not None:
+            raise result
 
     def settle_refusal(self, run: Run, refusal: RequestRefused) -> None:
         run.ledger.settle(run.reservation, Settlement.PRE_DISPATCH_REJECTED, f"{refusal.checkpoint} check")

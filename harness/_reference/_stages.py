@@ -8,11 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
-
 from toolsurface.scenarios import OwnerFact, Scenario, Stage, StageKind, ToolDescriptor
 
 from .._canonical import Snapshot, capture
+from .._capacity import compress
 from .._formats import ToolFormat
 from .._ports import Ledger, Ports, Publications, Reservation
 
@@ -48,11 +47,6 @@ class Run:
     facts_read: tuple[OwnerFact, ...] | None = None
 
 
-def estimate_tokens(value: Any) -> int:
-    """A cheap token estimate: about four bytes of JSON per token."""
-    return len(orjson.dumps(value)) // 4 + 1
-
-
 def replay(stage: Stage, run: Run) -> None:
     """Apply a recorded stage's legitimate effect to the request."""
     if stage.kind is StageKind.RECOVER:
@@ -83,12 +77,3 @@ def replay_messages(stage: Stage, messages: list[Any], scenario: Scenario, publi
         if body is not None:
             return messages + [{"role": "system", "content": f"Current publication:\n{body}"}]
     return messages
-
-
-def compress(messages: list[dict[str, Any]], keep: int) -> list[dict[str, Any]]:
-    """Keep the first message, a summary of the middle, and the most recent `keep - 2`."""
-    if len(messages) <= keep:
-        return messages
-    dropped = len(messages) - keep + 1
-    summary = {"role": "system", "content": f"[{dropped} earlier messages summarised by context fitting]"}
-    return [messages[0], summary, *messages[len(messages) - (keep - 2):]]

@@ -14,11 +14,13 @@ from toolsurface.mutators import (
     MUTATORS,
     Aim,
     Claim,
+    Cut,
     Diagnostic,
     FactField,
     ForeignOwner,
     Forgery,
     Insert,
+    Keep,
     LookAlike,
     LooksLike,
     Messages,
@@ -27,6 +29,7 @@ from toolsurface.mutators import (
     Reverse,
     Rotate,
     SchemaPath,
+    Selection,
     Swap,
     Tool,
     Where,
@@ -57,6 +60,9 @@ SPELLED = [
     (Claim("portfolio"), "portfolio"),
     (WireField("market__web_read", "strict"), "market__web_read:strict"),
     (WireField("portfolio__get_holdings", "annotations", "/readOnlyHint"), "portfolio__get_holdings:annotations/readOnlyHint"),
+    (Cut("filings__search_regulatory_filings", 1024), "filings__search_regulatory_filings~1024"),
+    (Keep(40), "first40"),
+    (Selection(16, "market__web_search"), "keep16+market__web_search"),
 ]  # fmt: skip
 
 

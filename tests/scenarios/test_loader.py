@@ -115,7 +115,7 @@ MALFORMED: dict[str, tuple[Callable[[dict[str, Any]], object], list[str]]] = {
     ),
     "context_fit with a foreign key": (
         lambda d: d["stages"][2].update(metadata={}),
-        ["$.stages[2]: 'metadata' is not one of ['stage', 'keep_messages', 'budget_tokens']"],
+        ["$.stages[2]: 'metadata' is not one of ['stage', 'keep_messages', 'budget_tokens', 'max_tools']"],
     ),
     "keep_messages below two": (
         lambda d: d["stages"][2].update(keep_messages=1),

@@ -1,0 +1,78 @@
+"""Whether a request's tools fit its context: one rule for every guard, and for what the harness expects.
+
+A context_fit stage records the token budget the request had to fit and, where the provider has
+one, its limit on tools per request (`max_tools`: 128 at OpenAI). Tools are never cut to fit
+either: a request over one of them is an explicit capacity result. The token count is an
+estimate, and estimates differ: a target that declares its own (`Target.estimate_tokens`) is
+held to its own arithmetic (`ends_in_capacity`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import orjson
+
+from toolsurface.scenarios import RequestOutcome, Scenario, Stage, StageKind
+
+from ._errors import CapacityExceeded
+
+#: A token estimator: a JSON value (a logical tool dict, a list of message dicts) to its token count.
+Estimator = Callable[[Any], int]
+
+
+def estimate_tokens(value: Any) -> int:
+    """A cheap token estimate: about four bytes of JSON per token."""
+    return len(orjson.dumps(value)) // 4 + 1
+
+
+def compress(messages: list[dict[str, Any]], keep: int) -> list[dict[str, Any]]:
+    """Keep the first message, a summary of the middle, and the most recent `keep - 2`."""
+    if len(messages) <= keep:
+        return messages
+    dropped = len(messages) - keep + 1
+    summary = {"role": "system", "content": f"[{dropped} earlier messages summarised by context fitting]"}
+    return [messages[0], summary, *messages[len(messages) - (keep - 2):]]
+
+
+def over_capacity(tools: Sequence[Any], fitted: Sequence[Any], stage: Stage, estimate: Estimator = estimate_tokens) -> CapacityExceeded | None:
+    """The capacity result for these tools (as the JSON values a count reads: logical views) and
+    compressed messages, or None when they fit."""
+    if stage.max_tools is not None and len(tools) > stage.max_tools:
+        return CapacityExceeded(0, stage.budget_tokens or 0, len(tools), max_tools=stage.max_tools)
+    needed = sum(estimate(tool) for tool in tools) + estimate(list(fitted))
+    if needed > (budget := stage.budget_tokens or 0):
+        return CapacityExceeded(needed, budget, len(tools))
+    return None
+
+
+def declared_estimator(target: Any) -> Estimator | None:
+    """The token estimator a target declares (`estimate_tokens`), or None: then the recording decides."""
+    estimate = getattr(target, "estimate_tokens", None)
+    return estimate if callable(estimate) else None
+
+
+def ends_in_capacity(scenario: Scenario, estimate: Estimator | None) -> bool:
+    """Whether the unmutated request must end in a capacity result on a target counting with `estimate`.
+
+    The recording's outcome stands: a request whose budget the recorded host could not meet is
+    not made to fit by counting differently. A declared estimator can only add a capacity result,
+    where by its own count the expected surface and the compressed messages exceed the budget.
+    """
+    if scenario.outcome is RequestOutcome.CAPACITY:
+        return True
+    stage = scenario.stage(StageKind.CONTEXT_FIT)
+    if estimate is None or stage is None:
+        return False
+    messages = [message.as_dict() for message in scenario.request_messages]
+    fitted = compress(messages, stage.keep_messages or len(messages))
+    return over_capacity([tool.as_logical() for tool in scenario.surface], fitted, stage, estimate) is not None
+
+
+def judged_on(target: Any, scenario: Scenario) -> Scenario:
+    """The scenario as a target is judged on it: a capacity result where its own estimate says so."""
+    if scenario.outcome is RequestOutcome.CAPACITY or not ends_in_capacity(scenario, declared_estimator(target)):
+        return scenario
+    return dataclasses.replace(scenario, outcome=RequestOutcome.CAPACITY)
