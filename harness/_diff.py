@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ._canonical import Snapshot, canonical_json
@@ -42,7 +42,8 @@ class Renamed:
     index: int
 
     def __str__(self) -> str:
-        return f"renamed {self.before!r} → {self.after!r} at {self.index}"
+        cut = f" (cut to {len(self.after)} characters)" if _shortened(self.before, self.after) else ""
+        return f"renamed {self.before!r} → {self.after!r} at {self.index}{cut}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,8 +72,12 @@ class Swapped:
 @dataclass(frozen=True, slots=True)
 class DescriptionChanged:
     name: str
+    #: (before, after) lengths when the new description is the old one cut short, as a length limit cuts.
+    cut: tuple[int, int] | None = field(default=None, compare=False)
 
     def __str__(self) -> str:
+        if self.cut is not None:
+            return f"description of {self.name!r} cut from {self.cut[0]} to {self.cut[1]} characters"
         return f"description of {self.name!r} changed"
 
 
@@ -133,7 +138,8 @@ def diff(before: Sequence[Sequence[Any]], after: Sequence[Sequence[Any]]) -> tup
     for i, j in sorted(pairs, key=lambda pair: pair[1]):
         name = after[j][0]
         if before[i][1] != after[j][1]:
-            changes.append(DescriptionChanged(name))
+            cut = (len(before[i][1]), len(after[j][1])) if _shortened(before[i][1], after[j][1]) else None
+            changes.append(DescriptionChanged(name, cut))
         for pointer in _pointers(before[i][2], after[j][2], "", limit=_MAX_POINTERS):
             changes.append(SchemaChanged(name, pointer))
         changes += _wire_changes(name, _wire(before[i]), _wire(after[j]))
@@ -154,6 +160,12 @@ def _wire_changes(name: str, before: dict[str, Any], after: dict[str, Any]) -> l
         elif field not in before or field not in after or canonical_json(old) != canonical_json(new):
             changes.append(WireChanged(name, field))
     return changes
+
+
+def _shortened(before: str, after: str) -> bool:
+    """Whether `after` is `before` cut short, an ellipsis perhaps marking the cut."""
+    kept = after.removesuffix("…").removesuffix("...")
+    return len(after) < len(before) and before.startswith(kept) and bool(kept)
 
 
 def _keyed(entries: Sequence[Sequence[Any]]) -> dict[tuple[str, int], int]:
@@ -182,31 +194,12 @@ def _moves(pairs: list[tuple[int, int]], after: Sequence[Sequence[Any]]) -> list
     swaps = [(i, j) for i, j in pairs if i < j and now.get(j) == i]
     swapped = {index for pair in swaps for index in pair}
     rest = [(i, j) for i, j in pairs if i not in swapped]
-    kept = _longest_increasing([i for i, _ in rest])
-    if any(i == j and i not in kept for i, j in rest):
-        kept = _longest_keeping_places(rest)  # a tie broken against a tool that never left its place
+    # A tool that kept its index is never reported as moved: the run is taken from the tools whose
+    # order against every such tool is unchanged (with which all of those are in order, so it keeps them all).
+    fixed = sorted(i for i, j in rest if i == j)
+    kept = _longest_increasing([i for i, j in rest if bisect.bisect(fixed, i) == bisect.bisect(fixed, j)])
     changes: list[Change] = [Swapped(after[j][0], after[i][0], i, j) for i, j in sorted(swaps)]
     return changes + [Moved(after[j][0], i, j) for i, j in rest if i not in kept]
-
-
-def _longest_keeping_places(pairs: list[tuple[int, int]]) -> set[int]:
-    """Old positions of a longest increasing run that, of all such runs, keeps the most tools at
-    their own index. Quadratic, so asked only when the plain run left one such tool out."""
-    best: list[tuple[int, int]] = []  # per pair: (run length, tools in place) of the best run ending there
-    parent = [-1] * len(pairs)
-    for b, (i, j) in enumerate(pairs):
-        score, link = (0, 0), -1
-        for a in range(b):
-            if pairs[a][0] < i and best[a] > score:
-                score, link = best[a], a
-        best.append((score[0] + 1, score[1] + (i == j)))
-        parent[b] = link
-    kept: set[int] = set()
-    position = max(range(len(pairs)), key=best.__getitem__, default=-1)
-    while position >= 0:
-        kept.add(pairs[position][0])
-        position = parent[position]
-    return kept
 
 
 def _longest_increasing(values: list[int]) -> set[int]:

@@ -90,8 +90,10 @@ class ToolFormat:
         live values (for snapshots only)."""
         fields = self._fields(tool)
         entry = [fields["name"], fields.get("description", ""), fields[self.schema_key]]
-        if self.wire and (wire := self.get_wire(tool)):
-            entry.append(wire)
+        if self.wire:  # as `get_wire`, inlined: every snapshot of every tool comes through here
+            wire = {name: value for name, key in self.wire if (value := fields.get(key)) is not None}
+            if wire:
+                entry.append(wire)
         return entry
 
     def build(self, descriptor: ToolDescriptor) -> dict[str, Any]:

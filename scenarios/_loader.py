@@ -228,12 +228,32 @@ def _list_change_problems(document: dict[str, Any], kinds: list[StageKind]) -> I
 
 def _schema_problems(schema: dict[str, Any], where: str) -> Iterator[tuple[str, str]]:
     try:
+        recorded = orjson.dumps(schema)
+    except TypeError:  # past what orjson encodes (integers beyond 64 bits): checked as it is
+        problem = _schema_problem(schema)
+    else:
+        problem = _recorded_schema_problem(recorded)
+    if problem is not None:
+        path, message = problem
+        yield (where if path is None else _json_path(path, where)), message
+
+
+@functools.lru_cache(maxsize=4096)
+def _recorded_schema_problem(recorded: bytes) -> tuple[tuple[str | int, ...] | None, str] | None:
+    # Large hosts list many tools with the same schema, and the metaschema check dominates loading.
+    return _schema_problem(orjson.loads(recorded))
+
+
+def _schema_problem(schema: Any) -> tuple[tuple[str | int, ...] | None, str] | None:
+    """Where (relative to the schema; None: the schema itself) and why it is not a valid JSON Schema."""
+    try:
         jsonschema.Draft202012Validator.check_schema(schema)
     except jsonschema.SchemaError as error:
-        yield _json_path(error.absolute_path, where), f"not a valid JSON Schema: {error.message}"
+        return tuple(error.absolute_path), f"not a valid JSON Schema: {error.message}"
     except RecursionError:
         # The metaschema check recurses several frames per nesting level; a deep schema exhausts the stack.
-        yield where, "not a valid JSON Schema: nested too deeply to check"
+        return None, "not a valid JSON Schema: nested too deeply to check"
+    return None
 
 
 def _json_path(parts: Sequence[str | int], root: str = "$") -> str:

@@ -107,3 +107,13 @@ def test_one_edit_is_named_exactly(tool_names, data):
         after[index][2] = {**SCHEMA, "additionalProperties": True}
         expected = (SchemaChanged(name, "/additionalProperties"),)
     assert diff(before, after) == expected
+
+
+def test_a_cut_short_description_or_name_says_so():
+    long = "Search filings. " * 100
+    (change,) = diff([entry("f", long)], [entry("f", long[:1023] + "…")])
+    assert str(change) == f"description of 'f' cut from {len(long)} to 1024 characters"
+    (rename,) = diff([entry("research__search_notes", "d")], [entry("research__sear", "d")])
+    assert str(rename) == "renamed 'research__search_notes' → 'research__sear' at 0 (cut to 14 characters)"
+    (edit,) = diff([entry("f", "Search filings.")], [entry("f", "Search news.")])
+    assert str(edit) == "description of 'f' changed"
