@@ -137,7 +137,7 @@ def test_control_characters_from_a_scenario_never_reach_the_terminal(tmp_path):
 def test_defects_are_all_killed():
     done = toolsurface("defects")
     assert done.returncode == 0, done.stdout
-    assert "all 24 defects killed" in done.stdout
+    assert "all 33 defects killed" in done.stdout
     for name in ("final-only", "diagnostic-authority", "identity-blind", "budget-hides-read", "recovery-reparse",
                  "silent-capacity-drop", "entry-overclaim", "wrong-lane-settle", "second-receipt", "drops-publication",
                  "any-known-owner", "last-scope-segment", "child-obeys-parent", "facts-read-once"):
@@ -320,7 +320,7 @@ REFERENCE = ROOT / "harness" / "_reference"
 def test_scan_reports_the_flaws_of_the_old_path_and_none_in_the_guard(tmp_path):
     legacy = toolsurface("scan", str(REFERENCE / "_legacy.py"), str(REFERENCE / "_defects.py"), "--no-cache")
     assert legacy.returncode == 1, legacy.stdout + legacy.stderr
-    assert f"{REFERENCE / '_legacy.py'}:35:9 TS104 shared-baseline:" in legacy.stdout
+    assert f"{REFERENCE / '_legacy.py'}:37:9 TS104 shared-baseline:" in legacy.stdout
     for flaw in ("TS102 conditional-check:", "TS103 self-derived-baseline:", "TS105 unsettled-rejection:", "TS107 silent-truncation:"):
         assert flaw in legacy.stdout, flaw
     guarded = toolsurface("scan", str(REFERENCE / "_guarded.py"))
@@ -337,8 +337,8 @@ def test_scan_writes_sarif_whole_and_goes_on_past_a_file_that_does_not_parse(tmp
     log = json.loads(out.read_text())
     jsonschema.validate(log, json.loads((ROOT / "tests" / "fixtures" / "schemas" / "sarif-2.1.0.schema.json").read_text()))
     assert [(r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"]) for r in log["runs"][0]["results"]] == [
-        ("TS104", 35),  # the shallow-copied baseline
-        ("TS105", 37),  # the settlement skipped on the asynchronous-preparation path
+        ("TS104", 37),  # the shallow-copied baseline
+        ("TS105", 39),  # the settlement skipped on the asynchronous-preparation path
     ]
     assert [p.name for p in out.parent.iterdir()] == ["scan.sarif"]
 

@@ -16,7 +16,7 @@ import functools
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from toolsurface.scenarios import Contract, OwnerFact, Scenario, Stage, StageKind, ToolDescriptor, hidden_by
+from toolsurface.scenarios import OwnerFact, Scenario, Stage, StageKind, ToolDescriptor, hidden_by
 
 from .._canonical import Snapshot, capture, snapshot_of
 from .._capacity import compress, over_capacity
@@ -81,7 +81,7 @@ class GuardedPipeline:
         """An immutable snapshot of the admitted surface, straight from the admitted descriptors
         (the contract's, or the server's): taken before any projection or hook can touch a live
         object, and bytes, so no later edit reaches it."""
-        baseline = _admitted(run.scenario.contract, run.fmt) if run.scenario.mcp is None else snapshot_of(run.admitted, run.fmt)
+        baseline = _admitted(run.admitted, run.fmt)
         return lambda: baseline
 
     def admit(self, run: Run) -> tuple[ToolDescriptor, ...]:
@@ -194,10 +194,10 @@ class GuardedPipeline:
 
 
 @functools.lru_cache(maxsize=64)
-def _admitted(contract: Contract, fmt: ToolFormat) -> Snapshot:
-    """The admitted surface's snapshot, with the wire fields the format carries: contracts are
-    frozen, so one serves every request they admit."""
-    return snapshot_of(contract.surface, fmt)
+def _admitted(admitted: tuple[ToolDescriptor, ...], fmt: ToolFormat) -> Snapshot:
+    """The admitted surface's snapshot, with the wire fields the format carries: descriptors are
+    frozen, so one serves every request that admits them."""
+    return snapshot_of(admitted, fmt)
 
 
 def shallow_copies(tools: list[Any]) -> list[Any]:

@@ -55,7 +55,7 @@ TARGETS = ["mcp-host:guarded", "mcp-host:guarded-anthropic"]
 #: the surface sent differs from the expected one.
 UNGUARDED_SENDS = [
     ("etf-compare-main-hooked", "hook", "schema.add_property", "in_place", "schema of"),
-    ("etf-compare-main-hooked", "hook", "reorder.swap", "replace", "moved"),
+    ("etf-compare-main-hooked", "hook", "reorder.swap", "replace", "swapped"),
     ("etf-compare-main-hooked", "hook", "delete.first", "in_place", "removed"),
     ("etf-compare-main-hooked", "post_seal", "add.foreign", "replace", "added"),
     ("etf-compare-main-hooked", "post_seal", "rename.suffix", "in_place", "renamed"),
@@ -155,7 +155,10 @@ def test_the_documented_spec_runs_from_the_installed_package(tmp_path):
     verdicts = collections.Counter((case["verdict"]["kind"], case["red_verdict"]["kind"]) for case in document["cases"])
     # Every change after sealing is one the guard refuses and the unguarded host sends, or a legitimate one both send,
     # save a trusted fact recorded after sealing: the guard narrows by it, the unguarded host never looks again.
-    assert set(verdicts) == {("killed", "survived"), ("passed", "passed"), ("passed", "survived")}
+    # An MCP wire field the host's OpenAI tools have no place for cannot reach either host's wire: equivalent on both.
+    assert set(verdicts) == {("killed", "survived"), ("passed", "passed"), ("passed", "survived"), ("equivalent", "equivalent")}
+    unreachable = {case["case"]["mutation"]["kind"] for case in document["cases"] if case["verdict"]["kind"] == "equivalent"}
+    assert unreachable == {"wire"}
     late = {case["case"]["mutation"]["variant"] for case in document["cases"] if case["red_verdict"]["kind"] == "survived" and case["verdict"]["kind"] == "passed"}
     assert late == {"trusted_fact"}
 
@@ -175,7 +178,7 @@ def test_the_server_lists_every_tool_of_the_run_as_recorded_page_by_page():
         pages = asyncio.run(listed(scenario))
         tools = [{"name": t.name, "description": t.description, "inputSchema": t.input_schema} for page in pages for t in page]
         # Parity: the wire model moves `type` after the declared fields, object key order aside nothing changes.
-        assert capture(tools, FORMATS["mcp"]) == snapshot_of(served(scenario.contract)), scenario.id
+        assert capture(tools, FORMATS["mcp"].only(())) == snapshot_of(served(scenario.contract), LOGICAL.only(())), scenario.id
         assert {t.name for t in scenario.contract.admitted_elsewhere} <= {t["name"] for t in tools}
         assert len(pages) == (4 if scenario.mcp and scenario.mcp.page_size == 2 else 1), scenario.id
 

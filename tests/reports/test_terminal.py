@@ -15,8 +15,8 @@ def render(summary):
 def test_a_passing_run_says_pass_and_counts_controlled_cases(audit_of):
     text = render(RunSummary(audit_of(select=["web-read-child-single-tool/*/evidence/*"]), "out/results.json"))
     assert "toolsurface — reference:guarded (seed 0)" in text
-    assert "PASS: 48/48 in-scope checks pass: no survivors, false rejections or errors" in text
-    assert "red target reference:legacy: 42 of 52 cases fail there; 42 controlled (RED there, GREEN here)" in text
+    assert "PASS: 56/56 in-scope checks pass: no survivors, false rejections or errors" in text
+    assert "red target reference:legacy: 50 of 60 cases fail there; 50 controlled (RED there, GREEN here)" in text
 
 
 def test_a_failing_run_lists_each_failure_with_its_diff_and_command_unwrapped(audit_of):
@@ -34,7 +34,7 @@ def test_defects_run_with_the_cases_are_summed_up(audit_of):
     text = render(RunSummary(audit, "out/results.json"))
     alive = [row.name for row in audit.defects if not row.kills]
     assert alive and "no-settle" not in alive
-    assert f"reference defects: {20 - len(alive)} of 20 killed; not killed: {', '.join(alive)}" in text
+    assert f"reference defects: {len(audit.defects) - len(alive)} of {len(audit.defects)} killed; not killed: {', '.join(alive)}" in text
 
 
 def test_accepted_failures_are_counted_and_a_broad_expectation_flagged(recorded, tmp_path_factory):
@@ -43,7 +43,7 @@ def test_accepted_failures_are_counted_and_a_broad_expectation_flagged(recorded,
     record = recorded(target="reference:legacy", red_target="none", select=["web-read-child-single-tool/*/evidence/*"], expectations=known)
     text = render(RunSummary(Audit(record), "out/results.json"))
     survived, planned = record.summary.totals.survived, record.run.planned
-    assert f"PASS: 6/48 in-scope checks pass; {survived} survived, all accepted\n" in text and "no survivors" not in text
+    assert f"PASS: 6/56 in-scope checks pass; {survived} survived, all accepted\n" in text and "no survivors" not in text
     broad = f"expectation * (survived): names {planned} of the {planned} planned cases (100%); {survived} of them survived here"
     assert f"       broad {broad}\n" in text
 

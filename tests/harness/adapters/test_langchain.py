@@ -62,7 +62,7 @@ def test_factories_are_targets_with_a_format_and_a_name():
     [
         # A hook edits a schema in place: on the very dict the ToolNode's StructuredTool holds.
         ("etf-compare-main-hooked", "hook", "schema.add_property", "in_place", "schema of"),
-        ("etf-compare-main-hooked", "hook", "reorder.swap", "replace", "moved"),
+        ("etf-compare-main-hooked", "hook", "reorder.swap", "replace", "swapped"),
         ("etf-compare-main-hooked", "hook", "delete.first", "in_place", "removed"),
         # LangChain checks only that each tool's name is one its ToolNode knows: a second tool under an admitted name passes.
         ("etf-compare-main-hooked", "hook", "add.duplicate", "replace", "added"),

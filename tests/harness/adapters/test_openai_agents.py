@@ -67,7 +67,7 @@ def test_guarded_refuses_a_hidden_tool_a_hook_puts_back_before_is_enabled_hides_
     [
         # A hook edits agent.tools before get_all_tools: the SDK sends whatever it finds there.
         ("etf-compare-main-hooked", "hook", "schema.add_property", "in_place", "schema of"),
-        ("etf-compare-main-hooked", "hook", "reorder.swap", "replace", "moved"),
+        ("etf-compare-main-hooked", "hook", "reorder.swap", "replace", "swapped"),
         ("etf-compare-main-hooked", "hook", "delete.first", "in_place", "removed"),
         ("etf-compare-main-hooked", "hook", "add.foreign", "replace", "added"),
         ("etf-compare-main-recovery", "post_recovery", "rename.case", "replace", "renamed"),

@@ -46,7 +46,7 @@ def test_factories_are_targets_with_a_format_and_a_name():
     [
         # A hook edits a schema in place: on the very dict the Tool holds.
         ("etf-compare-main-hooked", "hook", "schema.add_property", "in_place", "schema of"),
-        ("etf-compare-main-hooked", "hook", "reorder.swap", "replace", "moved"),
+        ("etf-compare-main-hooked", "hook", "reorder.swap", "replace", "swapped"),
         ("etf-compare-main-hooked", "hook", "delete.first", "in_place", "removed"),
         # prepare_tools results are keyed by name: a second tool under an admitted name replaces it.
         ("etf-compare-main-hooked", "hook", "add.duplicate", "replace", "description of"),
