@@ -10,8 +10,9 @@ relative order are reported as moved.
 from __future__ import annotations
 
 import bisect
+import dataclasses
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from ._canonical import Snapshot, canonical_json
@@ -73,7 +74,7 @@ class Swapped:
 class DescriptionChanged:
     name: str
     #: (before, after) lengths when the new description is the old one cut short, as a length limit cuts.
-    cut: tuple[int, int] | None = field(default=None, compare=False)
+    cut: tuple[int, int] | None = dataclasses.field(default=None, compare=False)
 
     def __str__(self) -> str:
         if self.cut is not None:
