@@ -332,10 +332,12 @@ def test_a_dispatched_request_is_one_sdk_call_carrying_the_expected_surface(targ
 def test_a_recording_of_the_host_replays_to_the_verdicts_of_its_live_run(tmp_path):
     host = load_target("mcp-host:guarded")
     recorded = tmp_path / "recorded"
-    for scenario in scenarios.load():
+    # The recordings at real sizes (desk-*) are left out: through the SDKs they cost more than the
+    # rest together, and recording them is the recorder's own test.
+    for scenario in (s for s in scenarios.load() if not s.id.startswith("desk-")):
         (recorded / f"{scenario.id}.json").parent.mkdir(exist_ok=True)
         (recorded / f"{scenario.id}.json").write_bytes(orjson.dumps(record(host, scenario)))
-    select = ["*/post_seal/*", "holdings-review-main-over-capacity/*/hook/*"]
+    select = ["[!d]*/post_seal/*", "holdings-review-main-over-capacity/*/hook/*"]
     options = {"target": "mcp-host:guarded", "red_target": "mcp-host:unguarded", "select": select}
     live = {r.case.id: (r.verdict.kind, r.red_verdict.kind) for r in prepare(RunOptions(**options)).results()}
     replayed = {r.case.id: (r.verdict.kind, r.red_verdict.kind) for r in prepare(RunOptions(scenarios=[recorded], **options)).results()}
