@@ -15,12 +15,12 @@ from typing import Any
 
 import orjson
 
-from toolsurface.scenarios import FactKind, OwnerFact, Scenario, WebTools
+from toolsurface.scenarios import FactKind, OwnerFact, Scenario
 
 from ._aims import Diagnostic, LooksLike, Tool
 from ._base import Edit, Example, Kind, Must, MutationNotApplicable, Mutator, one_of
 from ._delete import without
-from ._fixtures import PROFILE, SEARCH, WEB_READ, WEB_SEARCH
+from ._fixtures import PROFILE, SEARCH, WEB_READ, WEB_SEARCH, WEB_TOOLS
 from ._testing import BINDING
 
 #: What an unrelated tool's result says in its diagnostics, by what it looks like.
@@ -32,7 +32,6 @@ DIAGNOSTICS: dict[LooksLike, dict[str, Any]] = {
     },
 }
 
-_WEB = WebTools(search=WEB_SEARCH["name"], read=WEB_READ["name"])
 _BUDGET = OwnerFact(FactKind.SEARCH_BUDGET_EXHAUSTED, "web_gateway", BINDING, ("src_1",))
 
 
@@ -59,7 +58,7 @@ class HideSearch(Mutator):
             aim=Tool("market__web_search"),
             before=(SEARCH, WEB_SEARCH, WEB_READ),
             after=(SEARCH, WEB_READ),
-            web_tools=_WEB,
+            web_tools=WEB_TOOLS,
             messages_after=(
                 {
                     "role": "tool",
@@ -91,7 +90,7 @@ class HideRead(Mutator):
             admitted=(SEARCH, WEB_SEARCH, WEB_READ),
             before=(SEARCH, WEB_READ),
             after=(SEARCH,),
-            web_tools=_WEB,
+            web_tools=WEB_TOOLS,
             facts=(_BUDGET,),
         ),
     )
@@ -118,7 +117,7 @@ class Reveal(Mutator):
             admitted=(SEARCH, WEB_SEARCH, WEB_READ),
             before=(SEARCH, WEB_READ),
             after=(SEARCH, WEB_SEARCH, WEB_READ),
-            web_tools=_WEB,
+            web_tools=WEB_TOOLS,
             facts=(_BUDGET,),
         ),
     )
@@ -154,7 +153,7 @@ class Spoof(Mutator):
             aim=Diagnostic(LooksLike.DEADLINE),
             before=(SEARCH, WEB_SEARCH, WEB_READ),
             after=(SEARCH, WEB_SEARCH, WEB_READ),
-            web_tools=_WEB,
+            web_tools=WEB_TOOLS,
             messages_after=(
                 {
                     "role": "tool",

@@ -19,11 +19,11 @@ import re
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from toolsurface.scenarios import Binding, FactKind, OwnerFact, Scenario, WebTools, hidden_by
+from toolsurface.scenarios import Binding, FactKind, OwnerFact, Scenario, hidden_by
 
 from ._aims import Aim, FactField, ForeignOwner, Forgery, LookAlike, Narrowing, ParentBound, Where
 from ._base import Delivery, Edit, Example, Kind, Must, Mutator
-from ._fixtures import SEARCH, WEB_READ, WEB_SEARCH
+from ._fixtures import SEARCH, WEB_READ, WEB_SEARCH, WEB_TOOLS
 from ._testing import BINDING
 
 #: Who claims a forged fact in the `owner` variant: a tool server, not the fact's owner.
@@ -31,7 +31,6 @@ IMPOSTOR = "mcp:market"
 #: The source reference a trusted search-budget fact recorded mid-run leaves open to web read.
 LATE_SOURCE = "src_late_1"
 
-_WEB = WebTools(search=WEB_SEARCH["name"], read=WEB_READ["name"])
 _PARENT = Binding(run="run-1", scope="research", invocation="inv-0", connection="conn-1")
 #: The identity fields a look-alike may forge.
 _BOUND_FIELDS = tuple(field for field in FactField if field is not FactField.OWNER)
@@ -138,7 +137,7 @@ class ForgedFact(_RecordsFact):
             aim=Forgery(FactField.INVOCATION),
             before=(SEARCH, WEB_SEARCH, WEB_READ),
             after=(SEARCH, WEB_SEARCH, WEB_READ),
-            web_tools=_WEB,
+            web_tools=WEB_TOOLS,
             recorded=(
                 OwnerFact(
                     FactKind.SEARCH_BUDGET_EXHAUSTED,
@@ -151,7 +150,7 @@ class ForgedFact(_RecordsFact):
             aim=Forgery(FactField.OWNER),
             before=(WEB_SEARCH, WEB_READ),
             after=(WEB_SEARCH, WEB_READ),
-            web_tools=_WEB,
+            web_tools=WEB_TOOLS,
             recorded=(OwnerFact(FactKind.SEARCH_BUDGET_EXHAUSTED, IMPOSTOR, BINDING),),
         ),
     )
@@ -171,7 +170,7 @@ class LookAlikeFact(_RecordsFact):
             aim=LookAlike(FactField.SCOPE, Where.MIDDLE),
             before=(SEARCH, WEB_SEARCH, WEB_READ),
             after=(SEARCH, WEB_SEARCH, WEB_READ),
-            web_tools=_WEB,
+            web_tools=WEB_TOOLS,
             recorded=(OwnerFact(FactKind.SEARCH_BUDGET_EXHAUSTED, "web_gateway", dataclasses.replace(BINDING, scope="resebrch")),),
         ),
     )
@@ -193,7 +192,7 @@ class ForeignOwnerFact(_RecordsFact):
             aim=ForeignOwner("host", FactKind.SEARCH_BUDGET_EXHAUSTED),
             before=(WEB_SEARCH, WEB_READ),
             after=(WEB_SEARCH, WEB_READ),
-            web_tools=_WEB,
+            web_tools=WEB_TOOLS,
             recorded=(OwnerFact(FactKind.SEARCH_BUDGET_EXHAUSTED, "host", BINDING),),
         ),
     )
@@ -215,7 +214,7 @@ class ParentFact(_RecordsFact):
             aim=ParentBound(FactKind.RUN_DEADLINE_EXHAUSTED),
             before=(SEARCH, WEB_SEARCH, WEB_READ),
             after=(SEARCH, WEB_SEARCH, WEB_READ),
-            web_tools=_WEB,
+            web_tools=WEB_TOOLS,
             parent=_PARENT,
             recorded=(OwnerFact(FactKind.RUN_DEADLINE_EXHAUSTED, "host", _PARENT),),
         ),
@@ -238,14 +237,14 @@ class TrustedFact(_RecordsFact):
             aim=Narrowing(FactKind.RUN_DEADLINE_EXHAUSTED),
             before=(SEARCH, WEB_SEARCH, WEB_READ),
             after=(SEARCH, WEB_SEARCH, WEB_READ),
-            web_tools=_WEB,
+            web_tools=WEB_TOOLS,
             recorded=(OwnerFact(FactKind.RUN_DEADLINE_EXHAUSTED, "host", BINDING),),
         ),
         Example(
             aim=Narrowing(FactKind.SEARCH_BUDGET_EXHAUSTED),
             before=(SEARCH, WEB_SEARCH, WEB_READ),
             after=(SEARCH, WEB_SEARCH, WEB_READ),
-            web_tools=_WEB,
+            web_tools=WEB_TOOLS,
             recorded=(OwnerFact(FactKind.SEARCH_BUDGET_EXHAUSTED, "web_gateway", BINDING, (LATE_SOURCE,)),),
         ),
     )

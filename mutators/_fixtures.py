@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from toolsurface.scenarios import WebTools
+
 SEARCH: dict[str, Any] = {
     "name": "market__search_instruments",
     "description": "Search listed instruments (ETFs, stocks, bonds, funds) by name, ticker or ISIN.",
@@ -62,6 +64,9 @@ WEB_READ: dict[str, Any] = {
         "required": ["url"],
     },
 }
+
+#: The web search and web read the examples' owner facts govern.
+WEB_TOOLS = WebTools(search=WEB_SEARCH["name"], read=WEB_READ["name"])
 
 HOLDINGS: dict[str, Any] = {
     "name": "portfolio__get_holdings",

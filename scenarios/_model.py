@@ -343,6 +343,11 @@ class Scenario:
             stages = stages[: next(i for i, s in enumerate(stages) if s.kind is StageKind.CONTEXT_FIT)]
         return tuple(stage.point for stage in stages)
 
+    def __hash__(self) -> int:
+        # Equal scenarios have equal ids; hashing every descriptor of a 140-tool contract on each
+        # cache lookup (one per case per role) would cost more than the lookup saves.
+        return hash(self.id)
+
     def stage(self, kind: StageKind) -> Stage | None:
         return next((s for s in self.stages if s.kind is kind), None)
 
