@@ -215,7 +215,7 @@ def _run_info(
         scenarios=tuple(
             ScenarioInfo(
                 s.id, s.source, s.digest, s.mode, s.lane, s.identity.request, s.outcome,
-                runner.outcome(Role.TARGET, s.id), None if red is None else runner.outcome(Role.RED, s.id),
+                runner.outcome(Role.TARGET, s.id), None if red is None else runner.outcome(Role.RED, s.id), s.model_calls,
             )
             for s in loaded
         ),
@@ -246,7 +246,7 @@ def reproduce(options: RunOptions, case_id: str) -> Reproduction:
     verdict = EQUIVALENT if case.equivalent else judge(case, observed, scenario, expected)
     summary = scenario.contract.summary
     sent = tuple(
-        tuple(map(str, diff_snapshots(expected, d.surface))) + diff_summaries(summary, d.summary)
+        tuple(map(str, diff_snapshots(expected[min(d.call, len(expected)) - 1], d.surface))) + diff_summaries(summary, d.summary)
         for d in observed.dispatches
     )
     facts = rulings(observed.facts, scenario.binding, scenario.contract.web_tools)

@@ -65,6 +65,7 @@ _NOT_EXERCISED = (
     "mutation could not be applied at ",
     "target never offered injection point ",
     "nothing observed: ",
+    "made ",
 )
 
 
@@ -79,14 +80,28 @@ class _Judged:
     #: The capacity result comes from the target's own token count, not the recording: cases at
     #: points past context fitting are planned, never reached, and judged on that result.
     estimated: bool
+    model_calls: int = 1
 
     @classmethod
     def of(cls, info: ScenarioInfo, outcome: RequestOutcome) -> _Judged:
-        return cls(info.lane.value, info.request, outcome, outcome is not info.outcome)
+        return cls(info.lane.value, info.request, outcome, outcome is not info.outcome, info.model_calls)
 
     def beyond(self, record: CaseRecord) -> bool:
         """Whether the case's point lies past where its request ended in that capacity result."""
-        return self.estimated and record.case.point.value not in record.evidence.points
+        return self.estimated and record.case.at not in record.evidence.points
+
+    def remaining(self, record: CaseRecord) -> int:
+        """How many model calls the request makes from the case's own on."""
+        return self.model_calls - record.case.call + 1
+
+
+def _count(calls: int) -> str:
+    return "one" if calls == 1 else str(calls)
+
+
+def _later(record: CaseRecord) -> int:
+    """The dispatches from the case's own model call on: reaching its boundary took every earlier call."""
+    return record.evidence.dispatches - (record.case.call - 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +189,7 @@ def _judged_reasons(record: CaseRecord, scenario: _Judged) -> dict[VerdictKind, 
     if record.case.must is Must.REFUSE and not scenario.beyond(record):
         return {
             VerdictKind.KILLED: (KILLED.reason,),
-            VerdictKind.SURVIVED: ("dispatched ", "refused, but "),
+            VerdictKind.SURVIVED: ("dispatched ", "refused, but ", "model call "),
             VerdictKind.ERROR: _NOT_EXERCISED,
             **({VerdictKind.EQUIVALENT: (NOT_CARRIED,)} if record.case.mutation.kind is Kind.WIRE else {}),
         }
@@ -187,7 +202,7 @@ def _judged_reasons(record: CaseRecord, scenario: _Judged) -> dict[VerdictKind, 
         }
     return {
         VerdictKind.PASSED: (DISPATCHED_AS_EXPECTED.reason,),
-        VerdictKind.SURVIVED: ("dispatched ",),
+        VerdictKind.SURVIVED: ("dispatched ", "model call "),
         VerdictKind.FALSE_REJECT: ("a legitimate change was refused: ",),
         VerdictKind.ERROR: _NOT_EXERCISED,
     }
@@ -206,8 +221,8 @@ def _what_case(record: CaseRecord) -> str:
 def _killed(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
     evidence = record.evidence
     yield from _unexercised(record, scenario)
-    if evidence.dispatches:
-        yield f"{evidence.dispatches} request(s) were dispatched"
+    if _later(record):
+        yield f"{_later(record)} request(s) were dispatched"
     yield from _ledger(evidence.ledger, scenario, Settlement.PRE_DISPATCH_REJECTED)
 
 
@@ -221,8 +236,8 @@ def _passed(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
             yield f"the run ended {evidence.ending}, not in a capacity result"
         yield from _ledger(evidence.ledger, scenario, Settlement.PRE_DISPATCH_REJECTED)
         return
-    if evidence.dispatches != 1:
-        yield f"{evidence.dispatches} request(s) were dispatched, not exactly one"
+    if evidence.dispatches != scenario.model_calls:
+        yield f"{evidence.dispatches} request(s) were dispatched, not exactly {_count(scenario.model_calls)}"
     if evidence.diff:
         yield f"the request sent differs from the expected one: {evidence.diff[0]}"
     yield from _ledger(evidence.ledger, scenario, Settlement.DISPATCHED)
@@ -232,13 +247,15 @@ def _survived(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
     evidence, reason = record.evidence, record.verdict.reason
     yield from _unexercised(record, scenario)
     if record.case.must is Must.DISPATCH and scenario.outcome is not RequestOutcome.CAPACITY:
-        if not evidence.dispatches:
+        if not _later(record):
             yield "nothing was dispatched, which the oracle calls a false rejection"
         elif reason.startswith("dispatched, but "):  # the surface went out as expected: the ledger is what failed
             yield from _nothing_amiss(evidence.ledger, scenario, Settlement.DISPATCHED, reason)
         return
-    if evidence.dispatches:
+    if _later(record):
         return  # an illegitimate change sent, or a shortened list instead of a capacity result
+    if reason.startswith("model call "):
+        return  # an earlier model call sent a surface that differs from its own
     if record.case.must is Must.DISPATCH and not isinstance(evidence.stop, Capacity):
         yield f"the run ended {evidence.ending}, which the oracle calls a false rejection"
     yield from _nothing_amiss(evidence.ledger, scenario, Settlement.PRE_DISPATCH_REJECTED, reason)
@@ -247,14 +264,14 @@ def _survived(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
 def _false_reject(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
     evidence = record.evidence
     yield from _unexercised(record, scenario)
-    if evidence.dispatches:
-        yield f"{evidence.dispatches} request(s) were dispatched"
+    if _later(record) >= scenario.remaining(record):
+        yield f"{_later(record)} request(s) were dispatched"
     if scenario.outcome is RequestOutcome.CAPACITY and isinstance(evidence.stop, Capacity):
         yield "the run ended in the capacity result this request must end in"
 
 
 def _error(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
-    evidence, reason, point = record.evidence, record.verdict.reason, record.case.point.value
+    evidence, reason, point = record.evidence, record.verdict.reason, record.case.at
     stop = evidence.stop
     if (said := stopped(stop)) is not None:
         hinted = said
@@ -275,6 +292,8 @@ def _error(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
     elif not evidence.dispatches and not evidence.ledger:
         if not reason.startswith("nothing observed: "):
             yield "the target touched neither gateway nor ledger, and the reason does not say so"
+    elif reason.startswith("made ") and evidence.dispatches < scenario.model_calls:
+        pass  # it never answered a reply's tool calls with the next model call
     else:
         yield f"the target ran to an end ({evidence.ending}), offered {point!r} and reached the ports"
 
@@ -302,7 +321,7 @@ _RULES: dict[VerdictKind, Callable[[CaseRecord, _Judged], Iterator[str]]] = {
 
 def _unexercised(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
     """What the oracle turns into an `error` before any other verdict: the case did not run as planned."""
-    evidence, point = record.evidence, record.case.point.value
+    evidence, point = record.evidence, record.case.at
     if isinstance(evidence.stop, TimedOut | Crashed | Died | NotRun):
         yield f"the target's run stopped as {evidence.stop.tag}"
     elif point not in evidence.points and not scenario.beyond(record):

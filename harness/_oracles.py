@@ -59,8 +59,16 @@ CAPACITY_RESULT = Verdict(VerdictKind.PASSED, "explicit capacity result, settled
 UNREACHED = Verdict(VerdictKind.EQUIVALENT, "the target lists no tools from the MCP server, so a change to that list cannot reach it")
 
 
-def judge(case: Case, observed: Observation, scenario: Scenario, expected: Snapshot) -> Verdict:
-    """The verdict on one run of one case, and on the follow-up request after it."""
+#: The surface each model call of a case must carry, first call first.
+Expected = tuple[Snapshot, ...]
+
+
+def judge(case: Case, observed: Observation, scenario: Scenario, expected: Expected) -> Verdict:
+    """The verdict on one run of one case, and on the follow-up request after it.
+
+    The model calls before the case's own are judged first: each must carry its expected surface.
+    From the case's call on, the calls are judged as one request made from there.
+    """
     # A case whose point lies past where its request must end in a capacity result (by the target's
     # own token count: see `judged_on`) is judged on that result; its change is never made.
     beyond = scenario.outcome is RequestOutcome.CAPACITY and case.point not in scenario.points
@@ -72,14 +80,16 @@ def judge(case: Case, observed: Observation, scenario: Scenario, expected: Snaps
         return Verdict(VerdictKind.EQUIVALENT, f"{NOT_CARRIED}{observed.not_carried}")
     if case.mutation.kind is Kind.MCP and not observed.listed and not observed.leaked:
         return UNREACHED
-    if beyond:
+    if (earlier := _earlier_calls(case, observed, scenario, expected)) is not None:
+        verdict = earlier
+    elif beyond:
         verdict = _judge_capacity(observed, scenario)
     elif case.must is Must.REFUSE:
-        verdict = _judge_refusal(observed, scenario, expected)
+        verdict = _judge_refusal(from_call(observed, case.call), scenario, expected)
     elif scenario.outcome is RequestOutcome.CAPACITY:
         verdict = _judge_capacity(observed, scenario)
     else:
-        verdict = _judge_dispatch(observed, scenario, expected)
+        verdict = _judge_dispatch(from_call(observed, case.call), scenario, expected)
     if observed.leaked:
         return failed(verdict, f"{OUTLIVED}the next request on the same host differs from a clean one, {observed.leaked[0]}")
     return verdict
@@ -112,10 +122,27 @@ def amended(record: CaseRecord, amendments: Sequence[Amendment]) -> CaseRecord:
     return dataclasses.replace(record, verdict=verdict, red_verdict=red, evidence=dataclasses.replace(record.evidence, aftermath=aftermath))
 
 
-def evidence(case: Case, observed: Observation, scenario: Scenario, expected: Snapshot) -> Evidence:
-    if observed.dispatches:
-        sent = observed.dispatches[0]
-        changes = tuple(map(str, diff_snapshots(expected, sent.surface)))
+def from_call(observed: Observation, call: int) -> Observation:
+    """What was observed of the model calls from the `call`-th on: the request as the case's change found it."""
+    if call == 1:
+        return observed
+    return dataclasses.replace(observed, dispatches=tuple(d for d in observed.dispatches if d.call >= call))
+
+
+def _earlier_calls(case: Case, observed: Observation, scenario: Scenario, expected: Expected) -> Verdict | None:
+    """A model call before the case's own that did not carry its surface, or a run that ended
+    before the case's call: nothing the change did explains either."""
+    for sent in observed.dispatches:
+        if sent.call < case.call and sent.call <= len(expected) and sent.surface != expected[sent.call - 1]:
+            changes = "; ".join(map(str, diff_snapshots(expected[sent.call - 1], sent.surface)))
+            return Verdict(VerdictKind.SURVIVED, f"model call {sent.call} of {scenario.model_calls}, before the change, sent a surface that differs from the expected one: {changes}")
+    return None
+
+
+def evidence(case: Case, observed: Observation, scenario: Scenario, expected: Expected) -> Evidence:
+    if (later := from_call(observed, case.call).dispatches):
+        sent = later[0]
+        changes = tuple(map(str, diff_snapshots(_of_call(expected, sent.call), sent.surface)))
         changes += diff_summaries(scenario.contract.summary, sent.summary)
     else:
         changes = case.change
@@ -163,10 +190,10 @@ def _not_exercised(case: Case, observed: Observation, beyond: bool = False) -> s
     if observed.stale:
         return f"{STALE}changed this one before its change was made: {observed.stale[0]}"
     if observed.injection_problem is not None:
-        return f"mutation could not be applied at {case.point.value!r}: {observed.injection_problem}"
+        return f"mutation could not be applied at {case.at!r}: {observed.injection_problem}"
     if not observed.injected and not beyond:
         offered = ", ".join(observed.points) or "none"
-        return f"target never offered injection point {case.point.value!r} (offered: {offered})"
+        return f"target never offered injection point {case.at!r} (offered: {offered})"
     if not observed.touched:
         return "nothing observed: the target touched neither the gateway nor the ledger"
     return None
@@ -194,15 +221,29 @@ def _ledger_problems(observed: Observation, scenario: Scenario, settlement: Sett
     return problems
 
 
-def _judge_refusal(observed: Observation, scenario: Scenario, expected: Snapshot) -> Verdict:
+def _of_call(expected: Expected, call: int) -> Snapshot:
+    """The surface the `call`-th model call must carry; a call past the recorded ones, the last's."""
+    return expected[min(call, len(expected)) - 1]
+
+
+def _calls(observed: Observation, scenario: Scenario) -> str:
+    """`model call 2 of 3: ` when the recording makes several, so a reason says which call it speaks of."""
+    if scenario.model_calls == 1 or not observed.dispatches:
+        return ""
+    return f"model call {observed.dispatches[0].call} of {scenario.model_calls}: "
+
+
+def _judge_refusal(observed: Observation, scenario: Scenario, expected: Expected) -> Verdict:
     if observed.dispatches:
         sent = observed.dispatches[0]
-        changes = [*map(str, diff_snapshots(expected, sent.surface)), *diff_summaries(scenario.contract.summary, sent.summary)]
-        if not changes and len(observed.dispatches) == 1:
+        must = _of_call(expected, sent.call)
+        changes = [*map(str, diff_snapshots(must, sent.surface)), *diff_summaries(scenario.contract.summary, sent.summary)]
+        recorded = scenario.model_calls - sent.call + 1
+        if not changes and len(observed.dispatches) == recorded:
             # The change was undone before dispatch: the request looks right, but what was changed
             # between admission and dispatch went unreported and unsettled as a refusal.
-            return Verdict(VerdictKind.SURVIVED, f"dispatched the expected surface: {REPAIRED}")
-        said = f"dispatched {len(observed.dispatches)} request(s) with the change"
+            return Verdict(VerdictKind.SURVIVED, f"{_calls(observed, scenario)}dispatched the expected surface: {REPAIRED}")
+        said = f"{_calls(observed, scenario)}dispatched {len(observed.dispatches)} request(s) with the change"
         if changes:
             said += ": " + "; ".join(changes[:3]) + ("; …" if len(changes) > 3 else "")
         return Verdict(VerdictKind.SURVIVED, said)
@@ -229,18 +270,25 @@ def _judge_capacity(observed: Observation, scenario: Scenario) -> Verdict:
     return CAPACITY_RESULT
 
 
-def _judge_dispatch(observed: Observation, scenario: Scenario, expected: Snapshot) -> Verdict:
+def _judge_dispatch(observed: Observation, scenario: Scenario, expected: Expected) -> Verdict:
     if not observed.dispatches:
         why = observed.stop.message if isinstance(observed.stop, Refused | Capacity) else "no dispatch"
         return Verdict(VerdictKind.FALSE_REJECT, f"a legitimate change was refused: {why}")
-    if len(observed.dispatches) > 1:
-        return Verdict(VerdictKind.SURVIVED, f"dispatched {len(observed.dispatches)} times")
-    sent = observed.dispatches[0]
-    if sent.surface != expected:
-        changes = "; ".join(map(str, diff_snapshots(expected, sent.surface)))
-        return Verdict(VerdictKind.SURVIVED, f"dispatched a surface that differs from the expected one: {changes}")
-    if summary := diff_summaries(scenario.contract.summary, sent.summary):
-        return Verdict(VerdictKind.SURVIVED, f"dispatched a capability summary the contract does not state: {'; '.join(summary)}")
+    last = observed.dispatches[-1].call
+    if last > scenario.model_calls:
+        return Verdict(VerdictKind.SURVIVED, f"dispatched {last} times" + (f" where the recording makes {scenario.model_calls} model calls" if scenario.model_calls > 1 else ""))
+    for sent in observed.dispatches:
+        said = f"model call {sent.call} of {scenario.model_calls}: " if scenario.model_calls > 1 else ""
+        if sent.surface != (must := _of_call(expected, sent.call)):
+            changes = "; ".join(map(str, diff_snapshots(must, sent.surface)))
+            return Verdict(VerdictKind.SURVIVED, f"{said}dispatched a surface that differs from the expected one: {changes}")
+        if summary := diff_summaries(scenario.contract.summary, sent.summary):
+            return Verdict(VerdictKind.SURVIVED, f"{said}dispatched a capability summary the contract does not state: {'; '.join(summary)}")
+    if last < scenario.model_calls:
+        made = f"made {last} of the {scenario.model_calls} model calls the recording makes"
+        if isinstance(observed.stop, Refused | Capacity):
+            return Verdict(VerdictKind.FALSE_REJECT, f"a legitimate change was refused: {made}: {observed.stop.message}")
+        return Verdict(VerdictKind.ERROR, f"{made}: the tool calls of reply {last} were never answered with another model call")
     problems = _ledger_problems(observed, scenario, Settlement.DISPATCHED)
     if problems:
         return Verdict(VerdictKind.SURVIVED, "dispatched, but " + "; ".join(problems))

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from toolsurface.mutators import MUTATORS, Edit, Mutation, MutationNotApplicable, Mutator
-from toolsurface.scenarios import OwnerFact, Scenario
+from toolsurface.scenarios import OwnerFact, Scenario, boundary
 
 from ._canonical import capture, snapshot_of
 from ._diff import diff_snapshots, diff_summaries
@@ -51,28 +51,32 @@ def plan(scenarios: Iterable[Scenario], seed: int, mutators: Sequence[Mutator] =
             # Seeded per scenario and mutator: adding a scenario or mutator never moves another's ids.
             rng = random.Random(f"{seed}:{scenario.id}:{mutator.key()}")
             for mutation in mutator.mutations(scenario, rng):
-                change = dry_run(scenario, mutator, mutation)
-                for point in scenario.points:
+                changes: dict[int, tuple[str, ...]] = {}
+                for call, point in scenario.checkpoints:
+                    if call not in changes:
+                        changes[call] = dry_run(scenario, mutator, mutation, call)
                     cases.append(
                         Case(
-                            id=f"{prefix}/{point}/{mutation.label}",
+                            id=f"{prefix}/{boundary(point, call)}/{mutation.label}",
                             index=len(cases),
                             scenario=scenario.id,
                             lane=scenario.lane,
                             hooks=scenario.hooks,
                             point=point,
                             mutation=mutation,
-                            change=change,
+                            change=changes[call],
+                            call=call,
                         )
                     )
     return tuple(cases)
 
 
-def dry_run(scenario: Scenario, mutator: Mutator, mutation: Mutation) -> tuple[str, ...]:
-    """What the mutation does to the expected surface and capability summary, as diff lines,
-    and which facts it records and what it changes on the MCP server (those change no surface,
-    but a reader wants to see them)."""
-    tools = [descriptor.as_logical() for descriptor in scenario.surface]
+def dry_run(scenario: Scenario, mutator: Mutator, mutation: Mutation, call: int = 1) -> tuple[str, ...]:
+    """What the mutation does to the expected surface of the `call`-th model call and to the
+    capability summary, as diff lines, and which facts it records and what it changes on the MCP
+    server (those change no surface, but a reader wants to see them)."""
+    surface = scenario.surface_at(call)
+    tools = [descriptor.as_logical() for descriptor in surface]
     messages = [message.as_dict() for message in scenario.request_messages]
     facts: list[OwnerFact] = []
     server = McpCatalogue(scenario)
@@ -81,7 +85,7 @@ def dry_run(scenario: Scenario, mutator: Mutator, mutation: Mutation) -> tuple[s
         changed, changed_messages = mutator.apply(edit)
     except MutationNotApplicable as problem:
         return (f"not applicable: {problem}",)
-    before, after = snapshot_of(scenario.surface), capture(changed, LOGICAL)
+    before, after = snapshot_of(surface), capture(changed, LOGICAL)
     surface = () if before == after else tuple(map(str, diff_snapshots(before, after))) or ("canonical form differs",)
     summary = diff_summaries(scenario.contract.summary, Gateway.summary_of(changed_messages))
     return surface + summary + tuple(f"records fact: {fact}" for fact in facts) + tuple(server.changes)

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolsurface.mutators import MutationNotApplicable, NotCarried
-from toolsurface.scenarios import SUMMARY_HEADER, Lane, OwnerFact, Scenario
+from toolsurface.scenarios import SUMMARY_HEADER, Lane, OwnerFact, Scenario, ToolCall, boundary
 
 from ._canonical import Snapshot, capture
 from ._formats import ToolFormat
@@ -52,17 +52,37 @@ class Reservation:
 
 
 class Gateway(_Closable):
-    """The simulated provider gateway: records each dispatch with a snapshot of its tools."""
+    """The simulated provider gateway and the model behind it: records each dispatch with a
+    snapshot of its tools, and answers with the tool calls the recorded model made next, if any."""
 
-    def __init__(self, fmt: ToolFormat) -> None:
+    def __init__(self, fmt: ToolFormat, replies: tuple[tuple[ToolCall, ...], ...] = ()) -> None:
         self._fmt = fmt
+        #: The tool calls of the reply to each model call but the last.
+        self._replies = replies
         self.log: list[Dispatch] = []
 
     def dispatch(self, request: str, tools: list[Any], messages: list[Any]) -> dict[str, Any]:
+        """Send a model call; the reply's `tool_calls` (each `id`, `name`, `arguments`) are the
+        recorded model's next calls, whose results the host sends back in its next model call."""
         self._after_close(f"dispatched request {request!r}")
+        call = len(self.log) + 1
         # Snapshot now: a later in-place edit must not rewrite what was sent.
-        self.log.append(Dispatch(request, capture(tools, self._fmt), len(messages), self.summary_of(messages)))
-        return {"request": request, "status": "accepted"}
+        self.log.append(Dispatch(request, capture(tools, self._fmt), len(messages), self.summary_of(messages), call))
+        reply: dict[str, Any] = {"request": request, "status": "accepted"}
+        if call <= len(self._replies):
+            reply["tool_calls"] = [
+                {"id": tool_call_id(call, index), "name": made.name, "arguments": made.arguments}
+                for index, made in enumerate(self._replies[call - 1])
+            ]
+        return reply
+
+    def result_of(self, call_id: str) -> str:
+        """What the host's tool returned for a tool call of a reply, as recorded."""
+        for call, made in enumerate(self._replies, 1):
+            for index, tool_call in enumerate(made):
+                if tool_call_id(call, index) == call_id and call <= len(self.log):
+                    return tool_call.result
+        raise KeyError(f"no reply so far made a tool call {call_id!r}")
 
     @staticmethod
     def summary_of(messages: list[Any]) -> str | None:
@@ -72,6 +92,11 @@ class Gateway(_Closable):
             if isinstance(content, str) and content.startswith(SUMMARY_HEADER):
                 return content
         return None
+
+
+def tool_call_id(call: int, index: int) -> str:
+    """The id of the `index`-th tool call in the reply to the `call`-th model call."""
+    return f"call_{call}_{index + 1}"
 
 
 class Ledger(_Closable):
@@ -167,7 +192,7 @@ class Ports:
     ) -> None:
         self.scenario = scenario
         self.fmt = fmt
-        self.gateway = Gateway(fmt)
+        self.gateway = Gateway(fmt, tuple(step.calls for step in scenario.steps))
         self.events: list[LedgerEvent] = []
         self._ledgers = {lane.value: Ledger(lane.value, self.events) for lane in Lane}
         self.facts = OwnerFacts(scenario.contract.facts)
@@ -200,14 +225,25 @@ class Ports:
     def open_reservations(self) -> tuple[str, ...]:
         return tuple(f"{lane}:{request}" for lane, ledger in self._ledgers.items() for request in ledger.open)
 
+    @property
+    def call(self) -> int:
+        """The model call being prepared: one more than the gateway has been sent."""
+        return len(self.gateway.log) + 1
+
+    def tool_result(self, call_id: str) -> str:
+        """Run a tool call of the model's reply: the result the recorded tool gave (see `Gateway.dispatch`)."""
+        return self.gateway.result_of(call_id)
+
     def inject(self, point: str, tools: list[Any], messages: list[Any]) -> tuple[list[Any], list[Any]]:
-        """Call at each stage boundary with the live request; go on with what it returns."""
-        self.points.append(point)
+        """Call at each stage boundary with the live request; go on with what it returns. Before a
+        later model call the boundary is that call's (`hook@2`)."""
+        at = boundary(point, self.call)
+        self.points.append(at)
         # Before the case's change: a mutation at this boundary lands after what the owners said.
-        self.facts.release(point)
-        self.mcp.reach(point)
+        self.facts.release(at)
+        self.mcp.reach(at)
         try:
-            return self._inject(point, tools, messages)
+            return self._inject(at, tools, messages)
         finally:
             # After the change, as a server notifies once its list has changed; a listener's
             # failure is the host's own, so it is raised into the host, outside the injection.

@@ -22,7 +22,7 @@ from ._plan import Shard
 from ._types import CaseRecord, Tally, Totals
 
 #: Bumped on every change to what results.json holds.
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,6 +60,8 @@ class ScenarioInfo:
     target_outcome: RequestOutcome
     #: The same on the red target; None when the run is not paired.
     red_outcome: RequestOutcome | None
+    #: How many model calls the recorded request makes: each must carry its expected surface.
+    model_calls: int = 1
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ from ._capacity import judged_on
 from ._diff import diff_snapshots
 from ._errors import CapacityExceeded, RequestRefused
 from ._formats import FORMATS, ToolFormat
-from ._oracles import EQUIVALENT, LATE, evidence, judge
+from ._oracles import EQUIVALENT, LATE, Expected, evidence, judge
 from ._ports import LedgerRefused, Ports
 from ._types import (
     Amendment,
@@ -195,7 +195,7 @@ class Runner:
         red_verdict = None if red is None else judge(case, red, self.judged(Role.RED, case.scenario), self.expected(case, Role.RED))
         return CaseRecord(case, judge(case, observed, scenario, expected), red_verdict, evidence(case, observed, scenario, expected), kills)
 
-    def expected(self, case: Case, role: Role = Role.TARGET) -> Snapshot:
+    def expected(self, case: Case, role: Role = Role.TARGET) -> Expected:
         """What the case's request must go out as on the role's target."""
         return expected_surface(self.target_of(role), self.scenarios[case.scenario], case)
 
@@ -241,8 +241,8 @@ class CleanRun:
         been changed yet: it must offer the same first surface, and reach the case's point."""
         if lines := self.differences(ports.offered):
             return lines
-        if not observed.injected and any(point == case.point for point, _ in self.offered):
-            return (f"it never reached '{case.point}', which a clean run reaches: it ended {_how(observed)}",)
+        if not observed.injected and any(point == case.at for point, _ in self.offered):
+            return (f"it never reached '{case.at}', which a clean run reaches: it ended {_how(observed)}",)
         return ()
 
     def differences_in(self, ports: Ports, observed: Observation) -> tuple[str, ...]:
@@ -294,7 +294,7 @@ def case_ports(target: Target, case: Case, scenario: Scenario, watch: int = 0) -
         # is where a list-change mutation is made.
         return mutator.apply(Edit(tools, messages, fmt, mutation.delivery, mutation.aim, scenario, facts, ports.mcp))
 
-    ports = Ports(scenario, fmt, case.point, inject, watch=watch)
+    ports = Ports(scenario, fmt, case.at, inject, watch=watch)
     return ports
 
 
@@ -304,19 +304,22 @@ def _format(target: Target, scenario: Scenario) -> ToolFormat:
     return fmt if carried is None else fmt.only(carried)
 
 
-def expected_surface(target: Target, scenario: Scenario, case: Case) -> Snapshot:
-    """The surface `target` must send for the case, from the scenario and the case's mutation
-    alone: the admitted surface narrowed by the trusted facts the scenario records and those the
-    mutation records, with the wire fields the target's tool format carries (what it cannot
-    carry, it cannot send)."""
+def expected_surface(target: Target, scenario: Scenario, case: Case) -> Expected:
+    """The surface `target` must send on each model call of the case, from the scenario and the
+    case's mutation alone: the admitted surface narrowed by the trusted facts the scenario records
+    in force by that call and, from the case's call on, those the mutation records, with the wire
+    fields the target's tool format carries (what it cannot carry, it cannot send)."""
     recorded = by_key(case.mutation.mutator).records(scenario, case.mutation.aim)
-    return _narrowed_snapshot(scenario, recorded, _format(target, scenario))
+    fmt = _format(target, scenario)
+    return tuple(
+        _narrowed_snapshot(scenario, recorded if call >= case.call else (), fmt, call) for call in range(1, scenario.model_calls + 1)
+    )
 
 
 @functools.lru_cache(maxsize=1024)
-def _narrowed_snapshot(scenario: Scenario, recorded: tuple[OwnerFact, ...], fmt: ToolFormat) -> Snapshot:
+def _narrowed_snapshot(scenario: Scenario, recorded: tuple[OwnerFact, ...], fmt: ToolFormat, call: int) -> Snapshot:
     # Asked for every run of every case; scenarios, facts and formats are frozen.
-    return snapshot_of(scenario.narrowed_by(recorded), fmt)
+    return snapshot_of(scenario.narrowed_by(recorded, call), fmt)
 
 
 class DefectProbe:

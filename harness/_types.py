@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from toolsurface.mutators import Must, Mutation
-from toolsurface.scenarios import Lane, OwnerFact, Point, Ruling, Scenario
+from toolsurface.scenarios import Lane, OwnerFact, Point, Ruling, Scenario, boundary
 
 from ._canonical import Snapshot
 
@@ -32,6 +32,13 @@ class Case:
     mutation: Mutation
     #: What the mutation does to the admitted surface, as diff lines (empty: it changes nothing).
     change: tuple[str, ...]
+    #: The model call of the request at whose boundary the mutation lands: 1 for the first.
+    call: int = 1
+
+    @property
+    def at(self) -> str:
+        """The boundary the mutation lands at, as case ids name it: `hook`, or `hook@2` before the second model call."""
+        return boundary(self.point, self.call)
 
     @property
     def must(self) -> Must:
@@ -64,6 +71,8 @@ class Dispatch:
     messages: int
     #: The capability summary the request carried, if any (entry requests must carry one).
     summary: str | None = None
+    #: Which model call of the request it was: the gateway counts them, 1 for the first.
+    call: int = 1
 
 
 class LedgerOp(enum.StrEnum):

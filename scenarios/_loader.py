@@ -40,7 +40,10 @@ from ._model import (
     Scenario,
     Stage,
     StageKind,
+    Step,
+    ToolCall,
     ToolDescriptor,
+    boundary,
 )
 
 _STAGE_ORDER = {kind: index for index, kind in enumerate(StageKind)}
@@ -179,13 +182,36 @@ def _semantic_problems(document: dict[str, Any]) -> Iterator[tuple[str, str]]:
         yield "$.hooks", "must be true exactly when a 'hook' stage is recorded"
     if "parent" in document["identity"] and document["lane"] != Lane.CHILD:
         yield "$.identity.parent", f"only a child request has a parent; this one's lane is {document['lane']!r}"
+    yield from _step_problems(document)
     # A fact that arrives at a boundary the pipeline never offers would never reach the feed.
     offered = [kind.point.value for kind in kinds]
+    offered += [boundary(StageKind(stage["stage"]).point, call) for call, step in enumerate(document.get("steps", ()), 2) for stage in step["stages"]]
     for index, fact in enumerate(contract.get("facts", ())):
         if (arrives := fact.get("arrives")) is not None and arrives not in offered:
             yield f"$.contract.facts[{index}].arrives", f"{arrives!r} is not a point this pipeline offers ({', '.join(offered)})"
     if "mcp" in document:
         yield from _list_change_problems(document, kinds)
+
+
+def _step_problems(document: dict[str, Any]) -> Iterator[tuple[str, str]]:
+    """Each later model call reruns stages in pipeline order, never recovery, and follows calls to
+    tools the request admits; a request that ends in a capacity result makes no later call."""
+    steps = document.get("steps", ())
+    if steps and document.get("outcome") == RequestOutcome.CAPACITY:
+        yield "$.steps", "a request that ends in a capacity result makes no model call, let alone a later one"
+    contract = document["contract"]
+    surface = {tool["name"] for tool in contract["admitted"]} | set(contract.get("eligible_controls", ()))
+    for index, step in enumerate(steps):
+        where = f"$.steps[{index}]"
+        kinds = [StageKind(stage["stage"]) for stage in step["stages"]]
+        for position, (before, after) in enumerate(zip(kinds, kinds[1:]), start=1):
+            if _STAGE_ORDER[after] <= _STAGE_ORDER[before]:
+                yield f"{where}.stages[{position}].stage", f"{after.value!r} cannot follow {before.value!r}"
+        if StageKind.RECOVER in kinds:
+            yield f"{where}.stages[{kinds.index(StageKind.RECOVER)}].stage", "only the first model call resumes from a receipt"
+        for position, call in enumerate(step["calls"]):
+            if call["name"] not in surface:
+                yield f"{where}.calls[{position}].name", f"{call['name']!r} is not a tool this request admits"
 
 
 def _tool_problems(tool: dict[str, Any], where: str, fmt: str) -> Iterator[tuple[str, str]]:
@@ -291,6 +317,11 @@ def _stage(raw: dict[str, Any]) -> Stage:
     )
 
 
+def _step(raw: dict[str, Any]) -> Step:
+    calls = tuple(ToolCall(call["name"], orjson.dumps(call["arguments"]), call["result"]) for call in raw["calls"])
+    return Step(calls, tuple(map(_stage, raw["stages"])))
+
+
 def _fact(raw: dict[str, Any]) -> OwnerFact:
     return OwnerFact(
         kind=FactKind(raw["fact"]),
@@ -347,6 +378,7 @@ def _build(document: dict[str, Any], source: str) -> Scenario:
         publication=Publication(publication["id"], publication["body"]) if publication else None,
         outcome=RequestOutcome(document.get("outcome", RequestOutcome.DISPATCHED)),
         mcp=_mcp(document.get("mcp")),
+        steps=tuple(map(_step, document.get("steps", ()))),
         source=source,
         digest=hashlib.sha256(orjson.dumps(document, option=orjson.OPT_SORT_KEYS)).hexdigest(),
         document=document,

@@ -81,6 +81,18 @@ _POINT_AFTER = dict(zip(StageKind, Point, strict=True))
 POINTS: tuple[Point, ...] = tuple(Point)
 
 
+def boundary(point: Point | str, call: int = 1) -> str:
+    """How the boundary at `point` before the request's `call`-th model call is named: `hook`
+    before the first, `hook@2` before the second. Case ids, offered points and fact arrivals use it."""
+    return str(point) if call == 1 else f"{point}@{call}"
+
+
+def call_of(label: str) -> int:
+    """The model call a boundary name (`boundary`) belongs to."""
+    _, _, call = label.partition("@")
+    return int(call) if call else 1
+
+
 #: The wire fields a tool may carry beyond name, description and input schema, in the order a
 #: snapshot lists them: OpenAI's and Anthropic's `strict`, MCP's `title`, `annotations` and
 #: `outputSchema` (here `output_schema`, as the scenario format spells it).
@@ -277,6 +289,29 @@ class McpListing:
 
 
 @dataclass(frozen=True, slots=True)
+class ToolCall:
+    """One tool call the model's reply made, and the result the host's tool gave back."""
+
+    name: str
+    #: The arguments as JSON bytes, so no caller edits the recording through a shared dict.
+    arguments_json: bytes
+    result: str
+
+    @property
+    def arguments(self) -> dict[str, Any]:
+        return orjson.loads(self.arguments_json)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A further model call of the same request: the tool calls the previous reply made, whose
+    results the host sends back, and the stages it ran again before this call."""
+
+    calls: tuple[ToolCall, ...]
+    stages: tuple[Stage, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class Publication:
     """A body that was already publishable before this request was prepared."""
 
@@ -303,6 +338,9 @@ class Scenario:
     outcome: RequestOutcome = RequestOutcome.DISPATCHED
     #: The recorded host discovered its tools over MCP from a server that lists them so; None: no recorded server.
     mcp: McpListing | None = None
+    #: The model calls after the first, each after the tool calls of the reply before it; every
+    #: one must carry the admitted surface, less what trusted facts in force by then hide.
+    steps: tuple[Step, ...] = ()
     #: The file it was loaded from, for messages and reproduce commands.
     source: str = field(default="", compare=False)
     #: sha256 of the recording's canonical JSON: whitespace and key order aside, the same recording.
@@ -317,14 +355,38 @@ class Scenario:
 
     @property
     def surface(self) -> tuple[ToolDescriptor, ...]:
-        """The expected surface: the admitted one, narrowed by exactly the trusted owner facts
-        recorded for the run, whether before the pipeline or mid-run."""
-        return _narrowed(self.contract, self.binding)
+        """The expected surface of the last model call: the admitted one, narrowed by exactly the
+        trusted owner facts recorded for the run, whether before the pipeline or mid-run."""
+        return self.surface_at(self.model_calls)
 
-    def narrowed_by(self, facts: tuple[OwnerFact, ...]) -> tuple[ToolDescriptor, ...]:
-        """The expected surface once `facts` have also been recorded: a mutation that records a
-        trusted fact narrows it further; an untrusted one changes nothing."""
-        return _narrowed(self.contract, self.binding, facts)
+    def surface_at(self, call: int) -> tuple[ToolDescriptor, ...]:
+        """The expected surface of the `call`-th model call: narrowed by the facts in force by then."""
+        return self.narrowed_by((), call)
+
+    def narrowed_by(self, facts: tuple[OwnerFact, ...], call: int | None = None) -> tuple[ToolDescriptor, ...]:
+        """The expected surface of the `call`-th model call (default: the last) once `facts` have
+        also been recorded: a mutation that records a trusted fact narrows it further; an untrusted
+        one changes nothing."""
+        arrived = self.contract.facts
+        if call is not None and self.steps:
+            arrived = tuple(fact for fact in arrived if fact.arrives is None or call_of(fact.arrives) <= call)
+        return _narrowed(self.contract, self.binding, arrived + facts)
+
+    @property
+    def model_calls(self) -> int:
+        """How many model calls the recorded request makes."""
+        return 1 + len(self.steps)
+
+    def stages_of(self, call: int) -> tuple[Stage, ...]:
+        """The stages the host runs before its `call`-th model call."""
+        return self.stages if call == 1 else self.steps[call - 2].stages
+
+    @property
+    def checkpoints(self) -> tuple[tuple[int, Point], ...]:
+        """Every (model call, injection point) this pipeline exposes, in order: the first call's
+        `points`, then each later call's."""
+        first = tuple((1, point) for point in self.points)
+        return first + tuple((call, stage.point) for call in range(2, self.model_calls + 1) for stage in self.stages_of(call))
 
     @property
     def request_messages(self) -> tuple[Message, ...]:
@@ -358,7 +420,6 @@ def _binding(identity: Identity) -> Binding:
 
 
 @functools.lru_cache(maxsize=256)
-def _narrowed(contract: Contract, binding: Binding, recorded: tuple[OwnerFact, ...] = ()) -> tuple[ToolDescriptor, ...]:
-    # Every recorded fact has arrived by dispatch: one arriving mid-run comes at a boundary the pipeline offers.
-    hidden = hidden_by((*contract.facts, *recorded), binding, contract.web_tools)
+def _narrowed(contract: Contract, binding: Binding, facts: tuple[OwnerFact, ...]) -> tuple[ToolDescriptor, ...]:
+    hidden = hidden_by(facts, binding, contract.web_tools)
     return tuple(tool for tool in contract.surface if tool.name not in hidden)

@@ -2,7 +2,7 @@
 
 Flaws of the surface check and of settlement are here; flaws of who may narrow the surface,
 recovery, capacity and entry summaries are in `_contract_defects`; those of lists at real sizes
-in `_size_defects`. Every defect must be killed by
+in `_size_defects`; those of runs of several model calls in `_step_defects`. Every defect must be killed by
 at least one bundled case; `toolsurface defects` shows which.
 """
 
@@ -37,6 +37,7 @@ from ._guarded import GuardedPipeline, recapture
 from ._mcp_defects import FirstPageOnly, ListChangeAdopted, ListChangeIgnored
 from ._size_defects import CapAfterCheck, DescriptionCutAfterCheck, NameCutAfterCheck, SelectorTrim
 from ._stages import Run
+from ._step_defects import FirstCallOnly, FrozenAtFirstCall
 
 
 class SharedRef(GuardedPipeline):
@@ -260,5 +261,7 @@ DEFECTS: dict[str, type[GuardedPipeline]] = {
         DescriptionCutAfterCheck,
         NameCutAfterCheck,
         SelectorTrim,
+        FirstCallOnly,
+        FrozenAtFirstCall,
     )
 }

@@ -50,17 +50,26 @@ class GuardedPipeline:
         self.watch_server(run)
         run.tools = self.project(run)
         run.baseline = self.take_baseline(run)
-        try:
-            self.prepare(run)
-        except RequestRefused as refusal:
-            self.settle_refusal(run, refusal)
-            raise
-        ports.gateway.dispatch(scenario.identity.request, run.tools, run.messages)
+        stages = scenario.stages
+        while True:
+            try:
+                self.prepare(run, stages)
+            except RequestRefused as refusal:
+                self.settle_refusal(run, refusal)
+                raise
+            reply = ports.gateway.dispatch(scenario.identity.request, run.tools, run.messages)
+            if not reply.get("tool_calls"):
+                break
+            # The model asked for tools: their results go back in the next model call of the same
+            # request, prepared by the stages the host runs before each call, and checked again.
+            run.call += 1
+            run.messages = run.messages + answered(reply["tool_calls"], ports)
+            stages = scenario.stages_of(run.call)
         ledger.settle(run.reservation, Settlement.DISPATCHED)
 
-    def prepare(self, run: Run) -> None:
+    def prepare(self, run: Run, stages: tuple[Stage, ...]) -> None:
         early_done = False
-        for stage in run.scenario.stages:
+        for stage in stages:
             # Early: after recovery and the hooks, before owner re-validation can rebuild anything.
             if stage.kind not in (StageKind.RECOVER, StageKind.HOOK) and not early_done:
                 self.early_check(run)
@@ -191,6 +200,12 @@ class GuardedPipeline:
         expected = run.scenario.contract.summary
         if expected is not None and (actual := Gateway.summary_of(run.messages)) != expected:
             raise SummaryRefused(checkpoint, expected, actual)
+
+
+def answered(tool_calls: list[dict[str, Any]], ports: Ports) -> list[dict[str, Any]]:
+    """The messages that answer a reply's tool calls: the model's calls, then each tool's result."""
+    asked = {"role": "assistant", "content": "", "tool_calls": tool_calls}
+    return [asked, *({"role": "tool", "tool_call_id": call["id"], "content": ports.tool_result(call["id"])} for call in tool_calls)]
 
 
 @functools.lru_cache(maxsize=64)

@@ -45,6 +45,10 @@ class Run:
     narrowed_by: frozenset[str] = frozenset()
     #: The owner facts as first read, for a variant that never reads the feed again.
     facts_read: tuple[OwnerFact, ...] | None = None
+    #: The model call being prepared: 1 for the first, one more after each reply with tool calls.
+    call: int = 1
+    #: The surface the first model call was checked against, for a variant that holds later calls to it.
+    first_call: Snapshot | None = None
 
 
 def replay(stage: Stage, run: Run) -> None:

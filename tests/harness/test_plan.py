@@ -6,7 +6,7 @@ from toolsurface.harness._errors import UsageError
 from toolsurface.harness._plan import Shard, plan, select, shard
 from toolsurface.scenarios import load
 
-ID = re.compile(r"^[a-z0-9-]+/(main|child)/(hooks|no-hooks)/[a-z_]+/[a-z]+\.(replace|in_place):[a-z_]+:.+$")
+ID = re.compile(r"^[a-z0-9-]+/(main|child)/(hooks|no-hooks)/[a-z_]+(@[2-9])?/[a-z]+\.(replace|in_place):[a-z_]+:.+$")
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +71,8 @@ def test_an_id_spells_its_case_and_its_typed_aim(scenarios, seed):
         mutation = case.mutation
         hooks = "hooks" if case.hooks else "no-hooks"
         tail = f"{mutation.kind.value}.{mutation.delivery.value}:{mutation.variant}:" + str(mutation.aim)
-        assert case.id == f"{case.scenario}/{case.lane.value}/{hooks}/{case.point}/{tail}"
+        at = case.point.value if case.call == 1 else f"{case.point.value}@{case.call}"
+        assert case.id == f"{case.scenario}/{case.lane.value}/{hooks}/{at}/{tail}"
 
 
 def test_a_scenario_subset_keeps_every_id(scenarios):

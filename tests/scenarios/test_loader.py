@@ -223,8 +223,8 @@ MALFORMED: dict[str, tuple[Callable[[dict[str, Any]], object], list[str]]] = {
     ),
     "fact arriving at no injection point": (
         lambda d: d["contract"].update(facts=[budget_fact(d, arrives="seal")]),
-        ["$.contract.facts[0].arrives: 'seal' is not one of ['post_recovery', 'hook', 'post_revalidation', 'context_fit', "
-         "'evidence', 'publication', 'async_prep', 'post_seal']"],
+        ["$.contract.facts[0].arrives: 'seal' is not a point this pipeline offers "
+         "(hook, post_revalidation, context_fit, evidence, publication, async_prep, post_seal)"],
     ),
     "parent of a main request": (
         lambda d: d["identity"].update(parent={k: d["identity"][k] for k in ("run", "scope", "invocation", "connection")}),
