@@ -89,7 +89,7 @@ def judge(case: Case, observed: Observation, scenario: Scenario, expected: Expec
     elif scenario.outcome is RequestOutcome.CAPACITY:
         verdict = _judge_capacity(observed, scenario)
     else:
-        verdict = _judge_dispatch(from_call(observed, case.call), scenario, expected)
+        verdict = _judge_dispatch(from_call(observed, case.call), scenario, expected, case.call)
     if observed.leaked:
         return failed(verdict, f"{OUTLIVED}the next request on the same host differs from a clean one, {observed.leaked[0]}")
     return verdict
@@ -270,25 +270,27 @@ def _judge_capacity(observed: Observation, scenario: Scenario) -> Verdict:
     return CAPACITY_RESULT
 
 
-def _judge_dispatch(observed: Observation, scenario: Scenario, expected: Expected) -> Verdict:
-    if not observed.dispatches:
-        why = observed.stop.message if isinstance(observed.stop, Refused | Capacity) else "no dispatch"
-        return Verdict(VerdictKind.FALSE_REJECT, f"a legitimate change was refused: {why}")
-    last = observed.dispatches[-1].call
-    if last > scenario.model_calls:
-        return Verdict(VerdictKind.SURVIVED, f"dispatched {last} times" + (f" where the recording makes {scenario.model_calls} model calls" if scenario.model_calls > 1 else ""))
+def _judge_dispatch(observed: Observation, scenario: Scenario, expected: Expected, call: int) -> Verdict:
+    """Every model call from the case's `call` on went out with its own expected surface, and the request was settled once."""
+    calls = scenario.model_calls
+    last = observed.dispatches[-1].call if observed.dispatches else call - 1
+    if last > calls:
+        return Verdict(VerdictKind.SURVIVED, f"dispatched {last} times" + (f" where the recording makes {calls} model calls" if calls > 1 else ""))
     for sent in observed.dispatches:
-        said = f"model call {sent.call} of {scenario.model_calls}: " if scenario.model_calls > 1 else ""
+        said = f"model call {sent.call} of {calls}: " if calls > 1 else ""
         if sent.surface != (must := _of_call(expected, sent.call)):
             changes = "; ".join(map(str, diff_snapshots(must, sent.surface)))
             return Verdict(VerdictKind.SURVIVED, f"{said}dispatched a surface that differs from the expected one: {changes}")
         if summary := diff_summaries(scenario.contract.summary, sent.summary):
             return Verdict(VerdictKind.SURVIVED, f"{said}dispatched a capability summary the contract does not state: {'; '.join(summary)}")
-    if last < scenario.model_calls:
-        made = f"made {last} of the {scenario.model_calls} model calls the recording makes"
+    if last < calls:
+        missing = f"model call {last + 1} of {calls} was never made: " if calls > 1 else ""
         if isinstance(observed.stop, Refused | Capacity):
-            return Verdict(VerdictKind.FALSE_REJECT, f"a legitimate change was refused: {made}: {observed.stop.message}")
-        return Verdict(VerdictKind.ERROR, f"{made}: the tool calls of reply {last} were never answered with another model call")
+            return Verdict(VerdictKind.FALSE_REJECT, f"a legitimate change was refused: {missing}{observed.stop.message}")
+        if last == 0:
+            return Verdict(VerdictKind.FALSE_REJECT, f"a legitimate change was refused: {missing}no dispatch")
+        # It sent what it was asked to and stopped: the recording it was to follow was not followed.
+        return Verdict(VerdictKind.ERROR, f"made {last} of the {calls} model calls the recording makes: the tool calls of reply {last} were never answered")
     problems = _ledger_problems(observed, scenario, Settlement.DISPATCHED)
     if problems:
         return Verdict(VerdictKind.SURVIVED, "dispatched, but " + "; ".join(problems))

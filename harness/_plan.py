@@ -75,8 +75,8 @@ def dry_run(scenario: Scenario, mutator: Mutator, mutation: Mutation, call: int 
     """What the mutation does to the expected surface of the `call`-th model call and to the
     capability summary, as diff lines, and which facts it records and what it changes on the MCP
     server (those change no surface, but a reader wants to see them)."""
-    surface = scenario.surface_at(call)
-    tools = [descriptor.as_logical() for descriptor in surface]
+    expected = scenario.surface_at(call)
+    tools = [descriptor.as_logical() for descriptor in expected]
     messages = [message.as_dict() for message in scenario.request_messages]
     facts: list[OwnerFact] = []
     server = McpCatalogue(scenario)
@@ -85,7 +85,7 @@ def dry_run(scenario: Scenario, mutator: Mutator, mutation: Mutation, call: int 
         changed, changed_messages = mutator.apply(edit)
     except MutationNotApplicable as problem:
         return (f"not applicable: {problem}",)
-    before, after = snapshot_of(surface), capture(changed, LOGICAL)
+    before, after = snapshot_of(expected), capture(changed, LOGICAL)
     surface = () if before == after else tuple(map(str, diff_snapshots(before, after))) or ("canonical form differs",)
     summary = diff_summaries(scenario.contract.summary, Gateway.summary_of(changed_messages))
     return surface + summary + tuple(f"records fact: {fact}" for fact in facts) + tuple(server.changes)

@@ -80,6 +80,12 @@ def budget_fact(d: dict[str, Any], **changes: Any) -> dict[str, Any]:
     return {"fact": "search_budget_exhausted", "owner": "web_gateway", "bound_to": identity, **changes}
 
 
+def step(d: dict[str, Any], stages: list[dict[str, Any]], name: str | None = None) -> dict[str, Any]:
+    """A later model call after one tool call, to `name` (default: the first admitted tool)."""
+    called = name or d["contract"]["admitted"][0]["name"]
+    return {"calls": [{"name": called, "arguments": {}, "result": "ok"}], "stages": stages}
+
+
 def entry(d: dict[str, Any]) -> None:
     d["mode"] = "entry"
     d["contract"]["admitted"] = []
@@ -225,6 +231,27 @@ MALFORMED: dict[str, tuple[Callable[[dict[str, Any]], object], list[str]]] = {
         lambda d: d["contract"].update(facts=[budget_fact(d, arrives="seal")]),
         ["$.contract.facts[0].arrives: 'seal' is not a point this pipeline offers "
          "(hook, post_revalidation, context_fit, evidence, publication, async_prep, post_seal)"],
+    ),
+    "later model call resuming from a receipt": (
+        lambda d: d.update(steps=[step(d, [{"stage": "recover", "receipt": "rcpt_01"}, {"stage": "seal"}])]),
+        ["$.steps[0].stages[0].stage: only the first model call resumes from a receipt"],
+    ),
+    "later model call's stages out of order": (
+        lambda d: d.update(steps=[step(d, [{"stage": "seal"}, {"stage": "hook"}])]),
+        ["$.steps[0].stages[1].stage: 'hook' cannot follow 'seal'"],
+    ),
+    "tool call to a tool the request does not admit": (
+        lambda d: d.update(steps=[step(d, [{"stage": "seal"}], name="portfolio__place_rebalance_order")]),
+        ["$.steps[0].calls[0].name: 'portfolio__place_rebalance_order' is not a tool this request admits"],
+    ),
+    "later model call after a capacity result": (
+        lambda d: d.update(outcome="capacity", steps=[step(d, [{"stage": "seal"}])]),
+        ["$.steps: a request that ends in a capacity result makes no model call, let alone a later one"],
+    ),
+    "fact arriving before a model call the request never makes": (
+        lambda d: (d.update(steps=[step(d, [{"stage": "hook"}, {"stage": "seal"}])]), d["contract"].update(facts=[budget_fact(d, arrives="hook@3")])),
+        ["$.contract.facts[0].arrives: 'hook@3' is not a point this pipeline offers "
+         "(hook, post_revalidation, context_fit, evidence, publication, async_prep, post_seal, hook@2, post_seal@2)"],
     ),
     "parent of a main request": (
         lambda d: d["identity"].update(parent={k: d["identity"][k] for k in ("run", "scope", "invocation", "connection")}),
