@@ -34,7 +34,7 @@ _ROLE_OF: dict[type, str] = {SystemMessage: "system", HumanMessage: "user", AIMe
 #: A recorded tool result names its tool first: `[market__web_read] …`.
 
 
-def _recorded(runtime: ToolRuntime, **arguments: Any) -> str:
+def _recorded(runtime: ToolRuntime[Any, Any], **arguments: Any) -> str:
     """Every tool: what the recorded tool returned for the call the `ToolNode` executes. LangChain
     injects the `runtime` (by its name) with the call's id and the run's context, the request."""
     return str(runtime.context.ports.tool_result(runtime.tool_call_id))

@@ -1,8 +1,8 @@
 """LangChain targets: a real `create_agent` agent built from a scenario's contract, run offline.
 
 `stock()` is the framework as people use it; `guarded()` is the same agent with a guard in
-LangChain's own idiom, an `AgentMiddleware`. Each recorded stage is one middleware, and each offers
-its injection point with the framework's live objects:
+LangChain's own idiom, an `AgentMiddleware`. Each recorded stage is one `wrap_model_call` step, and
+each offers its injection point with the framework's live objects:
 
 | stages | LangChain mechanism | live objects offered |
 | --- | --- | --- |
@@ -11,6 +11,12 @@ its injection point with the framework's live objects:
 | context_fit, evidence, publication, async_prep | `awrap_model_call` middleware after them, as LangChain's own `ContextEditingMiddleware` edits a request's context | the same |
 | seal | the innermost stage middleware: records the request it hands on | the same |
 | dispatch | `GatewayModel`, a `BaseChatModel` whose `bind_tools` converts with `convert_to_openai_tool`, as provider integrations do | — |
+
+A recording of several model calls runs on the agent's own loop: the offline model answers with the
+gateway's tool calls as an `AIMessage(tool_calls=…)` under the gateway's ids, the agent's `ToolNode`
+runs the tools, which return the recorded results (`ports.tool_result`, by the call id LangChain
+injects), and the model is called again through the same middleware, which then runs the stages the
+recording ran before that call (`Stages`); the request is settled once, when the run ends.
 
 Every stage is a `wrap_model_call`, none a `before_model`: LangChain runs every `before_model` node
 before the model node, and only a `ModelRequest` carries the tools, so a `before_model` context

@@ -12,7 +12,19 @@ offers its injection point with the SDK's live objects:
 | context_fit, evidence, publication | `RunConfig.call_model_input_filter` | the turn's tools, `ModelInputData.input` |
 | async_prep | `RunHooks.on_llm_start` | the turn's tools, the input list the model gets |
 | seal | a `Model` wrapper around the model | what the model is about to get |
-| dispatch | an offline `Model`: reports what reached it to `ports.gateway` | — |
+| dispatch | an offline `Model`: reports what reached it to `ports.gateway`, answers with its reply's tool calls | — |
+
+A recording of several model calls runs on the SDK's own turns (`max_turns` is the recording's
+model calls): the offline model answers with the gateway's tool calls as `function_call` items
+(under the gateway's ids), the SDK runs the `FunctionTool`s, which return the recorded results
+(`ports.tool_result`), and calls the model again. `on_agent_start` runs once per run, so before a
+later call the input filter runs that call's recovery and hooks first, and carries the turn's tools
+as they and `is_enabled` leave them to the model wrapper; every stage runs the stages the recording
+ran before the call being prepared. While the SDK answers a reply, a tool the recorded model called
+runs even if owner facts hide it now (they narrow what a call offers, not the recorded replies), and
+a call to a tool a change renamed away goes back to the model as an error
+(`tool_not_found_behavior`), as pydantic-ai and LangChain do. The request is settled once, when the
+run ends.
 
 The SDK hands its hooks and input filter no tool list: once `get_all_tools` has run, the turn's
 tools reach only the model. A stage there edits the `FunctionTool`s in place (the turn's list holds
@@ -162,7 +174,7 @@ def _stages_of(request: Request, kinds: tuple[StageKind, ...]) -> list[Stage]:
 class Preparation(RunHooks[Request]):
     """The run hooks: recovery and the hooks before the SDK collects tools; asynchronous preparation last."""
 
-    def __init__(self, scenario: Scenario, guard: Guard | None) -> None:
+    def __init__(self, guard: Guard | None) -> None:
         self.guard = guard
 
     async def on_agent_start(self, context: Any, agent: Agent[Request]) -> None:
@@ -398,7 +410,7 @@ def run_config(request: Request, guard: Guard | None, hooks: Preparation | None 
         model=model, tracing_disabled=True, trace_include_sensitive_data=False,
         # A recorded reply may call a tool a change renamed away: the model is told, as other frameworks do.
         tool_not_found_behavior="return_error_to_model",
-        call_model_input_filter=InputFilter(hooks or Preparation(request.scenario, guard), guard),
+        call_model_input_filter=InputFilter(hooks or Preparation(guard), guard),
     )  # fmt: skip
 
 
@@ -421,7 +433,7 @@ class OpenAIAgentsTarget(AgentTarget):
 
 async def run_request(agent: Agent[Request], request: Request, guard: Guard | None = None) -> None:
     """Run the agent on the recorded conversation and settle the reservation, whatever happens."""
-    hooks = Preparation(request.scenario, guard)
+    hooks = Preparation(guard)
     config = run_config(request, guard, hooks)
     # One turn per model call the recording makes: the SDK runs the tools and calls the model again.
     run = Runner.run(agent, request.input, context=request, hooks=hooks, run_config=config, max_turns=request.scenario.model_calls)

@@ -1,21 +1,28 @@
 """pydantic-ai targets: a real `Agent` built from a scenario's contract, run offline.
 
 `stock()` is the framework as people use it; `guarded()` is the same agent with a guard in
-pydantic-ai's own idiom. Each recorded stage is one capability, run where pydantic-ai runs that
-kind of work, and each offers its injection point with the framework's live objects:
+pydantic-ai's own idiom. Each kind of recorded stage runs where pydantic-ai runs that kind of
+work, and each stage offers its injection point with the framework's live objects:
 
 | stages | pydantic-ai mechanism | live objects offered |
 | --- | --- | --- |
 | projection | `FunctionToolset` of `Tool.from_schema` tools, `.filtered()` by trusted owner facts | — |
-| recover, hook, revalidate | `prepare_tools` capability hooks, in stage order | the step's `ToolDefinition`s, `ctx.messages` |
+| recover, hook, revalidate | a `prepare_tools` capability hook, in stage order | the step's `ToolDefinition`s, `ctx.messages` |
 | context_fit, evidence, publication, async_prep | `before_model_request` (history processing) | `model_request_parameters.function_tools`, `request_context.messages` |
 | seal | `get_wrapper_model`: a `WrapperModel` around the model | the request the model is about to get |
-| dispatch | `FunctionModel`: reports what reached it to `ports.gateway` | — |
+| dispatch | `FunctionModel`: reports what reached it to `ports.gateway`, answers with its reply's tool calls | — |
+
+A recording of several model calls runs on pydantic-ai's own agent loop: the offline model answers
+with the gateway's tool calls as `ToolCallPart`s (under the gateway's ids), pydantic-ai runs the
+tools, which return the recorded results (`ports.tool_result`), and calls the model again. The
+capabilities run before every model call, so each runs the stages the recording ran before that
+call (`Scenario.stages_of`); the request is settled once, when the run ends.
 
 The guard adds a `prepare_tools` checkpoint after recovery and the hooks (`early`) and one after
 re-validation (`toolset`, before pydantic-ai's own `PreparedToolset` check can turn a drifted list
 into an untyped `UserError`), fits the context without cutting tools (`CapacityExceeded`), and
-checks once more in the innermost model wrapper, right before the model is called (`final`). Its
+checks once more in the innermost model wrapper, right before the model is called (`final`), at
+every model call, against the surface in force at it. Its
 baseline is the contract's recorded descriptors as bytes, taken before any tool object exists.
 
 The target keeps one agent per scenario and runs every request on it, as a host keeps its agent. A
