@@ -100,6 +100,13 @@ class PreparedRequest:
             self.seen_hidden.append(hidden)
         return hidden
 
+    def narrowed(self) -> frozenset[str]:
+        """What trusted owner facts hide now, read where the live tools are narrowed by it: from
+        here on the request can no longer be as an earlier read left it (a reveal is a change)."""
+        hidden = self.hidden()
+        self.seen_hidden[:] = [hidden]
+        return hidden
+
     def settle(self, settlement: Settlement, note: str = "") -> None:
         if not self.settled:
             self.settled = True
@@ -138,8 +145,8 @@ class SurfaceGuard:
 
     def narrowed(self, request: PreparedRequest, tools: Sequence[Any], name: Callable[[Any], str]) -> list[Any]:
         """Legitimate owner narrowing after the final check: the checked tools less what trusted facts
-        hide now. It never adds one."""
-        hidden = request.hidden()
+        hide now. It never adds one, and a later model call of the request is held to it."""
+        hidden = request.narrowed()
         return [tool for tool in tools if name(tool) not in hidden]
 
     def fit(self, request: PreparedRequest, stage: Stage, tools: Sequence[Any], messages: list[Any]) -> None:
@@ -186,8 +193,9 @@ async def settle_run(
 ) -> None:
     """Await the framework's run and settle the reservation once, however it ends.
 
-    `framework_refusal` says whether an exception is the framework's own refusal before the model
-    call (settled as one); any other failure is settled as `failed` (or `dispatched`, once sent).
+    `framework_refusal` says whether an exception is the framework's own refusal before a model
+    call (settled as one: a request refused at any of its calls is refused, even after earlier calls
+    went out); any other failure is settled as `failed` (or `dispatched`, once sent).
     """
     try:
         await run
@@ -195,7 +203,7 @@ async def settle_run(
         request.settle(Settlement.PRE_DISPATCH_REJECTED, "refused")
         raise
     except Exception as error:
-        refusal = None if request.dispatched or framework_refusal is None else framework_refusal(error)
+        refusal = None if framework_refusal is None else framework_refusal(error)
         if refusal is not None:
             request.settle(Settlement.PRE_DISPATCH_REJECTED, str(refusal))
             raise refusal from error

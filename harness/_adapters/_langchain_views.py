@@ -22,6 +22,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain.tools import ToolRuntime
 from langchain_core.tools import BaseTool, StructuredTool
 
 from toolsurface.scenarios import Message, ToolDescriptor
@@ -33,13 +34,15 @@ _ROLE_OF: dict[type, str] = {SystemMessage: "system", HumanMessage: "user", AIMe
 #: A recorded tool result names its tool first: `[market__web_read] …`.
 
 
-def _offline(**arguments: Any) -> str:
-    raise RuntimeError("toolsurface runs no tools: the offline model only answers in text")
+def _recorded(runtime: ToolRuntime[Any, Any], **arguments: Any) -> str:
+    """Every tool: what the recorded tool returned for the call the `ToolNode` executes. LangChain
+    injects the `runtime` (by its name) with the call's id and the run's context, the request."""
+    return str(runtime.context.ports.tool_result(runtime.tool_call_id))
 
 
 def new_tool(name: str, description: str, schema: dict[str, Any]) -> StructuredTool:
     """A LangChain tool for one descriptor: the JSON schema is kept as given, as `args_schema`."""
-    return StructuredTool(name=name, description=description, args_schema=schema, func=_offline)
+    return StructuredTool(name=name, description=description, args_schema=schema, func=_recorded)
 
 
 def tool_of(descriptor: ToolDescriptor) -> StructuredTool:

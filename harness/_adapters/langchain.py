@@ -1,8 +1,8 @@
 """LangChain targets: a real `create_agent` agent built from a scenario's contract, run offline.
 
 `stock()` is the framework as people use it; `guarded()` is the same agent with a guard in
-LangChain's own idiom, an `AgentMiddleware`. Each recorded stage is one middleware, and each offers
-its injection point with the framework's live objects:
+LangChain's own idiom, an `AgentMiddleware`. Each recorded stage is one `wrap_model_call` step, and
+each offers its injection point with the framework's live objects:
 
 | stages | LangChain mechanism | live objects offered |
 | --- | --- | --- |
@@ -11,6 +11,12 @@ its injection point with the framework's live objects:
 | context_fit, evidence, publication, async_prep | `awrap_model_call` middleware after them, as LangChain's own `ContextEditingMiddleware` edits a request's context | the same |
 | seal | the innermost stage middleware: records the request it hands on | the same |
 | dispatch | `GatewayModel`, a `BaseChatModel` whose `bind_tools` converts with `convert_to_openai_tool`, as provider integrations do | — |
+
+A recording of several model calls runs on the agent's own loop: the offline model answers with the
+gateway's tool calls as an `AIMessage(tool_calls=…)` under the gateway's ids, the agent's `ToolNode`
+runs the tools, which return the recorded results (`ports.tool_result`, by the call id LangChain
+injects), and the model is called again through the same middleware, which then runs the stages the
+recording ran before that call (`Stages`); the request is settled once, when the run ends.
 
 Every stage is a `wrap_model_call`, none a `before_model`: LangChain runs every `before_model` node
 before the model node, and only a `ModelRequest` carries the tools, so a `before_model` context
@@ -251,31 +257,57 @@ class FinalCheck(Checkpoint):
 # -- the agent and the target -----------------------------------------------------------------
 
 
-def middleware(scenario: Scenario, guard: Guard | None) -> list[_Middleware]:
-    """One middleware per recorded stage, in stage order (the first wraps outermost and runs first),
-    with the guard's checks where they belong."""
-    stages = scenario.stages
-    chain: list[_Middleware] = [Projection()] if guard is None else [OwnTools(), Projection()]
+def chain(stages: Sequence[Stage], guard: Guard | None) -> list[_Middleware]:
+    """One step per stage of a model call's preparation, in stage order, with the guard's checks
+    where they belong."""
+    steps: list[_Middleware] = []
     early = guard  # the guard while its early check is still owed
     for stage in stages:
         if early is not None and stage.kind not in (StageKind.RECOVER, StageKind.HOOK):
-            chain.append(Checkpoint(early, "early"))
+            steps.append(Checkpoint(early, "early"))
             early = None
         if stage.kind in (StageKind.RECOVER, StageKind.HOOK, StageKind.REVALIDATE):
-            chain.append(ToolStage(stage))
+            steps.append(ToolStage(stage))
         elif stage.kind is StageKind.SEAL:
-            chain.append(Seal(stage))
+            steps.append(Seal(stage))
         else:
-            chain.append(MessageStage(stage, guard))
+            steps.append(MessageStage(stage, guard))
     if early is not None:  # recovery and hooks only: the early check is still owed
-        chain.append(Checkpoint(early, "early"))
+        steps.append(Checkpoint(early, "early"))
     if guard is not None:
-        chain.append(FinalCheck(guard))
-    return chain
+        steps.append(FinalCheck(guard))
+    return steps
+
+
+class Stages(_Middleware):
+    """The stages of the model call being prepared, each a `wrap_model_call` step in stage order.
+
+    LangChain wraps every model call of the agent loop in the same middleware, so this one runs,
+    before each call, the stages the recording ran before that call (`Scenario.stages_of`), not
+    the first call's again. Each step only goes on with its request, so running them in turn is
+    what nesting them as separate middleware would do.
+    """
+
+    def __init__(self, scenario: Scenario, guard: Guard | None) -> None:
+        super().__init__("stages")
+        self.calls = [chain(scenario.stages_of(call), guard) for call in range(1, scenario.model_calls + 1)]
+
+    async def step(self, prepared: Request, request: ModelRequest[Request]) -> ModelRequest[Request]:
+        call = prepared.ports.call
+        for step in self.calls[min(call, len(self.calls)) - 1]:
+            request = await step.step(prepared, request)
+        return request
+
+
+def middleware(scenario: Scenario, guard: Guard | None) -> list[_Middleware]:
+    """The projection (the guard's own tools first), then the stages of each model call."""
+    outer: list[_Middleware] = [Projection()] if guard is None else [OwnTools(), Projection()]
+    return [*outer, Stages(scenario, guard)]
 
 
 class GatewayModel(BaseChatModel):
-    """The offline model: it reports what reached it to the harness's gateway and answers in text.
+    """The offline model: it reports what reached it to the harness's gateway and answers with the
+    recorded model's tool calls, under the gateway's ids, or in text once the recording ends.
 
     Its `bind_tools` converts with LangChain's `convert_to_openai_tool`, as the provider
     integrations do, so the gateway sees the tools as a provider would get them.
@@ -293,8 +325,11 @@ class GatewayModel(BaseChatModel):
     def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any) -> ChatResult:
         prepared: Request = get_runtime(Request).context
         tools = [tool_view(tool) for tool in kwargs.get("tools", ())]
-        prepared.ports.gateway.dispatch(prepared.scenario.identity.request, tools, message_views(messages))
+        reply = prepared.ports.gateway.dispatch(prepared.scenario.identity.request, tools, message_views(messages))
         prepared.dispatched = True
+        if calls := reply.get("tool_calls"):
+            asked = [{"name": c["name"], "args": c["arguments"], "id": c["id"], "type": "tool_call"} for c in calls]
+            return ChatResult(generations=[ChatGeneration(message=AIMessage("", tool_calls=asked))])
         return ChatResult(generations=[ChatGeneration(message=AIMessage(ANSWER))])
 
     async def _agenerate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any) -> ChatResult:

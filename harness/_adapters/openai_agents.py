@@ -12,7 +12,19 @@ offers its injection point with the SDK's live objects:
 | context_fit, evidence, publication | `RunConfig.call_model_input_filter` | the turn's tools, `ModelInputData.input` |
 | async_prep | `RunHooks.on_llm_start` | the turn's tools, the input list the model gets |
 | seal | a `Model` wrapper around the model | what the model is about to get |
-| dispatch | an offline `Model`: reports what reached it to `ports.gateway` | — |
+| dispatch | an offline `Model`: reports what reached it to `ports.gateway`, answers with its reply's tool calls | — |
+
+A recording of several model calls runs on the SDK's own turns (`max_turns` is the recording's
+model calls): the offline model answers with the gateway's tool calls as `function_call` items
+(under the gateway's ids), the SDK runs the `FunctionTool`s, which return the recorded results
+(`ports.tool_result`), and calls the model again. `on_agent_start` runs once per run, so before a
+later call the input filter runs that call's recovery and hooks first, and carries the turn's tools
+as they and `is_enabled` leave them to the model wrapper; every stage runs the stages the recording
+ran before the call being prepared. While the SDK answers a reply, a tool the recorded model called
+runs even if owner facts hide it now (they narrow what a call offers, not the recorded replies), and
+a call to a tool a change renamed away goes back to the model as an error
+(`tool_not_found_behavior`), as pydantic-ai and LangChain do. The request is settled once, when the
+run ends.
 
 The SDK hands its hooks and input filter no tool list: once `get_all_tools` has run, the turn's
 tools reach only the model. A stage there edits the `FunctionTool`s in place (the turn's list holds
@@ -47,13 +59,14 @@ try:
     from agents.models.interface import Model
     from agents.run_config import CallModelData, ModelInputData
     from agents.usage import Usage
-    from openai.types.responses import ResponseOutputMessage, ResponseOutputText
+    from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
 except ImportError as error:  # not installed, another `agents` package, or a version without these APIs
     raise ImportError(f"{_INSTALL} ({error})") from error
 if not getattr(agents, "__version__", "").startswith("0.24."):
     raise ImportError(f"{_INSTALL} (found openai-agents {getattr(agents, '__version__', 'of unknown version')})")
 
 import asyncio
+import json
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -84,6 +97,8 @@ class Request(PreparedRequest):
     tools: list[FunctionTool] = field(default_factory=list)
     tools_replaced: bool = False
     wrapper: Any = None
+    #: Between a reply with tool calls and the preparation of the next model call.
+    answering: bool = False
 
     def __post_init__(self) -> None:
         self.input = input_items(self.scenario.request_messages)
@@ -108,8 +123,11 @@ class Request(PreparedRequest):
 # -- the tools ---------------------------------------------------------------------------------
 
 
-async def _offline(context: Any, arguments: str) -> str:
-    raise RuntimeError("toolsurface runs no tools: the offline model only answers in text")
+async def _recorded(context: Any, arguments: str) -> str:
+    """Every tool: what the recorded tool returned for the call the SDK executes (its `ToolContext`
+    carries the call's id and the run context, the request)."""
+    request: Request = context.context
+    return request.ports.tool_result(context.tool_call_id)
 
 
 def function_tool(view: Any) -> FunctionTool:
@@ -121,12 +139,15 @@ def function_tool(view: Any) -> FunctionTool:
         name=view["name"],
         description=view.get("description", ""),
         params_json_schema=view["input_schema"],
-        on_invoke_tool=_offline,
+        on_invoke_tool=_recorded,
         strict_json_schema=False,
     )
 
     def enabled(context: RunContextWrapper[Request], agent: Any) -> bool:
-        return tool.name not in context.context.hidden()  # the tool's name now: a rename is judged as renamed
+        request = context.context
+        # While the SDK answers a reply's tool calls, a tool the recorded model called runs as it
+        # did: owner facts narrow what a model call offers, not the recorded replies.
+        return request.answering or tool.name not in request.hidden()  # the tool's name now: a rename is judged as renamed
 
     tool.is_enabled = enabled
     return tool
@@ -145,41 +166,51 @@ async def enabled_tools(agent: Agent[Request], context: RunContextWrapper[Reques
 # -- the stages -------------------------------------------------------------------------------
 
 
+def _stages_of(request: Request, kinds: tuple[StageKind, ...]) -> list[Stage]:
+    """The stages of these kinds the host runs before the model call being prepared, in stage order."""
+    return [stage for stage in request.scenario.stages_of(request.ports.call) if stage.kind in kinds]
+
+
 class Preparation(RunHooks[Request]):
     """The run hooks: recovery and the hooks before the SDK collects tools; asynchronous preparation last."""
 
-    def __init__(self, scenario: Scenario, guard: Guard | None) -> None:
-        self.stages = scenario.stages
+    def __init__(self, guard: Guard | None) -> None:
         self.guard = guard
 
     async def on_agent_start(self, context: Any, agent: Agent[Request]) -> None:
         request: Request = context.context
         request.wrapper = context
+        items = await self.start(request, agent, request.input)
+        if not same(items, request.input):
+            request.input, request.input_replaced = items, True
+
+    async def start(self, request: Request, agent: Agent[Request], items: list[Any]) -> list[Any]:
+        """Recovery and the hooks of the model call being prepared, on the agent's tools and `items`;
+        the input items they leave."""
         # The step's tools: the projection as the SDK enables it now, then as each stage leaves it.
-        tools = enabled = await enabled_tools(agent, context)
+        tools = enabled = await enabled_tools(agent, request.wrapper)
         disabled = [tool for tool in agent.tools if not any(tool is e for e in enabled)]
-        for stage in (s for s in self.stages if s.kind in _AGENT_START):
+        for stage in _stages_of(request, _AGENT_START):
             if stage.kind is StageKind.RECOVER:
                 # A resumed run's tools are the agent's fresh projection; the transcript is history, never availability.
                 request.metadata["recovered_from"] = stage.receipt
             else:
                 request.metadata.setdefault("hooks", []).append("trace_annotations")
-            tools, items = request.offer(stage.point, tools, request.input)
+            tools, items = request.offer(stage.point, tools, items)
             # Tools the owners disabled stay on the agent, where `is_enabled` keeps hiding them.
             agent.tools[:] = [*tools, *disabled]
-            if not same(items, request.input):
-                request.input, request.input_replaced = items, True
         if self.guard is not None:
             # What the stages left, before `is_enabled` re-validates it: a hidden tool put back is refused, not re-hidden.
-            self.guard.check("early", request, tools, request.input)
-        revalidate = next((s for s in self.stages if s.kind is StageKind.REVALIDATE), None)
+            self.guard.check("early", request, tools, items)
+        revalidate = next(iter(_stages_of(request, (StageKind.REVALIDATE,))), None)
         if revalidate is not None and revalidate.rebuild:
             # The owners rebuild the tool objects from their own descriptors; `is_enabled` narrows them.
             agent.tools[:] = project(request.scenario)
+        return items
 
     async def on_llm_start(self, context: Any, agent: Agent[Request], system_prompt: str | None, input_items: list[Any]) -> None:
         request: Request = context.context
-        for stage in (s for s in self.stages if s.kind is StageKind.ASYNC_PREP):
+        for stage in _stages_of(request, (StageKind.ASYNC_PREP,)):
             await asyncio.sleep(0)  # the preparation is asynchronous: other work may run in between
             request.metadata.update(stage.metadata)
             tools, items = request.offer(stage.point, request.tools, input_items)
@@ -189,20 +220,35 @@ class Preparation(RunHooks[Request]):
 
 
 class InputFilter:
-    """`call_model_input_filter`: re-validation's boundary, then context fitting, evidence and publication."""
+    """`call_model_input_filter`: re-validation's boundary, then context fitting, evidence and publication.
 
-    def __init__(self, scenario: Scenario, guard: Guard | None) -> None:
-        self.stages = [s for s in scenario.stages if s.kind in _INPUT_FILTER]
+    The SDK runs `on_agent_start` once per run, before its first model call; before every later
+    call, after the tools ran, this filter is the first place the run hands the host, so recovery
+    and the hooks of that call run here first (`Preparation.start`).
+    """
+
+    def __init__(self, preparation: Preparation, guard: Guard | None) -> None:
+        self.preparation = preparation
         self.guard = guard
 
     async def __call__(self, data: CallModelData[Request]) -> ModelInputData:
         request = data.context
         assert request is not None, "the run context is the Request"
-        # The turn's tools as `get_all_tools` gave them a moment ago: the same FunctionTool objects. (The SDK's
-        # own list may differ only by its name-collision pass; the model wrapper keeps it unless a stage here changed this one.)
-        request.tools = await enabled_tools(data.agent, request.wrapper)
-        items = list(request.input) if request.input_replaced else data.model_data.input
-        for stage in self.stages:
+        request.tools_replaced = False  # a list a stage went on with holds for its own model call only
+        request.answering = False
+        items = data.model_data.input
+        if request.ports.call == 1:
+            items = list(request.input) if request.input_replaced else items
+            # The turn's tools as `get_all_tools` gave them a moment ago: the same FunctionTool objects. (The SDK's
+            # own list may differ only by its name-collision pass; the model wrapper keeps it unless a stage here changed this one.)
+            request.tools = await enabled_tools(data.agent, request.wrapper)
+        else:
+            # The SDK collected this turn's tools while it answered the reply's tool calls, before
+            # the hooks ran: the turn's tools as the hooks left them, and as enabled now, are carried.
+            items = await self.preparation.start(request, data.agent, items)
+            request.tools, request.tools_replaced = await enabled_tools(data.agent, request.wrapper), True
+            request.narrowed()  # `is_enabled` just narrowed this call's tools by what facts hide now
+        for stage in _stages_of(request, _INPUT_FILTER):
             replay = None
             if stage.kind is StageKind.REVALIDATE:
                 request.metadata["revalidated_by"] = request.scenario.identity.connection
@@ -260,15 +306,11 @@ def _as_items(input: Any) -> list[Any]:
 class SealedModel(_Boundary):
     """Puts a carried tool list in place, seals the request, and offers post_seal: the last boundary."""
 
-    def __init__(self, wrapped: Model, request: Request, seal: bool) -> None:
-        super().__init__(wrapped, request)
-        self.seal = seal
-
     def _before(self, items: list[Any], tools: list[Any]) -> tuple[list[Any], list[Any]]:
         request = self.request
         if request.tools_replaced:
             tools = list(request.tools)
-        if not self.seal:
+        if not _stages_of(request, (StageKind.SEAL,)):  # this model call's preparation seals nothing
             return items, tools
         request.seal = capture([tool_view(tool) for tool in tools], LOGICAL)
         request.metadata["sealed"] = True
@@ -289,22 +331,33 @@ class CheckedModel(_Boundary):
 
 
 class GatewayModel(Model):
-    """The offline model: it reports what reached it to the harness's gateway and answers in text."""
+    """The offline model: it reports what reached it to the harness's gateway and answers with the
+    recorded model's function calls, under the gateway's ids, or in text once the recording ends."""
 
     def __init__(self, request: Request) -> None:
         self.request = request
 
-    def _reach(self, items: list[Any], tools: list[Any]) -> None:
+    def _reach(self, items: list[Any], tools: list[Any]) -> list[dict[str, Any]]:
         request = self.request
         sent = Crossing([t for t in tools if isinstance(t, FunctionTool)], items, "dispatch", function_tool)
-        request.ports.gateway.dispatch(request.scenario.identity.request, sent.tools, sent.messages)
+        reply = request.ports.gateway.dispatch(request.scenario.identity.request, sent.tools, sent.messages)
         request.dispatched = True
+        request.answering = bool(reply.get("tool_calls"))
+        return list(reply.get("tool_calls", ()))
 
     async def get_response(
         self, system_instructions: str | None, input: Any, model_settings: Any, tools: list[Any], output_schema: Any,
         handoffs: list[Any], tracing: Any, *, previous_response_id: str | None, conversation_id: str | None, prompt: Any,
     ) -> ModelResponse:  # fmt: skip
-        self._reach(_as_items(input), tools)
+        if calls := self._reach(_as_items(input), tools):
+            asked = [
+                ResponseFunctionToolCall(
+                    type="function_call", id=f"fc_{call['id']}", call_id=call["id"], name=call["name"],
+                    arguments=json.dumps(call["arguments"]), status="completed",
+                )
+                for call in calls
+            ]  # fmt: skip
+            return ModelResponse(output=list(asked), usage=Usage(), response_id=None)
         text = ResponseOutputText(type="output_text", text=ANSWER, annotations=[])
         message = ResponseOutputMessage(
             id="msg_toolsurface", type="message", role="assistant", status="completed", content=[text]
@@ -347,15 +400,17 @@ def build_agent(scenario: Scenario) -> Agent[Request]:
     return Agent[Request](name="toolsurface", instructions=INSTRUCTIONS, tools=list(project(scenario)))
 
 
-def run_config(request: Request, guard: Guard | None) -> RunConfig:
+def run_config(request: Request, guard: Guard | None, hooks: Preparation | None = None) -> RunConfig:
     """Offline: our own model (no provider, no key) and no tracing, so nothing is exported."""
     model: Model = GatewayModel(request)
     if guard is not None:
         model = CheckedModel(model, request, guard)
-    model = SealedModel(model, request, seal=request.scenario.stage(StageKind.SEAL) is not None)
+    model = SealedModel(model, request)
     return RunConfig(
         model=model, tracing_disabled=True, trace_include_sensitive_data=False,
-        call_model_input_filter=InputFilter(request.scenario, guard),
+        # A recorded reply may call a tool a change renamed away: the model is told, as other frameworks do.
+        tool_not_found_behavior="return_error_to_model",
+        call_model_input_filter=InputFilter(hooks or Preparation(guard), guard),
     )  # fmt: skip
 
 
@@ -378,9 +433,11 @@ class OpenAIAgentsTarget(AgentTarget):
 
 async def run_request(agent: Agent[Request], request: Request, guard: Guard | None = None) -> None:
     """Run the agent on the recorded conversation and settle the reservation, whatever happens."""
-    hooks = Preparation(request.scenario, guard)
-    config = run_config(request, guard)
-    await settle_run(request, Runner.run(agent, request.input, context=request, hooks=hooks, run_config=config, max_turns=1))
+    hooks = Preparation(guard)
+    config = run_config(request, guard, hooks)
+    # One turn per model call the recording makes: the SDK runs the tools and calls the model again.
+    run = Runner.run(agent, request.input, context=request, hooks=hooks, run_config=config, max_turns=request.scenario.model_calls)
+    await settle_run(request, run)
 
 
 def stock() -> OpenAIAgentsTarget:

@@ -1,21 +1,28 @@
 """pydantic-ai targets: a real `Agent` built from a scenario's contract, run offline.
 
 `stock()` is the framework as people use it; `guarded()` is the same agent with a guard in
-pydantic-ai's own idiom. Each recorded stage is one capability, run where pydantic-ai runs that
-kind of work, and each offers its injection point with the framework's live objects:
+pydantic-ai's own idiom. Each kind of recorded stage runs where pydantic-ai runs that kind of
+work, and each stage offers its injection point with the framework's live objects:
 
 | stages | pydantic-ai mechanism | live objects offered |
 | --- | --- | --- |
 | projection | `FunctionToolset` of `Tool.from_schema` tools, `.filtered()` by trusted owner facts | — |
-| recover, hook, revalidate | `prepare_tools` capability hooks, in stage order | the step's `ToolDefinition`s, `ctx.messages` |
+| recover, hook, revalidate | a `prepare_tools` capability hook, in stage order | the step's `ToolDefinition`s, `ctx.messages` |
 | context_fit, evidence, publication, async_prep | `before_model_request` (history processing) | `model_request_parameters.function_tools`, `request_context.messages` |
 | seal | `get_wrapper_model`: a `WrapperModel` around the model | the request the model is about to get |
-| dispatch | `FunctionModel`: reports what reached it to `ports.gateway` | — |
+| dispatch | `FunctionModel`: reports what reached it to `ports.gateway`, answers with its reply's tool calls | — |
+
+A recording of several model calls runs on pydantic-ai's own agent loop: the offline model answers
+with the gateway's tool calls as `ToolCallPart`s (under the gateway's ids), pydantic-ai runs the
+tools, which return the recorded results (`ports.tool_result`), and calls the model again. The
+capabilities run before every model call, so each runs the stages the recording ran before that
+call (`Scenario.stages_of`); the request is settled once, when the run ends.
 
 The guard adds a `prepare_tools` checkpoint after recovery and the hooks (`early`) and one after
 re-validation (`toolset`, before pydantic-ai's own `PreparedToolset` check can turn a drifted list
 into an untyped `UserError`), fits the context without cutting tools (`CapacityExceeded`), and
-checks once more in the innermost model wrapper, right before the model is called (`final`). Its
+checks once more in the innermost model wrapper, right before the model is called (`final`), at
+every model call, against the surface in force at it. Its
 baseline is the contract's recorded descriptors as bytes, taken before any tool object exists.
 
 The target keeps one agent per scenario and runs every request on it, as a host keeps its agent. A
@@ -32,7 +39,7 @@ try:
     from pydantic_ai import Agent, Tool
     from pydantic_ai.capabilities import AbstractCapability
     from pydantic_ai.exceptions import UserError
-    from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart
+    from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart
     from pydantic_ai.models.function import AgentInfo, FunctionModel
     from pydantic_ai.models.wrapper import WrapperModel
     from pydantic_ai.tools import ToolDefinition
@@ -87,22 +94,35 @@ def _replace_all(live: list[Any], new: list[Any]) -> None:
 
 
 @dataclass
-class _StageCapability(AbstractCapability[Request]):
-    stage: Stage
+class ToolStages(AbstractCapability[Request]):
+    """recover, hook and revalidate of the model call being prepared: a `prepare_tools` hook over
+    the step's tool definitions, with the guard's early (and toolset) check where they belong.
+
+    pydantic-ai runs it before every model call of the run, so it runs the stages the recording ran
+    before that call (`Scenario.stages_of`), not the first call's again.
+    """
+
     guard: Guard | None = None
 
     @classmethod
     def get_serialization_name(cls) -> str | None:
-        return None  # holds a recorded stage, not spec-serializable
-
-
-@dataclass
-class ToolStage(_StageCapability):
-    """recover, hook or revalidate: a `prepare_tools` hook over the step's tool definitions."""
+        return None  # holds a guard, not spec-serializable
 
     async def prepare_tools(self, ctx: Any, tool_defs: list[ToolDefinition]) -> list[ToolDefinition]:
         request: Request = ctx.deps
-        stage, tools = self.stage, list(tool_defs)
+        early = self.guard  # the guard while its early check is still owed
+        for stage in _stages_of(request, _TOOL_STAGES):
+            if early is not None and stage.kind not in (StageKind.RECOVER, StageKind.HOOK):
+                early.check("early", request, tool_defs, ctx.messages)
+                early = None
+            self._run(request, stage, ctx, tool_defs)
+        if self.guard is not None:
+            self.guard.check("early" if early is not None else "toolset", request, tool_defs, ctx.messages)
+        return tool_defs
+
+    @staticmethod
+    def _run(request: Request, stage: Stage, ctx: Any, tool_defs: list[ToolDefinition]) -> None:
+        tools = list(tool_defs)
         if stage.kind is StageKind.RECOVER:
             # A resumed run's tools are the toolset's fresh projection; the transcript is history, never availability.
             request.metadata["recovered_from"] = stage.receipt
@@ -113,7 +133,15 @@ class ToolStage(_StageCapability):
         tools, messages = request.offer(stage.point, tools, ctx.messages)
         _replace_all(ctx.messages, messages)
         _replace_all(tool_defs, tools)
-        return tool_defs
+
+
+_TOOL_STAGES = (StageKind.RECOVER, StageKind.HOOK, StageKind.REVALIDATE)
+_MESSAGE_STAGES = (StageKind.CONTEXT_FIT, StageKind.EVIDENCE, StageKind.PUBLICATION, StageKind.ASYNC_PREP)
+
+
+def _stages_of(request: Request, kinds: tuple[StageKind, ...]) -> list[Stage]:
+    """The stages of these kinds the host runs before the model call being prepared, in stage order."""
+    return [stage for stage in request.scenario.stages_of(request.ports.call) if stage.kind in kinds]
 
 
 def _revalidate(request: Request, stage: Stage, tools: list[ToolDefinition]) -> list[ToolDefinition]:
@@ -129,12 +157,23 @@ def _revalidate(request: Request, stage: Stage, tools: list[ToolDefinition]) -> 
 
 
 @dataclass
-class MessageStage(_StageCapability):
-    """context_fit, evidence, publication or async_prep: history processing before the model request."""
+class MessageStages(AbstractCapability[Request]):
+    """context_fit, evidence, publication and async_prep of the model call being prepared: history
+    processing before the model request."""
+
+    guard: Guard | None = None
+
+    @classmethod
+    def get_serialization_name(cls) -> str | None:
+        return None  # holds a guard, not spec-serializable
 
     async def before_model_request(self, ctx: Any, request_context: Any) -> Any:
+        for stage in _stages_of(ctx.deps, _MESSAGE_STAGES):
+            await self._run(ctx, request_context, stage)
+        return request_context
+
+    async def _run(self, ctx: Any, request_context: Any, stage: Stage) -> None:
         request: Request = ctx.deps
-        stage = self.stage
         parameters = request_context.model_request_parameters
         if stage.kind is StageKind.ASYNC_PREP:
             await asyncio.sleep(0)  # the preparation is asynchronous: other work may run in between
@@ -143,11 +182,8 @@ class MessageStage(_StageCapability):
                 ctx.metadata.update(stage.metadata)
 
         def replay(views: list[Any]) -> list[Any]:
-
             if stage.kind is StageKind.CONTEXT_FIT and self.guard is not None:
-
                 self.guard.fit(request, stage, parameters.function_tools, views)
-
             return replay_messages(stage, views, request.scenario, request.ports.publications)
 
         tools, messages = request.offer(stage.point, list(parameters.function_tools), request_context.messages, replay)
@@ -156,7 +192,6 @@ class MessageStage(_StageCapability):
             # As pydantic-ai's own `ProcessHistory` does: this request, and the run's history.
             request_context.messages = list(messages)
             ctx.messages[:] = messages
-        return request_context
 
 
 class _Boundary(WrapperModel):
@@ -185,6 +220,8 @@ class _Boundary(WrapperModel):
 class _SealedModel(_Boundary):
     def _before(self, messages: list[ModelMessage], parameters: Any) -> tuple[list[ModelMessage], Any]:
         request = self.prepared
+        if not _stages_of(request, (StageKind.SEAL,)):
+            return messages, parameters  # this model call's preparation seals nothing
         request.seal = capture([tool_view(tool) for tool in parameters.function_tools], LOGICAL)
         request.metadata["sealed"] = True
         tools, messages = request.offer("post_seal", list(parameters.function_tools), messages)
@@ -192,10 +229,14 @@ class _SealedModel(_Boundary):
 
 
 @dataclass
-class Seal(_StageCapability):
+class Seal(AbstractCapability[Request]):
     """seal: records the request in a wrapper around the model; post_seal is the last boundary."""
 
     request: Request | None = None
+
+    @classmethod
+    def get_serialization_name(cls) -> str | None:
+        return None
 
     async def for_run(self, ctx: Any) -> Seal:
         return replace(self, request=ctx.deps)
@@ -215,22 +256,6 @@ class Guard(SurfaceGuard):
 
     def fit(self, request: PreparedRequest, stage: Stage, tools: Sequence[ToolDefinition], messages: list[Any]) -> None:
         super().fit(request, stage, [tool_view(tool) for tool in tools], messages)
-
-
-@dataclass
-class Checkpoint(AbstractCapability[Request]):
-    """A guard check over the step's tool definitions, at its place in the `prepare_tools` chain."""
-
-    guard: Guard
-    name: str
-
-    @classmethod
-    def get_serialization_name(cls) -> str | None:
-        return None
-
-    async def prepare_tools(self, ctx: Any, tool_defs: list[ToolDefinition]) -> list[ToolDefinition]:
-        self.guard.check(self.name, ctx.deps, tool_defs, ctx.messages)
-        return tool_defs
 
 
 class _CheckedModel(_Boundary):
@@ -265,29 +290,22 @@ class FinalCheck(AbstractCapability[Request]):
 # -- the agent and the target -----------------------------------------------------------------
 
 
-def _offline(**arguments: Any) -> str:
-    raise RuntimeError("toolsurface runs no tools: the offline model only answers in text")
+def _recorded(ctx: Any, **arguments: Any) -> str:
+    """Every tool: what the recorded tool returned for the call the framework executes."""
+    request: Request = ctx.deps
+    return request.ports.tool_result(ctx.tool_call_id)
 
 
 def capabilities(scenario: Scenario, guard: Guard | None) -> list[AbstractCapability[Request]]:
-    """One capability per recorded stage, in stage order, with the guard's checks where they belong.
+    """The stage capabilities, with the guard's checks where they belong. Each runs, before every
+    model call, the stages the recording ran before that call.
 
     The first capability wraps the model outermost, so the seal goes first and the final check last.
     """
-    stages = scenario.stages
-    seal = [Seal(stage) for stage in stages if stage.kind is StageKind.SEAL]
-    tool_stages = [s for s in stages if s.kind in (StageKind.RECOVER, StageKind.HOOK, StageKind.REVALIDATE)]
-    message_stages = [s for s in stages if s.kind in (StageKind.CONTEXT_FIT, StageKind.EVIDENCE, StageKind.PUBLICATION, StageKind.ASYNC_PREP)]
-    chain: list[AbstractCapability[Request]] = [*seal]
-    early = guard  # the guard while its early check is still owed
-    for stage in tool_stages:
-        if early is not None and stage.kind not in (StageKind.RECOVER, StageKind.HOOK):
-            chain.append(Checkpoint(early, "early"))
-            early = None
-        chain.append(ToolStage(stage))
-    if guard is not None:
-        chain.append(Checkpoint(guard, "early" if early is not None else "toolset"))
-    chain += [MessageStage(stage, guard) for stage in message_stages]
+    chain: list[AbstractCapability[Request]] = []
+    if any(stage.kind is StageKind.SEAL for call in range(1, scenario.model_calls + 1) for stage in scenario.stages_of(call)):
+        chain.append(Seal())
+    chain += [ToolStages(guard), MessageStages(guard)]
     if guard is not None:
         chain.append(FinalCheck(guard))
     return chain
@@ -296,7 +314,7 @@ def capabilities(scenario: Scenario, guard: Guard | None) -> list[AbstractCapabi
 def projection(scenario: Scenario) -> AbstractToolset[Request]:
     """Every admitted tool from its descriptor; what trusted owner facts hide never reaches the step's tool list."""
     tools = [
-        Tool.from_schema(_offline, name=d.name, description=d.description, json_schema=d.input_schema)
+        Tool.from_schema(_recorded, name=d.name, description=d.description, json_schema=d.input_schema, takes_ctx=True)
         for d in scenario.contract.surface
     ]
     functions: FunctionToolset[Request] = FunctionToolset(tools)
@@ -326,12 +344,15 @@ def build_agent(scenario: Scenario, guarded: bool) -> Agent[Request, str]:
 
 
 def gateway_model(request: Request) -> FunctionModel:
-    """The offline model: it reports what reached it to the harness's gateway and answers in text."""
+    """The offline model: it reports what reached it to the harness's gateway and answers with the
+    recorded model's tool calls, under the gateway's ids, or in text once the recording ends."""
 
     async def reach(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
         sent = Crossing(info.function_tools, messages, "dispatch")
-        request.ports.gateway.dispatch(request.scenario.identity.request, sent.tools, sent.messages)
+        reply = request.ports.gateway.dispatch(request.scenario.identity.request, sent.tools, sent.messages)
         request.dispatched = True
+        if calls := reply.get("tool_calls"):
+            return ModelResponse(parts=[ToolCallPart(call["name"], call["arguments"], tool_call_id=call["id"]) for call in calls])
         return ModelResponse(parts=[TextPart(ANSWER)])
 
     return FunctionModel(reach, model_name="toolsurface-gateway")

@@ -2,6 +2,7 @@
 passes every case of the cross-section with typed refusals settled once on their lane, and no
 case of either variant touches the network."""
 
+import asyncio
 import collections
 import importlib.util
 
@@ -10,7 +11,10 @@ import pytest
 from tests.fixtures.frameworks import CROSS_SECTION, refuse_connections, run_cases, settled
 from toolsurface import scenarios
 from toolsurface.harness._adapters import ADAPTER_TARGETS
-from toolsurface.harness._types import Ending, VerdictKind
+from toolsurface.harness._formats import FORMATS
+from toolsurface.harness._ports import Ports
+from toolsurface.harness._targets import load_target
+from toolsurface.harness._types import Ending, LedgerOp, VerdictKind
 from toolsurface.mutators import Kind
 
 #: The import name each extra installs.
@@ -74,3 +78,23 @@ def test_no_case_opens_a_socket(monkeypatch, framework):
         ran = run_cases(f"{framework}:{variant}", select)
         assert ran and all(r.verdict.kind is not VerdictKind.ERROR for r in ran)
     assert attempts == []
+
+
+@pytest.mark.parametrize("framework", list(_frameworks()))
+def test_guarded_follows_a_multi_step_run_and_checks_every_model_call(framework):
+    target = f"{framework}:guarded"
+    loop = next(s for s in scenarios.load() if s.id == "etf-compare-main-tool-loop")
+    # Unchanged: the framework's own loop answers the recorded tool calls, three model calls, one settlement.
+    host = load_target(target)
+    ports = Ports(loop, FORMATS[host.tool_format], None, None)
+    asyncio.run(host.run(loop, ports))
+    assert [d.call for d in ports.gateway.log] == [1, 2, 3]
+    assert [str(e) for e in ports.events if e.op is LedgerOp.SETTLE] == [f"main: settle {loop.identity.request} as dispatched"]
+    assert "hook@2" in ports.points and "hook@3" in ports.points
+    # A change at the second call's hook boundary is refused after the first call went out, and settled once.
+    ran = run_cases(target, ["etf-compare-main-tool-loop/*/hook@2/*"])
+    assert ran and all(r.verdict.kind.ok for r in ran), [f"{r.case.id}: {r.verdict.reason}" for r in ran if not r.verdict.kind.ok][:5]
+    killed = [r for r in ran if r.verdict.kind is VerdictKind.KILLED]
+    assert killed and all(r.evidence.dispatches == 1 for r in killed)
+    assert all(settled(r) == (f"main: settle {loop.identity.request} as pre_dispatch_rejected",) for r in killed)
+    assert any(r.verdict.kind is VerdictKind.PASSED and r.evidence.dispatches == 3 for r in ran)
