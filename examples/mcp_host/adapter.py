@@ -9,8 +9,10 @@ paged, and changing mid-request where the scenario or the case says so), wires t
 harness-owned ports (the request owner's ledger, the owner-fact feed, the publication store,
 `ports.inject` at every stage boundary), and gives the SDK an HTTP client whose transport is
 `GatewayTransport`: it parses the body the SDK serialised, hands its tools and messages to
-`ports.gateway.dispatch`, and answers with a well-formed provider response. Nothing else is a
-way out: a refused request never reaches the transport.
+`ports.gateway.dispatch`, and answers with a well-formed provider response, carrying the tool
+calls the recorded model made next, if any. The host runs those through `ports.tool_result`,
+which gives each call's recorded result. Nothing else is a way out: a refused request never
+reaches the transport.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import httpx2
 from toolsurface import CapacityExceeded, Ports, RequestRefused, Scenario
 
 from .guard import Guard
-from .host import PROVIDERS, REQUEST_HEADER, McpHost, Services, Turn, trace_annotations
+from .host import PROVIDERS, REQUEST_HEADER, McpHost, Services, ToolCall, ToolRunner, Turn, trace_annotations
 from .server import build_server
 
 
@@ -37,14 +39,17 @@ class OpenAIWire:
         return list(body.get("tools", [])), list(body.get("messages", []))
 
     @staticmethod
-    def reply(body: dict[str, Any]) -> dict[str, Any]:
-        message = {"role": "assistant", "content": "Recorded by the offline gateway."}
+    def reply(body: dict[str, Any], tool_calls: list[dict[str, Any]]) -> dict[str, Any]:
+        message: dict[str, Any] = {"role": "assistant", "content": "Recorded by the offline gateway."}
+        if tool_calls:
+            calls = [{"id": c["id"], "type": "function", "function": {"name": c["name"], "arguments": json.dumps(c["arguments"])}} for c in tool_calls]
+            message = {"role": "assistant", "content": None, "tool_calls": calls}
         return {
             "id": "chatcmpl-offline",
             "object": "chat.completion",
             "created": 0,
             "model": body.get("model", ""),
-            "choices": [{"index": 0, "finish_reason": "stop", "message": message, "logprobs": None}],
+            "choices": [{"index": 0, "finish_reason": "tool_calls" if tool_calls else "stop", "message": message, "logprobs": None}],
             "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
         }
 
@@ -62,14 +67,15 @@ class AnthropicWire:
         return list(body.get("tools", [])), leading + list(body.get("messages", []))
 
     @staticmethod
-    def reply(body: dict[str, Any]) -> dict[str, Any]:
+    def reply(body: dict[str, Any], tool_calls: list[dict[str, Any]]) -> dict[str, Any]:
+        content = [{"type": "tool_use", "id": c["id"], "name": c["name"], "input": c["arguments"]} for c in tool_calls]
         return {
             "id": "msg_offline",
             "type": "message",
             "role": "assistant",
             "model": body.get("model", ""),
-            "content": [{"type": "text", "text": "Recorded by the offline gateway."}],
-            "stop_reason": "end_turn",
+            "content": content or [{"type": "text", "text": "Recorded by the offline gateway."}],
+            "stop_reason": "tool_use" if tool_calls else "end_turn",
             "stop_sequence": None,
             "usage": {"input_tokens": 0, "output_tokens": 0},
         }
@@ -93,8 +99,9 @@ class GatewayTransport(httpx2.AsyncBaseTransport):
         if request.method != "POST" or request.url.path != self.wire.path or not isinstance(body, dict):
             return httpx2.Response(404, json={"error": {"type": "not_found", "message": f"no route {request.url.path}"}})
         tools, messages = self.wire.received(body)
-        self.gateway.dispatch(request.headers[REQUEST_HEADER], tools, messages)
-        return httpx2.Response(200, json=self.wire.reply(body))
+        # The gateway's reply carries the recorded model's next tool calls while the recording goes on.
+        reply = self.gateway.dispatch(request.headers[REQUEST_HEADER], tools, messages)
+        return httpx2.Response(200, json=self.wire.reply(body, reply.get("tool_calls", [])))
 
 
 class McpHostTarget:
@@ -126,12 +133,22 @@ class McpHostTarget:
                 facts=ports.facts.current,
                 publications=ports.publications,
                 http=http,
+                run_tool=recorded_tools(ports),
                 boundary=ports.inject,
             )
             guard = Guard.for_run(scenario, ports) if self.guarded else None
             hooks = (trace_annotations,) if scenario.hooks else ()
             host = self.host(PROVIDERS[self.provider](), services, guard, hooks)
             return await host.send(Turn.of(scenario))
+
+
+def recorded_tools(ports: Ports) -> ToolRunner:
+    """The host's tool execution under toolsurface: each tool call gives the result the recording holds."""
+
+    async def run_tool(call: ToolCall) -> str:
+        return ports.tool_result(call.id)
+
+    return run_tool
 
 
 def guarded() -> McpHostTarget:

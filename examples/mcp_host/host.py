@@ -1,5 +1,6 @@
 """A small MCP host: discover tools over MCP, admit what the run grants, prepare one request
-through its stages, and send it with the OpenAI (or Anthropic) Python SDK.
+through its stages, and send it with the OpenAI (or Anthropic) Python SDK; when the model asks
+for tools, run them and send their results back in the next model call of the same request.
 
 The stages are the ones a request pipeline records (the `kind` of each stage in a scenario
 file, run in recorded order); each one hands its live request on through
@@ -22,6 +23,11 @@ removed.
 - seal: record the request (a snapshot of its tools). → `post_seal`
 - send: the guard's final check, then the SDK call. (No point.)
 
+A reply that calls tools goes on the same request: the host runs each tool call, appends the
+model's call and the results to the messages, runs the stages recorded for the next model call
+(each boundary again `boundary(point, ...)`), checks again and sends again, until a reply calls
+no tools. The request's reservation is settled once, after its last model call.
+
 The MCP server may page its `tools/list` (the host follows `nextCursor` to the last page) and may
 change its list mid-request, telling the host with `notifications/tools/list_changed`. The host
 then lists again at the next boundary, and it lists once more right before the send (a
@@ -35,17 +41,18 @@ from __future__ import annotations
 
 import asyncio
 import copy
-from collections.abc import Callable, Iterable, Sequence
+import json
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol
 
 import anthropic
 import httpx2
 import openai
-from anthropic.types import MessageParam, TextBlockParam
+from anthropic.types import MessageParam, TextBlockParam, ToolResultBlockParam, ToolUseBlockParam
 from mcp import Client, types
 from mcp.server import Server
-from openai.types.chat import ChatCompletionMessageParam
+from openai.types.chat import ChatCompletionMessageFunctionToolCallParam, ChatCompletionMessageParam
 
 from toolsurface import (
     FORMATS,
@@ -69,6 +76,25 @@ GATEWAY_URL = "http://provider-gateway.invalid"
 MODEL = "research-agent-1"
 #: The stages before the early check: after recovery and the hooks, before anyone re-validates.
 EARLY_STAGES = frozenset({"recover", "hook"})
+#: A request's model calls, at most: a model that keeps calling tools must not keep the request open.
+MAX_MODEL_CALLS = 16
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCall:
+    """One tool call a model's reply made, in the host's own terms whichever SDK carried it."""
+
+    id: str
+    name: str
+    arguments: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """What a model call answered: its text, and the tools it asks the host to run first."""
+
+    text: str
+    tool_calls: tuple[ToolCall, ...] = ()
 
 
 # -- the providers ----------------------------------------------------------------------------
@@ -87,7 +113,7 @@ class Provider(Protocol):
 
     def tool(self, listed: types.Tool) -> dict[str, Any]: ...
 
-    async def send(self, http: httpx2.AsyncClient, request: str, tools: list[Any], messages: list[dict[str, Any]]) -> str: ...
+    async def send(self, http: httpx2.AsyncClient, request: str, tools: list[Any], messages: list[dict[str, Any]]) -> Reply: ...
 
 
 class OpenAIProvider:
@@ -100,7 +126,7 @@ class OpenAIProvider:
         function = {"name": listed.name, "description": listed.description or "", "parameters": listed.input_schema}
         return {"type": "function", "function": function}
 
-    async def send(self, http: httpx2.AsyncClient, request: str, tools: list[Any], messages: list[dict[str, Any]]) -> str:
+    async def send(self, http: httpx2.AsyncClient, request: str, tools: list[Any], messages: list[dict[str, Any]]) -> Reply:
         client = openai.AsyncOpenAI(api_key="offline", base_url=f"{GATEWAY_URL}/v1", http_client=http, max_retries=0)
         completion = await client.chat.completions.create(
             model=MODEL,
@@ -108,7 +134,13 @@ class OpenAIProvider:
             tools=tools if tools else openai.omit,
             extra_headers={REQUEST_HEADER: request},
         )
-        return completion.choices[0].message.content or ""
+        message = completion.choices[0].message
+        calls = tuple(
+            ToolCall(call.id, call.function.name, json.loads(call.function.arguments or "{}"))
+            for call in message.tool_calls or ()
+            if call.type == "function"
+        )
+        return Reply(message.content or "", calls)
 
 
 def _chat_message(message: dict[str, Any]) -> ChatCompletionMessageParam:
@@ -116,8 +148,16 @@ def _chat_message(message: dict[str, Any]) -> ChatCompletionMessageParam:
     role, content = message.get("role"), message.get("content", "")
     if role == "system":
         return {"role": "system", "content": content}
+    if role == "assistant" and message.get("tool_calls"):
+        calls: list[ChatCompletionMessageFunctionToolCallParam] = [
+            {"id": call["id"], "type": "function", "function": {"name": call["name"], "arguments": json.dumps(call["arguments"])}}
+            for call in message["tool_calls"]
+        ]
+        return {"role": "assistant", "content": content or None, "tool_calls": calls}
     if role == "assistant":
         return {"role": "assistant", "content": content}
+    if role == "tool" and "tool_call_id" in message:
+        return {"role": "tool", "tool_call_id": message["tool_call_id"], "content": content}
     return {"role": "user", "content": content}
 
 
@@ -131,7 +171,7 @@ class AnthropicProvider:
     def tool(self, listed: types.Tool) -> dict[str, Any]:
         return {"name": listed.name, "description": listed.description or "", "input_schema": listed.input_schema}
 
-    async def send(self, http: httpx2.AsyncClient, request: str, tools: list[Any], messages: list[dict[str, Any]]) -> str:
+    async def send(self, http: httpx2.AsyncClient, request: str, tools: list[Any], messages: list[dict[str, Any]]) -> Reply:
         client = anthropic.AsyncAnthropic(api_key="offline", base_url=GATEWAY_URL, http_client=http, max_retries=0)
         system, turns = anthropic_messages(messages)
         reply = await client.messages.create(
@@ -142,18 +182,34 @@ class AnthropicProvider:
             tools=tools if tools else anthropic.omit,
             extra_headers={REQUEST_HEADER: request},
         )
-        return "".join(block.text for block in reply.content if block.type == "text")
+        text = "".join(block.text for block in reply.content if block.type == "text")
+        calls = tuple(ToolCall(block.id, block.name, dict(block.input)) for block in reply.content if block.type == "tool_use")
+        return Reply(text, calls)
 
 
 def anthropic_messages(messages: Sequence[dict[str, Any]]) -> tuple[list[TextBlockParam], list[MessageParam]]:
     """The leading system messages as system text blocks (one each, so a capability summary stays
-    whole), the rest as user and assistant turns (later system notes and tool results as user turns)."""
+    whole), the rest as user and assistant turns (later system notes and recorded tool results as
+    user turns). The model's tool calls are `tool_use` blocks, and the results answering them one
+    user turn of `tool_result` blocks, as the Messages API pairs them."""
     system: list[TextBlockParam] = []
     turns: list[MessageParam] = []
+    results: list[ToolResultBlockParam] | None = None  # the latest turn's, while tool results follow one another
     for message in messages:
         role, content = message.get("role"), message.get("content", "")
+        if role == "tool" and "tool_call_id" in message:
+            if results is None:
+                results = []
+                turns.append({"role": "user", "content": results})
+            results.append({"type": "tool_result", "tool_use_id": message["tool_call_id"], "content": content})
+            continue
+        results = None
         if role == "system" and not turns:
             system.append({"type": "text", "text": content})
+        elif role == "assistant" and message.get("tool_calls"):
+            blocks: list[TextBlockParam | ToolUseBlockParam] = [{"type": "text", "text": content}] if content else []
+            blocks += [{"type": "tool_use", "id": call["id"], "name": call["name"], "input": call["arguments"]} for call in message["tool_calls"]]
+            turns.append({"role": "assistant", "content": blocks})
         elif role == "assistant":
             turns.append({"role": "assistant", "content": content})
         else:
@@ -181,6 +237,8 @@ class Turn:
     #: The recorded stages (`Scenario.stages`): each has a `kind`, its `point`, and what it did.
     stages: tuple[Any, ...]
     publication: str | None = None
+    #: The stages recorded before each later model call of the request (`Scenario.stages_of(2)` on).
+    later_stages: tuple[tuple[Any, ...], ...] = ()
 
     @classmethod
     def of(cls, scenario: Scenario) -> Turn:
@@ -193,7 +251,15 @@ class Turn:
             messages=scenario.request_messages,
             stages=scenario.stages,
             publication=scenario.publication.id if scenario.publication else None,
+            later_stages=tuple(scenario.stages_of(call) for call in range(2, scenario.model_calls + 1)),
         )
+
+    def stages_of(self, call: int) -> tuple[Any, ...]:
+        """The stages run before the `call`-th model call; past the recorded ones, the last recorded again."""
+        if call == 1:
+            return self.stages
+        later = self.later_stages or (self.stages,)
+        return later[min(call - 2, len(later) - 1)]
 
 
 class Ledger(Protocol):
@@ -203,6 +269,8 @@ class Ledger(Protocol):
 
 #: A stage boundary: the live tools and messages in, the ones to go on with out.
 Boundary = Callable[[str, list[Any], list[Any]], tuple[list[Any], list[Any]]]
+#: Runs one tool call of a model's reply and gives its result as text.
+ToolRunner = Callable[[ToolCall], Awaitable[str]]
 
 
 def no_boundary(point: str, tools: list[Any], messages: list[Any]) -> tuple[list[Any], list[Any]]:
@@ -223,6 +291,8 @@ class Services:
     publications: Any
     #: The HTTP client both SDKs are given: its transport decides where a request goes.
     http: httpx2.AsyncClient
+    #: Where the model's tool calls run: in production, `call_tool` on the MCP server that listed the tool.
+    run_tool: ToolRunner
     boundary: Boundary = no_boundary
 
 
@@ -260,7 +330,8 @@ def trace_annotations(request: Request) -> None:
 
 
 class McpHost:
-    """Prepares and sends one request; `guard=None` is the host with its guard removed."""
+    """Prepares and sends one request, in as many model calls as the model's tool calls take;
+    `guard=None` is the host with its guard removed."""
 
     def __init__(self, provider: Provider, services: Services, guard: Guard | None = None, hooks: Sequence[Hook] = ()) -> None:
         self.provider = provider
@@ -272,36 +343,34 @@ class McpHost:
         self.admitted: list[dict[str, Any]] = []
         #: The server sent `notifications/tools/list_changed` since the host last listed.
         self.list_changed = False
+        #: The model calls of the current request sent so far (or on their way).
+        self.model_calls = 0
 
     async def send(self, turn: Turn) -> str:
-        """Prepare the turn's request and send it; settle its reservation exactly once, whatever happens."""
+        """Prepare the turn's request and send it, model call after model call while the model asks
+        for tools; settle its reservation exactly once, at the end, whatever happens."""
         ledger = self.services.ledger
         reservation = ledger.reserve(turn.request)
-        sent = False
+        self.model_calls = 0
         try:
-            request = await self.prepare_over_mcp(turn)
-            tools = request.tools
-            if self.guard is not None:
-                # Right before the SDK call, on every path: nothing runs between this and the send.
-                self.guard.check("final", tools, request.messages)
-                tools = self.guard.narrowed(tools)
-            sent = True  # from here on the request may have left: it is settled as dispatched
-            reply = await self.provider.send(self.services.http, request.id, tools, request.messages)
+            reply = await self.converse_over_mcp(turn)
         except RequestRefused as refusal:
+            # Any model call refused refuses the request, even after earlier calls went out.
             ledger.settle(reservation, Settlement.PRE_DISPATCH_REJECTED, f"{refusal.checkpoint} check")
             raise
         except BaseException:
-            ledger.settle(reservation, Settlement.DISPATCHED if sent else Settlement.FAILED, "host failed")
+            ledger.settle(reservation, Settlement.DISPATCHED if self.model_calls else Settlement.FAILED, "host failed")
             raise
         ledger.settle(reservation, Settlement.DISPATCHED)
         return reply
 
-    async def prepare_over_mcp(self, turn: Turn) -> Request:
-        """Prepare the request with an MCP client session open (re-validation may list tools again)."""
+    async def converse_over_mcp(self, turn: Turn) -> str:
+        """Run the request with an MCP client session open: re-validation may list tools again, and
+        every model call lists them once more before it is sent."""
         self.list_changed = False
         async with Client(self.services.mcp_server, mode="legacy", message_handler=self.on_server_message) as session:
             try:
-                return await self.prepare(turn, session)
+                return await self.converse(turn, session)
             except Exception as error:
                 # Raised through the session's task group it would arrive wrapped in an ExceptionGroup.
                 failure = error
@@ -312,13 +381,26 @@ class McpHost:
         if isinstance(message, types.ToolListChangedNotification):
             self.list_changed = True
 
-    async def prepare(self, turn: Turn, session: Client) -> Request:
+    async def converse(self, turn: Turn, session: Client) -> str:
+        """Admit the tools once, then prepare and send each model call of the request."""
         self.admitted = self.admit(await self.discover(session), turn.grant)
         if self.guard is not None:
             self.guard.admitted(self.admitted)
         request = Request(turn.request, self.project(self.admitted, turn), [m.as_dict() for m in turn.messages])
+        while self.model_calls < MAX_MODEL_CALLS:
+            await self.prepare(request, turn.stages_of(self.model_calls + 1), turn, session)
+            reply = await self.dispatch(request)
+            if not reply.tool_calls:
+                return reply.text
+            # The model asked for tools: their results go back in the next model call of this same
+            # request, which the stages prepare again and the guard checks again.
+            request.messages = request.messages + await self.answered(reply)
+        raise RuntimeError(f"the model still called tools after {MAX_MODEL_CALLS} model calls")
+
+    async def prepare(self, request: Request, stages: tuple[Any, ...], turn: Turn, session: Client) -> None:
+        """Run one model call's stages over the live request, handing it on at each boundary."""
         early = self.guard  # the guard while its early check is still owed
-        for stage in turn.stages:
+        for stage in stages:
             if early is not None and stage.kind not in EARLY_STAGES:
                 early.check("early", request.tools, request.messages)
                 early = None
@@ -331,7 +413,24 @@ class McpHost:
         # The tools are listed once more right before the send, as hosts that list per model call
         # do (the Agents SDK, unless told to cache): a notification may not have arrived yet.
         await self.readmit(request, turn, session)
-        return request
+
+    async def dispatch(self, request: Request) -> Reply:
+        """One model call: the guard's final check, then the SDK call, with nothing in between."""
+        if self.guard is not None:
+            self.guard.check("final", request.tools, request.messages)
+            # What a trusted fact hides now goes from this call on: the next call starts from here.
+            request.tools = self.guard.narrowed(request.tools)
+        self.model_calls += 1  # from here on the request may have left: it is settled as dispatched
+        return await self.provider.send(self.services.http, request.id, request.tools, request.messages)
+
+    async def answered(self, reply: Reply) -> list[dict[str, Any]]:
+        """The messages that answer a reply's tool calls: the model's calls, then each tool's result, in order."""
+        calls = [{"id": call.id, "name": call.name, "arguments": call.arguments} for call in reply.tool_calls]
+        results = [
+            {"role": "tool", "tool_call_id": call.id, "name": call.name, "content": await self.services.run_tool(call)}
+            for call in reply.tool_calls
+        ]
+        return [{"role": "assistant", "content": reply.text, "tool_calls": calls}, *results]
 
     async def readmit(self, request: Request, turn: Turn, session: Client) -> None:
         """List the server's tools again and admit them as at the start of the turn."""

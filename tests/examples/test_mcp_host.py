@@ -233,7 +233,7 @@ def test_a_host_that_reads_only_the_first_page_loses_the_tools_on_the_others(no_
 
 def judged(planned, target, case):
     scenario = planned.runner.scenarios[case.scenario]
-    return judge(case, observe(target, case, scenario, planned.runner.timeout), scenario, snapshot_of(scenario.surface))
+    return judge(case, observe(target, case, scenario, planned.runner.timeout), scenario, planned.runner.expected(case))
 
 
 @pytest.mark.parametrize("target", TARGETS)
@@ -329,17 +329,57 @@ def test_a_dispatched_request_is_one_sdk_call_carrying_the_expected_surface(targ
     assert not names & {t.name for t in scenario.contract.admitted_elsewhere}
 
 
+#: The recording of three model calls: a profile look-up and a web search between them, and a
+#: trusted search-budget fact recorded before the third.
+TOOL_LOOP = "etf-compare-main-tool-loop"
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_the_tool_loop_goes_out_as_three_model_calls_each_answering_the_last_reply(target):
+    planned = session(target)
+    host, scenario = planned.runner.target, planned.runner.scenarios[TOOL_LOOP]
+    ports = Ports(scenario, FORMATS[host.tool_format], None, None)
+    asyncio.run(host.run(scenario, ports))
+    assert [(d.call, d.surface) for d in ports.gateway.log] == [(call, snapshot_of(scenario.surface_at(call))) for call in (1, 2, 3)]
+    # The budget fact arrives at hook@3: the third call goes without web search.
+    third = {tool["function"]["name"] if "function" in tool else tool["name"] for tool in host.last_transport.requests[2][2]["tools"]}
+    assert "market__web_search" not in third and "market__web_read" in third
+    # Each later call sends the model's tool call back with the recorded result, paired by its id.
+    sent = json.dumps([body["messages"] for _, _, body in host.last_transport.requests])
+    for call_id, made in (("call_1_1", scenario.steps[0].calls[0]), ("call_2_1", scenario.steps[1].calls[0])):
+        assert sent.count(call_id) >= 2 and json.dumps(made.result)[1:-1] in sent
+    assert [str(e) for e in ports.events if e.op.value == "settle"] == [f"main: settle {scenario.identity.request} as dispatched"]
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_change_before_the_second_model_call_is_refused_after_the_first_went_out(target):
+    planned = session(target)
+    case = next(
+        c
+        for c in planned.planned
+        if (c.scenario, c.call, c.point, c.mutation.mutator, c.mutation.delivery) == (TOOL_LOOP, 2, "hook", "add.foreign", "in_place")
+    )
+    runner = planned.runner
+    observed = observe(runner.target, case, runner.scenarios[TOOL_LOOP], runner.timeout)
+    assert case.must is Must.REFUSE and isinstance(observed.stop, Refused)
+    assert [d.call for d in observed.dispatches] == [1] and len(runner.target.last_transport.requests) == 1
+    # Settled once, as refused, though a model call of the request had already gone out.
+    assert [str(e) for e in observed.ledger if e.op.value == "settle"] == ["main: settle req_main_0034 as pre_dispatch_rejected"]
+
+
 def test_a_recording_of_the_host_replays_to_the_verdicts_of_its_live_run(tmp_path):
     host = load_target("mcp-host:guarded")
     recorded = tmp_path / "recorded"
     # The recordings at real sizes (desk-*) are left out: through the SDKs they cost more than the
-    # rest together, and recording them is the recorder's own test.
-    for scenario in (s for s in scenarios.load() if not s.id.startswith("desk-")):
+    # rest together, and recording them is the recorder's own test. So are those of several model
+    # calls: the recorder writes every boundary as a stage of the first call, which no scenario allows.
+    kept = [s for s in scenarios.load() if not s.id.startswith("desk-") and not s.steps]
+    for scenario in kept:
         (recorded / f"{scenario.id}.json").parent.mkdir(exist_ok=True)
         (recorded / f"{scenario.id}.json").write_bytes(orjson.dumps(record(host, scenario)))
     select = ["[!d]*/post_seal/*", "holdings-review-main-over-capacity/*/hook/*"]
     options = {"target": "mcp-host:guarded", "red_target": "mcp-host:unguarded", "select": select}
-    live = {r.case.id: (r.verdict.kind, r.red_verdict.kind) for r in prepare(RunOptions(**options)).results()}
+    live = {r.case.id: (r.verdict.kind, r.red_verdict.kind) for r in prepare(RunOptions(**options)).results() if r.case.scenario in {s.id for s in kept}}
     replayed = {r.case.id: (r.verdict.kind, r.red_verdict.kind) for r in prepare(RunOptions(scenarios=[recorded], **options)).results()}
     # A recording is in the host's own tool format (OpenAI tools): it has `strict`, which an MCP
     # recording does not, and none of the MCP fields an OpenAI tool cannot carry. Only the cases
