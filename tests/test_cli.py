@@ -137,9 +137,9 @@ def test_control_characters_from_a_scenario_never_reach_the_terminal(tmp_path):
 def test_defects_are_all_killed():
     done = toolsurface("defects")
     assert done.returncode == 0, done.stdout
-    assert "all 33 defects killed" in done.stdout
+    assert "all 35 defects killed" in done.stdout
     for name in ("final-only", "diagnostic-authority", "identity-blind", "budget-hides-read", "recovery-reparse",
-                 "silent-capacity-drop", "entry-overclaim", "wrong-lane-settle", "second-receipt", "drops-publication",
+                 "silent-capacity-drop", "entry-overclaim", "wrong-lane-settle", "second-receipt", "drops-publication", "first-call-only",
                  "any-known-owner", "last-scope-segment", "child-obeys-parent", "facts-read-once"):
         assert f"│ {name} " in done.stdout, name
 

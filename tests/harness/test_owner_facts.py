@@ -70,8 +70,9 @@ def test_the_recorded_late_fact_narrows_the_request_only_once_it_arrived(guarded
 )
 def test_each_fact_defect_is_killed_by_the_cases_of_its_bug(scenarios, cases, guarded, defect, variants):
     killed = failed(scenarios, cases, guarded, f"reference:defect/{defect}").values()
-    # Beyond the recording whose fact arrives mid-run (where reading once fails every dispatch), only its bug's cases.
-    assert {r.case.mutation.variant for r in killed if r.case.scenario != LATE} == variants
+    # Beyond the recordings whose facts arrive mid-run (where reading once fails every dispatch), only its bug's cases.
+    arriving = {s.id for s in scenarios if any(f.arrives for f in s.contract.facts)}
+    assert {r.case.mutation.variant for r in killed if r.case.scenario not in arriving} == variants
     assert all(r.verdict.kind is VerdictKind.SURVIVED for r in killed)
 
 
@@ -85,8 +86,9 @@ def test_last_scope_segment_falls_only_for_look_alikes_that_keep_the_last_segmen
 
 @pytest.fixture(scope="module")
 def host_cases(scenarios, cases):
-    """What a host without a capacity result or summary check can be held to: research recordings that dispatch."""
-    fit = {s.id for s in scenarios if s.mode is Mode.RESEARCH and s.outcome is RequestOutcome.DISPATCHED}
+    """What a host without a capacity result or summary check, making one model call per request,
+    can be held to: research recordings that dispatch once."""
+    fit = {s.id for s in scenarios if s.mode is Mode.RESEARCH and s.outcome is RequestOutcome.DISPATCHED and s.model_calls == 1}
     return tuple(c for c in cases if c.scenario in fit)
 
 

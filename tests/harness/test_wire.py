@@ -26,7 +26,9 @@ def scenarios():
 
 @pytest.fixture(scope="module")
 def cases(scenarios):
-    return plan(scenarios, seed=0)
+    # The wire hosts make one model call per request: the recordings of several are not theirs. The
+    # wire cases, and the legitimate ones every dispatching recording has, show what each host sends.
+    return tuple(c for c in plan([s for s in scenarios if s.model_calls == 1], seed=0) if c.mutation.kind in ("wire", "legit"))
 
 
 def test_a_tool_without_wire_fields_snapshots_exactly_as_before():
