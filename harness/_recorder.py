@@ -4,7 +4,8 @@ The target runs once, unmutated, through ports that change nothing and keep what
 boundary held. What the run shows becomes the recording: the tools at the first boundary are the
 admitted surface, each boundary the target offered is a stage, in the order it offered them, and
 what a stage did to the messages is its effect (how many a context fit kept, which an evidence
-stage added), starting from the conversation the target was given. What a request cannot show —
+stage added), starting from the conversation the target was given. A boundary before a later model
+call of the request is a stage of that call (`steps`), after the tool calls the recorded model made. What a request cannot show —
 its identity and lane, the controls and tools the host knows of, a fit's token budget, the
 metadata attached, a recovery's receipt — is taken from the scenario the target was given.
 """
@@ -35,6 +36,8 @@ class Frame:
     point: str
     tools: tuple[dict[str, Any], ...]
     messages: tuple[dict[str, Any], ...]
+    #: The model call of the request it came before: 1 for the first.
+    call: int = 1
 
 
 class RecordingPorts(Ports):
@@ -47,7 +50,7 @@ class RecordingPorts(Ports):
     def inject(self, point: str, tools: list[Any], messages: list[Any]) -> tuple[list[Any], list[Any]]:
         entries = capture(tools, self.fmt).entries()  # a deep copy: later stages cannot change it
         descriptors = tuple({"name": e[0], "description": e[1], "input_schema": e[2], **(e[3] if len(e) > 3 else {})} for e in entries)
-        self.frames.append(Frame(point, descriptors, tuple(dict(message) for message in messages)))
+        self.frames.append(Frame(point, descriptors, tuple(dict(message) for message in messages), self.call))
         return super().inject(point, tools, messages)
 
 
@@ -65,6 +68,12 @@ def record(target: Target, scenario: Scenario, timeout: float = 10.0) -> dict[st
         raise UsageError(f"recording {scenario.id}: the target offered no injection point, so there is nothing to record")
     if not (observed.dispatches or isinstance(stop, Refused | Capacity)):
         raise UsageError(f"recording {scenario.id}: the run ended without a dispatch, a refusal or a capacity result")
+    made = len(observed.dispatches) + isinstance(stop, Refused | Capacity)
+    if made < scenario.model_calls and not isinstance(stop, Refused | Capacity):
+        raise UsageError(
+            f"recording {scenario.id}: the run made {made} of the {scenario.model_calls} model calls the recording makes: "
+            "it never answered the tool calls of the model's reply"
+        )
     document = recording(scenario, ports.frames, fmt_name, stopped=isinstance(stop, Capacity))
     parse(document, source=f"recording of {scenario.id}")
     return document
@@ -80,29 +89,43 @@ def recording(base: Scenario, frames: Sequence[Frame], fmt_name: str, stopped: b
     if not base.document:
         raise UsageError(f"recording {base.id}: the scenario was built in code, not loaded, so there is no recording to start from")
     admitted = [dict(tool) for tool in frames[0].tools]
-    stages = []
-    before = [message.as_dict() for message in base.request_messages]
+    calls: list[list[dict[str, Any]]] = []
+    before: list[dict[str, Any]] | None = [message.as_dict() for message in base.request_messages]
     for frame in frames:
-        stages.append(_stage(_STAGE_AT[frame.point], before, list(frame.messages), base))
+        if frame.call > len(calls):
+            calls.append([])
+            # What the host sent back with the tool results is no stage's doing: a later call's
+            # first stage is measured from what it was given, which its boundary does not show.
+            before = before if frame.call == 1 else None
+        calls[-1].append(_stage(_STAGE_AT[frame.point], before, list(frame.messages), base, frame.call))
         before = list(frame.messages)
+    stages = calls[0]
     if stopped:
         stages += base.document["stages"][len(stages):]
-    return {
+    document = {
         **base.document,
         "description": f"Recorded from a live run of its target on {base.id}: {base.description}",
         "tool_format": fmt_name,
         "contract": _contract(base, admitted),
-        "hooks": any(frame.point == StageKind.HOOK.point for frame in frames),
+        "hooks": any(frame.point == StageKind.HOOK.point for frame in frames if frame.call == 1),
         "stages": stages,
     }
+    document.pop("steps", None)
+    if len(calls) > 1:
+        document["steps"] = [{**step, "stages": later} for step, later in zip(base.document["steps"], calls[1:])]
+    return document
 
 
-def _stage(kind: StageKind, before: list[dict[str, Any]], after: list[dict[str, Any]], base: Scenario) -> dict[str, Any]:
-    """One stage, with the effect the run showed and what it could not show taken from `base`."""
-    recorded = next((stage for stage in base.document["stages"] if stage["stage"] == kind.value), {"stage": kind.value})
+def _stage(kind: StageKind, before: list[dict[str, Any]] | None, after: list[dict[str, Any]], base: Scenario, call: int = 1) -> dict[str, Any]:
+    """One stage, with the effect the run showed and what it could not show taken from `base`
+    (`before` None: what the stage was given is not known)."""
+    stages = base.document["stages"] if call == 1 else base.document["steps"][call - 2]["stages"]
+    recorded = next((stage for stage in stages if stage["stage"] == kind.value), {"stage": kind.value})
     if kind is StageKind.CONTEXT_FIT:
         return {**recorded, "keep_messages": max(2, len(after))}
     if kind is StageKind.EVIDENCE:
+        if before is None:
+            return recorded
         # A recorded evidence stage appends one message or more; any other effect has no recording.
         if after[: len(before)] != before or len(after) == len(before):
             raise UsageError(

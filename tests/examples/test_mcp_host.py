@@ -371,13 +371,12 @@ def test_a_recording_of_the_host_replays_to_the_verdicts_of_its_live_run(tmp_pat
     host = load_target("mcp-host:guarded")
     recorded = tmp_path / "recorded"
     # The recordings at real sizes (desk-*) are left out: through the SDKs they cost more than the
-    # rest together, and recording them is the recorder's own test. So are those of several model
-    # calls: the recorder writes every boundary as a stage of the first call, which no scenario allows.
-    kept = [s for s in scenarios.load() if not s.id.startswith("desk-") and not s.steps]
+    # rest together, and recording them is the recorder's own test.
+    kept = [s for s in scenarios.load() if not s.id.startswith("desk-")]
     for scenario in kept:
         (recorded / f"{scenario.id}.json").parent.mkdir(exist_ok=True)
         (recorded / f"{scenario.id}.json").write_bytes(orjson.dumps(record(host, scenario)))
-    select = ["[!d]*/post_seal/*", "holdings-review-main-over-capacity/*/hook/*"]
+    select = ["[!d]*/post_seal/*", "holdings-review-main-over-capacity/*/hook/*", "etf-compare-main-tool-loop/*/post_seal@3/*"]
     options = {"target": "mcp-host:guarded", "red_target": "mcp-host:unguarded", "select": select}
     live = {r.case.id: (r.verdict.kind, r.red_verdict.kind) for r in prepare(RunOptions(**options)).results() if r.case.scenario in {s.id for s in kept}}
     replayed = {r.case.id: (r.verdict.kind, r.red_verdict.kind) for r in prepare(RunOptions(scenarios=[recorded], **options)).results()}

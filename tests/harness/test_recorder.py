@@ -65,3 +65,9 @@ def test_a_host_that_drops_an_admitted_tool_before_any_stage_cannot_be_recorded(
 def test_a_run_that_shows_nothing_is_an_error_not_a_recording(target, problem):
     with pytest.raises(UsageError, match=problem):
         record(target, BUNDLED[0])
+
+
+def test_a_run_that_never_answers_the_models_tool_calls_is_not_a_recording_of_them():
+    loop = next(s for s in BUNDLED if s.steps)
+    with pytest.raises(UsageError, match=f"the run made 1 of the {loop.model_calls} model calls the recording makes"):
+        record(load_target("tests.fixtures.step_hosts:OneShot"), loop)
