@@ -130,10 +130,10 @@ def from_call(observed: Observation, call: int) -> Observation:
 
 
 def _earlier_calls(case: Case, observed: Observation, scenario: Scenario, expected: Expected) -> Verdict | None:
-    """A model call before the case's own that did not carry its surface, or a run that ended
-    before the case's call: nothing the change did explains either."""
+    """A model call before the case's own that did not carry its expected surface: the change,
+    made later, cannot explain it."""
     for sent in observed.dispatches:
-        if sent.call < case.call and sent.call <= len(expected) and sent.surface != expected[sent.call - 1]:
+        if sent.call < case.call and sent.surface != expected[sent.call - 1]:
             changes = "; ".join(map(str, diff_snapshots(expected[sent.call - 1], sent.surface)))
             return Verdict(VerdictKind.SURVIVED, f"model call {sent.call} of {scenario.model_calls}, before the change, sent a surface that differs from the expected one: {changes}")
     return None

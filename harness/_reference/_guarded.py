@@ -3,10 +3,11 @@
 Immutable baseline captured before any hook runs; the expected surface is that baseline narrowed
 only by trusted owner facts, read at each decision (a fact may arrive mid-run: each checkpoint
 checks the surface in force, then narrows by what arrived since); an early check after the hooks
-and a final check right before dispatch, on every path, of the tools and (entry mode) the capability summary; a request whose
-tools cannot fit is an explicit capacity result, never a shortened list; every refusal is typed
-and settled as `pre_dispatch_rejected` on the original lane's ledger; publications are left
-alone. Each defect variant and the legacy path override one or more steps, so each differs from
+and a final check right before dispatch, on every path and before every model call of the
+request, of the tools and (entry mode) the capability summary; a request whose tools cannot fit is
+an explicit capacity result, never a shortened list; every refusal is typed and settled as
+`pre_dispatch_rejected` on the original lane's ledger, once for the whole request; publications
+are left alone. Each defect variant and the legacy path override one or more steps, so each differs from
 this by exactly the flaw it names.
 """
 
