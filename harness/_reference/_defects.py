@@ -158,14 +158,13 @@ class ConvertsAfterCheck(GuardedPipeline):
 
     name: ClassVar[str] = "reference:defect/converts-after-check"
 
-    def final_check(self, run: Run) -> None:
-        super().final_check(run)
+    def sent(self, run: Run) -> list[Any]:
         converted = [fresh_copy(tool) for tool in run.tools]  # a converter builds new request dicts
         for tool in converted:
             StrictSchema.rewrite(run.fmt.get_schema(tool))
             if run.fmt.carries("strict"):
                 run.fmt.set_wire(tool, "strict", True)
-        run.tools = converted
+        return converted
 
 
 class FinalOnlyLaundering(GuardedPipeline):

@@ -58,7 +58,7 @@ class GuardedPipeline:
             except RequestRefused as refusal:
                 self.settle_refusal(run, refusal)
                 raise
-            reply = ports.gateway.dispatch(scenario.identity.request, run.tools, run.messages)
+            reply = ports.gateway.dispatch(scenario.identity.request, self.sent(run), run.messages)
             if not reply.get("tool_calls"):
                 break
             # The model asked for tools: their results go back in the next model call of the same
@@ -86,6 +86,10 @@ class GuardedPipeline:
         self.final_check(run)
 
     # -- the steps the variants override -------------------------------------------------------
+
+    def sent(self, run: Run) -> list[Any]:
+        """What goes on the wire for this model call: the checked tools as they are."""
+        return run.tools
 
     def take_baseline(self, run: Run) -> Callable[[], Snapshot]:
         """An immutable snapshot of the admitted surface, straight from the admitted descriptors
