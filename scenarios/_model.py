@@ -368,7 +368,7 @@ class Scenario:
         also been recorded: a mutation that records a trusted fact narrows it further; an untrusted
         one changes nothing."""
         arrived = self.contract.facts
-        if call is not None and self.steps:
+        if call is not None:
             arrived = tuple(fact for fact in arrived if fact.arrives is None or call_of(fact.arrives) <= call)
         return _narrowed(self.contract, self.binding, arrived + facts)
 
