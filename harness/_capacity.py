@@ -10,22 +10,13 @@ held to its own arithmetic (`ends_in_capacity`).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-import orjson
-
+from toolsurface.guard import Capacity, Estimator, estimate_tokens
 from toolsurface.scenarios import RequestOutcome, Scenario, Stage, StageKind
 
 from ._errors import CapacityExceeded
-
-#: A token estimator: a JSON value (a logical tool dict, a list of message dicts) to its token count.
-Estimator = Callable[[Any], int]
-
-
-def estimate_tokens(value: Any) -> int:
-    """A cheap token estimate: about four bytes of JSON per token."""
-    return len(orjson.dumps(value)) // 4 + 1
 
 
 def compress(messages: list[dict[str, Any]], keep: int) -> list[dict[str, Any]]:
@@ -37,15 +28,15 @@ def compress(messages: list[dict[str, Any]], keep: int) -> list[dict[str, Any]]:
     return [messages[0], summary, *messages[len(messages) - (keep - 2):]]
 
 
+def capacity_of(stage: Stage, estimate: Estimator = estimate_tokens) -> Capacity:
+    """What a recorded context_fit stage says one model call can hold."""
+    return Capacity(stage.budget_tokens or 0, stage.max_tools, estimate)
+
+
 def over_capacity(tools: Sequence[Any], fitted: Sequence[Any], stage: Stage, estimate: Estimator = estimate_tokens) -> CapacityExceeded | None:
     """The capacity result for these tools (as the JSON values a count reads: logical views) and
     compressed messages, or None when they fit."""
-    if stage.max_tools is not None and len(tools) > stage.max_tools:
-        return CapacityExceeded(0, stage.budget_tokens or 0, len(tools), max_tools=stage.max_tools)
-    needed = sum(estimate(tool) for tool in tools) + estimate(list(fitted))
-    if needed > (budget := stage.budget_tokens or 0):
-        return CapacityExceeded(needed, budget, len(tools))
-    return None
+    return capacity_of(stage, estimate).exceeded(tools, fitted)
 
 
 def declared_estimator(target: Any) -> Estimator | None:

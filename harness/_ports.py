@@ -14,8 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from toolsurface.guard import summary_of
 from toolsurface.mutators import MutationNotApplicable, NotCarried
-from toolsurface.scenarios import SUMMARY_HEADER, Lane, OwnerFact, Scenario, ToolCall, boundary
+from toolsurface.scenarios import Lane, OwnerFact, Scenario, ToolCall, boundary
 
 from ._canonical import Snapshot, capture
 from ._formats import ToolFormat
@@ -87,11 +88,7 @@ class Gateway(_Closable):
     @staticmethod
     def summary_of(messages: list[Any]) -> str | None:
         """The capability summary a request carries: the first message that opens with its header."""
-        for message in messages:
-            content = message.get("content") if isinstance(message, dict) else getattr(message, "content", None)
-            if isinstance(content, str) and content.startswith(SUMMARY_HEADER):
-                return content
-        return None
+        return summary_of(messages)
 
 
 def tool_call_id(call: int, index: int) -> str:
@@ -221,6 +218,11 @@ class Ports:
         """The owner ledger of a lane (`main` or `child`)."""
         return self._ledgers[Lane(lane).value]
 
+    def owner(self) -> RequestOwner:
+        """The scenario's request as a guard's `Owner` (`toolsurface.guard.Owner`): reserved now in
+        its lane's ledger, its facts read from this feed, settled on that reservation."""
+        return RequestOwner(self.scenario, self)
+
     @property
     def open_reservations(self) -> tuple[str, ...]:
         return tuple(f"{lane}:{request}" for lane, ledger in self._ledgers.items() for request in ledger.open)
@@ -267,3 +269,20 @@ class Ports:
         except Exception as problem:  # a mutator bug is the harness's error, not the target's crash
             self.injection_problem = f"mutator failed: {type(problem).__name__}: {problem}"
         return tools, messages
+
+
+class RequestOwner:
+    """One request's owner on the harness's ports, as a guard sees it (`toolsurface.guard.Owner`):
+    its identity, the owner-fact feed as it is now, and its reservation in its lane's ledger."""
+
+    def __init__(self, scenario: Scenario, ports: Ports) -> None:
+        self.binding = scenario.binding
+        self._facts = ports.facts
+        self.ledger = ports.ledger(scenario.lane)
+        self.reservation = self.ledger.reserve(scenario.identity.request)
+
+    def facts(self) -> tuple[OwnerFact, ...]:
+        return self._facts.current()
+
+    def settle(self, settlement: Settlement, note: str) -> None:
+        self.ledger.settle(self.reservation, settlement, note)

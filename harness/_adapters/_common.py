@@ -13,19 +13,20 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NoReturn
 
-from toolsurface.scenarios import Scenario, Stage, hidden_by
+from toolsurface.guard import GuardedRequest
+from toolsurface.guard import SurfaceGuard as PublicGuard
+from toolsurface.scenarios import Scenario, Stage
 
-from .._canonical import Snapshot, capture, snapshot_of
-from .._capacity import compress, over_capacity
-from .._errors import CapacityExceeded, RequestRefused, SummaryRefused, SurfaceRefused
+from .._canonical import Snapshot, snapshot_of
+from .._capacity import capacity_of, compress
+from .._errors import CapacityExceeded, RequestRefused
 from .._formats import LOGICAL
 
 #: The tool views every framework target shows: logical dicts of name, description and input schema.
 #: The frameworks' tool objects built from a scenario keep no wire field (`strict`, MCP titles,
 #: annotations, output schemas), so nothing else is compared; a change to one is equivalent here.
 VIEWS = LOGICAL.only(())
-from .._ports import Gateway, Ledger, Reservation
-from .._types import Settlement
+from .._types import Settlement  # noqa: E402
 
 
 class AgentTarget:
@@ -72,89 +73,72 @@ class FrameworkRefused(RequestRefused):
 
 @dataclass(slots=True)
 class PreparedRequest:
-    """One request being prepared: what every stage of a framework target reads and settles through."""
+    """One request being prepared: what every stage of a framework target reads and settles through.
+
+    Its checks and its single settlement are the public guard's (`toolsurface.guard`), on the
+    harness's ports as the request's owner; a stock target uses them only to narrow and settle.
+    """
 
     scenario: Scenario
     ports: Any
-    ledger: Ledger
-    reservation: Reservation
-    dispatched: bool = False
-    settled: bool = False
+    guarded: GuardedRequest
     #: The sealed record of the request, once the seal stage ran.
     seal: Snapshot | None = None
     metadata: dict[str, Any] = field(default_factory=dict)
-    #: Each set of hidden tools read so far, in order: the request may still be as any of them left it.
-    seen_hidden: list[frozenset[str]] = field(default_factory=list)
 
     @classmethod
     def open(cls, scenario: Scenario, ports: Any) -> Any:
         """Reserve the request in its lane's ledger: every way the run ends settles this reservation."""
-        ledger = ports.ledger(scenario.lane)
-        return cls(scenario, ports, ledger, ledger.reserve(scenario.identity.request))
+        return cls(scenario, ports, contract_guard(scenario).request(ports.owner()))
+
+    @property
+    def dispatched(self) -> bool:
+        return self.guarded.dispatched
+
+    def sent(self) -> None:
+        self.guarded.sent()
 
     def hidden(self) -> frozenset[str]:
         """What the trusted owner facts bound to this request hide, read from the feed as it is now."""
-        scenario = self.scenario
-        hidden = hidden_by(self.ports.facts.current(), scenario.binding, scenario.contract.web_tools)
-        if not self.seen_hidden or self.seen_hidden[-1] != hidden:
-            self.seen_hidden.append(hidden)
-        return hidden
+        return self.guarded.hidden()
 
     def narrowed(self) -> frozenset[str]:
         """What trusted owner facts hide now, read where the live tools are narrowed by it: from
         here on the request can no longer be as an earlier read left it (a reveal is a change)."""
-        hidden = self.hidden()
-        self.seen_hidden[:] = [hidden]
-        return hidden
+        self.guarded.narrowed(())
+        return self.guarded.hidden()
 
     def settle(self, settlement: Settlement, note: str = "") -> None:
-        if not self.settled:
-            self.settled = True
-            self.ledger.settle(self.reservation, settlement, note)
+        self.guarded.settle(settlement, note)
 
     def refuse(self, refusal: RequestRefused) -> NoReturn:
-        self.settle(Settlement.PRE_DISPATCH_REJECTED, f"{refusal.checkpoint} check")
-        raise refusal
+        self.guarded.refuse(refusal)
+
+
+def contract_guard(scenario: Scenario) -> PublicGuard:
+    """The public guard of a scenario's contract: its recorded descriptors as bytes, taken before
+    any tool object exists, so nothing can share them."""
+    contract = scenario.contract
+    return PublicGuard(snapshot_of(contract.surface, VIEWS), VIEWS, web_tools=contract.web_tools, summary=contract.summary)
 
 
 class SurfaceGuard:
-    """The admitted surface as immutable bytes, and the checks against it, on logical views."""
-
-    def __init__(self, scenario: Scenario) -> None:
-        # The contract's recorded descriptors: no tool object exists yet, so nothing can share this.
-        self.baseline = snapshot_of(scenario.contract.surface, VIEWS)
-
-    def expected(self, request: PreparedRequest) -> Snapshot:
-        """The baseline less what trusted owner facts hide, read at each decision, never from the request."""
-        return self.baseline.without(request.hidden())
+    """The public guard's checks, on a framework's tool views (logical dicts)."""
 
     def check(self, checkpoint: str, request: PreparedRequest, tools: Sequence[Any], messages: Sequence[Any]) -> None:
         """Refuse unless the tool views are the expected surface and an entry summary is the contract's."""
-        expected, actual = self.expected(request), capture(tools, VIEWS)
-        if actual != expected and not self.in_force(request, actual):
-            request.refuse(SurfaceRefused(checkpoint, expected, actual))
-        if (summary := request.scenario.contract.summary) is not None:
-            stated = Gateway.summary_of(list(messages))
-            if stated != summary:
-                request.refuse(SummaryRefused(checkpoint, summary, stated))
-
-    def in_force(self, request: PreparedRequest, actual: Snapshot) -> bool:
-        """Whether `actual` is the surface as trusted facts read earlier in this request left it: a
-        fact that arrived since is narrowed by at the next narrowing, or `narrowed` right before dispatch."""
-        return any(actual == self.baseline.without(hidden) for hidden in request.seen_hidden)
+        request.guarded.check(checkpoint, tools, messages)
 
     def narrowed(self, request: PreparedRequest, tools: Sequence[Any], name: Callable[[Any], str]) -> list[Any]:
         """Legitimate owner narrowing after the final check: the checked tools less what trusted facts
         hide now. It never adds one, and a later model call of the request is held to it."""
-        hidden = request.narrowed()
-        return [tool for tool in tools if name(tool) not in hidden]
+        return request.guarded.narrowed(tools, name)
 
     def fit(self, request: PreparedRequest, stage: Stage, tools: Sequence[Any], messages: list[Any]) -> None:
         """Tools are never cut to fit, in tokens or in number: a request that cannot hold them is an
         explicit capacity result."""
         fitted = compress(messages, stage.keep_messages or len(messages))
-        if (result := over_capacity([VIEWS.logical(tool) for tool in tools], fitted, stage)) is not None:
-            request.refuse(result)
+        request.guarded.fit(tools, fitted, capacity_of(stage))
 
 
 #: How a recorded tool result names its tool: `[market__web_read] …`.
@@ -191,25 +175,9 @@ def same(a: Sequence[Any], b: Sequence[Any]) -> bool:
 async def settle_run(
     request: PreparedRequest, run: Awaitable[Any], framework_refusal: Callable[[Exception], RequestRefused | None] | None = None
 ) -> None:
-    """Await the framework's run and settle the reservation once, however it ends.
-
-    `framework_refusal` says whether an exception is the framework's own refusal before a model
-    call (settled as one: a request refused at any of its calls is refused, even after earlier calls
-    went out); any other failure is settled as `failed` (or `dispatched`, once sent).
-    """
-    try:
+    """Await the framework's run and settle the reservation once, however it ends (see
+    `GuardedRequest.settling`); a run that never called the model is an error, never a pass."""
+    with request.guarded.settling(framework_refusal):
         await run
-    except RequestRefused:
-        request.settle(Settlement.PRE_DISPATCH_REJECTED, "refused")
-        raise
-    except Exception as error:
-        refusal = None if framework_refusal is None else framework_refusal(error)
-        if refusal is not None:
-            request.settle(Settlement.PRE_DISPATCH_REJECTED, str(refusal))
-            raise refusal from error
-        request.settle(Settlement.DISPATCHED if request.dispatched else Settlement.FAILED, "run failed")
-        raise
     if not request.dispatched:
-        request.settle(Settlement.FAILED, "the run ended without calling the model")
         raise RuntimeError("the agent run ended without calling the model")
-    request.settle(Settlement.DISPATCHED)

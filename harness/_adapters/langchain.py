@@ -326,7 +326,7 @@ class GatewayModel(BaseChatModel):
         prepared: Request = get_runtime(Request).context
         tools = [tool_view(tool) for tool in kwargs.get("tools", ())]
         reply = prepared.ports.gateway.dispatch(prepared.scenario.identity.request, tools, message_views(messages))
-        prepared.dispatched = True
+        prepared.sent()
         if calls := reply.get("tool_calls"):
             asked = [{"name": c["name"], "args": c["arguments"], "id": c["id"], "type": "tool_call"} for c in calls]
             return ChatResult(generations=[ChatGeneration(message=AIMessage("", tool_calls=asked))])
@@ -339,7 +339,7 @@ class GatewayModel(BaseChatModel):
 def build_agent(scenario: Scenario, guarded: bool) -> Any:
     """The agent a host would build for this contract, once, and run for every request: every
     admitted tool from its descriptor (the guard hands each request its own, see `OwnTools`)."""
-    guard = Guard(scenario) if guarded else None
+    guard = Guard() if guarded else None
     return create_agent(
         GatewayModel(),
         tools=[tool_of(d) for d in scenario.contract.surface],

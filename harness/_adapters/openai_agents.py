@@ -341,7 +341,7 @@ class GatewayModel(Model):
         request = self.request
         sent = Crossing([t for t in tools if isinstance(t, FunctionTool)], items, "dispatch", function_tool)
         reply = request.ports.gateway.dispatch(request.scenario.identity.request, sent.tools, sent.messages)
-        request.dispatched = True
+        request.sent()
         request.answering = bool(reply.get("tool_calls"))
         return list(reply.get("tool_calls", ()))
 
@@ -426,7 +426,7 @@ class OpenAIAgentsTarget(AgentTarget):
         agent: Agent[Request] = self.agent_for(scenario)
         guard = None
         if self.guarded:
-            guard = Guard(scenario)
+            guard = Guard()
             agent = guard.own_tools(agent, scenario)
         await run_request(agent, Request.open(scenario, ports), guard)
 

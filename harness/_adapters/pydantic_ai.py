@@ -329,7 +329,7 @@ def build_agent(scenario: Scenario, guarded: bool) -> Agent[Request, str]:
     guard builds the tools for each run from the contract's descriptors (a `DynamicToolset`
     evaluated once per run): what one request edits is gone with it.
     """
-    guard = Guard(scenario) if guarded else None
+    guard = Guard() if guarded else None
     toolset: AbstractToolset[Request] = (
         DynamicToolset(lambda ctx: projection(scenario), per_run_step=False) if guarded else projection(scenario)
     )
@@ -350,7 +350,7 @@ def gateway_model(request: Request) -> FunctionModel:
     async def reach(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
         sent = Crossing(info.function_tools, messages, "dispatch")
         reply = request.ports.gateway.dispatch(request.scenario.identity.request, sent.tools, sent.messages)
-        request.dispatched = True
+        request.sent()
         if calls := reply.get("tool_calls"):
             return ModelResponse(parts=[ToolCallPart(call["name"], call["arguments"], tool_call_id=call["id"]) for call in calls])
         return ModelResponse(parts=[TextPart(ANSWER)])

@@ -1,0 +1,10 @@
+"""Guards a host installs: the tools each model call sends are exactly the tools it admitted.
+
+`SurfaceGuard` is the one implementation; a host hands each request an `Owner` (its identity, its
+owners' facts, where it is settled) and calls the request's checks at its own stages. The
+framework integrations are thin layers over it, each in the framework's own idiom.
+"""
+
+from ._core import Capacity, Estimator, GuardedRequest, Owner, SurfaceGuard, estimate_tokens, summary_of
+
+__all__ = ["Capacity", "Estimator", "GuardedRequest", "Owner", "SurfaceGuard", "estimate_tokens", "summary_of"]
