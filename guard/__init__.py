@@ -5,6 +5,16 @@ owners' facts, where it is settled) and calls the request's checks at its own st
 framework integrations are thin layers over it, each in the framework's own idiom.
 """
 
-from ._core import Capacity, Estimator, GuardedRequest, Owner, SurfaceGuard, estimate_tokens, summary_of
+from ._core import Capacity, Estimator, GuardedRequest, Owner, SurfaceGuard, current_owner, estimate_tokens, owning, summary_of
 
-__all__ = ["Capacity", "Estimator", "GuardedRequest", "Owner", "SurfaceGuard", "estimate_tokens", "summary_of"]
+__all__ = [
+    "Capacity",
+    "Estimator",
+    "GuardedRequest",
+    "Owner",
+    "SurfaceGuard",
+    "current_owner",
+    "estimate_tokens",
+    "owning",
+    "summary_of",
+]

@@ -21,6 +21,7 @@ who the request is, what its owners' facts say now, and settles it. Framework in
 from __future__ import annotations
 
 import contextlib
+import contextvars
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn, Protocol
@@ -57,6 +58,32 @@ class Owner(Protocol):
     def facts(self) -> Iterable[OwnerFact]: ...
 
     def settle(self, settlement: Settlement, note: str) -> None: ...
+
+
+_OWNER: contextvars.ContextVar[Owner | None] = contextvars.ContextVar("toolsurface_guard_owner", default=None)
+
+
+@contextlib.contextmanager
+def owning(owner: Owner) -> Iterator[Owner]:
+    """Run a request under `owner`: a framework integration built once per agent finds each
+    request's owner here (`current_owner`), so the host sets it where it starts the request:
+
+        with owning(MyOwner(request_id)):
+            await agent.ainvoke(...)
+    """
+    token = _OWNER.set(owner)
+    try:
+        yield owner
+    finally:
+        _OWNER.reset(token)
+
+
+def current_owner() -> Owner:
+    """The owner of the request being run (see `owning`)."""
+    owner = _OWNER.get()
+    if owner is None:
+        raise LookupError("no request owner: start the request under toolsurface.guard.owning(owner)")
+    return owner
 
 
 @dataclass(frozen=True, slots=True)
