@@ -50,6 +50,10 @@ class Owner(Protocol):
     bound to exactly it, from the fact's own producer, narrows the surface. `facts()` is the owner
     facts as recorded now (the guard decides which it trusts). `settle` records how the request
     ended with its owner (its ledger, its reservation); the guard calls it once per request.
+
+    An owner may also say what the request's model call can hold (`capacity`, a `Capacity`) and
+    which capability summary an entry request carries (`summary`): a guard not given its own uses
+    them.
     """
 
     @property
@@ -120,17 +124,19 @@ class SurfaceGuard:
 
     `admitted` is the admitted tools as the host holds them in `fmt` (logical dicts of `name`,
     `description`, `input_schema` by default); `web_tools` names the tools owner facts govern;
-    `summary` is an entry request's capability summary, word for word, or None.
+    `summary` is an entry request's capability summary, word for word, or None; `capacity` is what
+    one model call can hold (None: the owner's, if it says).
     """
 
     def __init__(
         self, admitted: Sequence[Any] | Snapshot, fmt: ToolFormat = LOGICAL, *,
-        web_tools: WebTools | None = None, summary: str | None = None,
+        web_tools: WebTools | None = None, summary: str | None = None, capacity: Capacity | None = None,
     ) -> None:  # fmt: skip
         self.fmt = fmt
         self.baseline = admitted if isinstance(admitted, Snapshot) else capture(list(admitted), fmt)
         self.web_tools = web_tools
         self.summary = summary
+        self.capacity = capacity
 
     def request(self, owner: Owner) -> GuardedRequest:
         """The guard of one request, from admission to its settlement."""
@@ -146,6 +152,9 @@ class GuardedRequest:
         #: Whether a model call went out: a failure after one is settled as dispatched.
         self.dispatched = False
         self.settled = False
+        #: The entry summary and the capacity this request is held to: the guard's, else its owner's.
+        self.summary: str | None = guard.summary if guard.summary is not None else getattr(owner, "summary", None)
+        self.capacity: Capacity | None = guard.capacity or getattr(owner, "capacity", None)
         #: Each set of hidden tools read so far: until the live tools are narrowed again, the
         #: request may still be as any of them left it (a fact may arrive mid-request).
         self._seen: list[frozenset[str]] = []
@@ -168,7 +177,7 @@ class GuardedRequest:
         expected, actual = self.expected(), capture(list(tools), self.guard.fmt)
         if actual != expected and not any(actual == self.guard.baseline.without(hidden) for hidden in self._seen):
             self.refuse(SurfaceRefused(checkpoint, expected, actual))
-        if (summary := self.guard.summary) is not None and (stated := summary_of(messages)) != summary:
+        if (summary := self.summary) is not None and (stated := summary_of(messages)) != summary:
             self.refuse(SummaryRefused(checkpoint, summary, stated))
 
     def narrowed(self, tools: Sequence[Any], name: Callable[[Any], str] | None = None) -> list[Any]:
@@ -185,8 +194,11 @@ class GuardedRequest:
         if (readmitted := capture(list(tools), self.guard.fmt)) != self.guard.baseline:
             self.refuse(SurfaceRefused("re-admission", self.guard.baseline, readmitted))
 
-    def fit(self, tools: Sequence[Any], messages: Sequence[Any], capacity: Capacity) -> None:
-        """Refuse with an explicit capacity result where the tools and messages cannot fit; never cut."""
+    def fit(self, tools: Sequence[Any], messages: Sequence[Any], capacity: Capacity | None = None) -> None:
+        """Refuse with an explicit capacity result where the tools and messages cannot fit `capacity`
+        (default: the request's); never cut. Without a capacity there is nothing to fit."""
+        if (capacity := capacity or self.capacity) is None:
+            return
         if (result := capacity.exceeded([self.guard.fmt.logical(tool) for tool in tools], messages)) is not None:
             self.refuse(result)
 

@@ -28,7 +28,7 @@ from ._plan import Shard, plan, select, shard
 from ._printable import printable, unprintable
 from ._record import Environment, Producer, RunInfo, ScenarioInfo, Summary, gate_of, summarize
 from ._reference import DEFECTS, GuardedPipeline
-from ._runner import DefectProbe, Runner
+from ._runner import DefectProbe, Runner, offered_checkpoints
 from ._targets import NO_TARGET, load_target
 from ._types import Amendment, Case, CaseRecord, Observation, Reproduction, Role, Tally
 from ._version import version
@@ -172,7 +172,7 @@ def _prepare(options: RunOptions) -> Session:
     target = load_target(options.target)
     red = None if options.red_target == NO_TARGET else load_target(options.red_target, "red_target")
     expectations = load_expectations(options.expectations) if options.expectations else ()
-    planned = plan(loaded, options.seed)
+    planned = plan(loaded, options.seed, checkpoints=offered_checkpoints(target, options.timeout))
     chosen = select(planned, options.select)
     if options.select and not chosen:
         patterns = ", ".join(map(repr, options.select))

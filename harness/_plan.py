@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import fnmatch
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from toolsurface.mutators import MUTATORS, Edit, Mutation, MutationNotApplicable, Mutator
@@ -41,18 +41,30 @@ class Shard:
         return f"{self.index}/{self.count}"
 
 
-def plan(scenarios: Iterable[Scenario], seed: int, mutators: Sequence[Mutator] = MUTATORS) -> tuple[Case, ...]:
-    """Every case for these scenarios, in a deterministic order."""
+#: The (model call, injection point) pairs a target offers on a scenario, in order.
+Checkpoints = Callable[[Scenario], tuple[tuple[int, str], ...]]
+
+
+def recorded_checkpoints(scenario: Scenario) -> tuple[tuple[int, str], ...]:
+    """The boundaries after the recorded stages: what a host that runs the recording offers."""
+    return tuple(scenario.checkpoints)
+
+
+def plan(
+    scenarios: Iterable[Scenario], seed: int, mutators: Sequence[Mutator] = MUTATORS, checkpoints: Checkpoints = recorded_checkpoints
+) -> tuple[Case, ...]:
+    """Every case for these scenarios, in a deterministic order, at each boundary `checkpoints` gives."""
     cases: list[Case] = []
     for scenario in scenarios:
         hooks = "hooks" if scenario.hooks else "no-hooks"
         prefix = f"{scenario.id}/{scenario.lane}/{hooks}"
+        offered = checkpoints(scenario)
         for mutator in mutators:
             # Seeded per scenario and mutator: adding a scenario or mutator never moves another's ids.
             rng = random.Random(f"{seed}:{scenario.id}:{mutator.key()}")
             for mutation in mutator.mutations(scenario, rng):
                 changes: dict[int, tuple[str, ...]] = {}
-                for call, point in scenario.checkpoints:
+                for call, point in offered:
                     if call not in changes:
                         changes[call] = dry_run(scenario, mutator, mutation, call)
                     cases.append(

@@ -14,9 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from toolsurface.guard import summary_of
+from toolsurface.guard import Capacity, summary_of
 from toolsurface.mutators import MutationNotApplicable, NotCarried
-from toolsurface.scenarios import Lane, OwnerFact, Scenario, ToolCall, boundary
+from toolsurface.scenarios import Lane, OwnerFact, Scenario, StageKind, ToolCall, boundary, call_of
 
 from ._canonical import Snapshot, capture
 from ._formats import ToolFormat
@@ -152,6 +152,14 @@ class OwnerFacts:
             self._pending = [fact for fact in self._pending if fact.arrives != point]
             self.live.extend(arriving)
 
+    def release_through(self, call: int) -> None:
+        """Every fact that arrives before the `call`-th model call joins the feed: for a target whose
+        boundaries are its own, none of them is a recorded stage's."""
+        arriving = [fact for fact in self._pending if call_of(fact.arrives or "") <= call]
+        if arriving:
+            self._pending = [fact for fact in self._pending if fact not in arriving]
+            self.live.extend(arriving)
+
     def current(self) -> tuple[OwnerFact, ...]:
         return tuple(self.live)
 
@@ -185,8 +193,9 @@ class Ports:
     """What a target gets for one run of one scenario."""
 
     def __init__(
-        self, scenario: Scenario, fmt: ToolFormat, point: str | None, injection: Injection | None, watch: int = 0
-    ) -> None:
+        self, scenario: Scenario, fmt: ToolFormat, point: str | None, injection: Injection | None, watch: int = 0,
+        own_boundaries: bool = False,
+    ) -> None:  # fmt: skip
         self.scenario = scenario
         self.fmt = fmt
         self.gateway = Gateway(fmt, tuple(step.calls for step in scenario.steps))
@@ -199,6 +208,8 @@ class Ports:
         self.mcp = McpCatalogue(scenario)
         self._point = point
         self._injection = injection
+        #: The target offers boundaries of its own (an agent's middleware), not the recording's stages.
+        self._own_boundaries = own_boundaries
         self.points: list[str] = []
         self.injected = False
         self.injection_problem: str | None = None
@@ -242,7 +253,11 @@ class Ports:
         at = boundary(point, self.call)
         self.points.append(at)
         # Before the case's change: a mutation at this boundary lands after what the owners said.
-        self.facts.release(at)
+        # On boundaries of the target's own, a fact recorded for a model call is there from its first.
+        if self._own_boundaries:
+            self.facts.release_through(self.call)
+        else:
+            self.facts.release(at)
         self.mcp.reach(at)
         try:
             return self._inject(at, tools, messages)
@@ -277,12 +292,18 @@ class RequestOwner:
 
     def __init__(self, scenario: Scenario, ports: Ports) -> None:
         self.binding = scenario.binding
+        #: An entry request's capability summary, and what its model call can hold, as recorded.
+        self.summary = scenario.contract.summary
+        fit = scenario.stage(StageKind.CONTEXT_FIT)
+        self.capacity = None if fit is None else Capacity(fit.budget_tokens or 0, fit.max_tools)
         self._facts = ports.facts
         self.ledger = ports.ledger(scenario.lane)
         self.reservation = self.ledger.reserve(scenario.identity.request)
+        self.settled = False
 
     def facts(self) -> tuple[OwnerFact, ...]:
         return self._facts.current()
 
     def settle(self, settlement: Settlement, note: str) -> None:
+        self.settled = True
         self.ledger.settle(self.reservation, settlement, note)

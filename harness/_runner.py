@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolsurface.mutators import Edit, Must, by_key
-from toolsurface.scenarios import OwnerFact, RequestOutcome, Scenario
+from toolsurface.scenarios import OwnerFact, RequestOutcome, Scenario, call_of
 
 from ._canonical import Snapshot, snapshot_of
 from ._capacity import judged_on
@@ -31,6 +31,7 @@ from ._diff import diff_snapshots
 from ._errors import CapacityExceeded, RequestRefused
 from ._formats import FORMATS, ToolFormat
 from ._oracles import EQUIVALENT, LATE, Expected, evidence, judge
+from ._plan import Checkpoints, recorded_checkpoints
 from ._ports import LedgerRefused, Ports
 from ._types import (
     Amendment,
@@ -279,8 +280,28 @@ def clean_run(target: Target, scenario: Scenario, timeout: float) -> CleanRun | 
 
 def unchanged_request(target: Target, scenario: Scenario, timeout: float) -> tuple[Ports, Observation]:
     """One request on the target with nothing injected, every boundary snapshotted."""
-    ports = Ports(scenario, _format(target, scenario), None, None, watch=_EVERY)
+    ports = Ports(scenario, _format(target, scenario), None, None, watch=_EVERY, own_boundaries=own_boundaries(target))
     return ports, observe_ports(target, scenario, ports, timeout, terse_refusals=False)
+
+
+def own_boundaries(target: Target) -> bool:
+    """Whether the target offers boundaries of its own (`Target.own_boundaries`), found by a dry run."""
+    return bool(getattr(target, "own_boundaries", False))
+
+
+def offered_checkpoints(target: Target, timeout: float) -> Checkpoints:
+    """Where the target's cases land: after the recorded stages, or, for a target with boundaries of
+    its own, where a dry run of each scenario shows it offering them. A dry run that shows none
+    plans the recorded ones, whose cases then say what is wrong."""
+    if not own_boundaries(target):
+        return recorded_checkpoints
+
+    def checkpoints(scenario: Scenario) -> tuple[tuple[int, str], ...]:
+        ports, _ = unchanged_request(target, scenario, timeout)
+        found = tuple(dict.fromkeys((call_of(at), at.partition("@")[0]) for at in ports.points))
+        return found or recorded_checkpoints(scenario)
+
+    return checkpoints
 
 
 def case_ports(target: Target, case: Case, scenario: Scenario, watch: int = 0) -> Ports:
@@ -294,7 +315,7 @@ def case_ports(target: Target, case: Case, scenario: Scenario, watch: int = 0) -
         # is where a list-change mutation is made.
         return mutator.apply(Edit(tools, messages, fmt, mutation.delivery, mutation.aim, scenario, facts, ports.mcp))
 
-    ports = Ports(scenario, fmt, case.at, inject, watch=watch)
+    ports = Ports(scenario, fmt, case.at, inject, watch=watch, own_boundaries=own_boundaries(target))
     return ports
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from toolsurface.mutators import Must, Mutation
-from toolsurface.scenarios import Lane, OwnerFact, Point, Ruling, Scenario, boundary
+from toolsurface.scenarios import Lane, OwnerFact, Ruling, Scenario, boundary
 
 from ._canonical import Snapshot
 
@@ -28,7 +28,8 @@ class Case:
     scenario: str
     lane: Lane
     hooks: bool
-    point: Point
+    #: The boundary's name: a recorded stage's `Point`, or one of the target's own (`Target.own_boundaries`).
+    point: str
     mutation: Mutation
     #: What the mutation does to the admitted surface, as diff lines (empty: it changes nothing).
     change: tuple[str, ...]

@@ -37,7 +37,7 @@ from toolsurface.reports import (
     write_reports,
 )
 
-from ._adapters import ADAPTER_TARGETS
+from ._adapters import ADAPTER_TARGETS, AGENT_TARGETS
 from ._api import RunOptions, check_timeout, defect_kills, prepare
 from ._api import reproduce as reproduce_case
 from ._config import load_project_config
@@ -87,7 +87,12 @@ err = Console(theme=THEME, stderr=True, highlight=False, soft_wrap=True)
 DEFAULT_OUT = Path("toolsurface-report")
 
 TargetOpt = Annotated[
-    str | None, typer.Option("--target", help="Target under test: reference:<name> or package.module:factory [default: reference:guarded].")
+    str | None,
+    typer.Option(
+        "--target",
+        help="Target under test: reference:<name>, package.module:factory, or your agent as <framework>:package.module:factory "
+        "[default: reference:guarded].",
+    ),
 ]
 RedOpt = Annotated[
     str | None, typer.Option("--red-target", help="Old path to pair each case with; 'none' turns pairing off [default: reference:legacy].")
@@ -369,15 +374,19 @@ def list_(
     scenario_paths: ScenariosOpt = None,
     select: SelectOpt = None,
     seed: SeedOpt = None,
+    target: TargetOpt = None,
     config: ConfigOpt = None,
 ) -> None:
-    """List scenarios, targets, mutators or planned case ids."""
-    options = _options(config, scenarios=scenario_paths, select=select, seed=seed, red_target="none")
+    """List scenarios, targets, mutators or planned case ids (a target with boundaries of its own, such
+    as your agent, plans its cases at them)."""
+    options = _options(config, scenarios=scenario_paths, select=select, seed=seed, target=target, red_target="none")
     if what is Listing.targets:
         for spec, cls in REFERENCE_TARGETS.items():
             out.print(f"{spec}\t{(cls.__doc__ or '').strip().splitlines()[0]}", markup=False)
         for framework in ADAPTER_TARGETS.values():
             out.print(f"{framework.spec}\t{framework.about} (pip install 'toolsurface[{framework.extra}]')", markup=False)
+        for name in AGENT_TARGETS:
+            out.print(f"{name}:package.module:factory\tyour own {name} agent, built by factory(tools, model) (pip install 'toolsurface[{name}]')", markup=False)
     elif what is Listing.mutators:
         for mutator in mutators.MUTATORS:
             out.print(f"{mutator.key()}\tmust {mutator.must.value}\t{(type(mutator).__doc__ or '').strip().splitlines()[0]}", markup=False)

@@ -16,7 +16,7 @@ from toolsurface.harness._gate import Gate
 from toolsurface.harness._record import Results, RunInfo
 from toolsurface.harness._types import Capacity, CaseRecord, Crashed, Ending, Refused, Stop, VerdictKind
 from toolsurface.mutators import Kind
-from toolsurface.scenarios import POINTS, Point
+from toolsurface.scenarios import POINTS
 
 #: What a GREEN run proves, and what it does not: every audit says so in these words.
 PROVES = (
@@ -192,14 +192,15 @@ class Audit:
         seen = {case.case.mutation.kind for case in self.cases}
         return [kind for kind in Kind if kind in seen]
 
-    def points(self) -> list[Point]:
-        """The injection points of the run, in pipeline order."""
-        seen = {case.case.point for case in self.cases}
-        return [point for point in POINTS if point in seen]
+    def points(self) -> list[str]:
+        """The injection points of the run, in pipeline order: the recorded stages' in theirs, and
+        a target's own boundaries in the order its cases were planned (the order it offers them)."""
+        seen = dict.fromkeys(case.case.point for case in self.cases)
+        return [point for point in POINTS if point in seen] + [point for point in seen if point not in POINTS]
 
-    def matrix(self) -> dict[tuple[Kind, Point], Counter[VerdictKind]]:
+    def matrix(self) -> dict[tuple[Kind, str], Counter[VerdictKind]]:
         """Verdicts by (mutation kind, injection point)."""
-        cells: dict[tuple[Kind, Point], Counter[VerdictKind]] = {}
+        cells: dict[tuple[Kind, str], Counter[VerdictKind]] = {}
         for case in self.cases:
             cells.setdefault((case.case.mutation.kind, case.case.point), Counter())[case.verdict.kind] += 1
         return cells

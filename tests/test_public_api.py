@@ -55,13 +55,19 @@ def test_every_pipeline_class_is_a_registered_target():
 
 
 def test_the_example_host_imports_nothing_of_toolsurface_but_the_public_api():
-    # It is the template a host author copies into a project: what it needs, the public API must offer.
+    # It is the template a host author copies into a project: what it needs, the public API (and
+    # the public guard, `toolsurface.guard`) must offer.
+    import toolsurface.guard
+
     folder = Path(toolsurface.__file__).parent / "examples" / "mcp_host"
     public, internal = set(), []
     for path in sorted(folder.glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
             if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == "toolsurface":
                 public |= {alias.name for alias in node.names}
+                continue
+            if isinstance(node, ast.ImportFrom) and node.module == "toolsurface.guard":
+                assert {alias.name for alias in node.names} <= set(toolsurface.guard.__all__)
                 continue
             if isinstance(node, ast.Import):
                 modules = [alias.name for alias in node.names]

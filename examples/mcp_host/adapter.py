@@ -24,7 +24,6 @@ import httpx2
 
 from toolsurface import CapacityExceeded, Ports, RequestRefused, Scenario
 
-from .guard import Guard
 from .host import PROVIDERS, REQUEST_HEADER, McpHost, Services, ToolCall, ToolRunner, Turn, trace_annotations
 from .server import build_server
 
@@ -136,9 +135,8 @@ class McpHostTarget:
                 run_tool=recorded_tools(ports),
                 boundary=ports.inject,
             )
-            guard = Guard.for_run(scenario, ports) if self.guarded else None
             hooks = (trace_annotations,) if scenario.hooks else ()
-            host = self.host(PROVIDERS[self.provider](), services, guard, hooks)
+            host = self.host(PROVIDERS[self.provider](), services, self.guarded, hooks)
             return await host.send(Turn.of(scenario))
 
 

@@ -5,8 +5,8 @@ for tools, run them and send their results back in the next model call of the sa
 The stages are the ones a request pipeline records (the `kind` of each stage in a scenario
 file, run in recorded order); each one hands its live request on through
 `boundary(point, tools, messages)`, which is `ports.inject` under toolsurface and nothing at all
-in production. The guard is optional: `McpHost(..., guard=None)` is the same host with the guard
-removed.
+in production. The guard is toolsurface's public one (`toolsurface.guard.SurfaceGuard`), made per
+request right after admission; `McpHost(..., guarded=False)` is the same host without it.
 
 - admission: `tools/list` over the MCP client session; keep the granted names; project them less
   what trusted owner facts hide. The guard's baseline is taken here. (No point.)
@@ -68,6 +68,7 @@ from toolsurface import (
     capture,
     hidden_by,
 )
+from toolsurface.guard import Capacity, GuardedRequest, SurfaceGuard
 
 #: The header that carries the host's request id to the provider gateway.
 REQUEST_HEADER = "x-host-request-id"
@@ -237,6 +238,8 @@ class Turn:
     #: The recorded stages (`Scenario.stages`): each has a `kind`, its `point`, and what it did.
     stages: tuple[Any, ...]
     publication: str | None = None
+    #: An entry request's capability summary, word for word; None outside entry mode.
+    summary: str | None = None
     #: The stages recorded before each later model call of the request (`Scenario.stages_of(2)` on).
     later_stages: tuple[tuple[Any, ...], ...] = ()
 
@@ -251,6 +254,7 @@ class Turn:
             messages=scenario.request_messages,
             stages=scenario.stages,
             publication=scenario.publication.id if scenario.publication else None,
+            summary=scenario.contract.summary,
             later_stages=tuple(scenario.stages_of(call) for call in range(2, scenario.model_calls + 1)),
         )
 
@@ -265,6 +269,23 @@ class Turn:
 class Ledger(Protocol):
     def reserve(self, request: str) -> Any: ...
     def settle(self, reservation: Any, settlement: Settlement, note: str = "") -> None: ...
+
+
+class Owner:
+    """The request's owner as the guard sees it (`toolsurface.guard.Owner`): its identity, the
+    host's fact store, and its reservation in the owner's ledger, settled once."""
+
+    def __init__(self, turn: Turn, services: Services) -> None:
+        self.binding = turn.binding
+        self.facts = services.facts
+        self._ledger = services.ledger
+        self._reservation = self._ledger.reserve(turn.request)
+        self.settled = False
+
+    def settle(self, settlement: Settlement, note: str = "") -> None:
+        if not self.settled:
+            self.settled = True
+            self._ledger.settle(self._reservation, settlement, note)
 
 
 #: A stage boundary: the live tools and messages in, the ones to go on with out.
@@ -308,16 +329,6 @@ class Request:
     seal: Snapshot | None = None
 
 
-class Guard(Protocol):
-    """The checks a guard makes; `guard.Guard` is the host's."""
-
-    def admitted(self, tools: list[Any]) -> None: ...
-    def readmitted(self, tools: list[Any]) -> None: ...
-    def check(self, checkpoint: str, tools: list[Any], messages: list[Any]) -> None: ...
-    def fit(self, tools: list[Any], fitted: list[Any], budget: int, max_tools: int | None = None) -> None: ...
-    def narrowed(self, tools: list[Any]) -> list[Any]: ...
-
-
 Hook = Callable[[Request], None]
 
 
@@ -331,13 +342,15 @@ def trace_annotations(request: Request) -> None:
 
 class McpHost:
     """Prepares and sends one request, in as many model calls as the model's tool calls take;
-    `guard=None` is the host with its guard removed."""
+    `guarded=False` is the host with its guard removed."""
 
-    def __init__(self, provider: Provider, services: Services, guard: Guard | None = None, hooks: Sequence[Hook] = ()) -> None:
+    def __init__(self, provider: Provider, services: Services, guarded: bool = True, hooks: Sequence[Hook] = ()) -> None:
         self.provider = provider
         self.fmt: ToolFormat = FORMATS[provider.tool_format]
         self.services = services
-        self.guard = guard
+        self.guarded = guarded
+        #: The current request's guard, from its admission on; None without the guard.
+        self.guard: GuardedRequest | None = None
         self.hooks = tuple(hooks)
         #: The granted tools as MCP listed them, in grant order: what recovery restores from.
         self.admitted: list[dict[str, Any]] = []
@@ -349,28 +362,28 @@ class McpHost:
     async def send(self, turn: Turn) -> str:
         """Prepare the turn's request and send it, model call after model call while the model asks
         for tools; settle its reservation exactly once, at the end, whatever happens."""
-        ledger = self.services.ledger
-        reservation = ledger.reserve(turn.request)
+        owner = Owner(turn, self.services)
         self.model_calls = 0
         try:
-            reply = await self.converse_over_mcp(turn)
+            reply = await self.converse_over_mcp(turn, owner)
         except RequestRefused as refusal:
-            # Any model call refused refuses the request, even after earlier calls went out.
-            ledger.settle(reservation, Settlement.PRE_DISPATCH_REJECTED, f"{refusal.checkpoint} check")
+            # Any model call refused refuses the request, even after earlier calls went out (the
+            # guard has settled it already: the owner settles once).
+            owner.settle(Settlement.PRE_DISPATCH_REJECTED, f"{refusal.checkpoint} check")
             raise
         except BaseException:
-            ledger.settle(reservation, Settlement.DISPATCHED if self.model_calls else Settlement.FAILED, "host failed")
+            owner.settle(Settlement.DISPATCHED if self.model_calls else Settlement.FAILED, "host failed")
             raise
-        ledger.settle(reservation, Settlement.DISPATCHED)
+        owner.settle(Settlement.DISPATCHED)
         return reply
 
-    async def converse_over_mcp(self, turn: Turn) -> str:
+    async def converse_over_mcp(self, turn: Turn, owner: Owner) -> str:
         """Run the request with an MCP client session open: re-validation may list tools again, and
         every model call lists them once more before it is sent."""
         self.list_changed = False
         async with Client(self.services.mcp_server, mode="legacy", message_handler=self.on_server_message) as session:
             try:
-                return await self.converse(turn, session)
+                return await self.converse(turn, owner, session)
             except Exception as error:
                 # Raised through the session's task group it would arrive wrapped in an ExceptionGroup.
                 failure = error
@@ -381,11 +394,13 @@ class McpHost:
         if isinstance(message, types.ToolListChangedNotification):
             self.list_changed = True
 
-    async def converse(self, turn: Turn, session: Client) -> str:
+    async def converse(self, turn: Turn, owner: Owner, session: Client) -> str:
         """Admit the tools once, then prepare and send each model call of the request."""
         self.admitted = self.admit(await self.discover(session), turn.grant)
-        if self.guard is not None:
-            self.guard.admitted(self.admitted)
+        if self.guarded:
+            # The baseline: the admitted tools as bytes, before any stage can touch a live one.
+            guard = SurfaceGuard(self.admitted, self.fmt, web_tools=turn.web_tools, summary=turn.summary)
+            self.guard = guard.request(owner)
         request = Request(turn.request, self.project(self.admitted, turn), [m.as_dict() for m in turn.messages])
         while self.model_calls < MAX_MODEL_CALLS:
             await self.prepare(request, turn.stages_of(self.model_calls + 1), turn, session)
@@ -457,7 +472,7 @@ class McpHost:
             case "context_fit":
                 fitted = compress(request.messages, stage.keep_messages or len(request.messages))
                 if self.guard is not None:
-                    self.guard.fit(request.tools, fitted, stage.budget_tokens or 0, stage.max_tools)
+                    self.guard.fit(request.tools, fitted, Capacity(stage.budget_tokens or 0, stage.max_tools))
                 request.messages = fitted
             case "evidence":
                 request.messages = request.messages + [message.as_dict() for message in stage.add_messages]

@@ -45,4 +45,9 @@ _TARGETS = (
 #: Built-in spec names of the targets behind an extra.
 ADAPTER_TARGETS: dict[str, FrameworkTarget] = {target.spec: target for target in _TARGETS}
 
-__all__ = ["ADAPTER_TARGETS", "FrameworkTarget"]
+#: `FRAMEWORK:package.module:factory`: the user's own agent, by the module that makes it a target.
+AGENT_TARGETS: dict[str, str] = {
+    "langchain": "toolsurface.harness._adapters.langchain_agent:target",
+}
+
+__all__ = ["ADAPTER_TARGETS", "AGENT_TARGETS", "FrameworkTarget"]

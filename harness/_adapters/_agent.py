@@ -1,0 +1,130 @@
+"""What every user-agent target shares: the user's own agent, built by their factory, run as a host
+runs it, with injection boundaries of its own.
+
+A spec `FRAMEWORK:PKG.MOD:FACTORY` names a factory `FACTORY(tools, model)` that builds the user's
+agent, as they build it in production, from the admitted tools and the model it is handed. The
+harness plays the host around it: it keeps one agent per scenario (a host keeps its agent, so
+what one run leaves on it reaches the next), opens each request with its owner in the ledger, runs
+the agent under `toolsurface.guard.owning(owner)` so a guard the user installed finds it, and
+settles the request, as a host does after its agent returns, where nothing in the agent did.
+
+The boundaries are the agent's own — one before its first middleware or hook, one after each —
+named after them, and found by a dry run (`Target.own_boundaries`), so case ids read in the user's
+words. The recorded stages are not replayed: the user's middleware are the stages. The agent is
+handed the conversation as the recording sealed it (compressed, with its evidence and
+publication), and each owner fact recorded for a model call is in the feed from that call's first
+boundary.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from toolsurface.guard import owning
+from toolsurface.scenarios import Message, Scenario
+
+from .._errors import CapacityExceeded, RequestRefused
+from .._ports import Ports, RequestOwner
+from .._reference._stages import replay_messages
+from .._types import Settlement
+
+#: A boundary name keeps to what case ids and `--select` globs read plainly.
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.:-]+")
+
+
+@dataclass(slots=True)
+class AgentRun:
+    """The request a user's agent is running: what the harness's boundaries, tools and offline model reach it through."""
+
+    scenario: Scenario
+    ports: Ports
+    owner: RequestOwner
+    dispatched: bool = False
+    #: The model call whose tools the model's own boundary last offered.
+    offered_at_model: int = 0
+
+
+_RUN: contextvars.ContextVar[AgentRun | None] = contextvars.ContextVar("toolsurface_agent_run", default=None)
+
+
+def current_run() -> AgentRun | None:
+    """The request being run, or None outside a harness run (the agent used as it is in production)."""
+    return _RUN.get()
+
+
+def boundary_name(where: str, name: str) -> str:
+    """`before:TokenSaver`, `after:TokenSaver`: a boundary named after the middleware or hook it borders."""
+    return f"{where}:{_UNSAFE.sub('_', name).strip('_') or 'unnamed'}"
+
+
+def offer(point: str, tools: list[Any], messages: list[Any]) -> tuple[list[Any], list[Any]]:
+    """Offer a boundary's live objects (as logical views) to the harness, if a run is on."""
+    run = _RUN.get()
+    if run is None:
+        return tools, messages
+    return run.ports.inject(point, tools, messages)
+
+
+def sealed_messages(scenario: Scenario, ports: Ports) -> list[Message]:
+    """The conversation as the recorded stages of the first model call left it."""
+    views = [message.as_dict() for message in scenario.request_messages]
+    for stage in scenario.stages:
+        views = replay_messages(stage, views, scenario, ports.publications)
+    return [Message(view["role"], view["content"]) for view in views]
+
+
+class UserAgentTarget:
+    """A target (`toolsurface.Target`) around the agent a user's factory builds."""
+
+    framework: ClassVar[str]
+    own_boundaries = True
+    refusals: ClassVar[tuple[type[BaseException], ...]] = (RequestRefused,)
+    capacity_results: ClassVar[tuple[type[BaseException], ...]] = (CapacityExceeded,)
+    #: Mutators see the framework's tools as logical dicts sharing their live schemas.
+    tool_format = "logical"
+    wire_fields: tuple[str, ...] = ()
+
+    def __init__(self, factory: Callable[..., Any], spec: str) -> None:
+        self.factory = factory
+        self.name = spec
+        self._agents: dict[str, tuple[Scenario, Any]] = {}
+
+    def agent_for(self, scenario: Scenario) -> Any:
+        """The agent the user's factory builds for this contract, built on first use and kept."""
+        kept = self._agents.get(scenario.id)
+        if kept is None or (kept[0] is not scenario and kept[0] != scenario):
+            kept = self._agents[scenario.id] = (scenario, self.build_agent(scenario))
+        return kept[1]
+
+    def build_agent(self, scenario: Scenario) -> Any:
+        raise NotImplementedError
+
+    @contextmanager
+    def request(self, scenario: Scenario, ports: Ports, refusal: Callable[[Exception], RequestRefused | None]) -> Iterator[AgentRun]:
+        """Run one request as a host does: open it with its owner, run the agent under it, and settle
+        what the agent left unsettled — dispatched once a model call went out, failed otherwise,
+        refused where the framework itself refused before the model (`refusal`)."""
+        run = AgentRun(scenario, ports, ports.owner())
+        token = _RUN.set(run)
+        try:
+            with owning(run.owner):
+                yield run
+        except Exception as error:
+            named = refusal(error)
+            if not run.owner.settled:
+                settlement = Settlement.PRE_DISPATCH_REJECTED if named else Settlement.DISPATCHED if run.dispatched else Settlement.FAILED
+                run.owner.settle(settlement, str(named) if named else f"agent failed: {type(error).__name__}")
+            if named is not None:
+                raise named from error
+            raise
+        finally:
+            _RUN.reset(token)
+        if not run.owner.settled:
+            run.owner.settle(Settlement.DISPATCHED if run.dispatched else Settlement.FAILED, "" if run.dispatched else "no model call")
+        if not run.dispatched:
+            raise RuntimeError("the agent run ended without calling the model")

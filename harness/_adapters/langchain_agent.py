@@ -1,0 +1,213 @@
+"""`langchain:PKG.MOD:FACTORY` — your own LangChain agent as a target.
+
+`FACTORY(tools, model)` returns your agent, built the way you build it in production with the
+tools and model it is handed:
+
+    def build(tools, model):
+        return create_agent(model, tools, middleware=[SurfaceGuardMiddleware(tools), ToolSelector(), Trimmer()])
+
+The harness hands it the contract's tools as `StructuredTool`s (each returns what the recorded
+tool returned) and an offline chat model that reports what reached it to the gateway and answers
+with the recorded model's tool calls; your middleware stay as you wrote them.
+
+Boundaries: LangChain composes every `wrap_model_call` middleware around the model call, first in
+the list outermost. The harness offers an injection boundary as the request enters the first of
+them (`before:NAME`) and as each hands it on (`after:NAME`; after the last, the model is next),
+named by each middleware's `name`. It places them while your factory runs, by wrapping each
+middleware's hook where `create_agent` composes them, so the agent itself is yours, unchanged.
+An agent without `wrap_model_call` middleware has one boundary, `before:model`, where the model
+binds its tools.
+"""
+
+from __future__ import annotations
+
+_INSTALL = "the langchain targets need LangChain 1.x: pip install 'toolsurface[langchain]'"
+try:
+    import langchain
+    import langchain.agents.factory as agent_factory
+    from langchain.agents.middleware import AgentMiddleware, ModelRequest
+    from langchain.tools import ToolRuntime
+    from langchain_core.language_models import BaseChatModel
+    from langchain_core.messages import AIMessage, BaseMessage
+    from langchain_core.outputs import ChatGeneration, ChatResult
+    from langchain_core.tools import StructuredTool
+    from langchain_core.utils.function_calling import convert_to_openai_tool
+    from langsmith import tracing_context
+except ImportError as error:  # not installed, or a major without these APIs
+    raise ImportError(f"{_INSTALL} ({error})") from error
+if not langchain.__version__.startswith("1."):
+    raise ImportError(f"{_INSTALL} (found langchain {langchain.__version__})")
+
+import contextlib
+import functools
+import inspect
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from toolsurface.scenarios import Scenario, ToolDescriptor
+
+from ._agent import UserAgentTarget, boundary_name, current_run, offer, sealed_messages
+from ._common import same
+from ._langchain_views import Crossing, history, message_views, tool_view
+from .langchain import ANSWER, _framework_refusal
+
+#: Where the model binds its tools: the one boundary of an agent without `wrap_model_call` middleware.
+MODEL = "before:model"
+
+
+def _recorded(runtime: ToolRuntime[Any, Any], **arguments: Any) -> str:
+    """Every tool: what the recorded tool returned for the call LangChain's `ToolNode` runs."""
+    run = current_run()
+    if run is None:
+        raise RuntimeError("this tool only answers inside a toolsurface run")
+    return str(run.ports.tool_result(runtime.tool_call_id or ""))
+
+
+def tool_of(descriptor: ToolDescriptor) -> StructuredTool:
+    """An admitted tool as LangChain tools are made from a JSON schema."""
+    return StructuredTool(name=descriptor.name, description=descriptor.description, args_schema=dict(descriptor.input_schema), func=_recorded)
+
+
+def _offered(point: str, request: ModelRequest[Any]) -> ModelRequest[Any]:
+    """The request after the boundary at `point`: as it was, or carrying what the harness changed."""
+    if current_run() is None:
+        return request
+    crossing = Crossing(list(request.tools), list(request.messages), point)
+    tool_views, message_views_ = offer(point, crossing.tools, crossing.messages)
+    tools, messages = crossing.tools_back(list(tool_views)), crossing.messages_back(list(message_views_))
+    if same(tools, request.tools) and same(messages, request.messages):
+        return request
+    return request.override(tools=tools, messages=messages)
+
+
+class Boundaries:
+    """The boundaries around one agent's `wrap_model_call` middleware, as `create_agent` composes them."""
+
+    def __init__(self) -> None:
+        #: The middleware names seen, per mode (sync, async), in composition order.
+        self.names: dict[bool, list[str]] = {False: [], True: []}
+        #: Middleware whose hook is sync only: LangChain runs them only when the agent is invoked sync.
+        self.sync_only: list[str] = []
+
+    def around(self, name: str, hook: Callable[..., Any], is_async: bool) -> Callable[..., Any]:
+        """`hook` with the boundaries before it (for the outermost) and after it."""
+        first = not self.names[is_async]
+        self.names[is_async].append(name)
+        if is_async and getattr(hook, "__func__", None) is AgentMiddleware.awrap_model_call:
+            self.sync_only.append(name)
+        before, after = boundary_name("before", name), boundary_name("after", name)
+        if is_async:
+
+            @functools.wraps(hook)
+            async def bordered_async(request: ModelRequest[Any], handler: Callable[..., Any]) -> Any:
+                if first:
+                    request = _offered(before, request)
+
+                async def handed_on(request: ModelRequest[Any]) -> Any:
+                    return await handler(_offered(after, request))
+
+                return await hook(request, handed_on)
+
+            return bordered_async
+
+        @functools.wraps(hook)
+        def bordered(request: ModelRequest[Any], handler: Callable[..., Any]) -> Any:
+            if first:
+                request = _offered(before, request)
+            return hook(request, lambda request: handler(_offered(after, request)))
+
+        return bordered
+
+    @contextlib.contextmanager
+    def placed(self) -> Iterator[None]:
+        """While a factory builds its agent: each `wrap_model_call` hook `create_agent` composes is
+        wrapped with its boundaries. `create_agent` names each hook's trace span
+        `NAME.wrap_model_call` / `NAME.awrap_model_call`, which is where the wrapping happens."""
+        traceable = agent_factory.traceable
+
+        def bordering(*args: Any, name: str | None = None, **kwargs: Any) -> Any:
+            trace = traceable(*args, name=name, **kwargs)
+            owner, _, hook_name = (name or "").rpartition(".")
+            if hook_name not in ("wrap_model_call", "awrap_model_call"):
+                return trace
+            return lambda hook: trace(self.around(owner, hook, hook_name == "awrap_model_call"))
+
+        agent_factory.traceable = bordering
+        try:
+            yield
+        finally:
+            agent_factory.traceable = traceable
+
+
+class OfflineModel(BaseChatModel):
+    """The offline model: it reports what reached it to the gateway and answers with the recorded
+    model's tool calls, under the gateway's ids, or in text once the recording ends. Its
+    `bind_tools` converts with `convert_to_openai_tool`, as the provider integrations do."""
+
+    bordered: bool = False
+
+    @property
+    def _llm_type(self) -> str:
+        return "toolsurface-offline"
+
+    def bind_tools(self, tools: Sequence[Any], *, tool_choice: str | None = None, **kwargs: Any) -> Any:
+        tools = list(tools)
+        if not self.bordered and (run := current_run()) is not None:
+            crossing = Crossing(tools, [], MODEL)
+            views, _ = run.ports.inject(MODEL, crossing.tools, [])
+            run.offered_at_model = run.ports.call
+            tools = crossing.tools_back(list(views))
+        formatted = [convert_to_openai_tool(tool) for tool in tools]
+        return self.bind(tools=formatted, **({"tool_choice": tool_choice} if tool_choice else {}), **kwargs)
+
+    def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any) -> ChatResult:
+        run = current_run()
+        if run is None:
+            raise RuntimeError("the offline model only answers inside a toolsurface run")
+        tools, views = [tool_view(tool) for tool in kwargs.get("tools", ())], message_views(messages)
+        if not self.bordered and run.offered_at_model != run.ports.call:
+            # No tools to bind (LangChain binds none then): the model's boundary is here.
+            tools, views = run.ports.inject(MODEL, tools, views)
+        reply = run.ports.gateway.dispatch(run.scenario.identity.request, tools, views)
+        run.dispatched = True
+        if calls := reply.get("tool_calls"):
+            asked = [{"name": c["name"], "args": c["arguments"], "id": c["id"], "type": "tool_call"} for c in calls]
+            return ChatResult(generations=[ChatGeneration(message=AIMessage("", tool_calls=asked))])
+        return ChatResult(generations=[ChatGeneration(message=AIMessage(ANSWER))])
+
+    async def _agenerate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any) -> ChatResult:
+        return self._generate(messages, stop, run_manager, **kwargs)
+
+
+class LangChainAgentTarget(UserAgentTarget):
+    """Your LangChain agent (`create_agent`), built by your factory, as a target."""
+
+    framework = "langchain"
+
+    def build_agent(self, scenario: Scenario) -> Any:
+        boundaries, model = Boundaries(), OfflineModel()
+        with boundaries.placed():
+            agent = self.factory([tool_of(d) for d in scenario.contract.surface], model)
+        model.bordered = bool(boundaries.names[True])
+        if not hasattr(agent, "ainvoke"):
+            raise TypeError(f"the factory returned {type(agent).__name__}, not an agent: expected what create_agent returns")
+        # Invoked as LangChain can run it: async, unless a middleware has only a sync hook.
+        return agent, not boundaries.sync_only
+
+    def run(self, scenario: Scenario, ports: Any) -> Any:
+        agent, run_async = self.agent_for(scenario)
+        if run_async:
+            return self._arun(agent, scenario, ports)
+        with self.request(scenario, ports, _framework_refusal) as run, tracing_context(enabled=False):
+            agent.invoke({"messages": history(sealed_messages(scenario, run.ports))})
+        return None
+
+    async def _arun(self, agent: Any, scenario: Scenario, ports: Any) -> None:
+        with self.request(scenario, ports, _framework_refusal) as run, tracing_context(enabled=False):
+            await agent.ainvoke({"messages": history(sealed_messages(scenario, run.ports))})
+
+
+def target(factory: Callable[..., Any], spec: str) -> LangChainAgentTarget:
+    if not callable(factory) or len(inspect.signature(factory).parameters) < 2:
+        raise TypeError("expected a factory FACTORY(tools, model) that returns the agent")
+    return LangChainAgentTarget(factory, spec)
