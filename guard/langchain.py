@@ -11,6 +11,8 @@ Install (LangChain 1.x, `create_agent`)::
         agent.invoke({"messages": [...]})
 
 `guard` goes first (outermost) and `guard.last` last (innermost, right before the model).
+Where middleware of yours rebuilds the tools after others changed them (a re-validation), put
+`guard.early` between them, so a change is refused before the rebuild hides it.
 
 What it checks
 --------------
@@ -278,7 +280,7 @@ class FinalCheck(Checkpoint):
         """Check what goes to the model, in the form it goes, and hand on exactly that."""
         guard = self.guard
         run = guard.run_of(guard.owner())
-        wire = [wire_tool(tool) for tool in request.tools]
+        wire: list[Tool] = [wire_tool(tool) for tool in request.tools]
         views, messages = [tool_view(tool) for tool in wire], _messages(request)
         run.check("final", views, messages)
         if guard.capacity is not None:

@@ -6,7 +6,7 @@ each offers its injection point with the framework's live objects:
 
 | stages | LangChain mechanism | live objects offered |
 | --- | --- | --- |
-| projection | `StructuredTool`s with a JSON-schema `args_schema`, narrowed by trusted owner facts in the outermost `wrap_model_call` | — |
+| projection | `StructuredTool`s with a JSON-schema `args_schema`, narrowed by trusted owner facts in the first stage `wrap_model_call` | — |
 | recover, hook, revalidate | `awrap_model_call` middleware, in stage order, going on with `request.override(tools=…, messages=…)` | `request.tools`, `request.messages` |
 | context_fit, evidence, publication, async_prep | `awrap_model_call` middleware after them, as LangChain's own `ContextEditingMiddleware` edits a request's context | the same |
 | seal | the innermost stage middleware: records the request it hands on | the same |
@@ -24,18 +24,18 @@ fitter would run before recovery, the hooks and re-validation, out of the record
 model sees is reported after LangChain's conversion — which rewrites a JSON-schema tool on its way:
 `$ref`s inlined, `$defs` and `title`s dropped (see `GatewayModel`).
 
-The guard adds a checkpoint after recovery and the hooks (`early`), fits the context without
-cutting tools (`CapacityExceeded`), and checks once more in the innermost `wrap_model_call`, right
-before LangChain binds the tools to the model (`final`); it then hands the model the checked tools as
-OpenAI-format dicts, which LangChain's conversion passes on unchanged, so what was checked is what
-is sent. Its baseline is the contract's recorded descriptors as bytes, taken before any tool
-object exists.
+The guarded target is the stock agent with the public guard, `toolsurface.guard.langchain`,
+installed as a user installs it: `SurfaceGuardMiddleware` built on the agent's own tools, first in
+the middleware list, and `guard.last` last; its `guard.early` check runs where the recorded host
+checked, after recovery and the hooks (`EarlyCheck`), and the recorded context fitter asks it
+whether the request fits (`guard.fit`). The guard hands each request tools of its own, checks what
+LangChain binds to the model and settles the request with the harness's ports as its owner
+(`ports.owner()`, under `guard.running`).
 
 The target keeps one agent per scenario and runs every request on it, as a host keeps its agent.
 Its `StructuredTool`s keep the schema dicts they were given and every run's `ModelRequest` starts
 with them, so stock, an in-place edit (or a rename written back) in one request is in the next;
-the guard's outermost middleware hands each request tools of its own, built from the contract's
-descriptors (`OwnTools`), so what a request edits goes with it.
+guarded, what a request edits is its own copy and goes with it.
 """
 
 from __future__ import annotations
@@ -253,7 +253,7 @@ class Stages(_Middleware):
 def middleware(scenario: Scenario, guard: SurfaceGuardMiddleware | None) -> list[AgentMiddleware[Any, Any]]:
     """The projection, then the stages of each model call; guarded, between the public guard
     (first) and its final check (last), as a user installs it."""
-    stages = [Projection(), Stages(scenario, guard)]
+    stages: list[AgentMiddleware[Any, Any]] = [Projection(), Stages(scenario, guard)]
     return stages if guard is None else [guard, *stages, guard.last]
 
 

@@ -131,7 +131,7 @@ from toolsurface.harness._ports import Ports
 from toolsurface.harness._adapters import langchain as adapter
 scenario = next(s for s in scenarios.load(None) if s.id == "etf-compare-main-hooked")
 ports = Ports(scenario, FORMATS["logical"], None, None)
-asyncio.run(adapter.run_request(adapter.build_agent(scenario, guarded=True), adapter.Request.open(scenario, ports)))
+asyncio.run(adapter.run_request(adapter.build_agent(scenario, guarded=True), scenario, ports))
 import time
 time.sleep(1.5)  # a traced run posts from a background thread
 print(len(ports.gateway.log), len(attempts))
@@ -160,7 +160,7 @@ def _scenario(name: str):
 
 def _run(agent, scenario, point=None, injection=None) -> Ports:
     ports = Ports(scenario, FORMATS["logical"], point, injection)
-    asyncio.run(adapter.run_request(agent, adapter.Request.open(scenario, ports)))
+    asyncio.run(adapter.run_request(agent, scenario, ports))
     return ports
 
 
