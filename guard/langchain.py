@@ -77,6 +77,7 @@ try:
     from langchain.agents.middleware import AgentMiddleware, AgentState, ModelRequest
     from langchain_core.messages import BaseMessage
     from langchain_core.tools import BaseTool
+    from langgraph.errors import GraphBubbleUp
 except ImportError as error:  # not installed, or a major without these APIs
     raise ImportError(f"{_INSTALL} ({error})") from error
 if not langchain.__version__.startswith("1."):
@@ -176,11 +177,7 @@ class SurfaceGuardMiddleware(AgentMiddleware[AgentState[Any], Any]):
                 raise
             self._end(run, None)
 
-    def before_agent(self, state: AgentState[Any], runtime: Any) -> None:
-        self.run_of(self.owner())
-
-    async def abefore_agent(self, state: AgentState[Any], runtime: Any) -> None:
-        self.before_agent(state, runtime)
+    # A run's request opens at its first model call (`run_of`); no `before_agent` node is needed.
 
     def after_agent(self, state: AgentState[Any], runtime: Any) -> None:
         self._end(self.run_of(self.owner()), None)
@@ -194,6 +191,8 @@ class SurfaceGuardMiddleware(AgentMiddleware[AgentState[Any], Any]):
         run = self.run_of(self.owner())
         try:
             return handler(self._own(run, request))
+        except GraphBubbleUp:  # an interrupt: the run goes on when it is resumed
+            raise
         except BaseException as error:
             self._end(run, error)
             raise
@@ -202,6 +201,8 @@ class SurfaceGuardMiddleware(AgentMiddleware[AgentState[Any], Any]):
         run = self.run_of(self.owner())
         try:
             return await handler(self._own(run, request))
+        except GraphBubbleUp:  # an interrupt: the run goes on when it is resumed
+            raise
         except BaseException as error:
             self._end(run, error)
             raise
@@ -222,8 +223,9 @@ class SurfaceGuardMiddleware(AgentMiddleware[AgentState[Any], Any]):
                 fresh.append({"type": "function", "function": {"name": name, "description": description, "parameters": schema}})
             elif isinstance(template.args_schema, dict):
                 fresh.append(template.model_copy(update={"description": description, "args_schema": schema}))
-            else:  # a pydantic model schema: no dict to edit in place
-                fresh.append(template.model_copy(update={"description": description}))
+            else:  # a pydantic model schema: no dict to edit in place. The early check found the
+                # template as admitted; a copy without an update keeps LangChain's memo of its schema.
+                fresh.append(template.model_copy())
         return fresh
 
     def fit(self, tools: Sequence[Tool], messages: Sequence[BaseMessage | dict[str, Any]], capacity: Capacity | None = None) -> None:
