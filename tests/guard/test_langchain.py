@@ -228,3 +228,21 @@ def test_the_async_agent_is_guarded_the_same_way():
     with pytest.raises(SurfaceRefused):
         asyncio.run(invoke())
     assert model.sent == [] and owner.settled == [("pre_dispatch_rejected", "final check")]
+
+
+def test_guard_early_refuses_a_change_that_a_later_rebuild_would_hide():
+    @wrap_model_call
+    def rebuild(request: Any, handler: Any) -> Any:
+        """A re-validation that rebuilds the tools from the registry: it launders what came before."""
+        return handler(request.override(tools=[t.model_copy() for t in TOOLS]))
+
+    guard = SurfaceGuardMiddleware(TOOLS, web_tools=WEB)
+    model = OfflineModel(sent=[])
+    laundered = Owner(REQUEST)
+    _invoke(create_agent(model, tools=TOOLS, middleware=[guard, drop_order_tool, rebuild, guard.last]), laundered)
+    assert laundered.settled == [("dispatched", "")]  # the final check alone sees the rebuilt list
+    refused = Owner(REQUEST)
+    with pytest.raises(SurfaceRefused) as early:
+        _invoke(create_agent(model, tools=TOOLS, middleware=[guard, drop_order_tool, guard.early, rebuild, guard.last]), refused)
+    assert early.value.checkpoint == "early" and refused.settled == [("pre_dispatch_rejected", "early check")]
+    assert len(model.sent) == 1

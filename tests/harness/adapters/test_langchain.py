@@ -270,3 +270,14 @@ def test_importing_without_langchain_names_the_extra(monkeypatch):
     monkeypatch.delitem(sys.modules, "toolsurface.harness._adapters.langchain")
     with pytest.raises(ImportError, match=r"toolsurface\[langchain\]"):
         importlib.import_module("toolsurface.harness._adapters.langchain")
+
+
+def test_the_guarded_agent_is_the_stock_one_with_the_public_guard_first_and_its_final_check_last():
+    from toolsurface.guard.langchain import SurfaceGuardMiddleware
+
+    scenario = _scenario("etf-compare-main-hooked")
+    guard = adapter.build_agent(scenario, guarded=True).guard
+    assert isinstance(guard, SurfaceGuardMiddleware) and adapter.build_agent(scenario, guarded=False).guard is None
+    stock, guarded = adapter.middleware(scenario, None), adapter.middleware(scenario, guard)
+    assert guarded[0] is guard and guarded[-1] is guard.last
+    assert [type(m) for m in guarded[1:-1]] == [type(m) for m in stock]
