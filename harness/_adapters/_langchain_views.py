@@ -22,16 +22,16 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from langchain.tools import ToolRuntime
-from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage, ToolMessage
 from langchain_core.tools import BaseTool, StructuredTool
 
+from toolsurface.guard._langchain_views import ROLE_OF, message_views, tool_view, visible, wire_tool
 from toolsurface.scenarios import Message, ToolDescriptor
 
 from ._common import TOOL_RESULT_NAME, CallIds, write_back
 
-#: The role each message type shows as.
-_ROLE_OF: dict[type, str] = {SystemMessage: "system", HumanMessage: "user", AIMessage: "assistant", ToolMessage: "tool"}
-#: A recorded tool result names its tool first: `[market__web_read] …`.
+#: The guard's views, which the harness's boundaries show too.
+__all__ = ["Crossing", "history", "message_views", "new_tool", "tool_of", "tool_view", "wire_tool"]
 
 
 def _recorded(runtime: ToolRuntime[Any, Any], **arguments: Any) -> str:
@@ -47,20 +47,6 @@ def new_tool(name: str, description: str, schema: dict[str, Any]) -> StructuredT
 
 def tool_of(descriptor: ToolDescriptor) -> StructuredTool:
     return new_tool(descriptor.name, descriptor.description, descriptor.input_schema)
-
-
-def tool_view(tool: BaseTool | dict[str, Any]) -> dict[str, Any]:
-    """The logical dict of a tool, sharing its live schema; an OpenAI-format dict tool is read as it is."""
-    if isinstance(tool, dict):
-        function = tool.get("function", tool)
-        return {"name": function["name"], "description": function.get("description", ""), "input_schema": function.get("parameters", {})}
-    return {"name": tool.name, "description": tool.description or "", "input_schema": tool.args_schema}
-
-
-def wire_tool(tool: BaseTool) -> dict[str, Any]:
-    """The tool as an OpenAI-format dict, the one form LangChain's `convert_to_openai_tool` hands on unchanged."""
-    return {"type": "function", "function": {"name": tool.name, "description": tool.description, "parameters": tool.args_schema}}
-
 
 
 def _new_messages(role: str, content: str, calls: CallIds) -> list[AnyMessage]:
@@ -84,17 +70,6 @@ def history(messages: Iterable[Message]) -> list[AnyMessage]:
     return out
 
 
-def _visible(message: BaseMessage) -> bool:
-    """Whether a message shows as a view: an assistant turn carrying only tool calls does not."""
-    if type(message) not in _ROLE_OF or not isinstance(message.content, str):
-        return False
-    return not (isinstance(message, AIMessage) and message.tool_calls and not message.content)
-
-
-def message_views(messages: Sequence[BaseMessage]) -> list[dict[str, Any]]:
-    return [{"role": _ROLE_OF[type(m)], "content": m.content} for m in messages if _visible(m)]
-
-
 class Crossing:
     """One boundary's live tools and messages as logical views, and the way back."""
 
@@ -114,12 +89,12 @@ class Crossing:
             if isinstance(message, AIMessage):
                 for call in message.tool_calls:
                     self._callers[call["id"] or ""] = message
-            if not _visible(message):
+            if not visible(message):
                 # A tool-call announcement travels with its results, anything else with the view before it.
                 if not (isinstance(message, AIMessage) and message.tool_calls):
                     trailing.append(message)
                 continue
-            role, content = _ROLE_OF[type(message)], message.content
+            role, content = ROLE_OF[type(message)], message.content
             view = {"role": role, "content": content}
             trailing = []
             self._shown[id(view)] = (message, role, content, trailing)

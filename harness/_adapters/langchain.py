@@ -6,7 +6,7 @@ each offers its injection point with the framework's live objects:
 
 | stages | LangChain mechanism | live objects offered |
 | --- | --- | --- |
-| projection | `StructuredTool`s with a JSON-schema `args_schema`, narrowed by trusted owner facts in the outermost `wrap_model_call` | — |
+| projection | `StructuredTool`s with a JSON-schema `args_schema`, narrowed by trusted owner facts in the first stage `wrap_model_call` | — |
 | recover, hook, revalidate | `awrap_model_call` middleware, in stage order, going on with `request.override(tools=…, messages=…)` | `request.tools`, `request.messages` |
 | context_fit, evidence, publication, async_prep | `awrap_model_call` middleware after them, as LangChain's own `ContextEditingMiddleware` edits a request's context | the same |
 | seal | the innermost stage middleware: records the request it hands on | the same |
@@ -24,18 +24,18 @@ fitter would run before recovery, the hooks and re-validation, out of the record
 model sees is reported after LangChain's conversion — which rewrites a JSON-schema tool on its way:
 `$ref`s inlined, `$defs` and `title`s dropped (see `GatewayModel`).
 
-The guard adds a checkpoint after recovery and the hooks (`early`), fits the context without
-cutting tools (`CapacityExceeded`), and checks once more in the innermost `wrap_model_call`, right
-before LangChain binds the tools to the model (`final`); it then hands the model the checked tools as
-OpenAI-format dicts, which LangChain's conversion passes on unchanged, so what was checked is what
-is sent. Its baseline is the contract's recorded descriptors as bytes, taken before any tool
-object exists.
+The guarded target is the stock agent with the public guard, `toolsurface.guard.langchain`,
+installed as a user installs it: `SurfaceGuardMiddleware` built on the agent's own tools, first in
+the middleware list, and `guard.last` last; its `guard.early` check runs where the recorded host
+checked, after recovery and the hooks (`EarlyCheck`), and the recorded context fitter asks it
+whether the request fits (`guard.fit`). The guard hands each request tools of its own, checks what
+LangChain binds to the model and settles the request with the harness's ports as its owner
+(`ports.owner()`, under `guard.running`).
 
 The target keeps one agent per scenario and runs every request on it, as a host keeps its agent.
 Its `StructuredTool`s keep the schema dicts they were given and every run's `ModelRequest` starts
 with them, so stock, an in-place edit (or a rename written back) in one request is in the next;
-the guard's outermost middleware hands each request tools of its own, built from the contract's
-descriptors (`OwnTools`), so what a request edits goes with it.
+guarded, what a request edits is its own copy and goes with it.
 """
 
 from __future__ import annotations
@@ -61,16 +61,16 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from toolsurface.guard.langchain import SurfaceGuardMiddleware, refused_by_langchain
 from toolsurface.scenarios import Scenario, Stage, StageKind
 
 from .._canonical import capture
+from .._capacity import capacity_of
 from .._formats import LOGICAL
 from .._reference._stages import replay_messages
-from ._common import AgentTarget, FrameworkRefused, PreparedRequest, SurfaceGuard, same, settle_run
-from ._langchain_views import Crossing, history, message_views, tool_of, tool_view, wire_tool
+from ._common import AgentTarget, FrameworkRefused, PreparedRequest, contract_guard, same, settle_run
+from ._langchain_views import Crossing, history, message_views, tool_of, tool_view
 
-#: How LangChain's `create_agent` refuses a request whose tools its `ToolNode` does not know.
-_UNKNOWN_TOOLS = "Middleware added tools that the agent doesn't know how to execute."
 ANSWER = "Nothing to add: this offline model only records what reached it."
 
 
@@ -161,7 +161,7 @@ def _revalidate(prepared: Request, stage: Stage, tools: list[Any]) -> list[Any]:
 class MessageStage(_Middleware):
     """context_fit, evidence, publication or async_prep: the request's context, edited before the model call."""
 
-    def __init__(self, stage: Stage, guard: Guard | None = None) -> None:
+    def __init__(self, stage: Stage, guard: SurfaceGuardMiddleware | None = None) -> None:
         super().__init__(stage.kind.value)
         self.stage = stage
         self.guard = guard
@@ -173,12 +173,11 @@ class MessageStage(_Middleware):
             prepared.metadata.update(stage.metadata)
 
         def replay(views: list[Any]) -> list[Any]:
-
+            fitted = replay_messages(stage, views, prepared.scenario, prepared.ports.publications)
             if stage.kind is StageKind.CONTEXT_FIT and self.guard is not None:
-
-                self.guard.fit(prepared, stage, request.tools, views)
-
-            return replay_messages(stage, views, prepared.scenario, prepared.ports.publications)
+                # The recorded host's context fitter asks the guard, as a user's would: tools are never cut.
+                self.guard.fit(request.tools, fitted, capacity_of(stage))
+            return fitted
 
         return prepared.offer(stage.point, request, list(request.tools), list(request.messages), replay)
 
@@ -196,75 +195,29 @@ class Seal(_Middleware):
         return prepared.offer(self.stage.point, request, list(request.tools), list(request.messages))
 
 
-# -- the guard --------------------------------------------------------------------------------
-
-
-class Guard(SurfaceGuard):
-    """The surface guard, reading a `ModelRequest`'s tools and messages through their views."""
-
-    def check_request(self, checkpoint: str, prepared: PreparedRequest, request: ModelRequest[Request]) -> None:
-        self.check(checkpoint, prepared, [tool_view(tool) for tool in request.tools], message_views(request.messages))
-
-    def fit(self, request: PreparedRequest, stage: Stage, tools: Sequence[Any], messages: list[Any]) -> None:
-        super().fit(request, stage, [tool_view(tool) for tool in tools], messages)
-
-
-class Checkpoint(_Middleware):
-    """A guard check of the request at its place in the middleware chain."""
-
-    def __init__(self, guard: Guard, checkpoint: str) -> None:
-        super().__init__(f"guard.{checkpoint}")
-        self.guard = guard
-        self.checkpoint = checkpoint
-
-    async def step(self, prepared: Request, request: ModelRequest[Request]) -> ModelRequest[Request]:
-        self.guard.check_request(self.checkpoint, prepared, request)
-        return request
-
-
-class OwnTools(_Middleware):
-    """The guard's outermost middleware: each request gets tool objects of its own, built from the
-    contract's descriptors, in place of the agent's.
-
-    The agent's `StructuredTool`s live as long as the agent and keep the schema dicts they were
-    given; a request that edited one in place would hand the edit to every later run. LangChain
-    validates a request's tools by name, so the fresh ones run as the registered ones would.
-    """
-
-    def __init__(self) -> None:
-        super().__init__("guard.own_tools")
-
-    async def step(self, prepared: Request, request: ModelRequest[Request]) -> ModelRequest[Request]:
-        return request.override(tools=[tool_of(d) for d in prepared.scenario.contract.surface])
-
-
-class FinalCheck(Checkpoint):
-    """The last check, innermost: what LangChain is about to bind to the model, on every path.
-
-    The checked tools go on as OpenAI-format dicts built from the very fields checked, because
-    LangChain's conversion of a `BaseTool` rewrites its JSON schema and passes such a dict unchanged.
-    """
-
-    def __init__(self, guard: Guard) -> None:
-        super().__init__(guard, "final")
-
-    async def step(self, prepared: Request, request: ModelRequest[Request]) -> ModelRequest[Request]:
-        self.guard.check_request(self.checkpoint, prepared, request)
-        tools = self.guard.narrowed(prepared, request.tools, lambda tool: tool_view(tool)["name"])
-        return request.override(tools=[tool if isinstance(tool, dict) else wire_tool(tool) for tool in tools])
-
-
 # -- the agent and the target -----------------------------------------------------------------
 
 
-def chain(stages: Sequence[Stage], guard: Guard | None) -> list[_Middleware]:
-    """One step per stage of a model call's preparation, in stage order, with the guard's checks
-    where they belong."""
+class EarlyCheck(_Middleware):
+    """The public guard's `guard.early`, where the recorded host checked: after recovery and the hooks."""
+
+    def __init__(self, guard: SurfaceGuardMiddleware) -> None:
+        super().__init__("guard.early")
+        self.early = guard.early
+
+    async def step(self, prepared: Request, request: ModelRequest[Request]) -> ModelRequest[Request]:
+        self.early.check(request)
+        return request
+
+
+def chain(stages: Sequence[Stage], guard: SurfaceGuardMiddleware | None) -> list[_Middleware]:
+    """One step per stage of a model call's preparation, in stage order, with the guard's early
+    check after recovery and the hooks (before a re-validation could rebuild what they changed)."""
     steps: list[_Middleware] = []
     early = guard  # the guard while its early check is still owed
     for stage in stages:
         if early is not None and stage.kind not in (StageKind.RECOVER, StageKind.HOOK):
-            steps.append(Checkpoint(early, "early"))
+            steps.append(EarlyCheck(early))
             early = None
         if stage.kind in (StageKind.RECOVER, StageKind.HOOK, StageKind.REVALIDATE):
             steps.append(ToolStage(stage))
@@ -273,9 +226,7 @@ def chain(stages: Sequence[Stage], guard: Guard | None) -> list[_Middleware]:
         else:
             steps.append(MessageStage(stage, guard))
     if early is not None:  # recovery and hooks only: the early check is still owed
-        steps.append(Checkpoint(early, "early"))
-    if guard is not None:
-        steps.append(FinalCheck(guard))
+        steps.append(EarlyCheck(early))
     return steps
 
 
@@ -288,7 +239,7 @@ class Stages(_Middleware):
     what nesting them as separate middleware would do.
     """
 
-    def __init__(self, scenario: Scenario, guard: Guard | None) -> None:
+    def __init__(self, scenario: Scenario, guard: SurfaceGuardMiddleware | None) -> None:
         super().__init__("stages")
         self.calls = [chain(scenario.stages_of(call), guard) for call in range(1, scenario.model_calls + 1)]
 
@@ -299,10 +250,11 @@ class Stages(_Middleware):
         return request
 
 
-def middleware(scenario: Scenario, guard: Guard | None) -> list[_Middleware]:
-    """The projection (the guard's own tools first), then the stages of each model call."""
-    outer: list[_Middleware] = [Projection()] if guard is None else [OwnTools(), Projection()]
-    return [*outer, Stages(scenario, guard)]
+def middleware(scenario: Scenario, guard: SurfaceGuardMiddleware | None) -> list[AgentMiddleware[Any, Any]]:
+    """The projection, then the stages of each model call; guarded, between the public guard
+    (first) and its final check (last), as a user installs it."""
+    stages: list[AgentMiddleware[Any, Any]] = [Projection(), Stages(scenario, guard)]
+    return stages if guard is None else [guard, *stages, guard.last]
 
 
 class GatewayModel(BaseChatModel):
@@ -336,16 +288,23 @@ class GatewayModel(BaseChatModel):
         return self._generate(messages, stop, run_manager, **kwargs)
 
 
-def build_agent(scenario: Scenario, guarded: bool) -> Any:
+@dataclass(frozen=True, slots=True)
+class Agent:
+    """The agent a host keeps for a contract, and the public guard installed on it, if any."""
+
+    graph: Any
+    guard: SurfaceGuardMiddleware | None
+
+
+def build_agent(scenario: Scenario, guarded: bool) -> Agent:
     """The agent a host would build for this contract, once, and run for every request: every
-    admitted tool from its descriptor (the guard hands each request its own, see `OwnTools`)."""
-    guard = Guard() if guarded else None
-    return create_agent(
-        GatewayModel(),
-        tools=[tool_of(d) for d in scenario.contract.surface],
-        middleware=middleware(scenario, guard),
-        context_schema=Request,
-    )
+    admitted tool from its descriptor; guarded, with `toolsurface.guard.langchain` installed on
+    those very tools, as a user installs it."""
+    contract = scenario.contract
+    tools = [tool_of(d) for d in contract.surface]
+    guard = SurfaceGuardMiddleware(tools, web_tools=contract.web_tools, summary=contract.summary) if guarded else None
+    graph = create_agent(GatewayModel(), tools=tools, middleware=middleware(scenario, guard), context_schema=Request)
+    return Agent(graph, guard)
 
 
 class LangChainTarget(AgentTarget):
@@ -353,30 +312,37 @@ class LangChainTarget(AgentTarget):
 
     framework = "langchain"
 
-    def build_agent(self, scenario: Scenario) -> Any:
+    def build_agent(self, scenario: Scenario) -> Agent:
         return build_agent(scenario, self.guarded)
 
     async def run(self, scenario: Scenario, ports: Any) -> None:
-        await run_request(self.agent_for(scenario), Request.open(scenario, ports))
+        await run_request(self.agent_for(scenario), scenario, ports)
 
 
-async def run_request(agent: Any, prepared: Request) -> None:
-    """Run the agent on the recorded conversation and settle the reservation, whatever happens."""
+async def run_request(agent: Agent, scenario: Scenario, ports: Any) -> None:
+    """Run the agent on the recorded conversation, the request settled once whatever happens:
+    stock, by the harness; guarded, by the public guard, with the harness's ports as its owner."""
+    owner = ports.owner()  # reserves the request in its lane's ledger
+    prepared = Request(scenario, ports, contract_guard(scenario).request(owner))
 
     async def invoke() -> None:
         # Offline whatever the environment says: LangSmith tracing would post every run.
         with tracing_context(enabled=False):
-            await agent.ainvoke({"messages": history(prepared.scenario.request_messages)}, context=prepared)
+            await agent.graph.ainvoke({"messages": history(scenario.request_messages)}, context=prepared)
 
-    await settle_run(prepared, invoke(), _framework_refusal)
+    if agent.guard is None:
+        await settle_run(prepared, invoke(), _framework_refusal)
+        return
+    with agent.guard.running(owner) as run:
+        await invoke()
+    if not run.dispatched:
+        raise RuntimeError("the agent run ended without calling the model")
 
 
 def _framework_refusal(error: Exception) -> FrameworkRefused | None:
     """LangChain's own check, which refuses tools the agent's `ToolNode` does not know."""
-    lines = str(error).strip().splitlines()
-    if isinstance(error, ValueError) and lines and lines[0] == _UNKNOWN_TOOLS:
-        return FrameworkRefused("LangChain", "bind_tools", next((line for line in lines if line.startswith("Unknown tools")), lines[0]))
-    return None
+    said = refused_by_langchain(error)
+    return None if said is None else FrameworkRefused("LangChain", "bind_tools", said)
 
 
 def stock() -> LangChainTarget:

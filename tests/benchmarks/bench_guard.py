@@ -6,15 +6,23 @@ live request twice. Compared in the same run with:
 (a′) `==` of a tree and its deepcopy (leaf strings shared, so compared by identity — a floor);
 (b)  the same guard with a `copy.deepcopy` capture and `==` checks.
 Ratios are printed by conftest.py at the end of the run.
+
+The LangChain integration's overhead per model call of an unchanged surface is measured the same
+way: one `create_agent` run of one model call with an offline model, with `toolsurface.guard.langchain`
+installed, against the same agent without it; on the 128 tools (where the guard sends OpenAI-format
+dicts, sparing LangChain's own conversion of each JSON schema) and on three `@tool` functions
+(where both convert alike, so the difference is the guard's own work).
 """
 
 import copy
 
 import orjson
+import pytest
 
 from tests.benchmarks._surfaces import schema_bytes, surface
+from toolsurface.guard import owning
 from toolsurface.harness._canonical import capture, snapshot_of
-from toolsurface.scenarios import ToolDescriptor
+from toolsurface.scenarios import Binding, ToolDescriptor
 
 TOOLS = surface(128)
 DESCRIPTORS = [ToolDescriptor.of(t["name"], t["description"], t["input_schema"]) for t in TOOLS]
@@ -58,3 +66,95 @@ def test_deepcopy_guard(benchmark):
     benchmark.group = "guard"
     benchmark.name = "(b) deepcopy capture + early + final"
     assert benchmark(guard_with_deepcopy)
+
+
+# -- the LangChain integration: its overhead per model call of an unchanged surface ----------------
+
+
+def _langchain_agents(surface: str):
+    """The same `create_agent` agent and offline model, bare and with the guard, on the 128 tools
+    (JSON-schema `StructuredTool`s) or on three `@tool` functions (pydantic schemas)."""
+    pytest.importorskip("langchain", reason="needs the langchain extra")
+    from langchain.agents import create_agent
+    from langchain_core.language_models import BaseChatModel
+    from langchain_core.messages import AIMessage
+    from langchain_core.outputs import ChatGeneration, ChatResult
+    from langchain_core.tools import StructuredTool, tool
+    from langchain_core.utils.function_calling import convert_to_openai_tool
+
+    from toolsurface.guard.langchain import SurfaceGuardMiddleware
+
+    class OfflineModel(BaseChatModel):
+        """Answers in text; binds tools as provider integrations do."""
+
+        @property
+        def _llm_type(self):
+            return "offline"
+
+        def bind_tools(self, tools, **kwargs):
+            return self.bind(tools=[convert_to_openai_tool(t) for t in tools], **kwargs)
+
+        def _generate(self, messages, stop=None, run_manager=None, **kwargs):
+            return ChatResult(generations=[ChatGeneration(message=AIMessage("done"))])
+
+    if surface == "128":
+        tools = [StructuredTool(name=t["name"], description=t["description"], args_schema=t["input_schema"], func=str) for t in TOOLS]
+    else:
+
+        @tool
+        def search(query: str, limit: int = 10) -> str:
+            """Search the catalogue."""
+            return query
+
+        @tool
+        def read(url: str) -> str:
+            """Read a page."""
+            return url
+
+        @tool
+        def quote(ticker: str, currency: str = "EUR") -> str:
+            """Quote an instrument."""
+            return ticker
+
+        tools = [search, read, quote]
+    guard = SurfaceGuardMiddleware(tools)
+    return create_agent(OfflineModel(), tools=tools), create_agent(OfflineModel(), tools=tools, middleware=[guard, guard.last])
+
+
+class _Owner:
+    binding = Binding("run", "scope", "invocation", "connection")
+    settled = None
+
+    def facts(self):
+        return ()
+
+    def settle(self, settlement, note):
+        self.settled = settlement
+
+
+def _one_model_call(agent, owner=None):
+    with owning(owner or _Owner()):
+        return agent.invoke({"messages": [{"role": "user", "content": "hello"}]})
+
+
+SURFACES = {"128": "128 JSON-schema tools", "3": "3 @tool functions"}
+
+
+@pytest.mark.parametrize("surface", SURFACES)
+def test_langchain_agent_bare(benchmark, surface):
+    bare, _ = _langchain_agents(surface)
+    benchmark.group = "langchain guard"
+    benchmark.name = f"create_agent, {SURFACES[surface]}, one model call"
+    assert benchmark(_one_model_call, bare)["messages"][-1].content == "done"
+
+
+@pytest.mark.parametrize("surface", SURFACES)
+def test_langchain_agent_guarded(benchmark, surface):
+    _, guarded = _langchain_agents(surface)
+    benchmark.group = "langchain guard"
+    benchmark.name = f"the same with toolsurface.guard.langchain, {SURFACES[surface]}"
+    benchmark.extra_info["against"] = f"create_agent, {SURFACES[surface]}, one model call"
+    owner = _Owner()
+    assert _one_model_call(guarded, owner)["messages"][-1].content == "done"
+    assert str(owner.settled) == "dispatched"
+    benchmark(_one_model_call, guarded)

@@ -131,7 +131,7 @@ from toolsurface.harness._ports import Ports
 from toolsurface.harness._adapters import langchain as adapter
 scenario = next(s for s in scenarios.load(None) if s.id == "etf-compare-main-hooked")
 ports = Ports(scenario, FORMATS["logical"], None, None)
-asyncio.run(adapter.run_request(adapter.build_agent(scenario, guarded=True), adapter.Request.open(scenario, ports)))
+asyncio.run(adapter.run_request(adapter.build_agent(scenario, guarded=True), scenario, ports))
 import time
 time.sleep(1.5)  # a traced run posts from a background thread
 print(len(ports.gateway.log), len(attempts))
@@ -160,7 +160,7 @@ def _scenario(name: str):
 
 def _run(agent, scenario, point=None, injection=None) -> Ports:
     ports = Ports(scenario, FORMATS["logical"], point, injection)
-    asyncio.run(adapter.run_request(agent, adapter.Request.open(scenario, ports)))
+    asyncio.run(adapter.run_request(agent, scenario, ports))
     return ports
 
 
@@ -270,3 +270,14 @@ def test_importing_without_langchain_names_the_extra(monkeypatch):
     monkeypatch.delitem(sys.modules, "toolsurface.harness._adapters.langchain")
     with pytest.raises(ImportError, match=r"toolsurface\[langchain\]"):
         importlib.import_module("toolsurface.harness._adapters.langchain")
+
+
+def test_the_guarded_agent_is_the_stock_one_with_the_public_guard_first_and_its_final_check_last():
+    from toolsurface.guard.langchain import SurfaceGuardMiddleware
+
+    scenario = _scenario("etf-compare-main-hooked")
+    guard = adapter.build_agent(scenario, guarded=True).guard
+    assert isinstance(guard, SurfaceGuardMiddleware) and adapter.build_agent(scenario, guarded=False).guard is None
+    stock, guarded = adapter.middleware(scenario, None), adapter.middleware(scenario, guard)
+    assert guarded[0] is guard and guarded[-1] is guard.last
+    assert [type(m) for m in guarded[1:-1]] == [type(m) for m in stock]

@@ -1,0 +1,298 @@
+"""The surface guard as LangChain middleware: the tools each model call sends are the tools you admitted.
+
+Install (LangChain 1.x, `create_agent`)::
+
+    from toolsurface.guard import owning
+    from toolsurface.guard.langchain import SurfaceGuardMiddleware
+
+    guard = SurfaceGuardMiddleware(tools)          # the tools you admit, as you pass them to the agent
+    agent = create_agent(model, tools=tools, middleware=[guard, *yours, guard.last])
+    with owning(MyOwner(request_id)):              # who this request is; see "What you implement"
+        agent.invoke({"messages": [...]})
+
+`guard` goes first (outermost) and `guard.last` last (innermost, right before the model).
+Where middleware of yours rebuilds the tools after others changed them (a re-validation), put
+`guard.early` between them, so a change is refused before the rebuild hides it.
+
+What it checks
+--------------
+- **Baseline.** The admitted tools are captured as JSON bytes when the guard is made: no later
+  edit of a tool object, in place or not, reaches it.
+- **Own tools per request.** On each model call `guard` checks the agent's registered tools
+  (`early`: after every `before_agent`/`before_model` hook, and the messages' capability summary
+  when you pass `summary=`) and hands the request tool objects of its own, rebuilt from the
+  baseline. A middleware that edits a tool's schema in place edits only its own request's copy, so
+  nothing reaches the next run of the same agent.
+- **Final check.** `guard.last` checks the request after all your middleware, on every model call
+  of the run: count, order, names, descriptions and schemas must be the baseline less what trusted
+  owner facts hide, byte for byte (object key order aside), and the summary word for word. It then
+  hands the model the checked tools as OpenAI-format dicts: LangChain's own conversion of a
+  `BaseTool` rewrites a JSON schema (`$ref`s inlined, `$defs` dropped) but passes such a dict
+  unchanged, so what was checked is what is sent.
+- **Narrowing.** Only an owner fact bound to this very request (`Owner.binding`), from its own
+  producer, hides a tool (`web_tools=` names the tools facts govern); a fact of a sibling request
+  does not. The guard never adds a tool.
+- **Capacity.** With `capacity=Capacity(budget_tokens, max_tools)`, a request whose tools and
+  messages do not fit is refused with `CapacityExceeded` at the final check; tools are never cut.
+  A context-fitting middleware of yours can call `guard.fit(tools, messages)` where it fits.
+- **Settlement.** A refusal (`SurfaceRefused`, `SummaryRefused`, `CapacityExceeded`, or LangChain's
+  own refusal of tools its `ToolNode` does not know) is settled `pre_dispatch_rejected` with the
+  request's owner before it is raised; otherwise the run is settled `dispatched` (or `failed` when
+  no model call went out) when it ends. Each run is settled once, its model calls sharing one
+  `GuardedRequest`.
+
+What you implement
+------------------
+An `Owner` (`toolsurface.guard.Owner`): `binding` (the request's identity), `facts()` (its
+owners' facts now) and `settle(settlement, note)` (your ledger or reservation). The guard finds it
+with `current_owner()`, so run each request under `owning(owner)`, or pass `owner=` a callable of
+your own. `with guard.running(owner): ...` does both and also settles a run that raises outside a
+model call (a tool that raises, say), which LangChain's `after_agent` hook never sees.
+
+Why `guard.last` and not a model wrapper
+----------------------------------------
+`guard`, being outermost, could swap the request's model for a checking wrapper, so the check ran
+where `_get_bound_model` calls `bind_tools`. LangChain reads the request's model there and in your
+middleware: `_is_openai_compatible_model` and `_supports_provider_strategy` look at its class and
+profile, provider middleware (Anthropic prompt caching) at its type, and a middleware that picks the
+model per request (`request.override(model=…)`, `ModelFallbackMiddleware`) would drop the wrapper
+and the check with it. An innermost middleware sees the very request the model node binds, leaves
+the model alone, and survives a model swap. Only the structured-output tools of a `ToolStrategy`,
+which LangChain adds itself after every middleware, are not seen (nor checked).
+
+Limits
+------
+- Tools are `BaseTool`s or OpenAI-format function dicts. Admit every tool the agent registers,
+  those your middleware registers (`AgentMiddleware.tools`) included: the early check compares the
+  agent's whole registered list.
+- A middleware placed after `guard.last` is outside the final check: keep `guard.last` last.
+- A run interrupted for human input is settled when it ends, under the owner it resumes with.
+"""
+
+from __future__ import annotations
+
+_INSTALL = "toolsurface.guard.langchain needs LangChain 1.x: pip install 'toolsurface[langchain]'"
+try:
+    import langchain
+    from langchain.agents.middleware import AgentMiddleware, AgentState, ModelRequest
+    from langchain_core.messages import BaseMessage
+    from langchain_core.tools import BaseTool
+    from langgraph.errors import GraphBubbleUp
+except ImportError as error:  # not installed, or a major without these APIs
+    raise ImportError(f"{_INSTALL} ({error})") from error
+if not langchain.__version__.startswith("1."):
+    raise ImportError(f"{_INSTALL} (found langchain {langchain.__version__})")
+
+import contextlib
+import threading
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from typing import Any
+
+from toolsurface.harness._formats import LOGICAL
+from toolsurface.harness._types import Settlement
+from toolsurface.scenarios import WebTools
+
+from ._core import Capacity, GuardedRequest, Owner, SurfaceGuard, current_owner, owning
+from ._langchain_views import message_views, tool_name, tool_view, wire_tool
+
+__all__ = ["SurfaceGuardMiddleware", "refused_by_langchain"]
+
+#: The views carry a tool's name, description and schema, and no wire field beyond them.
+_VIEWS = LOGICAL.only(())
+#: How LangChain's `create_agent` refuses a request whose tools its `ToolNode` does not know.
+_UNKNOWN_TOOLS = "Middleware added tools that the agent doesn't know how to execute."
+
+Tool = BaseTool | dict[str, Any]
+
+
+def refused_by_langchain(error: BaseException) -> str | None:
+    """What LangChain said refusing tools its `ToolNode` does not know, or None for any other error."""
+    lines = str(error).strip().splitlines()
+    if isinstance(error, ValueError) and lines and lines[0] == _UNKNOWN_TOOLS:
+        return next((line for line in lines if line.startswith("Unknown tools")), lines[0])
+    return None
+
+
+class SurfaceGuardMiddleware(AgentMiddleware[AgentState[Any], Any]):
+    """The surface guard for a LangChain agent: put it first, and `guard.last` last (see the module)."""
+
+    def __init__(
+        self, tools: Sequence[Tool], *, web_tools: WebTools | None = None, summary: str | None = None,
+        capacity: Capacity | None = None, owner: Callable[[], Owner] = current_owner,
+    ) -> None:  # fmt: skip
+        super().__init__()
+        self.core = SurfaceGuard([tool_view(tool) for tool in tools], _VIEWS, web_tools=web_tools, summary=summary)
+        self.capacity = capacity
+        self.owner = owner
+        #: Each admitted tool as the user made it, by name: a request's own tools are copies of it.
+        self._templates = {tool_name(tool): tool for tool in tools}
+        #: An early check you may place after middleware of yours that acts as hooks: see the module.
+        self.early = Checkpoint(self, "early")
+        #: The final check: the last middleware of the agent.
+        self.last = FinalCheck(self)
+        #: The open run of each owner (by identity): a run's model calls share one request.
+        self._runs: dict[int, GuardedRequest] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        return "toolsurface.guard"
+
+    # -- the run ---------------------------------------------------------------------------------
+
+    def run_of(self, owner: Owner) -> GuardedRequest:
+        """The guarded request of `owner`'s run: the open one, or a new one."""
+        with self._lock:
+            run = self._runs.get(id(owner))
+            if run is None or run.owner is not owner or run.settled:
+                run = self._runs[id(owner)] = self.core.request(owner)
+            return run
+
+    def _close(self, run: GuardedRequest) -> None:
+        with self._lock:
+            if self._runs.get(id(run.owner)) is run:
+                del self._runs[id(run.owner)]
+
+    def _end(self, run: GuardedRequest, error: BaseException | None) -> None:
+        """Settle the run once, as it ended, and forget it."""
+        if error is not None and (said := refused_by_langchain(error)) is not None:
+            run.settle(Settlement.PRE_DISPATCH_REJECTED, f"LangChain refused the tool list: {said}")
+        elif error is not None:
+            run.settle(Settlement.DISPATCHED if run.dispatched else Settlement.FAILED, f"run failed: {type(error).__name__}")
+        else:
+            run.settle(Settlement.DISPATCHED if run.dispatched else Settlement.FAILED, "" if run.dispatched else "no model call")
+        self._close(run)
+
+    @contextlib.contextmanager
+    def running(self, owner: Owner | None = None) -> Iterator[GuardedRequest]:
+        """Run one request of the agent under `owner` (default: the current one), settled once
+        however it ends, an error outside a model call included."""
+        owner = self.owner() if owner is None else owner
+        with owning(owner):
+            run = self.run_of(owner)
+            try:
+                yield run
+            except BaseException as error:
+                self._end(run, error)
+                raise
+            self._end(run, None)
+
+    # A run's request opens at its first model call (`run_of`); no `before_agent` node is needed.
+
+    def after_agent(self, state: AgentState[Any], runtime: Any) -> None:
+        self._end(self.run_of(self.owner()), None)
+
+    async def aafter_agent(self, state: AgentState[Any], runtime: Any) -> None:
+        self.after_agent(state, runtime)
+
+    # -- each model call -------------------------------------------------------------------------
+
+    def wrap_model_call(self, request: ModelRequest[Any], handler: Callable[[ModelRequest[Any]], Any]) -> Any:
+        run = self.run_of(self.owner())
+        try:
+            return handler(self._own(run, request))
+        except GraphBubbleUp:  # an interrupt: the run goes on when it is resumed
+            raise
+        except BaseException as error:
+            self._end(run, error)
+            raise
+
+    async def awrap_model_call(self, request: ModelRequest[Any], handler: Callable[[ModelRequest[Any]], Awaitable[Any]]) -> Any:
+        run = self.run_of(self.owner())
+        try:
+            return await handler(self._own(run, request))
+        except GraphBubbleUp:  # an interrupt: the run goes on when it is resumed
+            raise
+        except BaseException as error:
+            self._end(run, error)
+            raise
+
+    def _own(self, run: GuardedRequest, request: ModelRequest[Any]) -> ModelRequest[Any]:
+        """The early check of the agent's own request, then the request with tools of its own."""
+        registered = run.narrowed(request.tools, tool_name)
+        run.check("early", [tool_view(tool) for tool in registered], _messages(request))
+        return request.override(tools=run.narrowed(self._fresh_tools(), tool_name))
+
+    def _fresh_tools(self) -> list[Tool]:
+        """The admitted tools as new objects, rebuilt from the baseline's bytes: nothing a request
+        does to them reaches another."""
+        fresh: list[Tool] = []
+        for name, description, schema, *_ in self.core.baseline.entries():
+            template = self._templates[name]
+            if isinstance(template, dict):
+                fresh.append({"type": "function", "function": {"name": name, "description": description, "parameters": schema}})
+            elif isinstance(template.args_schema, dict):
+                fresh.append(template.model_copy(update={"description": description, "args_schema": schema}))
+            else:  # a pydantic model schema: no dict to edit in place. The early check found the
+                # template as admitted; a copy without an update keeps LangChain's memo of its schema.
+                fresh.append(template.model_copy())
+        return fresh
+
+    def fit(self, tools: Sequence[Tool], messages: Sequence[BaseMessage | dict[str, Any]], capacity: Capacity | None = None) -> None:
+        """Refuse with `CapacityExceeded` (settled) unless these tools and messages fit `capacity`
+        (default: the guard's): for a middleware of yours that fits the context, where it does."""
+        if (capacity := capacity or self.capacity) is not None:
+            self.run_of(self.owner()).fit([tool_view(tool) for tool in tools], message_views(messages), capacity)
+
+
+class Checkpoint(AgentMiddleware[AgentState[Any], Any]):
+    """`guard.early`: a check of the request where it stands in the middleware list."""
+
+    def __init__(self, guard: SurfaceGuardMiddleware, checkpoint: str) -> None:
+        super().__init__()
+        self.guard = guard
+        self.checkpoint = checkpoint
+
+    @property
+    def name(self) -> str:
+        return f"toolsurface.guard.{self.checkpoint}"
+
+    def check(self, request: ModelRequest[Any]) -> None:
+        """Refuse (settled, then raised) unless the request's tools are the expected surface and its
+        messages carry the summary."""
+        run = self.guard.run_of(self.guard.owner())
+        run.check(self.checkpoint, [tool_view(tool) for tool in request.tools], _messages(request))
+
+    def wrap_model_call(self, request: ModelRequest[Any], handler: Callable[[ModelRequest[Any]], Any]) -> Any:
+        self.check(request)
+        return handler(request)
+
+    async def awrap_model_call(self, request: ModelRequest[Any], handler: Callable[[ModelRequest[Any]], Awaitable[Any]]) -> Any:
+        self.check(request)
+        return await handler(request)
+
+
+class FinalCheck(Checkpoint):
+    """`guard.last`: the final check, innermost, on every model call of the run (see the module)."""
+
+    def __init__(self, guard: SurfaceGuardMiddleware) -> None:
+        super().__init__(guard, "final")
+
+    @property
+    def name(self) -> str:
+        return "toolsurface.guard.last"
+
+    def wrap_model_call(self, request: ModelRequest[Any], handler: Callable[[ModelRequest[Any]], Any]) -> Any:
+        return handler(self._checked(request))
+
+    async def awrap_model_call(self, request: ModelRequest[Any], handler: Callable[[ModelRequest[Any]], Awaitable[Any]]) -> Any:
+        return await handler(self._checked(request))
+
+    def _checked(self, request: ModelRequest[Any]) -> ModelRequest[Any]:
+        """Check what goes to the model, in the form it goes, and hand on exactly that."""
+        guard = self.guard
+        run = guard.run_of(guard.owner())
+        wire: list[Tool] = [wire_tool(tool) for tool in request.tools]
+        views, messages = [tool_view(tool) for tool in wire], _messages(request)
+        run.check("final", views, messages)
+        if guard.capacity is not None:
+            run.fit(views, messages, guard.capacity)
+        wire = run.narrowed(wire, tool_name)
+        run.sent()
+        return request.override(tools=wire)
+
+
+def _messages(request: ModelRequest[Any]) -> list[dict[str, Any]]:
+    """The request's messages as the model gets them: the system message first."""
+    system = [request.system_message] if request.system_message is not None else []
+    return message_views([*system, *request.messages])
