@@ -342,18 +342,37 @@ ImportKind = enum.StrEnum("ImportKind", {kind: kind for kind in scenarios.IMPORT
 
 @app.command("import")
 def import_(
-    kind: Annotated[ImportKind, typer.Argument(help="What the file is: an openai or anthropic request body, or an mcp tools/list response.")],
+    kind: Annotated[
+        ImportKind,
+        typer.Argument(help="What the file is: an openai or anthropic request body, an mcp tools/list response, or an otel span export (OTLP JSON)."),
+    ],
     file: Annotated[Path, typer.Argument(help="The logged JSON.")],
-    output: Annotated[Path | None, typer.Option("--output", help="Write the scenario here instead of stdout.")] = None,
-    scenario_id: Annotated[str | None, typer.Option("--id", help="The scenario's id (default: from the file name).")] = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", help="Write the scenario here instead of stdout; for otel, a folder for one file per model-call span.")
+    ] = None,
+    scenario_id: Annotated[
+        str | None, typer.Option("--id", help="The scenario's id (default: from the file name); for otel, each id's prefix, before the span id.")
+    ] = None,
 ) -> None:
-    """Turn a logged request (or an MCP tool list) into a scenario skeleton that loads."""
-    skeleton = scenarios.import_file(kind.value, file, scenario_id)
-    data = orjson.dumps(skeleton, option=orjson.OPT_INDENT_2) + b"\n"
-    if output is None:
-        sys.stdout.buffer.write(data)
+    """Turn a logged request, an MCP tool list or an OTLP span export into scenario skeletons that load."""
+    imported = scenarios.import_log_file(kind.value, file, scenario_id)
+    documents = [orjson.dumps(scenario, option=orjson.OPT_INDENT_2) + b"\n" for scenario in imported.scenarios]
+    for note in imported.notes:  # what was kept out, skipped or stood in for: the user reviews the skeleton with these
+        err.print(printable(note), markup=False, soft_wrap=True)
+    if kind.value == "otel" and output is not None:
+        paths = [output / f"{scenario['id']}.json" for scenario in imported.scenarios]
+        with Publication(paths, option="output") as publication:  # all of them or none
+            for path, data in zip(paths, documents, strict=True):
+                publication.write(path, data)
+            publication.publish()
+    elif len(documents) > 1:
+        raise UsageError(f"{file} holds {len(documents)} model-call spans with tools: name a folder for their scenarios with --output DIR")
+    elif output is None:
+        sys.stdout.buffer.write(documents[0])
     else:
-        write_report(output, data, option="output")
+        write_report(output, documents[0], option="output")
+    if kind.value == "otel" and output is not None:
+        err.print(printable(f"wrote {len(documents)} scenario{'s' if len(documents) > 1 else ''} to {output}"), markup=False, soft_wrap=True)
 
 
 class Listing(enum.StrEnum):

@@ -1,0 +1,413 @@
+"""Model calls from OpenTelemetry GenAI spans in OTLP JSON: one per span that recorded its tools.
+
+An OTLP JSON export (`{"resourceSpans": [{"scopeSpans": [{"spans": [...]}]}]}`, one document, or
+one per line as the Collector's file exporter writes them) holds each attribute as
+`{"key": ..., "value": {"stringValue" | "intValue" | ...: ...}}` and the trace and span ids as hex;
+the protobuf JSON mapping gives them as base64, so both are read.
+
+The GenAI conventions are still marked Development, and instrumentations emit several versions:
+- tools: `gen_ai.tool.definitions` (a JSON string or a structured list; flat
+  `{type, name, description, parameters}` or OpenAI's nested `function`), or OpenLLMetry's
+  `llm.request.functions.N.{name, description, parameters | input_schema}`;
+- messages: `gen_ai.input.messages` (with `gen_ai.system_instructions`), or the older span events
+  `gen_ai.{system,user,assistant,tool}.message` (content in `gen_ai.event.content` or in the
+  event's own attributes) and `gen_ai.content.prompt`, or OpenLLMetry's `gen_ai.prompt.N.*`.
+A model call is a span whose `gen_ai.operation.name` is chat, text_completion or generate_content
+(without one: whose OpenLLMetry `llm.request.type` is chat or completion, or that lists tools). An
+agent or tool span is not one, even when it lists the agent's tools: its model calls are.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import math
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+import orjson
+
+from ._errors import ScenarioError
+from ._import_common import (
+    CUSTOM_TOOL,
+    PROVIDER_TOOL,
+    KeptOut,
+    Logged,
+    Problem,
+    calls,
+    label,
+    list_at,
+    object_at,
+    role,
+    strict,
+    text,
+    tool,
+    unique,
+)
+
+_T = TypeVar("_T")
+_MODEL_CALLS = frozenset({"chat", "text_completion", "generate_content"})
+_LEGACY_MODEL_CALLS = frozenset({"chat", "completion"})
+_EVENT_ROLES = {"gen_ai.system.message": "system", "gen_ai.user.message": "user", "gen_ai.assistant.message": "assistant", "gen_ai.tool.message": "tool"}
+#: Gemini's name for the assistant.
+_MORE_ROLES = {"model": "assistant"}
+#: What a scenario identity field accepts (scenario.schema.json's `ref`).
+_REF = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:/-]{0,127}")
+_HEX = re.compile(r"[0-9a-fA-F]+")
+_DOUBLES = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
+
+
+@dataclass(frozen=True, slots=True)
+class Attribute:
+    """One attribute's value, and the JSON path of its entry (for problems)."""
+
+    value: Any
+    path: str
+
+
+@dataclass(frozen=True, slots=True)
+class ModelCall:
+    """One model-call span that recorded its tools."""
+
+    #: The document it came from: the file, or `file:LINE` in JSON Lines.
+    source: str
+    trace_id: str
+    span_id: str
+    parent_id: str | None
+    #: `span 5f2c8a1b9d3e4f60 (chat gpt-4o)`, as notes name it.
+    label: str
+    tool_format: str
+    #: `gen_ai.conversation.id`, when it is one a scenario identity can hold.
+    conversation: str | None
+    logged: Logged
+
+
+def read_export(documents: Sequence[tuple[str, Any]]) -> tuple[list[ModelCall], list[str]]:
+    """The model calls in OTLP JSON `documents` (`(source, decoded JSON)` each), and one line for
+    each model-call span skipped for lack of tools; `ScenarioError` lists every problem."""
+    found: list[ModelCall] = []
+    skipped: list[str] = []
+    problems: list[str] = []
+    spans = 0
+    for source, document in documents:
+        try:
+            for path, span in _spans(document):
+                spans += 1
+                try:
+                    read = _read_span(source, span, path)
+                except Problem as problem:
+                    problems.append(f"{source}:{problem.path}: {problem}")
+                    continue
+                if isinstance(read, ModelCall):
+                    found.append(read)
+                elif read is not None:
+                    skipped.append(read)
+        except Problem as problem:
+            problems.append(f"{source}:{problem.path}: {problem}")
+    if problems:
+        raise ScenarioError(problems)
+    if not found:
+        operations = ", ".join(sorted(_MODEL_CALLS))
+        raise ScenarioError([*skipped, f"{documents[0][0]}: no model-call span ({operations}) with tools among its {spans} spans"])
+    return found, skipped
+
+
+def decode_value(raw: Any, path: str) -> Any:
+    """What an OTLP JSON `AnyValue` holds: str, bool, int, float, bytes, a list or a dict of them;
+    None for an empty one."""
+    value = object_at(raw, path, "an OTLP AnyValue")
+    if not value:
+        return None
+    if len(value) != 1:
+        raise Problem(path, f"expected one value kind, found {', '.join(sorted(value))}")
+    ((kind, inner),) = value.items()
+    where = f"{path}.{kind}"
+    if kind == "stringValue" and isinstance(inner, str):
+        return inner
+    if kind == "boolValue" and isinstance(inner, bool):
+        return inner
+    if kind == "intValue" and not isinstance(inner, bool) and isinstance(inner, int | str):
+        try:
+            return int(inner)  # the protobuf JSON mapping writes an int64 as a string
+        except ValueError:
+            pass
+    if kind == "doubleValue" and not isinstance(inner, bool) and isinstance(inner, int | float | str):
+        if not isinstance(inner, str):
+            return float(inner)
+        if inner in _DOUBLES:  # the protobuf JSON mapping spells the non-finite doubles
+            return _DOUBLES[inner]
+    if kind == "bytesValue" and isinstance(inner, str):
+        try:
+            return base64.b64decode(inner, validate=True)
+        except binascii.Error:
+            pass
+    if kind == "arrayValue" and isinstance(inner, dict):
+        items = list_at(inner.get("values", []), f"{where}.values", "a list of values")
+        return [decode_value(item, f"{where}.values[{index}]") for index, item in enumerate(items)]
+    if kind == "kvlistValue" and isinstance(inner, dict):
+        return {key: entry.value for key, entry in attributes(inner.get("values", []), f"{where}.values").items()}
+    kinds = "stringValue, boolValue, intValue, doubleValue, bytesValue, arrayValue, kvlistValue"
+    if kind in kinds.split(", "):
+        raise Problem(where, f"{inner!r} is not a {kind}")
+    raise Problem(where, f"unknown value kind (expected one of {kinds})")
+
+
+def attributes(raw: Any, path: str) -> dict[str, Attribute]:
+    """OTLP `KeyValue` entries by key (a key given twice: the last one)."""
+    found: dict[str, Attribute] = {}
+    for index, entry in enumerate(list_at(raw, path, "a list of attributes")):
+        where = f"{path}[{index}]"
+        entry = object_at(entry, where, "an attribute")
+        key = entry.get("key", "")  # the protobuf JSON mapping leaves out an empty key
+        if not isinstance(key, str):
+            raise Problem(f"{where}.key", f"expected an attribute key (a string), found {type(key).__name__}")
+        found[key] = Attribute(decode_value(entry.get("value", {}), f"{where}.value"), where)
+    return found
+
+
+def otlp_id(raw: Any, path: str, size: int) -> str | None:
+    """A trace (16 bytes) or span (8 bytes) id as lower-case hex, from hex or base64; None for none."""
+    if raw is None or raw == "":
+        return None
+    if isinstance(raw, str):
+        if len(raw) == 2 * size and _HEX.fullmatch(raw):
+            return raw.lower()
+        try:
+            data = base64.b64decode(raw, validate=True)
+        except binascii.Error:
+            data = b""
+        if len(data) == size:
+            return data.hex()
+    raise Problem(path, f"expected a {size}-byte id as {2 * size} hex digits (or base64), found {raw!r}")
+
+
+def _spans(document: Any) -> Iterator[tuple[str, dict[str, Any]]]:
+    body = object_at(document, "$", "an OTLP trace export")
+    if "resourceSpans" not in body:
+        raise Problem("$", "expected an OTLP trace export with 'resourceSpans'")
+    for r, resource in enumerate(list_at(body["resourceSpans"], "$.resourceSpans", "a list of resource spans")):
+        base = f"$.resourceSpans[{r}]"
+        scopes = object_at(resource, base, "resource spans").get("scopeSpans", [])
+        for s, scope in enumerate(list_at(scopes, f"{base}.scopeSpans", "a list of scope spans")):
+            where = f"{base}.scopeSpans[{s}]"
+            spans = object_at(scope, where, "scope spans").get("spans", [])
+            for index, span in enumerate(list_at(spans, f"{where}.spans", "a list of spans")):
+                yield f"{where}.spans[{index}]", object_at(span, f"{where}.spans[{index}]", "a span")
+
+
+def _read_span(source: str, span: dict[str, Any], path: str) -> ModelCall | str | None:
+    """The model call `span` records; one line saying what it lacks when it is a model call without
+    tools; None when it is not a model call."""
+    found = attributes(span.get("attributes", []), f"{path}.attributes")
+    operation = found["gen_ai.operation.name"].value if "gen_ai.operation.name" in found else None
+    legacy = "llm.request.type" in found or any(key.startswith(("gen_ai.prompt.", "llm.")) for key in found)
+    read = _tools(found)
+    if operation is not None:
+        if operation not in _MODEL_CALLS:
+            return None
+    elif read is None and ("llm.request.type" not in found or found["llm.request.type"].value not in _LEGACY_MODEL_CALLS):
+        return None
+    span_id = otlp_id(span.get("spanId"), f"{path}.spanId", 8)
+    trace_id = otlp_id(span.get("traceId"), f"{path}.traceId", 16)
+    if span_id is None or trace_id is None:
+        raise Problem(path, "expected a span with a traceId and a spanId")
+    name = span.get("name") if isinstance(span.get("name"), str) and span.get("name") else operation or "model call"
+    named = f"span {span_id} ({name})"
+    if read is None:
+        return f"{named} has no {'llm.request.functions.*' if legacy else 'gen_ai.tool.definitions'}: skipped"
+    tools, kept_out, bare = read
+    if not tools:
+        kept = f" (only {', '.join(tool.label for tool in kept_out)})" if kept_out else ""
+        return f"{named} lists no function tools{kept}: skipped"
+    messages = _messages(found, span.get("events", []), f"{path}.events")
+    gaps = []
+    if bare:
+        gaps.append(f"{named}: {len(bare)} tool{'s' if len(bare) > 1 else ''} without recorded parameters ({', '.join(bare)}): recorded as taking none")
+    if not messages:
+        gaps.append(f"{named} recorded no messages (no {'gen_ai.prompt.*' if legacy else 'gen_ai.input.messages'}): a placeholder user message stands in")
+    conversation = found["gen_ai.conversation.id"].value if "gen_ai.conversation.id" in found else None
+    return ModelCall(
+        source=source,
+        trace_id=trace_id,
+        span_id=span_id,
+        parent_id=otlp_id(span.get("parentSpanId"), f"{path}.parentSpanId", 8),
+        label=named,
+        tool_format=_tool_format(found),
+        conversation=conversation if isinstance(conversation, str) and _REF.fullmatch(conversation) else None,
+        logged=Logged(tuple(tools), tuple(messages), tuple(kept_out), tuple(gaps)),
+    )
+
+
+def _within(key: str, attribute: Attribute, read: Callable[[Any, str], _T], plain_text: bool = False) -> _T:
+    """`read` applied to an attribute that holds JSON (as a string, or structured); a problem
+    inside it is reported at the attribute, its path inside starting with `key`."""
+    value = attribute.value
+    if isinstance(value, str):
+        try:
+            value = orjson.loads(value)
+        except orjson.JSONDecodeError as error:
+            if not plain_text:
+                raise Problem(attribute.path, f"{key}: not JSON: {error}") from None
+    try:
+        return read(value, key)
+    except Problem as problem:
+        raise Problem(attribute.path, f"{problem.path}: {problem}") from None
+
+
+def _indexed(found: dict[str, Attribute], prefix: str) -> list[dict[str, Attribute]]:
+    """Attributes `prefix.N.rest` as one `{rest: attribute}` per N = 0, 1, … while N is present."""
+    groups: list[dict[str, Attribute]] = []
+    while True:
+        head = f"{prefix}.{len(groups)}."
+        group = {key[len(head) :]: value for key, value in found.items() if key.startswith(head)}
+        if not group:
+            return groups
+        groups.append(group)
+
+
+_Tools = tuple[list[dict[str, Any]], list[KeptOut], list[str]]
+
+
+def _tools(found: dict[str, Attribute]) -> _Tools | None:
+    """The function tools, the tools kept out, and the names of those without parameters."""
+    if "gen_ai.tool.definitions" in found:
+        return _within("gen_ai.tool.definitions", found["gen_ai.tool.definitions"], _definitions)
+    functions = _indexed(found, "llm.request.functions")
+    return _functions(functions) if functions else None
+
+
+def _definitions(value: Any, path: str) -> _Tools:
+    tools, kept_out, bare = [], [], []
+    for index, raw in enumerate(list_at(value, path, "a list of tool definitions")):
+        where = f"{path}[{index}]"
+        entry = object_at(raw, where, "a tool definition")
+        kind = entry.get("type", "function")
+        if not isinstance(kind, str):
+            raise Problem(f"{where}.type", f"expected a tool type (a string), found {type(kind).__name__}")
+        nested = isinstance(entry.get("function"), dict)  # OpenAI's Chat Completions form
+        holder, at = (entry["function"], f"{where}.function") if nested else (entry, where)
+        key = next((key for key in ("parameters", "input_schema", "inputSchema") if holder.get(key) is not None), None)
+        if kind != "function" and key is None:
+            kept_out.append(KeptOut(label(kind, holder.get("name")), CUSTOM_TOOL if kind == "custom" else PROVIDER_TOOL))
+            continue
+        if key is None:
+            bare.append(str(holder.get("name")))
+        keys = ("name", "description", key or "parameters")
+        tools.append(tool(holder.get("name"), holder.get("description"), holder.get(key) if key else None, at, keys, strict(holder, at)))
+    return list(unique(tools, path)), kept_out, bare
+
+
+def _functions(groups: list[dict[str, Attribute]]) -> _Tools:
+    """OpenLLMetry's `llm.request.functions.N.*`; the schema is a JSON string (`null` for none)."""
+    tools: list[dict[str, Any]] = []
+    bare: list[str] = []
+    for index, group in enumerate(groups):
+        where = f"llm.request.functions.{index}"
+        try:
+            key = "input_schema" if "input_schema" in group else "parameters"  # Anthropic's spelling, or OpenAI's
+            schema = group[key].value if key in group else None
+            if isinstance(schema, str):
+                try:
+                    schema = orjson.loads(schema)
+                except orjson.JSONDecodeError as error:
+                    raise Problem(f"{where}.{key}", f"not JSON: {error}") from None
+            name, description = (group[field].value if field in group else None for field in ("name", "description"))
+            if any(known["name"] == name for known in tools):
+                raise Problem(f"{where}.name", f"tool {name!r} is listed twice")
+            tools.append(tool(name, description, schema, where, ("name", "description", key)))
+        except Problem as problem:
+            raise Problem(group.get("name", next(iter(group.values()))).path, f"{problem.path}: {problem}") from None
+        if schema is None:
+            bare.append(str(name))
+    return tools, [], bare
+
+
+def _messages(found: dict[str, Attribute], events: Any, path: str) -> list[dict[str, str]]:
+    """The messages the span recorded, from the first form it has; none when it recorded none."""
+    if "gen_ai.input.messages" in found:
+        messages = _within("gen_ai.input.messages", found["gen_ai.input.messages"], _semconv_messages)
+        if "gen_ai.system_instructions" in found:
+            system = _within("gen_ai.system_instructions", found["gen_ai.system_instructions"], text, plain_text=True)
+            messages.insert(0, {"role": "system", "content": system})
+        return messages
+    messages = _event_messages(list_at(events, path, "a list of events"), path)
+    if messages:
+        return messages
+    return [_prompt_message(group, index) for index, group in enumerate(_indexed(found, "gen_ai.prompt"))]
+
+
+def _semconv_messages(value: Any, path: str) -> list[dict[str, str]]:
+    """`gen_ai.input.messages`: `{role, parts}` each (a `content` in place of parts is read too)."""
+    messages = []
+    for index, raw in enumerate(list_at(value, path, "a list of messages")):
+        where = f"{path}[{index}]"
+        message = object_at(raw, where, "a message")
+        content = message["parts"] if "parts" in message else message.get("content")
+        key = "parts" if "parts" in message else "content"
+        messages.append({"role": role(message.get("role"), f"{where}.role", _MORE_ROLES), "content": text(content, f"{where}.{key}")})
+    return messages
+
+
+def _event_messages(events: list[Any], path: str) -> list[dict[str, str]]:
+    """The older span events: one per message, or one `gen_ai.content.prompt` holding them all."""
+    messages = []
+    for index, raw in enumerate(events):
+        where = f"{path}[{index}]"
+        event = object_at(raw, where, "an event")
+        name = event.get("name")
+        found = attributes(event.get("attributes", []), f"{where}.attributes")
+        if name == "gen_ai.content.prompt" and "gen_ai.prompt" in found:
+            messages.extend(_within("gen_ai.prompt", found["gen_ai.prompt"], _plain_messages))
+        elif name in _EVENT_ROLES:
+            body = {key: attribute.value for key, attribute in found.items()}
+            if "gen_ai.event.content" in found:
+                body.update(_within("gen_ai.event.content", found["gen_ai.event.content"], lambda value, at: object_at(value, at, "an object")))
+            messages.append({"role": _EVENT_ROLES[name], "content": _event_text(body, f"{where}.attributes")})
+    return messages
+
+
+def _event_text(body: dict[str, Any], path: str) -> str:
+    tool_calls = body.get("tool_calls")
+    if isinstance(tool_calls, str):  # a JSON string when the event's body was flattened into attributes
+        try:
+            tool_calls = orjson.loads(tool_calls)
+        except orjson.JSONDecodeError:
+            tool_calls = None
+    content = body.get("content")
+    said = content if content is None or isinstance(content, str | list) else orjson.dumps(content).decode()
+    return "\n".join(filter(None, [text(said, f"{path}.content"), *calls({"tool_calls": tool_calls if isinstance(tool_calls, list) else []})]))
+
+
+def _plain_messages(value: Any, path: str) -> list[dict[str, str]]:
+    """OpenAI-style `{role, content}` messages, as `gen_ai.prompt` holds them."""
+    messages = []
+    for index, raw in enumerate(list_at(value, path, "a list of messages")):
+        message = object_at(raw, f"{path}[{index}]", "a message")
+        said = "\n".join(filter(None, [text(message.get("content"), f"{path}[{index}].content"), *calls(message)]))
+        messages.append({"role": role(message.get("role"), f"{path}[{index}].role", _MORE_ROLES), "content": said})
+    return messages
+
+
+def _prompt_message(group: dict[str, Attribute], index: int) -> dict[str, str]:
+    """OpenLLMetry's `gen_ai.prompt.N.{role, content, tool_calls.M.{name, arguments}}`."""
+    where = f"gen_ai.prompt.{index}"
+    first = next(iter(group.values()))
+    spoken = group.get("role")
+    try:
+        said = role(spoken.value if spoken else None, f"{where}.role", _MORE_ROLES)
+    except Problem as problem:
+        raise Problem((spoken or first).path, f"{problem.path}: {problem}") from None
+    content = group["content"].value if "content" in group else ""
+    named = [{"function": {key: call[key].value for key in ("name", "arguments") if key in call}} for call in _indexed(group, "tool_calls")]
+    return {"role": said, "content": "\n".join(filter(None, [str(content), *calls({"tool_calls": named})]))}
+
+
+def _tool_format(found: dict[str, Attribute]) -> str:
+    """The host's tool format, as the provider the span names implies; `logical` for any other."""
+    provider = next((found[key].value for key in ("gen_ai.provider.name", "gen_ai.system") if key in found), None)
+    provider = provider.lower() if isinstance(provider, str) else ""
+    if provider == "openai" or provider.endswith(".openai"):  # azure.ai.openai
+        return "openai"
+    return "anthropic" if provider == "anthropic" else "logical"
