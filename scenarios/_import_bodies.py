@@ -61,6 +61,9 @@ def shape_of(document: Any) -> Shape | None:
         return None
     if "resourceSpans" in document:
         return Shape("otel", "an OTLP trace export", "$.resourceSpans", "")
+    functions = document.get("functions")
+    if isinstance(functions, list) and functions and isinstance(functions[0], dict) and "name" in functions[0]:
+        return Shape("openai", "an OpenAI Chat Completions body", "$.functions[0]", "a function in the deprecated 'functions' list")
     result = document.get("result")
     for base, tools in (("$.result.tools", result.get("tools") if isinstance(result, dict) else None), ("$.tools", document.get("tools"))):
         for index, entry in enumerate(tools if isinstance(tools, list) else ()):
@@ -115,6 +118,11 @@ def read_openai(document: Any) -> Logged:
             keys = ("function.name", "function.description", "function.parameters")
             wire = strict(function, f"{path}.function")
             tools.append(tool(function.get("name"), function.get("description"), function.get("parameters"), path, keys, wire))
+    if "functions" in body and "tools" not in body:  # the deprecated form: bare functions
+        for index, raw in enumerate(list_at(body["functions"], "$.functions", "a list of functions")):
+            path = f"$.functions[{index}]"
+            function = object_at(raw, path, "a function")
+            tools.append(tool(function.get("name"), function.get("description"), function.get("parameters"), path, ("name", "description", "parameters")))
     key = "input" if responses else "messages"
     raw_messages = body.get(key, [])
     if isinstance(raw_messages, str):  # the Responses API takes a bare string as the user's input
@@ -128,7 +136,7 @@ def read_openai(document: Any) -> Logged:
             continue
         content = "\n".join(filter(None, [text(message.get("content"), f"{path}.content"), *calls(message)]))
         messages.append({"role": role(message["role"], f"{path}.role"), "content": content})
-    return Logged(unique(tools, "$.tools"), tuple(messages), tuple(kept_out))
+    return Logged(unique(tools, "$.tools" if "tools" in body else "$.functions"), tuple(messages), tuple(kept_out))
 
 
 def read_anthropic(document: Any) -> Logged:

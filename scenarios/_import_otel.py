@@ -1,9 +1,4 @@
-"""Model calls from OpenTelemetry GenAI spans in OTLP JSON: one per span that recorded its tools.
-
-An OTLP JSON export (`{"resourceSpans": [{"scopeSpans": [{"spans": [...]}]}]}`, one document, or
-one per line as the Collector's file exporter writes them) holds each attribute as
-`{"key": ..., "value": {"stringValue" | "intValue" | ...: ...}}` and the trace and span ids as hex;
-the protobuf JSON mapping gives them as base64, so both are read.
+"""Model calls from OpenTelemetry GenAI spans: one per span that recorded its tools.
 
 The GenAI conventions are still marked Development, and instrumentations emit several versions:
 - tools: `gen_ai.tool.definitions` (a JSON string or a structured list; flat
@@ -19,13 +14,10 @@ agent or tool span is not one, even when it lists the agent's tools: its model c
 
 from __future__ import annotations
 
-import base64
-import binascii
-import math
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any
 
 import orjson
 
@@ -46,8 +38,8 @@ from ._import_common import (
     tool,
     unique,
 )
+from ._otlp_json import Attribute, attributes, indexed, otlp_id, spans, within
 
-_T = TypeVar("_T")
 _MODEL_CALLS = frozenset({"chat", "text_completion", "generate_content"})
 _LEGACY_MODEL_CALLS = frozenset({"chat", "completion"})
 _EVENT_ROLES = {"gen_ai.system.message": "system", "gen_ai.user.message": "user", "gen_ai.assistant.message": "assistant", "gen_ai.tool.message": "tool"}
@@ -55,16 +47,6 @@ _EVENT_ROLES = {"gen_ai.system.message": "system", "gen_ai.user.message": "user"
 _MORE_ROLES = {"model": "assistant"}
 #: What a scenario identity field accepts (scenario.schema.json's `ref`).
 _REF = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.:/-]{0,127}")
-_HEX = re.compile(r"[0-9a-fA-F]+")
-_DOUBLES = {"NaN": math.nan, "Infinity": math.inf, "-Infinity": -math.inf}
-
-
-@dataclass(frozen=True, slots=True)
-class Attribute:
-    """One attribute's value, and the JSON path of its entry (for problems)."""
-
-    value: Any
-    path: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,11 +72,11 @@ def read_export(documents: Sequence[tuple[str, Any]]) -> tuple[list[ModelCall], 
     found: list[ModelCall] = []
     skipped: list[str] = []
     problems: list[str] = []
-    spans = 0
+    count = 0
     for source, document in documents:
         try:
-            for path, span in _spans(document):
-                spans += 1
+            for path, span in spans(document):
+                count += 1
                 try:
                     read = _read_span(source, span, path)
                 except Problem as problem:
@@ -110,91 +92,8 @@ def read_export(documents: Sequence[tuple[str, Any]]) -> tuple[list[ModelCall], 
         raise ScenarioError(problems)
     if not found:
         operations = ", ".join(sorted(_MODEL_CALLS))
-        raise ScenarioError([*skipped, f"{documents[0][0]}: no model-call span ({operations}) with tools among its {spans} spans"])
+        raise ScenarioError([*skipped, f"{documents[0][0]}: no model-call span ({operations}) with tools among its {count} spans"])
     return found, skipped
-
-
-def decode_value(raw: Any, path: str) -> Any:
-    """What an OTLP JSON `AnyValue` holds: str, bool, int, float, bytes, a list or a dict of them;
-    None for an empty one."""
-    value = object_at(raw, path, "an OTLP AnyValue")
-    if not value:
-        return None
-    if len(value) != 1:
-        raise Problem(path, f"expected one value kind, found {', '.join(sorted(value))}")
-    ((kind, inner),) = value.items()
-    where = f"{path}.{kind}"
-    if kind == "stringValue" and isinstance(inner, str):
-        return inner
-    if kind == "boolValue" and isinstance(inner, bool):
-        return inner
-    if kind == "intValue" and not isinstance(inner, bool) and isinstance(inner, int | str):
-        try:
-            return int(inner)  # the protobuf JSON mapping writes an int64 as a string
-        except ValueError:
-            pass
-    if kind == "doubleValue" and not isinstance(inner, bool) and isinstance(inner, int | float | str):
-        if not isinstance(inner, str):
-            return float(inner)
-        if inner in _DOUBLES:  # the protobuf JSON mapping spells the non-finite doubles
-            return _DOUBLES[inner]
-    if kind == "bytesValue" and isinstance(inner, str):
-        try:
-            return base64.b64decode(inner, validate=True)
-        except binascii.Error:
-            pass
-    if kind == "arrayValue" and isinstance(inner, dict):
-        items = list_at(inner.get("values", []), f"{where}.values", "a list of values")
-        return [decode_value(item, f"{where}.values[{index}]") for index, item in enumerate(items)]
-    if kind == "kvlistValue" and isinstance(inner, dict):
-        return {key: entry.value for key, entry in attributes(inner.get("values", []), f"{where}.values").items()}
-    kinds = "stringValue, boolValue, intValue, doubleValue, bytesValue, arrayValue, kvlistValue"
-    if kind in kinds.split(", "):
-        raise Problem(where, f"{inner!r} is not a {kind}")
-    raise Problem(where, f"unknown value kind (expected one of {kinds})")
-
-
-def attributes(raw: Any, path: str) -> dict[str, Attribute]:
-    """OTLP `KeyValue` entries by key (a key given twice: the last one)."""
-    found: dict[str, Attribute] = {}
-    for index, entry in enumerate(list_at(raw, path, "a list of attributes")):
-        where = f"{path}[{index}]"
-        entry = object_at(entry, where, "an attribute")
-        key = entry.get("key", "")  # the protobuf JSON mapping leaves out an empty key
-        if not isinstance(key, str):
-            raise Problem(f"{where}.key", f"expected an attribute key (a string), found {type(key).__name__}")
-        found[key] = Attribute(decode_value(entry.get("value", {}), f"{where}.value"), where)
-    return found
-
-
-def otlp_id(raw: Any, path: str, size: int) -> str | None:
-    """A trace (16 bytes) or span (8 bytes) id as lower-case hex, from hex or base64; None for none."""
-    if raw is None or raw == "":
-        return None
-    if isinstance(raw, str):
-        if len(raw) == 2 * size and _HEX.fullmatch(raw):
-            return raw.lower()
-        try:
-            data = base64.b64decode(raw, validate=True)
-        except binascii.Error:
-            data = b""
-        if len(data) == size:
-            return data.hex()
-    raise Problem(path, f"expected a {size}-byte id as {2 * size} hex digits (or base64), found {raw!r}")
-
-
-def _spans(document: Any) -> Iterator[tuple[str, dict[str, Any]]]:
-    body = object_at(document, "$", "an OTLP trace export")
-    if "resourceSpans" not in body:
-        raise Problem("$", "expected an OTLP trace export with 'resourceSpans'")
-    for r, resource in enumerate(list_at(body["resourceSpans"], "$.resourceSpans", "a list of resource spans")):
-        base = f"$.resourceSpans[{r}]"
-        scopes = object_at(resource, base, "resource spans").get("scopeSpans", [])
-        for s, scope in enumerate(list_at(scopes, f"{base}.scopeSpans", "a list of scope spans")):
-            where = f"{base}.scopeSpans[{s}]"
-            spans = object_at(scope, where, "scope spans").get("spans", [])
-            for index, span in enumerate(list_at(spans, f"{where}.spans", "a list of spans")):
-                yield f"{where}.spans[{index}]", object_at(span, f"{where}.spans[{index}]", "a span")
 
 
 def _read_span(source: str, span: dict[str, Any], path: str) -> ModelCall | str | None:
@@ -203,12 +102,13 @@ def _read_span(source: str, span: dict[str, Any], path: str) -> ModelCall | str 
     found = attributes(span.get("attributes", []), f"{path}.attributes")
     operation = found["gen_ai.operation.name"].value if "gen_ai.operation.name" in found else None
     legacy = "llm.request.type" in found or any(key.startswith(("gen_ai.prompt.", "llm.")) for key in found)
-    read = _tools(found)
+    lists_tools = "gen_ai.tool.definitions" in found or any(key.startswith("llm.request.functions.0.") for key in found)
     if operation is not None:
         if operation not in _MODEL_CALLS:
             return None
-    elif read is None and ("llm.request.type" not in found or found["llm.request.type"].value not in _LEGACY_MODEL_CALLS):
+    elif not lists_tools and ("llm.request.type" not in found or found["llm.request.type"].value not in _LEGACY_MODEL_CALLS):
         return None
+    read = _tools(found)
     span_id = otlp_id(span.get("spanId"), f"{path}.spanId", 8)
     trace_id = otlp_id(span.get("traceId"), f"{path}.traceId", 16)
     if span_id is None or trace_id is None:
@@ -219,7 +119,7 @@ def _read_span(source: str, span: dict[str, Any], path: str) -> ModelCall | str 
         return f"{named} has no {'llm.request.functions.*' if legacy else 'gen_ai.tool.definitions'}: skipped"
     tools, kept_out, bare = read
     if not tools:
-        kept = f" (only {', '.join(tool.label for tool in kept_out)})" if kept_out else ""
+        kept = f" (only {', '.join(out.label for out in kept_out)})" if kept_out else ""
         return f"{named} lists no function tools{kept}: skipped"
     messages = _messages(found, span.get("events", []), f"{path}.events")
     gaps = []
@@ -240,41 +140,14 @@ def _read_span(source: str, span: dict[str, Any], path: str) -> ModelCall | str 
     )
 
 
-def _within(key: str, attribute: Attribute, read: Callable[[Any, str], _T], plain_text: bool = False) -> _T:
-    """`read` applied to an attribute that holds JSON (as a string, or structured); a problem
-    inside it is reported at the attribute, its path inside starting with `key`."""
-    value = attribute.value
-    if isinstance(value, str):
-        try:
-            value = orjson.loads(value)
-        except orjson.JSONDecodeError as error:
-            if not plain_text:
-                raise Problem(attribute.path, f"{key}: not JSON: {error}") from None
-    try:
-        return read(value, key)
-    except Problem as problem:
-        raise Problem(attribute.path, f"{problem.path}: {problem}") from None
-
-
-def _indexed(found: dict[str, Attribute], prefix: str) -> list[dict[str, Attribute]]:
-    """Attributes `prefix.N.rest` as one `{rest: attribute}` per N = 0, 1, … while N is present."""
-    groups: list[dict[str, Attribute]] = []
-    while True:
-        head = f"{prefix}.{len(groups)}."
-        group = {key[len(head) :]: value for key, value in found.items() if key.startswith(head)}
-        if not group:
-            return groups
-        groups.append(group)
-
-
 _Tools = tuple[list[dict[str, Any]], list[KeptOut], list[str]]
 
 
 def _tools(found: dict[str, Attribute]) -> _Tools | None:
     """The function tools, the tools kept out, and the names of those without parameters."""
     if "gen_ai.tool.definitions" in found:
-        return _within("gen_ai.tool.definitions", found["gen_ai.tool.definitions"], _definitions)
-    functions = _indexed(found, "llm.request.functions")
+        return within("gen_ai.tool.definitions", found["gen_ai.tool.definitions"], _definitions)
+    functions = indexed(found, "llm.request.functions")
     return _functions(functions) if functions else None
 
 
@@ -327,15 +200,15 @@ def _functions(groups: list[dict[str, Attribute]]) -> _Tools:
 def _messages(found: dict[str, Attribute], events: Any, path: str) -> list[dict[str, str]]:
     """The messages the span recorded, from the first form it has; none when it recorded none."""
     if "gen_ai.input.messages" in found:
-        messages = _within("gen_ai.input.messages", found["gen_ai.input.messages"], _semconv_messages)
+        messages = within("gen_ai.input.messages", found["gen_ai.input.messages"], _semconv_messages)
         if "gen_ai.system_instructions" in found:
-            system = _within("gen_ai.system_instructions", found["gen_ai.system_instructions"], text, plain_text=True)
+            system = within("gen_ai.system_instructions", found["gen_ai.system_instructions"], text, plain_text=True)
             messages.insert(0, {"role": "system", "content": system})
         return messages
     messages = _event_messages(list_at(events, path, "a list of events"), path)
     if messages:
         return messages
-    return [_prompt_message(group, index) for index, group in enumerate(_indexed(found, "gen_ai.prompt"))]
+    return [_prompt_message(group, index) for index, group in enumerate(indexed(found, "gen_ai.prompt"))]
 
 
 def _semconv_messages(value: Any, path: str) -> list[dict[str, str]]:
@@ -359,11 +232,11 @@ def _event_messages(events: list[Any], path: str) -> list[dict[str, str]]:
         name = event.get("name")
         found = attributes(event.get("attributes", []), f"{where}.attributes")
         if name == "gen_ai.content.prompt" and "gen_ai.prompt" in found:
-            messages.extend(_within("gen_ai.prompt", found["gen_ai.prompt"], _plain_messages))
+            messages.extend(within("gen_ai.prompt", found["gen_ai.prompt"], _plain_messages))
         elif name in _EVENT_ROLES:
             body = {key: attribute.value for key, attribute in found.items()}
             if "gen_ai.event.content" in found:
-                body.update(_within("gen_ai.event.content", found["gen_ai.event.content"], lambda value, at: object_at(value, at, "an object")))
+                body.update(within("gen_ai.event.content", found["gen_ai.event.content"], lambda value, at: object_at(value, at, "an object")))
             messages.append({"role": _EVENT_ROLES[name], "content": _event_text(body, f"{where}.attributes")})
     return messages
 
@@ -400,7 +273,7 @@ def _prompt_message(group: dict[str, Attribute], index: int) -> dict[str, str]:
     except Problem as problem:
         raise Problem((spoken or first).path, f"{problem.path}: {problem}") from None
     content = group["content"].value if "content" in group else ""
-    named = [{"function": {key: call[key].value for key in ("name", "arguments") if key in call}} for call in _indexed(group, "tool_calls")]
+    named = [{"function": {key: call[key].value for key in ("name", "arguments") if key in call}} for call in indexed(group, "tool_calls")]
     return {"role": said, "content": "\n".join(filter(None, [str(content), *calls({"tool_calls": named})]))}
 
 

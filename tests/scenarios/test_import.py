@@ -99,8 +99,9 @@ ANTHROPIC_TOOL = {"name": "web", "description": "Search.", "input_schema": {"typ
 def test_a_tool_without_a_description_is_admitted_with_an_empty_one():
     chat = {"messages": [], "tools": [{"type": "function", "function": {"name": "web", "parameters": {"type": "object"}}}]}
     responses = {"input": "hi", "tools": [{"type": "function", "name": "web"}]}
+    functions = {"messages": [], "functions": [{"name": "web", "parameters": {"type": "object"}}]}  # the deprecated form
     mcp = {"tools": [{"name": "web", "inputSchema": {"type": "object"}}]}
-    for kind, body in (("openai", chat), ("openai", responses), ("mcp", mcp)):
+    for kind, body in (("openai", chat), ("openai", responses), ("openai", functions), ("mcp", mcp)):
         skeleton = import_scenario(kind, body, "log.json", "x")
         assert skeleton["contract"]["admitted"][0]["description"] == ""
         ((name, description),) = [(tool.name, tool.description) for tool in parse(skeleton).contract.admitted]
@@ -132,6 +133,8 @@ def test_provider_tools_are_kept_out_of_the_contract_and_named(kind, body, notes
     [
         ({"messages": [], "tools": [TOOL]},
          "log.json:$.tools[0]: this is an OpenAI Chat Completions body (a tool of type 'function' with a nested 'function'); import it with `toolsurface import openai`"),
+        ({"messages": [], "functions": [{"name": "web", "parameters": {"type": "object"}}]},
+         "log.json:$.functions[0]: this is an OpenAI Chat Completions body (a function in the deprecated 'functions' list); import it with `toolsurface import openai`"),
         ({"input": "hi", "tools": [RESPONSES_TOOL]},
          "log.json:$.tools[0]: this is an OpenAI Responses body (a function tool with its name at the top level); import it with `toolsurface import openai`"),
         ({"input": "hi", "tools": [{"type": "web_search_preview"}]},
