@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime
 import enum
 import io
+import re
 import sys
 import time
 from pathlib import Path
@@ -336,6 +337,9 @@ def record(
         err.print(f"recorded {path}", markup=False)
 
 
+#: What `--id` accepts: a scenario id (scenario.schema.json), or for otel the prefix of one.
+_SCENARIO_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+
 # Built from the importers, so a new one is a choice here without an edit; mypy cannot see its members.
 ImportKind = enum.StrEnum("ImportKind", {kind: kind for kind in scenarios.IMPORT_KINDS})  # type: ignore[misc]
 
@@ -355,6 +359,10 @@ def import_(
     ] = None,
 ) -> None:
     """Turn a logged request, an MCP tool list or an OTLP span export into scenario skeletons that load."""
+    if scenario_id is not None and not _SCENARIO_ID.fullmatch(scenario_id):
+        raise UsageError(f"{scenario_id!r} must be a scenario id: lower-case letters, digits and dashes", option="id")
+    if kind.value == "otel" and output is not None and output.exists() and not output.is_dir():
+        raise UsageError(f"{output}: is a file; otel writes one scenario per model-call span into a folder", option="output")
     imported = scenarios.import_log_file(kind.value, file, scenario_id)
     documents = [orjson.dumps(scenario, option=orjson.OPT_INDENT_2) + b"\n" for scenario in imported.scenarios]
     for note in imported.notes:  # what was kept out, skipped or stood in for: the user reviews the skeleton with these

@@ -457,6 +457,14 @@ def test_an_otel_span_export_imports_one_scenario_per_model_call_and_they_run_cl
     assert several.stderr.splitlines()[-1] == f"error: {export} holds 2 model-call spans with tools: name a folder for their scenarios with --output DIR"
     wrong = toolsurface("import", "openai", str(export))
     assert wrong.returncode == 2 and wrong.stderr == f"error: {export}:$.resourceSpans: this is an OTLP trace export; import it with `toolsurface import otel`\n"
+    bad_id = toolsurface("import", "otel", str(export), "--output", str(tmp_path / "other"), "--id", "Traces 1")
+    assert bad_id.returncode == 2 and bad_id.stderr == "error: --id 'Traces 1' must be a scenario id: lower-case letters, digits and dashes\n"
+    broken = tmp_path / "broken.json"  # one span of three cannot be read: nothing is written
+    broken.write_text(export.read_text().replace('\\"name\\": \\"market__web_read\\"', '\\"name\\": \\"market web read\\"'))
+    failed = toolsurface("import", "otel", str(broken), "--output", str(tmp_path / "other"))
+    assert failed.returncode == 2 and failed.stderr.splitlines()[-1].startswith(f"error: {broken}:$.resourceSpans[0].scopeSpans[0].spans[0].attributes[")
+    assert "gen_ai.tool.definitions[1].name: 'market web read' is not a tool name" in failed.stderr
+    assert not (tmp_path / "other").exists()
 
 
 def test_help_shows_toml_tables_as_written():
