@@ -107,19 +107,23 @@ def _check_body(kind: str) -> None:
 
 
 def _documents(kind: str, raw: bytes, source: str) -> list[tuple[str, Any]]:
-    """The file as one JSON document; an `otel` file that is not one is read as JSON Lines."""
+    """The file as one JSON document; an `otel` file that is not one, but whose first line is, is
+    read as JSON Lines."""
     try:
         return [(source, orjson.loads(raw))]
     except orjson.JSONDecodeError as error:
-        if kind != "otel" or raw.count(b"\n") < 1:
-            raise ScenarioError([f"{source}:{error.lineno}:{error.colno}: invalid JSON: {error.msg}"]) from None
+        whole = ScenarioError([f"{source}:{error.lineno}:{error.colno}: invalid JSON: {error.msg}"])
+    lines = [(number, line) for number, line in enumerate(raw.splitlines(), start=1) if line.strip()]
+    if kind != "otel" or len(lines) < 2:
+        raise whole
     documents = []
-    for number, line in enumerate(raw.splitlines(), start=1):
-        if line.strip():
-            try:
-                documents.append((f"{source}:{number}", orjson.loads(line)))
-            except orjson.JSONDecodeError as error:
-                raise ScenarioError([f"{source}:{number}:{error.colno}: invalid JSON (read as JSON Lines): {error.msg}"]) from None
+    for number, line in lines:
+        try:
+            documents.append((f"{source}:{number}", orjson.loads(line)))
+        except orjson.JSONDecodeError as error:
+            if not documents:  # not JSON Lines either: one document, broken where the whole file says
+                raise whole from None
+            raise ScenarioError([f"{source}:{number}:{error.colno}: invalid JSON (read as JSON Lines): {error.msg}"]) from None
     return documents
 
 

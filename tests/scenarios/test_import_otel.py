@@ -236,6 +236,11 @@ def test_json_lines_are_one_export_per_line_and_a_span_read_twice_is_named(tmp_p
     with pytest.raises(ScenarioError) as raised:
         import_log_file("otel", path)
     assert raised.value.problems == (f"{path}:2:2: invalid JSON (read as JSON Lines): unexpected character, expected a string key",)
+    path.write_text(json.dumps(first, indent=2)[:-2])  # one document, cut short: not read as lines
+    with pytest.raises(ScenarioError) as raised:
+        import_log_file("otel", path)
+    ((line,),) = [raised.value.problems]
+    assert line.startswith(f"{path}:") and ": invalid JSON: " in line
 
 
 def test_the_id_is_the_prefix_and_the_span_id_within_the_scenario_id_limit():
