@@ -142,7 +142,7 @@ def part_text(part: Any, path: str) -> str:
     if kind == "tool_result":
         return text(part.get("content"), f"{path}.content")
     if kind == "tool_call_response":
-        response = part.get("response")
+        response = part.get("response", part.get("result"))  # `result` in the conventions' first drafts
         return response if isinstance(response, str) else orjson.dumps(response).decode()
     return f"[{kind} part]"
 

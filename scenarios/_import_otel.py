@@ -219,7 +219,10 @@ def _semconv_messages(value: Any, path: str) -> list[dict[str, str]]:
         message = object_at(raw, where, "a message")
         content = message["parts"] if "parts" in message else message.get("content")
         key = "parts" if "parts" in message else "content"
-        messages.append({"role": role(message.get("role"), f"{where}.role", _MORE_ROLES), "content": text(content, f"{where}.{key}")})
+        said = role(message.get("role"), f"{where}.role", _MORE_ROLES)
+        if isinstance(content, list) and content and all(isinstance(part, dict) and part.get("type") == "tool_call_response" for part in content):
+            said = "tool"  # tool results, though some instrumentations send them as the user's
+        messages.append({"role": said, "content": text(content, f"{where}.{key}")})
     return messages
 
 

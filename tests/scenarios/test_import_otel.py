@@ -139,6 +139,43 @@ def test_each_version_instrumentations_emit_reads_as_the_same_call(calls, edit):
     assert skeleton["messages"] == MESSAGES
 
 
+def test_the_spans_pydantic_ai_instrumentation_emits_import_as_its_model_calls():
+    pytest.importorskip("pydantic_ai", reason="needs the pydantic-ai extra: pip install 'toolsurface[pydantic-ai]'")
+    from pydantic_ai import Agent
+    from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart
+    from pydantic_ai.models.function import FunctionModel
+    from pydantic_ai.models.instrumented import InstrumentationSettings, InstrumentedModel
+
+    def reply(messages, info):
+        if len(messages) == 1:
+            return ModelResponse(parts=[ToolCallPart("fx__quote", {"pair": "EURUSD"}, tool_call_id="c1")])
+        return ModelResponse(parts=[TextPart("1.08")])
+
+    def run(tracer_provider):
+        agent = Agent(InstrumentedModel(FunctionModel(reply), InstrumentationSettings(tracer_provider=tracer_provider)), instructions="Be brief.")
+
+        @agent.tool_plain
+        def fx__quote(pair: str) -> str:
+            """Quote a currency pair."""
+            return "1.08"
+
+        @agent.tool_plain
+        def fx__history(pair: str, days: int = 7) -> str:  # no docstring: sent without a description
+            return "[]"
+
+        agent.run_sync("Quote EUR in USD.")
+
+    spans = record(run, provider=True)
+    agent_span = next(span for span in spans if span.attributes.get("gen_ai.operation.name") == "invoke_agent")
+    first, second = imported(spans).scenarios  # the two model calls; the tool and agent spans are not
+    tools = [(tool.name, tool.description, sorted(tool.input_schema["properties"])) for tool in parse(second).contract.admitted]
+    assert tools == [("fx__quote", "Quote a currency pair.", ["pair"]), ("fx__history", "", ["days", "pair"])]
+    assert first["messages"] == second["messages"][:2] == [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Quote EUR in USD."}]
+    assert second["messages"][2:] == [{"role": "assistant", "content": '[tool_call fx__quote] {"pair":"EURUSD"}'}, {"role": "tool", "content": "1.08"}]
+    assert first["identity"]["run"] == second["identity"]["run"] == hex_id(agent_span.context.trace_id, 16)
+    assert first["identity"]["invocation"] == second["identity"]["invocation"] == hex_id(agent_span.context.span_id, 8)
+
+
 def test_a_model_call_without_tools_is_one_line_naming_the_attribute_it_lacks():
     def calls(tracer):
         chat_span(tracer, CURRENT, name="chat with tools")
