@@ -65,10 +65,12 @@ def shape_of(document: Any) -> Shape | None:
     if isinstance(functions, list) and functions and isinstance(functions[0], dict) and "name" in functions[0]:
         return Shape("openai", "an OpenAI Chat Completions body", "$.functions[0]", "a function in the deprecated 'functions' list")
     result = document.get("result")
-    for base, tools in (("$.result.tools", result.get("tools") if isinstance(result, dict) else None), ("$.tools", document.get("tools"))):
-        for index, entry in enumerate(tools if isinstance(tools, list) else ()):
-            if isinstance(entry, dict) and (shape := _tool_shape(entry, f"{base}[{index}]")):
-                return shape
+    if isinstance(result, dict) and isinstance(result.get("tools"), list):
+        return Shape("mcp", "an MCP tools/list response", "$.result.tools", "a JSON-RPC result with tools")
+    tools = document.get("tools")
+    for index, entry in enumerate(tools if isinstance(tools, list) else ()):
+        if isinstance(entry, dict) and (shape := _tool_shape(entry, f"$.tools[{index}]")):
+            return shape
     return None
 
 

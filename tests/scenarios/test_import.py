@@ -144,7 +144,9 @@ def test_provider_tools_are_kept_out_of_the_contract_and_named(kind, body, notes
         ({"messages": [], "tools": [{"type": "text_editor_20250124", "name": "str_replace_editor"}]},
          "log.json:$.tools[0].type: this is an Anthropic Messages body ('text_editor_20250124' is an Anthropic server tool); import it with `toolsurface import anthropic`"),
         ({"result": {"tools": [{"name": "web", "inputSchema": {"type": "object"}}]}},
-         "log.json:$.result.tools[0]: this is an MCP tools/list response (a tool with an 'inputSchema'); import it with `toolsurface import mcp`"),
+         "log.json:$.result.tools: this is an MCP tools/list response (a JSON-RPC result with tools); import it with `toolsurface import mcp`"),
+        ({"tools": [{"name": "web", "inputSchema": {"type": "object"}}]},
+         "log.json:$.tools[0]: this is an MCP tools/list response (a tool with an 'inputSchema'); import it with `toolsurface import mcp`"),
         ({"resourceSpans": []}, "log.json:$.resourceSpans: this is an OTLP trace export; import it with `toolsurface import otel`"),
     ],
 )  # fmt: skip
