@@ -11,7 +11,6 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from tests.fixtures.otel_export import chat_span, otlp_json, record
 from toolsurface.harness._results import read_results
 from toolsurface.harness._types import Ending, VerdictKind
 from toolsurface.mutators import Must
@@ -423,6 +422,9 @@ def test_a_logged_body_with_provider_tools_imports_its_function_tools_and_says_w
 
 
 def test_an_otel_span_export_imports_one_scenario_per_model_call_and_they_run_clean(tmp_path):
+    pytest.importorskip("opentelemetry.sdk", reason="writes its span export with the OpenTelemetry SDK: pip install -e '.[dev]'")
+    from tests.fixtures.otel_export import chat_span, otlp_json, record
+
     search = {"type": "function", "name": "market__web_search", "description": "Search the web.", "parameters": {"type": "object", "properties": {"q": {"type": "string"}}}}
     read = {"type": "function", "name": "market__web_read", "parameters": {"type": "object", "properties": {"url": {"type": "string"}}, "required": ["url"]}}
     messages = [{"role": "user", "parts": [{"type": "text", "content": "Compare two funds."}]}]
