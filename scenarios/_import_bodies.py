@@ -25,6 +25,7 @@ from ._import_common import (
     list_at,
     object_at,
     role,
+    shown,
     strict,
     text,
     tool,
@@ -109,7 +110,7 @@ def read_openai(document: Any) -> Logged:
         kind = _tool_type(entry, path, "function")
         if kind == "custom":  # Chat Completions nests it as `custom`, Responses keeps it flat
             nested = entry.get("custom")
-            kept_out.append(KeptOut(str((nested if isinstance(nested, dict) else entry).get("name", "custom")), CUSTOM_TOOL))
+            kept_out.append(KeptOut(shown(str((nested if isinstance(nested, dict) else entry).get("name", "custom"))), CUSTOM_TOOL))
         elif kind != "function":
             kept_out.append(KeptOut(label(str(kind), entry.get("name")), PROVIDER_TOOL))
         elif responses:
@@ -136,7 +137,7 @@ def read_openai(document: Any) -> Logged:
         if "role" not in message:  # a Responses item that is not a message: a call or its output
             messages.append({"role": "tool", "content": orjson.dumps(message).decode()})
             continue
-        content = "\n".join(filter(None, [text(message.get("content"), f"{path}.content"), *calls(message)]))
+        content = "\n".join(filter(None, [text(message.get("content"), f"{path}.content"), *calls(message, path)]))
         messages.append({"role": role(message["role"], f"{path}.role"), "content": content})
     return Logged(unique(tools, "$.tools" if "tools" in body else "$.functions"), tuple(messages), tuple(kept_out))
 

@@ -12,13 +12,14 @@ contract and named in a note instead of refusing the whole log.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
 TOOL_NAME = re.compile(r"[A-Za-z0-9_.-]{1,64}")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 #: A provider's own tool, run on its side: not the host's to admit.
 PROVIDER_TOOL = ("built-in tool", "a provider tool the host does not admit")
 #: A tool with free-form input instead of a JSON Schema.
@@ -69,7 +70,12 @@ def kept_out_notes(kept_out: Iterable[KeptOut]) -> list[str]:
 
 def label(kind: str, name: Any) -> str:
     """How a note names a tool kept out: its type, with its name when it has one."""
-    return f"{name} ({kind})" if isinstance(name, str) and name else kind
+    return shown(f"{name} ({kind})" if isinstance(name, str) and name else kind)
+
+
+def shown(text: str) -> str:
+    """Logged text as a note or problem line shows it: control characters escaped, so that it stays one line."""
+    return _CONTROL.sub(lambda match: f"\\x{ord(match[0]):02x}", text)
 
 
 def object_at(value: Any, path: str, what: str) -> dict[str, Any]:
@@ -152,11 +158,14 @@ def call_text(name: Any, arguments: Any) -> str:
     return f"[tool_call {name}] {arguments if isinstance(arguments, str) else orjson.dumps(arguments).decode()}"
 
 
-def calls(message: dict[str, Any]) -> Iterator[str]:
-    """The OpenAI-style `tool_calls` of an assistant message, spelled out."""
-    for call in message.get("tool_calls") or ():
-        function = call.get("function", {}) if isinstance(call, dict) else {}
-        yield call_text(function.get("name"), function.get("arguments", ""))
+def calls(message: dict[str, Any], path: str) -> list[str]:
+    """The OpenAI-style `tool_calls` of an assistant message (at `path`), spelled out."""
+    spelled = []
+    for index, call in enumerate(list_at(message.get("tool_calls") or [], f"{path}.tool_calls", "a list of tool calls")):
+        function = object_at(call, f"{path}.tool_calls[{index}]", "a tool call").get("function") or {}
+        function = object_at(function, f"{path}.tool_calls[{index}].function", "a function call")
+        spelled.append(call_text(function.get("name"), function.get("arguments", "")))
+    return spelled
 
 
 _ROLES = {"system": "system", "developer": "system", "user": "user", "assistant": "assistant", "tool": "tool", "function": "tool"}
@@ -165,6 +174,6 @@ _ROLES = {"system": "system", "developer": "system", "user": "user", "assistant"
 def role(value: Any, path: str, more: Mapping[str, str] | None = None) -> str:
     """A scenario role for the log's `value`; `more` adds a log's own spellings (`model`)."""
     roles = {**_ROLES, **(more or {})}
-    if value not in roles:
+    if not isinstance(value, str) or value not in roles:
         raise Problem(path, f"{value!r} is not a chat role ({', '.join(roles)})")
     return roles[value]

@@ -33,6 +33,7 @@ from ._import_common import (
     list_at,
     object_at,
     role,
+    shown,
     strict,
     text,
     tool,
@@ -100,13 +101,13 @@ def _read_span(source: str, span: dict[str, Any], path: str) -> ModelCall | str 
     """The model call `span` records; one line saying what it lacks when it is a model call without
     tools; None when it is not a model call."""
     found = attributes(span.get("attributes", []), f"{path}.attributes")
-    operation = found["gen_ai.operation.name"].value if "gen_ai.operation.name" in found else None
+    operation = _string(found, "gen_ai.operation.name")
     legacy = "llm.request.type" in found or any(key.startswith(("gen_ai.prompt.", "llm.")) for key in found)
     lists_tools = "gen_ai.tool.definitions" in found or any(key.startswith("llm.request.functions.0.") for key in found)
     if operation is not None:
         if operation not in _MODEL_CALLS:
             return None
-    elif not lists_tools and ("llm.request.type" not in found or found["llm.request.type"].value not in _LEGACY_MODEL_CALLS):
+    elif not lists_tools and _string(found, "llm.request.type") not in _LEGACY_MODEL_CALLS:
         return None
     read = _tools(found)
     span_id = otlp_id(span.get("spanId"), f"{path}.spanId", 8)
@@ -114,7 +115,7 @@ def _read_span(source: str, span: dict[str, Any], path: str) -> ModelCall | str 
     if span_id is None or trace_id is None:
         raise Problem(path, "expected a span with a traceId and a spanId")
     name = span.get("name") if isinstance(span.get("name"), str) and span.get("name") else operation or "model call"
-    named = f"span {span_id} ({name})"
+    named = f"span {span_id} ({shown(name)})"
     if read is None:
         return f"{named} has no {'llm.request.functions.*' if legacy else 'gen_ai.tool.definitions'}: skipped"
     tools, kept_out, bare = read
@@ -127,7 +128,7 @@ def _read_span(source: str, span: dict[str, Any], path: str) -> ModelCall | str 
         gaps.append(f"{named}: {len(bare)} tool{'s' if len(bare) > 1 else ''} without recorded parameters ({', '.join(bare)}): recorded as taking none")
     if not messages:
         gaps.append(f"{named} recorded no messages (no {'gen_ai.prompt.*' if legacy else 'gen_ai.input.messages'}): a placeholder user message stands in")
-    conversation = found["gen_ai.conversation.id"].value if "gen_ai.conversation.id" in found else None
+    conversation = _string(found, "gen_ai.conversation.id")
     return ModelCall(
         source=source,
         trace_id=trace_id,
@@ -135,7 +136,7 @@ def _read_span(source: str, span: dict[str, Any], path: str) -> ModelCall | str 
         parent_id=otlp_id(span.get("parentSpanId"), f"{path}.parentSpanId", 8),
         label=named,
         tool_format=_tool_format(found),
-        conversation=conversation if isinstance(conversation, str) and _REF.fullmatch(conversation) else None,
+        conversation=conversation if conversation is not None and _REF.fullmatch(conversation) else None,
         logged=Logged(tuple(tools), tuple(messages), tuple(kept_out), tuple(gaps)),
     )
 
@@ -232,7 +233,7 @@ def _event_messages(events: list[Any], path: str) -> list[dict[str, str]]:
     for index, raw in enumerate(events):
         where = f"{path}[{index}]"
         event = object_at(raw, where, "an event")
-        name = event.get("name")
+        name = event.get("name") if isinstance(event.get("name"), str) else None
         found = attributes(event.get("attributes", []), f"{where}.attributes")
         if name == "gen_ai.content.prompt" and "gen_ai.prompt" in found:
             messages.extend(within("gen_ai.prompt", found["gen_ai.prompt"], _plain_messages))
@@ -253,7 +254,7 @@ def _event_text(body: dict[str, Any], path: str) -> str:
             tool_calls = None
     content = body.get("content")
     said = content if content is None or isinstance(content, str | list) else orjson.dumps(content).decode()
-    return "\n".join(filter(None, [text(said, f"{path}.content"), *calls({"tool_calls": tool_calls if isinstance(tool_calls, list) else []})]))
+    return "\n".join(filter(None, [text(said, f"{path}.content"), *calls({"tool_calls": tool_calls}, path)]))
 
 
 def _plain_messages(value: Any, path: str) -> list[dict[str, str]]:
@@ -261,7 +262,7 @@ def _plain_messages(value: Any, path: str) -> list[dict[str, str]]:
     messages = []
     for index, raw in enumerate(list_at(value, path, "a list of messages")):
         message = object_at(raw, f"{path}[{index}]", "a message")
-        said = "\n".join(filter(None, [text(message.get("content"), f"{path}[{index}].content"), *calls(message)]))
+        said = "\n".join(filter(None, [text(message.get("content"), f"{path}[{index}].content"), *calls(message, f"{path}[{index}]")]))
         messages.append({"role": role(message.get("role"), f"{path}[{index}].role", _MORE_ROLES), "content": said})
     return messages
 
@@ -277,13 +278,18 @@ def _prompt_message(group: dict[str, Attribute], index: int) -> dict[str, str]:
         raise Problem((spoken or first).path, f"{problem.path}: {problem}") from None
     content = group["content"].value if "content" in group else ""
     named = [{"function": {key: call[key].value for key in ("name", "arguments") if key in call}} for call in indexed(group, "tool_calls")]
-    return {"role": said, "content": "\n".join(filter(None, [str(content), *calls({"tool_calls": named})]))}
+    return {"role": said, "content": "\n".join(filter(None, [str(content), *calls({"tool_calls": named}, where)]))}
 
 
 def _tool_format(found: dict[str, Attribute]) -> str:
     """The host's tool format, as the provider the span names implies; `logical` for any other."""
-    provider = next((found[key].value for key in ("gen_ai.provider.name", "gen_ai.system") if key in found), None)
-    provider = provider.lower() if isinstance(provider, str) else ""
+    provider = (_string(found, "gen_ai.provider.name") or _string(found, "gen_ai.system") or "").lower()
     if provider == "openai" or provider.endswith(".openai"):  # azure.ai.openai
         return "openai"
     return "anthropic" if provider == "anthropic" else "logical"
+
+
+def _string(found: dict[str, Attribute], key: str) -> str | None:
+    """The attribute `key` when it holds a string; None when the span has no such string."""
+    value = found[key].value if key in found else None
+    return value if isinstance(value, str) else None

@@ -9,7 +9,6 @@ are read too, as are its spellings of int64 (a string) and of the non-finite dou
 from __future__ import annotations
 
 import base64
-import binascii
 import math
 import re
 from collections.abc import Callable, Iterator
@@ -40,7 +39,7 @@ def decode_value(raw: Any, path: str) -> Any:
     if not value:
         return None
     if len(value) != 1:
-        raise Problem(path, f"expected one value kind, found {', '.join(sorted(value))}")
+        raise Problem(path, f"expected one value kind, found {', '.join(map(repr, sorted(value)))}")
     ((kind, inner),) = value.items()
     where = f"{path}.{kind}"
     if kind == "stringValue" and isinstance(inner, str):
@@ -60,7 +59,7 @@ def decode_value(raw: Any, path: str) -> Any:
     if kind == "bytesValue" and isinstance(inner, str):
         try:
             return base64.b64decode(inner, validate=True)
-        except binascii.Error:
+        except ValueError:  # binascii.Error, or text that is not ASCII
             pass
     if kind == "arrayValue" and isinstance(inner, dict):
         items = list_at(inner.get("values", []), f"{where}.values", "a list of values")
@@ -70,7 +69,7 @@ def decode_value(raw: Any, path: str) -> Any:
     kinds = "stringValue, boolValue, intValue, doubleValue, bytesValue, arrayValue, kvlistValue"
     if kind in kinds.split(", "):
         raise Problem(where, f"{inner!r} is not a {kind}")
-    raise Problem(where, f"unknown value kind (expected one of {kinds})")
+    raise Problem(path, f"{kind!r} is not a value kind (expected one of {kinds})")
 
 
 
@@ -97,7 +96,7 @@ def otlp_id(raw: Any, path: str, size: int) -> str | None:
             return raw.lower()
         try:
             data = base64.b64decode(raw, validate=True)
-        except binascii.Error:
+        except ValueError:  # binascii.Error, or text that is not ASCII
             data = b""
         if len(data) == size:
             return data.hex()

@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.fixtures.json_edits import edits
 from toolsurface.mutators._strategies import surfaces
 from toolsurface.scenarios import IMPORT_KINDS, ScenarioError, import_file, import_log, import_scenario, parse, scenario_id_for
 
@@ -212,3 +213,36 @@ def test_the_id_comes_from_the_file_name(tmp_path):
     path = tmp_path / "Chat Request 2026-11-05.json"
     path.write_text(json.dumps({"messages": [], "tools": [TOOL]}))
     assert import_file("openai", path)["id"] == scenario_id_for(path.stem) == "chat-request-2026-11-05"
+
+
+LOGS = {
+    "openai": {
+        "messages": [
+            {"role": "user", "content": [{"type": "text", "text": "hi"}]},
+            {"role": "assistant", "content": None, "tool_calls": [{"id": "c", "type": "function", "function": {"name": "web", "arguments": "{}"}}]},
+            {"role": "tool", "tool_call_id": "c", "content": "r"},
+        ],
+        "tools": [{**TOOL, "function": {**TOOL["function"], "strict": True}}, {"type": "custom", "custom": {"name": "sql"}}],
+    },
+    "responses": {"input": [{"role": "user", "content": "hi"}, {"type": "function_call", "name": "web"}], "tools": [RESPONSES_TOOL, {"type": "web_search_preview"}]},
+    "anthropic": {
+        "system": [{"type": "text", "text": "s"}],
+        "messages": [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "content": [{"type": "text", "text": "r"}]}]}],
+        "tools": [ANTHROPIC_TOOL, {"type": "web_search_20250305", "name": "web_search"}],
+    },
+    "mcp": {"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "web", "title": "W", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}}]}},
+}
+
+
+@pytest.mark.parametrize("log", sorted(LOGS))
+@settings(max_examples=60)
+@given(data=st.data())
+def test_any_edit_of_a_log_imports_or_is_one_line_per_problem_whatever_kind_it_is_read_as(log, data):
+    document = data.draw(edits(LOGS[log]))
+    for kind in IMPORT_KINDS:
+        try:
+            result = import_log(kind, [("log.json", document)], "x")
+        except ScenarioError as error:
+            assert error.problems and all(line.startswith("log.json") and "\n" not in line for line in error.problems)
+        else:
+            assert all(parse(skeleton) for skeleton in result.scenarios)

@@ -8,6 +8,7 @@ from google.protobuf.json_format import MessageToDict  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
 from opentelemetry.exporter.otlp.proto.common._internal import _encode_value  # noqa: E402
 
+from tests.fixtures.json_edits import edits  # noqa: E402
 from tests.fixtures.otel_export import chat_span, otlp_json, record, semconv_tools  # noqa: E402
 from toolsurface.mutators._strategies import surfaces  # noqa: E402
 from toolsurface.scenarios import ScenarioError, import_log, import_log_file, parse  # noqa: E402
@@ -287,3 +288,20 @@ def test_the_id_is_the_prefix_and_the_span_id_within_the_scenario_id_limit():
     spans = record(lambda tracer: chat_span(tracer, CURRENT))
     (skeleton,) = import_log("otel", [("export.json", otlp_json(spans))], "x" * 80).scenarios
     assert skeleton["id"] == f"{'x' * 47}-{hex_id(spans[0].context.span_id, 8)}" and len(skeleton["id"]) == 64
+
+
+
+# Built once, its tools and messages structured so that an edit can land inside them: every example
+# edits a copy of the same export.
+EXPORT = structured(otlp_json(record(lambda tracer: chat_span(tracer, {**CURRENT, "llm.request.functions.0.name": "fx__quote"}, events=[("gen_ai.user.message", {"content": "hi"})]))))
+
+
+@settings(max_examples=200, deadline=None)
+@given(document=edits(EXPORT))
+def test_any_edit_of_an_export_imports_or_is_one_line_per_problem(document):
+    try:
+        result = import_log("otel", [("export.json", document)], "export")
+    except ScenarioError as error:
+        assert error.problems and all(line.startswith(("export.json", "span ")) and "\n" not in line for line in error.problems)
+    else:
+        assert all(parse(skeleton) for skeleton in result.scenarios)

@@ -43,8 +43,8 @@ def test_an_id_reads_the_same_as_hex_and_as_base64(size, data):
     ("value", "problem"),
     [
         ({"intValue": "12.5"}, "$.intValue: '12.5' is not a intValue"),
-        ({"stringValue": "a", "intValue": 1}, "$: expected one value kind, found intValue, stringValue"),
-        ({"mapValue": {}}, "$.mapValue: unknown value kind"),
+        ({"stringValue": "a", "intValue": 1}, "$: expected one value kind, found 'intValue', 'stringValue'"),
+        ({"mapValue": {}}, "$: 'mapValue' is not a value kind"),
         ({"arrayValue": {"values": [{"boolValue": "yes"}]}}, "$.arrayValue.values[0].boolValue: 'yes' is not a boolValue"),
     ],
 )
