@@ -114,8 +114,8 @@ def _read_span(source: str, span: dict[str, Any], path: str) -> ModelCall | str 
     trace_id = otlp_id(span.get("traceId"), f"{path}.traceId", 16)
     if span_id is None or trace_id is None:
         raise Problem(path, "expected a span with a traceId and a spanId")
-    name = span.get("name") if isinstance(span.get("name"), str) and span.get("name") else operation or "model call"
-    named = f"span {span_id} ({shown(name)})"
+    name = span.get("name")
+    named = f"span {span_id} ({shown(name if isinstance(name, str) and name else operation or 'model call')})"
     if read is None:
         return f"{named} has no {'llm.request.functions.*' if legacy else 'gen_ai.tool.definitions'}: skipped"
     tools, kept_out, bare = read
