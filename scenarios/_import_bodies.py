@@ -36,7 +36,8 @@ from ._import_common import (
 _ANTHROPIC_TOOL_TYPE = re.compile(r"[a-z_]+_[0-9]{8}")
 #: OpenAI's built-in tools, as a Responses body types them (a dated variant ends in `_YYYY_MM_DD`).
 _OPENAI_BUILT_IN = re.compile(
-    r"(web_search|web_search_preview|file_search|code_interpreter|computer_use|computer_use_preview|image_generation|local_shell|shell|mcp|apply_patch)(_[0-9]{4}_[0-9]{2}_[0-9]{2})?"
+    r"(web_search|web_search_preview|file_search|code_interpreter|computer_use|computer_use_preview"
+    r"|image_generation|local_shell|shell|mcp|apply_patch)(_[0-9]{4}_[0-9]{2}_[0-9]{2})?"
 )
 _SERVER_TOOL = ("server tool", PROVIDER_TOOL[1])
 
@@ -125,7 +126,8 @@ def read_openai(document: Any) -> Logged:
         for index, raw in enumerate(list_at(body["functions"], "$.functions", "a list of functions")):
             path = f"$.functions[{index}]"
             function = object_at(raw, path, "a function")
-            tools.append(tool(function.get("name"), function.get("description"), function.get("parameters"), path, ("name", "description", "parameters")))
+            keys = ("name", "description", "parameters")
+            tools.append(tool(function.get("name"), function.get("description"), function.get("parameters"), path, keys))
     key = "input" if responses else "messages"
     raw_messages = body.get(key, [])
     if isinstance(raw_messages, str):  # the Responses API takes a bare string as the user's input

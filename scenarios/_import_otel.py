@@ -43,7 +43,12 @@ from ._otlp_json import Attribute, attributes, indexed, otlp_id, spans, within
 
 _MODEL_CALLS = frozenset({"chat", "text_completion", "generate_content"})
 _LEGACY_MODEL_CALLS = frozenset({"chat", "completion"})
-_EVENT_ROLES = {"gen_ai.system.message": "system", "gen_ai.user.message": "user", "gen_ai.assistant.message": "assistant", "gen_ai.tool.message": "tool"}
+_EVENT_ROLES = {
+    "gen_ai.system.message": "system",
+    "gen_ai.user.message": "user",
+    "gen_ai.assistant.message": "assistant",
+    "gen_ai.tool.message": "tool",
+}
 #: Gemini's name for the assistant.
 _MORE_ROLES = {"model": "assistant"}
 #: What a scenario identity field accepts (scenario.schema.json's `ref`).
@@ -125,9 +130,11 @@ def _read_span(source: str, span: dict[str, Any], path: str) -> ModelCall | str 
     messages = _messages(found, span.get("events", []), f"{path}.events")
     gaps = []
     if bare:
-        gaps.append(f"{named}: {len(bare)} tool{'s' if len(bare) > 1 else ''} without recorded parameters ({', '.join(bare)}): recorded as taking none")
+        many = "s" if len(bare) > 1 else ""
+        gaps.append(f"{named}: {len(bare)} tool{many} without recorded parameters ({', '.join(map(shown, bare))}): recorded as taking none")
     if not messages:
-        gaps.append(f"{named} recorded no messages (no {'gen_ai.prompt.*' if legacy else 'gen_ai.input.messages'}): a placeholder user message stands in")
+        lacks = "gen_ai.prompt.*" if legacy else "gen_ai.input.messages"
+        gaps.append(f"{named} recorded no messages (no {lacks}): a placeholder user message stands in")
     conversation = _string(found, "gen_ai.conversation.id")
     return ModelCall(
         source=source,
