@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime
 import enum
 import io
+import re
 import sys
 import time
 from pathlib import Path
@@ -341,24 +342,50 @@ def record(
         err.print(f"recorded {path}", markup=False)
 
 
+#: What `--id` accepts: a scenario id (scenario.schema.json), or for otel the prefix of one.
+_SCENARIO_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+
 # Built from the importers, so a new one is a choice here without an edit; mypy cannot see its members.
 ImportKind = enum.StrEnum("ImportKind", {kind: kind for kind in scenarios.IMPORT_KINDS})  # type: ignore[misc]
 
 
 @app.command("import")
 def import_(
-    kind: Annotated[ImportKind, typer.Argument(help="What the file is: an openai or anthropic request body, or an mcp tools/list response.")],
+    kind: Annotated[
+        ImportKind,
+        typer.Argument(help="What the file is: an openai or anthropic request body, an mcp tools/list response, or an otel span export (OTLP JSON)."),
+    ],
     file: Annotated[Path, typer.Argument(help="The logged JSON.")],
-    output: Annotated[Path | None, typer.Option("--output", help="Write the scenario here instead of stdout.")] = None,
-    scenario_id: Annotated[str | None, typer.Option("--id", help="The scenario's id (default: from the file name).")] = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", help="Write the scenario here instead of stdout; for otel, a folder for one file per model-call span.")
+    ] = None,
+    scenario_id: Annotated[
+        str | None, typer.Option("--id", help="The scenario's id (default: from the file name); for otel, each id's prefix, before the span id.")
+    ] = None,
 ) -> None:
-    """Turn a logged request (or an MCP tool list) into a scenario skeleton that loads."""
-    skeleton = scenarios.import_file(kind.value, file, scenario_id)
-    data = orjson.dumps(skeleton, option=orjson.OPT_INDENT_2) + b"\n"
-    if output is None:
-        sys.stdout.buffer.write(data)
+    """Turn a logged request, an MCP tool list or an OTLP span export into scenario skeletons that load."""
+    if scenario_id is not None and not _SCENARIO_ID.fullmatch(scenario_id):
+        raise UsageError(f"{scenario_id!r} must be a scenario id: lower-case letters, digits and dashes", option="id")
+    if kind.value == "otel" and output is not None and output.exists() and not output.is_dir():
+        raise UsageError(f"{output}: is a file; otel writes one scenario per model-call span into a folder", option="output")
+    imported = scenarios.import_log_file(kind.value, file, scenario_id)
+    documents = [orjson.dumps(scenario, option=orjson.OPT_INDENT_2) + b"\n" for scenario in imported.scenarios]
+    for note in imported.notes:  # what was kept out, skipped or stood in for: the user reviews the skeleton with these
+        err.print(printable(note), markup=False, soft_wrap=True)
+    if kind.value == "otel" and output is not None:
+        paths = [output / f"{scenario['id']}.json" for scenario in imported.scenarios]
+        with Publication(paths, option="output") as publication:  # all of them or none
+            for path, data in zip(paths, documents, strict=True):
+                publication.write(path, data)
+            publication.publish()
+    elif len(documents) > 1:
+        raise UsageError(f"{file} holds {len(documents)} model-call spans with tools: name a folder for their scenarios with --output DIR")
+    elif output is None:
+        sys.stdout.buffer.write(documents[0])
     else:
-        write_report(output, data, option="output")
+        write_report(output, documents[0], option="output")
+    if kind.value == "otel" and output is not None:
+        err.print(printable(f"wrote {len(documents)} scenario{'s' if len(documents) > 1 else ''} to {output}"), markup=False, soft_wrap=True)
 
 
 class Listing(enum.StrEnum):

@@ -3,7 +3,7 @@ and skeletons imported from logged requests."""
 
 from ._availability import Binding, FactKind, OwnerFact, Ruling, WebTools, hidden_by, rule, rulings
 from ._errors import ScenarioError
-from ._import import IMPORT_KINDS, import_file, import_scenario, scenario_id_for
+from ._import import IMPORT_KINDS, Imported, import_file, import_log, import_log_file, import_scenario, scenario_id_for
 from ._loader import bundled_dir, load, load_file, parse
 from ._model import (
     POINTS,
@@ -44,6 +44,7 @@ __all__ = [
     "Contract",
     "FactKind",
     "Identity",
+    "Imported",
     "Lane",
     "ListChange",
     "ListChangeKind",
@@ -73,6 +74,8 @@ __all__ = [
     "call_of",
     "capability_summary",
     "import_file",
+    "import_log",
+    "import_log_file",
     "import_scenario",
     "load",
     "load_file",

@@ -402,7 +402,71 @@ def test_an_imported_log_runs_as_a_scenario(tmp_path):
     assert run.returncode == 0, run.stdout + run.stderr
     assert {c.case.scenario for c in results(tmp_path / "out").cases} == {"request"}
     bad = toolsurface("import", "mcp", str(log))
-    assert bad.returncode == 2 and bad.stderr.startswith(f"error: {log}:$.tools[0].name: missing: each tool has a name")
+    assert bad.returncode == 2 and bad.stderr.startswith(f"error: {log}:$.tools[0]: this is an OpenAI Chat Completions body")
+
+
+def test_a_logged_body_with_provider_tools_imports_its_function_tools_and_says_what_it_kept_out(tmp_path):
+    log = tmp_path / "responses.json"
+    tools = [{"type": "web_search_preview"}, {"type": "function", "name": "fx__quote", "parameters": {"type": "object"}}]
+    log.write_text(json.dumps({"model": "m", "input": "Quote EUR in USD.", "tools": tools}))
+    done = toolsurface("import", "openai", str(log))
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == "kept out of the contract: 1 built-in tool: web_search_preview (a provider tool the host does not admit)\n"
+    assert json.loads(done.stdout)["contract"]["admitted"] == [{"name": "fx__quote", "description": "", "input_schema": {"type": "object"}}]
+    wrong = toolsurface("import", "anthropic", str(log))
+    assert wrong.returncode == 2 and wrong.stdout == ""
+    assert wrong.stderr == (
+        f"error: {log}:$.tools[0].type: this is an OpenAI Responses body ('web_search_preview' is an OpenAI built-in tool); "
+        "import it with `toolsurface import openai`\n"
+    )
+
+
+def test_an_otel_span_export_imports_one_scenario_per_model_call_and_they_run_clean(tmp_path):
+    pytest.importorskip("opentelemetry.sdk", reason="writes its span export with the OpenTelemetry SDK: pip install -e '.[dev]'")
+    from tests.fixtures.otel_export import chat_span, otlp_json, record
+
+    search = {"type": "function", "name": "market__web_search", "description": "Search the web.", "parameters": {"type": "object", "properties": {"q": {"type": "string"}}}}
+    read = {"type": "function", "name": "market__web_read", "parameters": {"type": "object", "properties": {"url": {"type": "string"}}, "required": ["url"]}}
+    messages = [{"role": "user", "parts": [{"type": "text", "content": "Compare two funds."}]}]
+
+    def calls(tracer):
+        chat_span(tracer, {"gen_ai.tool.definitions": json.dumps([search, read, {"type": "web_search_preview"}]), "gen_ai.input.messages": json.dumps(messages)})
+        chat_span(tracer, {"gen_ai.tool.definitions": json.dumps([search]), "gen_ai.input.messages": json.dumps(messages)}, name="chat again")
+        chat_span(tracer, {}, name="chat bare")
+
+    spans = record(calls)
+    ids = {span.name: format(span.context.span_id, "016x") for span in spans}
+    export = tmp_path / "traces.json"
+    export.write_text(json.dumps(otlp_json(spans)))
+    out = tmp_path / "imported"
+    done = toolsurface("import", "otel", str(export), "--output", str(out))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == "" and done.stderr.splitlines() == [
+        f"span {ids['chat bare']} (chat bare) has no gen_ai.tool.definitions: skipped",
+        f"span {ids['chat gpt-4o']} (chat gpt-4o): kept out of the contract: 1 built-in tool: web_search_preview (a provider tool the host does not admit)",
+        f"wrote 2 scenarios to {out}",
+    ]
+    expected = {f"traces-{ids['chat gpt-4o']}", f"traces-{ids['chat again']}"}
+    assert {path.stem for path in out.glob("*.json")} == expected
+    run = toolsurface("run", "--scenarios", str(out), "--red-target", "none", "--out", str(tmp_path / "report"))
+    assert run.returncode == 0, run.stdout + run.stderr
+    outcome = results(tmp_path / "report")
+    totals = outcome.summary.totals
+    assert totals.cases > 0 and totals.survived == totals.false_reject == totals.error == 0
+    assert {c.case.scenario for c in outcome.cases} == expected
+    several = toolsurface("import", "otel", str(export))
+    assert several.returncode == 2 and several.stdout == ""
+    assert several.stderr.splitlines()[-1] == f"error: {export} holds 2 model-call spans with tools: name a folder for their scenarios with --output DIR"
+    wrong = toolsurface("import", "openai", str(export))
+    assert wrong.returncode == 2 and wrong.stderr == f"error: {export}:$.resourceSpans: this is an OTLP trace export; import it with `toolsurface import otel`\n"
+    bad_id = toolsurface("import", "otel", str(export), "--output", str(tmp_path / "other"), "--id", "Traces 1")
+    assert bad_id.returncode == 2 and bad_id.stderr == "error: --id 'Traces 1' must be a scenario id: lower-case letters, digits and dashes\n"
+    broken = tmp_path / "broken.json"  # one span of three cannot be read: nothing is written
+    broken.write_text(export.read_text().replace('\\"name\\": \\"market__web_read\\"', '\\"name\\": \\"market web read\\"'))
+    failed = toolsurface("import", "otel", str(broken), "--output", str(tmp_path / "other"))
+    assert failed.returncode == 2 and failed.stderr.splitlines()[-1].startswith(f"error: {broken}:$.resourceSpans[0].scopeSpans[0].spans[0].attributes[")
+    assert "gen_ai.tool.definitions[1].name: 'market web read' is not a tool name" in failed.stderr
+    assert not (tmp_path / "other").exists()
 
 
 def test_help_shows_toml_tables_as_written():
