@@ -51,9 +51,9 @@ class Owner(Protocol):
     facts as recorded now (the guard decides which it trusts). `settle` records how the request
     ended with its owner (its ledger, its reservation); the guard calls it once per request.
 
-    An owner may also say what the request's model call can hold (`capacity`, a `Capacity`) and
-    which capability summary an entry request carries (`summary`): a guard not given its own uses
-    them.
+    An owner may also say which tools its facts govern (`web_tools`, a `WebTools`), what the
+    request's model call can hold (`capacity`, a `Capacity`) and which capability summary an entry
+    request carries (`summary`): a guard not given its own uses them.
     """
 
     @property
@@ -152,7 +152,9 @@ class GuardedRequest:
         #: Whether a model call went out: a failure after one is settled as dispatched.
         self.dispatched = False
         self.settled = False
-        #: The entry summary and the capacity this request is held to: the guard's, else its owner's.
+        #: What facts govern, the entry summary and the capacity this request is held to: the
+        #: guard's, else its owner's.
+        self.web_tools: WebTools | None = guard.web_tools or getattr(owner, "web_tools", None)
         self.summary: str | None = guard.summary if guard.summary is not None else getattr(owner, "summary", None)
         self.capacity: Capacity | None = guard.capacity or getattr(owner, "capacity", None)
         #: Each set of hidden tools read so far: until the live tools are narrowed again, the
@@ -162,7 +164,7 @@ class GuardedRequest:
 
     def hidden(self) -> frozenset[str]:
         """The tools trusted owner facts bound to this request hide, read now."""
-        hidden = hidden_by(self.owner.facts(), self.owner.binding, self.guard.web_tools)
+        hidden = hidden_by(self.owner.facts(), self.owner.binding, self.web_tools)
         if not self._seen or self._seen[-1] != hidden:
             self._seen.append(hidden)
         return hidden
@@ -201,6 +203,13 @@ class GuardedRequest:
             return
         if (result := capacity.exceeded([self.guard.fmt.logical(tool) for tool in tools], messages)) is not None:
             self.refuse(result)
+
+    def fit_count(self, tools: Sequence[Any]) -> None:
+        """Refuse with an explicit capacity result where there are more tools than the model call
+        takes (`Capacity.max_tools`): known as soon as the tools are, whatever later fits the messages."""
+        capacity = self.capacity
+        if capacity is not None and capacity.max_tools is not None and len(tools) > capacity.max_tools:
+            self.refuse(CapacityExceeded(0, capacity.budget_tokens, len(tools), max_tools=capacity.max_tools))
 
     def sent(self) -> None:
         """A model call of this request went out."""

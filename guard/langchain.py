@@ -32,8 +32,9 @@ What it checks
 - **Narrowing.** Only an owner fact bound to this very request (`Owner.binding`), from its own
   producer, hides a tool (`web_tools=` names the tools facts govern); a fact of a sibling request
   does not. The guard never adds a tool.
-- **Capacity.** With `capacity=Capacity(budget_tokens, max_tools)`, a request whose tools and
-  messages do not fit is refused with `CapacityExceeded` at the final check; tools are never cut.
+- **Capacity.** With `capacity=Capacity(budget_tokens, max_tools)` (or where the request's owner
+  says what it can hold), a request whose tools and messages do not fit is refused with
+  `CapacityExceeded` at the final check; tools are never cut.
   A context-fitting middleware of yours can call `guard.fit(tools, messages)` where it fits.
 - **Settlement.** A refusal (`SurfaceRefused`, `SummaryRefused`, `CapacityExceeded`, or LangChain's
   own refusal of tools its `ToolNode` does not know) is settled `pre_dispatch_rejected` with the
@@ -121,8 +122,7 @@ class SurfaceGuardMiddleware(AgentMiddleware[AgentState[Any], Any]):
         capacity: Capacity | None = None, owner: Callable[[], Owner] = current_owner,
     ) -> None:  # fmt: skip
         super().__init__()
-        self.core = SurfaceGuard([tool_view(tool) for tool in tools], _VIEWS, web_tools=web_tools, summary=summary)
-        self.capacity = capacity
+        self.core = SurfaceGuard([tool_view(tool) for tool in tools], _VIEWS, web_tools=web_tools, summary=summary, capacity=capacity)
         self.owner = owner
         #: Each admitted tool as the user made it, by name: a request's own tools are copies of it.
         self._templates = {tool_name(tool): tool for tool in tools}
@@ -211,7 +211,9 @@ class SurfaceGuardMiddleware(AgentMiddleware[AgentState[Any], Any]):
         """The early check of the agent's own request, then the request with tools of its own."""
         registered = run.narrowed(request.tools, tool_name)
         run.check("early", [tool_view(tool) for tool in registered], _messages(request))
-        return request.override(tools=run.narrowed(self._fresh_tools(), tool_name))
+        own = run.narrowed(self._fresh_tools(), tool_name)
+        run.fit_count(own)  # more tools than the model takes: no middleware of yours may cut them
+        return request.override(tools=own)
 
     def _fresh_tools(self) -> list[Tool]:
         """The admitted tools as new objects, rebuilt from the baseline's bytes: nothing a request
@@ -231,8 +233,7 @@ class SurfaceGuardMiddleware(AgentMiddleware[AgentState[Any], Any]):
     def fit(self, tools: Sequence[Tool], messages: Sequence[BaseMessage | dict[str, Any]], capacity: Capacity | None = None) -> None:
         """Refuse with `CapacityExceeded` (settled) unless these tools and messages fit `capacity`
         (default: the guard's): for a middleware of yours that fits the context, where it does."""
-        if (capacity := capacity or self.capacity) is not None:
-            self.run_of(self.owner()).fit([tool_view(tool) for tool in tools], message_views(messages), capacity)
+        self.run_of(self.owner()).fit([tool_view(tool) for tool in tools], message_views(messages), capacity)
 
 
 class Checkpoint(AgentMiddleware[AgentState[Any], Any]):
@@ -285,8 +286,7 @@ class FinalCheck(Checkpoint):
         wire: list[Tool] = [wire_tool(tool) for tool in request.tools]
         views, messages = [tool_view(tool) for tool in wire], _messages(request)
         run.check("final", views, messages)
-        if guard.capacity is not None:
-            run.fit(views, messages, guard.capacity)
+        run.fit(views, messages)  # the guard's capacity, else the owner's, if either says
         wire = run.narrowed(wire, tool_name)
         run.sent()
         return request.override(tools=wire)

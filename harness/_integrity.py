@@ -30,6 +30,7 @@ from ._oracles import (
     LATE,
     NOT_CARRIED,
     OUTLIVED,
+    RECORDED_POINTS,
     STALE,
     UNREACHED,
     settlement_problems,
@@ -87,8 +88,10 @@ class _Judged:
         return cls(info.lane.value, info.request, outcome, outcome is not info.outcome, info.model_calls)
 
     def beyond(self, record: CaseRecord) -> bool:
-        """Whether the case's point lies past where its request ended in that capacity result."""
-        return self.estimated and record.case.at not in record.evidence.points
+        """Whether the case's point lies past where its request ended in that capacity result: by
+        the target's own count, or at a boundary of the target's own it never reached."""
+        own = record.case.point not in RECORDED_POINTS and self.outcome is RequestOutcome.CAPACITY
+        return (self.estimated or own) and record.case.at not in record.evidence.points
 
     def remaining(self, record: CaseRecord) -> int:
         """How many model calls the request makes from the case's own on."""

@@ -13,7 +13,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from toolsurface.mutators import Kind, Must
-from toolsurface.scenarios import RequestOutcome, Scenario, rulings
+from toolsurface.scenarios import POINTS, RequestOutcome, Scenario, rulings
 
 from ._canonical import Snapshot
 from ._diff import diff_snapshots, diff_summaries
@@ -59,6 +59,9 @@ CAPACITY_RESULT = Verdict(VerdictKind.PASSED, "explicit capacity result, settled
 UNREACHED = Verdict(VerdictKind.EQUIVALENT, "the target lists no tools from the MCP server, so a change to that list cannot reach it")
 
 
+#: The boundaries after recorded stages; any other is a target's own (`Target.own_boundaries`).
+RECORDED_POINTS = frozenset(POINTS)
+
 #: The surface each model call of a case must carry, first call first.
 Expected = tuple[Snapshot, ...]
 
@@ -70,8 +73,12 @@ def judge(case: Case, observed: Observation, scenario: Scenario, expected: Expec
     From the case's call on, the calls are judged as one request made from there.
     """
     # A case whose point lies past where its request must end in a capacity result (by the target's
-    # own token count: see `judged_on`) is judged on that result; its change is never made.
-    beyond = scenario.outcome is RequestOutcome.CAPACITY and case.point not in scenario.points
+    # own token count: see `judged_on`) is judged on that result; its change is never made. On a
+    # target's own boundaries, where its capacity check sits is its own: past it is where it stopped.
+    if case.point in RECORDED_POINTS:
+        beyond = scenario.outcome is RequestOutcome.CAPACITY and case.point not in scenario.points
+    else:
+        beyond = scenario.outcome is RequestOutcome.CAPACITY and case.at not in observed.points
     if (problem := _not_exercised(case, observed, beyond)) is not None:
         if isinstance(observed.stop, Crashed) and _settled_as_refusal(observed, scenario):
             problem += untyped_refusal(observed.stop)

@@ -286,16 +286,24 @@ class Ports:
         return tools, messages
 
 
+def recorded_capacity(scenario: Scenario) -> Capacity | None:
+    """What the recorded context fit says the request's model call can hold."""
+    fit = scenario.stage(StageKind.CONTEXT_FIT)
+    return None if fit is None else Capacity(fit.budget_tokens or 0, fit.max_tools)
+
+
 class RequestOwner:
     """One request's owner on the harness's ports, as a guard sees it (`toolsurface.guard.Owner`):
     its identity, the owner-fact feed as it is now, and its reservation in its lane's ledger."""
 
-    def __init__(self, scenario: Scenario, ports: Ports) -> None:
+    def __init__(self, scenario: Scenario, ports: Ports, capacity: Capacity | None = None) -> None:
         self.binding = scenario.binding
-        #: An entry request's capability summary, and what its model call can hold, as recorded.
+        #: The tools the owners' facts govern, and an entry request's capability summary, as recorded.
+        self.web_tools = scenario.contract.web_tools
         self.summary = scenario.contract.summary
-        fit = scenario.stage(StageKind.CONTEXT_FIT)
-        self.capacity = None if fit is None else Capacity(fit.budget_tokens or 0, fit.max_tools)
+        #: What the request's model call can hold, where the owner says so: a host that replays the
+        #: recorded context fit knows it from there (`recorded_capacity`).
+        self.capacity = capacity
         self._facts = ports.facts
         self.ledger = ports.ledger(scenario.lane)
         self.reservation = self.ledger.reserve(scenario.identity.request)

@@ -22,7 +22,7 @@ from ._plan import Shard
 from ._types import CaseRecord, Tally, Totals
 
 #: Bumped on every change to what results.json holds.
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 
 @dataclass(frozen=True, slots=True)

@@ -291,10 +291,14 @@ def own_boundaries(target: Target) -> bool:
 
 def offered_checkpoints(target: Target, timeout: float) -> Checkpoints:
     """Where the target's cases land: after the recorded stages, or, for a target with boundaries of
-    its own, where a dry run of each scenario shows it offering them. A dry run that shows none
-    plans the recorded ones, whose cases then say what is wrong."""
+    its own, those it declares (`checkpoints(scenario)`) or else those a dry run of each scenario
+    shows it offering. A dry run that shows none plans the recorded ones, whose cases then say
+    what is wrong."""
     if not own_boundaries(target):
         return recorded_checkpoints
+    declared = getattr(target, "checkpoints", None)
+    if callable(declared):
+        return declared
 
     def checkpoints(scenario: Scenario) -> tuple[tuple[int, str], ...]:
         ports, _ = unchanged_request(target, scenario, timeout)

@@ -29,7 +29,7 @@ from toolsurface.guard import owning
 from toolsurface.scenarios import Message, Scenario
 
 from .._errors import CapacityExceeded, RequestRefused
-from .._ports import Ports, RequestOwner
+from .._ports import Ports, RequestOwner, recorded_capacity
 from .._reference._stages import replay_messages
 from .._types import Settlement
 
@@ -109,7 +109,8 @@ class UserAgentTarget:
         """Run one request as a host does: open it with its owner, run the agent under it, and settle
         what the agent left unsettled — dispatched once a model call went out, failed otherwise,
         refused where the framework itself refused before the model (`refusal`)."""
-        run = AgentRun(scenario, ports, ports.owner())
+        # No recorded context fit runs on the agent: its owner says what the model call can hold.
+        run = AgentRun(scenario, ports, RequestOwner(scenario, ports, recorded_capacity(scenario)))
         token = _RUN.set(run)
         try:
             with owning(run.owner):

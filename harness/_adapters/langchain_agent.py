@@ -15,8 +15,9 @@ the list outermost. The harness offers an injection boundary as the request ente
 them (`before:NAME`) and as each hands it on (`after:NAME`; after the last, the model is next),
 named by each middleware's `name`. It places them while your factory runs, by wrapping each
 middleware's hook where `create_agent` composes them, so the agent itself is yours, unchanged.
-An agent without `wrap_model_call` middleware has one boundary, `before:model`, where the model
-binds its tools.
+An agent without `wrap_model_call` middleware of yours has one boundary, `before:model`, where the
+model binds its tools. toolsurface's guard (`SurfaceGuardMiddleware`, `guard.last`) is not one of
+your stages and gets no boundary: the same agent with the guard and without it has the same cases.
 """
 
 from __future__ import annotations
@@ -53,6 +54,8 @@ from .langchain import ANSWER, _framework_refusal
 
 #: Where the model binds its tools: the one boundary of an agent without `wrap_model_call` middleware.
 MODEL = "before:model"
+#: The name every middleware of toolsurface's guard (`toolsurface.guard.langchain`) starts with.
+GUARD = "toolsurface.guard"
 
 
 def _recorded(runtime: ToolRuntime[Any, Any], **arguments: Any) -> str:
@@ -84,13 +87,17 @@ class Boundaries:
     """The boundaries around one agent's `wrap_model_call` middleware, as `create_agent` composes them."""
 
     def __init__(self) -> None:
-        #: The middleware names seen, per mode (sync, async), in composition order.
+        #: The names of your middleware seen, per mode (sync, async), in composition order.
         self.names: dict[bool, list[str]] = {False: [], True: []}
         #: Middleware whose hook is sync only: LangChain runs them only when the agent is invoked sync.
         self.sync_only: list[str] = []
 
     def around(self, name: str, hook: Callable[..., Any], is_async: bool) -> Callable[..., Any]:
-        """`hook` with the boundaries before it (for the outermost) and after it."""
+        """`hook` with the boundaries before it (for the outermost of yours) and after it. The
+        guard's own middleware are not your stages: they get none, so a run with the guard and one
+        without it have the same cases."""
+        if name.startswith(GUARD):
+            return hook
         first = not self.names[is_async]
         self.names[is_async].append(name)
         if is_async and getattr(hook, "__func__", None) is AgentMiddleware.awrap_model_call:
@@ -117,6 +124,14 @@ class Boundaries:
             return hook(request, lambda request: handler(_offered(after, request)))
 
         return bordered
+
+    @property
+    def points(self) -> tuple[str, ...]:
+        """The boundaries, in the order a request crosses them."""
+        names = self.names[True]
+        if not names:
+            return (MODEL,)
+        return (boundary_name("before", names[0]), *(boundary_name("after", name) for name in names))
 
     @contextlib.contextmanager
     def placed(self) -> Iterator[None]:
@@ -192,10 +207,16 @@ class LangChainAgentTarget(UserAgentTarget):
         if not hasattr(agent, "ainvoke"):
             raise TypeError(f"the factory returned {type(agent).__name__}, not an agent: expected what create_agent returns")
         # Invoked as LangChain can run it: async, unless a middleware has only a sync hook.
-        return agent, not boundaries.sync_only
+        return agent, not boundaries.sync_only, boundaries.points
+
+    def checkpoints(self, scenario: Scenario) -> tuple[tuple[int, str], ...]:
+        """Every boundary before every model call of the recording: known from the agent's
+        middleware, so a request that ends before one (in a capacity result, say) still has its cases."""
+        _, _, points = self.agent_for(scenario)
+        return tuple((call, point) for call in range(1, scenario.model_calls + 1) for point in points)
 
     def run(self, scenario: Scenario, ports: Any) -> Any:
-        agent, run_async = self.agent_for(scenario)
+        agent, run_async, _ = self.agent_for(scenario)
         if run_async:
             return self._arun(agent, scenario, ports)
         with self.request(scenario, ports, _framework_refusal) as run, tracing_context(enabled=False):

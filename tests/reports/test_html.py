@@ -223,7 +223,7 @@ def test_a_hostile_string_in_every_field_stays_text(record):
     shown = elements.by_id
     for section in ("totals", "pairing", "defects", "failing", "expectations", "scenarios", "cases"):
         assert HOSTILE in shown[section], section
-    for fact in (f"Tool surface audit: {HOSTILE} — {HOSTILE}", f"{HOSTILE} (results schema 7), Python {HOSTILE} on {HOSTILE}"):
+    for fact in (f"Tool surface audit: {HOSTILE} — {HOSTILE}", f"{HOSTILE} (results schema 8), Python {HOSTILE} on {HOSTILE}"):
         assert html.escape(fact) in page
     # And carried whole to the case view.
     (hostile,) = [case for case in cases_in(json.loads(data)) if case["reason"] == HOSTILE]
@@ -376,7 +376,7 @@ def test_typing_a_search_narrows_the_rows(browser, url, audit):
 def test_a_filter_in_the_hash_is_applied_on_load(browser, url, audit):
     wanted = [
         c for c in audit.cases
-        if c.verdict.kind is VerdictKind.SURVIVED and c.case.mutation.kind is Kind.DESCRIPTION and c.case.point is Point.HOOK
+        if c.verdict.kind is VerdictKind.SURVIVED and c.case.mutation.kind is Kind.DESCRIPTION and c.case.point == Point.HOOK
     ]  # fmt: skip
     assert wanted
     opened_case = wanted[-1]
