@@ -53,6 +53,7 @@ except ImportError as error:  # not installed, or another `agents` package
 
 import contextvars
 import copy
+import operator
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -107,7 +108,10 @@ class SurfaceGuard:
     async def run(self, agent: Agent[Any], input: str | list[Any], *, hooks: RunHooks[Any] | None = None, **kwargs: Any) -> RunResult:
         """`Runner.run(agent, input, hooks=hooks, **kwargs)` as one guarded request of the current owner."""
         request = self.core.request(self._owner())
-        own = self._spare.pop() if self._spare else _OwnTools(self.own_tools())
+        try:
+            own = self._spare.pop()
+        except IndexError:  # none spare: every set is in a run, or was left changed
+            own = _OwnTools(self.own_tools())
         run = _Run(request, agent.clone(tools=list(own.tools)), {id(tool): tool for tool in own.tools})
         token = self._run.set(run)
         try:
@@ -163,9 +167,12 @@ class SurfaceGuard:
         run.checked += 1
         request, messages = run.request, message_views(input)
         # The run's own tools that trusted facts hide now are the guard's to hide, as `is_enabled`
-        # would; any other tool is checked as it is: a hidden tool put back by a stage is refused.
+        # would, where that leaves exactly the surface in force; else the tools are checked as they
+        # are: a hidden tool a stage put back is refused, not hidden again.
         hidden = request.hidden()
-        tools = [tool for tool in tools if not (id(tool) in run.own and tool.name in hidden)]
+        own = [tool for tool in tools if not (id(tool) in run.own and tool.name in hidden)]
+        if len(own) < len(tools) and capture([checked_view(tool) for tool in own], CHECKED) == request.expected():
+            tools = own
         if self.capacity is not None:
             # Counted on the surface the request must carry, never on what a stage left of it: a
             # tool dropped to make room is refused as dropped, not fitted.
@@ -193,8 +200,7 @@ class _OwnTools:
     def unchanged(self, baseline: Any) -> bool:
         """Whether every tool is as made: its surface as the baseline has it, and every other
         attribute the same object (a list, the same items)."""
-        # (A tuple compares items by identity first: the same objects are equal without a look inside.)
-        return all(_state(tool) == made for tool, made in zip(self.tools, self._made, strict=True)) and (
+        return all(map(_same, map(_state, self.tools), self._made)) and (
             capture([checked_view(tool) for tool in self.tools], CHECKED) == baseline
         )
 
@@ -203,6 +209,10 @@ def _state(tool: FunctionTool) -> tuple[Any, ...]:
     """A tool's attribute names and values, then the items of those that are lists."""
     attributes = vars(tool)
     return (*attributes, *attributes.values(), *(item for value in attributes.values() if isinstance(value, list) for item in value))
+
+
+def _same(now: tuple[Any, ...], made: tuple[Any, ...]) -> bool:
+    return len(now) == len(made) and all(map(operator.is_, now, made))
 
 
 class _Hooks(RunHooks[Any]):

@@ -80,6 +80,25 @@ class EditsBeforeTheModel(RunHooks):
         agent.tools[2].description = "Price."
 
 
+class Recording(RunHooks):
+    """A host's own hooks, which must run as they would without the guard."""
+
+    def __init__(self) -> None:
+        self.events: list[str] = []
+
+    async def on_agent_start(self, context, agent) -> None:
+        self.events.append("agent_start")
+
+    async def on_llm_start(self, context, agent, system_prompt, input_items) -> None:
+        self.events.append("llm_start")
+
+    async def on_llm_end(self, context, agent, response) -> None:
+        self.events.append("llm_end")
+
+    async def on_agent_end(self, context, agent, output) -> None:
+        self.events.append(f"agent_end: {output}")
+
+
 def installed(capacity: Capacity | None = None) -> tuple[Agent, SurfaceGuard, ScriptedModel]:
     tools = admitted_tools()
     guard = SurfaceGuard(tools, web_tools=WEB, capacity=capacity)
@@ -103,8 +122,9 @@ def sent(model: ScriptedModel, call: int = -1) -> list[tuple[str, str, dict]]:
 
 def test_an_unchanged_request_goes_out_and_is_settled_dispatched_once():
     agent, guard, model = installed()
-    owner = Owner()
-    assert ask(guard, agent, owner).final_output == "done"
+    owner, hooks = Owner(), Recording()
+    assert ask(guard, agent, owner, hooks).final_output == "done"
+    assert hooks.events == ["agent_start", "llm_start", "llm_end", "agent_end: done"]
     assert [name for name, _, _ in sent(model)] == ["web_search", "web_read", "get_price"]
     assert sent(model) == [(t.name, t.description, t.params_json_schema) for t in admitted_tools()]
     assert owner.settled == [(Settlement.DISPATCHED, "")]
@@ -161,3 +181,26 @@ def test_a_model_left_unwrapped_or_run_outside_the_guard_fails_loudly():
     with pytest.raises(RuntimeError, match=r"guard\.run"):
         asyncio.run(agents.Runner.run(agent, "hello", run_config=OFFLINE))
     assert model.calls == ()
+
+
+def test_concurrent_requests_on_one_agent_keep_their_tools_apart():
+    class DropsLater(RunHooks):
+        async def on_agent_start(self, context, agent) -> None:
+            await asyncio.sleep(0)  # the other request runs meanwhile
+            agent.tools = agent.tools[:1]
+
+    agent, guard, model = installed()
+    dropping, unchanged = Owner(), Owner()
+
+    async def both():
+        async def one(owner, hooks):
+            with owning(owner):
+                return await guard.run(agent, "How did ACME trade?", hooks=hooks, run_config=OFFLINE)
+
+        return await asyncio.gather(one(dropping, DropsLater()), one(unchanged, None), return_exceptions=True)
+
+    refused, answered = asyncio.run(both())
+    assert isinstance(refused, SurfaceRefused) and answered.final_output == "done"
+    assert dropping.settled == [(Settlement.PRE_DISPATCH_REJECTED, "early check")]
+    assert unchanged.settled == [(Settlement.DISPATCHED, "")]
+    assert sent(model) == sent_admitted()
