@@ -150,29 +150,22 @@ class SurfaceGuard:
         return run
 
     def _early(self, run: _Run, agent: Agent[Any], input: str | Sequence[Any]) -> None:
-        views, messages = [checked_view(tool) for tool in agent.tools], message_views(input)
-        if capture(views, CHECKED) != self.core.baseline:
-            run.request.check("early", views, messages)  # unless it is the surface less what trusted facts hide
-            return
-        # Every admitted tool, as admitted: what trusted facts hide now is hidden before the model
-        # gets them (by `is_enabled`, or the final check's narrowing), and from here on the request
-        # is held to the rest.
-        run.request.narrowed(())
-        if (summary := self.core.summary) is not None and (stated := summary_of(messages)) != summary:
-            run.request.refuse(SummaryRefused("early", summary, stated))
+        request, messages = run.request, message_views(input)
+        if capture([checked_view(tool) for tool in agent.tools], CHECKED) != self.core.baseline:
+            # Not every admitted tool as admitted: what the agent offers must be the surface in force.
+            request.check("early", [checked_view(tool) for tool in self._offered(run, agent.tools)], messages)
+        elif (summary := self.core.summary) is not None and (stated := summary_of(messages)) != summary:
+            request.refuse(SummaryRefused("early", summary, stated))
+        # Whatever trusted facts hide now is hidden before the model gets the tools (by `is_enabled`,
+        # or the final check's narrowing): from here on the request is held to the rest.
+        request.narrowed(())
 
     def _final(self, input: str | Sequence[Any], tools: list[Any]) -> list[Any]:
         """Check what the model is handed; the tools it gets, less what trusted facts hide now."""
         run = self._current()
         run.checked += 1
         request, messages = run.request, message_views(input)
-        # The run's own tools that trusted facts hide now are the guard's to hide, as `is_enabled`
-        # would, where that leaves exactly the surface in force; else the tools are checked as they
-        # are: a hidden tool a stage put back is refused, not hidden again.
-        hidden = request.hidden()
-        own = [tool for tool in tools if not (id(tool) in run.own and tool.name in hidden)]
-        if len(own) < len(tools) and capture([checked_view(tool) for tool in own], CHECKED) == request.expected():
-            tools = own
+        tools = self._offered(run, tools)
         if self.capacity is not None:
             # Counted on the surface the request must carry, never on what a stage left of it: a
             # tool dropped to make room is refused as dropped, not fitted.
@@ -183,6 +176,17 @@ class SurfaceGuard:
         narrowed = request.narrowed(tools, lambda tool: getattr(tool, "name", repr(tool)))
         request.sent()  # from here on the provider may have it, whatever the model call raises
         return narrowed
+
+    @staticmethod
+    def _offered(run: _Run, tools: Sequence[Any]) -> list[Any]:
+        """The tools as offered: less the run's own tools that trusted facts hide now (the guard's to
+        hide, as `is_enabled` hides them) where that leaves exactly the surface in force, else as
+        they are, so a hidden tool a stage put back is refused, not hidden again."""
+        hidden = run.request.hidden()
+        kept = [tool for tool in tools if not (id(tool) in run.own and tool.name in hidden)]
+        if len(kept) < len(tools) and capture([checked_view(tool) for tool in kept], CHECKED) == run.request.expected():
+            return kept
+        return list(tools)
 
 
 #: How many unchanged sets of run tools a guard keeps for later runs (as many as run at once, say).

@@ -191,7 +191,7 @@ class Preparation(RunHooks[Request]):
         the input items they leave."""
         # The step's tools: the projection as the SDK enables it now, then as each stage leaves it.
         tools = enabled = await enabled_tools(agent, request.wrapper)
-        layout = list(agent.tools)
+        disabled = [tool for tool in agent.tools if not any(tool is e for e in enabled)]
         for stage in _stages_of(request, _AGENT_START):
             if stage.kind is StageKind.RECOVER:
                 # A resumed run's tools are the agent's fresh projection; the transcript is history, never availability.
@@ -199,7 +199,8 @@ class Preparation(RunHooks[Request]):
             else:
                 request.metadata.setdefault("hooks", []).append("trace_annotations")
             tools, items = request.offer(stage.point, tools, items)
-            agent.tools[:] = _placed(tools, layout, enabled)
+            # Tools the owners disabled stay on the agent, where `is_enabled` keeps hiding them.
+            agent.tools[:] = [*tools, *disabled]
         if self.guard is not None:
             # What the stages left, before a rebuilding re-validation replaces it: an edit is refused, not laundered.
             self.guard.check(agent, items)
@@ -218,16 +219,6 @@ class Preparation(RunHooks[Request]):
             request.carry(tools)
             if not same(items, input_items):
                 input_items[:] = items  # the very list the SDK hands the model next
-
-
-def _placed(tools: list[FunctionTool], layout: list[Any], enabled: list[FunctionTool]) -> list[Any]:
-    """The agent's tools after a stage: the ones it went on with, and the ones the owners disabled
-    back at their places, where `is_enabled` keeps hiding them."""
-    placed = list(tools)
-    for index, tool in enumerate(layout):
-        if not any(tool is e for e in enabled):
-            placed.insert(index, tool)
-    return placed
 
 
 class InputFilter:
