@@ -2,7 +2,7 @@
 
 Install it on the agent you already have, in a few lines::
 
-    from toolsurface.guard import owning
+    from toolsurface.guard import Capacity, owning
     from toolsurface.guard.openai_agents import SurfaceGuard
 
     guard = SurfaceGuard(tools, capacity=Capacity(100_000, max_tools=128))  # the tools you admit
@@ -18,9 +18,11 @@ description, `params_json_schema`, `strict_json_schema`): the baseline. Each req
 clone of your agent holding tool objects of its own, copied from yours with the baseline's fields
 decoded afresh, so nothing a run edits — an `Agent.tools` a hook replaces, a schema dict edited in
 place — reaches the next run (the SDK's own advice for per-run changes; a `FunctionTool` keeps the
-schema dict it was given and `on_agent_start` edits the agent itself). After your run hooks'
-`on_agent_start` the agent must still hold the admitted tools (`early`; `check(agent, input)` runs
-the same check where your own hooks want it). Right before every model call of the run the model
+schema dict it was given and `on_agent_start` edits the agent itself; a set of tools a run left
+exactly as made serves a later run, so an unchanged surface is not copied again). After your run
+hooks' `on_agent_start` the agent must still hold the admitted tools, as admitted or less what
+trusted owner facts hide (`early`; `check(agent, input)` runs the same check where your own hooks
+want it). Right before every model call of the run the model
 wrapper checks the tools and input the model is handed, which are what the SDK's converters send
 (`final`): count, order, names, descriptions, schemas and `strict` must be the baseline less what
 trusted owner facts hide now, and an entry request's input must state its capability summary word
