@@ -175,7 +175,7 @@ class SurfaceGuard:
             if (result := self.capacity.exceeded(surface, messages)) is not None:
                 request.refuse(result)
         request.check("final", [checked_view(tool) for tool in tools], messages)
-        narrowed = request.narrowed(tools, lambda tool: getattr(tool, "name", repr(tool)))
+        narrowed = request.narrowed(tools, _name)
         request.sent()  # from here on the provider may have it, whatever the model call raises
         return narrowed
 
@@ -189,6 +189,10 @@ class SurfaceGuard:
         if len(kept) < len(tools) and capture([checked_view(tool) for tool in kept], CHECKED) == run.request.expected():
             return kept
         return list(tools)
+
+
+def _name(tool: Any) -> str:
+    return tool.name if isinstance(tool, FunctionTool) else repr(tool)
 
 
 #: How many unchanged sets of run tools a guard keeps for later runs (as many as run at once, say).
