@@ -30,7 +30,7 @@ _TARGETS = (
     FrameworkTarget("openai-agents:stock", "toolsurface.harness._adapters.openai_agents:stock", "openai-agents",
                     "an OpenAI Agents SDK Agent of FunctionTools, built from the contract and run offline, as the SDK ships"),
     FrameworkTarget("openai-agents:guarded", "toolsurface.harness._adapters.openai_agents:guarded", "openai-agents",
-                    "the same agent with a guard in the SDK's idiom: run hooks, the model input filter and a checked model"),
+                    "the same agent with the public guard, toolsurface.guard.openai_agents: run hooks and a checked model"),
     # The example host is shipped (toolsurface.examples.mcp_host) so a plain install runs it by these names.
     FrameworkTarget("mcp-host:guarded", "toolsurface.examples.mcp_host.adapter:guarded", "mcp-host",
                     "the reference MCP host with its guard: MCP discovery, its own stages, sent through the OpenAI SDK"),

@@ -19,22 +19,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
+from typing import Any
 
 from agents import FunctionTool
 
+from toolsurface.guard._openai_agents_views import ROLES, message_views, shown_as, tool_view
 from toolsurface.scenarios import Message
 
 from ._common import TOOL_RESULT_NAME, CallIds, write_back
 
-#: The roles an easy input message may carry that a recorded conversation uses.
-_ROLES = frozenset({"system", "user", "assistant", "developer"})
-#: A recorded tool result names its tool first: `[market__web_read] …`.
-
-
-def tool_view(tool: FunctionTool) -> dict[str, Any]:
-    """The logical dict of a function tool, sharing its live schema."""
-    return {"name": tool.name, "description": tool.description or "", "input_schema": tool.params_json_schema}
+__all__ = ["Crossing", "input_items", "message_views", "new_items", "tool_view"]
 
 
 def input_items(messages: Iterable[Message]) -> list[dict[str, Any]]:
@@ -44,27 +38,6 @@ def input_items(messages: Iterable[Message]) -> list[dict[str, Any]]:
     for message in messages:
         out += new_items(message.role, message.content, calls)
     return out
-
-
-def message_views(items: Sequence[Any]) -> list[dict[str, Any]]:
-    """What the model is told, as logical messages (for the gateway and the guard)."""
-    return Crossing((), items, "read", _builds_nothing).messages
-
-
-def _builds_nothing(view: Any) -> NoReturn:
-    """The tool builder of a crossing that is only read: its views are never mapped back."""
-    raise RuntimeError("a read-only crossing builds no tools")
-
-
-def _shown_as(item: Any) -> tuple[str, str] | None:
-    """The (role, content) an input item is shown as, or None for an item the views do not show."""
-    if not isinstance(item, dict):
-        return None
-    if item.get("type") == "function_call_output" and isinstance(item.get("output"), str):
-        return "tool", item["output"]
-    if item.get("role") in _ROLES and isinstance(item.get("content"), str) and item.get("type", "message") == "message":
-        return item["role"], item["content"]
-    return None
 
 
 @dataclass(slots=True)
@@ -94,7 +67,7 @@ class Crossing:
         self._leading: list[Any] = []
         last: _Shown | None = None
         for item in items:
-            shown = _shown_as(item)
+            shown = shown_as(item)
             if isinstance(item, dict) and item.get("type") == "function_call" and isinstance(item.get("call_id"), str):
                 self._calls[item["call_id"]] = item  # goes out again right before its output
             elif shown is None:
@@ -153,4 +126,4 @@ def new_items(role: str, content: str, calls: CallIds) -> list[dict[str, Any]]:
     if role == "tool":
         output = {"type": "function_call_output", "call_id": calls(), "output": content}
         return [_call_for(output), output]
-    return [{"role": role if role in _ROLES else "user", "content": content}]
+    return [{"role": role if role in ROLES else "user", "content": content}]

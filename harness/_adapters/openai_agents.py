@@ -38,15 +38,14 @@ share a name it keeps the last, with a warning (`RunConfig.tool_name_collision_p
 it shares: a `FunctionTool` keeps the schema dict it was given and is the agent's own object, and
 `on_agent_start` edits `Agent.tools` itself, so an in-place edit anywhere, or a hook's new list,
 reaches every later run of the same agent. The target keeps one agent per scenario and runs every
-request on it, as a host keeps its agent, so stock, those edits reach the next request; the guard
-runs each request on a clone of the agent with `FunctionTool`s of its own, built from the
-contract's descriptors (`Guard.own_tools`), so what a request edits goes with it.
+request on it, as a host keeps its agent, so stock, those edits reach the next request.
 
-The guard takes its baseline from the contract's descriptors as bytes before any tool object
-exists, checks the step's tools and the input as recovery and the hooks left them (`early`, in
-`on_agent_start`, before `is_enabled` or a rebuilding re-validation can launder an edit), fits the context
-without cutting tools (`CapacityExceeded`), and checks once more in the innermost model wrapper,
-right before the model is called (`final`).
+`guarded()` installs the public guard, `toolsurface.guard.openai_agents.SurfaceGuard`, as a user
+does: built once with the agent's tools, it runs each request (`guard.run`, under `owning` the
+ports' owner) on a clone of the agent with tool objects of its own, and its model wrapper sits
+inside the seal, right before the model. The stages call its early check (`guard.check`) where the
+recorded host checks, after the hooks and before a re-validation that rebuilds the tools can
+launder an edit; a context_fit stage's budget is the guard's capacity.
 """
 
 from __future__ import annotations
@@ -67,17 +66,20 @@ if not getattr(agents, "__version__", "").startswith("0.24."):
 
 import asyncio
 import json
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from toolsurface.guard import owning
+from toolsurface.guard.openai_agents import SurfaceGuard
 from toolsurface.scenarios import Scenario, Stage, StageKind
 
 from .._canonical import capture
+from .._capacity import capacity_of
 from .._formats import LOGICAL
 from .._reference._stages import replay_messages
-from ._common import AgentTarget, PreparedRequest, SurfaceGuard, same, settle_run
-from ._openai_agents_views import Crossing, input_items, message_views, tool_view
+from ._common import AgentTarget, PreparedRequest, contract_guard, same, settle_run
+from ._openai_agents_views import Crossing, input_items, tool_view
 
 INSTRUCTIONS = "Carry on from the conversation, using only the tools offered."
 ANSWER = "Nothing to add: this offline model only records what reached it."
@@ -174,7 +176,7 @@ def _stages_of(request: Request, kinds: tuple[StageKind, ...]) -> list[Stage]:
 class Preparation(RunHooks[Request]):
     """The run hooks: recovery and the hooks before the SDK collects tools; asynchronous preparation last."""
 
-    def __init__(self, guard: Guard | None) -> None:
+    def __init__(self, guard: SurfaceGuard | None) -> None:
         self.guard = guard
 
     async def on_agent_start(self, context: Any, agent: Agent[Request]) -> None:
@@ -200,8 +202,8 @@ class Preparation(RunHooks[Request]):
             # Tools the owners disabled stay on the agent, where `is_enabled` keeps hiding them.
             agent.tools[:] = [*tools, *disabled]
         if self.guard is not None:
-            # What the stages left, before `is_enabled` re-validates it: a hidden tool put back is refused, not re-hidden.
-            self.guard.check("early", request, tools, items)
+            # What the stages left, before a rebuilding re-validation replaces it: an edit is refused, not laundered.
+            self.guard.check(agent, items)
         revalidate = next(iter(_stages_of(request, (StageKind.REVALIDATE,))), None)
         if revalidate is not None and revalidate.rebuild:
             # The owners rebuild the tool objects from their own descriptors; `is_enabled` narrows them.
@@ -227,9 +229,8 @@ class InputFilter:
     and the hooks of that call run here first (`Preparation.start`).
     """
 
-    def __init__(self, preparation: Preparation, guard: Guard | None) -> None:
+    def __init__(self, preparation: Preparation) -> None:
         self.preparation = preparation
-        self.guard = guard
 
     async def __call__(self, data: CallModelData[Request]) -> ModelInputData:
         request = data.context
@@ -258,13 +259,9 @@ class InputFilter:
             request.carry(tools)
         return ModelInputData(input=items, instructions=data.model_data.instructions)
 
-    def _replay(self, request: Request, stage: Stage) -> Callable[[list[Any]], list[Any]]:
-        def replay(views: list[Any]) -> list[Any]:
-            if stage.kind is StageKind.CONTEXT_FIT and self.guard is not None:
-                self.guard.fit(request, stage, request.tools, views)
-            return replay_messages(stage, views, request.scenario, request.ports.publications)
-
-        return replay
+    @staticmethod
+    def _replay(request: Request, stage: Stage) -> Callable[[list[Any]], list[Any]]:
+        return lambda views: replay_messages(stage, views, request.scenario, request.ports.publications)
 
 
 class _Boundary(Model):
@@ -318,18 +315,6 @@ class SealedModel(_Boundary):
         return items, tools
 
 
-class CheckedModel(_Boundary):
-    """The last check, in the innermost model wrapper: what the model is about to get, on every path."""
-
-    def __init__(self, wrapped: Model, request: Request, guard: Guard) -> None:
-        super().__init__(wrapped, request)
-        self.guard = guard
-
-    def _before(self, items: list[Any], tools: list[Any]) -> tuple[list[Any], list[Any]]:
-        self.guard.check("final", self.request, tools, items)
-        return items, self.guard.narrowed(self.request, tools, lambda tool: getattr(tool, "name", repr(tool)))
-
-
 class GatewayModel(Model):
     """The offline model: it reports what reached it to the harness's gateway and answers with the
     recorded model's function calls, under the gateway's ids, or in text once the recording ends."""
@@ -369,29 +354,6 @@ class GatewayModel(Model):
         yield  # an async generator, as the interface declares
 
 
-# -- the guard --------------------------------------------------------------------------------
-
-
-class Guard(SurfaceGuard):
-    """The surface guard, reading `FunctionTool`s and input items through their views."""
-
-    def check(self, checkpoint: str, request: PreparedRequest, tools: Sequence[Any], items: Sequence[Any]) -> None:
-        # A tool that is not a `FunctionTool` cannot be the admitted one: it is seen by its repr.
-        views = [tool_view(tool) if isinstance(tool, FunctionTool) else {"name": repr(tool)} for tool in tools]
-        super().check(checkpoint, request, views, message_views(items))
-
-    def fit(self, request: PreparedRequest, stage: Stage, tools: Sequence[FunctionTool], messages: list[Any]) -> None:
-        super().fit(request, stage, [tool_view(tool) for tool in tools], messages)
-
-    @staticmethod
-    def own_tools(agent: Agent[Request], scenario: Scenario) -> Agent[Request]:
-        """The agent for one run: a clone holding a new list of `FunctionTool`s built from the
-        contract's descriptors, so neither an in-place edit nor a hook's new list reaches the
-        agent's own tools, or the next run. (`Agent.clone` is shallow: a list it is not given is
-        the original's.)"""
-        return agent.clone(tools=project(scenario))
-
-
 # -- the agent and the target -----------------------------------------------------------------
 
 
@@ -400,18 +362,27 @@ def build_agent(scenario: Scenario) -> Agent[Request]:
     return Agent[Request](name="toolsurface", instructions=INSTRUCTIONS, tools=list(project(scenario)))
 
 
-def run_config(request: Request, guard: Guard | None, hooks: Preparation | None = None) -> RunConfig:
-    """Offline: our own model (no provider, no key) and no tracing, so nothing is exported."""
+def run_config(request: Request, guard: SurfaceGuard | None = None, hooks: Preparation | None = None) -> RunConfig:
+    """Offline: our own model (no provider, no key) and no tracing, so nothing is exported. The
+    guard's model wrapper sits inside the seal, right before the model."""
     model: Model = GatewayModel(request)
     if guard is not None:
-        model = CheckedModel(model, request, guard)
+        model = guard.model(model)
     model = SealedModel(model, request)
     return RunConfig(
         model=model, tracing_disabled=True, trace_include_sensitive_data=False,
         # A recorded reply may call a tool a change renamed away: the model is told, as other frameworks do.
         tool_not_found_behavior="return_error_to_model",
-        call_model_input_filter=InputFilter(hooks or Preparation(guard), guard),
+        call_model_input_filter=InputFilter(hooks or Preparation(guard)),
     )  # fmt: skip
+
+
+def guard_for(scenario: Scenario, tools: list[Any]) -> SurfaceGuard:
+    """The public guard a host installs on this contract's agent: its admitted tools, the tools its
+    owner facts govern, its entry summary, and what a model call can hold where the recording says."""
+    contract, fit = scenario.contract, scenario.stage(StageKind.CONTEXT_FIT)
+    capacity = capacity_of(fit) if fit is not None and fit.budget_tokens else None
+    return SurfaceGuard(tools, web_tools=contract.web_tools, summary=contract.summary, capacity=capacity)
 
 
 class OpenAIAgentsTarget(AgentTarget):
@@ -419,25 +390,39 @@ class OpenAIAgentsTarget(AgentTarget):
 
     framework = "openai-agents"
 
-    def build_agent(self, scenario: Scenario) -> Agent[Request]:
-        return build_agent(scenario)
+    def build_agent(self, scenario: Scenario) -> tuple[Agent[Request], SurfaceGuard | None]:
+        """The agent, and its guard built once with it, as a host installs one."""
+        agent = build_agent(scenario)
+        return agent, guard_for(scenario, agent.tools) if self.guarded else None
 
     async def run(self, scenario: Scenario, ports: Any) -> None:
-        agent: Agent[Request] = self.agent_for(scenario)
-        guard = None
-        if self.guarded:
-            guard = Guard()
-            agent = guard.own_tools(agent, scenario)
-        await run_request(agent, Request.open(scenario, ports), guard)
+        agent, guard = self.agent_for(scenario)
+        await run_on(agent, guard, scenario, ports)
 
 
-async def run_request(agent: Agent[Request], request: Request, guard: Guard | None = None) -> None:
-    """Run the agent on the recorded conversation and settle the reservation, whatever happens."""
+async def run_on(agent: Agent[Request], guard: SurfaceGuard | None, scenario: Scenario, ports: Any) -> None:
+    """One request of the scenario on the host's agent, with its guard if it has one."""
+    if guard is None:
+        await run_request(agent, Request.open(scenario, ports))
+        return
+    owner = ports.owner()
+    # The guard settles the request with the owner; the host's own request only reads its facts.
+    with owning(owner):
+        await run_request(agent, Request(scenario, ports, contract_guard(scenario).request(owner)), guard)
+
+
+async def run_request(agent: Agent[Request], request: Request, guard: SurfaceGuard | None = None) -> None:
+    """Run the agent on the recorded conversation, settled once whatever happens: by the guard's
+    run, or, stock, by the harness."""
     hooks = Preparation(guard)
-    config = run_config(request, guard, hooks)
     # One turn per model call the recording makes: the SDK runs the tools and calls the model again.
-    run = Runner.run(agent, request.input, context=request, hooks=hooks, run_config=config, max_turns=request.scenario.model_calls)
-    await settle_run(request, run)
+    run: dict[str, Any] = dict(context=request, hooks=hooks, run_config=run_config(request, guard, hooks), max_turns=request.scenario.model_calls)
+    if guard is None:
+        await settle_run(request, Runner.run(agent, request.input, **run))
+        return
+    await guard.run(agent, request.input, **run)
+    if not request.dispatched:
+        raise RuntimeError("the agent run ended without calling the model")
 
 
 def stock() -> OpenAIAgentsTarget:
@@ -446,5 +431,5 @@ def stock() -> OpenAIAgentsTarget:
 
 
 def guarded() -> OpenAIAgentsTarget:
-    """The same agent with the surface guard: early, capacity and final checks."""
+    """The same agent with the public guard, `toolsurface.guard.openai_agents`, installed."""
     return OpenAIAgentsTarget(guarded=True)

@@ -129,7 +129,7 @@ def _scenario(name: str):
 
 def _run(agent, scenario, point=None, injection=None, guard=None) -> Ports:
     ports = Ports(scenario, FORMATS["logical"], point, injection)
-    asyncio.run(adapter.run_request(agent, adapter.Request.open(scenario, ports), guard))
+    asyncio.run(adapter.run_on(agent, guard, scenario, ports))
     return ports
 
 
@@ -175,13 +175,13 @@ def test_a_hook_replaces_the_agents_own_tools_for_every_later_run():
 @pytest.mark.parametrize("point, edit", [("hook", "replaced"), ("post_seal", "in_place")])
 def test_the_guard_runs_each_request_on_a_clone_with_tools_of_its_own(point, edit):
     scenario = _scenario("etf-compare-main-hooked")
-    guard = adapter.Guard(scenario)  # before any tool object exists, as the target takes it
     agent = adapter.build_agent(scenario)
+    guard = adapter.guard_for(scenario, agent.tools)  # once, with the agent, as a host installs it
     mark = _mark_schema_replaced if edit == "replaced" else _mark_schema_in_place
     with pytest.raises(SurfaceRefused):
-        _run(guard.own_tools(agent, scenario), scenario, point, mark, guard)
+        _run(agent, scenario, point, mark, guard)
     # Neither a hook's new list nor an in-place edit reached the agent: the next run is as a clean one.
-    assert _run(guard.own_tools(agent, scenario), scenario, guard=guard).gateway.log[0].surface == snapshot_of(scenario.surface)
+    assert _run(agent, scenario, guard=guard).gateway.log[0].surface == snapshot_of(scenario.surface)
     assert all("x-edited" not in tool.params_json_schema for tool in agent.tools)
 
 
