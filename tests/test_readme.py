@@ -1,5 +1,6 @@
 """The README's examples and CI recipes run as they are written."""
 
+import json
 import re
 import shlex
 import shutil
@@ -73,3 +74,29 @@ def test_the_pre_commit_hook_and_its_config_validate(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     hook = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())[0]
     assert yaml.safe_load(config.read_text())["repos"][0]["hooks"][0]["id"] == hook["id"] == "toolsurface-scan"
+
+
+def test_the_own_agent_walkthrough_finds_the_flaw_and_the_guard_turns_it_green(tmp_path):
+    (app,) = blocks_after("### Your own agent", "python")
+    (tmp_path / "myapp.py").write_text(app)
+    section = README.split("\n### Your own agent\n", 1)[1]
+    commands = re.search(r"```\n(toolsurface .*?)```", section, re.DOTALL).group(1)
+    red, green = [shlex.split(line.partition("#")[0]) for line in commands.strip().splitlines()]
+    installed = shutil.which("toolsurface", path=str(Path(sys.executable).parent)) or "toolsurface"
+    over_limit = ["--select", "desk-research-main-openai-over-tool-limit/*/after:ProviderLimit/*"]
+
+    def run(words):
+        return subprocess.run([installed, *words[1:], *over_limit, "--out", "out"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+
+    done = run(red)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "toolsurface reproduce desk-research-main-openai-over-tool-limit/main/hooks/after:ProviderLimit/" in done.stdout
+    cases = json.loads((tmp_path / "out" / "results.json").read_text())["cases"]
+    cut = [c for c in cases if c["case"]["mutation"]["kind"] == "legit"]
+    assert cut and all(c["verdict"]["reason"] == "dispatched 128 of 140 required tools instead of an explicit capacity result" for c in cut)
+    reproduce = [installed, "reproduce", cut[0]["case"]["id"], "--target", "langchain:myapp:build"]
+    shown = subprocess.run(reproduce, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert "verdict  survived — dispatched 128 of 140 required tools" in shown.stdout, shown.stdout + shown.stderr
+    done = run(green)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "no survivors, false rejections or errors" in done.stdout

@@ -26,9 +26,11 @@ def planned_points(factory: str, scenario: str) -> list[str]:
 
 
 def test_the_boundaries_are_the_agents_own_named_by_its_middleware():
-    assert planned_points("build", "etf-compare-main-hooked") == ["before:tracing", "after:tracing", "after:TokenSaver"]
+    assert planned_points("build", "etf-compare-main-hooked") == ["before:tracing", "after:tracing", "after:ProviderLimit"]
     # Before each later model call of a run, the same boundaries again.
-    assert planned_points("build", "etf-compare-main-tool-loop")[3:6] == ["before:tracing@2", "after:tracing@2", "after:TokenSaver@2"]
+    assert planned_points("build", "etf-compare-main-tool-loop")[3:6] == ["before:tracing@2", "after:tracing@2", "after:ProviderLimit@2"]
+    # The guard's own middleware are not the agent's stages: with it, the same cases.
+    assert planned_points("build_guarded", "etf-compare-main-hooked") == planned_points("build", "etf-compare-main-hooked")
 
 
 def test_an_agent_without_middleware_has_the_models_boundary():
@@ -37,11 +39,35 @@ def test_an_agent_without_middleware_has_the_models_boundary():
     assert planned_points("build_plain", "entry-main-portfolio-document") == ["before:model"]
 
 
-def test_the_flawed_middleware_fails_the_unchanged_request_in_its_own_words():
-    (result,) = run_cases(APP.format("build"), ["etf-compare-main-hooked/*/after:TokenSaver/legit.replace:key_order:*"])[:1]
-    assert result.verdict.kind is VerdictKind.FALSE_REJECT or result.verdict.kind is VerdictKind.SURVIVED
-    assert "changed at /properties/query/description" in result.verdict.reason
-    assert result.case.id.startswith("etf-compare-main-hooked/main/hooks/after:TokenSaver/")
+OVER_LIMIT = "desk-research-main-openai-over-tool-limit/*/after:ProviderLimit/legit.*"
+
+
+def test_the_flawed_middleware_fails_the_request_it_cuts_in_its_own_words():
+    results = run_cases(APP.format("build"), [OVER_LIMIT])
+    assert results and all(r.verdict.kind is VerdictKind.SURVIVED for r in results)
+    assert all("dispatched 128 of 140 required tools instead of an explicit capacity result" in r.verdict.reason for r in results)
+    assert all(r.case.id.startswith("desk-research-main-openai-over-tool-limit/main/hooks/after:ProviderLimit/") for r in results)
+
+
+#: A cross-section of the guarded agent's matrix: every kind at each of its boundaries, owner facts,
+#: an entry summary, the tool loop's later calls, and the over-limit request its middleware would cut.
+GUARDED_SELECTION = [
+    "etf-compare-main-hooked/*/after:tracing/*",
+    "etf-news-main-budget-exhausted/*/before:tracing/availability.*",
+    "entry-main-portfolio-document/*/after:ProviderLimit/*",
+    "etf-compare-main-tool-loop/*/*@3/*",
+    "desk-research-main-openai-over-tool-limit/*/after:ProviderLimit/*",
+]
+
+
+def test_the_same_agent_with_the_guard_installed_passes():
+    results = run_cases(APP.format("build_guarded"), GUARDED_SELECTION)
+    failing = [(r.case.id, r.verdict) for r in results if not r.verdict.kind.ok]
+    assert not failing, failing[:3]
+    kinds = {r.verdict.kind for r in results}
+    assert {VerdictKind.KILLED, VerdictKind.PASSED} <= kinds
+    over = [r for r in results if r.case.scenario == "desk-research-main-openai-over-tool-limit" and r.case.must.value == "dispatch"]
+    assert over and all(r.verdict.reason.startswith("explicit capacity result") for r in over)
 
 
 def test_every_change_at_every_boundary_of_a_stock_agent_reaches_the_model():
