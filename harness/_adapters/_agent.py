@@ -32,6 +32,7 @@ from .._errors import CapacityExceeded, RequestRefused
 from .._ports import Ports, RequestOwner, recorded_capacity
 from .._reference._stages import replay_messages
 from .._types import Settlement
+from ._common import KeptAgents
 
 #: A boundary name keeps to what case ids and `--select` globs read plainly.
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.:-]+")
@@ -47,6 +48,10 @@ class AgentRun:
     dispatched: bool = False
     #: The model call whose tools the model's own boundary last offered.
     offered_at_model: int = 0
+
+    def sent(self) -> None:
+        """A model call of the request went out."""
+        self.dispatched = True
 
 
 _RUN: contextvars.ContextVar[AgentRun | None] = contextvars.ContextVar("toolsurface_agent_run", default=None)
@@ -92,14 +97,8 @@ class UserAgentTarget:
     def __init__(self, factory: Callable[..., Any], spec: str) -> None:
         self.factory = factory
         self.name = spec
-        self._agents: dict[str, tuple[Scenario, Any]] = {}
-
-    def agent_for(self, scenario: Scenario) -> Any:
-        """The agent the user's factory builds for this contract, built on first use and kept."""
-        kept = self._agents.get(scenario.id)
-        if kept is None or (kept[0] is not scenario and kept[0] != scenario):
-            kept = self._agents[scenario.id] = (scenario, self.build_agent(scenario))
-        return kept[1]
+        #: The agent the user's factory builds for each contract, kept as a host keeps it.
+        self.agent_for = KeptAgents(self.build_agent)
 
     def build_agent(self, scenario: Scenario) -> Any:
         raise NotImplementedError

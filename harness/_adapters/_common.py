@@ -43,20 +43,27 @@ class AgentTarget:
     def __init__(self, guarded: bool) -> None:
         self.guarded = guarded
         self.name = f"{self.framework}:{'guarded' if guarded else 'stock'}"
-        #: One agent per scenario, as a host keeps one per configuration: built for the scenario's
-        #: first request and handed every later one, so whatever a run leaves on it reaches the next.
-        self._agents: dict[str, tuple[Scenario, Any]] = {}
-
-    def agent_for(self, scenario: Scenario) -> Any:
-        """The agent this host keeps for the scenario's contract, built on first use."""
-        kept = self._agents.get(scenario.id)
-        if kept is None or (kept[0] is not scenario and kept[0] != scenario):
-            kept = self._agents[scenario.id] = (scenario, self.build_agent(scenario))
-        return kept[1]
+        self.agent_for = KeptAgents(self.build_agent)
 
     def build_agent(self, scenario: Scenario) -> Any:
         """The framework's agent for this contract, as a host builds it once."""
         raise NotImplementedError
+
+
+class KeptAgents:
+    """One agent per scenario, as a host keeps one per configuration: built for the scenario's
+    first request and handed every later one, so whatever a run leaves on it reaches the next."""
+
+    def __init__(self, build: Callable[[Scenario], Any]) -> None:
+        self._build = build
+        self._agents: dict[str, tuple[Scenario, Any]] = {}
+
+    def __call__(self, scenario: Scenario) -> Any:
+        """The agent kept for the scenario's contract, built on first use."""
+        kept = self._agents.get(scenario.id)
+        if kept is None or (kept[0] is not scenario and kept[0] != scenario):
+            kept = self._agents[scenario.id] = (scenario, self._build(scenario))
+        return kept[1]
 
 
 class FrameworkRefused(RequestRefused):

@@ -274,11 +274,18 @@ class GatewayModel(BaseChatModel):
         formatted = [convert_to_openai_tool(tool) for tool in tools]
         return self.bind(tools=formatted, **({"tool_choice": tool_choice} if tool_choice else {}), **kwargs)
 
+    def served(self) -> Any:
+        """The request this model call serves: anything with `ports`, `scenario` and `sent()`."""
+        return get_runtime(Request).context
+
     def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any) -> ChatResult:
-        prepared: Request = get_runtime(Request).context
         tools = [tool_view(tool) for tool in kwargs.get("tools", ())]
-        reply = prepared.ports.gateway.dispatch(prepared.scenario.identity.request, tools, message_views(messages))
-        prepared.sent()
+        return self.answer(self.served(), tools, message_views(messages))
+
+    def answer(self, served: Any, tools: list[Any], messages: list[Any]) -> ChatResult:
+        """Send the tool and message views to the gateway, and answer as the recorded model did."""
+        reply = served.ports.gateway.dispatch(served.scenario.identity.request, tools, messages)
+        served.sent()
         if calls := reply.get("tool_calls"):
             asked = [{"name": c["name"], "args": c["arguments"], "id": c["id"], "type": "tool_call"} for c in calls]
             return ChatResult(generations=[ChatGeneration(message=AIMessage("", tool_calls=asked))])

@@ -47,10 +47,10 @@ from typing import Any
 
 from toolsurface.scenarios import Scenario, ToolDescriptor
 
-from ._agent import UserAgentTarget, boundary_name, current_run, offer, sealed_messages
+from ._agent import AgentRun, UserAgentTarget, boundary_name, current_run, offer, sealed_messages
 from ._common import same
 from ._langchain_views import Crossing, history, message_views, tool_view
-from .langchain import ANSWER, _framework_refusal
+from .langchain import GatewayModel, _framework_refusal
 
 #: Where the model binds its tools: the one boundary of an agent without `wrap_model_call` middleware.
 MODEL = "before:model"
@@ -154,16 +154,17 @@ class Boundaries:
             agent_factory.traceable = traceable
 
 
-class OfflineModel(BaseChatModel):
-    """The offline model: it reports what reached it to the gateway and answers with the recorded
-    model's tool calls, under the gateway's ids, or in text once the recording ends. Its
-    `bind_tools` converts with `convert_to_openai_tool`, as the provider integrations do."""
+class OfflineModel(GatewayModel):
+    """The harness's offline model (`GatewayModel`), serving the run in progress; where no
+    middleware of yours borders the model, its own boundary is where it binds the tools."""
 
     bordered: bool = False
 
-    @property
-    def _llm_type(self) -> str:
-        return "toolsurface-offline"
+    def served(self) -> AgentRun:
+        run = current_run()
+        if run is None:
+            raise RuntimeError("the offline model only answers inside a toolsurface run")
+        return run
 
     def bind_tools(self, tools: Sequence[Any], *, tool_choice: str | None = None, **kwargs: Any) -> Any:
         tools = list(tools)
@@ -172,26 +173,15 @@ class OfflineModel(BaseChatModel):
             views, _ = run.ports.inject(MODEL, crossing.tools, [])
             run.offered_at_model = run.ports.call
             tools = crossing.tools_back(list(views))
-        formatted = [convert_to_openai_tool(tool) for tool in tools]
-        return self.bind(tools=formatted, **({"tool_choice": tool_choice} if tool_choice else {}), **kwargs)
+        return super().bind_tools(tools, tool_choice=tool_choice, **kwargs)
 
     def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any) -> ChatResult:
-        run = current_run()
-        if run is None:
-            raise RuntimeError("the offline model only answers inside a toolsurface run")
+        run = self.served()
         tools, views = [tool_view(tool) for tool in kwargs.get("tools", ())], message_views(messages)
         if not self.bordered and run.offered_at_model != run.ports.call:
             # No tools to bind (LangChain binds none then): the model's boundary is here.
             tools, views = run.ports.inject(MODEL, tools, views)
-        reply = run.ports.gateway.dispatch(run.scenario.identity.request, tools, views)
-        run.dispatched = True
-        if calls := reply.get("tool_calls"):
-            asked = [{"name": c["name"], "args": c["arguments"], "id": c["id"], "type": "tool_call"} for c in calls]
-            return ChatResult(generations=[ChatGeneration(message=AIMessage("", tool_calls=asked))])
-        return ChatResult(generations=[ChatGeneration(message=AIMessage(ANSWER))])
-
-    async def _agenerate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any) -> ChatResult:
-        return self._generate(messages, stop, run_manager, **kwargs)
+        return self.answer(run, tools, views)
 
 
 class LangChainAgentTarget(UserAgentTarget):
