@@ -269,3 +269,22 @@ def test_a_run_without_an_owner_is_not_started():
     with pytest.raises(LookupError, match="owning"):
         asyncio.run(Agent(provider.model(), capabilities=[SurfaceGuardCapability(TOOLS)]).run("hi"))
     assert provider.sent == []
+
+
+def test_the_guard_imports_nothing_of_the_harness_machinery():
+    import ast
+    from pathlib import Path
+
+    import toolsurface.guard
+
+    forbidden = ("toolsurface.harness._ports", "toolsurface.harness._adapters", "toolsurface.harness._runner",
+                 "toolsurface.harness._oracles", "toolsurface.harness._reference")  # fmt: skip
+    folder = Path(toolsurface.guard.__file__).parent
+    for module in ("pydantic_ai.py", "_pydantic_ai_views.py"):
+        tree = ast.parse((folder / module).read_text())
+        imported = [
+            node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+        ] + [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
+        names = [alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) for alias in node.names]
+        assert not [name for name in imported if name.startswith(forbidden)], module
+        assert "Scenario" not in names, module

@@ -137,6 +137,18 @@ def test_the_guarded_agent_builds_each_runs_tools_so_an_edit_stays_in_its_run():
     assert _run(agent, scenario, guarded=True).gateway.log[0].surface == snapshot_of(scenario.surface)
 
 
+def test_the_guarded_agent_carries_the_public_guard_with_the_contracts_baseline():
+    from toolsurface.guard.pydantic_ai import SurfaceCheckpoint, SurfaceGuardCapability
+
+    scenario = _scenario("etf-compare-main-hooked")
+    chain = adapter.capabilities(scenario, SurfaceGuardCapability(adapter.contract_tools(scenario)))
+    (guard,) = [c for c in chain if isinstance(c, SurfaceGuardCapability)]
+    (early,) = [c for c in chain if isinstance(c, SurfaceCheckpoint)]
+    assert early.guard is guard and early.name == "early"
+    # Taken from the agent's Tool objects, the public guard's baseline is the contract's, byte for byte.
+    assert guard.guard.baseline.raw == snapshot_of(scenario.contract.surface, guard.guard.fmt).raw
+
+
 def test_the_target_keeps_one_agent_per_scenario():
     first, second = _scenario("etf-compare-main-hooked"), _scenario("price-history-child-hooked")
     target = adapter.stock()
