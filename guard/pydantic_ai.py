@@ -156,14 +156,22 @@ class SurfaceGuardCapability(AbstractCapability[Any]):
         return run
 
     def _own_tools(self) -> list[Tool[Any]]:
-        """Copies of the tools no other run holds: a spare set, or one decoded from the baseline."""
-        if self._spare:
-            return self._spare.pop()
+        """Copies of the tools no other run holds: a spare set, or new ones."""
+        return self._spare.pop() if self._spare else self._new_tools()
+
+    def _new_tools(self) -> list[Tool[Any]]:
+        """Copies of the tools with their schemas decoded from the baseline."""
         return [_with_schema(tool, entry[2]) for tool, entry in zip(self.tools, self.guard.baseline.entries(), strict=True)]
 
     def _hand_on(self, tools: list[Tool[Any]]) -> None:
         """Keep a run's copies for a later run, if they are byte for byte as admitted."""
-        if len(self._spare) < _SPARE_SETS and capture([_held_view(tool) for tool in tools], VIEWS).raw == self.guard.baseline.raw:
+        if len(self._spare) >= _SPARE_SETS:
+            return
+        try:
+            unchanged = capture([_held_view(tool) for tool in tools], VIEWS).raw == self.guard.baseline.raw
+        except (TypeError, ValueError):  # a run left something in a schema that is not JSON
+            return
+        if unchanged:
             self._spare.append(tools)
 
     def _toolset_of(self, tools: list[Tool[Any]], request: GuardedRequest | None) -> AbstractToolset[Any]:
@@ -176,7 +184,7 @@ class SurfaceGuardCapability(AbstractCapability[Any]):
 
     def get_toolset(self) -> AbstractToolset[Any]:
         # The agent collects it once when it is built, and from each run's copy for that run.
-        return self._toolset if self._toolset is not None else self._toolset_of(self._own_tools(), None)
+        return self._toolset if self._toolset is not None else self._toolset_of(self._new_tools(), None)
 
     async def wrap_run(self, ctx: RunContext[Any], *, handler: Callable[[], Awaitable[Any]]) -> Any:
         request = self.request_of(ctx)
@@ -186,9 +194,9 @@ class SurfaceGuardCapability(AbstractCapability[Any]):
         finally:
             if ctx.run_id is not None:
                 self._runs.pop(ctx.run_id, None)
-            self._hand_on(self._tools)
             if not request.settled:  # cancelled: not an `Exception`, still one settlement
                 request.settle(Settlement.DISPATCHED if request.dispatched else Settlement.FAILED, "run cancelled")
+            self._hand_on(self._tools)
 
     async def prepare_tools(self, ctx: RunContext[Any], tool_defs: list[ToolDefinition]) -> list[ToolDefinition]:
         _check(self.request_of(ctx), "toolset", tool_defs, ctx.messages)

@@ -288,3 +288,23 @@ def test_the_guard_imports_nothing_of_the_harness_machinery():
         names = [alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) for alias in node.names]
         assert not [name for name in imported if name.startswith(forbidden)], module
         assert "Scenario" not in names, module
+
+
+def test_a_streamed_run_is_checked_and_settled_as_a_run_is():
+    sent: list[list[str]] = []
+
+    async def stream(messages: list[ModelMessage], info: AgentInfo) -> Any:
+        sent.append([tool.name for tool in info.function_tools])
+        yield "done"
+
+    owner = Owner(recorded=[OwnerFact(FactKind.RUN_DEADLINE_EXHAUSTED, "host", THIS)])
+    agent = Agent(FunctionModel(stream_function=stream), capabilities=[SurfaceGuardCapability(TOOLS, web_tools=WEB)])
+
+    async def main() -> str:
+        async with agent.run_stream("Compare VWRL and SSAC") as result:
+            return await result.get_output()
+
+    with owning(owner):
+        assert asyncio.run(main()) == "done"
+    assert sent == [["search_instruments"]]  # narrowed by the trusted fact, through the model's stream
+    assert owner.settlements == [(Settlement.DISPATCHED, "")]
