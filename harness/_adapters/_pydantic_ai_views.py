@@ -1,4 +1,6 @@
-"""Logical views of pydantic-ai's live request objects, for `ports.inject` and the gateway.
+"""Logical views of pydantic-ai's live request objects, for `ports.inject` and the gateway: the
+guard's views (`toolsurface.guard._pydantic_ai_views`: which parts a message view shows), and the
+way back onto the framework's objects.
 
 Mutators and snapshots reach tools through a `toolsurface.ToolFormat`, which reads dict keys; pydantic-ai
 keeps its tools as `ToolDefinition` dataclasses and its conversation as `ModelMessage`s of parts.
@@ -35,18 +37,10 @@ from pydantic_ai.messages import (
 )
 from pydantic_ai.tools import ToolDefinition
 
+from toolsurface.guard._pydantic_ai_views import shown_as, tool_view
 from toolsurface.scenarios import Message
 
 from ._common import TOOL_RESULT_NAME, CallIds, write_back
-
-#: The part type each message role becomes, and back.
-_ROLE_OF: dict[type, str] = {SystemPromptPart: "system", UserPromptPart: "user", TextPart: "assistant", ToolReturnPart: "tool"}
-#: A recorded tool result names its tool first: `[market__web_read] …`.
-
-
-def tool_view(tool: ToolDefinition) -> dict[str, Any]:
-    """The logical dict of a tool definition, sharing its live schema."""
-    return {"name": tool.name, "description": tool.description or "", "input_schema": tool.parameters_json_schema}
 
 
 def history(messages: Iterable[Message]) -> list[ModelMessage]:
@@ -56,14 +50,6 @@ def history(messages: Iterable[Message]) -> list[ModelMessage]:
     for message in messages:
         out += _new_messages(message.role, message.content, calls)
     return out
-
-
-def _shown_as(part: Any) -> tuple[str, str] | None:
-    """The (role, content) a part is shown as, or None for a part the views do not show."""
-    role = _ROLE_OF.get(type(part))
-    if role is None or not isinstance(part.content, str):
-        return None
-    return role, part.content
 
 
 def _with_parts(message: ModelMessage, parts: Sequence[Any]) -> ModelMessage:
@@ -127,9 +113,9 @@ class Crossing:
             for part in message.parts:
                 if isinstance(part, ToolCallPart):
                     self._calls[part.tool_call_id] = (part, message)
-                elif (shown_as := _shown_as(part)) is not None:
-                    view = {"role": shown_as[0], "content": shown_as[1]}
-                    shown = _Shown(part, message, *shown_as, before=loose)
+                elif (role_content := shown_as(part)) is not None:
+                    view = {"role": role_content[0], "content": role_content[1]}
+                    shown = _Shown(part, message, *role_content, before=loose)
                     loose = []
                     self._shown[id(view)] = shown
                     self.messages.append(view)

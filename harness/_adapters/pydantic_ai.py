@@ -6,7 +6,7 @@ work, and each stage offers its injection point with the framework's live object
 
 | stages | pydantic-ai mechanism | live objects offered |
 | --- | --- | --- |
-| projection | `FunctionToolset` of `Tool.from_schema` tools, `.filtered()` by trusted owner facts | — |
+| projection | `FunctionToolset` of `Tool.from_schema` tools, `.filtered()` by trusted owner facts (guarded: the guard's own copies) | — |
 | recover, hook, revalidate | a `prepare_tools` capability hook, in stage order | the step's `ToolDefinition`s, `ctx.messages` |
 | context_fit, evidence, publication, async_prep | `before_model_request` (history processing) | `model_request_parameters.function_tools`, `request_context.messages` |
 | seal | `get_wrapper_model`: a `WrapperModel` around the model | the request the model is about to get |
@@ -18,17 +18,19 @@ tools, which return the recorded results (`ports.tool_result`), and calls the mo
 capabilities run before every model call, so each runs the stages the recording ran before that
 call (`Scenario.stages_of`); the request is settled once, when the run ends.
 
-The guard adds a `prepare_tools` checkpoint after recovery and the hooks (`early`) and one after
-re-validation (`toolset`, before pydantic-ai's own `PreparedToolset` check can turn a drifted list
-into an untyped `UserError`), fits the context without cutting tools (`CapacityExceeded`), and
-checks once more in the innermost model wrapper, right before the model is called (`final`), at
-every model call, against the surface in force at it. Its
-baseline is the contract's recorded descriptors as bytes, taken before any tool object exists.
+`guarded()` adds the public guard, `toolsurface.guard.pydantic_ai`, as a user installs it: the
+`SurfaceGuardCapability` holds the contract's tools (its baseline and each run's toolset) in the
+innermost capability tier, its `checkpoint()` stands between the hooks and re-validation (`early`),
+its own `prepare_tools` check follows re-validation (`toolset`), the context_fit stage asks it to fit
+the context without cutting tools (`fit`, `CapacityExceeded`), and its model wrapper checks right
+before the model is called (`final`), at every model call, against the surface in force at it. The
+run goes under `owning(owner)` with the harness's ports as the request's owner, and the guard
+settles it.
 
 The target keeps one agent per scenario and runs every request on it, as a host keeps its agent. A
 `Tool` hands the schema dict it holds to every run's `ToolDefinition`, so stock, an in-place edit
-in one request is in the next; the guarded agent's toolset is built for each run from the
-contract's descriptors (`DynamicToolset`), so what a request edits goes with it.
+in one request is in the next; the guard hands each run copies of the tools whose schemas
+come from its baseline, so what a request edits goes with it.
 """
 
 from __future__ import annotations
@@ -43,7 +45,10 @@ try:
     from pydantic_ai.models.function import AgentInfo, FunctionModel
     from pydantic_ai.models.wrapper import WrapperModel
     from pydantic_ai.tools import ToolDefinition
-    from pydantic_ai.toolsets import AbstractToolset, DynamicToolset, FunctionToolset
+    from pydantic_ai.toolsets import AbstractToolset, FunctionToolset
+
+    from toolsurface.guard._pydantic_ai_views import tool_view
+    from toolsurface.guard.pydantic_ai import SurfaceGuardCapability
 except ImportError as error:  # not installed, or a major without these APIs
     raise ImportError(f"{_INSTALL} ({error})") from error
 if not pydantic_ai.__version__.startswith("2."):
@@ -51,17 +56,19 @@ if not pydantic_ai.__version__.startswith("2."):
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from toolsurface.guard import owning
 from toolsurface.scenarios import Scenario, Stage, StageKind
 
 from .._canonical import capture
+from .._capacity import capacity_of
 from .._formats import LOGICAL
 from .._reference._stages import replay_messages
-from ._common import AgentTarget, FrameworkRefused, PreparedRequest, SurfaceGuard, same, settle_run
-from ._pydantic_ai_views import Crossing, history, tool_view
+from ._common import AgentTarget, FrameworkRefused, PreparedRequest, same, settle_run
+from ._pydantic_ai_views import Crossing, history
 
 #: What pydantic-ai's `PreparedToolset` says when a `prepare_tools` hook added or renamed a tool.
 _PREPARE_REFUSAL = "Prepare function cannot add or rename tools"
@@ -75,11 +82,12 @@ class Request(PreparedRequest):
     """One request being prepared: the run's deps, which every stage reads through `ctx.deps`."""
 
     def offer(
-        self, point: str, tools: list[ToolDefinition], messages: list[ModelMessage], replay: Callable[[list[Any]], list[Any]] | None = None
+        self, point: str, tools: list[ToolDefinition], messages: list[ModelMessage], replay: Callable[[Crossing], list[Any]] | None = None
     ) -> tuple[list[ToolDefinition], list[ModelMessage]]:
-        """Offer a boundary's live objects to the harness (after the stage's own effect, `replay`)."""
+        """Offer a boundary's live objects to the harness (after the stage's own effect, `replay`,
+        which gets the crossing and gives the message views to go on with)."""
         crossing = Crossing(tools, messages, point)
-        views = crossing.messages if replay is None else replay(crossing.messages)
+        views = crossing.messages if replay is None else replay(crossing)
         tool_views, message_views = self.ports.inject(point, crossing.tools, views)
         return crossing.tool_definitions(list(tool_views)), crossing.model_messages(list(message_views))
 
@@ -95,29 +103,23 @@ def _replace_all(live: list[Any], new: list[Any]) -> None:
 
 @dataclass
 class ToolStages(AbstractCapability[Request]):
-    """recover, hook and revalidate of the model call being prepared: a `prepare_tools` hook over
-    the step's tool definitions, with the guard's early (and toolset) check where they belong.
+    """Stages of these kinds of the model call being prepared (recover and hook, or revalidate): a
+    `prepare_tools` hook over the step's tool definitions. The guarded agent's early checkpoint
+    stands between the two, after the hooks, as the recordings run them.
 
     pydantic-ai runs it before every model call of the run, so it runs the stages the recording ran
     before that call (`Scenario.stages_of`), not the first call's again.
     """
 
-    guard: Guard | None = None
+    kinds: tuple[StageKind, ...]
 
     @classmethod
     def get_serialization_name(cls) -> str | None:
-        return None  # holds a guard, not spec-serializable
+        return None  # replays a recording, not spec-serializable
 
     async def prepare_tools(self, ctx: Any, tool_defs: list[ToolDefinition]) -> list[ToolDefinition]:
-        request: Request = ctx.deps
-        early = self.guard  # the guard while its early check is still owed
-        for stage in _stages_of(request, _TOOL_STAGES):
-            if early is not None and stage.kind not in (StageKind.RECOVER, StageKind.HOOK):
-                early.check("early", request, tool_defs, ctx.messages)
-                early = None
-            self._run(request, stage, ctx, tool_defs)
-        if self.guard is not None:
-            self.guard.check("early" if early is not None else "toolset", request, tool_defs, ctx.messages)
+        for stage in _stages_of(ctx.deps, self.kinds):
+            self._run(ctx.deps, stage, ctx, tool_defs)
         return tool_defs
 
     @staticmethod
@@ -135,7 +137,7 @@ class ToolStages(AbstractCapability[Request]):
         _replace_all(tool_defs, tools)
 
 
-_TOOL_STAGES = (StageKind.RECOVER, StageKind.HOOK, StageKind.REVALIDATE)
+_HOOK_STAGES = (StageKind.RECOVER, StageKind.HOOK)
 _MESSAGE_STAGES = (StageKind.CONTEXT_FIT, StageKind.EVIDENCE, StageKind.PUBLICATION, StageKind.ASYNC_PREP)
 
 
@@ -161,7 +163,7 @@ class MessageStages(AbstractCapability[Request]):
     """context_fit, evidence, publication and async_prep of the model call being prepared: history
     processing before the model request."""
 
-    guard: Guard | None = None
+    guard: SurfaceGuardCapability | None = None
 
     @classmethod
     def get_serialization_name(cls) -> str | None:
@@ -181,10 +183,12 @@ class MessageStages(AbstractCapability[Request]):
             if isinstance(ctx.metadata, dict):
                 ctx.metadata.update(stage.metadata)
 
-        def replay(views: list[Any]) -> list[Any]:
+        def replay(crossing: Crossing) -> list[Any]:
+            views = replay_messages(stage, crossing.messages, request.scenario, request.ports.publications)
             if stage.kind is StageKind.CONTEXT_FIT and self.guard is not None:
-                self.guard.fit(request, stage, parameters.function_tools, views)
-            return replay_messages(stage, views, request.scenario, request.ports.publications)
+                # The fitted context, before the boundary's change: the recorded capacity is this stage's.
+                self.guard.fit(ctx, parameters.function_tools, crossing.model_messages(views), capacity_of(stage))
+            return views
 
         tools, messages = request.offer(stage.point, list(parameters.function_tools), request_context.messages, replay)
         _replace_all(parameters.function_tools, tools)
@@ -245,48 +249,6 @@ class Seal(AbstractCapability[Request]):
         return None if self.request is None else _SealedModel(model, self.request)
 
 
-# -- the guard --------------------------------------------------------------------------------
-
-
-class Guard(SurfaceGuard):
-    """The surface guard, reading pydantic-ai's `ToolDefinition`s and messages through their views."""
-
-    def check(self, checkpoint: str, request: PreparedRequest, tools: Sequence[ToolDefinition], messages: Sequence[ModelMessage]) -> None:
-        super().check(checkpoint, request, [tool_view(tool) for tool in tools], Crossing((), messages, checkpoint).messages)
-
-    def fit(self, request: PreparedRequest, stage: Stage, tools: Sequence[ToolDefinition], messages: list[Any]) -> None:
-        super().fit(request, stage, [tool_view(tool) for tool in tools], messages)
-
-
-class _CheckedModel(_Boundary):
-    def __init__(self, wrapped: Any, prepared: Request, guard: Guard) -> None:
-        super().__init__(wrapped, prepared)
-        self.guard = guard
-
-    def _before(self, messages: list[ModelMessage], parameters: Any) -> tuple[list[ModelMessage], Any]:
-        self.guard.check("final", self.prepared, parameters.function_tools, messages)
-        tools = self.guard.narrowed(self.prepared, parameters.function_tools, lambda tool: tool.name)
-        return messages, replace(parameters, function_tools=tools)
-
-
-@dataclass
-class FinalCheck(AbstractCapability[Request]):
-    """The last check, in the innermost model wrapper: what the model is about to get, on every path."""
-
-    guard: Guard
-    request: Request | None = None
-
-    @classmethod
-    def get_serialization_name(cls) -> str | None:
-        return None
-
-    async def for_run(self, ctx: Any) -> FinalCheck:
-        return replace(self, request=ctx.deps)
-
-    def get_wrapper_model(self, model: Any) -> Any:
-        return None if self.request is None else _CheckedModel(model, self.request, self.guard)
-
-
 # -- the agent and the target -----------------------------------------------------------------
 
 
@@ -296,28 +258,36 @@ def _recorded(ctx: Any, **arguments: Any) -> str:
     return request.ports.tool_result(ctx.tool_call_id)
 
 
-def capabilities(scenario: Scenario, guard: Guard | None) -> list[AbstractCapability[Request]]:
-    """The stage capabilities, with the guard's checks where they belong. Each runs, before every
-    model call, the stages the recording ran before that call.
+def capabilities(scenario: Scenario, guard: SurfaceGuardCapability | None) -> list[AbstractCapability[Request]]:
+    """The stage capabilities, with the guard's early checkpoint after the hooks and the guard
+    itself (innermost, whatever its place in the list). Each runs, before every model call, the
+    stages the recording ran before that call.
 
-    The first capability wraps the model outermost, so the seal goes first and the final check last.
+    The first capability wraps the model outermost, so the seal goes first.
     """
     chain: list[AbstractCapability[Request]] = []
     if any(stage.kind is StageKind.SEAL for call in range(1, scenario.model_calls + 1) for stage in scenario.stages_of(call)):
         chain.append(Seal())
-    chain += [ToolStages(guard), MessageStages(guard)]
+    chain.append(ToolStages(_HOOK_STAGES))
     if guard is not None:
-        chain.append(FinalCheck(guard))
+        chain.append(guard.checkpoint("early"))
+    chain += [ToolStages((StageKind.REVALIDATE,)), MessageStages(guard)]
+    if guard is not None:
+        chain.append(guard)
     return chain
 
 
-def projection(scenario: Scenario) -> AbstractToolset[Request]:
-    """Every admitted tool from its descriptor; what trusted owner facts hide never reaches the step's tool list."""
-    tools = [
+def contract_tools(scenario: Scenario) -> list[Tool[Request]]:
+    """Every admitted tool from its descriptor, returning what the recorded tool returned."""
+    return [
         Tool.from_schema(_recorded, name=d.name, description=d.description, json_schema=d.input_schema, takes_ctx=True)
         for d in scenario.contract.surface
     ]
-    functions: FunctionToolset[Request] = FunctionToolset(tools)
+
+
+def projection(scenario: Scenario) -> AbstractToolset[Request]:
+    """The stock toolset: what trusted owner facts hide never reaches the step's tool list."""
+    functions: FunctionToolset[Request] = FunctionToolset(contract_tools(scenario))
     return functions.filtered(lambda ctx, tool: tool.name not in ctx.deps.hidden())
 
 
@@ -325,20 +295,20 @@ def build_agent(scenario: Scenario, guarded: bool) -> Agent[Request, str]:
     """The agent a host would build for this contract, once, and run for every request.
 
     Stock, its toolset is built with the agent, and every run hands out the same `Tool`s — each
-    holding the schema dict it was given — so an in-place edit in one request is in the next. The
-    guard builds the tools for each run from the contract's descriptors (a `DynamicToolset`
-    evaluated once per run): what one request edits is gone with it.
+    holding the schema dict it was given — so an in-place edit in one request is in the next.
+    Guarded, the tools go to the public guard, which hands each run copies of its own and narrows
+    them by trusted owner facts.
     """
-    guard = Guard() if guarded else None
-    toolset: AbstractToolset[Request] = (
-        DynamicToolset(lambda ctx: projection(scenario), per_run_step=False) if guarded else projection(scenario)
+    contract = scenario.contract
+    guard = (
+        SurfaceGuardCapability(contract_tools(scenario), web_tools=contract.web_tools, summary=contract.summary) if guarded else None
     )
     return Agent(
         None,
         output_type=str,
         deps_type=Request,
         instructions=INSTRUCTIONS,
-        toolsets=[toolset],
+        toolsets=[] if guarded else [projection(scenario)],
         capabilities=capabilities(scenario, guard),
     )
 
@@ -367,15 +337,22 @@ class PydanticAITarget(AgentTarget):
         return build_agent(scenario, self.guarded)
 
     async def run(self, scenario: Scenario, ports: Any) -> None:
-        await run_request(self.agent_for(scenario), Request.open(scenario, ports))
+        await run_request(self.agent_for(scenario), Request.open(scenario, ports), guarded=self.guarded)
 
 
-async def run_request(agent: Agent[Request, str], request: Request) -> None:
-    """Run the agent on the recorded conversation and settle the reservation, whatever happens."""
+async def run_request(agent: Agent[Request, str], request: Request, *, guarded: bool) -> None:
+    """Run the agent on the recorded conversation; the reservation is settled once, whatever happens:
+    by the guard on a guarded agent (run under the request's owner), by the harness on a stock one."""
     run = agent.run(
         None, message_history=history(request.scenario.request_messages), deps=request, model=gateway_model(request), metadata={}
     )
-    await settle_run(request, run, _framework_refusal)
+    if not guarded:
+        await settle_run(request, run, _framework_refusal)
+        return
+    with owning(request.guarded.owner):
+        await run
+    if not request.dispatched:
+        raise RuntimeError("the agent run ended without calling the model")
 
 
 def _framework_refusal(error: Exception) -> FrameworkRefused | None:

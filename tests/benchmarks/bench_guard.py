@@ -12,8 +12,13 @@ way: one `create_agent` run of one model call with an offline model, with `tools
 installed, against the same agent without it; on the 128 tools (where the guard sends OpenAI-format
 dicts, sparing LangChain's own conversion of each JSON schema) and on three `@tool` functions
 (where both convert alike, so the difference is the guard's own work).
+
+The pydantic-ai guard (`toolsurface.guard.pydantic_ai`) is measured the same way too: a run of one
+model call on the 128 tools, through an offline `FunctionModel`, with the guard's capability
+against the same agent given the tools directly.
 """
 
+import asyncio
 import copy
 
 import orjson
@@ -242,3 +247,50 @@ def test_agents_guarded_model_call(benchmark):
     benchmark.extra_info["against"] = AGENTS_BARE
     _, guarded = _agents_runs()
     assert benchmark(guarded).final_output == "done"
+
+
+# -- the pydantic-ai guard, per model call ------------------------------------------------------
+
+BARE = "pydantic-ai agent, no guard (one model call)"
+
+
+@pytest.fixture(scope="module")
+def pydantic_ai_agents():
+    pytest.importorskip("pydantic_ai", reason="needs the pydantic-ai extra")
+    from pydantic_ai import Agent, Tool
+    from pydantic_ai.messages import ModelResponse, TextPart
+    from pydantic_ai.models.function import FunctionModel
+
+    from toolsurface.guard.pydantic_ai import SurfaceGuardCapability
+
+    def tools():
+        return [Tool.from_schema(lambda **_: "", name=t["name"], description=t["description"], json_schema=t["input_schema"]) for t in TOOLS]
+
+    model = FunctionModel(lambda messages, info: ModelResponse(parts=[TextPart(f"{len(info.function_tools)} tools")]))
+    bare = Agent(model, tools=tools())
+    guarded = Agent(model, capabilities=[SurfaceGuardCapability(tools())])
+    loop = asyncio.new_event_loop()
+    yield loop, bare, guarded
+    loop.close()
+
+
+def test_pydantic_ai_bare_model_call(benchmark, pydantic_ai_agents):
+    loop, bare, _ = pydantic_ai_agents
+    benchmark.group = "pydantic-ai guard"
+    benchmark.name = BARE
+    assert benchmark(lambda: loop.run_until_complete(bare.run("hi")).output) == "128 tools"
+
+
+def test_pydantic_ai_guarded_model_call(benchmark, pydantic_ai_agents):
+    loop, _, guarded = pydantic_ai_agents
+    benchmark.group = "pydantic-ai guard"
+    benchmark.name = "pydantic-ai agent with SurfaceGuardCapability (one model call)"
+    benchmark.extra_info["against"] = BARE
+    owner = _Owner()
+
+    def run():
+        with owning(owner):
+            return loop.run_until_complete(guarded.run("hi")).output
+
+    assert benchmark(run) == "128 tools"
+    assert str(owner.settled) == "dispatched"

@@ -92,9 +92,9 @@ def _scenario(name: str):
     return next(s for s in scenarios.load(None) if s.id == name)
 
 
-def _run(agent, scenario, point=None, injection=None) -> Ports:
+def _run(agent, scenario, point=None, injection=None, guarded=False) -> Ports:
     ports = Ports(scenario, FORMATS["logical"], point, injection)
-    asyncio.run(adapter.run_request(agent, adapter.Request.open(scenario, ports)))
+    asyncio.run(adapter.run_request(agent, adapter.Request.open(scenario, ports), guarded=guarded))
     return ports
 
 
@@ -131,10 +131,22 @@ def test_the_guarded_agent_builds_each_runs_tools_so_an_edit_stays_in_its_run():
     scenario = _scenario("etf-compare-main-hooked")
     agent = adapter.build_agent(scenario, guarded=True)
     with pytest.raises(SurfaceRefused) as refused:
-        _run(agent, scenario, "post_seal", _mark_schema_in_place)
+        _run(agent, scenario, "post_seal", _mark_schema_in_place, guarded=True)
     assert refused.value.checkpoint == "final"
-    # The next run of the same agent gets tools of its own, from the contract's descriptors.
-    assert _run(agent, scenario).gateway.log[0].surface == snapshot_of(scenario.surface)
+    # The next run of the same agent gets tools of its own, from the guard's baseline.
+    assert _run(agent, scenario, guarded=True).gateway.log[0].surface == snapshot_of(scenario.surface)
+
+
+def test_the_guarded_agent_carries_the_public_guard_with_the_contracts_baseline():
+    from toolsurface.guard.pydantic_ai import SurfaceCheckpoint, SurfaceGuardCapability
+
+    scenario = _scenario("etf-compare-main-hooked")
+    chain = adapter.capabilities(scenario, SurfaceGuardCapability(adapter.contract_tools(scenario)))
+    (guard,) = [c for c in chain if isinstance(c, SurfaceGuardCapability)]
+    (early,) = [c for c in chain if isinstance(c, SurfaceCheckpoint)]
+    assert early.guard is guard and early.name == "early"
+    # Taken from the agent's Tool objects, the public guard's baseline is the contract's, byte for byte.
+    assert guard.guard.baseline.raw == snapshot_of(scenario.contract.surface, guard.guard.fmt).raw
 
 
 def test_the_target_keeps_one_agent_per_scenario():
