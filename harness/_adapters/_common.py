@@ -1,8 +1,9 @@
-"""What every framework target shares: the request being prepared, the surface guard, and how a
-run ends in exactly one settlement.
+"""What every framework target shares: the request being prepared, the agent kept per scenario,
+and how a run ends in exactly one settlement.
 
 Each framework module converts its own live objects to logical views at its boundaries; what is
-decided about those views — expected surface, parity, capacity, settlement — is decided here, once.
+decided about those views — expected surface, parity, capacity, settlement — is decided by the
+public guard (`toolsurface.guard`), once.
 """
 
 from __future__ import annotations
@@ -15,10 +16,9 @@ from typing import Any, ClassVar, NoReturn
 
 from toolsurface.guard import GuardedRequest
 from toolsurface.guard import SurfaceGuard as PublicGuard
-from toolsurface.scenarios import Scenario, Stage
+from toolsurface.scenarios import Scenario
 
 from .._canonical import Snapshot, snapshot_of
-from .._capacity import capacity_of, compress
 from .._errors import CapacityExceeded, RequestRefused
 from .._formats import LOGICAL
 
@@ -127,25 +127,6 @@ def contract_guard(scenario: Scenario) -> PublicGuard:
     any tool object exists, so nothing can share them."""
     contract = scenario.contract
     return PublicGuard(snapshot_of(contract.surface, VIEWS), VIEWS, web_tools=contract.web_tools, summary=contract.summary)
-
-
-class SurfaceGuard:
-    """The public guard's checks, on a framework's tool views (logical dicts)."""
-
-    def check(self, checkpoint: str, request: PreparedRequest, tools: Sequence[Any], messages: Sequence[Any]) -> None:
-        """Refuse unless the tool views are the expected surface and an entry summary is the contract's."""
-        request.guarded.check(checkpoint, tools, messages)
-
-    def narrowed(self, request: PreparedRequest, tools: Sequence[Any], name: Callable[[Any], str]) -> list[Any]:
-        """Legitimate owner narrowing after the final check: the checked tools less what trusted facts
-        hide now. It never adds one, and a later model call of the request is held to it."""
-        return request.guarded.narrowed(tools, name)
-
-    def fit(self, request: PreparedRequest, stage: Stage, tools: Sequence[Any], messages: list[Any]) -> None:
-        """Tools are never cut to fit, in tokens or in number: a request that cannot hold them is an
-        explicit capacity result."""
-        fitted = compress(messages, stage.keep_messages or len(messages))
-        request.guarded.fit(tools, fitted, capacity_of(stage))
 
 
 #: How a recorded tool result names its tool: `[market__web_read] …`.
