@@ -100,7 +100,7 @@ class SurfaceGuard:
             if not isinstance(tool, FunctionTool):
                 raise TypeError(f"tools[{index}] is a {type(tool).__name__}: the guard admits FunctionTools only")
         self._tools = [tool for tool in tools if isinstance(tool, FunctionTool)]  # all of them, as checked
-        self.core = CoreGuard([checked_view(tool) for tool in self._tools], CHECKED, web_tools=web_tools, summary=summary)
+        self.core = CoreGuard([checked_view(tool) for tool in self._tools], CHECKED, web_tools=web_tools, summary=summary, capacity=capacity)
         self.capacity = capacity
         self._owner = owner
         #: Sets of run tools a finished run left exactly as they were made, for the next runs.
@@ -156,7 +156,7 @@ class SurfaceGuard:
         if capture([checked_view(tool) for tool in agent.tools], CHECKED) != self.core.baseline:
             # Not every admitted tool as admitted: what the agent offers must be the surface in force.
             request.check("early", [checked_view(tool) for tool in self._offered(run, agent.tools)], messages)
-        elif (summary := self.core.summary) is not None and (stated := summary_of(messages)) != summary:
+        elif (summary := request.summary) is not None and (stated := summary_of(messages)) != summary:
             request.refuse(SummaryRefused("early", summary, stated))
         # Whatever trusted facts hide now is hidden before the model gets the tools (by `is_enabled`,
         # or the final check's narrowing): from here on the request is held to the rest.
@@ -168,11 +168,11 @@ class SurfaceGuard:
         run.checked += 1
         request, messages = run.request, message_views(input)
         tools = self._offered(run, tools)
-        if self.capacity is not None:
+        if (capacity := request.capacity) is not None:
             # Counted on the surface the request must carry, never on what a stage left of it: a
             # tool dropped to make room is refused as dropped, not fitted.
             surface = [entry[:3] for entry in request.expected().entries()]
-            if (result := self.capacity.exceeded(surface, messages)) is not None:
+            if (result := capacity.exceeded(surface, messages)) is not None:
                 request.refuse(result)
         request.check("final", [checked_view(tool) for tool in tools], messages)
         narrowed = request.narrowed(tools, _name)
@@ -236,6 +236,10 @@ class _Hooks(RunHooks[Any]):
                     setattr(self, name, getattr(yours, name))
 
     async def on_agent_start(self, context: Any, agent: Any) -> None:
+        if agent is self._run.agent:
+            # More tools than the model call takes is a capacity result as the request enters,
+            # before a hook of yours can cut the list to fit.
+            self._run.request.fit_count(agent.tools)
         if self._yours is not None:
             await self._yours.on_agent_start(context, agent)
         if agent is self._run.agent:  # an agent handed off to is not this guard's
