@@ -418,7 +418,7 @@ class OpenAIAgentsAgentTarget(UserAgentTarget):
             with self.request(scenario, ports, lambda error: None) as run:
                 items = input_items(sealed_messages(scenario, run.ports))
                 if isinstance(app, Agent):
-                    await Runner.run(app, items, max_turns=scenario.model_calls)
+                    await Runner.run(app, cast(Any, items), max_turns=scenario.model_calls)
                 else:
                     await app.run(items)
         finally:
