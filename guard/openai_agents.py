@@ -26,8 +26,10 @@ want it). Right before every model call of the run the model
 wrapper checks the tools and input the model is handed, which are what the SDK's converters send
 (`final`): count, order, names, descriptions, schemas and `strict` must be the baseline less what
 trusted owner facts hide now, and an entry request's input must state its capability summary word
-for word. The wrapper then hides what those facts hide. With a `capacity`, a request whose tools and
-input cannot fit is an explicit `CapacityExceeded`: tools are never cut to fit.
+for word. The wrapper then hides what those facts hide. With a `capacity` (else the owner's, if it
+says; so too `web_tools` and `summary`), a request with more tools than the model takes is an explicit
+`CapacityExceeded` as it enters, before your hooks run, and so is one whose tools and input cannot fit
+at a model call: tools are never cut to fit.
 
 **What you implement.** An `Owner` (see `toolsurface.guard`): the request's `binding`, its owners'
 `facts()` now, and `settle(settlement, note)`. Run each request under `owning(owner)` (or pass
