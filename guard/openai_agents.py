@@ -27,9 +27,9 @@ wrapper checks the tools and input the model is handed, which are what the SDK's
 (`final`): count, order, names, descriptions, schemas and `strict` must be the baseline less what
 trusted owner facts hide now, and an entry request's input must state its capability summary word
 for word. The wrapper then hides what those facts hide. With a `capacity` (else the owner's, if it
-says; so too `web_tools` and `summary`), a request with more tools than the model takes is an explicit
-`CapacityExceeded` as it enters, before your hooks run, and so is one whose tools and input cannot fit
-at a model call: tools are never cut to fit.
+says; so too `web_tools` and `summary`), a request whose tools and input cannot fit is an explicit
+`CapacityExceeded`, and so, at the early check, is a surface with more tools than the model takes that
+a hook cut to fit: tools are never cut to fit.
 
 **What you implement.** An `Owner` (see `toolsurface.guard`): the request's `binding`, its owners'
 `facts()` now, and `settle(settlement, note)`. Run each request under `owning(owner)` (or pass
@@ -156,7 +156,10 @@ class SurfaceGuard:
     def _early(self, run: _Run, agent: Agent[Any], input: str | Sequence[Any]) -> None:
         request, messages = run.request, message_views(input)
         if capture([checked_view(tool) for tool in agent.tools], CHECKED) != self.core.baseline:
-            # Not every admitted tool as admitted: what the agent offers must be the surface in force.
+            # Not every admitted tool as admitted. A surface with more tools than the model call takes
+            # is a capacity result, as at the final check: a hook that cut the list to fit did not fit it.
+            request.fit_count(list(request.expected().entries()))
+            # Otherwise what the agent offers must be the surface in force.
             request.check("early", [checked_view(tool) for tool in self._offered(run, agent.tools)], messages)
         elif (summary := request.summary) is not None and (stated := summary_of(messages)) != summary:
             request.refuse(SummaryRefused("early", summary, stated))
@@ -238,10 +241,6 @@ class _Hooks(RunHooks[Any]):
                     setattr(self, name, getattr(yours, name))
 
     async def on_agent_start(self, context: Any, agent: Any) -> None:
-        if agent is self._run.agent:
-            # More tools than the model call takes is a capacity result as the request enters,
-            # before a hook of yours can cut the list to fit.
-            self._run.request.fit_count(agent.tools)
         if self._yours is not None:
             await self._yours.on_agent_start(context, agent)
         if agent is self._run.agent:  # an agent handed off to is not this guard's
