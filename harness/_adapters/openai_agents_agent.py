@@ -17,7 +17,9 @@ your agent's `AgentHooks.on_llm_start` (before every model call). A hook is your
 overrides it; toolsurface's guard hooks are not yours and get no boundary. Boundaries: `before:FIRST`
 as a model call's first piece starts, and `after:EACH` as each returns, named `Class.method` (a
 filter by its name); a model call none of yours precedes has `before:model`, where the agent's model
-is called, outside any wrapper of yours (so outside `guard.model`).
+is called, outside any wrapper of yours (so outside `guard.model`). A wrapper of yours around the
+model is part of the model here: it gets no boundary of its own, and what it does to the tools is
+judged by what reaches the offline model.
 
 The seam: every `Runner.run` goes through the SDK's default agent runner
 (`agents.run.set_default_agent_runner`, marked experimental, which is why the adapter pins 0.24).
