@@ -26,8 +26,10 @@ want it). Right before every model call of the run the model
 wrapper checks the tools and input the model is handed, which are what the SDK's converters send
 (`final`): count, order, names, descriptions, schemas and `strict` must be the baseline less what
 trusted owner facts hide now, and an entry request's input must state its capability summary word
-for word. The wrapper then hides what those facts hide. With a `capacity`, a request whose tools and
-input cannot fit is an explicit `CapacityExceeded`: tools are never cut to fit.
+for word. The wrapper then hides what those facts hide. With a `capacity` (else the owner's, if it
+says; so too `web_tools` and `summary`), a request whose tools and input cannot fit is an explicit
+`CapacityExceeded`, and so, at the early check, is a surface with more tools than the model takes that
+a hook cut to fit: tools are never cut to fit.
 
 **What you implement.** An `Owner` (see `toolsurface.guard`): the request's `binding`, its owners'
 `facts()` now, and `settle(settlement, note)`. Run each request under `owning(owner)` (or pass
@@ -100,7 +102,7 @@ class SurfaceGuard:
             if not isinstance(tool, FunctionTool):
                 raise TypeError(f"tools[{index}] is a {type(tool).__name__}: the guard admits FunctionTools only")
         self._tools = [tool for tool in tools if isinstance(tool, FunctionTool)]  # all of them, as checked
-        self.core = CoreGuard([checked_view(tool) for tool in self._tools], CHECKED, web_tools=web_tools, summary=summary)
+        self.core = CoreGuard([checked_view(tool) for tool in self._tools], CHECKED, web_tools=web_tools, summary=summary, capacity=capacity)
         self.capacity = capacity
         self._owner = owner
         #: Sets of run tools a finished run left exactly as they were made, for the next runs.
@@ -154,9 +156,12 @@ class SurfaceGuard:
     def _early(self, run: _Run, agent: Agent[Any], input: str | Sequence[Any]) -> None:
         request, messages = run.request, message_views(input)
         if capture([checked_view(tool) for tool in agent.tools], CHECKED) != self.core.baseline:
-            # Not every admitted tool as admitted: what the agent offers must be the surface in force.
+            # Not every admitted tool as admitted. A surface with more tools than the model call takes
+            # is a capacity result, as at the final check: a hook that cut the list to fit did not fit it.
+            request.fit_count(list(request.expected().entries()))
+            # Otherwise what the agent offers must be the surface in force.
             request.check("early", [checked_view(tool) for tool in self._offered(run, agent.tools)], messages)
-        elif (summary := self.core.summary) is not None and (stated := summary_of(messages)) != summary:
+        elif (summary := request.summary) is not None and (stated := summary_of(messages)) != summary:
             request.refuse(SummaryRefused("early", summary, stated))
         # Whatever trusted facts hide now is hidden before the model gets the tools (by `is_enabled`,
         # or the final check's narrowing): from here on the request is held to the rest.
@@ -168,11 +173,11 @@ class SurfaceGuard:
         run.checked += 1
         request, messages = run.request, message_views(input)
         tools = self._offered(run, tools)
-        if self.capacity is not None:
+        if (capacity := request.capacity) is not None:
             # Counted on the surface the request must carry, never on what a stage left of it: a
             # tool dropped to make room is refused as dropped, not fitted.
             surface = [entry[:3] for entry in request.expected().entries()]
-            if (result := self.capacity.exceeded(surface, messages)) is not None:
+            if (result := capacity.exceeded(surface, messages)) is not None:
                 request.refuse(result)
         request.check("final", [checked_view(tool) for tool in tools], messages)
         narrowed = request.narrowed(tools, _name)

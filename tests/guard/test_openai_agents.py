@@ -171,6 +171,17 @@ def test_a_request_that_cannot_fit_is_a_capacity_result_not_a_shorter_tool_list(
     assert owner.settled == [(Settlement.PRE_DISPATCH_REJECTED, "context_fit check")]
 
 
+def test_the_owners_capacity_holds_where_the_guard_has_none_before_a_hook_can_cut_the_list():
+    # The owner says the model call takes two tools; a hook keeps the first two of three to fit.
+    agent, guard, model = installed()
+    owner = Owner()
+    owner.capacity = Capacity(budget_tokens=100_000, max_tools=2)  # type: ignore[attr-defined]
+    with pytest.raises(CapacityExceeded):
+        ask(guard, agent, owner, hooks=DropsATool())
+    assert model.calls == ()
+    assert [settlement for settlement, _ in owner.settled] == [Settlement.PRE_DISPATCH_REJECTED]
+
+
 def test_a_model_left_unwrapped_or_run_outside_the_guard_fails_loudly():
     agent, guard, model = installed()
     bare = agent.clone(model=ScriptedModel([[assistant_message("done")]]))
