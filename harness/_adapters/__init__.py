@@ -48,6 +48,7 @@ ADAPTER_TARGETS: dict[str, FrameworkTarget] = {target.spec: target for target in
 #: `FRAMEWORK:package.module:factory`: the user's own agent, by the module that makes it a target.
 AGENT_TARGETS: dict[str, str] = {
     "langchain": "toolsurface.harness._adapters.langchain_agent:target",
+    "pydantic-ai": "toolsurface.harness._adapters.pydantic_ai_agent:target",
 }
 
 __all__ = ["ADAPTER_TARGETS", "AGENT_TARGETS", "FrameworkTarget"]
