@@ -27,7 +27,10 @@ boundary. An agent without hooks of yours has one boundary, `before:model`, as i
 capability lists the step's tools (or, with no capability at all, where the model is called).
 toolsurface's guard (`toolsurface.guard.pydantic_ai`) and the capabilities pydantic-ai adds by
 itself are not your stages and get no boundary: the same agent with the guard and without it has
-the same cases.
+the same cases. Not bordered: capabilities inside a deferred-loading group, capabilities made per
+run by a capability function, `wrap_model_request` hooks (they see the request after the
+`before_model_request` ones, where only the guard's final check is left), and instances with
+`__slots__` (a one-line error).
 """
 
 from __future__ import annotations
@@ -140,8 +143,6 @@ def _bordered_hook(capability: Any, hook: str, before: str | None, after: str | 
 
 def _border(capability: Any, borders: list[tuple[str, str | None, str | None]]) -> None:
     """Wrap `capability`'s hooks on the instance, and on each instance its `for_run` makes for a run."""
-    for hook, before, after in borders:
-        object.__setattr__(capability, hook, _bordered_hook(capability, hook, before, after))
     for_run = type(capability).for_run
 
     async def bordered_for_run(ctx: Any) -> Any:
@@ -150,7 +151,12 @@ def _border(capability: Any, borders: list[tuple[str, str | None, str | None]]) 
             _border(run_capability, borders)
         return run_capability
 
-    object.__setattr__(capability, "for_run", bordered_for_run)
+    try:
+        for hook, before, after in borders:
+            object.__setattr__(capability, hook, _bordered_hook(capability, hook, before, after))
+        object.__setattr__(capability, "for_run", bordered_for_run)
+    except AttributeError:  # `__slots__`: the instance takes no attribute of its own
+        raise TypeError(f"cannot place boundaries around {type(capability).__name__}: its instances have __slots__") from None
 
 
 def _piece_name(capability: Any) -> str:
