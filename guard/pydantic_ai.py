@@ -30,8 +30,10 @@ What it does, on every run of the agent:
   wire form (strict-mode schema rewriting and the like), which is the model's, not a stage's.
 - **Narrowing.** Only by trusted owner facts: a fact bound to this very request, from its own
   producer, hides the tools it governs; later model calls of the run are held to what it leaves.
-- **Capacity.** With `capacity=Capacity(budget_tokens, max_tools)`, every model call that cannot
-  hold its tools and messages is refused with `CapacityExceeded`; where your own context fitting
+- **Capacity.** With `capacity=Capacity(budget_tokens, max_tools)` (or where the run's owner has
+  a `capacity`), every model call that cannot hold its tools and messages is refused with
+  `CapacityExceeded`, and a run with more tools than `max_tools` is refused as it starts, before
+  any hook of yours could cut them; where your own context fitting
   decides the budget, call `guard.fit(ctx, tools, messages, capacity)` there. Tools are never cut.
 - **Settlement.** A refusal (`SurfaceRefused`, `SummaryRefused`, `CapacityExceeded`, all
   `RequestRefused`) is raised out of `agent.run` after the run's owner is settled
@@ -100,7 +102,7 @@ class SurfaceGuardCapability(AbstractCapability[Any]):
         summary: str | None = None, capacity: Capacity | None = None, owner: Callable[[], Owner] = current_owner,
     ) -> None:  # fmt: skip
         self.tools = [tool if isinstance(tool, Tool) else Tool(tool) for tool in tools]
-        self.guard = SurfaceGuard([_held_view(tool) for tool in self.tools], VIEWS, web_tools=web_tools, summary=summary)
+        self.guard = SurfaceGuard([_held_view(tool) for tool in self.tools], VIEWS, web_tools=web_tools, summary=summary, capacity=capacity)
         self.capacity = capacity
         self.owner = owner
         #: The request of each run in progress, by run id: where `checkpoint()` and `fit` find it.
@@ -151,6 +153,9 @@ class SurfaceGuardCapability(AbstractCapability[Any]):
         run = copy.copy(self)
         run._request, run._tools = request, self._own_tools()
         run._toolset = self._toolset_of(run._tools, request)
+        # More tools than the model call takes (the guard's capacity, else the owner's): refused
+        # before any hook of yours could cut them.
+        request.fit_count([tool for tool in run._tools if tool.name not in request.hidden()])
         if ctx.run_id is not None:
             self._runs[ctx.run_id] = request
         return run
@@ -178,7 +183,7 @@ class SurfaceGuardCapability(AbstractCapability[Any]):
         """A toolset of the run's own tool copies, less what trusted owner facts bound to the
         request hide (read as each step lists its tools)."""
         toolset: FunctionToolset[Any] = FunctionToolset(tools)
-        if request is None or self.guard.web_tools is None:
+        if request is None or request.web_tools is None:  # the guard's, else the owner's
             return toolset
         return toolset.filtered(lambda ctx, tool: tool.name not in request.hidden())
 
@@ -235,8 +240,8 @@ class CheckedModel(WrapperModel):
         request = self.guarded
         _check(request, "final", parameters.function_tools, messages)
         tools = request.narrowed(parameters.function_tools, lambda tool: tool.name)
-        if self.capacity is not None:
-            request.fit([tool_view(tool) for tool in tools], list(message_views(messages)), self.capacity)
+        # The guard's capacity, else the owner's, if either says.
+        request.fit([tool_view(tool) for tool in tools], list(message_views(messages)), self.capacity)
         request.sent()
         return parameters if len(tools) == len(parameters.function_tools) else replace(parameters, function_tools=tools)
 

@@ -49,6 +49,7 @@ ADAPTER_TARGETS: dict[str, FrameworkTarget] = {target.spec: target for target in
 AGENT_TARGETS: dict[str, str] = {
     "langchain": "toolsurface.harness._adapters.langchain_agent:target",
     "openai-agents": "toolsurface.harness._adapters.openai_agents_agent:target",
+    "pydantic-ai": "toolsurface.harness._adapters.pydantic_ai_agent:target",
 }
 
 __all__ = ["ADAPTER_TARGETS", "AGENT_TARGETS", "FrameworkTarget"]

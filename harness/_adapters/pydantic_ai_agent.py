@@ -1,0 +1,258 @@
+"""`pydantic-ai:PKG.MOD:FACTORY` — your own pydantic-ai agent as a target.
+
+`FACTORY(tools, model)` returns your `pydantic_ai.Agent`, built the way you build it in production
+with the tools and model it is handed:
+
+    def build(tools, model):
+        guard = SurfaceGuardCapability(tools)
+        return Agent(model, capabilities=[PrepareTools(provider_limit), guard.checkpoint(), ProcessHistory(trim), guard])
+
+`tools` is a list of `pydantic_ai.Tool`s (made with `Tool.from_schema`, each returning what the
+recorded tool returned); `model` is an offline `FunctionModel` that reports what reached it to the
+harness's gateway and answers with the recorded model's tool calls. The harness runs the agent with
+`agent.run(message_history=...)` on the conversation as the recording sealed it.
+
+Boundaries: before every model call pydantic-ai runs each capability's `prepare_tools` hook over
+the step's tool definitions (your `PrepareTools(func)` among them), in the agent's capability
+order, then each `before_model_request` hook over the request (your `ProcessHistory(func)` history
+processors among them), in the same order. The harness offers an injection boundary as the request
+reaches the first of your hooks (`before:NAME`) and as each hands it on (`after:NAME`), named after
+the function of a `PrepareTools`/`ProcessHistory`, else the capability's class (a capability with
+both hooks: `NAME.prepare_tools`, `NAME.before_model_request`). It places them after your factory
+returns, on the agent's own capability list (`agent.root_capability.capabilities`, in dispatch
+order), by wrapping each of your capabilities' hook methods on that instance (and on the instance
+its `for_run` returns for a run), so your capabilities' code and order are unchanged. The
+toolsets' work (per-tool `prepare`, `FilteredToolset`...) is the projection before the first
+boundary. An agent without hooks of yours has one boundary, `before:model`, as its first
+capability lists the step's tools (or, with no capability at all, where the model is called).
+toolsurface's guard (`toolsurface.guard.pydantic_ai`) and the capabilities pydantic-ai adds by
+itself are not your stages and get no boundary: the same agent with the guard and without it has
+the same cases. Not bordered: capabilities inside a deferred-loading group, capabilities made per
+run by a capability function, `wrap_model_request` hooks (they see the request after the
+`before_model_request` ones, where only the guard's final check is left), and instances with
+`__slots__` (a one-line error).
+"""
+
+from __future__ import annotations
+
+_INSTALL = "the pydantic-ai targets need pydantic-ai 2.x: pip install 'toolsurface[pydantic-ai]'"
+try:
+    import pydantic_ai
+    import pydantic_ai.agent as agent_module
+    from pydantic_ai import Agent, Tool
+    from pydantic_ai.capabilities import AbstractCapability, PrepareTools, ProcessHistory
+    from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart
+    from pydantic_ai.models.function import AgentInfo, FunctionModel
+    from pydantic_ai.tools import ToolDefinition
+except ImportError as error:  # not installed, or a major without these APIs
+    raise ImportError(f"{_INSTALL} ({error})") from error
+if not pydantic_ai.__version__.startswith("2."):
+    raise ImportError(f"{_INSTALL} (found pydantic-ai {pydantic_ai.__version__})")
+
+import inspect
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from toolsurface.scenarios import Scenario, ToolDescriptor
+
+from ._agent import AgentRun, UserAgentTarget, boundary_name, current_run, offer, sealed_messages
+from ._common import same
+from ._pydantic_ai_views import Crossing, history
+from .pydantic_ai import ANSWER, _framework_refusal
+
+#: The boundary of an agent without hooks of yours.
+MODEL = "before:model"
+#: The module every piece of toolsurface's guard comes from.
+GUARD = "toolsurface.guard"
+#: The hooks that see and can change a model call's tools, in the order pydantic-ai runs them.
+HOOKS = ("prepare_tools", "before_model_request")
+#: What pydantic-ai adds to every agent by itself (`ToolSearch`, the pending-message drain).
+_AUTOMATIC: tuple[type, ...] = tuple(getattr(agent_module, "_AUTO_INJECT_CAPABILITY_TYPES", ()))
+
+
+def _recorded(ctx: Any, **arguments: Any) -> str:
+    """Every tool: what the recorded tool returned for the call pydantic-ai runs."""
+    return str(_served().ports.tool_result(ctx.tool_call_id))
+
+
+def tool_of(descriptor: ToolDescriptor) -> Tool[Any]:
+    """An admitted tool as pydantic-ai makes one from a JSON schema."""
+    return Tool.from_schema(_recorded, name=descriptor.name, description=descriptor.description,
+                            json_schema=dict(descriptor.input_schema), takes_ctx=True)  # fmt: skip
+
+
+def _served() -> AgentRun:
+    run = current_run()
+    if run is None:
+        raise RuntimeError("the harness's tools and model only answer inside a toolsurface run")
+    return run
+
+
+def _offered_tools(point: str, ctx: Any, tool_defs: list[ToolDefinition]) -> list[ToolDefinition]:
+    """The step's tool definitions (and the run's messages) after the boundary at `point`."""
+    if current_run() is None:
+        return tool_defs
+    crossing = Crossing(tool_defs, ctx.messages, point)
+    tool_views, message_views = offer(point, crossing.tools, crossing.messages)
+    messages = crossing.model_messages(list(message_views))
+    if not same(messages, ctx.messages):
+        ctx.messages[:] = messages
+    return crossing.tool_definitions(list(tool_views))
+
+
+def _offered_request(point: str, ctx: Any, request_context: Any) -> None:
+    """The model request being prepared, carrying what the harness changed at `point`."""
+    if current_run() is None:
+        return
+    parameters = request_context.model_request_parameters
+    crossing = Crossing(parameters.function_tools, request_context.messages, point)
+    tool_views, message_views = offer(point, crossing.tools, crossing.messages)
+    tools, messages = crossing.tool_definitions(list(tool_views)), crossing.model_messages(list(message_views))
+    if not same(tools, parameters.function_tools):
+        request_context.model_request_parameters = replace(parameters, function_tools=tools)
+    if not same(messages, request_context.messages):
+        # As pydantic-ai's own `ProcessHistory` does: this request, and the run's history.
+        request_context.messages = list(messages)
+        ctx.messages[:] = messages
+
+
+def _bordered_hook(capability: Any, hook: str, before: str | None, after: str | None) -> Callable[..., Any]:
+    """`capability`'s own `hook` with the boundaries before it (for the first of yours) and after it."""
+    method = getattr(type(capability), hook)
+    if hook == "prepare_tools":
+
+        async def prepare_tools(ctx: Any, tool_defs: list[ToolDefinition]) -> list[ToolDefinition]:
+            if before is not None:
+                tool_defs = _offered_tools(before, ctx, tool_defs)
+            tool_defs = await method(capability, ctx, tool_defs)
+            return tool_defs if after is None else _offered_tools(after, ctx, tool_defs)
+
+        return prepare_tools
+
+    async def before_model_request(ctx: Any, request_context: Any) -> Any:
+        if before is not None:
+            _offered_request(before, ctx, request_context)
+        request_context = await method(capability, ctx, request_context)
+        if after is not None:
+            _offered_request(after, ctx, request_context)
+        return request_context
+
+    return before_model_request
+
+
+def _border(capability: Any, borders: list[tuple[str, str | None, str | None]]) -> None:
+    """Wrap `capability`'s hooks on the instance, and on each instance its `for_run` makes for a run."""
+    for_run = type(capability).for_run
+
+    async def bordered_for_run(ctx: Any) -> Any:
+        run_capability = await for_run(capability, ctx)
+        if run_capability is not capability:
+            _border(run_capability, borders)
+        return run_capability
+
+    try:
+        for hook, before, after in borders:
+            object.__setattr__(capability, hook, _bordered_hook(capability, hook, before, after))
+        object.__setattr__(capability, "for_run", bordered_for_run)
+    except AttributeError:  # `__slots__`: the instance takes no attribute of its own
+        raise TypeError(f"cannot place boundaries around {type(capability).__name__}: its instances have __slots__") from None
+
+
+def _piece_name(capability: Any) -> str:
+    """The name a user knows a capability by: its function's, for pydantic-ai's function capabilities."""
+    function = getattr(capability, "prepare_func", None) if isinstance(capability, PrepareTools) else None
+    if isinstance(capability, ProcessHistory):
+        function = capability.processor
+    return getattr(function, "__name__", None) or type(capability).__name__
+
+
+def _yours(capability: Any) -> bool:
+    return not type(capability).__module__.startswith(GUARD) and not isinstance(capability, _AUTOMATIC)
+
+
+class Boundaries:
+    """The boundaries around one agent's own tool and request hooks."""
+
+    def __init__(self) -> None:
+        #: The boundaries, in the order a model call crosses them.
+        self.points: tuple[str, ...] = (MODEL,)
+        #: Whether a capability borders the model (else the offline model offers `before:model`).
+        self.placed = False
+
+    def place(self, agent: Agent[Any, Any]) -> None:
+        capabilities = list(agent.root_capability.capabilities)
+        hooked = [(c, [h for h in HOOKS if getattr(type(c), h) is not getattr(AbstractCapability, h)]) for c in capabilities if _yours(c)]
+        crossings = [(c, hook) for hook in HOOKS for c, hooks in hooked if hook in hooks]
+        borders: dict[int, list[tuple[str, str | None, str | None]]] = {}
+        if not crossings:
+            if capabilities:  # the first capability lists the step's tools first
+                _border(capabilities[0], [("prepare_tools", MODEL, None)])
+                self.placed = True
+            return
+        points: list[str] = []
+        for index, (capability, hook) in enumerate(crossings):
+            name = _piece_name(capability)
+            both = sum(c is capability for c, _ in crossings) > 1
+            after = boundary_name("after", f"{name}.{hook}" if both else name)
+            before = boundary_name("before", f"{name}.{hook}" if both else name) if index == 0 else None
+            points += [p for p in (before, after) if p is not None]
+            borders.setdefault(id(capability), []).append((hook, before, after))
+        for capability, _ in hooked:
+            if id(capability) in borders:
+                _border(capability, borders[id(capability)])
+        self.points, self.placed = tuple(points), True
+
+
+class OfflineModel:
+    """The harness's offline model: reports what reached it to the gateway and answers with the
+    recorded model's tool calls, under the gateway's ids, or in text once the recording ends."""
+
+    def __init__(self) -> None:
+        self.bordered = False
+        self.model = FunctionModel(self.reach, model_name="toolsurface-gateway")
+
+    async def reach(self, messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
+        run = _served()
+        sent = Crossing(info.function_tools, messages, "dispatch")
+        tools, views = sent.tools, sent.messages
+        if not self.bordered:
+            tools, views = run.ports.inject(MODEL, tools, views)
+        reply = run.ports.gateway.dispatch(run.scenario.identity.request, tools, views)
+        run.sent()
+        if calls := reply.get("tool_calls"):
+            return ModelResponse(parts=[ToolCallPart(call["name"], call["arguments"], tool_call_id=call["id"]) for call in calls])
+        return ModelResponse(parts=[TextPart(ANSWER)])
+
+
+class PydanticAIAgentTarget(UserAgentTarget):
+    """Your pydantic-ai `Agent`, built by your factory, as a target."""
+
+    framework = "pydantic-ai"
+
+    def build_agent(self, scenario: Scenario) -> tuple[Agent[Any, Any], tuple[str, ...]]:
+        model = OfflineModel()
+        agent = self.factory([tool_of(d) for d in scenario.contract.surface], model.model)
+        if not isinstance(agent, Agent):
+            raise TypeError(f"the factory returned {type(agent).__name__}, not a pydantic_ai.Agent")
+        boundaries = Boundaries()
+        boundaries.place(agent)
+        model.bordered = boundaries.placed
+        return agent, boundaries.points
+
+    def checkpoints(self, scenario: Scenario) -> tuple[tuple[int, str], ...]:
+        """Every boundary before every model call of the recording: known from the agent's hooks,
+        so a request that ends before one (in a capacity result, say) still has its cases."""
+        _, points = self.agent_for(scenario)
+        return tuple((call, point) for call in range(1, scenario.model_calls + 1) for point in points)
+
+    async def run(self, scenario: Scenario, ports: Any) -> None:
+        agent, _ = self.agent_for(scenario)
+        with self.request(scenario, ports, _framework_refusal) as run:
+            await agent.run(None, message_history=history(sealed_messages(scenario, run.ports)))
+
+
+def target(factory: Callable[..., Any], spec: str) -> PydanticAIAgentTarget:
+    if not callable(factory) or len(inspect.signature(factory).parameters) < 2:
+        raise TypeError("expected a factory FACTORY(tools, model) that returns the agent")
+    return PydanticAIAgentTarget(factory, spec)

@@ -1,0 +1,87 @@
+"""`pydantic-ai:PKG.MOD:FACTORY`: the user's own pydantic-ai agent as a target, its boundaries named by its capabilities."""
+
+from __future__ import annotations
+
+import pytest
+
+pydantic_ai = pytest.importorskip("pydantic_ai", reason="needs the pydantic-ai extra: pip install 'toolsurface[pydantic-ai]'")
+if not pydantic_ai.__version__.startswith("2."):
+    pytest.skip(f"needs pydantic-ai 2.x (the pydantic-ai extra), found {pydantic_ai.__version__}", allow_module_level=True)
+
+from tests.fixtures.frameworks import run_cases  # noqa: E402
+from toolsurface.harness._api import RunOptions, prepare  # noqa: E402
+from toolsurface.harness._errors import TargetError  # noqa: E402
+from toolsurface.harness._targets import load_target  # noqa: E402
+from toolsurface.harness._types import VerdictKind  # noqa: E402
+
+APP = "pydantic-ai:tests.fixtures.agents.pydantic_ai_app:{}"
+
+
+def planned_points(factory: str, scenario: str) -> list[str]:
+    session = prepare(RunOptions(target=APP.format(factory), red_target="none", select=[f"{scenario}/*"]))
+    return list(dict.fromkeys(case.at for case in session.planned if case.scenario == scenario))
+
+
+def test_the_boundaries_are_the_agents_own_named_by_its_capabilities():
+    # The tool hooks in capability order, then the history processor's request hook.
+    assert planned_points("build", "etf-compare-main-hooked") == ["before:Tracing", "after:Tracing", "after:provider_limit", "after:keep_recent"]
+    # Before each later model call of a run, the same boundaries again.
+    assert planned_points("build", "etf-compare-main-tool-loop")[4:8] == [
+        "before:Tracing@2", "after:Tracing@2", "after:provider_limit@2", "after:keep_recent@2"
+    ]  # fmt: skip
+    # The guard's own capabilities are not the agent's stages: with them, the same cases.
+    assert planned_points("build_guarded", "etf-compare-main-hooked") == planned_points("build", "etf-compare-main-hooked")
+
+
+def test_an_agent_without_hooks_of_its_own_has_the_models_boundary():
+    assert planned_points("build_plain", "etf-compare-main-hooked") == ["before:model"]
+    results = run_cases(APP.format("build_plain"), ["etf-compare-main-hooked/*/*/delete.*"])
+    assert results and all(r.verdict.kind is VerdictKind.SURVIVED for r in results)
+    assert all(r.evidence.points == ("before:model",) for r in results)
+
+
+OVER_LIMIT = "desk-research-main-openai-over-tool-limit/*/after:provider_limit/legit.*"
+
+
+def test_the_flawed_prepare_function_fails_the_request_it_cuts_in_its_own_words():
+    results = run_cases(APP.format("build"), [OVER_LIMIT])
+    assert results and all(r.verdict.kind is VerdictKind.SURVIVED for r in results)
+    assert all("dispatched 128 of 140 required tools instead of an explicit capacity result" in r.verdict.reason for r in results)
+    assert all(r.case.id.startswith("desk-research-main-openai-over-tool-limit/main/hooks/after:provider_limit/") for r in results)
+
+
+#: A cross-section of the guarded agent's matrix: every kind at a tool hook and at the history
+#: processor, owner facts, an entry summary, the tool loop's later calls, a request over its
+#: token budget, and the over-limit request its prepare function would cut.
+GUARDED_SELECTION = [
+    "etf-compare-main-hooked/*/after:Tracing/*",
+    "etf-compare-main-hooked/*/after:keep_recent/*",
+    "etf-news-main-budget-exhausted/*/before:Tracing/availability.*",
+    "entry-main-portfolio-document/*/after:provider_limit/*",
+    "etf-compare-main-tool-loop/*/*@3/*",
+    "holdings-review-main-over-capacity/*/after:keep_recent/*",
+    "desk-research-main-openai-over-tool-limit/*/after:provider_limit/*",
+]
+
+
+def test_the_same_agent_with_the_guard_installed_passes():
+    results = run_cases(APP.format("build_guarded"), GUARDED_SELECTION)
+    failing = [(r.case.id, r.verdict) for r in results if not r.verdict.kind.ok]
+    assert not failing, failing[:3]
+    assert {VerdictKind.KILLED, VerdictKind.PASSED} <= {r.verdict.kind for r in results}
+    over = [r for r in results if r.case.scenario == "desk-research-main-openai-over-tool-limit" and r.case.must.value == "dispatch"]
+    assert over and all(r.verdict.reason.startswith("explicit capacity result") for r in over)
+
+
+@pytest.mark.parametrize(
+    ("factory", "expected"),
+    [
+        ("nothing", "has no attribute 'nothing'"),
+        ("not_a_factory", "expected a factory FACTORY(tools, model) that returns the agent"),
+    ],
+)
+def test_a_spec_that_names_no_agent_factory_is_a_one_line_error(factory, expected):
+    with pytest.raises(TargetError) as error:
+        load_target(APP.format(factory))
+    assert expected in str(error.value)
+    assert "\n" not in str(error.value)
