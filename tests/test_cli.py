@@ -198,7 +198,7 @@ def test_a_malformed_scenario_is_one_line_and_exit_2(tmp_path):
     [
         (["--shard", "5/4"], "error: --shard '5/4' must look like K/N"),
         (["--target", "reference:nope"], "error: --target 'reference:nope': no such reference target"),
-        (["--red-target", "nope"], "error: --red-target 'nope': expected 'reference:<name>' or 'package.module:factory'"),
+        (["--red-target", "nope"], "error: --red-target 'nope': expected 'reference:<name>', 'package.module:factory' or '<framework>:package.module:factory'"),
         (["--select", "nothing/*"], "error: --select 'nothing/*' matched none of the"),
         (["--format", "md,pdf"], "error: --format 'pdf' is not a report format (known: md, html, junit, json)"),
         (["--today", "soon"], "error: --today 'soon' must be a date, YYYY-MM-DD"),

@@ -248,7 +248,7 @@ def test_with_the_flag_the_cases_join_the_ordinary_tests(project):
     ("flag", "value", "message"),
     [
         ("--toolsurface-target", "reference:nope", "--toolsurface-target 'reference:nope': no such reference target (known: *)"),
-        ("--toolsurface-red-target", "nope", "--toolsurface-red-target 'nope': expected 'reference:<name>' or 'package.module:factory'"),
+        ("--toolsurface-red-target", "nope", "--toolsurface-red-target 'nope': expected 'reference:<name>', 'package.module:factory' or '<framework>:package.module:factory'"),
         ("--toolsurface-seed", "-1", "--toolsurface-seed -1 must be an integer from 0 to 2**63 - 1"),
         ("--toolsurface-select", "nothing/*", "--toolsurface-select 'nothing/*' matched none of the 300 planned cases"),
         ("--toolsurface-expectations", "missing.toml", "--toolsurface-expectations missing.toml: cannot read: No such file or directory"),
