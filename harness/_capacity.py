@@ -33,6 +33,12 @@ def capacity_of(stage: Stage, estimate: Estimator = estimate_tokens) -> Capacity
     return Capacity(stage.budget_tokens or 0, stage.max_tools, estimate)
 
 
+def recorded_capacity(scenario: Scenario) -> Capacity | None:
+    """What the recorded context fit says one model call can hold; None where no fit was recorded."""
+    fit = scenario.stage(StageKind.CONTEXT_FIT)
+    return None if fit is None else capacity_of(fit)
+
+
 def over_capacity(tools: Sequence[Any], fitted: Sequence[Any], stage: Stage, estimate: Estimator = estimate_tokens) -> CapacityExceeded | None:
     """The capacity result for these tools (as the JSON values a count reads: logical views) and
     compressed messages, or None when they fit."""

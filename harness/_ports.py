@@ -16,7 +16,7 @@ from typing import Any
 
 from toolsurface.guard import Capacity, summary_of
 from toolsurface.mutators import MutationNotApplicable, NotCarried
-from toolsurface.scenarios import Lane, OwnerFact, Scenario, StageKind, ToolCall, boundary, call_of
+from toolsurface.scenarios import Lane, OwnerFact, Scenario, ToolCall, boundary, call_of
 
 from ._canonical import Snapshot, capture
 from ._formats import ToolFormat
@@ -284,12 +284,6 @@ class Ports:
         except Exception as problem:  # a mutator bug is the harness's error, not the target's crash
             self.injection_problem = f"mutator failed: {type(problem).__name__}: {problem}"
         return tools, messages
-
-
-def recorded_capacity(scenario: Scenario) -> Capacity | None:
-    """What the recorded context fit says the request's model call can hold."""
-    fit = scenario.stage(StageKind.CONTEXT_FIT)
-    return None if fit is None else Capacity(fit.budget_tokens or 0, fit.max_tools)
 
 
 class RequestOwner:

@@ -28,8 +28,9 @@ from typing import Any, ClassVar
 from toolsurface.guard import owning
 from toolsurface.scenarios import Message, Scenario
 
+from .._capacity import recorded_capacity
 from .._errors import CapacityExceeded, RequestRefused
-from .._ports import Ports, RequestOwner, recorded_capacity
+from .._ports import Ports, RequestOwner
 from .._reference._stages import replay_messages
 from .._types import Settlement
 from ._common import KeptAgents

@@ -109,11 +109,10 @@ class PreparedRequest:
         """What the trusted owner facts bound to this request hide, read from the feed as it is now."""
         return self.guarded.hidden()
 
-    def narrowed(self) -> frozenset[str]:
-        """What trusted owner facts hide now, read where the live tools are narrowed by it: from
-        here on the request can no longer be as an earlier read left it (a reveal is a change)."""
+    def narrowed(self) -> None:
+        """The live tools were just narrowed by what trusted owner facts hide now: from here on the
+        request can no longer be as an earlier read left it (a reveal is a change)."""
         self.guarded.narrowed(())
-        return self.guarded.hidden()
 
     def settle(self, settlement: Settlement, note: str = "") -> None:
         self.guarded.settle(settlement, note)

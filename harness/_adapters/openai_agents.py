@@ -75,7 +75,7 @@ from toolsurface.guard.openai_agents import SurfaceGuard
 from toolsurface.scenarios import Scenario, Stage, StageKind
 
 from .._canonical import capture
-from .._capacity import capacity_of
+from .._capacity import recorded_capacity
 from .._formats import LOGICAL
 from .._reference._stages import replay_messages
 from ._common import AgentTarget, PreparedRequest, contract_guard, same, settle_run
@@ -380,9 +380,8 @@ def run_config(request: Request, guard: SurfaceGuard | None = None, hooks: Prepa
 def guard_for(scenario: Scenario, tools: list[Any]) -> SurfaceGuard:
     """The public guard a host installs on this contract's agent: its admitted tools, the tools its
     owner facts govern, its entry summary, and what a model call can hold where the recording says."""
-    contract, fit = scenario.contract, scenario.stage(StageKind.CONTEXT_FIT)
-    capacity = capacity_of(fit) if fit is not None and fit.budget_tokens else None
-    return SurfaceGuard(tools, web_tools=contract.web_tools, summary=contract.summary, capacity=capacity)
+    contract = scenario.contract
+    return SurfaceGuard(tools, web_tools=contract.web_tools, summary=contract.summary, capacity=recorded_capacity(scenario))
 
 
 class OpenAIAgentsTarget(AgentTarget):

@@ -48,3 +48,20 @@ def test_each_front_end_names_the_option_its_own_way():
 def test_a_framework_target_loads_by_its_spec_name():
     pytest.importorskip("pydantic_ai", reason="needs the pydantic-ai extra: pip install 'toolsurface[pydantic-ai]'")
     assert load_target("pydantic-ai:guarded").name == "pydantic-ai:guarded"
+
+
+@pytest.mark.parametrize("framework", ["langchain", "pydantic-ai", "openai-agents"])
+@pytest.mark.parametrize(
+    ("factory", "expected"),
+    [
+        ("nothing", "has no attribute 'nothing'"),
+        ("not_a_factory", "expected a factory FACTORY(tools, model) that returns the agent"),
+    ],
+)
+def test_an_agent_spec_that_names_no_agent_factory_is_a_one_line_error(framework, factory, expected):
+    module = f"tests.fixtures.agents.{framework.replace('-', '_')}_app"
+    pytest.importorskip(module, reason=f"needs the {framework} extra")
+    with pytest.raises(TargetError) as error:
+        load_target(f"{framework}:{module}:{factory}")
+    assert expected in str(error.value)
+    assert "\n" not in str(error.value)

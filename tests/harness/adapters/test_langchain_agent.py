@@ -11,10 +11,8 @@ if not langchain.__version__.startswith("1."):
 from tests.fixtures.frameworks import run_cases  # noqa: E402
 from toolsurface import scenarios  # noqa: E402
 from toolsurface.harness._api import RunOptions, prepare  # noqa: E402
-from toolsurface.harness._errors import TargetError  # noqa: E402
 from toolsurface.harness._formats import FORMATS  # noqa: E402
 from toolsurface.harness._ports import Ports  # noqa: E402
-from toolsurface.harness._targets import load_target  # noqa: E402
 from toolsurface.harness._types import VerdictKind  # noqa: E402
 
 APP = "langchain:tests.fixtures.agents.langchain_app:{}"
@@ -95,17 +93,3 @@ def test_a_fact_recorded_for_a_model_call_is_in_force_from_that_calls_first_own_
         ports.gateway.dispatch("req", [], [])
     ports.inject("before:model", [], [])
     assert set(late) <= set(ports.facts.current())
-
-
-@pytest.mark.parametrize(
-    ("factory", "expected"),
-    [
-        ("nothing", "has no attribute 'nothing'"),
-        ("not_a_factory", "expected a factory FACTORY(tools, model) that returns the agent"),
-    ],
-)
-def test_a_spec_that_names_no_agent_factory_is_a_one_line_error(factory, expected):
-    with pytest.raises(TargetError) as error:
-        load_target(APP.format(factory))
-    assert expected in str(error.value)
-    assert "\n" not in str(error.value)

@@ -10,7 +10,6 @@ if not getattr(agents, "__version__", "").startswith("0.24."):
 
 from tests.fixtures.frameworks import run_cases  # noqa: E402
 from toolsurface import scenarios  # noqa: E402
-from toolsurface.harness._errors import TargetError  # noqa: E402
 from toolsurface.harness._targets import load_target  # noqa: E402
 from toolsurface.harness._types import VerdictKind  # noqa: E402
 
@@ -65,17 +64,3 @@ def test_the_guarded_application_passes_a_cross_section():
     assert VerdictKind.KILLED in kinds and VerdictKind.PASSED in kinds
     over = [r for r in results if r.case.scenario == "desk-research-main-openai-over-tool-limit"]
     assert over and all(r.verdict.kind is VerdictKind.PASSED for r in over)
-
-
-@pytest.mark.parametrize(
-    ("factory", "expected"),
-    [
-        ("nothing", "has no attribute 'nothing'"),
-        ("not_a_factory", "expected a factory FACTORY(tools, model) that returns the agent"),
-    ],
-)
-def test_a_spec_that_names_no_agent_factory_is_a_one_line_error(factory, expected):
-    with pytest.raises(TargetError) as error:
-        load_target(APP.format(factory))
-    assert expected in str(error.value)
-    assert "\n" not in str(error.value)

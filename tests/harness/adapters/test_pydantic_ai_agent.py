@@ -10,8 +10,6 @@ if not pydantic_ai.__version__.startswith("2."):
 
 from tests.fixtures.frameworks import run_cases  # noqa: E402
 from toolsurface.harness._api import RunOptions, prepare  # noqa: E402
-from toolsurface.harness._errors import TargetError  # noqa: E402
-from toolsurface.harness._targets import load_target  # noqa: E402
 from toolsurface.harness._types import VerdictKind  # noqa: E402
 
 APP = "pydantic-ai:tests.fixtures.agents.pydantic_ai_app:{}"
@@ -71,17 +69,3 @@ def test_the_same_agent_with_the_guard_installed_passes():
     assert {VerdictKind.KILLED, VerdictKind.PASSED} <= {r.verdict.kind for r in results}
     over = [r for r in results if r.case.scenario == "desk-research-main-openai-over-tool-limit" and r.case.must.value == "dispatch"]
     assert over and all(r.verdict.reason.startswith("explicit capacity result") for r in over)
-
-
-@pytest.mark.parametrize(
-    ("factory", "expected"),
-    [
-        ("nothing", "has no attribute 'nothing'"),
-        ("not_a_factory", "expected a factory FACTORY(tools, model) that returns the agent"),
-    ],
-)
-def test_a_spec_that_names_no_agent_factory_is_a_one_line_error(factory, expected):
-    with pytest.raises(TargetError) as error:
-        load_target(APP.format(factory))
-    assert expected in str(error.value)
-    assert "\n" not in str(error.value)
