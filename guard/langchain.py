@@ -70,7 +70,7 @@ Limits
 - The guard checks as the request enters and right before the model, not between your
   middleware: one of yours that puts a change back (collapses doubled spaces, restores a tool)
   hides it from the final check, and the request goes out repaired instead of refused. Put
-  `guard.early` after any such middleware's predecessors, or fix the change where it is made.
+  `guard.early` right before such a middleware, or fix the change where it is made.
 - A run interrupted for human input is settled when it ends, under the owner it resumes with.
 """
 
