@@ -1,4 +1,4 @@
-"""The oracles: a verdict, as the README's verdict table defines it, from what the harness-owned ports observed.
+"""The oracles: a verdict, as the verdict table of docs/contract.md defines it, from what the harness-owned ports observed.
 
 The target's own account is never read. A case that could not be exercised — the target
 crashed, hung, never offered the injection point, or touched neither gateway nor ledger — is an

@@ -388,7 +388,7 @@ class Reproduction:
 
 @runtime_checkable
 class Target(Protocol):
-    """Anything that prepares and sends one request through the ports (see the README's "Targets").
+    """Anything that prepares and sends one request through the ports (see docs/targets.md).
 
     `run` may be a coroutine function: an async host's run is driven to completion.
     Optional attributes: `tool_format` (a `FORMATS` key overriding the scenario's), `wire_fields`

@@ -4,10 +4,10 @@ reason that names the call."""
 
 import asyncio
 import re
-from pathlib import Path
 
 import pytest
 
+from tests.fixtures.docs import blocks
 from tests.fixtures.step_hosts import CheckedLoop
 from toolsurface.harness._formats import FORMATS
 from toolsurface.harness._plan import plan
@@ -141,8 +141,7 @@ def test_the_host_runs_as_a_coroutine_to_its_last_call(loop):
 
 
 def test_the_readme_host_follows_a_run_of_several_model_calls(tmp_path, scenarios, cases, monkeypatch):
-    readme = (Path(__file__).parents[2] / "README.md").read_text()
-    sketch = readme.split("\n## Targets\n", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    (sketch,) = blocks("README.md", "### A host of your own", "python")
     (tmp_path / "readme_host.py").write_text(sketch)
     monkeypatch.syspath_prepend(str(tmp_path))
     records = run(scenarios, [c for c in cases if c.mutation.kind.value in ("delete", "legit")], "readme_host:factory")

@@ -1,0 +1,179 @@
+"""The README's and docs/ pages' examples run as they are written, and their links and commands hold."""
+
+import ast
+import importlib
+import json
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import typer
+import yaml
+
+from tests.fixtures.docs import PAGES, ROOT, all_blocks, blocks, prose
+from toolsurface.harness.cli import app
+
+
+def installed():
+    return shutil.which("toolsurface", path=str(Path(sys.executable).parent)) or "toolsurface"
+
+
+def pytest_on(path):
+    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(path)]
+    return subprocess.run(command, capture_output=True, text=True, cwd=path.parent, timeout=600)
+
+
+def test_the_property_test_example_runs_and_its_guard_is_checked(tmp_path):
+    example = tmp_path / "test_example.py"
+    (code,) = blocks("docs/property-tests.md", "# Property tests of your own", "python")
+    example.write_text(code)
+    done = pytest_on(example)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 passed" in done.stdout
+    # A guard that compares names only must be caught by the same property.
+    weak = code.replace(
+        "json.dumps(tools, sort_keys=True) != admitted",
+        "[t['function']['name'] for t in tools] != [t['function']['name'] for t in json.loads(admitted)]",
+    )
+    # Without shrinking: the failure is what is checked, not its smallest example.
+    weak = "from hypothesis import Phase, settings\n" + weak.replace("@given(requests)", "@settings(phases=[Phase.generate])\n@given(requests)")
+    example.write_text(weak)
+    done = pytest_on(example)
+    assert done.returncode == 1, done.stdout
+
+
+def test_the_workflow_runs_its_toolsurface_steps_and_uploads_what_they_write(tmp_path):
+    workflow = yaml.safe_load(blocks("docs/ci.md", "## CI recipes", "yaml")[0])
+    steps = workflow["jobs"]["toolsurface"]["steps"]
+    (tmp_path / "src").mkdir()
+    shutil.copy(ROOT / "tests" / "fixtures" / "small_guard.py", tmp_path / "src")
+    (tmp_path / "myhost").mkdir()
+    (tmp_path / "myhost" / "adapter.py").write_text("from toolsurface.harness._reference import GuardedPipeline as factory\n")
+    commands = [step["run"] for step in steps if step.get("run", "").startswith("toolsurface ")]
+    assert [command.split()[1] for command in commands] == ["scan", "run"]
+    for command in commands:
+        words = [installed(), *shlex.split(command)[1:]]
+        done = subprocess.run(words, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, command + "\n" + done.stdout + done.stderr
+    uploaded = [step["with"] for step in steps if "uses" in step and "with" in step and "python-version" not in step["with"]]
+    paths = [given.get("sarif_file") or given.get("report_paths") or given["path"] for given in uploaded]
+    assert paths == ["toolsurface.sarif", "toolsurface-report/junit.xml", "toolsurface-report/"]
+    assert all((tmp_path / path).exists() for path in paths)
+    assert (tmp_path / "toolsurface-report" / "report.html").is_file()
+
+
+def test_the_pre_commit_hook_and_its_config_validate(tmp_path):
+    manifest = subprocess.run([sys.executable, "-m", "pre_commit", "validate-manifest", str(ROOT / ".pre-commit-hooks.yaml")], capture_output=True, text=True)
+    assert manifest.returncode == 0, manifest.stdout + manifest.stderr
+    config = tmp_path / ".pre-commit-config.yaml"
+    config.write_text(blocks("docs/ci.md", "## CI recipes", "yaml")[1])
+    done = subprocess.run([sys.executable, "-m", "pre_commit", "validate-config", str(config)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+    hook = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())[0]
+    assert yaml.safe_load(config.read_text())["repos"][0]["hooks"][0]["id"] == hook["id"] == "toolsurface-scan"
+
+
+def test_the_own_agent_walkthrough_finds_the_flaw_and_the_guard_turns_it_green(tmp_path):
+    (myapp,) = blocks("README.md", "### A LangChain agent", "python")
+    (tmp_path / "myapp.py").write_text(myapp)
+    (commands,) = blocks("README.md", "### A LangChain agent", "")
+    red, green = [shlex.split(line.partition("#")[0]) for line in commands.strip().splitlines()]
+    over_limit = ["--select", "desk-research-main-openai-over-tool-limit/*/after:ProviderLimit/*"]
+
+    def run(words):
+        return subprocess.run([installed(), *words[1:], *over_limit, "--out", "out"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+
+    done = run(red)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "toolsurface reproduce desk-research-main-openai-over-tool-limit/main/hooks/after:ProviderLimit/" in done.stdout
+    cases = json.loads((tmp_path / "out" / "results.json").read_text())["cases"]
+    cut = [c for c in cases if c["case"]["mutation"]["kind"] == "legit"]
+    assert cut and all(c["verdict"]["reason"] == "dispatched 128 of 140 required tools instead of an explicit capacity result" for c in cut)
+    reproduce = [installed(), "reproduce", cut[0]["case"]["id"], "--target", "langchain:myapp:build"]
+    shown = subprocess.run(reproduce, cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert "verdict  survived — dispatched 128 of 140 required tools" in shown.stdout, shown.stdout + shown.stderr
+    done = run(green)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "no survivors, false rejections or errors" in done.stdout
+
+
+def anchor(heading):
+    """The fragment GitHub gives a heading: lower case, punctuation dropped, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+
+
+def links(page):
+    """The relative links of `page`'s prose, as (target path, fragment)."""
+    found = re.findall(r"\]\(([^)\s]+)\)", prose((ROOT / page).read_text()))
+    return [link.partition("#")[::2] for link in found if not re.match(r"[a-z]+:", link)]
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_every_link_names_a_page_and_a_heading_that_exist(page):
+    for path, fragment in links(page):
+        target = (ROOT / page).parent / path if path else ROOT / page
+        assert target.exists(), f"{page}: link to {path}, which does not exist"
+        if fragment:
+            headings = re.findall(r"^#+ (.*)$", prose(target.read_text()), re.MULTILINE)
+            assert fragment in {anchor(h) for h in headings}, f"{page}: no heading of {path or page} gives #{fragment}"
+
+
+def test_the_readme_links_every_page_of_the_reference():
+    linked = {(ROOT / path).resolve() for path, _ in links("README.md")}
+    assert {ROOT / page for page in PAGES[1:]} <= linked
+
+
+@pytest.mark.parametrize(("page", "code"), all_blocks("python"), ids=lambda value: value if value in PAGES else "")
+def test_every_python_example_parses_and_imports_names_toolsurface_has(page, code):
+    tree = compile(code, page, "exec", ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module.partition(".")[0] == "toolsurface":
+            module = importlib.import_module(node.module)
+            missing = [alias.name for alias in node.names if not hasattr(module, alias.name)]
+            assert not missing, f"{page}: {node.module} has no {', '.join(missing)}"
+
+
+def commands_shown():
+    """Every `toolsurface` command line in the pages' bare blocks, a synopsis's continued lines joined."""
+    shown = []
+    for page, block in all_blocks(""):
+        command = None
+        for line in block.splitlines():
+            line = line.removeprefix("$ ").partition("  #")[0]
+            if command and line.startswith(" ") and line.strip().startswith("["):
+                command += line
+                continue
+            if command:
+                shown.append((page, command))
+            command = line if line.startswith("toolsurface ") else None
+        if command:
+            shown.append((page, command))
+    return shown
+
+
+def options():
+    """Each command of the CLI with the options it takes."""
+    cli = typer.main.get_command(app)
+    return {name: {opt for param in command.params for opt in param.opts if opt.startswith("--")} for name, command in cli.commands.items()}
+
+
+def test_every_command_shown_in_the_pages_is_one_the_cli_takes():
+    takes = options()
+    for page, line in commands_shown():
+        name = line.split()[1]
+        assert name in takes, f"{page}: `{line}`: no command {name!r}"
+        unknown = set(re.findall(r"--[a-z][a-z-]*", line)) - takes[name]
+        assert not unknown, f"{page}: `{line}`: {name} takes no {', '.join(sorted(unknown))}"
+
+
+def test_the_synopsis_shows_every_command_and_option():
+    (synopsis,) = blocks("docs/commands.md", "## Synopsis", "")
+    for name, takes in options().items():
+        lines = re.findall(rf"^toolsurface {name}\b.*(?:\n {{2,}}.*)*", synopsis, re.MULTILINE)
+        assert lines, f"the synopsis has no `toolsurface {name}`"
+        missing = takes - set(re.findall(r"--[a-z][a-z-]*", lines[0]))
+        assert not missing, f"the synopsis of `toolsurface {name}` lacks {', '.join(sorted(missing))}"
