@@ -9,12 +9,14 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 import typer
 import yaml
 
 from tests.fixtures.docs import PAGES, ROOT, all_blocks, blocks, prose
+from toolsurface import Binding, Ledger, OwnerFacts, RequestRefused, SurfaceRefused
 from toolsurface.harness.cli import app
 
 
@@ -177,3 +179,46 @@ def test_the_synopsis_shows_every_command_and_option():
         assert lines, f"the synopsis has no `toolsurface {name}`"
         missing = takes - set(re.findall(r"--[a-z][a-z-]*", lines[0]))
         assert not missing, f"the synopsis of `toolsurface {name}` lacks {', '.join(sorted(missing))}"
+
+
+
+def run_guard_example(tools):
+    """The guard page's host example, run as written on three admitted OpenAI tools and `tools`:
+    what the model was sent, what the ledger settled, and the refusal raised, if any."""
+    (example,) = blocks("docs/guards.md", "## A host of your own", "python")
+    admitted = [{"type": "function", "function": {"name": f"tool_{i}", "description": f"tool {i}", "parameters": {"type": "object"}}} for i in range(3)]
+    sent, events = [], []
+    client = SimpleNamespace(chat=SimpleNamespace(completions=SimpleNamespace(create=lambda **request: sent.append(request["tools"]))))
+    given = {
+        "ledger": Ledger("main", events),
+        "fact_store": OwnerFacts(()),
+        "incoming": SimpleNamespace(binding=Binding("run_1", "scope:research", "inv_1", "conn_1"), id="req_1"),
+        "admitted_tools": admitted,
+        "web_tools": None,
+        "tools": tools(json.loads(json.dumps(admitted))),
+        "messages": [{"role": "user", "content": "Compare the two funds."}],
+        "client": client,
+        "model": "a-model",
+    }
+    try:
+        exec(example, given)
+        refused = None
+    except RequestRefused as refusal:
+        refused = refusal
+    settled = [(event.request, event.settlement.value) for event in events if event.settlement]
+    return admitted, sent, settled, refused
+
+
+def test_the_guard_example_sends_the_admitted_tools_and_settles_them_as_dispatched():
+    admitted, sent, settled, refused = run_guard_example(lambda tools: tools)
+    assert (sent, settled, refused) == ([admitted], [("req_1", "dispatched")], None)
+
+
+def test_the_guard_example_refuses_an_edited_schema_before_the_model_and_settles_it_once():
+    def edited(tools):
+        tools[1]["function"]["parameters"]["additionalProperties"] = True
+        return tools
+
+    _, sent, settled, refused = run_guard_example(edited)
+    assert isinstance(refused, SurfaceRefused)
+    assert (sent, settled) == ([], [("req_1", "pre_dispatch_rejected")])
