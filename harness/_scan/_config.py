@@ -9,6 +9,7 @@ import libcst as cst
 
 from .._config import read_pyproject
 from .._errors import UsageError
+from ._presets import PRESETS, with_presets
 from ._types import ScanConfig
 
 #: Settings that are Python expressions the source mutants are written from.
@@ -21,13 +22,15 @@ def load_config(path: Path | None) -> ScanConfig:
         path = Path("pyproject.toml")
         if not path.is_file():
             return ScanConfig()
-    table = read_pyproject(path).get("tool", {}).get("toolsurface", {}).get("scan", {})
-    known = {field.name for field in dataclasses.fields(ScanConfig)}
-    values: dict[str, tuple[str, ...]] = {}
+    table = dict(read_pyproject(path).get("tool", {}).get("toolsurface", {}).get("scan", {}))
+    presets = _presets(table.pop("preset", ()), f"{path}:[tool.toolsurface.scan].preset")
+    defaults = {field.name: field.default for field in dataclasses.fields(ScanConfig)}
+    known = set(defaults)
+    values = with_presets(defaults, presets)
     for key, value in table.items():
         where = f"{path}:[tool.toolsurface.scan].{key}"
         if key not in known:
-            raise UsageError(f"{where}: unknown setting (known: {', '.join(sorted(known))})")
+            raise UsageError(f"{where}: unknown setting (known: {', '.join(sorted(known | {'preset'}))})")
         if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
             raise UsageError(f"{where}: expected a list of non-empty strings")
         if key in _TEMPLATES:
@@ -38,3 +41,14 @@ def load_config(path: Path | None) -> ScanConfig:
                     raise UsageError(f"{where}: {item!r} is not a Python expression") from None
         values[key] = tuple(value)
     return ScanConfig(**values)
+
+
+def _presets(value: object, where: str) -> tuple[str, ...]:
+    """The framework presets named by `preset`: one name, or a list of them."""
+    names = [value] if isinstance(value, str) else value
+    if not isinstance(names, list | tuple) or not all(isinstance(name, str) for name in names):
+        raise UsageError(f"{where}: expected a preset name or a list of them ({', '.join(PRESETS)})")
+    for name in names:
+        if name not in PRESETS:
+            raise UsageError(f"{where}: unknown preset {name!r} (known: {', '.join(PRESETS)})")
+    return tuple(names)

@@ -18,7 +18,7 @@ class ScanConfig:
     """
 
     #: Calls that send the request to the provider.
-    dispatch: tuple[str, ...] = ("gateway.dispatch", "send_request")
+    dispatch: tuple[str, ...] = ("gateway.dispatch",)
     #: Calls that compare the request's surface with the expected one.
     check: tuple[str, ...] = ("check", "early_check", "final_check", "check_summary", "check_parity", "assert_surface_parity")
     #: Calls that settle a reservation in the owner's ledger.

@@ -64,7 +64,7 @@ def send(request, gateway):
             """
 async def send(self, request):
     await self.prepare(request)
-    await self.client.send_request(request)
+    await self.client.gateway.dispatch(request)
 
 async def prepare(self, request):
     if request.hooks:

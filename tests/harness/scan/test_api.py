@@ -65,6 +65,33 @@ def test_pyproject_settings_override_the_defaults(tmp_path):
     assert config.check == ScanConfig().check
 
 
+def test_a_preset_adds_its_framework_names_and_a_setting_written_out_replaces_them(tmp_path):
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text('[tool.toolsurface.scan]\npreset = ["pydantic-ai", "mcp"]\ndispatch = ["client.send"]\n')
+    config = load_config(pyproject)
+    assert config.tool_words == (*ScanConfig().tool_words, "tool_defs", "function_tools", "tool_definitions")
+    assert "parameters_json_schema" in config.schema_keys and "outputSchema" in config.schema_keys
+    assert config.dispatch == ("client.send",)
+
+
+def test_a_preset_finds_what_the_defaults_miss_in_its_framework_words(tmp_path):
+    source = tmp_path / "app.py"
+    source.write_text("async def provider_limit(ctx, tool_defs):\n    return tool_defs[:128]\n")
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text('[tool.toolsurface.scan]\npreset = "pydantic-ai"\n')
+    (plain,) = scan_paths([source], ScanConfig(), cache_dir=None)
+    (preset,) = scan_paths([source], load_config(pyproject), cache_dir=None)
+    assert plain.findings == ()
+    assert [(f.rule, f.line) for f in preset.findings] == [("TS107", 2)]
+
+
+def test_the_defaults_never_take_a_json_rpc_send_for_a_model_dispatch(tmp_path):
+    source = tmp_path / "session.py"
+    source.write_text("async def list_tools(self):\n    return await self.send_request(ListToolsRequest(), ListToolsResult)\n")
+    (scanned,) = scan_paths([source], ScanConfig(), cache_dir=None)
+    assert scanned.findings == ()
+
+
 @pytest.mark.parametrize(
     ("table", "message"),
     [
@@ -72,6 +99,8 @@ def test_pyproject_settings_override_the_defaults(tmp_path):
         ('dispatch = "send"', r"\[tool.toolsurface.scan\].dispatch: expected a list of non-empty strings"),
         ("dispatch = [", r"not valid TOML"),
         ('hook_condition = ["run.hooks and"]', r"\[tool.toolsurface.scan\].hook_condition: 'run.hooks and' is not a Python expression"),
+        ('preset = "crewai"', r"\[tool.toolsurface.scan\].preset: unknown preset 'crewai' \(known: langchain, pydantic-ai, openai-agents, mcp\)"),
+        ("preset = 3", r"\[tool.toolsurface.scan\].preset: expected a preset name or a list of them"),
     ],
 )
 def test_bad_settings_name_the_file_and_key(tmp_path, table, message):
