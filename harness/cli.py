@@ -55,9 +55,45 @@ from ._types import CaseRecord
 from ._version import version
 
 
+#: What each value is, as `--help` shows it and docs/commands.md writes it (rather than its Python type).
+_METAVARS = {
+    "target": "SPEC",
+    "red_target": "SPEC|none",
+    "scenario_paths": "PATH",
+    "select": "GLOB",
+    "seed": "N",
+    "shard": "K/N",
+    "out_dir": "DIR",
+    "timeout": "SECONDS",
+    "jobs": "N",
+    "grace": "SECONDS",
+    "formats": "md,html,junit,json",
+    "config": "PYPROJECT",
+    "expectations": "FILE",
+    "today": "YYYY-MM-DD",
+    "output": "FILE",
+    "source": "PATH",
+    "scenario_id": "ID",
+    "results": "RESULTS.json",
+    "shards": "SHARD.json...",
+    "case_id": "CASE_ID",
+    "paths": "PATH...",
+    "file": "FILE",
+}
+
+
 class _Commands(TyperGroup):
     """The commands, each run through `invoke`: the one place that turns how a command ended
     into its exit status and one line on stderr."""
+
+    def get_command(self, ctx: Any, name: str) -> Any:
+        command = super().get_command(ctx, name)
+        for param in command.params if command else ():
+            if param.name in _METAVARS and not param.type_descriptor.is_choice:
+                param.metavar = _METAVARS[param.name]
+                # An argument's help shows its type beside its name; the name says it all.
+                param.display_type = lambda ctx: ""
+        return command
 
     def invoke(self, ctx: Any) -> Any:
         try:

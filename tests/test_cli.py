@@ -1,6 +1,7 @@
 """End to end: the installed `toolsurface` command, as CI and a user run it."""
 
 import json
+import re
 import shlex
 import shutil
 import subprocess
@@ -475,6 +476,14 @@ def test_help_shows_toml_tables_as_written():
     text = " ".join(done.stdout.split())
     assert "pyproject.toml with [tool.toolsurface]" in text and "([[expect]] entries)" in text
     assert "[default: reference:guarded]" in text
+
+
+@pytest.mark.parametrize("command", ["run", "report", "merge", "reproduce", "defects", "list", "import", "record", "scan", "mutants"])
+def test_help_names_each_value_as_the_docs_do_never_by_its_python_type(command):
+    done = toolsurface(command, "--help")
+    assert done.returncode == 0
+    # Choices (`<md|html|junit|json>`) are values; `<list[Path]>`, `<str>` or `<float>` are Python types.
+    assert not re.findall(r"<(?:list\[\w+\]|str|int|float|path|bool)>", done.stdout, re.IGNORECASE), done.stdout
 
 
 @pytest.mark.slow
