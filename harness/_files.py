@@ -73,9 +73,9 @@ def publish(temporary: Path, path: Path) -> None:
 
 def write_report(path: Path, data: bytes, *, option: str) -> None:
     """Write `data` to `path` whole or not at all; `option` names the input that gave the path
-    (`output`, `out`), for the error when it cannot be written."""
+    (`output`, `out`), for the error when it cannot be written. A folder that does not exist is
+    not made: a mistyped `--output` is an error, never a new folder."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
         file, name = temporary(path)
     except OSError as error:
         raise cannot_write(path, error, option) from None

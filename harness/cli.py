@@ -44,7 +44,7 @@ from ._api import reproduce as reproduce_case
 from ._config import load_project_config
 from ._errors import UsageError
 from ._exits import ending, exit_now, interrupting
-from ._files import Publication, write_report
+from ._files import Publication, cannot_write, write_report
 from ._printable import printable
 from ._record import Results
 from ._recorder import record as record_run
@@ -372,6 +372,10 @@ def record(
     with options.naming_sources():
         host = load_target(options.target)
     documents = [(scenario.id, record_run(host, scenario, timeout)) for scenario in scenarios.load(options.scenarios or None)]
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)  # --out names a folder of its own, made as `run --out` is
+    except OSError as error:
+        raise cannot_write(out_dir, error, "out") from None
     for scenario_id, document in documents:  # every run first, so a failing one writes nothing
         path = out_dir / f"{scenario_id}.json"
         write_report(path, orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n", option="out")

@@ -233,7 +233,7 @@ def shard_results(tmp_path_factory):
 @pytest.mark.parametrize(
     ("command", "flag", "written"),
     [
-        (["record", "--scenarios", str(SMALL)], "--out", f"{SMALL.name}"),
+        (["record", "--scenarios", str(SMALL)], "--out", ""),
         (["merge", "{results}"], "--out", ""),
         (["report", "{results}"], "--output", "audit.md"),
         (["scan", str(ROOT / "tests" / "fixtures" / "small_guard.py")], "--output", "scan.txt"),
@@ -247,7 +247,20 @@ def test_a_place_a_command_cannot_write_is_named_by_that_command_s_flag(tmp_path
     target = blocker if flag == "--out" else blocker / written
     done = toolsurface(*(word.format(results=shard_results) for word in command), flag, str(target))
     assert done.returncode == 2
-    assert done.stderr == f"error: {flag} {blocker / written}: cannot write there: File exists\n"
+    problem = "File exists" if flag == "--out" else "Not a directory"
+    assert done.stderr == f"error: {flag} {blocker / written}: cannot write there: {problem}\n"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["report", "{results}", "--format", "md"], ["scan", str(ROOT / "tests" / "fixtures" / "small_guard.py")]],
+)
+def test_an_output_file_in_a_folder_that_does_not_exist_is_an_error_not_a_new_folder(tmp_path, shard_results, command):
+    output = tmp_path / "mistyped" / "audit.md"
+    done = toolsurface(*(word.format(results=shard_results) for word in command), "--output", str(output))
+    assert done.returncode == 2
+    assert done.stderr == f"error: --output {output}: cannot write there: No such file or directory\n"
+    assert not (tmp_path / "mistyped").exists()
 
 
 @pytest.mark.parametrize(
