@@ -16,7 +16,10 @@ from toolsurface.harness._types import VerdictKind
 
 from ._audit import DOES_NOT_PROVE, PROVES, Audit
 
-_PUNCTUATION = re.compile(r"([\\`*_{}\[\]<>()#+!|~&])")
+#: What could start markup mid-line: emphasis, code, links, HTML and entities, table cells, strikethrough.
+#: An underscore inside a word (`req_main_0025`) cannot open emphasis in GFM, so only a flanking one is
+#: escaped; brackets escaped, `(` `)` and `!` can no longer make a link or an image.
+_PUNCTUATION = re.compile(r"([\\`*\[\]<>|~&]|(?<!\w)_|_(?!\w))")
 
 
 def render_markdown(audit: Audit) -> str:
