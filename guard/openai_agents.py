@@ -42,7 +42,12 @@ stream). One agent's tools: install the wrapper as this agent's model, not `RunC
 the run hands off to agents of their own. Only `FunctionTool`s are admitted; a hosted tool handed to
 the model is refused. `AgentHooks.on_start` runs beside the run hooks (the SDK gathers them), so
 what it changes is caught by the final check, not the early one. A tool your `is_enabled` hides
-that no trusted fact hides is refused as dropped.
+that no trusted fact hides is refused as dropped. The guard checks after your `on_agent_start` and
+right before the model, not between your other pieces: one of yours that puts a change back (a
+model wrapper outside `guard.model` that tidies descriptions, say) hides an earlier piece's change
+from the final check, and the request goes out repaired instead of refused. Call
+`guard.check(agent, input)` in your hook right after the change (`on_start`, `on_llm_start`); a
+change made and undone inside model wrappers of yours reaches no check, so fix it where it is made.
 """
 
 from __future__ import annotations

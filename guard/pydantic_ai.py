@@ -47,9 +47,15 @@ ledger). Start each run under `owning(owner)`, or pass `owner=` a callable that 
 
 Limits: only the function tools the guard holds are admitted, so tools another toolset brings (an
 MCP server, `Agent(tools=...)`) are refused, and output tools and provider-side native tools are
-not checked; a `Tool(prepare=...)` that changes or omits its definition is a change like any other. A model wrapper outside the guard that sends requests without calling its wrapped
-model (a batch API) skips the final check. The guard keeps each run's state in its process, so it
-does not follow a run into durable execution's workers.
+not checked; a `Tool(prepare=...)` that changes or omits its definition is a change like any other.
+A model wrapper outside the guard that sends requests without calling its wrapped model (a batch
+API) skips the final check. The guard checks where `guard.checkpoint()` stands, after every
+`prepare_tools` hook and right before the model, not between your other hooks: one of yours that
+puts a change back (collapses doubled spaces, restores a tool) hides an earlier hook's change from
+the later checks, and the request goes out repaired instead of refused. Put `guard.checkpoint()`
+right after the `prepare_tools` hook that makes the change; it checks in that tier only, so between
+`before_model_request` hooks, fix the change where it is made. The guard keeps each run's state in
+its process, so it does not follow a run into durable execution's workers.
 """
 
 from __future__ import annotations

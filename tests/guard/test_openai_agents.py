@@ -11,6 +11,7 @@ import pytest
 agents = pytest.importorskip("agents", reason="needs the openai-agents extra: pip install 'toolsurface[openai-agents]'")
 
 from agents import Agent, RunConfig, RunHooks, function_tool  # noqa: E402
+from agents.models.interface import Model  # noqa: E402
 from agents.testing import ScriptedModel, assistant_message  # noqa: E402
 
 from toolsurface import CapacityExceeded, Settlement, SurfaceRefused  # noqa: E402
@@ -215,3 +216,49 @@ def test_concurrent_requests_on_one_agent_keep_their_tools_apart():
     assert dropping.settled == [(Settlement.PRE_DISPATCH_REJECTED, "early check")]
     assert unchanged.settled == [(Settlement.DISPATCHED, "")]
     assert sent(model) == sent_admitted()
+
+
+class DoublesASpace(RunHooks):
+    """An edit right before the model call, on the turn's own tool; with `guard`, checked right after it."""
+
+    def __init__(self, guard: SurfaceGuard | None = None) -> None:
+        self.guard = guard
+
+    async def on_llm_start(self, context, agent, system_prompt, input_items) -> None:
+        agent.tools[2].description = agent.tools[2].description.replace(" ", "  ", 1)
+        if self.guard is not None:
+            self.guard.check(agent, input_items)
+
+
+class CollapsesSpaces(Model):
+    """A model wrapper of the user's, outside the guard's, that tidies descriptions "to save tokens":
+    it puts the doubled space back as admitted."""
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+
+    def tidy(self, tools: list) -> list:
+        for tool in tools:
+            tool.description = " ".join(tool.description.split())
+        return tools
+
+    async def get_response(self, system_instructions, input, model_settings, tools, *args, **kwargs):
+        return await self.model.get_response(system_instructions, input, model_settings, self.tidy(tools), *args, **kwargs)
+
+    def stream_response(self, system_instructions, input, model_settings, tools, *args, **kwargs):
+        return self.model.stream_response(system_instructions, input, model_settings, self.tidy(tools), *args, **kwargs)
+
+
+def test_a_piece_that_puts_a_change_back_hides_it_unless_the_guard_checks_between_them():
+    agent, guard, model = installed()
+    with pytest.raises(SurfaceRefused):  # the change alone is refused at the final check
+        ask(guard, agent, Owner(), hooks=DoublesASpace())
+    tidied = agent.clone(model=CollapsesSpaces(agent.model))
+    repaired = Owner()
+    ask(guard, tidied, repaired, hooks=DoublesASpace())
+    assert sent(model) == sent_admitted() and repaired.settled == [(Settlement.DISPATCHED, "")]  # repaired, not refused
+    refused = Owner()
+    with pytest.raises(SurfaceRefused) as early:
+        ask(guard, tidied, refused, hooks=DoublesASpace(guard))
+    assert early.value.checkpoint == "early" and refused.settled == [(Settlement.PRE_DISPATCH_REJECTED, "early check")]
+    assert len(model.calls) == 1

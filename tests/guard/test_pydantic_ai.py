@@ -308,3 +308,45 @@ def test_a_streamed_run_is_checked_and_settled_as_a_run_is():
         assert asyncio.run(main()) == "done"
     assert sent == [["search_instruments"]]  # narrowed by the trusted fact, through the model's stream
     assert owner.settlements == [(Settlement.DISPATCHED, "")]
+
+
+def double_a_space(tools: list[ToolDefinition]) -> list[ToolDefinition]:
+    return [replace(tools[0], description=tools[0].description.replace(" ", "  ", 1)), *tools[1:]]
+
+
+def collapse_spaces(tools: list[ToolDefinition]) -> list[ToolDefinition]:
+    """A clean-up "to save tokens" that puts the doubled space back as admitted."""
+    return [replace(tool, description=" ".join(tool.description.split())) for tool in tools]
+
+
+@dataclass
+class RequestHook(AbstractCapability[Any]):
+    """A user's `before_model_request` hook: `change` edits the request's tool definitions."""
+
+    change: Callable[[list[ToolDefinition]], list[ToolDefinition]]
+
+    async def before_model_request(self, ctx: RunContext[Any], request_context: Any) -> Any:
+        parameters = request_context.model_request_parameters
+        return replace(request_context, model_request_parameters=replace(parameters, function_tools=self.change(parameters.function_tools)))
+
+
+@pytest.mark.parametrize("hook", [Hook, RequestHook], ids=["prepare_tools", "before_model_request"])
+def test_a_hook_that_puts_a_change_back_hides_it_and_the_request_goes_out_repaired(hook):
+    guard = SurfaceGuardCapability(TOOLS)
+    provider = Provider()
+    with pytest.raises(SurfaceRefused):  # the change alone is refused, at the toolset or the final check
+        run(Agent(provider.model(), capabilities=[hook(double_a_space), guard]), Owner(), provider.model())
+    owner = Owner()
+    run(Agent(provider.model(), capabilities=[hook(double_a_space), hook(collapse_spaces), guard]), owner, provider.model())
+    assert provider.names() == ["search_instruments", "web_search", "web_read"]
+    assert owner.settlements == [(Settlement.DISPATCHED, "")]  # repaired, not refused
+
+
+def test_the_checkpoint_between_a_change_and_the_hook_that_puts_it_back_refuses_it():
+    guard = SurfaceGuardCapability(TOOLS)
+    owner, provider = Owner(), Provider()
+    agent = Agent(provider.model(), capabilities=[Hook(double_a_space), guard.checkpoint(), Hook(collapse_spaces), guard])
+    with pytest.raises(SurfaceRefused) as refused:
+        run(agent, owner, provider.model())
+    assert refused.value.checkpoint == "early"
+    assert provider.sent == [] and owner.settlements == [(Settlement.PRE_DISPATCH_REJECTED, "early check")]
