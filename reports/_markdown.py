@@ -172,10 +172,12 @@ def _failing(audit: Audit) -> Iterable[str]:
 
 
 def _expectations(audit: Audit) -> Iterable[str]:
-    if not audit.expectations:
-        return
     yield "## Expectations"
     yield ""
+    if not audit.expectations:
+        yield "None: no deviation is accepted."
+        yield ""
+        return
     rows = [
         (_code(e.case), f"`{e.verdict}`", _prose(e.reason), e.expires.isoformat(), f"**{j.standing}**", _prose(j.why), _named(audit, j))
         for j in audit.expectations

@@ -9,7 +9,8 @@ from toolsurface.harness._config import Spec
 from toolsurface.harness._expectations import Expectation, Judged, Standing
 from toolsurface.harness._record import Environment
 from toolsurface.harness._types import VerdictKind
-from toolsurface.reports import Audit, render_markdown
+from toolsurface.reports import Audit, render_html, render_markdown
+from toolsurface.reports._markdown import _prose
 
 HOSTILE = '</script><img src=x onerror="window.__pwned=1">`|*bold*|`<script>window.__pwned=2</script>'
 
@@ -84,3 +85,16 @@ def test_untrusted_strings_render_as_text(failing_record):
         assert "&lt;img src=x onerror=" in section, title
     # A pipe in an untrusted string never splits a table row into more cells.
     assert all(row.count("<td") <= 7 for row in re.findall(r"<tr>.*?</tr>", html, re.DOTALL))
+
+
+def test_a_run_without_expectations_says_so_in_the_words_the_html_uses(failing_record):
+    audit = Audit(failing_record)
+    assert not audit.expectations
+    none = "None: no deviation is accepted."
+    assert f"## Expectations\n\n{none}\n" in render_markdown(audit)
+    assert f"<p>{none}</p>" in render_html(audit)
+
+
+def test_identifiers_and_counts_read_as_written_and_markup_is_still_escaped():
+    assert _prose("dispatched 1 request(s) for req_main_0025") == "dispatched 1 request(s) for req_main_0025"
+    assert _prose("_lead_ [x](y) <b>") == r"\_lead\_ \[x\](y) \<b\>"
