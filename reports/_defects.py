@@ -6,7 +6,6 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from rich.console import Console, ConsoleOptions, RenderResult
-from rich.table import Table
 from rich.text import Text
 
 from toolsurface.harness._printable import printable
@@ -23,13 +22,14 @@ class DefectMatrix:
         return [name for name, killers in self.kills.items() if not killers]
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        table = Table(title="defect kill matrix", title_justify="left")
-        for column in ("defect", "killed by", "first killing case"):
-            table.add_column(column, overflow="fold")
+        # One line per defect, never a table cell: a case id folded across lines could not be
+        # copied whole, and ids run past any terminal's width.
+        yield Text("defect kill matrix: defect, cases that kill it, the first of them", style="bold")
+        width = max(map(len, self.kills), default=0)
         for name, killers in self.kills.items():
             style = "toolsurface.killed" if killers else "toolsurface.survived"
-            table.add_row(name, Text(f"{len(killers)} cases", style=style), printable(killers[0].id) if killers else "—")
-        yield table
+            first = printable(killers[0].id) if killers else "—"
+            yield Text.assemble(f"  {name:<{width}}  ", (f"{len(killers):>5} cases", style), f"  {first}", no_wrap=True, overflow="ignore")
         if self.alive:
             yield Text(f"not killed by any case: {', '.join(self.alive)}", style="toolsurface.fail")
         else:

@@ -33,3 +33,14 @@ def test_defect_matrix_names_every_defect_and_its_first_killer():
     # This slice alone cannot kill the defects that need hooks or in-place edits elsewhere.
     assert "hook-control" in matrix.alive
     assert f"not killed by any case: {', '.join(matrix.alive)}" in text
+
+
+def test_defect_matrix_keeps_each_case_id_on_one_line_at_80_columns():
+    matrix = DefectMatrix(defect_kills(RunOptions(select=["etf-compare-main-openai/*/context_fit/*"])))
+    # As the command prints it: soft wrap, so the terminal wraps a long line and a copy takes it whole.
+    console = Console(file=io.StringIO(), width=80, color_system=None, theme=THEME, soft_wrap=True)
+    console.print(matrix)
+    lines = console.file.getvalue().splitlines()
+    for killers in matrix.kills.values():
+        if killers:
+            assert any(line.endswith(killers[0].case.id) for line in lines), killers[0].case.id
