@@ -16,14 +16,12 @@ import enum
 import io
 import re
 import sys
-import time
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
 import orjson
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from typer.core import TyperGroup
 
 from toolsurface import mutators, scenarios
@@ -46,6 +44,7 @@ from ._errors import UsageError
 from ._exits import ending, exit_now, interrupting
 from ._files import Publication, cannot_write, write_report
 from ._printable import printable
+from ._progress import CaseProgress
 from ._record import Results
 from ._recorder import record as record_run
 from ._reference import REFERENCE_TARGETS
@@ -53,7 +52,6 @@ from ._results import RESULTS_FILE, ResultsWriter, encode, merge_results, read_r
 from ._targets import load_target
 from ._types import CaseRecord
 from ._version import version
-
 
 #: What each value is, as `--help` shows it and docs/commands.md writes it (rather than its Python type).
 _METAVARS = {
@@ -196,23 +194,12 @@ def run(
     outputs = parse_formats(formats or project.formats)
     session = prepare(options)
     results = (options.out or DEFAULT_OUT) / RESULTS_FILE
-    # Refreshed as cases finish, not from a thread of its own: the workers are forked from this
-    # process, and a fork copies no thread but may copy a lock one holds.
-    progress = Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err, auto_refresh=False
-    )
     with options.naming_sources(), _publication(results, outputs) as publication:
-        with ResultsWriter(results.parent, session, publish=publication.stage) as writer, progress:
-            task = progress.add_task(f"running {len(session.cases)} cases", total=len(session.cases))
-            shown = 0.0
+        with ResultsWriter(results.parent, session, publish=publication.stage) as writer, CaseProgress(err, len(session.cases)) as progress:
             for result in session.results():
                 writer.write(result)
                 if isinstance(result, CaseRecord):
-                    progress.advance(task)
-                if (now := time.monotonic()) - shown > 0.1:
-                    progress.refresh()
-                    shown = now
-            progress.refresh()
+                    progress.advance()
         _conclude(read_results(publication.temporary(results)), results, outputs, publication)
 
 
