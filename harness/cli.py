@@ -11,6 +11,7 @@ commands that run and report on cases never load it.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import enum
 import io
@@ -270,6 +271,9 @@ def scan(
     config: Annotated[Path | None, typer.Option("--config", help="pyproject.toml with [tool.toolsurface.scan].")] = None,
     jobs: Annotated[int | None, typer.Option("--jobs", help="Worker processes (default: every core).")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Parse every file, ignoring cached results.")] = False,
+    time_limit: Annotated[
+        float | None, typer.Option("--time-limit", help="Seconds one file may take before it is reported and skipped (default 30).")
+    ] = None,
 ) -> None:
     """Find the risky patterns of guard code in Python source, without importing or running it."""
     from toolsurface.reports._scan import ScanReport, scan_json, scan_sarif
@@ -278,10 +282,18 @@ def scan(
 
     if jobs is not None and jobs < 1:
         raise UsageError(f"{jobs} must be at least 1", option="jobs")
-    report = ScanReport.build(scan_paths(paths, load_config(config), jobs=jobs, cache_dir=None if no_cache else default_cache_dir()))
+    if time_limit is not None and not 0 < time_limit < float("inf"):
+        raise UsageError(f"{time_limit} must be a positive number of seconds", option="time_limit")
+    settings = load_config(config)
+    if time_limit is not None:
+        settings = dataclasses.replace(settings, time_limit=time_limit)
+    found = scan_paths(paths, settings, jobs=jobs, cache_dir=None if no_cache else default_cache_dir())
+    report = ScanReport.build(found, settings.dispatch)
     if format is ScanFormat.text:
         if output is None:
+            # The listing on stdout names each file error; stderr does not repeat it.
             out.print(report)
+            raise typer.Exit(report.exit_code)
         else:
             text = io.StringIO()
             Console(file=text, theme=THEME, color_system=None, width=120, soft_wrap=True).print(report)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 import libcst as cst
 
@@ -23,11 +24,14 @@ def load_config(path: Path | None) -> ScanConfig:
             return ScanConfig()
     table = read_pyproject(path).get("tool", {}).get("toolsurface", {}).get("scan", {})
     known = {field.name for field in dataclasses.fields(ScanConfig)}
-    values: dict[str, tuple[str, ...]] = {}
+    values: dict[str, Any] = {}
     for key, value in table.items():
         where = f"{path}:[tool.toolsurface.scan].{key}"
         if key not in known:
             raise UsageError(f"{where}: unknown setting (known: {', '.join(sorted(known))})")
+        if key == "time_limit":
+            values[key] = time_limit(value, where)
+            continue
         if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
             raise UsageError(f"{where}: expected a list of non-empty strings")
         if key in _TEMPLATES:
@@ -38,3 +42,10 @@ def load_config(path: Path | None) -> ScanConfig:
                     raise UsageError(f"{where}: {item!r} is not a Python expression") from None
         values[key] = tuple(value)
     return ScanConfig(**values)
+
+
+def time_limit(value: object, where: str) -> float:
+    """Seconds one file may take: a positive number (TOML's `30` or `2.5`)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < float("inf"):
+        raise UsageError(f"{where}: expected a positive number of seconds, got {value!r}")
+    return float(value)
