@@ -23,7 +23,7 @@ from urllib.parse import quote
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
-from toolsurface.harness._scan import RULES, FileFailed, FileResult, FileScanned, FileSkipped, Finding, Rule
+from toolsurface.harness._scan import RULES, FileFailed, FileResult, FileScanned, FileSkipped, Finding, Rule, ScanConfig
 
 JSON_VERSION = 1
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -47,7 +47,7 @@ class ScanReport:
     dispatch_names: tuple[str, ...] = ()
 
     @classmethod
-    def build(cls, results: Iterable[FileResult], dispatch_names: Sequence[str] = ()) -> ScanReport:
+    def build(cls, results: Iterable[FileResult], dispatch_names: Sequence[str] = ScanConfig().dispatch) -> ScanReport:
         files = parsed = dispatches = 0
         findings: list[Finding] = []
         failures: list[FileFailed] = []
@@ -70,9 +70,8 @@ class ScanReport:
         """What the reader should know that is neither a finding nor an error."""
         if self.dispatches or self.files == len(self.failures):
             return ()
-        names = ", ".join(self.dispatch_names) or "none configured"
         return (
-            f"no dispatch seam recognised: no call in the scanned files matches a configured dispatch name ({names}); "
+            f"no dispatch seam recognised: no call in the scanned files matches a configured dispatch name ({', '.join(self.dispatch_names)}); "
             "if the code sends requests under another name, list it in [tool.toolsurface.scan].dispatch",
         )
 

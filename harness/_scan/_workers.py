@@ -16,7 +16,7 @@ import multiprocessing
 import signal
 import time
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
@@ -46,9 +46,10 @@ class _Worker:
     """One worker process, its end of the pipe, and the task it is on since when."""
 
     def __init__(self, config: ScanConfig) -> None:
+        # `fork` starts a worker with libcst already imported; elsewhere `spawn` imports it again.
         context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
         self.connection, theirs = context.Pipe()
-        self.process: BaseProcess = context.Process(target=_serve, args=(theirs, config), daemon=True)
+        self.process: BaseProcess = context.Process(target=_serve, args=(theirs, config), daemon=True)  # type: ignore[attr-defined]
         self.process.start()
         theirs.close()
         self.task: Task | None = None
@@ -95,7 +96,7 @@ def scan_isolated(tasks: Sequence[Task], config: ScanConfig, jobs: int) -> Itera
             worker.stop()
 
 
-def _outcome(worker: _Worker, ready: set[object], limit: float) -> FileResult | None:
+def _outcome(worker: _Worker, ready: Collection[object], limit: float) -> FileResult | None:
     """The worker's result for its task, its death or its overrun as the task's result; None while it works."""
     task = worker.task
     assert task is not None

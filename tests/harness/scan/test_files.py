@@ -6,8 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from toolsurface.harness._scan import FileFailed, FileScanned, FileSkipped, ScanConfig, python_files, scan_paths
-from toolsurface.harness._scan import _files
+from toolsurface.harness._scan import FileFailed, FileScanned, FileSkipped, ScanConfig, _files, python_files, scan_paths
 from toolsurface.harness._scan._files import read_source
 
 CONFIG = ScanConfig()
