@@ -13,8 +13,9 @@ import re
 from collections.abc import Collection
 from dataclasses import dataclass
 
-#: Where a directive starts in a line or comment.
-_MARK = re.compile(r"#\s*toolsurface\s*:")
+#: Where a directive starts: a `#` that opens a comment (or a second comment after the first),
+#: not one quoted inside prose such as "write `# toolsurface: ignore[RULE]`".
+_MARK = re.compile(r"(?<!\S)#\s*toolsurface\s*:")
 _DIRECTIVE = re.compile(r"\s*ignore(?:\[(?P<rules>[^\]]*)\])?\s*(?:#.*)?")
 _RULE_ID = re.compile(r"TS\d{3}")
 

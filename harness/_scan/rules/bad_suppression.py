@@ -23,6 +23,7 @@ class BadSuppression(Rule):
         "tools = list(run.tools)  # toolsurface: ignore[TS104, TS107]  # frozen upstream\n",
         "tools = list(run.tools)  # toolsurface: ignore\n",
         'note = "# toolsurface: ignore[ts107]"  # a string, not a comment\n',
+        "#: Silenced by a trailing `# toolsurface: ignore[RULE]` comment: prose about the syntax\n",
     )
     invalid = (
         Invalid("tools = run.tools[:8]  # toolsurface: ignore[ts107]\n", line=1),
