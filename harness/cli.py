@@ -289,15 +289,13 @@ def scan(
         settings = dataclasses.replace(settings, time_limit=time_limit)
     found = scan_paths(paths, settings, jobs=jobs, cache_dir=None if no_cache else default_cache_dir())
     report = ScanReport.build(found, settings.dispatch)
-    if format is ScanFormat.text:
-        if output is None:
-            # The listing on stdout names each file error; stderr does not repeat it.
-            out.print(report)
-            raise typer.Exit(report.exit_code)
-        else:
-            text = io.StringIO()
-            Console(file=text, theme=THEME, color_system=None, width=120, soft_wrap=True).print(report)
-            write_report(output, text.getvalue().encode(), option="output")
+    if format is ScanFormat.text and output is None:
+        out.print(report)  # the listing names each file error: stderr does not repeat them
+        raise typer.Exit(report.exit_code)
+    if format is ScanFormat.text and output is not None:
+        text = io.StringIO()
+        Console(file=text, theme=THEME, color_system=None, width=120, soft_wrap=True).print(report)
+        write_report(output, text.getvalue().encode(), option="output")
     else:
         document = scan_json(report) if format is ScanFormat.json else scan_sarif(report, Path.cwd(), version())
         data = orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n"

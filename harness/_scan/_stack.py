@@ -40,13 +40,19 @@ def with_deep_stack(function: Callable[[], T]) -> T:
         previous_size, previous_limit = threading.stack_size(), sys.getrecursionlimit()
         sys.setrecursionlimit(max(previous_limit, RECURSION_LIMIT))
         try:
-            threading.stack_size(STACK_BYTES)
             try:
+                threading.stack_size(STACK_BYTES)
                 thread = threading.Thread(target=run, name="toolsurface-scan-deep")
                 thread.start()
+            except (RuntimeError, ValueError, MemoryError):
+                # No room for such a stack here (a small address-space limit): the file is
+                # analysed on this thread's stack, and only the deepest nesting is refused.
+                sys.setrecursionlimit(previous_limit)
+                run()
+            else:
+                thread.join()
             finally:
                 threading.stack_size(previous_size)
-            thread.join()
         finally:
             sys.setrecursionlimit(previous_limit)
     if failure:

@@ -6,7 +6,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolsurface.harness._scan import FileFailed, FileScanned, ScanConfig, scan_paths, scan_source
+from toolsurface.harness._scan import FileFailed, FileScanned, ScanConfig, _stack, scan_paths, scan_source
 from toolsurface.harness._scan._engine import applicable
 
 CONFIG = ScanConfig()
@@ -112,3 +112,12 @@ def test_an_elif_chain_over_a_thousand_long_is_followed_without_recursion():
     assert (finding.rule, finding.line) == ("TS101", 2406)
     checked = source.replace("note(", "check(")
     assert scan_source(checked, "chain.py", CONFIG).findings == ()
+
+
+def test_without_room_for_a_deep_stack_a_file_is_still_analysed(monkeypatch):
+    def no_room(*args, **kwargs):
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(_stack.threading.Thread, "start", no_room)
+    (finding,) = scan_source(SHARED.format(comment=""), "host.py", CONFIG).findings
+    assert finding.rule == "TS104"
