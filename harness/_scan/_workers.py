@@ -71,7 +71,8 @@ class _Worker:
 
 def scan_isolated(tasks: Sequence[Task], config: ScanConfig, jobs: int) -> Iterator[tuple[int, FileResult]]:
     """`(index, result)` for every task, in the order they finish; never raises for one file."""
-    queue = deque(tasks)
+    # Longest first: a file that takes most of the scan's time starts at once, not last and alone.
+    queue = deque(sorted(tasks, key=lambda task: -len(task.source)))
     workers = [_Worker(config) for _ in range(min(jobs, len(tasks)))]
     try:
         for worker in workers:
