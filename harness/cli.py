@@ -11,6 +11,7 @@ commands that run and report on cases never load it.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import enum
 import io
@@ -22,7 +23,7 @@ from typing import Annotated, Any, NoReturn
 import orjson
 import typer
 from rich.console import Console
-from typer.core import TyperGroup
+from typer.core import TyperArgument, TyperGroup, TyperOption
 
 from toolsurface import mutators, scenarios
 from toolsurface.reports import (
@@ -65,6 +66,7 @@ _METAVARS = {
     "timeout": "SECONDS",
     "jobs": "N",
     "grace": "SECONDS",
+    "time_limit": "SECONDS",
     "formats": "md,html,junit,json",
     "config": "PYPROJECT",
     "expectations": "FILE",
@@ -87,10 +89,11 @@ class _Commands(TyperGroup):
     def get_command(self, ctx: Any, name: str) -> Any:
         command = super().get_command(ctx, name)
         for param in command.params if command else ():
-            if param.name in _METAVARS and not param.type_descriptor.is_choice:
+            if isinstance(param, TyperOption | TyperArgument) and param.name in _METAVARS and not param.type_descriptor.is_choice:
                 param.metavar = _METAVARS[param.name]
-                # An argument's help shows its type beside its name; the name says it all.
-                param.display_type = lambda ctx: ""
+                if isinstance(param, TyperArgument):
+                    # An argument's help shows its type beside its name; the name says it all.
+                    setattr(param, "display_type", lambda ctx: "")
         return command
 
     def invoke(self, ctx: Any) -> Any:
@@ -293,6 +296,9 @@ def scan(
     config: Annotated[Path | None, typer.Option("--config", help="pyproject.toml with [tool.toolsurface.scan].")] = None,
     jobs: Annotated[int | None, typer.Option("--jobs", help="Worker processes (default: every core).")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Parse every file, ignoring cached results.")] = False,
+    time_limit: Annotated[
+        float | None, typer.Option("--time-limit", help="Seconds one file may take before it is reported and skipped (default 30).")
+    ] = None,
 ) -> None:
     """Find the risky patterns of guard code in Python source, without importing or running it."""
     from toolsurface.reports._scan import ScanReport, scan_json, scan_sarif
@@ -301,14 +307,20 @@ def scan(
 
     if jobs is not None and jobs < 1:
         raise UsageError(f"{jobs} must be at least 1", option="jobs")
-    report = ScanReport.build(scan_paths(paths, load_config(config), jobs=jobs, cache_dir=None if no_cache else default_cache_dir()))
-    if format is ScanFormat.text:
-        if output is None:
-            out.print(report)
-        else:
-            text = io.StringIO()
-            Console(file=text, theme=THEME, color_system=None, width=120, soft_wrap=True).print(report)
-            write_report(output, text.getvalue().encode(), option="output")
+    if time_limit is not None and not 0 < time_limit < float("inf"):
+        raise UsageError(f"{time_limit} must be a positive number of seconds", option="time_limit")
+    settings = load_config(config)
+    if time_limit is not None:
+        settings = dataclasses.replace(settings, time_limit=time_limit)
+    found = scan_paths(paths, settings, jobs=jobs, cache_dir=None if no_cache else default_cache_dir())
+    report = ScanReport.build(found, settings.dispatch)
+    if format is ScanFormat.text and output is None:
+        out.print(report)  # the listing names each file error: stderr does not repeat them
+        raise typer.Exit(report.exit_code)
+    if format is ScanFormat.text and output is not None:
+        text = io.StringIO()
+        Console(file=text, theme=THEME, color_system=None, width=120, soft_wrap=True).print(report)
+        write_report(output, text.getvalue().encode(), option="output")
     else:
         document = scan_json(report) if format is ScanFormat.json else scan_sarif(report, Path.cwd(), version())
         data = orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n"

@@ -2,22 +2,28 @@
 
 SARIF carries what GitHub code scanning reads: rule metadata, 1-based regions with snippets,
 partial fingerprints that survive unrelated edits, in-source suppressions, and a notification for
-every file that could not be parsed.
+every file that could not be parsed, every path skipped, and a scan that recognised no dispatch.
+
+A scan that found no call to a configured dispatch name says so: "no findings" then means "no
+seam to check", not "every seam checked", and the usual cause is a dispatch the project names
+differently from the configuration.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
-from toolsurface.harness._scan import RULES, FileFailed, FileResult, Finding, Rule
+from toolsurface.harness._scan import RULES, FileFailed, FileResult, FileScanned, FileSkipped, Finding, Rule, ScanConfig
 
 JSON_VERSION = 1
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -33,20 +39,41 @@ class ScanReport:
     #: Every finding in path and line order, suppressed ones included.
     findings: tuple[Finding, ...]
     failures: tuple[FileFailed, ...]
+    #: Paths named and never opened: FIFOs, sockets, devices, folders reached twice.
+    skipped: tuple[FileSkipped, ...] = ()
+    #: Calls to a configured dispatch name, over every file scanned.
+    dispatches: int = 0
+    #: The configured dispatch names, for the note that none was found.
+    dispatch_names: tuple[str, ...] = ()
 
     @classmethod
-    def build(cls, results: Iterable[FileResult]) -> ScanReport:
-        files = parsed = 0
+    def build(cls, results: Iterable[FileResult], dispatch_names: Sequence[str] = ScanConfig().dispatch) -> ScanReport:
+        files = parsed = dispatches = 0
         findings: list[Finding] = []
         failures: list[FileFailed] = []
+        skipped: list[FileSkipped] = []
         for result in results:
+            if isinstance(result, FileSkipped):
+                skipped.append(result)
+                continue
             files += 1
             if isinstance(result, FileFailed):
                 failures.append(result)
-            else:
+            elif isinstance(result, FileScanned):
                 parsed += result.parsed
+                dispatches += result.dispatches
                 findings.extend(result.findings)
-        return cls(files, parsed, tuple(findings), tuple(failures))
+        return cls(files, parsed, tuple(findings), tuple(failures), tuple(skipped), dispatches, tuple(dispatch_names))
+
+    @property
+    def notes(self) -> tuple[str, ...]:
+        """What the reader should know that is neither a finding nor an error."""
+        if self.dispatches or self.files == len(self.failures):
+            return ()
+        return (
+            f"no dispatch seam recognised: no call in the scanned files matches a configured dispatch name ({', '.join(self.dispatch_names)}); "
+            "if the code sends requests under another name, list it in [tool.toolsurface.scan].dispatch",
+        )
 
     @property
     def active(self) -> tuple[Finding, ...]:
@@ -69,6 +96,10 @@ class ScanReport:
             yield Text(f"    {finding.source.strip()}")
         for failure in self.failures:
             yield Text(f"error: {failure.problem}", style="toolsurface.error")
+        for skip in self.skipped:
+            yield Text(f"skipped: {skip.path}: {skip.reason}")
+        for note in self.notes:
+            yield Text(f"note: {note}")
         suppressed = len(self.findings) - len(self.active)
         counts = ", ".join(f"{rule} ×{n}" for rule, n in sorted(Counter(f.rule for f in self.active).items()))
         summary = (
@@ -100,6 +131,9 @@ def scan_json(report: ScanReport) -> dict[str, Any]:
             for f in report.findings
         ],
         "failures": [{"path": failure.path, "problem": failure.problem} for failure in report.failures],
+        "skipped": [{"path": skip.path, "reason": skip.reason} for skip in report.skipped],
+        "dispatches": report.dispatches,
+        "notes": list(report.notes),
     }
 
 
@@ -109,7 +143,8 @@ def scan_sarif(report: ScanReport, root: Path, version: str, rules: Sequence[Rul
     seen: Counter[str] = Counter()
     results = []
     for finding in report.findings:
-        uri = _uri(finding.path, root)
+        artifact = _artifact(finding.path, root)
+        uri = artifact["uri"]
         digest = hashlib.sha256(f"{finding.rule}\0{uri}\0{finding.source.strip()}".encode()).hexdigest()[:16]
         seen[digest] += 1
         result: dict[str, Any] = {
@@ -117,15 +152,16 @@ def scan_sarif(report: ScanReport, root: Path, version: str, rules: Sequence[Rul
             "ruleIndex": index[finding.rule],
             "level": "error",
             "message": {"text": finding.message},
-            "locations": [_location(uri, finding)],
+            "locations": [_location(artifact, finding)],
             "partialFingerprints": {"primaryLocationLineHash": f"{digest}:{seen[digest]}"},
         }
         if finding.suppressed:
             result["suppressions"] = [{"kind": "inSource", "justification": "# toolsurface: ignore"}]
         results.append(result)
     notifications = [
-        {"level": "error", "message": {"text": failure.problem}, "locations": [{"physicalLocation": {"artifactLocation": {"uri": _uri(failure.path, root), "uriBaseId": "%SRCROOT%"}}}]}
-        for failure in report.failures
+        *({"level": "error", "message": {"text": failure.problem}, "locations": [_place(failure.path, root)]} for failure in report.failures),
+        *({"level": "note", "message": {"text": f"skipped: {skip.reason}"}, "locations": [_place(skip.path, root)]} for skip in report.skipped),
+        *({"level": "warning", "message": {"text": note}} for note in report.notes),
     ]
     return {
         "$schema": SARIF_SCHEMA,
@@ -160,7 +196,7 @@ def _rule(rule: Rule) -> dict[str, Any]:
     }
 
 
-def _location(uri: str, finding: Finding) -> dict[str, Any]:
+def _location(artifact: dict[str, str], finding: Finding) -> dict[str, Any]:
     region = {
         "startLine": finding.line,
         "startColumn": finding.column,
@@ -168,12 +204,24 @@ def _location(uri: str, finding: Finding) -> dict[str, Any]:
         "endColumn": finding.end_column,
         "snippet": {"text": finding.source},
     }
-    return {"physicalLocation": {"artifactLocation": {"uri": uri, "uriBaseId": "%SRCROOT%"}, "region": region}}
+    return {"physicalLocation": {"artifactLocation": artifact, "region": region}}
 
 
-def _uri(path: str, root: Path) -> str:
-    absolute = Path(path).resolve()
-    try:
-        return absolute.relative_to(root.resolve()).as_posix()
-    except ValueError:
-        return absolute.as_uri()
+def _place(path: str, root: Path) -> dict[str, Any]:
+    return {"physicalLocation": {"artifactLocation": _artifact(path, root)}}
+
+
+def _artifact(path: str, root: Path) -> dict[str, str]:
+    """Relative to `%SRCROOT%` inside the root; outside it, an absolute `file:` URI standing alone.
+
+    A file reached through a folder link is inside the root by the path it was found at, even
+    when the link leads outside; its resolved path is the fallback.
+    """
+    for file, base in ((_normal(Path(path)), _normal(root)), (Path(path).resolve(), root.resolve())):
+        if file.is_relative_to(base):
+            return {"uri": quote(file.relative_to(base).as_posix()), "uriBaseId": "%SRCROOT%"}
+    return {"uri": Path(path).resolve().as_uri()}
+
+
+def _normal(path: Path) -> Path:
+    return Path(os.path.normpath(path.absolute()))

@@ -2,6 +2,7 @@
 
 import json
 import re
+import os
 import shlex
 import shutil
 import subprocess
@@ -344,10 +345,11 @@ def test_scan_reports_the_flaws_of_the_old_path_and_none_in_the_guard(tmp_path):
 
 def test_scan_writes_sarif_whole_and_goes_on_past_a_file_that_does_not_parse(tmp_path):
     (tmp_path / "broken.py").write_text("tools = (\n")
+    (tmp_path / "out").mkdir()
     out = tmp_path / "out" / "scan.sarif"
     done = toolsurface("scan", str(REFERENCE / "_legacy.py"), str(tmp_path / "broken.py"), "--format", "sarif", "--output", str(out))
     assert done.returncode == 2
-    assert done.stderr.startswith(f"error: {tmp_path / 'broken.py'}:2:1: cannot parse:") and "Traceback" not in done.stderr
+    assert done.stderr == f"error: {tmp_path / 'broken.py'}:1:9: cannot parse: '(' was never closed\n"
     log = json.loads(out.read_text())
     jsonschema.validate(log, json.loads((ROOT / "tests" / "fixtures" / "schemas" / "sarif-2.1.0.schema.json").read_text()))
     assert [(r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"]) for r in log["runs"][0]["results"]] == [
@@ -362,6 +364,39 @@ def test_scan_of_a_missing_path_is_one_line_and_exit_2(tmp_path):
     assert done.returncode == 2
     assert done.stderr == f"error: {tmp_path / 'nope.py'}: no such file or folder to scan\n"
     assert not (tmp_path / "report.json").exists()
+
+
+def test_scan_reports_each_bad_file_once_and_scans_the_rest(tmp_path):
+    for index in range(20):
+        (tmp_path / f"m{index:02}.py").write_text("def take_baseline(run):\n    return list(run.tools)\n")
+    # CPython refuses this, and libcst's native parser would overflow its stack on it.
+    (tmp_path / "nested.py").write_text("tools = " + "(" * 3000 + "1" + ")" * 3000 + "\n")
+    os.mkfifo(tmp_path / "pipe.py")
+    for jobs in ("1", "2"):
+        done = toolsurface("scan", str(tmp_path), "--no-cache", "--jobs", jobs)
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert done.stderr == ""  # the listing on stdout names the error; stderr does not repeat it
+        lines = done.stdout.splitlines()
+        assert lines.count(f"error: {tmp_path / 'nested.py'}:1:209: cannot parse: too many nested parentheses") == 1
+        assert f"skipped: {tmp_path / 'pipe.py'}: a FIFO, never opened" in lines
+        assert lines[-2].startswith("note: no dispatch seam recognised")
+        assert lines[-1] == "20 findings (TS104 ×20), 0 suppressed, 1 files not scanned; 20 of 21 files parsed"
+    as_json = toolsurface("scan", str(tmp_path / "nested.py"), "--format", "json")
+    assert as_json.returncode == 2 and as_json.stderr.count("error: ") == 1
+    assert json.loads(as_json.stdout)["failures"][0]["problem"].endswith("too many nested parentheses")
+
+
+def test_scan_names_a_path_that_is_not_python_and_checks_its_time_limit(tmp_path):
+    (tmp_path / "notes.txt").write_text("baseline = list(tools)\n")
+    done = toolsurface("scan", str(tmp_path / "notes.txt"))
+    assert done.returncode == 2
+    assert done.stdout.splitlines()[0].startswith(f"error: {tmp_path / 'notes.txt'}: not Python source (")
+    bad = toolsurface("scan", str(tmp_path), "--time-limit", "0")
+    assert (bad.returncode, bad.stderr) == (2, "error: --time-limit 0.0 must be a positive number of seconds\n")
+    config = tmp_path / "pyproject.toml"
+    config.write_text("[tool.toolsurface.scan]\ntime_limit = -1\n")
+    refused = toolsurface("scan", str(tmp_path), "--config", str(config))
+    assert (refused.returncode, refused.stderr) == (2, f"error: {config}:[tool.toolsurface.scan].time_limit: expected a positive number of seconds, got -1\n")
 
 
 def test_mutants_of_the_guard_are_all_killed_and_the_report_is_valid(tmp_path):
@@ -410,6 +445,7 @@ def test_an_imported_log_runs_as_a_scenario(tmp_path):
     tool = {"type": "function", "function": {"name": "market__web_search", "description": "Search the web.", "parameters": {"type": "object"}}}
     log.write_text(json.dumps({"messages": [{"role": "user", "content": "Compare two funds."}], "tools": [tool]}))
     recordings = tmp_path / "recordings"
+    recordings.mkdir()
     done = toolsurface("import", "openai", str(log), "--output", str(recordings / "request.json"))
     assert done.returncode == 0, done.stderr
     run = toolsurface("run", "--scenarios", str(recordings), "--red-target", "none", "--out", str(tmp_path / "out"))

@@ -7,7 +7,7 @@ from ._api import default_cache_dir, python_files, scan_paths
 from ._config import load_config
 from ._engine import scan_source
 from ._rule import Invalid, Rule, Tree
-from ._types import FileFailed, FileResult, FileScanned, Finding, ScanConfig
+from ._types import FileFailed, FileResult, FileScanned, FileSkipped, Finding, ScanConfig
 from .rules import RULES
 
 __all__ = [
@@ -15,6 +15,7 @@ __all__ = [
     "FileFailed",
     "FileResult",
     "FileScanned",
+    "FileSkipped",
     "Finding",
     "Invalid",
     "Rule",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 from pathlib import Path
+from typing import Any
 
 import libcst as cst
 
@@ -26,11 +27,14 @@ def load_config(path: Path | None) -> ScanConfig:
     presets = _presets(table.pop("preset", ()), f"{path}:[tool.toolsurface.scan].preset")
     defaults = {field.name: field.default for field in dataclasses.fields(ScanConfig)}
     known = set(defaults)
-    values = with_presets(defaults, presets)
+    values: dict[str, Any] = with_presets(defaults, presets)
     for key, value in table.items():
         where = f"{path}:[tool.toolsurface.scan].{key}"
         if key not in known:
             raise UsageError(f"{where}: unknown setting (known: {', '.join(sorted(known | {'preset'}))})")
+        if key == "time_limit":
+            values[key] = time_limit(value, where)
+            continue
         if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
             raise UsageError(f"{where}: expected a list of non-empty strings")
         if key in _TEMPLATES:
@@ -52,3 +56,10 @@ def _presets(value: object, where: str) -> tuple[str, ...]:
         if name not in PRESETS:
             raise UsageError(f"{where}: unknown preset {name!r} (known: {', '.join(PRESETS)})")
     return tuple(names)
+
+
+def time_limit(value: object, where: str) -> float:
+    """Seconds one file may take: a positive number (TOML's `30` or `2.5`)."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < float("inf"):
+        raise UsageError(f"{where}: expected a positive number of seconds, got {value!r}")
+    return float(value)

@@ -3,10 +3,17 @@
 Text that mentions none of the configured names is not parsed at all. Positions are asked of
 libcst only for a file that has something to report, so the common file costs a parse and the
 rules' walks, nothing more.
+
+CPython parses the text first (its C parser costs a few percent of libcst's): what CPython
+itself refuses — a syntax error, more than 200 nested parentheses — is reported with CPython's
+own message and line:col and never reaches libcst, whose native parser would exhaust its stack
+on such input and take the process down. What CPython accepts is analysed however deeply it
+nests: the parse and the rules run with a large stack (see `_stack`).
 """
 
 from __future__ import annotations
 
+import ast
 import functools
 import re
 from collections.abc import Sequence
@@ -14,7 +21,9 @@ from collections.abc import Sequence
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from ._rule import Rule, Tree, suppressed
+from ._rule import Rule, Tree
+from ._stack import with_deep_stack
+from ._suppressions import suppressed
 from ._types import FileFailed, FileResult, FileScanned, Finding, ScanConfig
 from .rules import RULES
 
@@ -47,17 +56,43 @@ def _parse_problem(error: cst.ParserSyntaxError) -> str:
     return f"{line}:{column}: cannot parse: {' '.join(detail.split())}"
 
 
+#: Every rule id that exists: a suppression naming another silences nothing.
+_KNOWN = frozenset(rule.id for rule in RULES)
+
+
 def scan_source(source: str, path: str, config: ScanConfig, rules: Sequence[Rule] = RULES) -> FileResult:
     """Every finding of `rules` in one file's text, or why the file could not be scanned."""
     rules = applicable(source, config, rules)
     if not rules:
         return FileScanned(path, (), parsed=False)
+    return with_deep_stack(lambda: _scan(source, path, config, rules))
+
+
+def _refused(source: str, path: str) -> FileFailed | None:
+    """Why CPython will not parse the text, with its message and position; None when it does."""
+    try:
+        compile(source, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    except SyntaxError as error:
+        where = f"{error.lineno}:{max(1, error.offset or 1)}:" if error.lineno else ""
+        return FileFailed(path, f"{path}:{where} cannot parse: {error.msg}")
+    except (MemoryError, RecursionError):  # CPython's parser gives up on its own stack
+        return FileFailed(path, f"{path}: cannot parse: nested too deeply for CPython's parser")
+    except ValueError as error:  # a NUL byte in the source
+        return FileFailed(path, f"{path}: cannot parse: {error}")
+    return None
+
+
+def _scan(source: str, path: str, config: ScanConfig, rules: Sequence[Rule]) -> FileResult:
+    refused = _refused(source, path)
+    if refused is not None:
+        return refused
     try:
         module = cst.parse_module(source)
         tree = Tree(module)
+        dispatches = len(tree.calls_to(module, config.dispatch))
         hits = [(rule, node) for rule in rules for node in rule.matches(tree, config)]
         if not hits:
-            return FileScanned(path, (), parsed=True)
+            return FileScanned(path, (), parsed=True, dispatches=dispatches)
         positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
     except cst.ParserSyntaxError as error:
         return FileFailed(path, f"{path}:{_parse_problem(error)}")
@@ -81,8 +116,8 @@ def scan_source(source: str, path: str, config: ScanConfig, rules: Sequence[Rule
                 end_column=where.end.column + 1,
                 message=rule.message,
                 source=line,
-                suppressed=suppressed(line, rule.id),
+                suppressed=suppressed(line, rule.id, _KNOWN),
             )
         )
     findings.sort(key=lambda f: (f.line, f.column, f.rule))
-    return FileScanned(path, tuple(findings), parsed=True)
+    return FileScanned(path, tuple(findings), parsed=True, dispatches=dispatches)

@@ -3,6 +3,9 @@
 
 Loops may run zero times, so nothing inside one counts as guaranteed; `try` bodies, `with`
 bodies and both arms of an `if`/`else` do.
+
+An `elif` chain is walked in a loop, not by recursion: it can be thousands of arms long. Nested
+blocks recurse, one level per indentation, and CPython refuses more than 100 of those.
 """
 
 from __future__ import annotations
@@ -44,12 +47,15 @@ def _guarantees(tree: Tree, statement: cst.BaseStatement, wanted: Wanted) -> boo
     if isinstance(statement, SIMPLE):
         return any(wanted(call) for call in tree.calls(statement))
     if isinstance(statement, cst.If):
-        if any(wanted(call) for call in tree.calls(statement.test)):
-            return True
-        orelse = statement.orelse
-        if orelse is None or not guarantees(tree, block(statement.body), wanted):
-            return False
-        return _guarantees(tree, orelse, wanted) if isinstance(orelse, cst.If) else guarantees(tree, block(orelse.body), wanted)
+        arm = statement
+        while True:
+            if any(wanted(call) for call in tree.calls(arm.test)):
+                return True
+            if arm.orelse is None or not guarantees(tree, block(arm.body), wanted):
+                return False
+            if not isinstance(arm.orelse, cst.If):
+                return guarantees(tree, block(arm.orelse.body), wanted)
+            arm = arm.orelse
     if isinstance(statement, cst.Try):
         final = statement.finalbody
         return guarantees(tree, block(statement.body), wanted) or (
@@ -80,12 +86,15 @@ def unpreceded(
             if not done:
                 yield from target(statement)
         elif isinstance(statement, cst.If):
-            inner = done or any(before(call) for call in tree.calls(statement.test))
-            yield from unpreceded(tree, block(statement.body), target, before, inner, guard)
-            if isinstance(statement.orelse, cst.If):
-                yield from unpreceded(tree, (statement.orelse,), target, before, inner, guard)
-            elif statement.orelse is not None:
-                yield from unpreceded(tree, block(statement.orelse.body), target, before, inner, guard)
+            arm, inner = statement, done
+            while True:  # each `elif` sees what its earlier tests called
+                inner = inner or any(before(call) for call in tree.calls(arm.test))
+                yield from unpreceded(tree, block(arm.body), target, before, inner, guard)
+                if not isinstance(arm.orelse, cst.If):
+                    break
+                arm = arm.orelse
+            if arm.orelse is not None:
+                yield from unpreceded(tree, block(arm.orelse.body), target, before, inner, guard)
         elif isinstance(statement, cst.Try):
             yield from unpreceded(tree, block(statement.body), target, before, done, guard)
             for handler in statement.handlers:
@@ -103,15 +112,12 @@ def unpreceded(
 
 def always_leaves(statements: Sequence[cst.BaseStatement]) -> bool:
     """Whether a block ends in `raise` or `return` on every path (its last statement decides)."""
-    if not statements:
-        return False
-    last = statements[-1]
-    if isinstance(last, SIMPLE):
-        return any(isinstance(small, cst.Raise | cst.Return) for small in last.body)
-    if isinstance(last, cst.If):
-        orelse = last.orelse
-        if orelse is None:
+    while statements:
+        last = statements[-1]
+        if isinstance(last, SIMPLE):
+            return any(isinstance(small, cst.Raise | cst.Return) for small in last.body)
+        if not isinstance(last, cst.If) or last.orelse is None or not always_leaves(block(last.body)):
             return False
-        rest = (orelse,) if isinstance(orelse, cst.If) else block(orelse.body)
-        return always_leaves(block(last.body)) and always_leaves(rest)
+        orelse = last.orelse
+        statements = (orelse,) if isinstance(orelse, cst.If) else block(orelse.body)
     return False

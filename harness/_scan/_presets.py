@@ -13,7 +13,7 @@ posts the tools to the provider.
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Mapping
+from typing import Any, Mapping
 
 _Preset = Mapping[str, tuple[str, ...]]
 
@@ -54,7 +54,7 @@ PRESETS: Mapping[str, _Preset] = MappingProxyType(
 )
 
 
-def with_presets(defaults: Mapping[str, tuple[str, ...]], names: tuple[str, ...]) -> dict[str, tuple[str, ...]]:
+def with_presets(defaults: Mapping[str, Any], names: tuple[str, ...]) -> dict[str, Any]:
     """The default names of each setting, with every named preset's names added once, in order."""
     merged = dict(defaults)
     for name in names:

@@ -9,7 +9,6 @@ never import or run it.
 
 from __future__ import annotations
 
-import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -68,17 +67,18 @@ class Tree:
         self.module = module
         order: list[cst.CSTNode] = []
         span: dict[int, Any] = {}
-
-        class Indexer(cst.CSTVisitor):
-            def on_visit(self, node: cst.CSTNode) -> bool:
-                span[id(node)] = len(order)
-                order.append(node)
-                return True
-
-            def on_leave(self, original_node: cst.CSTNode) -> None:
-                span[id(original_node)] = (span[id(original_node)], len(order))
-
-        module.visit(Indexer())
+        # An explicit stack, not a visitor: a 10,000-term sum nests 10,000 deep and must index
+        # like any other module. A node is pushed twice: to enter it, and to close its span.
+        stack: list[tuple[cst.CSTNode, bool]] = [(module, False)]
+        while stack:
+            node, leaving = stack.pop()
+            if leaving:
+                span[id(node)] = (span[id(node)], len(order))
+                continue
+            span[id(node)] = len(order)
+            order.append(node)
+            stack.append((node, True))
+            stack.extend((child, False) for child in reversed(node.children))
         self._order = order
         self._span = span
         self._hooks: dict[ScanConfig, list[cst.FunctionDef]] = {}
@@ -157,15 +157,3 @@ def is_tools(node: cst.CSTNode, config: ScanConfig) -> bool:
     """Whether an expression names the request's tool list (`tools`, `request.tools`, `self.surface`…)."""
     name = dotted(node).rsplit(".", 1)[-1].lower()
     return bool(name) and any(name == word or name.endswith(f"_{word}") for word in config.tool_words)
-
-
-_SUPPRESSION = re.compile(r"#\s*toolsurface:\s*ignore(?:\[(?P<rules>[A-Z0-9, ]+)\])?")
-
-
-def suppressed(line: str, rule: str) -> bool:
-    """Whether a trailing `# toolsurface: ignore[...]` comment on `line` silences `rule`."""
-    found = _SUPPRESSION.search(line)
-    if found is None:
-        return False
-    rules = found.group("rules")
-    return rules is None or rule in {part.strip() for part in rules.split(",")}

@@ -1,7 +1,7 @@
 """Value types of the scan: what a project names its seams, findings, and per-file results.
 
-Results are a closed set — a file scanned, or a file that could not be — and every one pickles,
-so files can be scanned in worker processes and cached by content.
+Results are a closed set — a file scanned, a file that could not be, or a path skipped unopened —
+and every one pickles, so files can be scanned in worker processes and cached by content.
 """
 
 from __future__ import annotations
@@ -50,6 +50,9 @@ class ScanConfig:
     #: template whose names the guard does not have is skipped.
     hook_condition: tuple[str, ...] = ("run.scenario.hooks",)
     request_baseline: tuple[str, ...] = ("lambda: capture(run.tools, run.fmt)",)
+    #: Seconds one file may take to parse and analyse; past it the file is reported and the scan
+    #: goes on. Not part of the cache key: it changes which files finish, never what they find.
+    time_limit: float = 30.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,6 +79,9 @@ class FileScanned:
     findings: tuple[Finding, ...]
     #: False when the cheap text filter found none of the configured names: not parsed at all.
     parsed: bool
+    #: Calls to a configured `dispatch` name. An unparsed file has none: the dispatch rule needs
+    #: those names, so a file that mentions one is always parsed.
+    dispatches: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,4 +93,14 @@ class FileFailed:
     problem: str
 
 
-FileResult = FileScanned | FileFailed
+@dataclass(frozen=True, slots=True)
+class FileSkipped:
+    """A path that is not a file to read (a FIFO, a socket, a device, a folder link already walked):
+    named once, never opened, and not an error."""
+
+    path: str
+    #: Why, in a few words: `a FIFO, never opened`.
+    reason: str
+
+
+FileResult = FileScanned | FileFailed | FileSkipped

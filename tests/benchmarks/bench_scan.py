@@ -18,7 +18,8 @@ from libcst.metadata import MetadataWrapper, PositionProvider
 from toolsurface.harness._scan import ScanConfig, python_files, scan_paths
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
-FILES = python_files([STDLIB])
+# A walk also names what it will not read (sockets, unreadable folders): only files are parsed here.
+FILES = [found for found in python_files([STDLIB]) if isinstance(found, Path)]
 BASELINE = "libcst parse + PositionProvider on every file"
 CONFIG = ScanConfig()
 

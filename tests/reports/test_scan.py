@@ -8,7 +8,7 @@ import jsonschema
 import pytest
 from rich.console import Console
 
-from toolsurface.harness._scan import RULES, FileFailed, ScanConfig, scan_source
+from toolsurface.harness._scan import RULES, FileFailed, FileSkipped, ScanConfig, scan_source
 from toolsurface.reports import THEME
 from toolsurface.reports._scan import ScanReport, scan_json, scan_sarif
 
@@ -54,6 +54,19 @@ def test_sarif_validates_and_carries_what_code_scanning_reads(tmp_path):
     assert run["invocations"][0]["toolExecutionNotifications"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "bad.py"
 
 
+def test_a_malformed_suppression_is_a_result_of_its_own_in_every_format(tmp_path):
+    source = SOURCE.replace("ignore[TS107]", "ignore[ts107]")
+    result = ScanReport.build([scan_source(source, str(tmp_path / "host.py"), ScanConfig())])
+    assert [(f.rule, f.line, f.suppressed) for f in result.findings] == [("TS104", 2, False), ("TS107", 5, False), ("TS100", 5, False)]
+    assert [f["rule"] for f in scan_json(result)["findings"]] == ["TS104", "TS107", "TS100"]
+    log = scan_sarif(result, tmp_path, "1")
+    jsonschema.validate(log, SARIF)
+    (run,) = log["runs"]
+    bad = run["results"][2]
+    assert bad["ruleId"] == "TS100" and run["tool"]["driver"]["rules"][bad["ruleIndex"]]["name"] == "bad-suppression"
+    assert "suppressions" not in bad
+
+
 def test_fingerprints_survive_an_unrelated_edit_above(tmp_path):
     before = scan_sarif(report(tmp_path), tmp_path, "1")["runs"][0]["results"][0]["partialFingerprints"]
     shifted = "import os\n\n" + SOURCE
@@ -70,7 +83,62 @@ def test_text_lists_active_findings_with_their_line_and_a_summary(tmp_path):
     assert lines[0] == f"{tmp_path / 'host.py'}:2:5 TS104 shared-baseline: {message}"
     assert lines[1] == "    return recapture(list(run.tools), run)"
     assert lines[2] == f"error: {tmp_path / 'bad.py'}:3:1: cannot parse: x"
-    assert lines[3] == "1 findings (TS104 ×1), 1 suppressed, 1 files not scanned; 1 of 2 files parsed"
+    assert lines[3] == (
+        "note: no dispatch seam recognised: no call in the scanned files matches a configured dispatch name "
+        "(gateway.dispatch); if the code sends requests under another name, list it in [tool.toolsurface.scan].dispatch"
+    )
+    assert lines[4] == "1 findings (TS104 ×1), 1 suppressed, 1 files not scanned; 1 of 2 files parsed"
+
+
+def test_a_recognised_dispatch_takes_the_note_away(tmp_path):
+    source = "def send(request):\n    check(request)\n    gateway.dispatch(request)\n"
+    seen = ScanReport.build([scan_source(source, str(tmp_path / "host.py"), ScanConfig())])
+    assert (seen.dispatches, seen.notes) == (1, ())
+    # The same call under a name the configuration does not list is not a seam, and the note says so.
+    unseen = ScanReport.build([scan_source(source.replace("gateway.dispatch", "self.client.dispatch"), "host.py", ScanConfig())])
+    assert unseen.dispatches == 0 and unseen.notes[0].startswith("no dispatch seam recognised")
+    document = scan_json(unseen)
+    jsonschema.validate(document, SCAN_SCHEMA)
+    assert document["notes"] == list(unseen.notes)
+    log = scan_sarif(unseen, tmp_path, "1")
+    jsonschema.validate(log, SARIF)
+    assert log["runs"][0]["invocations"][0]["toolExecutionNotifications"] == [{"level": "warning", "message": {"text": unseen.notes[0]}}]
+
+
+def test_skipped_paths_are_listed_and_carried(tmp_path):
+    skipped = FileSkipped(str(tmp_path / "pipe.py"), "a FIFO, never opened")
+    result = ScanReport.build([scan_source(SOURCE, str(tmp_path / "host.py"), ScanConfig()), skipped])
+    assert result.files == 1 and result.exit_code == 1
+    console = Console(file=io.StringIO(), width=400, color_system=None, theme=THEME)
+    console.print(result)
+    assert f"skipped: {tmp_path / 'pipe.py'}: a FIFO, never opened" in console.file.getvalue().splitlines()
+    assert scan_json(result)["skipped"] == [{"path": str(tmp_path / "pipe.py"), "reason": "a FIFO, never opened"}]
+    log = scan_sarif(result, tmp_path, "1")
+    jsonschema.validate(log, SARIF)
+    (note,) = [n for n in log["runs"][0]["invocations"][0]["toolExecutionNotifications"] if n["level"] == "note"]
+    assert note["locations"][0]["physicalLocation"]["artifactLocation"] == {"uri": "pipe.py", "uriBaseId": "%SRCROOT%"}
+
+
+def test_sarif_locations_outside_the_root_are_absolute_uris_without_a_base(tmp_path):
+    inside, outside = tmp_path / "root", tmp_path / "elsewhere"
+    inside.mkdir()
+    results = [
+        scan_source(SOURCE, str(inside / "my host.py"), ScanConfig()),
+        scan_source(SOURCE, str(outside / "host.py"), ScanConfig()),
+        FileFailed(str(outside / "bad.py"), "bad"),
+    ]
+    log = scan_sarif(ScanReport.build(results), inside, "1")
+    jsonschema.validate(log, SARIF)
+    (run,) = log["runs"]
+    artifacts = [r["locations"][0]["physicalLocation"]["artifactLocation"] for r in run["results"]]
+    artifacts += [n["locations"][0]["physicalLocation"]["artifactLocation"] for n in run["invocations"][0]["toolExecutionNotifications"] if "locations" in n]
+    assert artifacts == [
+        {"uri": "my%20host.py", "uriBaseId": "%SRCROOT%"},
+        {"uri": "my%20host.py", "uriBaseId": "%SRCROOT%"},
+        {"uri": (outside / "host.py").as_uri()},
+        {"uri": (outside / "host.py").as_uri()},
+        {"uri": (outside / "bad.py").as_uri()},
+    ]
 
 
 def test_the_schemas_tests_use_are_the_shared_reference_copies():

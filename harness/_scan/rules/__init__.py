@@ -1,5 +1,6 @@
 """The scan rules, one class per file; `RULES` holds one of each in id order."""
 
+from .bad_suppression import BadSuppression
 from .conditional_check import ConditionalCheck
 from .diagnostic_authority import DiagnosticAuthority
 from .hook_admits_control import HookAdmitsControl
@@ -13,6 +14,7 @@ from .unsettled_rejection import UnsettledRejection
 RULES = tuple(
     rule()
     for rule in (
+        BadSuppression,
         UnguardedDispatch,
         ConditionalCheck,
         SelfDerivedBaseline,
@@ -27,6 +29,7 @@ RULES = tuple(
 
 __all__ = [
     "RULES",
+    "BadSuppression",
     "ConditionalCheck",
     "DiagnosticAuthority",
     "HookAdmitsControl",

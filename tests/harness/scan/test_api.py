@@ -1,9 +1,12 @@
 """Walking, caching and parallel scanning: the same results whichever way they were produced."""
 
+import shutil
+from pathlib import Path
+
 import pytest
 
 from toolsurface.harness._errors import UsageError
-from toolsurface.harness._scan import FileFailed, ScanConfig, _api, load_config, scan_paths
+from toolsurface.harness._scan import FileFailed, ScanConfig, _cache, _workers, load_config, scan_paths
 
 CONFIG = ScanConfig()
 FLAWED = "def take_baseline(run):\n    return recapture(list(run.tools), run)\n"
@@ -33,7 +36,7 @@ def test_an_unchanged_file_is_served_from_the_cache(tmp_path, monkeypatch):
     def no_parsing(*args, **kwargs):
         raise AssertionError("a cached file was parsed again")
 
-    monkeypatch.setattr(_api, "scan_source", no_parsing)
+    monkeypatch.setattr(_workers, "scan_source", no_parsing)
     # The broken file is never cached: it is parsed (and fails) on every scan, so skip it here.
     (folder / "broken.py").unlink()
     again = list(scan_paths([folder], CONFIG, cache_dir=cache))
@@ -63,6 +66,45 @@ def test_pyproject_settings_override_the_defaults(tmp_path):
     config = load_config(pyproject)
     assert config.dispatch == ("client.send",) and config.controls == ("read_tool_result", "expand")
     assert config.check == ScanConfig().check
+    pyproject.write_text("[tool.toolsurface.scan]\ntime_limit = 2.5\n")
+    assert load_config(pyproject).time_limit == 2.5
+
+
+def test_an_edited_rule_is_a_cache_miss(tmp_path, monkeypatch):
+    folder, cache = tmp_path / "src", tmp_path / "cache"
+    folder.mkdir()
+    (folder / "host.py").write_text(FLAWED)
+    list(scan_paths([folder], CONFIG, cache_dir=cache))
+    list(scan_paths([folder], CONFIG, cache_dir=cache))
+    assert len([entry for entry in cache.rglob("*") if entry.is_file()]) == 1
+    monkeypatch.setattr(_cache, "code_digest", lambda: b"the rules' code after an edit")
+    (again,) = scan_paths([folder], CONFIG, cache_dir=cache)
+    assert len(again.findings) == 1
+    assert len([entry for entry in cache.rglob("*") if entry.is_file()]) == 2
+
+
+def test_the_key_digests_the_scanners_code(tmp_path, monkeypatch):
+    code = tmp_path / "_scan"
+    shutil.copytree(Path(_cache.__file__).parent, code, ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.setattr(_cache, "_CODE", code)
+    before = _cache.code_digest.__wrapped__()
+    rule = code / "rules" / "silent_truncation.py"
+    rule.write_text(rule.read_text().replace("itertools", "itertool"))
+    assert _cache.code_digest.__wrapped__() != before
+    assert _cache.salt(CONFIG) != _cache.salt(ScanConfig(dispatch=("client.send",)))
+    assert _cache.salt(CONFIG) == _cache.salt(ScanConfig(time_limit=5.0))
+
+
+@pytest.mark.parametrize("entry", [b"[]", b"{}", b'{"parsed": true, "dispatches": 0, "findings": [{"rule": 1}]}', b'{"parsed": 1, "dispatches": 0, "findings": []}', b"null"])
+def test_a_cache_entry_of_the_wrong_shape_is_a_miss(tmp_path, entry):
+    folder, cache = tmp_path / "src", tmp_path / "cache"
+    folder.mkdir()
+    (folder / "host.py").write_text(FLAWED)
+    key = _cache.key(_cache.salt(CONFIG), FLAWED.encode())
+    (cache / key[:2]).mkdir(parents=True)
+    (cache / key[:2] / key).write_bytes(entry)
+    (result,) = scan_paths([folder], CONFIG, cache_dir=cache)
+    assert [f.rule for f in result.findings] == ["TS104"]
 
 
 def test_a_preset_adds_its_framework_names_and_a_setting_written_out_replaces_them(tmp_path):
@@ -101,6 +143,8 @@ def test_the_defaults_never_take_a_json_rpc_send_for_a_model_dispatch(tmp_path):
         ('hook_condition = ["run.hooks and"]', r"\[tool.toolsurface.scan\].hook_condition: 'run.hooks and' is not a Python expression"),
         ('preset = "crewai"', r"\[tool.toolsurface.scan\].preset: unknown preset 'crewai' \(known: langchain, pydantic-ai, openai-agents, mcp\)"),
         ("preset = 3", r"\[tool.toolsurface.scan\].preset: expected a preset name or a list of them"),
+        ("time_limit = 0", r"\[tool.toolsurface.scan\].time_limit: expected a positive number of seconds, got 0"),
+        ('time_limit = "30"', r"\[tool.toolsurface.scan\].time_limit: expected a positive number of seconds, got '30'"),
     ],
 )
 def test_bad_settings_name_the_file_and_key(tmp_path, table, message):

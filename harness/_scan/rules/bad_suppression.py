@@ -1,0 +1,46 @@
+"""TS100 bad-suppression: a `# toolsurface:` comment that is not a well-formed suppression."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+from .. import _suppressions
+from .._rule import Invalid, Rule, Tree
+from .._types import ScanConfig
+
+
+class BadSuppression(Rule):
+    """A suppression with a lowercase, misspelt or unknown rule id, or text where the rule list
+    should be: it silences nothing, so the finding it was meant for is still reported."""
+
+    id = "TS100"
+    name = "bad-suppression"
+    message = "write `# toolsurface: ignore[TS1xx, …]` naming rules that exist, or `# toolsurface: ignore`; this one silences nothing"
+    valid = (
+        "tools = list(run.tools)  # toolsurface: ignore[TS104]\n",
+        "tools = list(run.tools)  # toolsurface: ignore[TS104, TS107]  # frozen upstream\n",
+        "tools = list(run.tools)  # toolsurface: ignore\n",
+        'note = "# toolsurface: ignore[ts107]"  # a string, not a comment\n',
+        "#: Silenced by a trailing `# toolsurface: ignore[RULE]` comment: prose about the syntax\n",
+    )
+    invalid = (
+        Invalid("tools = run.tools[:8]  # toolsurface: ignore[ts107]\n", line=1),
+        Invalid("tools = run.tools[:8]  # toolsurface: ignore[TS-107]\n", line=1),
+        Invalid("\n# toolsurface: ignore[TS999]\ntools = run.tools[:8]\n", line=2),
+        Invalid("tools = run.tools[:8]  # toolsurface: ignore [TS107]\n", line=1),
+        Invalid("tools = run.tools[:8]  # toolsurface: ignore TS107\n", line=1),
+    )
+
+    def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
+        return (("toolsurface",), ("ignore",))
+
+    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
+        from . import RULES  # the registry imports this module, so it is read when the rule runs
+
+        known = {rule.id for rule in RULES}
+        for comment in tree.findall(tree.module, cst.Comment):
+            found = _suppressions.read(comment.value, known)
+            if found is not None and found.problem is not None:
+                yield comment
