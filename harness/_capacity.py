@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolsurface.guard import Capacity, Estimator, estimate_tokens
-from toolsurface.scenarios import RequestOutcome, Scenario, Stage, StageKind
+from toolsurface.scenarios import RequestOutcome, Scenario, Stage
 
 from ._errors import CapacityExceeded
 

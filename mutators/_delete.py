@@ -8,7 +8,7 @@ from abc import abstractmethod
 from collections.abc import Iterable
 from typing import Any
 
-from toolsurface.scenarios import Scenario, StageKind
+from toolsurface.scenarios import Scenario
 
 from ._aims import Keep, Selection, Tool
 from ._base import Edit, Example, Kind, MutationNotApplicable, Mutator, one_of, shown_admitted

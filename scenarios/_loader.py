@@ -36,7 +36,6 @@ from ._model import (
     McpListing,
     Message,
     Mode,
-    Point,
     Publication,
     RequestOutcome,
     Scenario,
