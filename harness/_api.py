@@ -28,9 +28,9 @@ from ._plan import Shard, plan, select, shard
 from ._printable import printable, unprintable
 from ._record import Environment, Producer, RunInfo, ScenarioInfo, Summary, gate_of, summarize
 from ._reference import DEFECTS, GuardedPipeline
-from ._runner import DefectProbe, Runner, offered_checkpoints
+from ._runner import DefectProbe, Runner, offered_checkpoints, own_boundaries
 from ._targets import NO_TARGET, load_target
-from ._types import Amendment, Case, CaseRecord, Observation, Reproduction, Role, Tally
+from ._types import Amendment, Case, CaseRecord, Observation, Reproduction, Role, Tally, Target
 from ._version import version
 from ._workers import WorkerPool, can_fork, default_jobs
 
@@ -43,8 +43,9 @@ class RunOptions:
     """What to run; the CLI fills it from flags."""
 
     target: str = DEFAULT_TARGET
-    #: The old path each case is paired against; `none` turns pairing off.
-    red_target: str = DEFAULT_RED_TARGET
+    #: The old path each case is paired against; `none` turns pairing off; None (not given):
+    #: `DEFAULT_RED_TARGET`, or none for a target with boundaries of its own (`red_target_for`).
+    red_target: str | None = None
     #: Scenario files or folders; empty means the bundled scenarios.
     scenarios: list[Path] = field(default_factory=list)
     select: list[str] = field(default_factory=list)
@@ -170,7 +171,8 @@ def _prepare(options: RunOptions) -> Session:
     part = Shard.parse(options.shard) if options.shard else None
     loaded = scenario_files.load(options.scenarios or None)
     target = load_target(options.target)
-    red = None if options.red_target == NO_TARGET else load_target(options.red_target, "red_target")
+    red_spec = red_target_for(options.red_target, target)
+    red = None if red_spec == NO_TARGET else load_target(red_spec, "red_target")
     expectations = load_expectations(options.expectations) if options.expectations else ()
     planned = plan(loaded, options.seed, checkpoints=offered_checkpoints(target, options.timeout))
     chosen = select(planned, options.select)
@@ -178,7 +180,7 @@ def _prepare(options: RunOptions) -> Session:
         patterns = ", ".join(map(repr, options.select))
         raise UsageError(f"{patterns} matched none of the {len(planned)} planned cases", option="select")
     probe = DefectProbe(GuardedPipeline(), DEFECTS, options.timeout) if options.defects else None
-    specs = {Role.TARGET: (options.target, "target"), Role.RED: (options.red_target, "red_target")}
+    specs = {Role.TARGET: (options.target, "target"), Role.RED: (red_spec, "red_target")}
     runner = Runner(loaded, target, red, options.timeout, probe, renew=lambda role: load_target(*specs[role]))
     return Session(
         options=options,
@@ -186,14 +188,22 @@ def _prepare(options: RunOptions) -> Session:
         planned=planned,
         cases=shard(chosen, part),
         runner=runner,
-        info=_run_info(options, runner, loaded, (len(planned), len(chosen)), part),
+        info=_run_info(options, runner, red_spec, loaded, (len(planned), len(chosen)), part),
         expectations=expectations,
         planned_matches=planned_matches(expectations, (case.id for case in planned)),
     )
 
 
+def red_target_for(given: str | None, target: Target) -> str:
+    """The red target a run pairs with: the one given, else the old reference path, except for a
+    target that offers boundaries of its own: no reference target offers those, so none."""
+    if given is not None:
+        return given
+    return NO_TARGET if own_boundaries(target) else DEFAULT_RED_TARGET
+
+
 def _run_info(
-    options: RunOptions, runner: Runner, loaded: Sequence[Scenario], counts: tuple[int, int], part: Shard | None
+    options: RunOptions, runner: Runner, red_spec: str, loaded: Sequence[Scenario], counts: tuple[int, int], part: Shard | None
 ) -> RunInfo:
     planned, selected = counts
     red = runner.red_target
@@ -203,7 +213,7 @@ def _run_info(
         spec=options.spec,
         seed=options.seed,
         target=options.target,
-        red_target=None if red is None else options.red_target,
+        red_target=None if red is None else red_spec,
         scenario_paths=tuple(map(str, options.scenarios)),
         select=tuple(options.select),
         shard=part,

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from toolsurface.guard import Capacity, Estimator, estimate_tokens
-from toolsurface.scenarios import RequestOutcome, Scenario, Stage, StageKind
+from toolsurface.scenarios import RequestOutcome, Scenario, Stage
 
 from ._errors import CapacityExceeded
 
@@ -35,7 +35,7 @@ def capacity_of(stage: Stage, estimate: Estimator = estimate_tokens) -> Capacity
 
 def recorded_capacity(scenario: Scenario) -> Capacity | None:
     """What the recorded context fit says one model call can hold; None where no fit was recorded."""
-    fit = scenario.stage(StageKind.CONTEXT_FIT)
+    fit = scenario.fit
     return None if fit is None else capacity_of(fit)
 
 
@@ -60,7 +60,7 @@ def ends_in_capacity(scenario: Scenario, estimate: Estimator | None) -> bool:
     """
     if scenario.outcome is RequestOutcome.CAPACITY:
         return True
-    stage = scenario.stage(StageKind.CONTEXT_FIT)
+    stage = scenario.fit
     if estimate is None or stage is None:
         return False
     messages = [message.as_dict() for message in scenario.request_messages]

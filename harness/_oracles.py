@@ -75,10 +75,8 @@ def judge(case: Case, observed: Observation, scenario: Scenario, expected: Expec
     # A case whose point lies past where its request must end in a capacity result (by the target's
     # own token count: see `judged_on`) is judged on that result; its change is never made. On a
     # target's own boundaries, where its capacity check sits is its own: past it is where it stopped.
-    beyond = (
-        scenario.outcome is RequestOutcome.CAPACITY
-        and case.point not in scenario.points
-        and (case.point in RECORDED_POINTS or case.at not in observed.points)
+    beyond = scenario.outcome is RequestOutcome.CAPACITY and (
+        case.point not in scenario.points if case.point in RECORDED_POINTS else case.at not in observed.points
     )
     if (problem := _not_exercised(case, observed, beyond)) is not None:
         if isinstance(observed.stop, Crashed) and _settled_as_refusal(observed, scenario):

@@ -7,44 +7,35 @@ what a stage did to the messages is its effect (how many a context fit kept, whi
 stage added), starting from the conversation the target was given. A boundary before a later model
 call of the request is a stage of that call (`steps`), after the tool calls the recorded model made. What a request cannot show —
 its identity and lane, the controls and tools the host knows of, a fit's token budget, the
-metadata attached, a recovery's receipt — is taken from the scenario the target was given.
+metadata attached, a recovery's receipt — is taken from the scenario the target was given. A
+target whose boundaries are its own (a user's agent) is recorded as its own stages (`_own_recording`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from toolsurface.scenarios import POINTS, Scenario, StageKind, hidden_by, parse
+from toolsurface.scenarios import POINTS, RECORDED_KINDS, Scenario, StageKind, hidden_by, parse
 
 from ._canonical import capture
 from ._errors import UsageError
 from ._formats import FORMATS
+from ._own_recording import Frame, own_recording
 from ._ports import Ports
-from ._runner import observe_ports
+from ._runner import observe_ports, offered_checkpoints, own_boundaries
 from ._types import Capacity, Crashed, Refused, Target, TimedOut
 
 #: The stage that ends at each injection point.
-_STAGE_AT: dict[str, StageKind] = {kind.point: kind for kind in StageKind}
-
-
-@dataclass(frozen=True, slots=True)
-class Frame:
-    """What one stage boundary held: the tools as logical descriptors, and the messages."""
-
-    point: str
-    tools: tuple[dict[str, Any], ...]
-    messages: tuple[dict[str, Any], ...]
-    #: The model call of the request it came before: 1 for the first.
-    call: int = 1
+_STAGE_AT: dict[str, StageKind] = {kind.point: kind for kind in RECORDED_KINDS}
 
 
 class RecordingPorts(Ports):
     """Ports that inject nothing and keep a `Frame` of every boundary the target offers."""
 
-    def __init__(self, scenario: Scenario, fmt_name: str) -> None:
-        super().__init__(scenario, FORMATS[fmt_name], None, None)
+    def __init__(self, scenario: Scenario, fmt_name: str, own: bool = False) -> None:
+        # Owner facts reach a target with boundaries of its own as they do in a run (`Ports.inject`).
+        super().__init__(scenario, FORMATS[fmt_name], None, None, own_boundaries=own)
         self.frames: list[Frame] = []
 
     def inject(self, point: str, tools: list[Any], messages: list[Any]) -> tuple[list[Any], list[Any]]:
@@ -57,14 +48,16 @@ class RecordingPorts(Ports):
 def record(target: Target, scenario: Scenario, timeout: float = 10.0) -> dict[str, Any]:
     """The scenario document of one unmutated run of `target` on `scenario`; checked by the loader."""
     fmt_name = getattr(target, "tool_format", None) or scenario.tool_format
-    ports = RecordingPorts(scenario, fmt_name)
+    own = own_boundaries(target)
+    ports = RecordingPorts(scenario, fmt_name, own)
     observed = observe_ports(target, scenario, ports, timeout)
     stop = observed.stop
     if isinstance(stop, Crashed):
         raise UsageError(f"recording {scenario.id}: the target crashed: {stop.error_type}: {stop.message}")
     if isinstance(stop, TimedOut):
         raise UsageError(f"recording {scenario.id}: the target was still running after {timeout} s")
-    if not ports.frames:
+    # A target with boundaries of its own declares them, so a run that stopped before them still has its stages.
+    if not ports.frames and not (own and isinstance(stop, Capacity)):
         raise UsageError(f"recording {scenario.id}: the target offered no injection point, so there is nothing to record")
     if not (observed.dispatches or isinstance(stop, Refused | Capacity)):
         raise UsageError(f"recording {scenario.id}: the run ended without a dispatch, a refusal or a capacity result")
@@ -74,7 +67,13 @@ def record(target: Target, scenario: Scenario, timeout: float = 10.0) -> dict[st
             f"recording {scenario.id}: the run made {made} of the {scenario.model_calls} model calls the recording makes: "
             "it never answered the tool calls of the model's reply"
         )
-    document = recording(scenario, ports.frames, fmt_name, stopped=isinstance(stop, Capacity))
+    if own:
+        declared = offered_checkpoints(target, timeout)(scenario) if isinstance(stop, Capacity) else ()
+        contract = _contract(scenario, [dict(tool) for tool in ports.frames[0].tools]) if ports.frames else dict(scenario.document["contract"])
+        # The agent's tools are seen as logical views; the wire they go out on is as recorded.
+        document = own_recording(scenario, ports.frames, contract, declared, isinstance(stop, Capacity))
+    else:
+        document = recording(scenario, ports.frames, fmt_name, stopped=isinstance(stop, Capacity))
     parse(document, source=f"recording of {scenario.id}")
     return document
 

@@ -196,6 +196,9 @@ def run(
     )
     outputs = parse_formats(formats or project.formats)
     session = prepare(options)
+    if options.red_target is None and session.info.red_target is None:
+        err.print(printable(f"no red target: {options.target} offers boundaries of its own, which no reference target offers, "
+                            "so its cases are not paired (--red-target pairs them)"), markup=False, soft_wrap=True)
     results = (options.out or DEFAULT_OUT) / RESULTS_FILE
     with options.naming_sources(), _publication(results, outputs) as publication:
         with ResultsWriter(results.parent, session, publish=publication.stage) as writer, CaseProgress(err, len(session.cases)) as progress:

@@ -8,7 +8,7 @@ from abc import abstractmethod
 from collections.abc import Iterable
 from typing import Any
 
-from toolsurface.scenarios import Scenario, StageKind
+from toolsurface.scenarios import Scenario
 
 from ._aims import Keep, Selection, Tool
 from ._base import Edit, Example, Kind, MutationNotApplicable, Mutator, one_of, shown_admitted
@@ -103,7 +103,7 @@ class Cap(Mutator):
     examples = (Example(aim=Keep(40), before=SHELF, after=SHELF[:40]),)
 
     def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[Keep]:
-        fit = scenario.stage(StageKind.CONTEXT_FIT)
+        fit = scenario.fit
         stated = () if fit is None or fit.max_tools is None else (fit.max_tools,)
         caps = sorted({*CAPS, *stated})
         return one_of(rng, [Keep(cap) for cap in caps if cap < len(scenario.surface)])

@@ -56,8 +56,9 @@ class Compress(Mutator):
     )
 
     def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[Messages]:
-        # With fewer messages there is nothing between the first and the latest to summarise.
-        return (Messages(),) if len(scenario.messages) > KEEP_LATEST + 1 else ()
+        # With fewer messages there is nothing between the first and the latest to summarise. An
+        # entry request's capability summary is one of them: it opens the messages a stage sees.
+        return (Messages(),) if len(scenario.request_messages) > KEEP_LATEST + 1 else ()
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
         self.aim_of(edit, Messages)

@@ -7,6 +7,7 @@ from ._import import IMPORT_KINDS, Imported, import_file, import_log, import_log
 from ._loader import bundled_dir, load, load_file, parse
 from ._model import (
     POINTS,
+    RECORDED_KINDS,
     SUMMARY_HEADER,
     WIRE_FIELDS,
     WIRE_FIELDS_OF,
@@ -32,11 +33,13 @@ from ._model import (
     boundary,
     call_of,
     capability_summary,
+    own_point_problem,
 )
 
 __all__ = [
     "IMPORT_KINDS",
     "POINTS",
+    "RECORDED_KINDS",
     "SUMMARY_HEADER",
     "Access",
     "Binding",
@@ -79,6 +82,7 @@ __all__ = [
     "import_scenario",
     "load",
     "load_file",
+    "own_point_problem",
     "parse",
     "scenario_id_for",
 ]

@@ -22,6 +22,8 @@ from jsonschema.exceptions import best_match
 from ._availability import Binding, FactKind, OwnerFact, WebTools
 from ._errors import ScenarioError
 from ._model import (
+    OWN_POINT_PATTERN,
+    RECORDED_KINDS,
     WIRE_FIELDS,
     WIRE_FIELDS_OF,
     Access,
@@ -34,7 +36,6 @@ from ._model import (
     McpListing,
     Message,
     Mode,
-    Point,
     Publication,
     RequestOutcome,
     Scenario,
@@ -44,9 +45,10 @@ from ._model import (
     ToolCall,
     ToolDescriptor,
     boundary,
+    own_point_problem,
 )
 
-_STAGE_ORDER = {kind: index for index, kind in enumerate(StageKind)}
+_STAGE_ORDER = {kind: index for index, kind in enumerate(RECORDED_KINDS)}
 _PLAIN_KEY = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 
 
@@ -131,6 +133,10 @@ def _problems(document: Any) -> Iterator[tuple[str, str]]:
     for schema_error in schema_errors:
         # Within anyOf/if-then branches, the most specific sub-error is the one a person can act on.
         best = best_match([schema_error])
+        if best.validator == "pattern" and best.validator_value == OWN_POINT_PATTERN:
+            # The pattern itself says little to a person: name what a boundary may not hold.
+            yield _json_path(best.absolute_path), own_point_problem(best.instance) or best.message
+            continue
         yield _json_path(best.absolute_path), best.message
     if not schema_errors:
         yield from _semantic_problems(document)
@@ -170,27 +176,26 @@ def _semantic_problems(document: dict[str, Any]) -> Iterator[tuple[str, str]]:
         if name not in admitted:
             yield f"$.contract.web_tools.{role}", f"{name!r} is not one of contract.admitted"
     kinds = [StageKind(stage["stage"]) for stage in document["stages"]]
-    if document.get("outcome") == RequestOutcome.CAPACITY and StageKind.CONTEXT_FIT not in kinds:
-        yield "$.outcome", "a 'capacity' outcome needs a 'context_fit' stage, where the request stops"
-    for index, (before, after) in enumerate(zip(kinds, kinds[1:]), start=1):
-        if _STAGE_ORDER[after] <= _STAGE_ORDER[before]:
-            expected = ", ".join(kind.value for kind in StageKind)
-            yield f"$.stages[{index}].stage", f"{after.value!r} cannot follow {before.value!r} (order: {expected})"
-    if kinds[-1] is not StageKind.SEAL:
-        yield f"$.stages[{len(kinds) - 1}].stage", "the last stage must be 'seal'"
-    if document["hooks"] != (StageKind.HOOK in kinds):
+    own = StageKind.OWN in kinds
+    if document.get("outcome") == RequestOutcome.CAPACITY and not any("budget_tokens" in stage for stage in document["stages"]):
+        fitting = "a 'context_fit' stage, or an 'own' stage with budget_tokens," if own else "a 'context_fit' stage,"
+        yield "$.outcome", f"a 'capacity' outcome needs {fitting} where the request stops"
+    yield from _order_problems("$.stages", kinds, first_call=True)
+    yield from _own_point_problems("$.stages", document["stages"])
+    # A host's own stages say nothing of whether it registered hooks: the flag is as recorded.
+    if document["hooks"] != (StageKind.HOOK in kinds) and not (own and document["hooks"]):
         yield "$.hooks", "must be true exactly when a 'hook' stage is recorded"
     if "parent" in document["identity"] and document["lane"] != Lane.CHILD:
         yield "$.identity.parent", f"only a child request has a parent; this one's lane is {document['lane']!r}"
     yield from _step_problems(document)
     # A fact that arrives at a boundary the pipeline never offers would never reach the feed.
-    offered = [kind.point.value for kind in kinds]
-    offered += [boundary(StageKind(stage["stage"]).point, call) for call, step in enumerate(document.get("steps", ()), 2) for stage in step["stages"]]
+    offered = [_point_of(stage) for stage in document["stages"]]
+    offered += [boundary(_point_of(stage), call) for call, step in enumerate(document.get("steps", ()), 2) for stage in step["stages"]]
     for index, fact in enumerate(contract.get("facts", ())):
         if (arrives := fact.get("arrives")) is not None and arrives not in offered:
             yield f"$.contract.facts[{index}].arrives", f"{arrives!r} is not a point this pipeline offers ({', '.join(offered)})"
     if "mcp" in document:
-        yield from _list_change_problems(document, kinds)
+        yield from _list_change_problems(document)
 
 
 def _step_problems(document: dict[str, Any]) -> Iterator[tuple[str, str]]:
@@ -204,14 +209,45 @@ def _step_problems(document: dict[str, Any]) -> Iterator[tuple[str, str]]:
     for index, step in enumerate(steps):
         where = f"$.steps[{index}]"
         kinds = [StageKind(stage["stage"]) for stage in step["stages"]]
-        for position, (before, after) in enumerate(zip(kinds, kinds[1:]), start=1):
-            if _STAGE_ORDER[after] <= _STAGE_ORDER[before]:
-                yield f"{where}.stages[{position}].stage", f"{after.value!r} cannot follow {before.value!r}"
+        yield from _order_problems(f"{where}.stages", kinds)
+        yield from _own_point_problems(f"{where}.stages", step["stages"])
         if StageKind.RECOVER in kinds:
             yield f"{where}.stages[{kinds.index(StageKind.RECOVER)}].stage", "only the first model call resumes from a receipt"
         for position, call in enumerate(step["calls"]):
             if call["name"] not in surface:
                 yield f"{where}.calls[{position}].name", f"{call['name']!r} is not a tool this request admits"
+
+
+def _order_problems(where: str, kinds: list[StageKind], first_call: bool = False) -> Iterator[tuple[str, str]]:
+    """The recorded stage kinds run in pipeline order (a host's own stages may come anywhere among
+    them); with `first_call`, the first model call's stages end in 'seal' unless the host's own do."""
+    recorded = [(index, kind) for index, kind in enumerate(kinds) if kind is not StageKind.OWN]
+    for (_, before), (index, after) in zip(recorded, recorded[1:]):
+        if _STAGE_ORDER[after] <= _STAGE_ORDER[before]:
+            order = f" (order: {', '.join(kind.value for kind in RECORDED_KINDS)})" if first_call else ""
+            yield f"{where}[{index}].stage", f"{after.value!r} cannot follow {before.value!r}{order}"
+    if first_call and StageKind.OWN not in kinds and kinds[-1] is not StageKind.SEAL:
+        yield f"{where}[{len(kinds) - 1}].stage", "the last stage must be 'seal'"
+
+
+def _own_point_problems(where: str, stages: list[dict[str, Any]]) -> Iterator[tuple[str, str]]:
+    """An own stage's boundary is no recorded stage's point, and no other stage of the same model
+    call ends at it: each boundary is offered once per call, and names its cases."""
+    seen: dict[str, int] = {}
+    for index, stage in enumerate(stages):
+        if stage["stage"] != StageKind.OWN:
+            continue
+        point = stage["point"]
+        if (problem := own_point_problem(point)) is not None:
+            yield f"{where}[{index}].point", problem
+        elif point in seen:
+            yield f"{where}[{index}].point", f"{point!r} is already the boundary of stage {seen[point]} of this model call"
+        seen.setdefault(point, index)
+
+
+def _point_of(stage: dict[str, Any]) -> str:
+    """The boundary that follows a stage as the document records it."""
+    return stage["point"] if stage["stage"] == StageKind.OWN else StageKind(stage["stage"]).point.value
 
 
 def _tool_problems(tool: dict[str, Any], where: str, fmt: str) -> Iterator[tuple[str, str]]:
@@ -225,14 +261,14 @@ def _tool_problems(tool: dict[str, Any], where: str, fmt: str) -> Iterator[tuple
             yield f"{where}.{field}", f"the {fmt} tool format has no {field!r} field (its wire fields: {carried})"
 
 
-def _list_change_problems(document: dict[str, Any], kinds: list[StageKind]) -> Iterator[tuple[str, str]]:
+def _list_change_problems(document: dict[str, Any]) -> Iterator[tuple[str, str]]:
     """A recorded list change happens at a point the pipeline offers, to a tool the server lists
     then, and never to the admitted surface: that would make the unmutated request a refusal."""
     contract = document["contract"]
     listed = {tool["name"] for group in ("admitted", "controls", "admitted_elsewhere") for tool in contract.get(group, ())}
     eligible = set(contract.get("eligible_controls", ()))
     admitted = {tool["name"] for tool in contract["admitted"]} | eligible
-    points = {kind.point.value for kind in kinds}
+    points = {_point_of(stage) for stage in document["stages"]}
     for index, change in enumerate(document["mcp"].get("list_changes", ())):
         where = f"$.mcp.list_changes[{index}]"
         name = change["tool"]["name"] if "tool" in change else change["name"]
@@ -314,6 +350,7 @@ def _stage(raw: dict[str, Any]) -> Stage:
         metadata_json=orjson.dumps(raw.get("metadata", {})),
         rebuild=raw.get("rebuild", False),
         receipt=raw.get("receipt"),
+        own_point=raw.get("point"),
     )
 
 
@@ -339,7 +376,7 @@ def _identity(raw: dict[str, Any]) -> Identity:
 
 def _list_change(raw: dict[str, Any]) -> ListChange:
     tool = _tool(raw["tool"]) if "tool" in raw else None
-    return ListChange(ListChangeKind(raw["change"]), tool.name if tool else raw["name"], tool, Point(raw["point"]))
+    return ListChange(ListChangeKind(raw["change"]), tool.name if tool else raw["name"], tool, raw["point"])
 
 
 def _mcp(raw: dict[str, Any] | None) -> McpListing | None:

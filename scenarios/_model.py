@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 import functools
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -56,7 +57,8 @@ class Point(enum.StrEnum):
 
 
 class StageKind(enum.StrEnum):
-    """A recorded stage, in the only order a pipeline may run them."""
+    """A recorded stage, in the only order a pipeline may run them; a host's own stages (`OWN`)
+    may come anywhere among them."""
 
     #: Resume an interrupted request from its sealed receipt.
     RECOVER = "recover"
@@ -67,24 +69,51 @@ class StageKind(enum.StrEnum):
     PUBLICATION = "publication"
     ASYNC_PREP = "async_prep"
     SEAL = "seal"
+    #: A stage of the host's own (an agent's middleware or hook), named by the boundary that
+    #: follows it: a recording of a target that offers boundaries of its own is made of these.
+    OWN = "own"
 
     @property
     def point(self) -> Point:
-        """The injection point that follows this stage."""
+        """The injection point that follows this stage; an own stage names its own (`Stage.point`)."""
+        if self is StageKind.OWN:
+            raise ValueError("an own stage names the boundary that follows it: read Stage.point")
         return _POINT_AFTER[self]
 
 
+#: The stages whose boundary is one of `Point`, in pipeline order.
+RECORDED_KINDS: tuple[StageKind, ...] = tuple(kind for kind in StageKind if kind is not StageKind.OWN)
+
 #: Each stage is followed by the point of the same position: the two enums are in pipeline order.
-_POINT_AFTER = dict(zip(StageKind, Point, strict=True))
+_POINT_AFTER = dict(zip(RECORDED_KINDS, Point, strict=True))
 
 #: Every injection point a pipeline can expose, in pipeline order.
 POINTS: tuple[Point, ...] = tuple(Point)
+
+#: The stage each injection point follows.
+_KIND_BEFORE = {point: kind for kind, point in _POINT_AFTER.items()}
 
 
 def boundary(point: Point | str, call: int = 1) -> str:
     """How the boundary at `point` before the request's `call`-th model call is named: `hook`
     before the first, `hook@2` before the second. Case ids, offered points and fact arrivals use it."""
     return str(point) if call == 1 else f"{point}@{call}"
+
+
+#: What a boundary name of a host's own may hold: no `/` (case ids are split on it), no `@` (it
+#: names a later model call), no glob characters (`--select` matches ids with them), no
+#: whitespace or control characters (ids are one word on one line).
+OWN_POINT_PATTERN = r"^[^/@*?\[\]\s\u0000-\u001f\u007f-\u009f]{1,64}$"
+_OWN_POINT = re.compile(OWN_POINT_PATTERN)
+
+
+def own_point_problem(name: str) -> str | None:
+    """Why `name` cannot name a boundary of a host's own, or None when it can."""
+    if name in POINTS:
+        return f"{name!r} is the point of a recorded {_KIND_BEFORE[Point(name)].value!r} stage: a stage of the host's own names a boundary of its own"
+    if not _OWN_POINT.match(name):
+        return f"{name!r} must be 1 to 64 characters with no '/', '@', '*', '?', '[', ']', whitespace or control characters (it becomes part of case ids)"
+    return None
 
 
 def call_of(label: str) -> int:
@@ -232,13 +261,13 @@ class Stage:
     """One recorded stage and the legitimate effect it had on the request."""
 
     kind: StageKind
-    #: context_fit: how many messages remain after compression.
+    #: context_fit (and own, when that is what it did): how many messages remain after compression.
     keep_messages: int | None = None
-    #: context_fit: the token budget the request had to fit in.
+    #: context_fit (and the own stage a recording gives it to): the token budget the request had to fit in.
     budget_tokens: int | None = None
     #: context_fit: the provider's limit on tools per request (128 at OpenAI); None when it has none.
     max_tools: int | None = None
-    #: evidence: messages the stage appended.
+    #: evidence (and own, when that is what it did): messages the stage appended.
     add_messages: tuple[Message, ...] = ()
     #: async_prep: request metadata the stage attached, as JSON bytes.
     metadata_json: bytes = b"{}"
@@ -246,10 +275,22 @@ class Stage:
     rebuild: bool = False
     #: recover: the sealed receipt the interrupted request resumes from.
     receipt: str | None = None
+    #: own: the host's name for the boundary that follows the stage (`after:ProviderLimit`).
+    own_point: str | None = None
 
     @property
-    def point(self) -> Point:
+    def point(self) -> str:
+        """The boundary that follows the stage: its kind's injection point, or an own stage's name."""
+        if self.kind is StageKind.OWN:
+            assert self.own_point is not None, "an own stage names its point"
+            return self.own_point
         return self.kind.point
+
+    @property
+    def fits(self) -> bool:
+        """Whether the request must fit a token budget here: a context fit, or an own stage that
+        carries one (the budget its recording was given)."""
+        return self.budget_tokens is not None
 
     @property
     def metadata(self) -> dict[str, Any]:
@@ -274,8 +315,8 @@ class ListChange:
     name: str
     #: add, update: the tool as the server lists it from then on; remove: None.
     tool: ToolDescriptor | None = None
-    #: The injection point at which the server makes it (recorded changes; a mutation's is the case's).
-    point: Point | None = None
+    #: The boundary at which the server makes it (recorded changes; a mutation's is the case's).
+    point: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -382,7 +423,7 @@ class Scenario:
         return self.stages if call == 1 else self.steps[call - 2].stages
 
     @property
-    def checkpoints(self) -> tuple[tuple[int, Point], ...]:
+    def checkpoints(self) -> tuple[tuple[int, str], ...]:
         """Every (model call, injection point) this pipeline exposes, in order: the first call's
         `points`, then each later call's."""
         first = tuple((1, point) for point in self.points)
@@ -395,15 +436,20 @@ class Scenario:
         return self.messages if summary is None else (Message("system", summary), *self.messages)
 
     @property
-    def points(self) -> tuple[Point, ...]:
+    def points(self) -> tuple[str, ...]:
         """The injection points this pipeline exposes, in order.
 
-        A request over capacity stops at context fitting, so it offers only the points before it.
+        A request over capacity stops where it is fitted, so it offers only the points before it.
         """
         stages = self.stages
         if self.outcome is RequestOutcome.CAPACITY:
-            stages = stages[: next(i for i, s in enumerate(stages) if s.kind is StageKind.CONTEXT_FIT)]
+            stages = stages[: next(i for i, s in enumerate(stages) if s.fits)]
         return tuple(stage.point for stage in stages)
+
+    @property
+    def fit(self) -> Stage | None:
+        """The stage that fits the request to its token budget (`Stage.fits`); None when none does."""
+        return next((s for s in self.stages if s.fits), None)
 
     def __hash__(self) -> int:
         # Equal scenarios have equal ids; hashing every descriptor of a 140-tool contract on each

@@ -561,3 +561,46 @@ def test_recorded_scenarios_replay_to_the_totals_of_the_live_run(tmp_path):
     legacy = toolsurface("record", "--target", "reference:legacy", "--out", str(tmp_path / "legacy"))
     assert legacy.returncode == 2 and "first boundary lacks 'market__web_search'" in legacy.stderr
     assert not (tmp_path / "legacy").exists()
+
+
+LANGCHAIN_AGENT = "langchain:tests.fixtures.agents.langchain_app:build_guarded"
+#: A request of three model calls: its later calls' boundaries are recorded as their steps' stages.
+TOOL_LOOP = ROOT / "scenarios" / "bundled" / "etf-compare-main-tool-loop.json"
+
+
+def test_an_agent_s_recording_replays_on_it_and_on_the_reference_pipelines(tmp_path):
+    pytest.importorskip("langchain")
+    recorded = tmp_path / "recorded"
+    done = toolsurface("record", "--target", LANGCHAIN_AGENT, "--scenarios", str(SMALL), "--scenarios", str(TOOL_LOOP), "--out", str(recorded))
+    assert done.returncode == 0, done.stderr
+    loop = json.loads((recorded / TOOL_LOOP.name).read_text())
+    assert [stage["point"] for stage in loop["stages"]] == ["before:tracing", "after:tracing", "after:ProviderLimit"]
+    assert [[stage["point"] for stage in step["stages"]] for step in loop["steps"]] == [["before:tracing", "after:tracing", "after:ProviderLimit"]] * 2
+    select = ["--select", "*/after:tracing*/delete.*", "--select", "*/before:tracing@3/legit.*"]
+    live = toolsurface("run", "--target", LANGCHAIN_AGENT, "--scenarios", str(SMALL), "--scenarios", str(TOOL_LOOP), *select, "--out", str(tmp_path / "live"))
+    replay = toolsurface("run", "--target", LANGCHAIN_AGENT, "--scenarios", str(recorded), *select, "--out", str(tmp_path / "replay"))
+    assert live.returncode == replay.returncode == 0, replay.stdout
+    verdicts = {case.id: case.verdict.kind for case in results(tmp_path / "live").cases}
+    assert len(verdicts) > 20 and {case.id: case.verdict.kind for case in results(tmp_path / "replay").cases} == verdicts
+    guarded = toolsurface("run", "--scenarios", str(recorded), "--select", "*/delete.*", "--select", "*/legit.*", "--out", str(tmp_path / "guarded"))
+    assert guarded.returncode == 0, guarded.stdout
+    assert {case.case.point for case in results(tmp_path / "guarded").cases} == {"before:tracing", "after:tracing", "after:ProviderLimit"}
+
+
+def test_a_target_with_boundaries_of_its_own_is_paired_with_no_red_target_unless_one_is_given(tmp_path):
+    pytest.importorskip("langchain")
+    select = ("--select", "*/before:tracing/delete.*")
+    unpaired = toolsurface("run", "--target", LANGCHAIN_AGENT, "--scenarios", str(SMALL), *select, "--out", str(tmp_path / "unpaired"))
+    assert unpaired.returncode == 0, unpaired.stderr
+    said = [line for line in unpaired.stderr.splitlines() if line.startswith("no red target")]
+    assert said == [
+        f"no red target: {LANGCHAIN_AGENT} offers boundaries of its own, which no reference target offers, so its cases are not "
+        "paired (--red-target pairs them)"
+    ]
+    assert results(tmp_path / "unpaired").run.red_target is None
+    paired = toolsurface(
+        "run", "--target", LANGCHAIN_AGENT, "--red-target", "reference:legacy", "--scenarios", str(SMALL), *select, "--out", str(tmp_path / "paired")
+    )
+    assert "no red target" not in paired.stderr and results(tmp_path / "paired").run.red_target == "reference:legacy"
+    reference = toolsurface("run", "--scenarios", str(SMALL), "--select", "*/post_seal/delete.*", "--out", str(tmp_path / "reference"))
+    assert "no red target" not in reference.stderr and results(tmp_path / "reference").run.red_target == "reference:legacy"

@@ -26,11 +26,11 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from toolsurface.guard import owning
-from toolsurface.scenarios import Message, Scenario
+from toolsurface.scenarios import Message, Scenario, StageKind
 
 from .._capacity import recorded_capacity
 from .._errors import CapacityExceeded, RequestRefused
-from .._ports import Ports, RequestOwner
+from .._ports import Ports, Publications, RequestOwner
 from .._reference._stages import replay_messages
 from .._types import Settlement
 from ._common import KeptAgents
@@ -77,11 +77,18 @@ def offer(point: str, tools: list[Any], messages: list[Any]) -> tuple[list[Any],
 
 
 def sealed_messages(scenario: Scenario, ports: Ports) -> list[Message]:
-    """The conversation as the recorded stages of the first model call left it."""
+    """The conversation the agent is handed: as the recorded stages of the first model call left it."""
+    return [Message(view["role"], view["content"]) for view in sealed_views(scenario, ports.publications)]
+
+
+def sealed_views(scenario: Scenario, publications: Publications) -> list[dict[str, Any]]:
+    """`sealed_messages` as message dicts. A recording's stages of the host's own are the agent's
+    middleware, which do what they did themselves: only the recorded kinds are replayed."""
     views = [message.as_dict() for message in scenario.request_messages]
     for stage in scenario.stages:
-        views = replay_messages(stage, views, scenario, ports.publications)
-    return [Message(view["role"], view["content"]) for view in views]
+        if stage.kind is not StageKind.OWN:
+            views = replay_messages(stage, views, scenario, publications)
+    return views
 
 
 class UserAgentTarget:

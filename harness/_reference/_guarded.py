@@ -75,7 +75,7 @@ class GuardedPipeline:
             if stage.kind not in (StageKind.RECOVER, StageKind.HOOK) and not early_done:
                 self.early_check(run)
                 early_done = True
-            if stage.kind is StageKind.CONTEXT_FIT:
+            if stage.fits:
                 self.fit_tools(run, stage)
             replay(stage, run)
             if stage.kind is StageKind.RECOVER:

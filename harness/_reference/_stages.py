@@ -59,7 +59,7 @@ def replay(stage: Stage, run: Run) -> None:
         run.metadata.setdefault("hooks", []).append("trace_annotations")
     elif stage.kind is StageKind.REVALIDATE:
         run.metadata["revalidated_by"] = run.scenario.identity.connection
-    elif stage.kind in (StageKind.CONTEXT_FIT, StageKind.EVIDENCE, StageKind.PUBLICATION):
+    elif stage.kind in (StageKind.CONTEXT_FIT, StageKind.EVIDENCE, StageKind.PUBLICATION, StageKind.OWN):
         run.messages = replay_messages(stage, run.messages, run.scenario, run.ports.publications)
     elif stage.kind is StageKind.ASYNC_PREP:
         run.metadata.update(stage.metadata)
@@ -70,11 +70,12 @@ def replay(stage: Stage, run: Run) -> None:
 
 def replay_messages(stage: Stage, messages: list[Any], scenario: Scenario, publications: Publications) -> list[Any]:
     """What a recorded stage legitimately does to the messages (context fitting compresses,
-    evidence and publication append); other stages leave them as they are. Framework targets
-    apply it to their message views, so every target replays the same effects."""
-    if stage.kind is StageKind.CONTEXT_FIT:
-        return compress(messages, stage.keep_messages or len(messages))
-    if stage.kind is StageKind.EVIDENCE:
+    evidence and publication append, a host's own stage does what its recording shows of either);
+    other stages leave them as they are. Framework targets apply it to their message views, so
+    every target replays the same effects."""
+    if stage.kind in (StageKind.CONTEXT_FIT, StageKind.EVIDENCE, StageKind.OWN):
+        if stage.keep_messages is not None:
+            messages = compress(messages, stage.keep_messages)
         return messages + [message.as_dict() for message in stage.add_messages]
     if stage.kind is StageKind.PUBLICATION and scenario.publication is not None:
         body = publications.get(scenario.publication.id)

@@ -14,12 +14,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from toolsurface import scenarios
-from toolsurface.scenarios import Binding, Lane, Scenario, ScenarioError, StageKind
+from toolsurface.scenarios import RECORDED_KINDS, Binding, Lane, Scenario, ScenarioError, StageKind
 
 BASE_FILE = scenarios.bundled_dir() / "etf-compare-main-hooked.json"
 STAGE_ORDER = "order: recover, hook, revalidate, context_fit, evidence, publication, async_prep, seal"
 #: Every stage but `recover`, which only a resumed request records.
-LIVE_STAGES = [kind.value for kind in StageKind if kind is not StageKind.RECOVER]
+LIVE_STAGES = [kind.value for kind in RECORDED_KINDS if kind is not StageKind.RECOVER]
 
 
 def base() -> dict[str, Any]:
@@ -72,7 +72,7 @@ def symbol(d: dict[str, Any]) -> dict[str, Any]:
     return profile["input_schema"]["properties"]["symbol"]
 
 
-STAGE_NAMES = "['recover', 'hook', 'revalidate', 'context_fit', 'evidence', 'publication', 'async_prep', 'seal']"
+STAGE_NAMES = "['recover', 'hook', 'revalidate', 'context_fit', 'evidence', 'publication', 'async_prep', 'seal', 'own']"
 
 
 def budget_fact(d: dict[str, Any], **changes: Any) -> dict[str, Any]:
