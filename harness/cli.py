@@ -199,6 +199,9 @@ def run(
     if options.red_target is None and session.info.red_target is None:
         err.print(printable(f"no red target: {options.target} offers boundaries of its own, which no reference target offers, "
                             "so its cases are not paired (--red-target pairs them)"), markup=False, soft_wrap=True)
+    elif session.info.red_target == session.info.target:
+        err.print(printable(f"warning: the red target is the target itself ({options.target}): a case fails on both or on neither, "
+                            "so none can be controlled; pair with the old path, or --red-target none"), markup=False, soft_wrap=True)
     results = (options.out or DEFAULT_OUT) / RESULTS_FILE
     with options.naming_sources(), _publication(results, outputs) as publication:
         with ResultsWriter(results.parent, session, publish=publication.stage) as writer, CaseProgress(err, len(session.cases)) as progress:

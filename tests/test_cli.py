@@ -604,3 +604,10 @@ def test_a_target_with_boundaries_of_its_own_is_paired_with_no_red_target_unless
     assert "no red target" not in paired.stderr and results(tmp_path / "paired").run.red_target == "reference:legacy"
     reference = toolsurface("run", "--scenarios", str(SMALL), "--select", "*/post_seal/delete.*", "--out", str(tmp_path / "reference"))
     assert "no red target" not in reference.stderr and results(tmp_path / "reference").run.red_target == "reference:legacy"
+
+
+def test_a_target_paired_with_itself_is_warned_of(tmp_path):
+    done = toolsurface("run", "--red-target", "reference:guarded", "--select", "*/post_seal/delete.*", "--out", str(tmp_path / "out"))
+    assert done.returncode == 0, done.stderr
+    assert "warning: the red target is the target itself (reference:guarded): a case fails on both or on neither" in done.stderr
+    assert "0 controlled" in done.stdout

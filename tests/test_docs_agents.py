@@ -34,7 +34,7 @@ def test_the_walkthrough_finds_the_flaw_in_the_users_piece_and_the_guard_turns_i
     (tmp_path / "myapp.py").write_text(app)
     (commands,) = blocks(PAGE, heading, "")
     red, green = [shlex.split(line.partition("#")[0]) for line in commands.strip().splitlines()]
-    assert [red[0], green[0]] == ["toolsurface", "toolsurface"] and red[-2:] == green[-2:] == ["--red-target", "none"]
+    assert [red[0], green[0]] == ["toolsurface", "toolsurface"] and "--red-target" not in red + green
     # The page's selection of the cut request for the first run; for the guarded one, every kind at
     # the flawed piece on the over-limit request and on a hooked one: seconds, where the full
     # matrix takes minutes.
