@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
+from .._flow import block
 from .._rule import Invalid, Rule, Tree, assigned, dotted, is_tools
 from .._types import ScanConfig
 from .._values import canonical, imports
@@ -34,7 +35,7 @@ class Agent:
 
     def clone(self, **kwargs):
         kwargs.setdefault("tools", list(self.tools))
-        return dataclasses.replace(self, tools=kwargs.pop("tools"), **kwargs)
+        return dataclasses.replace(self, **kwargs)
 """,
         """
 import copy
@@ -131,7 +132,10 @@ class Toolbox(Base):
             methods = [s for s in klass.body.body if isinstance(s, cst.FunctionDef)] if isinstance(klass.body, cst.IndentedBlock) else []
             for method in methods:
                 for call in tree.calls(method.body):
-                    if _shares(call, klass, fields, names) and not _given_own_list(tree, method, call, fields):
+                    if not _shares(call, klass, fields, names) or _given_own_list(tree, method, call, fields):
+                        continue
+                    splats = any(arg.star == "**" for arg in call.args)
+                    if not (splats and fields & _filled(tree, method)):
                         yield call
 
 
@@ -148,11 +152,15 @@ def _inherited(name: str, own: dict[str, set[str]], classes: dict[str, cst.Class
 def _tool_fields(tree: Tree, klass: cst.ClassDef, config: ScanConfig) -> set[str]:
     """The class's tool-list fields: annotated or assigned in its body, or assigned on `self`."""
     found: set[str] = set()
+    lines = [line for line in block(klass.body) if isinstance(line, cst.SimpleStatementLine)]
+    fields = [small for line in lines for small in line.body if isinstance(small, cst.AnnAssign | cst.Assign)]
+    for target in (target for statement in fields for target in assigned(statement)):
+        if isinstance(target, cst.Name) and is_tools(target, config):
+            found.add(target.value)
     for statement in tree.findall(klass.body, cst.AnnAssign, cst.Assign):
         for target in assigned(statement):
-            name = dotted(target)
-            if (isinstance(target, cst.Name) or name.startswith("self.")) and is_tools(target, config):
-                found.add(name.rsplit(".", 1)[-1])
+            if dotted(target).startswith("self.") and is_tools(target, config):
+                found.add(dotted(target).rsplit(".", 1)[-1])
     return found
 
 
@@ -177,6 +185,23 @@ def _passes_own_list(call: cst.Call, fields: set[str]) -> bool:
         arg.keyword is not None and arg.keyword.value in fields and dotted(arg.value) != f"self.{arg.keyword.value}"
         for arg in call.args
     )
+
+
+def _filled(tree: Tree, method: cst.FunctionDef) -> set[str]:
+    """Keys the method puts into its `**kwargs` (`kwargs.setdefault("tools", …)`, `kwargs["tools"] = …`)
+    before splatting them into the copy: the fields the copy is given anew."""
+    kwargs = method.params.star_kwarg.name.value if isinstance(method.params.star_kwarg, cst.Param) else ""
+    keys = set()
+    for call in tree.calls(method.body):
+        if dotted(call.func) == f"{kwargs}.setdefault" and call.args and isinstance(call.args[0].value, cst.SimpleString):
+            keys.add(str(call.args[0].value.evaluated_value))
+    for statement in tree.findall(method.body, cst.Assign):
+        for target in assigned(statement):
+            if isinstance(target, cst.Subscript) and dotted(target.value) == kwargs:
+                index = target.slice[0].slice
+                if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
+                    keys.add(str(index.value.evaluated_value))
+    return keys
 
 
 def _given_own_list(tree: Tree, method: cst.FunctionDef, call: cst.Call, fields: set[str]) -> bool:

@@ -125,16 +125,20 @@ def within(tools, budget):
                 continue
             about_tools = tree.mentions(loop.iter, words)
             counter = _counter(loop)
-            tests = [condition.test for condition in loop.ifs] if isinstance(loop, cst.CompFor) else _guards(loop)
-            for test, body in tests if not isinstance(loop, cst.CompFor) else ((t, None) for t in tests):
+            # A comprehension's `if` filters; a loop's `if` guards the statements under it.
+            guards: list[tuple[cst.BaseExpression, cst.If | None]] = (
+                [(condition.test, None) for condition in loop.ifs] if isinstance(loop, cst.CompFor) else _guards(loop)
+            )
+            for test, guard in guards:
                 for compare in tree.findall(test, cst.Comparison):
                     if not (about_tools or tree.mentions(compare, words)):
                         continue
-                    if _caps_count(compare, body, counter) or (body is not None and _spends_budget(tree, compare, body, loop)):
+                    spends = isinstance(loop, cst.For) and guard is not None and _spends_budget(tree, compare, guard, loop)
+                    if spends or _caps_count(compare, guard, counter):
                         yield compare
 
 
-def _guards(loop: cst.For) -> list[tuple[cst.BaseExpression, cst.If]]:
+def _guards(loop: cst.For) -> list[tuple[cst.BaseExpression, cst.If | None]]:
     """The `if` tests directly in a loop's body, with their statements."""
     return [(statement.test, statement) for statement in block(loop.body) if isinstance(statement, cst.If)]
 
@@ -151,6 +155,8 @@ def _caps_count(compare: cst.Comparison, guard: cst.If | None, counter: str) -> 
     """`len(kept) < n` guarding `kept.append(…)`, `len(kept) >= n` or `i >= n` guarding a `break`, `i < n`
     filtering a comprehension."""
     for measured, bound in _sides(compare):
+        if not measured:
+            continue  # a literal bound (`score > 0`) measures nothing
         if guard is None:
             if measured == counter and bound == "upper":
                 return True
@@ -159,7 +165,7 @@ def _caps_count(compare: cst.Comparison, guard: cst.If | None, counter: str) -> 
         leaves = any(isinstance(small, cst.Break) for line in block(guard.body) if hasattr(line, "body") for small in _small(line))
         if measured.startswith("len(") and bound == "upper" and measured[4:-1] in adds:
             return True
-        if (measured.startswith("len(") or measured == counter) and bound == "lower" and leaves and measured:
+        if (measured.startswith("len(") or measured == counter) and bound == "lower" and leaves:
             return True
         if measured == counter and bound == "upper" and adds:
             return True

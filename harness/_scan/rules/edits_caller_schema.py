@@ -7,8 +7,8 @@ from collections.abc import Iterator
 import libcst as cst
 
 from .._rule import Invalid, Rule, Tree
+from .._trace import Mutation, Passed, Share, editors, trace_all
 from .._types import ScanConfig
-from .._values import Mutation, Passed, Share, editors, trace_all
 from .hook_edits_schema_in_place import HookEditsSchemaInPlace
 
 

@@ -7,8 +7,8 @@ from collections.abc import Iterator
 import libcst as cst
 
 from .._rule import Invalid, Rule, Tree
+from .._trace import Kept, trace_all
 from .._types import ScanConfig
-from .._values import Kept, trace_all
 
 #: Constructors keep what they are given by contract; what a factory or setter keeps is the surprise.
 _CONSTRUCTORS = frozenset({"__init__", "__post_init__", "__new__", "__init_subclass__"})
@@ -16,7 +16,7 @@ _CONSTRUCTORS = frozenset({"__init__", "__post_init__", "__new__", "__init_subcl
 
 class KeepsCallerSchema(Rule):
     """A schema or tool list that arrived as a parameter, kept on `self`, in a module-level registry,
-    or inside a new object the function returns — as it is or as a shallow copy. The caller still
+    or inside a new object the function returns — as it is or as a shallow copy (one finding per function, where it first does). The caller still
     holds the same nested dicts: an edit on either side reaches the other, and a baseline taken
     from one sees the other's edits."""
 
@@ -118,18 +118,17 @@ def convert(tools, strict):
         return ((*config.schema_words, *config.schema_keys, *config.tool_words),)
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
-        seen: set[int] = set()
         for function, events in trace_all(tree, config):
             if function.name.value in _CONSTRUCTORS:
                 continue
-            for event in events:
-                if not isinstance(event, Kept) or not (event.value.caller and event.value.surface):
-                    continue
-                # A value returned as it is, or as a plain copy, is the caller's to keep; a new object
-                # that holds it is not.
-                if event.place == "return" and event.value.held_at is None:
-                    continue
-                node = event.value.held_at or event.node
-                if id(node) not in seen:
-                    seen.add(id(node))
-                    yield node
+            kept = [
+                event.value.held_at or event.node
+                for event in events
+                if isinstance(event, Kept) and event.value.caller and event.value.surface
+                # A value returned as it is, or as a plain copy, is the caller's to keep; a new
+                # object that holds it is not.
+                and not (event.place == "return" and event.value.held_at is None)
+            ]
+            if kept:
+                # One finding per function: the first place it keeps the caller's value.
+                yield kept[0]
