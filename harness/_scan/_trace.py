@@ -164,8 +164,15 @@ class Trace:
 
     def small(self, small: cst.BaseSmallStatement, env: Env) -> None:
         if isinstance(small, cst.Assign | cst.AnnAssign):
-            held = self.value(small.value, env) if small.value is not None else None
             targets = [t.target for t in small.targets] if isinstance(small, cst.Assign) else [small.target]
+            pairs = _pairs(targets, small.value)
+            if pairs:
+                # `a, b = x, y`: each name gets its own value.
+                held_each = [(target, self.value(value, env)) for target, value in pairs]
+                for target, held in held_each:
+                    self.assign(target, held, small, env)
+                return
+            held = self.value(small.value, env) if small.value is not None else None
             for target in targets:
                 self.assign(target, held, small, env)
         elif isinstance(small, cst.AugAssign):
@@ -192,6 +199,8 @@ class Trace:
         """`a = v`, `a, b = v` (each name gets a part), `a, b = x, y` (pairwise)."""
         if isinstance(target, cst.Name):
             self.local.add(target.value)
+            for slot in [key for key in env if key.startswith(f"{target.value}[")]:
+                del env[slot]
             if held is None:
                 env.pop(target.value, None)
             else:
@@ -217,6 +226,11 @@ class Trace:
                 place = self.place(target)
                 if place is not None:
                     self.events.append(Kept(statement, held, place))
+            # `copy["properties"] = dict(properties)`: from now on that key holds what was written,
+            # a value of the function's own when nothing tracked was.
+            key = _slot(target)
+            if key:
+                env[key] = held or _OWN
 
     def place(self, target: cst.BaseExpression, container: bool = False) -> str | None:
         """"attribute" for a chain rooted at `self`/`cls`, "registry" for one rooted at a module name.
@@ -261,6 +275,9 @@ class Trace:
                 self.value(element.slice, env)
             if any(isinstance(element.slice, cst.Slice) for element in node.slice):
                 return None if owner is None else owner.copied()
+            key = _slot(node)
+            if key in env:
+                return env[key]
             return self.member(owner, _key(node) or None)
         if isinstance(node, cst.Call):
             return self.call(node, env)
@@ -391,6 +408,17 @@ def _element(items: Value | None) -> Value | None:
     return part(items)
 
 
+#: A value the function made itself, kept in the environment only to shadow what a slot held before.
+_OWN = Value(Share.SHALLOW, schema=False, surface=False, origin=frozenset())
+
+
+def _slot(node: cst.BaseExpression) -> str:
+    """`name['key']` for a literal key of a local name: a slot the environment can follow."""
+    if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and _key(node):
+        return f"{node.value.value}[{_key(node)!r}]"
+    return ""
+
+
 def _key(node: cst.Subscript) -> str:
     index = node.slice[0].slice if len(node.slice) == 1 else None
     return _literal(index.value) if isinstance(index, cst.Index) else ""
@@ -407,6 +435,17 @@ def _keyword(arg: cst.Arg) -> str:
     return arg.keyword.value if arg.keyword is not None else ""
 
 
+def _pairs(targets: Sequence[cst.BaseExpression], value: cst.BaseExpression | None) -> list[tuple[cst.BaseExpression, cst.BaseExpression]]:
+    """The element pairs of `a, b = x, y` (one target, no starred element, lengths equal); else none."""
+    if len(targets) != 1 or not isinstance(value, cst.Tuple | cst.List) or not isinstance(targets[0], cst.Tuple | cst.List):
+        return []
+    names, values = targets[0].elements, value.elements
+    starred = any(isinstance(e, cst.StarredElement) for e in (*names, *values))
+    if starred or len(names) != len(values):
+        return []
+    return [(name.value, item.value) for name, item in zip(names, values, strict=True)]
+
+
 def _flatten(target: cst.BaseDelTargetExpression) -> list[cst.BaseExpression]:
     if isinstance(target, cst.Tuple | cst.List):
         return [element.value for element in target.elements]
@@ -417,9 +456,13 @@ def _join_envs(left: Env | None, right: Env | None) -> Env | None:
     """The environment after two paths meet; a path that left the function (None) adds nothing."""
     if left is None:
         return None if right is None else dict(right)
+    right = right or {}
     joined = dict(left)
-    for name, held in (right or {}).items():
+    for name, held in right.items():
         joined[name] = join(joined.get(name), held) or held
+    # A slot written on one path only holds, on the other, whatever its owner holds there.
+    for slot in [key for key in joined if "[" in key and (key not in left or key not in right)]:
+        del joined[slot]
     return joined
 
 
