@@ -11,6 +11,7 @@ through the module's `import copy as c` and `from copy import deepcopy as dc`.
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 
@@ -145,13 +146,10 @@ def _scalar(param: cst.Param) -> bool:
         return True
     if not annotation:
         return False
-    # `type[Model]` is a class; `ModelRequestParameters` an object; a dict, `JsonSchemaValue`,
-    # `object` or `Any` may be a schema.
-    if any(word in annotation for word in ("dict", "Dict", "Mapping")):
-        return False
-    if annotation == "type" or "type[" in annotation or "Type[" in annotation:
-        return True
-    return not any(word in annotation for word in ("Schema", "JSON", "Json", "Any", "object"))
+    # `type[Model]` is a class and `ModelRequestParameters` an object; what the annotation allows
+    # besides classes — a dict, `JsonSchemaValue`, `object`, `Any` — may be a schema.
+    besides = re.sub(r"\b[Tt]ype\[[^\]]*\]|\btype\b", "", annotation)
+    return not any(word in besides for word in ("dict", "Dict", "Mapping", "Schema", "JSON", "Json", "Any", "object"))
 
 
 def bound(target: cst.CSTNode) -> Iterator[str]:
