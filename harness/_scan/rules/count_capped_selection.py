@@ -162,7 +162,7 @@ def _caps_count(compare: cst.Comparison, guard: cst.If | None, counter: str) -> 
                 return True
             continue
         adds = _method_calls(guard, _ADDS)
-        leaves = any(isinstance(small, cst.Break) for line in block(guard.body) if hasattr(line, "body") for small in _small(line))
+        leaves = any(isinstance(small, cst.Break) for line in block(guard.body) for small in _small(line))
         if measured.startswith("len(") and bound == "upper" and measured[4:-1] in adds:
             return True
         if (measured.startswith("len(") or measured == counter) and bound == "lower" and leaves:

@@ -6,9 +6,11 @@ from collections.abc import Iterator
 
 import libcst as cst
 
+from .._module import editors, trace_all
 from .._rule import Invalid, Rule, Tree
-from .._trace import Mutation, Passed, Share, editors, trace_all
+from .._trace import Mutation, Passed
 from .._types import ScanConfig
+from .._values import Share
 from .hook_edits_schema_in_place import HookEditsSchemaInPlace
 
 

@@ -6,8 +6,9 @@ from collections.abc import Iterator
 
 import libcst as cst
 
+from .._module import trace_all
 from .._rule import Invalid, Rule, Tree
-from .._trace import Kept, trace_all
+from .._trace import Kept
 from .._types import ScanConfig
 
 #: Constructors keep what they are given by contract; what a factory or setter keeps is the surprise.

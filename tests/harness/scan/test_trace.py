@@ -4,7 +4,8 @@ import libcst as cst
 import pytest
 
 from toolsurface.harness._scan import ScanConfig, Tree
-from toolsurface.harness._scan._trace import Kept, Mutation, Passed, editors, trace_all
+from toolsurface.harness._scan._module import editors, trace_all
+from toolsurface.harness._scan._trace import Kept, Mutation, Passed
 from toolsurface.harness._scan._values import Share
 
 CONFIG = ScanConfig()
