@@ -21,7 +21,7 @@ from typing import Any
 import libcst as cst
 
 from ._flow import block
-from ._rule import Tree, dotted, is_tools, named
+from ._rule import Tree, dotted, named
 from ._types import ScanConfig
 from ._values import (
     IDENTITY,
@@ -34,6 +34,7 @@ from ._values import (
     canonical,
     constructs,
     deep_copy,
+    is_tool_list_name,
     join,
     parameters,
     part,
@@ -210,7 +211,7 @@ class Trace:
             if held is None:
                 env.pop(name, None)
             else:
-                env[name] = held if held.share is Share.SHALLOW else Value(Share.ALIAS, held.schema, held.surface, held.origin, held.held_at)
+                env[name] = held if held.share is Share.SHALLOW else Value(Share.ALIAS, held.schema, held.tooling, held.origin, held.held_at)
 
     def write(self, target: cst.BaseExpression, statement: cst.CSTNode, env: Env, held: Value | None) -> None:
         """A subscript or attribute written: an edit of what it belongs to, and maybe a place that keeps `held`."""
@@ -258,7 +259,7 @@ class Trace:
             owner = self.value(node.value, env)
             if owner is None:
                 root = _root(node)
-                if is_tools(node, self.config) and (root in SELF or root in self.local):
+                if is_tool_list_name(node.attr.value, self.config) and (root in SELF or root in self.local):
                     # `request.tools`, `self.tools`: a tool list reached from a parameter or the
                     # instance, not a module constant.
                     return Value(Share.ALIAS, False, True, frozenset() if root in SELF else frozenset({root}))
@@ -315,8 +316,7 @@ class Trace:
             return None
         if key is None or owner.schema or key in self.config.schema_keys:
             return part(owner, schema=key in self.config.schema_keys)
-        surface = any(key == word or key.endswith(f"_{word}") for word in self.config.tool_words)
-        return Value(Share.ALIAS, False, surface, owner.origin, owner.held_at)
+        return Value(Share.ALIAS, False, is_tool_list_name(key, self.config), owner.origin, owner.held_at)
 
     def display(self, node: cst.Dict | cst.List | cst.Tuple | cst.Set, env: Env) -> Value | None:
         """`{**x}` and `[*x]` copy the outer container; a literal that lists values keeps nothing tracked."""
@@ -389,7 +389,7 @@ class Trace:
         if constructs(func):
             held_args = [(arg, held) for arg, held in zip(node.args, args, strict=True) if held is not None]
             # What the new object keeps of the surface matters most: report where it takes hold of that.
-            held_args.sort(key=lambda pair: not pair[1].surface)
+            held_args.sort(key=lambda pair: not pair[1].tooling)
             if held_args:
                 arg, held = held_args[0]
                 return replace(held, share=Share.SHALLOW, held_at=held.held_at or arg)
@@ -408,7 +408,7 @@ def _element(items: Value | None) -> Value | None:
 
 
 #: A value the function made itself, kept in the environment only to shadow what a slot held before.
-_OWN = Value(Share.SHALLOW, schema=False, surface=False, origin=frozenset())
+_OWN = Value(Share.SHALLOW, schema=False, tooling=False, origin=frozenset())
 
 
 def _slot(node: cst.BaseExpression) -> str:

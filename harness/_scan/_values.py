@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 
 import libcst as cst
 
-from ._rule import Tree, dotted, is_tools, named
+from ._rule import Tree, dotted, named
 from ._types import ScanConfig
 
 #: Calls that build a new outer container and keep every element as it is.
@@ -47,7 +47,7 @@ class Value:
     #: A JSON schema or a part of one, not only a tool or a list that holds schemas.
     schema: bool
     #: Part of the tool surface: a schema, a tool list or a tool, not some other parameter.
-    surface: bool
+    tooling: bool
     #: The parameters it was reached from; empty when it was reached only from `self`.
     origin: frozenset[str]
     #: Where a new object first took hold of the caller's value: a constructor's argument.
@@ -68,7 +68,7 @@ def join(left: Value | None, right: Value | None) -> Value | None:
     return Value(
         max(left.share, right.share),
         left.schema or right.schema,
-        left.surface or right.surface,
+        left.tooling or right.tooling,
         left.origin | right.origin,
         left.held_at or right.held_at,
     )
@@ -78,7 +78,7 @@ def part(value: Value | None, schema: bool = False) -> Value | None:
     """A nested value of `value`: shared with the caller even when `value` is a shallow copy."""
     if value is None:
         return None
-    return Value(Share.ALIAS, value.schema or schema, value.surface or schema, value.origin, value.held_at)
+    return Value(Share.ALIAS, value.schema or schema, value.tooling or schema, value.origin, value.held_at)
 
 
 Env = dict[str, Value]
@@ -133,16 +133,40 @@ def seeds(function: cst.FunctionDef, config: ScanConfig) -> Env:
         if name not in SELF:
             # `strict_json_schema: bool = True` is a flag about a schema, not one.
             schema = is_schema_name(name, config) and not _scalar(param)
-            env[name] = Value(Share.ALIAS, schema, schema or is_tools(param.name, config), frozenset({name}))
+            tools = is_tool_list_name(name, config) and not _flag(param)
+            env[name] = Value(Share.ALIAS, schema, schema or tools, frozenset({name}))
     return env
+
+
+def is_tool_list_name(name: str, config: ScanConfig) -> bool:
+    """`tools`, `selected_tools`, `surface`: a name that holds tools, not one that counts or names
+    them (`max_tools`, `allowed_tools`)."""
+    lowered = name.lower()
+    if "_" in lowered and lowered.split("_", 1)[0] in _COUNTING:
+        return False
+    return any(lowered == word or lowered.endswith(f"_{word}") for word in config.tool_words)
+
+
+#: First words of a name that counts tools or lists their names.
+_COUNTING = frozenset({"max", "min", "num", "n", "count", "total", "allowed", "disabled", "excluded"})
+
+
+def _flag(param: cst.Param) -> bool:
+    """A parameter annotated or defaulted as a flag, a number or a string."""
+    annotation = cst.Module([]).code_for_node(param.annotation.annotation) if param.annotation else ""
+    default = dotted(param.default) if param.default else ""
+    return annotation in SCALAR_TYPES or default in {"True", "False"}
+
+
+#: Annotations of values that share nothing.
+SCALAR_TYPES = frozenset({"bool", "int", "float", "str"})
 
 
 def _scalar(param: cst.Param) -> bool:
     """A parameter whose annotation or default says it holds no JSON schema: a flag (`bool`), a name,
     a class (`type[Model]`) or an object of a class not named like a schema."""
     annotation = cst.Module([]).code_for_node(param.annotation.annotation) if param.annotation else ""
-    default = dotted(param.default) if param.default else ""
-    if annotation in {"bool", "int", "float", "str"} or default in {"True", "False"}:
+    if _flag(param):
         return True
     if not annotation:
         return False

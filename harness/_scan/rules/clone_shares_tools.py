@@ -7,9 +7,9 @@ from collections.abc import Iterator
 import libcst as cst
 
 from .._flow import block
-from .._rule import Invalid, Rule, Tree, assigned, dotted, is_tools
+from .._rule import Invalid, Rule, Tree, assigned, dotted
 from .._types import ScanConfig
-from .._values import canonical, imports
+from .._values import SCALAR_TYPES, canonical, imports, is_tool_list_name
 
 #: Calls that copy an object field by field, every field kept as it is.
 _COPIES = frozenset({"dataclasses.replace", "copy.replace", "copy.copy", "replace", "copy"})
@@ -154,13 +154,18 @@ def _tool_fields(tree: Tree, klass: cst.ClassDef, config: ScanConfig) -> set[str
     found: set[str] = set()
     lines = [line for line in block(klass.body) if isinstance(line, cst.SimpleStatementLine)]
     fields = [small for line in lines for small in line.body if isinstance(small, cst.AnnAssign | cst.Assign)]
-    for target in (target for statement in fields for target in assigned(statement)):
-        if isinstance(target, cst.Name) and is_tools(target, config):
-            found.add(target.value)
+    for statement in fields:
+        # `surface: bool` is a flag, not a list.
+        if isinstance(statement, cst.AnnAssign) and dotted(statement.annotation.annotation) in SCALAR_TYPES:
+            continue
+        for target in assigned(statement):
+            if isinstance(target, cst.Name) and is_tool_list_name(target.value, config):
+                found.add(target.value)
     for statement in tree.findall(klass.body, cst.AnnAssign, cst.Assign):
         for target in assigned(statement):
-            if dotted(target).startswith("self.") and is_tools(target, config):
-                found.add(dotted(target).rsplit(".", 1)[-1])
+            name = dotted(target)
+            if name.startswith("self.") and is_tool_list_name(name.rsplit(".", 1)[-1], config):
+                found.add(name.rsplit(".", 1)[-1])
     return found
 
 

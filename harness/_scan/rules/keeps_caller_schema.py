@@ -125,7 +125,7 @@ def convert(tools, strict):
             kept = [
                 event.value.held_at or event.node
                 for event in events
-                if isinstance(event, Kept) and event.value.caller and event.value.surface
+                if isinstance(event, Kept) and event.value.caller and event.value.tooling
                 # A value returned as it is, or as a plain copy, is the caller's to keep; a new
                 # object that holds it is not.
                 and not (event.place == "return" and event.value.held_at is None)
