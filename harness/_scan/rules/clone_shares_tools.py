@@ -106,6 +106,19 @@ class Toolbox(BaseModel):
         ),
         Invalid(
             """
+import dataclasses as dc
+
+@dc.dataclass
+class Agent:
+    tools: list
+
+    def variants(self, names):
+        return [dc.replace(self, name=name) for name in names]
+""",
+            line=9,
+        ),
+        Invalid(
+            """
 class Base(BaseModel):
     admitted_tools: list
 

@@ -108,6 +108,23 @@ def within(tools, budget):
             line=5,
         ),
         Invalid("top = [tool for i, tool in enumerate(surface) if i < max_count]\n", line=1),
+        Invalid(
+            """
+def prepare(request, limit):
+    if not request.tools:
+        return request
+    def cap(tools):
+        kept = []
+        for tool in tools:
+            if len(kept) >= limit:
+                break
+            if tool.enabled:
+                kept.append(describe(tool))
+        return kept
+    return request.override(tools=cap(request.tools))
+""",
+            line=8,
+        ),
     )
 
     def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
