@@ -37,6 +37,8 @@ class ScanConfig:
     snapshot: tuple[str, ...] = ("deepcopy", "capture", "snapshot", "snapshot_of", "dumps", "freeze")
     #: Keys under which a tool object keeps its input schema.
     schema_keys: tuple[str, ...] = ("input_schema", "inputSchema", "parameters")
+    #: Last words of a name that holds a JSON schema (`schema`, `json_schema`, `inputSchema`).
+    schema_words: tuple[str, ...] = ("schema",)
     #: Words of the request and its seal, which the expected surface must never be derived from.
     request_words: tuple[str, ...] = ("request", "req")
     seal_words: tuple[str, ...] = ("seal", "sealed")

@@ -44,7 +44,8 @@ def test_only_rules_whose_words_the_text_mentions_run():
     # `_` joins words, letters do not: `take_baseline` mentions `baseline`, `checked` never `check`.
     assert [rule.id for rule in applicable("def take_baseline(): pass\n", CONFIG)] == ["TS104"]
     assert applicable("checked = expectations = 1\n", CONFIG) == []
-    assert {rule.id for rule in applicable("def hook(t): t['input_schema']['x'] = 1\n", CONFIG)} == {"TS109"}
+    # A schema key wakes the rules that follow schemas anywhere, not only in hooks.
+    assert {rule.id for rule in applicable("def hook(t): t['input_schema']['x'] = 1\n", CONFIG)} == {"TS109", "TS110", "TS111"}
 
 
 def test_a_file_that_does_not_parse_names_its_line_and_column():

@@ -1,0 +1,98 @@
+"""The functions of one module traced together: which of them edit the arguments they are handed.
+
+A function that hands its parameter (or a part of it) to another function of the module that edits
+its argument edits that parameter too; recursion included, found as a fixed point. Calls are
+matched by name — `helper(…)`, `self.helper(…)`, `cls.helper(…)` — and nothing is resolved across
+modules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+import libcst as cst
+
+from ._rule import Tree, dotted
+from ._trace import Event, Mutation, Passed, Trace
+from ._types import ScanConfig
+from ._values import SELF, Share, bound, imports, parameters
+
+
+def module_names(tree: Tree) -> frozenset[str]:
+    """Names assigned at module level: a registry a function writes into outlives the call."""
+    names: set[str] = set()
+    for statement in tree.module.body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, cst.Assign):
+                    for target in small.targets:
+                        names.update(bound(target.target))
+                elif isinstance(small, cst.AnnAssign):
+                    names.update(bound(small.target))
+    return frozenset(names)
+
+
+def trace_all(tree: Tree, config: ScanConfig) -> Iterator[tuple[cst.FunctionDef, list[Event]]]:
+    """Every function of the module that is not nested in another, with its events (closures included)."""
+    names = imports(tree)
+    globals_ = module_names(tree)
+    nested = {id(inner) for outer in tree.functions() for inner in tree.findall(outer.body, cst.FunctionDef)}
+    for function in tree.functions():
+        if id(function) not in nested:
+            yield function, Trace(tree, config, names, globals_).run(function)
+
+
+@dataclass(frozen=True, slots=True)
+class Editors:
+    """Which functions of the module edit the argument bound to which parameter, directly or through
+    another function of the module (recursion included)."""
+
+    #: Function name → its parameter names, in order.
+    parameters: Mapping[str, Sequence[str]]
+    #: Function name → the parameters whose argument it edits in place.
+    edits: Mapping[str, frozenset[str]]
+
+    def edit(self, event: Passed) -> bool:
+        """Whether the call edits the argument this event hands it."""
+        target = callee_name(event.call)
+        if target not in self.edits:
+            return False
+        if isinstance(event.parameter, str):
+            return event.parameter in self.edits[target]
+        names = self.parameters[target]
+        # Methods take `self` first, which a call through `self.` does not pass.
+        index = event.parameter + (1 if names and names[0] in SELF else 0)
+        return index < len(names) and names[index] in self.edits[target]
+
+
+def editors(traced: Sequence[tuple[cst.FunctionDef, list[Event]]]) -> Editors:
+    """A fixed point over the module's own calls: an edit spreads to every function that hands the
+    edited function an alias of its own parameter."""
+    names = {function.name.value: [p.name.value for p in parameters(function)] for function, _ in traced}
+    found = Editors(names, {name: frozenset() for name in names})
+    changed = True
+    while changed:
+        changed = False
+        edits = dict(found.edits)
+        for function, events in traced:
+            name = function.name.value
+            mine = set(edits[name])
+            for event in events:
+                if isinstance(event, Mutation) or (
+                    isinstance(event, Passed) and event.value.share is Share.ALIAS and found.edit(event)
+                ):
+                    mine |= event.value.origin
+            if mine != edits[name]:
+                edits[name] = frozenset(mine)
+                changed = True
+        found = Editors(names, edits)
+    return found
+
+
+def callee_name(call: cst.Call) -> str:
+    """`helper(…)`, `self.helper(…)`, `cls.helper(…)`: the module function or method it calls."""
+    name = dotted(call.func)
+    head, _, last = name.rpartition(".")
+    return last if head in {"", "self", "cls"} else ""
+

@@ -1,0 +1,237 @@
+"""TS112 clone-shares-tools: a copy of an object with a tool list keeps the original's list."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+from .._flow import block
+from .._rule import Invalid, Rule, Tree, assigned, dotted
+from .._types import ScanConfig
+from .._values import SCALAR_TYPES, canonical, imports, is_tool_list_name
+
+#: Calls that copy an object field by field, every field kept as it is.
+_COPIES = frozenset({"dataclasses.replace", "copy.replace", "copy.copy", "replace", "copy"})
+
+
+class CloneSharesTools(Rule):
+    """A method of a class with a tool-list field that makes a copy of `self` — `dataclasses.replace`,
+    `copy.copy`, `model_copy()`, or its own constructor handed `self.tools` — and gives the copy the
+    very same list: appending a tool to the clone adds it to the original, and both share every
+    tool's schema."""
+
+    id = "TS112"
+    name = "clone-shares-tools"
+    message = "give the clone its own tool list (tools=list(self.tools), or deep copies of the tools) instead of the original's"
+    valid = (
+        """
+import dataclasses
+
+@dataclasses.dataclass
+class Agent:
+    name: str
+    tools: list
+
+    def clone(self, **kwargs):
+        kwargs.setdefault("tools", list(self.tools))
+        return dataclasses.replace(self, **kwargs)
+""",
+        """
+import copy
+
+class Agent:
+    def __init__(self, tools):
+        self.tools = tools
+
+    def fork(self):
+        twin = copy.copy(self)
+        twin.tools = [copy.deepcopy(tool) for tool in self.tools]
+        return twin
+""",
+        """
+import dataclasses
+
+@dataclasses.dataclass
+class Settings:
+    name: str
+
+    def renamed(self, name):
+        return dataclasses.replace(self, name=name)
+""",
+    )
+    invalid = (
+        Invalid(
+            """
+import dataclasses
+
+@dataclasses.dataclass
+class Agent:
+    name: str
+    tools: list = dataclasses.field(default_factory=list)
+
+    def clone(self, **kwargs):
+        if not kwargs:
+            return self
+        return dataclasses.replace(self, **kwargs)
+""",
+            line=12,
+        ),
+        Invalid(
+            """
+from copy import copy as shallow
+
+class Agent:
+    def __init__(self, tools):
+        self.tools = tools
+
+    def fork(self, name):
+        twin = shallow(self)
+        twin.name = name
+        return twin
+""",
+            line=9,
+        ),
+        Invalid(
+            """
+class Toolbox(BaseModel):
+    tools: list
+
+    def with_prefix(self, prefix):
+        def build():
+            return type(self)(prefix=prefix, tools=self.tools)
+        return build()
+""",
+            line=7,
+        ),
+        Invalid(
+            """
+import dataclasses as dc
+
+@dc.dataclass
+class Agent:
+    tools: list
+
+    def variants(self, names):
+        return [dc.replace(self, name=name) for name in names]
+""",
+            line=9,
+        ),
+        Invalid(
+            """
+class Base(BaseModel):
+    admitted_tools: list
+
+class Toolbox(Base):
+
+    def snapshot(self):
+        return self.model_copy(update={"frozen": True})
+""",
+            line=8,
+        ),
+    )
+
+    def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
+        return (("replace", "copy", "model_copy", "__class__", "type"), config.tool_words)
+
+    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
+        names = imports(tree)
+        classes = tree.findall(tree.module, cst.ClassDef)
+        own = {klass.name.value: _tool_fields(tree, klass, config) for klass in classes}
+        for klass in classes:
+            fields = _inherited(klass.name.value, own, {k.name.value: k for k in classes})
+            if not fields:
+                continue
+            methods = [s for s in klass.body.body if isinstance(s, cst.FunctionDef)] if isinstance(klass.body, cst.IndentedBlock) else []
+            for method in methods:
+                for call in tree.calls(method.body):
+                    if not _shares(call, klass, fields, names) or _given_own_list(tree, method, call, fields):
+                        continue
+                    splats = any(arg.star == "**" for arg in call.args)
+                    if not (splats and fields & _filled(tree, method)):
+                        yield call
+
+
+def _inherited(name: str, own: dict[str, set[str]], classes: dict[str, cst.ClassDef], seen: frozenset[str] = frozenset()) -> set[str]:
+    """A class's tool fields with those of its bases defined in the same module (`Agent(AgentBase)`)."""
+    if name not in classes or name in seen:
+        return set()
+    fields = set(own[name])
+    for base in classes[name].bases:
+        fields |= _inherited(dotted(base.value), own, classes, seen | {name})
+    return fields
+
+
+def _tool_fields(tree: Tree, klass: cst.ClassDef, config: ScanConfig) -> set[str]:
+    """The class's tool-list fields: annotated or assigned in its body, or assigned on `self`."""
+    found: set[str] = set()
+    lines = [line for line in block(klass.body) if isinstance(line, cst.SimpleStatementLine)]
+    fields = [small for line in lines for small in line.body if isinstance(small, cst.AnnAssign | cst.Assign)]
+    for statement in fields:
+        # `surface: bool` is a flag, not a list.
+        if isinstance(statement, cst.AnnAssign) and dotted(statement.annotation.annotation) in SCALAR_TYPES:
+            continue
+        for target in assigned(statement):
+            if isinstance(target, cst.Name) and is_tool_list_name(target.value, config):
+                found.add(target.value)
+    for statement in tree.findall(klass.body, cst.AnnAssign, cst.Assign):
+        for target in assigned(statement):
+            name = dotted(target)
+            if name.startswith("self.") and is_tool_list_name(name.rsplit(".", 1)[-1], config):
+                found.add(name.rsplit(".", 1)[-1])
+    return found
+
+
+def _shares(call: cst.Call, klass: cst.ClassDef, fields: set[str], names: dict[str, str]) -> bool:
+    """Whether the call copies `self` field by field, or rebuilds it from `self.<tools>` itself."""
+    callee = canonical(call.func, names)
+    first = dotted(call.args[0].value) if call.args else ""
+    if callee in _COPIES and first == "self" and not _passes_own_list(call, fields):
+        return True
+    if dotted(call.func) == "self.model_copy":
+        return not any(arg.keyword is not None and arg.keyword.value == "deep" and dotted(arg.value) == "True" for arg in call.args)
+    rebuilds = (
+        dotted(call.func) in {"self.__class__", klass.name.value}
+        or (isinstance(call.func, cst.Call) and dotted(call.func.func) == "type" and dotted(call.func.args[0].value) == "self")
+    )
+    return rebuilds and any(dotted(arg.value) in {f"self.{field}" for field in fields} for arg in call.args)
+
+
+def _passes_own_list(call: cst.Call, fields: set[str]) -> bool:
+    """`replace(self, tools=…)` with anything but `self.tools` itself gives the copy another list."""
+    return any(
+        arg.keyword is not None and arg.keyword.value in fields and dotted(arg.value) != f"self.{arg.keyword.value}"
+        for arg in call.args
+    )
+
+
+def _filled(tree: Tree, method: cst.FunctionDef) -> set[str]:
+    """Keys the method puts into its `**kwargs` (`kwargs.setdefault("tools", …)`, `kwargs["tools"] = …`)
+    before splatting them into the copy: the fields the copy is given anew."""
+    kwargs = method.params.star_kwarg.name.value if isinstance(method.params.star_kwarg, cst.Param) else ""
+    keys = set()
+    for call in tree.calls(method.body):
+        if dotted(call.func) == f"{kwargs}.setdefault" and call.args and isinstance(call.args[0].value, cst.SimpleString):
+            keys.add(str(call.args[0].value.evaluated_value))
+    for statement in tree.findall(method.body, cst.Assign):
+        for target in assigned(statement):
+            if isinstance(target, cst.Subscript) and dotted(target.value) == kwargs:
+                index = target.slice[0].slice
+                if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
+                    keys.add(str(index.value.evaluated_value))
+    return keys
+
+
+def _given_own_list(tree: Tree, method: cst.FunctionDef, call: cst.Call, fields: set[str]) -> bool:
+    """`twin = copy.copy(self)` followed by `twin.tools = …` in the same method."""
+    holders = {
+        dotted(target)
+        for statement in tree.findall(method.body, cst.Assign)
+        if statement.value is call
+        for target in assigned(statement)
+    }
+    return any(
+        dotted(target) in {f"{holder}.{field}" for holder in holders for field in fields}
+        for statement in tree.findall(method.body, cst.Assign)
+        for target in assigned(statement)
+    )

@@ -1,0 +1,251 @@
+"""TS113 count-capped-selection: tools are dropped once a count or a budget is reached."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+from .._flow import block
+from .._rule import Invalid, Rule, Tree, dotted
+from .._types import ScanConfig
+from .silent_truncation import _fills_until_full
+
+_ADDS = ("append", "add", "extend", "insert")
+_DROPS = ("pop", "remove")
+#: Words of a name that holds what is left to spend.
+_BUDGET = ("budget", "remaining", "capacity")
+
+
+class CountCappedSelection(Rule):
+    """A selection of tools capped by counting: `if len(kept) < max_tools: kept.append(t)`,
+    `while len(tools) > n: tools.pop()`, `if i >= n: break` over `enumerate(tools)`, or a budget that
+    skips the tools that do not fit. Tools past the cap vanish without a capacity result.
+
+    TS107 reports the slices (`tools[:n]`, `islice`) and the fill-until-break loops; this rule
+    reports the counted caps and leaves a loop TS107 already reports alone.
+    """
+
+    id = "TS113"
+    name = "count-capped-selection"
+    message = "when more tools qualify than the cap allows, return an explicit capacity result instead of dropping the rest"
+    valid = (
+        """
+def select(names, max_tools):
+    selected = []
+    for name in names:
+        if name not in selected:
+            selected.append(name)
+    if max_tools is not None and len(selected) > max_tools:
+        raise CapacityExceeded(len(selected), max_tools)
+    return selected
+""",
+        """
+def recent(messages, limit):
+    kept = []
+    for message in messages:
+        if len(kept) < limit:
+            kept.append(message)
+    while len(messages) > limit:
+        messages.pop(0)
+    return kept
+""",
+        """
+def numbered(tools):
+    for i, tool in enumerate(tools):
+        if i > 0:
+            print(",")
+        print(tool.name)
+""",
+    )
+    invalid = (
+        Invalid(
+            """
+class Selector:
+    def pick(self, response, valid):
+        selected = []
+        max_tools = self.max_tools
+        for name in response["tools"]:
+            if name in valid and (
+                max_tools is None or len(selected) < max_tools
+            ):
+                selected.append(name)
+        return selected
+""",
+            line=8,
+        ),
+        Invalid(
+            """
+def fit(request, limit):
+    while len(request.tools) > limit:
+        request.tools.pop()
+""",
+            line=3,
+        ),
+        Invalid(
+            """
+def first(tools, n):
+    kept = []
+    for i, tool in enumerate(tools):
+        if i >= n:
+            break
+        kept.append(tool)
+    return kept
+""",
+            line=5,
+        ),
+        Invalid(
+            """
+def within(tools, budget):
+    chosen = []
+    for tool in tools:
+        if size(tool) > budget:
+            continue
+        budget -= size(tool)
+        chosen.append(tool)
+    return chosen
+""",
+            line=5,
+        ),
+        Invalid("top = [tool for i, tool in enumerate(surface) if i < max_count]\n", line=1),
+        Invalid(
+            """
+def prepare(request, limit):
+    if not request.tools:
+        return request
+    def cap(tools):
+        kept = []
+        for tool in tools:
+            if len(kept) >= limit:
+                break
+            if tool.enabled:
+                kept.append(describe(tool))
+        return kept
+    return request.override(tools=cap(request.tools))
+""",
+            line=8,
+        ),
+    )
+
+    def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
+        return (("len", "enumerate", *_BUDGET), config.tool_words)
+
+    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
+        words = config.tool_words
+        for loop in tree.findall(tree.module, cst.For, cst.While, cst.CompFor):
+            if isinstance(loop, cst.For) and _fills_until_full(tree, loop):
+                continue  # TS107's
+            if isinstance(loop, cst.While):
+                found = _shrinks(tree, loop)
+                if found is not None and tree.mentions(loop.test, words):
+                    yield found
+                continue
+            about_tools = tree.mentions(loop.iter, words)
+            counter = _counter(loop)
+            # A comprehension's `if` filters; a loop's `if` guards the statements under it.
+            guards: list[tuple[cst.BaseExpression, cst.If | None]] = (
+                [(condition.test, None) for condition in loop.ifs] if isinstance(loop, cst.CompFor) else _guards(loop)
+            )
+            for test, guard in guards:
+                for compare in tree.findall(test, cst.Comparison):
+                    if not (about_tools or tree.mentions(compare, words)):
+                        continue
+                    spends = isinstance(loop, cst.For) and guard is not None and _spends_budget(tree, compare, guard, loop)
+                    if spends or _caps_count(compare, guard, counter):
+                        yield compare
+
+
+def _guards(loop: cst.For) -> list[tuple[cst.BaseExpression, cst.If | None]]:
+    """The `if` tests directly in a loop's body, with their statements."""
+    return [(statement.test, statement) for statement in block(loop.body) if isinstance(statement, cst.If)]
+
+
+def _counter(loop: cst.For | cst.CompFor) -> str:
+    """`i` of `for i, tool in enumerate(…)`."""
+    target, source = loop.target, loop.iter
+    if isinstance(source, cst.Call) and dotted(source.func) == "enumerate" and isinstance(target, cst.Tuple) and target.elements:
+        return dotted(target.elements[0].value)
+    return ""
+
+
+def _caps_count(compare: cst.Comparison, guard: cst.If | None, counter: str) -> bool:
+    """`len(kept) < n` guarding `kept.append(…)`, `len(kept) >= n` or `i >= n` guarding a `break`, `i < n`
+    filtering a comprehension."""
+    for measured, bound in _sides(compare):
+        if not measured:
+            continue  # a literal bound (`score > 0`) measures nothing
+        if guard is None:
+            if measured == counter and bound == "upper":
+                return True
+            continue
+        adds = _method_calls(guard, _ADDS)
+        leaves = any(isinstance(small, cst.Break) for line in block(guard.body) for small in _small(line))
+        if measured.startswith("len(") and bound == "upper" and measured[4:-1] in adds:
+            return True
+        if (measured.startswith("len(") or measured == counter) and bound == "lower" and leaves:
+            return True
+        if measured == counter and bound == "upper" and adds:
+            return True
+    return False
+
+
+def _sides(compare: cst.Comparison) -> Iterator[tuple[str, str]]:
+    """(`len(x)` or a name, "upper"/"lower"): what is compared, and whether the test holds below or
+    above the bound (`len(x) < n` and `n > len(x)` hold below it)."""
+    left = compare.left
+    for target in compare.comparisons:
+        op, right = target.operator, target.comparator
+        below = isinstance(op, cst.LessThan | cst.LessThanEqual)
+        above = isinstance(op, cst.GreaterThan | cst.GreaterThanEqual)
+        if below or above:
+            yield _measured(left), "upper" if below else "lower"
+            yield _measured(right), "lower" if below else "upper"
+        left = right
+
+
+def _measured(node: cst.BaseExpression) -> str:
+    if isinstance(node, cst.Call) and dotted(node.func) == "len" and node.args:
+        return f"len({dotted(node.args[0].value)})"
+    return dotted(node)
+
+
+def _method_calls(node: cst.If, methods: tuple[str, ...]) -> set[str]:
+    """The receivers of these method calls in the `if` body: `kept` for `kept.append(…)`."""
+    found = set()
+    for line in block(node.body):
+        for small in _small(line):
+            value = small.value if isinstance(small, cst.Expr) else None
+            if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value in methods:
+                found.add(dotted(value.func.value))
+    return found
+
+
+def _small(line: cst.CSTNode) -> list[cst.BaseSmallStatement]:
+    return list(line.body) if isinstance(line, cst.SimpleStatementLine | cst.SimpleStatementSuite) else []
+
+
+def _shrinks(tree: Tree, loop: cst.While) -> cst.Comparison | None:
+    """`while len(x) > n: x.pop()`: the comparison, when the body takes from the measured list."""
+    test = loop.test
+    if not isinstance(test, cst.Comparison):
+        return None
+    measured = [side for side, bound in _sides(test) if side.startswith("len(") and bound == "lower"]
+    takes = {
+        dotted(call.func.value)
+        for call in tree.calls(loop.body)
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value in _DROPS
+    }
+    deletes = {dotted(target.value) for d in tree.findall(loop.body, cst.Del) for target in [d.target] if isinstance(target, cst.Subscript)}
+    return test if any(side[4:-1] in takes | deletes for side in measured) else None
+
+
+def _spends_budget(tree: Tree, compare: cst.Comparison, guard: cst.If, loop: cst.For) -> bool:
+    """`if size(tool) > budget: continue` in a loop that keeps the tools that fit."""
+    budget = any(part in _BUDGET for name in tree.identifiers(compare) for part in name.lower().split("_"))
+    skips = any(isinstance(small, cst.Continue) for line in block(guard.body) for small in _small(line))
+    variable = dotted(loop.target)
+    keeps = any(
+        isinstance(call.func, cst.Attribute) and call.func.attr.value in _ADDS and call.args and dotted(call.args[0].value) == variable
+        for call in tree.calls(loop.body)
+    )
+    return budget and skips and keeps

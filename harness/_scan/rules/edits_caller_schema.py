@@ -1,0 +1,137 @@
+"""TS111 edits-caller-schema: a schema reachable from a parameter or a tool list is edited in place."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+from .._module import editors, trace_all
+from .._rule import Invalid, Rule, Tree
+from .._trace import Mutation, Passed
+from .._types import ScanConfig
+from .._values import Share
+from .hook_edits_schema_in_place import HookEditsSchemaInPlace
+
+
+class EditsCallerSchema(Rule):
+    """A function that writes into a schema it did not make: one that arrived as a parameter, or that
+    a tool list holds — directly, through a local alias (`props = schema["properties"]`), or by
+    handing it to a function of the module that does (recursion included). Every other holder of
+    that dict — the caller, a cached tool, a shallow baseline — changes with it.
+
+    One finding per function, at its first direct edit (else its first call that edits). A hook that TS109 already reports is left to
+    TS109; this rule covers every other function and the edits TS109 cannot see through aliases.
+    """
+
+    id = "TS111"
+    name = "edits-caller-schema"
+    message = "deep-copy the schema (copy.deepcopy) and edit and return the copy; never write into a schema the caller still holds"
+    valid = (
+        """
+import copy
+
+def ensure_strict(schema):
+    schema = copy.deepcopy(schema)
+    schema["additionalProperties"] = False
+    for sub in schema.get("properties", {}).values():
+        sub.pop("default", None)
+    return schema
+""",
+        """
+def with_limit(schema):
+    widened = dict(schema)
+    widened["maxItems"] = 8
+    return {**widened, "title": "x"}
+""",
+        """
+def strict_copy(tools):
+    out = []
+    for tool in tools:
+        parameters = json.loads(json.dumps(tool.parameters))
+        parameters["additionalProperties"] = False
+        out.append(parameters)
+    return out
+""",
+        """
+def before_dispatch_hook(request):
+    request.tools[0]["input_schema"]["properties"].clear()
+""",
+    )
+    invalid = (
+        Invalid(
+            """
+def ensure_strict(json_schema, path):
+    defs = json_schema.get("$defs")
+    if defs:
+        for name, sub in defs.items():
+            ensure_strict(sub, (*path, name))
+    json_schema["additionalProperties"] = False
+""",
+            line=7,
+        ),
+        Invalid(
+            """
+from copy import deepcopy as dc
+
+def strict(schema, cached):
+    if cached:
+        return cached
+    props = schema["properties"]
+    copied = dc(schema)
+    props.pop("debug", None)
+    return copied
+""",
+            line=9,
+        ),
+        Invalid(
+            """
+def _strip(node):
+    node.pop("title", None)
+
+def strip_titles(input_schema):
+    _strip(input_schema)
+    for sub in input_schema.get("properties", {}).values():
+        _strip(sub)
+""",
+            line=6,
+        ),
+        Invalid(
+            """
+class Fitter:
+    def shrink(self):
+        for tool in self.tools:
+            props = tool.parameters["properties"]
+            def drop(key):
+                del props[key]
+            drop("verbose")
+""",
+            line=7,
+        ),
+        Invalid(
+            """
+def relax(schema):
+    shallow = {**schema}
+    shallow["properties"]["query"]["maxLength"] = 10
+    return shallow
+""",
+            line=4,
+        ),
+    )
+
+    def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
+        return ((*config.schema_words, *config.schema_keys, *config.tool_words),)
+
+    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
+        traced = list(trace_all(tree, config))
+        edits = editors(traced)
+        hooks = {id(node) for node in HookEditsSchemaInPlace().matches(tree, config)}
+        for _, events in traced:
+            shared = [event for event in events if event.value.schema and event.value.share is Share.ALIAS]
+            direct = [event.node for event in shared if isinstance(event, Mutation)]
+            through = [event.call for event in shared if isinstance(event, Passed) and edits.edit(event)]
+            if any(id(node) in hooks for node in direct):
+                continue
+            # A direct write reads best; a call that edits through another function comes second.
+            if direct or through:
+                yield (direct or through)[0]

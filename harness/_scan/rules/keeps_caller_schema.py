@@ -1,0 +1,135 @@
+"""TS110 keeps-caller-schema: a caller's schema or tool list is kept past the call without a deep copy."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+from .._module import trace_all
+from .._rule import Invalid, Rule, Tree
+from .._trace import Kept
+from .._types import ScanConfig
+
+#: Constructors keep what they are given by contract; what a factory or setter keeps is the surprise.
+_CONSTRUCTORS = frozenset({"__init__", "__post_init__", "__new__", "__init_subclass__"})
+
+
+class KeepsCallerSchema(Rule):
+    """A schema or tool list that arrived as a parameter, kept on `self`, in a module-level registry,
+    or inside a new object the function returns — as it is or as a shallow copy (one finding per function, where it first does). The caller still
+    holds the same nested dicts: an edit on either side reaches the other, and a baseline taken
+    from one sees the other's edits."""
+
+    id = "TS110"
+    name = "keeps-caller-schema"
+    message = "deep-copy a caller's schema or tool list (copy.deepcopy) before keeping it in an object, attribute or registry"
+    valid = (
+        """
+import copy
+
+class Tool:
+    @classmethod
+    def from_schema(cls, name, json_schema):
+        return cls(name, parameters=copy.deepcopy(json_schema))
+""",
+        """
+import json
+
+def register(tools):
+    REGISTRY.extend(json.loads(json.dumps(tools)))
+
+REGISTRY = []
+""",
+        """
+class Toolset:
+    def __init__(self, tools):
+        self.tools = tools
+
+    def describe(self, schema):
+        return Summary(len(schema["properties"]))
+""",
+        """
+from copy import deepcopy as dc
+
+def with_schema(tool, input_schema):
+    if input_schema is None:
+        return tool
+    input_schema = dc(input_schema)
+    return Tool(tool.name, input_schema)
+""",
+    )
+    invalid = (
+        Invalid(
+            """
+class Tool:
+    @classmethod
+    def from_schema(cls, function, name, json_schema):
+        described = FunctionSchema(
+            function=function,
+            json_schema=json_schema,
+        )
+        tool = cls(function, name=name, function_schema=described)
+        return tool
+""",
+            line=7,
+        ),
+        Invalid(
+            """
+class Agent:
+    def set_tools(self, tools):
+        self.tools = list(tools)
+""",
+            line=4,
+        ),
+        Invalid(
+            """
+_SCHEMAS = {}
+
+def remember(name, schema):
+    for key, sub in schema["properties"].items():
+        _SCHEMAS[f"{name}.{key}"] = sub
+""",
+            line=6,
+        ),
+        Invalid(
+            """
+import copy as c
+
+class Server:
+    def add(self, parameters, tools):
+        def keep():
+            self._tools.append(c.copy(parameters))
+        keep()
+""",
+            line=7,
+        ),
+        Invalid(
+            """
+def convert(tools, strict):
+    if strict:
+        return None
+    return [ToolDefinition(name=t.name, parameters_json_schema=t.parameters) for t in tools]
+""",
+            line=5,
+        ),
+    )
+
+    def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
+        return ((*config.schema_words, *config.schema_keys, *config.tool_words),)
+
+    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
+        for function, events in trace_all(tree, config):
+            if function.name.value in _CONSTRUCTORS:
+                continue
+            kept = [
+                event.value.held_at or event.node
+                for event in events
+                if isinstance(event, Kept) and event.value.caller and event.value.tooling
+                # A value returned as it is, or as a plain copy, is the caller's to keep; a new
+                # object that holds it is not.
+                and not (event.place == "return" and event.value.held_at is None)
+            ]
+            if kept:
+                # One finding per function: the first place it keeps the caller's value.
+                yield kept[0]
