@@ -1,8 +1,8 @@
 """End to end: the installed `toolsurface` command, as CI and a user run it."""
 
 import json
-import re
 import os
+import re
 import shlex
 import shutil
 import subprocess
