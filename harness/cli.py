@@ -67,6 +67,8 @@ _METAVARS = {
     "jobs": "N",
     "grace": "SECONDS",
     "time_limit": "SECONDS",
+    "rules": "RULE",
+    "ignored": "RULE",
     "formats": "md,html,junit,json",
     "config": "PYPROJECT",
     "expectations": "FILE",
@@ -305,11 +307,16 @@ def scan(
     time_limit: Annotated[
         float | None, typer.Option("--time-limit", help="Seconds one file may take before it is reported and skipped (default 30).")
     ] = None,
+    rules: Annotated[
+        list[str] | None, typer.Option("--select", help="Run only these rules, by id (TS104, or TS104,TS107; repeatable).")
+    ] = None,
+    ignored: Annotated[list[str] | None, typer.Option("--ignore", help="Leave these rules out, by id (repeatable).")] = None,
 ) -> None:
     """Find the risky patterns of guard code in Python source, without importing or running it."""
     from toolsurface.reports._scan import ScanReport, scan_json, scan_sarif
 
     from ._scan import default_cache_dir, load_config, scan_paths
+    from ._scan._engine import selected
 
     if jobs is not None and jobs < 1:
         raise UsageError(f"{jobs} must be at least 1", option="jobs")
@@ -318,8 +325,13 @@ def scan(
     settings = load_config(config)
     if time_limit is not None:
         settings = dataclasses.replace(settings, time_limit=time_limit)
+    if rules:
+        settings = dataclasses.replace(settings, select=_rule_ids(rules, "select"))
+    if ignored:
+        settings = dataclasses.replace(settings, ignore=_rule_ids(ignored, "ignore"))
     found = scan_paths(paths, settings, jobs=jobs, cache_dir=None if no_cache else default_cache_dir())
-    report = ScanReport.build(found, settings.dispatch)
+    # Without TS101 nothing looks for dispatches, so their absence says nothing.
+    report = ScanReport.build(found, settings.dispatch if "TS101" in {rule.id for rule in selected(settings)} else ())
     if format is ScanFormat.text and output is None:
         out.print(report)  # the listing names each file error: stderr does not repeat them
         raise typer.Exit(report.exit_code)
@@ -337,6 +349,15 @@ def scan(
     for failure in report.failures:
         err.print(f"error: {printable(failure.problem)}", markup=False, soft_wrap=True)
     raise typer.Exit(report.exit_code)
+
+
+def _rule_ids(given: list[str], option: str) -> tuple[str, ...]:
+    """Rule ids from a repeatable, comma-separated flag, each one a rule's."""
+    from ._scan._config import unknown_rules
+
+    ids = tuple(rule_id.strip() for value in given for rule_id in value.split(",") if rule_id.strip())
+    unknown_rules(ids, option=option)
+    return ids
 
 
 @app.command()

@@ -68,7 +68,7 @@ class ScanReport:
     @property
     def notes(self) -> tuple[str, ...]:
         """What the reader should know that is neither a finding nor an error."""
-        if self.dispatches or self.files == len(self.failures):
+        if self.dispatches or not self.dispatch_names or self.files == len(self.failures):
             return ()
         return (
             f"no dispatch seam recognised: no call in the scanned files matches a configured dispatch name ({', '.join(self.dispatch_names)}); "

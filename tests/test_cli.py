@@ -611,3 +611,13 @@ def test_a_target_paired_with_itself_is_warned_of(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "warning: the red target is the target itself (reference:guarded): a case fails on both or on neither" in done.stderr
     assert "0 controlled" in done.stdout
+
+
+def test_scan_runs_the_rules_selected_by_id_and_names_an_unknown_one():
+    legacy = str(REFERENCE / "_legacy.py")
+    done = toolsurface("scan", legacy, "--select", "TS104,TS105", "--ignore", "TS105", "--no-cache")
+    assert done.returncode == 1
+    assert {line.split()[1] for line in done.stdout.splitlines() if " TS1" in line and line.startswith(legacy)} == {"TS104"}
+    done = toolsurface("scan", legacy, "--select", "TS999")
+    assert done.returncode == 2
+    assert done.stderr.startswith("error: --select 'TS999' is not a rule (known: TS100, TS101,") and done.stderr.count("\n") == 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +13,10 @@ from .._config import read_pyproject
 from .._errors import UsageError
 from ._presets import PRESETS, with_presets
 from ._types import ScanConfig
+from .rules import RULES
+
+#: Settings that name rules by id.
+_RULE_LISTS = frozenset({"select", "ignore"})
 
 #: Settings that are Python expressions the source mutants are written from.
 _TEMPLATES = frozenset({"hook_condition", "request_baseline"})
@@ -37,6 +42,8 @@ def load_config(path: Path | None) -> ScanConfig:
             continue
         if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
             raise UsageError(f"{where}: expected a list of non-empty strings")
+        if key in _RULE_LISTS:
+            unknown_rules(value, where)
         if key in _TEMPLATES:
             for item in value:
                 try:
@@ -63,3 +70,12 @@ def time_limit(value: object, where: str) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < float("inf"):
         raise UsageError(f"{where}: expected a positive number of seconds, got {value!r}")
     return float(value)
+
+
+def unknown_rules(ids: Sequence[str], where: str | None = None, option: str | None = None) -> None:
+    """Refuse a rule id no rule has: `select = ["TS-107"]` would otherwise run nothing, silently."""
+    known = [rule.id for rule in RULES]
+    for rule_id in ids:
+        if rule_id not in known:
+            problem = f"{rule_id!r} is not a rule (known: {', '.join(known)})"
+            raise UsageError(f"{where}: {problem}" if where else problem, option=option)

@@ -35,9 +35,14 @@ def _word(words: tuple[str, ...]) -> re.Pattern[str]:
     return re.compile(r"(?<![A-Za-z0-9])(?:" + "|".join(map(re.escape, parts)) + r")(?![A-Za-z0-9])", re.IGNORECASE)
 
 
+def selected(config: ScanConfig, rules: Sequence[Rule] = RULES) -> list[Rule]:
+    """The rules `select` and `ignore` leave to run."""
+    return [rule for rule in rules if rule.id not in config.ignore and (not config.select or rule.id in config.select)]
+
+
 def applicable(source: str, config: ScanConfig, rules: Sequence[Rule] = RULES) -> list[Rule]:
-    """The rules whose words the text mentions: a cheap test that spares most files a parse."""
-    return [rule for rule in rules if all(_word(group).search(source) for group in rule.needs(config))]
+    """The selected rules whose words the text mentions: a cheap test that spares most files a parse."""
+    return [rule for rule in selected(config, rules) if all(_word(group).search(source) for group in rule.needs(config))]
 
 
 def worth_parsing(source: str, config: ScanConfig) -> bool:

@@ -153,3 +153,18 @@ def test_bad_settings_name_the_file_and_key(tmp_path, table, message):
     with pytest.raises(UsageError, match=message) as raised:
         load_config(pyproject)
     assert str(raised.value).startswith(str(pyproject)) and "\n" not in str(raised.value)
+
+
+def test_select_and_ignore_choose_the_rules_by_id_and_an_unknown_id_is_refused(tmp_path):
+    source = tmp_path / "g.py"
+    source.write_text("def baseline_of(tools):\n    return list(tools)\n\ndef fit(tools):\n    return tools[:40]\n")
+    every = {f.rule for f in next(iter(scan_paths([source], ScanConfig(), cache_dir=None))).findings}
+    assert {"TS104", "TS107"} <= every
+    (only,) = scan_paths([source], ScanConfig(select=("TS107",)), cache_dir=None)
+    assert {f.rule for f in only.findings} == {"TS107"}
+    (rest,) = scan_paths([source], ScanConfig(ignore=("TS107",)), cache_dir=None)
+    assert "TS107" not in {f.rule for f in rest.findings} and "TS104" in {f.rule for f in rest.findings}
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text('[tool.toolsurface.scan]\nselect = ["TS-107"]\n')
+    with pytest.raises(UsageError, match=r"\[tool.toolsurface.scan\].select: 'TS-107' is not a rule \(known: TS100, TS101,"):
+        load_config(pyproject)
