@@ -40,6 +40,29 @@ if capture(tools) != baseline:
     ledger.settle(reservation, Settlement.PRE_DISPATCH_REJECTED)
     raise HostRefused("tool surface changed")
 """,
+        """
+def send(self, run):
+    reservation = self.ledger.reserve(run.request)
+    outcome = "pre_dispatch_rejected"
+    try:
+        if capture(run.tools) != run.baseline:
+            raise SurfaceRefused("tool surface changed")
+        self.gateway.dispatch(run.request)
+        outcome = "dispatched"
+    finally:
+        self.ledger.settle(reservation, outcome)
+""",
+        """
+def send(self, run):
+    reservation = self.ledger.reserve(run.request)
+    try:
+        if capture(run.tools) != run.baseline:
+            raise SurfaceRefused("tool surface changed")
+    except Exception:
+        self.ledger.settle(reservation, "pre_dispatch_rejected")
+        raise
+    self.gateway.dispatch(run.request)
+""",
     )
     invalid = (
         Invalid(
@@ -66,6 +89,19 @@ def settle_refusal(self, run, refusal):
     pass
 """,
             line=2,
+        ),        Invalid(
+            """
+def send(self, run):
+    reservation = self.ledger.reserve(run.request)
+    try:
+        if capture(run.tools) != run.baseline:
+            raise SurfaceRefused("tool surface changed")
+        self.gateway.dispatch(run.request)
+    finally:
+        if run.dispatched:
+            self.ledger.settle(reservation, "dispatched")
+""",
+            line=6,
         ),
     )
 
@@ -80,11 +116,16 @@ def settle_refusal(self, run, refusal):
         # A refusal raised in a step is settled where the module catches refusals, if it does.
         handled = _settles_refusals_in_a_handler(tree, config)
 
+        covered: set[int] = set()
+
         def unsettled_refusals(line: cst.SimpleStatementLine | cst.SimpleStatementSuite) -> Iterator[cst.Raise]:
             if not handled:
-                yield from (s for s in line.body if isinstance(s, cst.Raise) and _refusal(_raised_name(s), config))
+                yield from (
+                    s for s in line.body if isinstance(s, cst.Raise) and _refusal(_raised_name(s), config) and id(s) not in covered
+                )
 
         for function in tree.functions():
+            covered = _settled_on_the_way_out(tree, function, config, is_settle)
             body = block(function.body)
             if named(function.name.value, config.settle):
                 # A settlement step (or the ledger itself) is judged by whether it settles.
@@ -92,6 +133,34 @@ def settle_refusal(self, run, refusal):
                     yield function
             else:
                 yield from unpreceded(tree, body, unsettled_refusals, is_settle)
+
+
+def _settled_on_the_way_out(tree: Tree, function: cst.FunctionDef, config: ScanConfig, is_settle: Callable[[cst.Call], bool]) -> set[int]:
+    """The raises of `function` that a `try` around them settles as they leave: in a `finally` that
+    settles on every path, or in an `except` clause that catches them (a refusal type, `Exception`,
+    `BaseException` or everything) and settles."""
+    covered: set[int] = set()
+    for statement in tree.findall(function.body, cst.Try, cst.TryStar):
+        settling_handlers = [
+            handler for handler in statement.handlers
+            if _catches_refusals(handler, config) and guarantees(tree, block(handler.body), is_settle)
+        ]  # fmt: skip
+        if statement.finalbody is not None and guarantees(tree, block(statement.finalbody.body), is_settle):
+            guarded: list[cst.CSTNode] = [statement.body, *statement.handlers, *([statement.orelse] if statement.orelse else [])]
+        elif settling_handlers:
+            guarded = [statement.body]
+        else:
+            continue
+        covered |= {id(raised) for part in guarded for raised in tree.findall(part, cst.Raise)}
+    return covered
+
+
+def _catches_refusals(handler: cst.ExceptHandler | cst.ExceptStarHandler, config: ScanConfig) -> bool:
+    if handler.type is None:
+        return True
+    types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
+    names = [dotted(t.value if isinstance(t, cst.Element) else t).rsplit(".", 1)[-1] for t in types]
+    return any(name in ("Exception", "BaseException") or _refusal(name, config) for name in names)
 
 
 def _refusal(name: str, config: ScanConfig) -> bool:
