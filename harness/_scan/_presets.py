@@ -25,7 +25,6 @@ PRESETS: Mapping[str, _Preset] = MappingProxyType(
                 "dispatch": ("bind_tools",),
                 "tool_words": ("tools", "tool_list", "surface", "selected_tools", "available_tools"),
                 "schema_keys": ("input_schema", "inputSchema", "parameters", "args_schema", "tool_call_schema"),
-                "snapshot": ("convert_to_openai_tool",),
             }
         ),
         "pydantic-ai": MappingProxyType(
