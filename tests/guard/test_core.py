@@ -46,7 +46,10 @@ def test_a_request_is_refused_and_settled_once_exactly_when_its_change_must_be_r
     guard = SurfaceGuard(request.admitted, FORMATS[fmt], web_tools=scenario.contract.web_tools, summary=scenario.contract.summary)
     owner = Owner(scenario.binding, (*scenario.contract.facts, *request.facts))
     guarded = guard.request(owner)
-    if request.must is Must.REFUSE:
+    # A trusted fact must be applied by the pipeline before the check: the mutated request is
+    # the unnarrowed one, so the guard refuses it for still showing the tool the fact hides.
+    narrowed_by_pipeline = request.mutation.variant == "trusted_fact"
+    if request.must is Must.REFUSE or narrowed_by_pipeline:
         with pytest.raises(RequestRefused):
             guarded.check("final", request.tools, request.messages)
         assert owner.settlements == [(Settlement.PRE_DISPATCH_REJECTED, "final check")]
