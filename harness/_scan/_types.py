@@ -61,6 +61,17 @@ class ScanConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class Step:
+    """One place on a finding's flow: where the hazardous value came from, or where it ends up."""
+
+    #: 1-based, as editors and SARIF count them.
+    line: int
+    column: int
+    #: What happens there, in a few words: "parameter `schema`", "kept on `self._tools`".
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
 class Finding:
     """One place a rule matched, 1-based lines and columns as editors and SARIF count them."""
 
@@ -76,6 +87,9 @@ class Finding:
     source: str
     #: Silenced by a trailing `# toolsurface: ignore[RULE]` comment on its line.
     suppressed: bool = False
+    #: How the hazardous value got here, source first; the last step is the finding's own place.
+    #: (`path` is the file's: a finding's steps are its flow.)
+    flow: tuple[Step, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
