@@ -72,26 +72,27 @@ def dotted(node: cst.CSTNode) -> str:
 
 
 def shown(node: cst.CSTNode) -> str:
-    """A node as a label quotes it: `f(...)` for a call, `def f(...)` for a function, else its first
-    line of code, shortened."""
+    """A node as a label quotes it: `f(...)` for a call, `def f(...)` for a function, else its code
+    on one line, shortened."""
     if isinstance(node, cst.Call):
-        return f"`{dotted(node.func) or _code(node.func)}(...)`"
+        # The end of a long callee names the call (`...["parameters"].pop`): cut from the front.
+        return f"`{_one_line(node.func, _SHOWN - 5, tail=True)}(...)`"
     if isinstance(node, cst.FunctionDef):
         return f"`def {node.name.value}(...)`"
     if isinstance(node, cst.Param):
         return f"`{node.name.value}`"
-    if isinstance(node, cst.Comment):
-        return f"`{node.value}`"
-    code = " ".join(_code(node).strip().splitlines()[0].split()) if _code(node).strip() else ""
-    return f"`{code if len(code) <= _SHOWN else code[: _SHOWN - 3] + '...'}`"
+    return f"`{_one_line(node, _SHOWN)}`"
 
 
 #: The longest code a label quotes in full.
 _SHOWN = 48
 
 
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
+def _one_line(node: cst.CSTNode, width: int, tail: bool = False) -> str:
+    code = " ".join(cst.Module([]).code_for_node(node).split())
+    if len(code) <= width:
+        return code
+    return "..." + code[3 - width :] if tail else code[: width - 3] + "..."
 
 
 def named(name: str, configured: Iterable[str]) -> bool:
@@ -131,6 +132,10 @@ class Tree:
         """The nodes of these kinds at or under `node`, in source order."""
         start, end = self._span[id(node)]
         return [found for found in self._order[start:end] if isinstance(found, kinds)]
+
+    def precedes(self, first: cst.CSTNode, second: cst.CSTNode) -> bool:
+        """Whether `first` starts before `second` in the source."""
+        return bool(self._span[id(first)][0] < self._span[id(second)][0])
 
     def enclosing(self, node: cst.CSTNode, kind: type[cst.CSTNode]) -> Any:
         """The innermost node of `kind` strictly around `node`; None outside every one."""
