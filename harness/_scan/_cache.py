@@ -81,6 +81,7 @@ def _is_finding(value: Any) -> bool:
         and value.keys() == {*_FIELDS, "flow"}
         and all(type(value[name]) is _TYPES[kind if isinstance(kind, str) else kind.__name__] for name, kind in _FIELDS.items())
         and isinstance(value["flow"], list)
+        and bool(value["flow"])
         and all(_is_step(step) for step in value["flow"])
     )
 

@@ -38,13 +38,18 @@ def name_source(tree: Tree, at: cst.CSTNode, expression: cst.BaseExpression, nou
         for param in parameters(function):
             if param.name.value == name:
                 return ((param, f"parameter `{name}`"),)
-    scope = function.body if function is not None else tree.module
+    if function is None:  # module level: its own lines, not every function's
+        scope = [small for line in tree.module.body if isinstance(line, cst.SimpleStatementLine) for small in line.body]
+    else:
+        scope = tree.findall(function.body, cst.Assign, cst.AnnAssign)
     assignments = [
         statement
-        for statement in tree.findall(scope, cst.Assign, cst.AnnAssign)
-        if tree.precedes(statement, at)
-        and tree.enclosing(statement, cst.FunctionDef) is function
+        for statement in scope
+        if isinstance(statement, cst.Assign | cst.AnnAssign)
+        and tree.precedes(statement, at)
         and any(name in bound(target) for target in assigned(statement))
+        # A nested function's own names are not this scope's.
+        and (function is None or tree.enclosing(statement, cst.FunctionDef) is function)
     ]
     if assignments:
         return ((assignments[-1], f"{noun} from {shown(assignments[-1])}"),)

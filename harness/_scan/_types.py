@@ -85,11 +85,11 @@ class Finding:
     message: str
     #: The source line, for the listing and for SARIF's snippet.
     source: str
+    #: How the hazardous value got here, source first; the last step is the finding's own place,
+    #: so there is always one. (`path` names the file: a finding's steps are its flow.)
+    flow: tuple[Step, ...]
     #: Silenced by a trailing `# toolsurface: ignore[RULE]` comment on its line.
     suppressed: bool = False
-    #: How the hazardous value got here, source first; the last step is the finding's own place.
-    #: (`path` is the file's: a finding's steps are its flow.)
-    flow: tuple[Step, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
