@@ -140,15 +140,13 @@ class Tree:
     def enclosing(self, node: cst.CSTNode, kind: type[cst.CSTNode]) -> Any:
         """The innermost node of `kind` strictly around `node`; None outside every one."""
         start = self._span[id(node)][0]
-        around = None
-        # Pre-order: a node nested in another comes after it, so the last that spans `node` is innermost.
-        for candidate in self.findall(self.module, kind):
-            first, end = self._span[id(candidate)]
-            if first < start < end:
-                around = candidate
-            elif first > start:
-                break
-        return around
+        # Pre-order: what encloses `node` comes before it, the innermost nearest; walking back from
+        # `node` costs the distance to its enclosing node, not a pass over the whole module.
+        for index in range(start - 1, -1, -1):
+            candidate = self._order[index]
+            if isinstance(candidate, kind) and self._span[id(candidate)][1] > start:
+                return candidate
+        return None
 
     def calls(self, node: cst.CSTNode) -> list[cst.Call]:
         return self.findall(node, cst.Call)
