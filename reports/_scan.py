@@ -1,7 +1,8 @@
 """Scan results as a value, rendered three ways: a rich listing, stable JSON, and SARIF 2.1.0.
 
-SARIF carries what GitHub code scanning reads: rule metadata, 1-based regions with snippets,
-partial fingerprints that survive unrelated edits, in-source suppressions, and a notification for
+SARIF carries what GitHub code scanning reads: rule metadata, 1-based regions with snippets, the
+finding's flow from source to sink as a code flow, partial fingerprints that survive unrelated
+edits (the flow is not part of them), in-source suppressions, and a notification for
 every file that could not be parsed, every path skipped, and a scan that recognised no dispatch.
 
 A scan that found no call to a configured dispatch name says so: "no findings" then means "no
@@ -23,7 +24,7 @@ from urllib.parse import quote
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
-from toolsurface.harness._scan import RULES, FileFailed, FileResult, FileScanned, FileSkipped, Finding, Rule, ScanConfig
+from toolsurface.harness._scan import RULES, FileFailed, FileResult, FileScanned, FileSkipped, Finding, Rule, ScanConfig, Step
 
 JSON_VERSION = 1
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -94,6 +95,8 @@ class ScanReport:
                 f": {finding.message}",
             )
             yield Text(f"    {finding.source.strip()}")
+            if len(finding.flow) > 1:
+                yield Text(f"    path: {' → '.join(f'{step.line}:{step.column} {step.label}' for step in finding.flow)}")
         for failure in self.failures:
             yield Text(f"error: {failure.problem}", style="toolsurface.error")
         for skip in self.skipped:
@@ -127,6 +130,7 @@ def scan_json(report: ScanReport) -> dict[str, Any]:
                 "message": f.message,
                 "source": f.source,
                 "suppressed": f.suppressed,
+                "flow": [{"line": step.line, "column": step.column, "label": step.label} for step in f.flow],
             }
             for f in report.findings
         ],
@@ -155,6 +159,8 @@ def scan_sarif(report: ScanReport, root: Path, version: str, rules: Sequence[Rul
             "locations": [_location(artifact, finding)],
             "partialFingerprints": {"primaryLocationLineHash": f"{digest}:{seen[digest]}"},
         }
+        if finding.flow:
+            result["codeFlows"] = [{"threadFlows": [{"locations": [_step(artifact, step) for step in finding.flow]}]}]
         if finding.suppressed:
             result["suppressions"] = [{"kind": "inSource", "justification": "# toolsurface: ignore"}]
         results.append(result)
@@ -205,6 +211,12 @@ def _location(artifact: dict[str, str], finding: Finding) -> dict[str, Any]:
         "snippet": {"text": finding.source},
     }
     return {"physicalLocation": {"artifactLocation": artifact, "region": region}}
+
+
+def _step(artifact: dict[str, str], step: Step) -> dict[str, Any]:
+    """One step of a finding's flow as a thread flow location: where, and what happens there."""
+    region = {"startLine": step.line, "startColumn": step.column}
+    return {"location": {"physicalLocation": {"artifactLocation": artifact, "region": region}, "message": {"text": step.label}}}
 
 
 def _place(path: str, root: Path) -> dict[str, Any]:

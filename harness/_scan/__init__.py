@@ -6,8 +6,8 @@ Scanned code is read as text and parsed, never imported or run.
 from ._api import default_cache_dir, python_files, scan_paths
 from ._config import load_config
 from ._engine import scan_source
-from ._rule import Invalid, Rule, Tree
-from ._types import FileFailed, FileResult, FileScanned, FileSkipped, Finding, ScanConfig
+from ._rule import Invalid, Match, Rule, Tree
+from ._types import FileFailed, FileResult, FileScanned, FileSkipped, Finding, ScanConfig, Step
 from .rules import RULES
 
 __all__ = [
@@ -18,8 +18,10 @@ __all__ = [
     "FileSkipped",
     "Finding",
     "Invalid",
+    "Match",
     "Rule",
     "ScanConfig",
+    "Step",
     "Tree",
     "default_cache_dir",
     "load_config",

@@ -18,15 +18,17 @@ from typing import Any
 import orjson
 
 from .._version import version
-from ._types import FileScanned, Finding, ScanConfig
+from ._types import FileScanned, Finding, ScanConfig, Step
 
 #: The scanner's code: this package and its rules. Its digest is part of every key.
 _CODE = Path(__file__).parent
 #: Settings that change which files finish, never what they find.
 _NOT_KEYED = frozenset({"time_limit"})
-#: Each stored finding's fields and their types (its path is the file's, never stored).
-_FIELDS = {field.name: field.type for field in dataclasses.fields(Finding) if field.name != "path"}
+#: Each stored finding's fields and their types (its path is the file's, never stored; its flow is
+#: a list of steps, checked on its own).
+_FIELDS = {field.name: field.type for field in dataclasses.fields(Finding) if field.name not in ("path", "flow")}
 _TYPES = {"str": str, "int": int, "bool": bool}
+_STEP = {field.name: _TYPES[str(field.type)] for field in dataclasses.fields(Step)}
 
 
 def default_cache_dir() -> Path:
@@ -67,16 +69,25 @@ def load(cache_dir: Path, key: str, path: str) -> FileScanned | None:
         and all(_is_finding(finding) for finding in entry["findings"])
     ):
         return None
-    findings = tuple(Finding(path=path, **finding) for finding in entry["findings"])
+    findings = tuple(
+        Finding(path=path, **{**finding, "flow": tuple(Step(**step) for step in finding["flow"])}) for finding in entry["findings"]
+    )
     return FileScanned(path, findings, parsed=entry["parsed"], dispatches=entry["dispatches"])
 
 
 def _is_finding(value: Any) -> bool:
     return (
         isinstance(value, dict)
-        and value.keys() == _FIELDS.keys()
+        and value.keys() == {*_FIELDS, "flow"}
         and all(type(value[name]) is _TYPES[kind if isinstance(kind, str) else kind.__name__] for name, kind in _FIELDS.items())
+        and isinstance(value["flow"], list)
+        and bool(value["flow"])
+        and all(_is_step(step) for step in value["flow"])
     )
+
+
+def _is_step(value: Any) -> bool:
+    return isinstance(value, dict) and value.keys() == _STEP.keys() and all(type(value[name]) is kind for name, kind in _STEP.items())
 
 
 def store(cache_dir: Path, key: str, result: FileScanned) -> None:

@@ -16,15 +16,15 @@ from __future__ import annotations
 import ast
 import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
+from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
 
-from ._rule import Rule, Tree
+from ._rule import Match, Rule, Tree, shown
 from ._stack import with_deep_stack
 from ._suppressions import suppressed
-from ._types import FileFailed, FileResult, FileScanned, Finding, ScanConfig
+from ._types import FileFailed, FileResult, FileScanned, Finding, ScanConfig, Step
 from .rules import RULES
 
 
@@ -95,7 +95,7 @@ def _scan(source: str, path: str, config: ScanConfig, rules: Sequence[Rule]) -> 
         module = cst.parse_module(source)
         tree = Tree(module)
         dispatches = len(tree.calls_to(module, config.dispatch))
-        hits = [(rule, node) for rule in rules for node in rule.matches(tree, config)]
+        hits = [(rule, found if isinstance(found, Match) else Match(found)) for rule in rules for found in rule.matches(tree, config)]
         if not hits:
             return FileScanned(path, (), parsed=True, dispatches=dispatches)
         positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
@@ -107,8 +107,8 @@ def _scan(source: str, path: str, config: ScanConfig, rules: Sequence[Rule]) -> 
         return FileFailed(path, f"{path}: scan failed: {type(error).__name__}: {error}")
     lines = source.splitlines()
     findings = []
-    for rule, node in hits:
-        where = positions[node]
+    for rule, match in hits:
+        where = positions[match.node]
         line = lines[where.start.line - 1] if where.start.line <= len(lines) else ""
         findings.append(
             Finding(
@@ -122,7 +122,23 @@ def _scan(source: str, path: str, config: ScanConfig, rules: Sequence[Rule]) -> 
                 message=rule.message,
                 source=line,
                 suppressed=suppressed(line, rule.id, _KNOWN),
+                flow=_flow(match, positions),
             )
         )
     findings.sort(key=lambda f: (f.line, f.column, f.rule))
     return FileScanned(path, tuple(findings), parsed=True, dispatches=dispatches)
+
+
+def _flow(match: Match, positions: Mapping[cst.CSTNode, CodeRange]) -> tuple[Step, ...]:
+    """The match's places as steps, source first and the reported node last; a place the rule
+    names twice (or at the reported node itself) is one step."""
+    places = [*match.before, (match.node, match.label or shown(match.node))]
+    steps: list[Step] = []
+    for node, label in places:
+        start = positions[node].start
+        step = Step(start.line, start.column + 1, label)
+        if steps and (steps[-1].line, steps[-1].column) == (step.line, step.column):
+            steps[-1] = step  # the later label says more about the place: it is nearer the sink
+            continue
+        steps.append(step)
+    return tuple(steps)

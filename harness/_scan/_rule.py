@@ -3,8 +3,8 @@
 A rule is one small class: an id, a short name, a message that says what to do instead, source
 examples that must and must not match (they are also its tests), `needs`, the words a file must
 mention for the rule to have anything to find (so most files are never parsed), and `matches`,
-which yields the nodes to report from a `Tree`, the module indexed once. Rules read source; they
-never import or run it.
+which yields the nodes to report from a `Tree`, the module indexed once — a bare node, or a `Match`
+that also names where the hazardous value came from. Rules read source; they never import or run it.
 """
 
 from __future__ import annotations
@@ -26,6 +26,27 @@ class Invalid:
 
     code: str
     line: int
+    #: When given, the finding's whole flow as (line, label) pairs, source first, sink last.
+    flow: tuple[tuple[int, str], ...] = ()
+
+
+#: A node on a finding's flow and what happens there, in a few words.
+Place = tuple[cst.CSTNode, str]
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """A node to report, with the way the hazardous value came to it.
+
+    `matches` may yield a bare node where the node says it all; a `Match` adds the earlier places
+    (`before`, source first) and the reported node's own label. The engine resolves their
+    positions only for files with something to report.
+    """
+
+    node: cst.CSTNode
+    #: What happens at the reported node; empty: its code, shortened.
+    label: str = ""
+    before: tuple[Place, ...] = ()
 
 
 class Rule(ABC):
@@ -41,13 +62,37 @@ class Rule(ABC):
         """Words the text must mention for this rule to have anything to find: one of each group."""
 
     @abstractmethod
-    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
-        """The nodes this rule reports in the module, in source order."""
+    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode | Match]:
+        """The nodes this rule reports in the module, in source order, each alone or as a `Match`."""
 
 
 def dotted(node: cst.CSTNode) -> str:
     """`a.b.c` for a name or attribute chain (the callee of a call included); "" otherwise."""
     return get_full_name_for_node(node) or ""
+
+
+def shown(node: cst.CSTNode) -> str:
+    """A node as a label quotes it: `f(...)` for a call, `def f(...)` for a function, else its code
+    on one line, shortened."""
+    if isinstance(node, cst.Call):
+        # The end of a long callee names the call (`...["parameters"].pop`): cut from the front.
+        return f"`{_one_line(node.func, _SHOWN - 5, tail=True)}(...)`"
+    if isinstance(node, cst.FunctionDef):
+        return f"`def {node.name.value}(...)`"
+    if isinstance(node, cst.Param):
+        return f"`{node.name.value}`"
+    return f"`{_one_line(node, _SHOWN)}`"
+
+
+#: The longest code a label quotes in full.
+_SHOWN = 48
+
+
+def _one_line(node: cst.CSTNode, width: int, tail: bool = False) -> str:
+    code = " ".join(cst.Module([]).code_for_node(node).split())
+    if len(code) <= width:
+        return code
+    return "..." + code[3 - width :] if tail else code[: width - 3] + "..."
 
 
 def named(name: str, configured: Iterable[str]) -> bool:
@@ -87,6 +132,21 @@ class Tree:
         """The nodes of these kinds at or under `node`, in source order."""
         start, end = self._span[id(node)]
         return [found for found in self._order[start:end] if isinstance(found, kinds)]
+
+    def precedes(self, first: cst.CSTNode, second: cst.CSTNode) -> bool:
+        """Whether `first` starts before `second` in the source."""
+        return bool(self._span[id(first)][0] < self._span[id(second)][0])
+
+    def enclosing(self, node: cst.CSTNode, kind: type[cst.CSTNode]) -> Any:
+        """The innermost node of `kind` strictly around `node`; None outside every one."""
+        start = self._span[id(node)][0]
+        # Pre-order: what encloses `node` comes before it, the innermost nearest; walking back from
+        # `node` costs the distance to its enclosing node, not a pass over the whole module.
+        for index in range(start - 1, -1, -1):
+            candidate = self._order[index]
+            if isinstance(candidate, kind) and self._span[id(candidate)][1] > start:
+                return candidate
+        return None
 
     def calls(self, node: cst.CSTNode) -> list[cst.Call]:
         return self.findall(node, cst.Call)

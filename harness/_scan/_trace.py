@@ -211,7 +211,7 @@ class Trace:
             if held is None:
                 env.pop(name, None)
             else:
-                env[name] = held if held.share is Share.SHALLOW else Value(Share.ALIAS, held.schema, held.tooling, held.origin, held.held_at)
+                env[name] = held if held.share is Share.SHALLOW else replace(held, share=Share.ALIAS)
 
     def write(self, target: cst.BaseExpression, statement: cst.CSTNode, env: Env, held: Value | None) -> None:
         """A subscript or attribute written: an edit of what it belongs to, and maybe a place that keeps `held`."""
@@ -262,7 +262,8 @@ class Trace:
                 if is_tool_list_name(node.attr.value, self.config) and (root in SELF or root in self.local):
                     # `request.tools`, `self.tools`: a tool list reached from a parameter or the
                     # instance, not a module constant.
-                    return Value(Share.ALIAS, False, True, frozenset() if root in SELF else frozenset({root}))
+                    origin = frozenset() if root in SELF else frozenset({root})
+                    return Value(Share.ALIAS, False, True, origin, sources=(node,))
                 return None
             # JSON schemas are dicts: an attribute of one (`schema.mode` of a schema object) is
             # something else.
@@ -316,7 +317,7 @@ class Trace:
             return None
         if key is None or owner.schema or key in self.config.schema_keys:
             return part(owner, schema=key in self.config.schema_keys)
-        return Value(Share.ALIAS, False, is_tool_list_name(key, self.config), owner.origin, owner.held_at)
+        return Value(Share.ALIAS, False, is_tool_list_name(key, self.config), owner.origin, owner.held_at, owner.sources)
 
     def display(self, node: cst.Dict | cst.List | cst.Tuple | cst.Set, env: Env) -> Value | None:
         """`{**x}` and `[*x]` copy the outer container; a literal that lists values keeps nothing tracked."""

@@ -61,6 +61,17 @@ class ScanConfig:
 
 
 @dataclass(frozen=True, slots=True)
+class Step:
+    """One place on a finding's flow: where the hazardous value came from, or where it ends up."""
+
+    #: 1-based, as editors and SARIF count them.
+    line: int
+    column: int
+    #: What happens there, in a few words: "parameter `schema`", "kept on `self._tools`".
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
 class Finding:
     """One place a rule matched, 1-based lines and columns as editors and SARIF count them."""
 
@@ -74,6 +85,9 @@ class Finding:
     message: str
     #: The source line, for the listing and for SARIF's snippet.
     source: str
+    #: How the hazardous value got here, source first; the last step is the finding's own place,
+    #: so there is always one. (`path` names the file: a finding's steps are its flow.)
+    flow: tuple[Step, ...]
     #: Silenced by a trailing `# toolsurface: ignore[RULE]` comment on its line.
     suppressed: bool = False
 

@@ -52,6 +52,9 @@ class Value:
     origin: frozenset[str]
     #: Where a new object first took hold of the caller's value: a constructor's argument.
     held_at: cst.CSTNode | None = None
+    #: Where the value entered the function, first reached first: each parameter it was reached
+    #: from (its `cst.Param`) and each `self.<field>` or `request.tools` it was read from.
+    sources: tuple[cst.CSTNode, ...] = ()
 
     @property
     def caller(self) -> bool:
@@ -71,14 +74,22 @@ def join(left: Value | None, right: Value | None) -> Value | None:
         left.tooling or right.tooling,
         left.origin | right.origin,
         left.held_at or right.held_at,
+        _union(left.sources, right.sources),
     )
+
+
+def _union(left: tuple[cst.CSTNode, ...], right: tuple[cst.CSTNode, ...]) -> tuple[cst.CSTNode, ...]:
+    """Both sources in order, each node once (libcst nodes compare by identity)."""
+    if not right or left == right:
+        return left
+    return (*left, *(node for node in right if node not in left))
 
 
 def part(value: Value | None, schema: bool = False) -> Value | None:
     """A nested value of `value`: shared with the caller even when `value` is a shallow copy."""
     if value is None:
         return None
-    return Value(Share.ALIAS, value.schema or schema, value.tooling or schema, value.origin, value.held_at)
+    return Value(Share.ALIAS, value.schema or schema, value.tooling or schema, value.origin, value.held_at, value.sources)
 
 
 Env = dict[str, Value]
@@ -134,7 +145,7 @@ def seeds(function: cst.FunctionDef, config: ScanConfig) -> Env:
             # `strict_json_schema: bool = True` is a flag about a schema, not one.
             schema = is_schema_name(name, config) and not _scalar(param)
             tools = is_tool_list_name(name, config) and not _flag(param)
-            env[name] = Value(Share.ALIAS, schema, schema or tools, frozenset({name}))
+            env[name] = Value(Share.ALIAS, schema, schema or tools, frozenset({name}), sources=(param,))
     return env
 
 

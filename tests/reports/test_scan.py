@@ -1,5 +1,6 @@
 """Scan reports: JSON valid against its documented schema, SARIF valid against SARIF 2.1.0, text exact."""
 
+import dataclasses
 import io
 import json
 from pathlib import Path
@@ -8,7 +9,7 @@ import jsonschema
 import pytest
 from rich.console import Console
 
-from toolsurface.harness._scan import RULES, FileFailed, FileSkipped, ScanConfig, scan_source
+from toolsurface.harness._scan import RULES, FileFailed, FileSkipped, ScanConfig, Step, scan_source
 from toolsurface.reports import THEME
 from toolsurface.reports._scan import ScanReport, scan_json, scan_sarif
 
@@ -35,6 +36,10 @@ def test_json_is_the_documented_format(tmp_path):
     document = scan_json(report(tmp_path))
     jsonschema.validate(document, SCAN_SCHEMA)
     assert [(f["rule"], f["line"], f["suppressed"]) for f in document["findings"]] == [("TS104", 2, False), ("TS107", 5, True)]
+    assert [f["flow"] for f in document["findings"]] == [
+        [{"line": 2, "column": 27, "label": "tool list `run.tools`"}, {"line": 2, "column": 5, "label": "returned as the baseline, shared"}],
+        [{"line": 4, "column": 9, "label": "parameter `run`"}, {"line": 5, "column": 17, "label": "cut by `run.tools[:8]`"}],
+    ]
     assert document["failures"][0]["problem"].endswith("bad.py:3:1: cannot parse: x")
 
 
@@ -50,6 +55,15 @@ def test_sarif_validates_and_carries_what_code_scanning_reads(tmp_path):
     assert (location["region"]["startLine"], location["region"]["startColumn"]) == (2, 5)
     assert first["partialFingerprints"]["primaryLocationLineHash"].endswith(":1")
     assert "suppressions" not in first and second["suppressions"][0]["kind"] == "inSource"
+    # The flow is one thread flow, step by step, in the finding's file.
+    ((thread,),) = [flow["threadFlows"] for flow in second["codeFlows"]]
+    assert [
+        (step["location"]["physicalLocation"]["region"], step["location"]["message"]["text"], step["location"]["physicalLocation"]["artifactLocation"])
+        for step in thread["locations"]
+    ] == [
+        ({"startLine": 4, "startColumn": 9}, "parameter `run`", {"uri": "host.py", "uriBaseId": "%SRCROOT%"}),
+        ({"startLine": 5, "startColumn": 17}, "cut by `run.tools[:8]`", {"uri": "host.py", "uriBaseId": "%SRCROOT%"}),
+    ]
     assert run["invocations"][0]["executionSuccessful"] is False
     assert run["invocations"][0]["toolExecutionNotifications"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "bad.py"
 
@@ -75,6 +89,16 @@ def test_fingerprints_survive_an_unrelated_edit_above(tmp_path):
     assert after["partialFingerprints"] == before and after["locations"][0]["physicalLocation"]["region"]["startLine"] == 4
 
 
+def test_fingerprints_do_not_depend_on_the_flow(tmp_path):
+    scanned = report(tmp_path)
+    rerouted = dataclasses.replace(
+        scanned, findings=tuple(dataclasses.replace(f, flow=(Step(1, 1, "elsewhere"), f.flow[-1])) for f in scanned.findings)
+    )
+    before, after = (scan_sarif(r, tmp_path, "1")["runs"][0]["results"] for r in (scanned, rerouted))
+    assert [r["codeFlows"] for r in before] != [r["codeFlows"] for r in after]
+    assert [r["partialFingerprints"] for r in before] == [r["partialFingerprints"] for r in after]
+
+
 def test_text_lists_active_findings_with_their_line_and_a_summary(tmp_path):
     console = Console(file=io.StringIO(), width=400, color_system=None, theme=THEME)  # wide: a tmp path under xdist is long
     console.print(report(tmp_path))
@@ -82,12 +106,28 @@ def test_text_lists_active_findings_with_their_line_and_a_summary(tmp_path):
     message = next(rule.message for rule in RULES if rule.id == "TS104")
     assert lines[0] == f"{tmp_path / 'host.py'}:2:5 TS104 shared-baseline: {message}"
     assert lines[1] == "    return recapture(list(run.tools), run)"
-    assert lines[2] == f"error: {tmp_path / 'bad.py'}:3:1: cannot parse: x"
-    assert lines[3] == (
+    assert lines[2] == "    path: 2:27 tool list `run.tools` → 2:5 returned as the baseline, shared"
+    assert lines[3] == f"error: {tmp_path / 'bad.py'}:3:1: cannot parse: x"
+    assert lines[4] == (
         "note: no dispatch seam recognised: no call in the scanned files matches a configured dispatch name "
         "(gateway.dispatch); if the code sends requests under another name, list it in [tool.toolsurface.scan].dispatch"
     )
-    assert lines[4] == "1 findings (TS104 ×1), 1 suppressed, 1 files not scanned; 1 of 2 files parsed"
+    assert lines[5] == "1 findings (TS104 ×1), 1 suppressed, 1 files not scanned; 1 of 2 files parsed"
+
+
+def test_text_shows_the_path_line_only_when_the_flow_has_a_source():
+    source = "class Agent:\n    def set_tools(self, tools):\n        self.tools = list(tools)\n\nexpected = tools[:4]\n"
+    console = Console(file=io.StringIO(), width=400, color_system=None, theme=THEME)
+    console.print(ScanReport.build([scan_source(source, "host.py", ScanConfig())]))
+    kept, cut = (next(rule.message for rule in RULES if rule.id == id_) for id_ in ("TS110", "TS107"))
+    assert console.file.getvalue().splitlines()[:5] == [
+        f"host.py:3:9 TS110 keeps-caller-schema: {kept}",
+        "    self.tools = list(tools)",
+        "    path: 2:25 parameter `tools` → 3:9 kept on `self.tools`",
+        # A cut at module level has nothing before it: no path line.
+        f"host.py:5:12 TS107 silent-truncation: {cut}",
+        "    expected = tools[:4]",
+    ]
 
 
 def test_a_recognised_dispatch_takes_the_note_away(tmp_path):

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from .. import _suppressions
-from .._rule import Invalid, Rule, Tree
+from .._rule import Invalid, Match, Rule, Tree, shown
 from .._types import ScanConfig
 
 
@@ -26,7 +26,7 @@ class BadSuppression(Rule):
         "#: Silenced by a trailing `# toolsurface: ignore[RULE]` comment: prose about the syntax\n",
     )
     invalid = (
-        Invalid("tools = run.tools[:8]  # toolsurface: ignore[ts107]\n", line=1),
+        Invalid("tools = run.tools[:8]  # toolsurface: ignore[ts107]\n", line=1, flow=((1, "suppression `# toolsurface: ignore[ts107]` silences nothing"),)),
         Invalid("tools = run.tools[:8]  # toolsurface: ignore[TS-107]\n", line=1),
         Invalid("\n# toolsurface: ignore[TS999]\ntools = run.tools[:8]\n", line=2),
         Invalid("tools = run.tools[:8]  # toolsurface: ignore [TS107]\n", line=1),
@@ -36,11 +36,11 @@ class BadSuppression(Rule):
     def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
         return (("toolsurface",), ("ignore",))
 
-    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
+    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         from . import RULES  # the registry imports this module, so it is read when the rule runs
 
         known = {rule.id for rule in RULES}
         for comment in tree.findall(tree.module, cst.Comment):
             found = _suppressions.read(comment.value, known)
             if found is not None and found.problem is not None:
-                yield comment
+                yield Match(comment, f"suppression {shown(comment)} silences nothing")

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from .._flow import block
-from .._rule import Invalid, Rule, Tree, assigned, dotted
+from .._rule import Invalid, Match, Rule, Tree, assigned, dotted, shown
 from .._types import ScanConfig
 from .._values import SCALAR_TYPES, canonical, imports, is_tool_list_name
 
@@ -76,6 +76,10 @@ class Agent:
         return dataclasses.replace(self, **kwargs)
 """,
             line=12,
+            flow=(
+                (7, "tool list field `tools`"),
+                (12, "copied with the same list by `dataclasses.replace(...)`"),
+            ),
         ),
         Invalid(
             """
@@ -103,6 +107,10 @@ class Toolbox(BaseModel):
         return build()
 """,
             line=7,
+            flow=(
+                (3, "tool list field `tools`"),
+                (7, "copied with the same list by `type(self)(...)`"),
+            ),
         ),
         Invalid(
             """
@@ -134,12 +142,13 @@ class Toolbox(Base):
     def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
         return (("replace", "copy", "model_copy", "__class__", "type"), config.tool_words)
 
-    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
+    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         names = imports(tree)
         classes = tree.findall(tree.module, cst.ClassDef)
         own = {klass.name.value: _tool_fields(tree, klass, config) for klass in classes}
         for klass in classes:
-            fields = _inherited(klass.name.value, own, {k.name.value: k for k in classes})
+            defined = _inherited(klass.name.value, own, {k.name.value: k for k in classes})
+            fields = set(defined)
             if not fields:
                 continue
             methods = [s for s in klass.body.body if isinstance(s, cst.FunctionDef)] if isinstance(klass.body, cst.IndentedBlock) else []
@@ -149,22 +158,34 @@ class Toolbox(Base):
                         continue
                     splats = any(arg.star == "**" for arg in call.args)
                     if not (splats and fields & _filled(tree, method)):
-                        yield call
+                        field = _shared_field(call, defined)
+                        yield Match(call, f"copied with the same list by {shown(call)}", ((defined[field], f"tool list field `{field}`"),))
 
 
-def _inherited(name: str, own: dict[str, set[str]], classes: dict[str, cst.ClassDef], seen: frozenset[str] = frozenset()) -> set[str]:
-    """A class's tool fields with those of its bases defined in the same module (`Agent(AgentBase)`)."""
+def _shared_field(call: cst.Call, defined: dict[str, cst.CSTNode]) -> str:
+    """The field the copy shares: the one a rebuild is handed (`tools=self.tools`), else the first defined."""
+    handed = [dotted(arg.value).removeprefix("self.") for arg in call.args if dotted(arg.value).startswith("self.")]
+    return next((field for field in handed if field in defined), next(iter(defined)))
+
+
+def _inherited(
+    name: str, own: dict[str, dict[str, cst.CSTNode]], classes: dict[str, cst.ClassDef], seen: frozenset[str] = frozenset()
+) -> dict[str, cst.CSTNode]:
+    """A class's tool fields with those of its bases defined in the same module (`Agent(AgentBase)`),
+    each with where it is defined; the class's own definition comes before a base's."""
     if name not in classes or name in seen:
-        return set()
-    fields = set(own[name])
+        return {}
+    fields = dict(own[name])
     for base in classes[name].bases:
-        fields |= _inherited(dotted(base.value), own, classes, seen | {name})
+        for field, node in _inherited(dotted(base.value), own, classes, seen | {name}).items():
+            fields.setdefault(field, node)
     return fields
 
 
-def _tool_fields(tree: Tree, klass: cst.ClassDef, config: ScanConfig) -> set[str]:
-    """The class's tool-list fields: annotated or assigned in its body, or assigned on `self`."""
-    found: set[str] = set()
+def _tool_fields(tree: Tree, klass: cst.ClassDef, config: ScanConfig) -> dict[str, cst.CSTNode]:
+    """The class's tool-list fields, each with its first definition: annotated or assigned in its
+    body, or assigned on `self`."""
+    found: dict[str, cst.CSTNode] = {}
     lines = [line for line in block(klass.body) if isinstance(line, cst.SimpleStatementLine)]
     fields = [small for line in lines for small in line.body if isinstance(small, cst.AnnAssign | cst.Assign)]
     for statement in fields:
@@ -173,12 +194,12 @@ def _tool_fields(tree: Tree, klass: cst.ClassDef, config: ScanConfig) -> set[str
             continue
         for target in assigned(statement):
             if isinstance(target, cst.Name) and is_tool_list_name(target.value, config):
-                found.add(target.value)
+                found.setdefault(target.value, target)
     for statement in tree.findall(klass.body, cst.AnnAssign, cst.Assign):
         for target in assigned(statement):
             name = dotted(target)
             if name.startswith("self.") and is_tool_list_name(name.rsplit(".", 1)[-1], config):
-                found.add(name.rsplit(".", 1)[-1])
+                found.setdefault(name.rsplit(".", 1)[-1], target)
     return found
 
 

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from .._rule import Invalid, Rule, Tree, dotted, named
+from .._rule import Invalid, Match, Rule, Tree, dotted, named, shown
 from .._types import ScanConfig
 
 
@@ -44,6 +44,10 @@ def final_check(self, run):
         super().final_check(run)
 """,
             line=4,
+            flow=(
+                (3, "condition `run.scenario.hooks`"),
+                (4, "check `super().final_check(...)` runs only then"),
+            ),
         ),
         Invalid(
             """
@@ -51,6 +55,10 @@ def install(registry):
     registry.register_hook("before_dispatch", final_check)
 """,
             line=3,
+            flow=(
+                (3, "hook registration `registry.register_hook(...)`"),
+                (3, "check `final_check` registered as a hook"),
+            ),
         ),
         Invalid(
             """
@@ -58,19 +66,29 @@ def on_before_dispatch(request):
     check_parity(request.tools, EXPECTED)
 """,
             line=3,
+            flow=(
+                (2, "hook `on_before_dispatch`"),
+                (3, "check `check_parity(...)` runs only in it"),
+            ),
         ),
     )
 
     def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
         return (config.check, (*config.hook_words, *config.hook_registration))
 
-    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
-        found: dict[int, cst.CSTNode] = {}
+    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
+        # One finding per check, the first reason found for it kept: a condition, a hook, a registration.
+        found: dict[int, Match] = {}
         for branch in tree.findall(tree.module, cst.If):
             if tree.mentions(branch.test, config.hook_words):
-                found.update((id(call), call) for call in tree.calls_to(branch.body, config.check))
+                for call in tree.calls_to(branch.body, config.check):
+                    found.setdefault(id(call), Match(call, f"check {shown(call)} runs only then", ((branch.test, f"condition {shown(branch.test)}"),)))
         for hook in tree.hook_functions(config):
-            found.update((id(call), call) for call in tree.calls_to(hook.body, config.check))
+            for call in tree.calls_to(hook.body, config.check):
+                found.setdefault(id(call), Match(call, f"check {shown(call)} runs only in it", ((hook.name, f"hook `{hook.name.value}`"),)))
         for registration in tree.calls_to(tree.module, config.hook_registration):
-            found.update((id(arg), arg.value) for arg in registration.args if named(dotted(arg.value), config.check))
+            for arg in registration.args:
+                if named(dotted(arg.value), config.check):
+                    label = f"check `{dotted(arg.value)}` registered as a hook"
+                    found.setdefault(id(arg), Match(arg.value, label, ((registration, f"hook registration {shown(registration)}"),)))
         yield from found.values()

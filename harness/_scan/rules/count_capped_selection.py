@@ -7,7 +7,8 @@ from collections.abc import Iterator
 import libcst as cst
 
 from .._flow import block
-from .._rule import Invalid, Rule, Tree, dotted
+from .._places import name_source
+from .._rule import Invalid, Match, Place, Rule, Tree, dotted, shown
 from .._types import ScanConfig
 from .silent_truncation import _fills_until_full
 
@@ -106,6 +107,10 @@ def within(tools, budget):
     return chosen
 """,
             line=5,
+            flow=(
+                (2, "parameter `tools`"),
+                (5, "budget cap `size(tool) > budget`"),
+            ),
         ),
         Invalid("top = [tool for i, tool in enumerate(surface) if i < max_count]\n", line=1),
         Invalid(
@@ -124,13 +129,17 @@ def prepare(request, limit):
     return request.override(tools=cap(request.tools))
 """,
             line=8,
+            flow=(
+                (5, "parameter `tools`"),
+                (8, "count cap `len(kept) >= limit`"),
+            ),
         ),
     )
 
     def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
         return (("len", "enumerate", *_BUDGET), config.tool_words)
 
-    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
+    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         words = config.tool_words
         for loop in tree.findall(tree.module, cst.For, cst.While, cst.CompFor):
             if isinstance(loop, cst.For) and _fills_until_full(tree, loop):
@@ -138,7 +147,8 @@ def prepare(request, limit):
             if isinstance(loop, cst.While):
                 found = _shrinks(tree, loop)
                 if found is not None and tree.mentions(loop.test, words):
-                    yield found
+                    measured = [call.args[0].value for call in tree.calls(found) if dotted(call.func) == "len" and call.args]
+                    yield Match(found, f"count cap {shown(found)}", _tool_list(tree, measured[0], "tool list") if measured else ())
                 continue
             about_tools = tree.mentions(loop.iter, words)
             counter = _counter(loop)
@@ -152,7 +162,21 @@ def prepare(request, limit):
                         continue
                     spends = isinstance(loop, cst.For) and guard is not None and _spends_budget(tree, compare, guard, loop)
                     if spends or _caps_count(compare, guard, counter):
-                        yield compare
+                        source = _tool_list(tree, _iterated(loop.iter), "tool list" if about_tools else "candidates")
+                        yield Match(compare, f"{'budget' if spends else 'count'} cap {shown(compare)}", source)
+
+
+def _iterated(node: cst.BaseExpression) -> cst.BaseExpression:
+    """The list a loop walks: `tools` of `enumerate(tools)`."""
+    if isinstance(node, cst.Call) and dotted(node.func) == "enumerate" and node.args:
+        return node.args[0].value
+    return node
+
+
+def _tool_list(tree: Tree, node: cst.BaseExpression, noun: str) -> tuple[Place, ...]:
+    """The list the cap selects from: where a plain name got it, else the expression itself."""
+    entered = name_source(tree, node, node, noun) if isinstance(node, cst.Name) else ()
+    return entered or ((node, f"{noun} {shown(node)}"),)
 
 
 def _guards(loop: cst.For) -> list[tuple[cst.BaseExpression, cst.If | None]]:

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from .._rule import Invalid, Rule, Tree, assigned, dotted, is_tools
+from .._rule import Invalid, Match, Place, Rule, Tree, assigned, dotted, is_tools, shown
 from .._types import ScanConfig
 
 #: Names a function collects tools to hide into.
@@ -40,6 +40,10 @@ def refresh(request):
             request.tools = [t for t in request.tools if t["name"] != "market__web_search"]
 """,
             line=4,
+            flow=(
+                (3, "tool results `request.messages`"),
+                (4, 'diagnostic read `"quota_exhausted" in message["content"]`, tools hidden on its word'),
+            ),
         ),
         Invalid(
             """
@@ -57,14 +61,25 @@ def disabled_tools(results):
     def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
         return (config.diagnostic_words, config.message_words)
 
-    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
+    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         for function in tree.functions():
             if not tree.mentions(function, config.message_words) or not _hides(tree, function, config):
                 continue
             for node in tree.findall(function.body, cst.Comparison, cst.Call):
                 if _reads_diagnostic(tree, node, config):
-                    yield node
+                    yield Match(node, f"diagnostic read {shown(node)}, tools hidden on its word", _results(tree, function, config))
                     break
+
+
+def _results(tree: Tree, function: cst.FunctionDef, config: ScanConfig) -> tuple[Place, ...]:
+    """Where the messages or tool results come in: the list a loop walks, else a parameter."""
+    for loop in tree.findall(function.body, cst.For):
+        if tree.mentions(loop.iter, config.message_words):
+            return ((loop.iter, f"tool results {shown(loop.iter)}"),)
+    for param in tree.findall(function.params, cst.Param):
+        if tree.mentions(param.name, config.message_words):
+            return ((param, f"parameter `{param.name.value}`"),)
+    return ()
 
 
 def _hides(tree: Tree, function: cst.FunctionDef, config: ScanConfig) -> bool:

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import libcst as cst
-
 from .._module import editors, trace_all
-from .._rule import Invalid, Rule, Tree
+from .._places import value_source
+from .._rule import Invalid, Match, Rule, Tree, shown
 from .._trace import Mutation, Passed
 from .._types import ScanConfig
 from .._values import Share
@@ -69,6 +68,10 @@ def ensure_strict(json_schema, path):
     json_schema["additionalProperties"] = False
 """,
             line=7,
+            flow=(
+                (2, "parameter `json_schema`"),
+                (7, 'edited in place by `json_schema["additionalProperties"] = False`'),
+            ),
         ),
         Invalid(
             """
@@ -95,6 +98,10 @@ def strip_titles(input_schema):
         _strip(sub)
 """,
             line=6,
+            flow=(
+                (5, "parameter `input_schema`"),
+                (6, "handed to `_strip(...)`, which edits it"),
+            ),
         ),
         Invalid(
             """
@@ -107,6 +114,10 @@ class Fitter:
             drop("verbose")
 """,
             line=7,
+            flow=(
+                (4, "tool list `self.tools`"),
+                (7, "edited in place by `del props[key]`"),
+            ),
         ),
         Invalid(
             """
@@ -122,16 +133,19 @@ def relax(schema):
     def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
         return ((*config.schema_words, *config.schema_keys, *config.tool_words),)
 
-    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
+    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         traced = list(trace_all(tree, config))
         edits = editors(traced)
-        hooks = {id(node) for node in HookEditsSchemaInPlace().matches(tree, config)}
+        hooks = {id(found.node) for found in HookEditsSchemaInPlace().matches(tree, config)}
         for _, events in traced:
             shared = [event for event in events if event.value.schema and event.value.share is Share.ALIAS]
-            direct = [event.node for event in shared if isinstance(event, Mutation)]
-            through = [event.call for event in shared if isinstance(event, Passed) and edits.edit(event)]
-            if any(id(node) in hooks for node in direct):
+            direct = [event for event in shared if isinstance(event, Mutation)]
+            through = [event for event in shared if isinstance(event, Passed) and edits.edit(event)]
+            if any(id(event.node) in hooks for event in direct):
                 continue
             # A direct write reads best; a call that edits through another function comes second.
-            if direct or through:
-                yield (direct or through)[0]
+            if direct:
+                yield Match(direct[0].node, f"edited in place by {shown(direct[0].node)}", value_source(direct[0].value))
+            elif through:
+                call = through[0].call
+                yield Match(call, f"handed to {shown(call)}, which edits it", value_source(through[0].value))

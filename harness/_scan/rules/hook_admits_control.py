@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from .._rule import Invalid, Rule, Tree, dotted
+from .._rule import Invalid, Match, Rule, Tree, dotted, shown
 from .._types import ScanConfig
 
 #: List operations that put a tool into a tool list.
@@ -38,6 +38,10 @@ def before_dispatch_hook(request):
     request.tools.append(build("read_tool_result"))
 """,
             line=3,
+            flow=(
+                (2, "hook `before_dispatch_hook`"),
+                (3, "control tool added by `request.tools.append(...)`"),
+            ),
         ),
         Invalid(
             """
@@ -52,7 +56,7 @@ def add_reader(request):
     def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
         return ((*config.hook_words, *config.hook_registration), config.controls)
 
-    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
+    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         controls = {name.lower() for name in config.controls}
 
         def names_control(node: cst.CSTNode) -> bool:
@@ -60,10 +64,11 @@ def add_reader(request):
             return bool(controls & said)
 
         for hook in tree.hook_functions(config):
+            source = ((hook.name, f"hook `{hook.name.value}`"),)
             for call in tree.calls(hook.body):
                 if dotted(call.func).endswith(_ADDS) and names_control(call):
-                    yield call
+                    yield Match(call, f"control tool added by {shown(call)}", source)
             for operation in tree.findall(hook.body, cst.BinaryOperation, cst.AugAssign):
                 adds = isinstance(operation, cst.AugAssign) or isinstance(operation.operator, cst.Add)
                 if adds and names_control(operation):
-                    yield operation
+                    yield Match(operation, f"control tool added by {shown(operation)}", source)

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from .._rule import Invalid, Rule, Tree, assigned
+from .._rule import Invalid, Match, Rule, Tree, assigned, shown
 from .._types import ScanConfig
 
 #: Methods that change a dict or list where it stands.
@@ -45,6 +45,10 @@ def strict_hook(request):
     request.tools[0]["function"]["parameters"].pop("additionalProperties")
 """,
             line=3,
+            flow=(
+                (2, "hook `strict_hook`"),
+                (3, 'schema edited in place by `...t.tools[0]["function"]["parameters"].pop(...)`'),
+            ),
         ),
         Invalid(
             """
@@ -58,16 +62,17 @@ def hook(tool):
     def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
         return ((*config.hook_words, *config.hook_registration), config.schema_keys)
 
-    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
+    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         keys = set(config.schema_keys)
         for hook in tree.hook_functions(config):
+            source = ((hook.name, f"hook `{hook.name.value}`"),)
             for statement in tree.findall(hook.body, cst.Assign, cst.AugAssign, cst.Del):
                 if any(_inside_schema(target, keys) for target in assigned(statement)):
-                    yield statement
+                    yield Match(statement, f"schema edited in place by {shown(statement)}", source)
             for call in tree.calls(hook.body):
                 func = call.func
                 if isinstance(func, cst.Attribute) and func.attr.value in _MUTATING and _through_schema(func.value, keys):
-                    yield call
+                    yield Match(call, f"schema edited in place by {shown(call)}", source)
 
 
 def _path(node: cst.BaseExpression) -> list[str]:

@@ -7,7 +7,8 @@ from collections.abc import Iterator
 import libcst as cst
 
 from .._module import trace_all
-from .._rule import Invalid, Rule, Tree
+from .._places import value_source
+from .._rule import Invalid, Match, Rule, Tree, assigned, shown
 from .._trace import Kept
 from .._types import ScanConfig
 
@@ -73,6 +74,10 @@ class Tool:
         return tool
 """,
             line=7,
+            flow=(
+                (4, "parameter `json_schema`"),
+                (7, "kept in `FunctionSchema(...)`"),
+            ),
         ),
         Invalid(
             """
@@ -81,6 +86,10 @@ class Agent:
         self.tools = list(tools)
 """,
             line=4,
+            flow=(
+                (3, "parameter `tools`"),
+                (4, "kept on `self.tools`"),
+            ),
         ),
         Invalid(
             """
@@ -103,6 +112,10 @@ class Server:
         keep()
 """,
             line=7,
+            flow=(
+                (5, "parameter `parameters`"),
+                (7, "kept on `self._tools`"),
+            ),
         ),
         Invalid(
             """
@@ -118,12 +131,12 @@ def convert(tools, strict):
     def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
         return ((*config.schema_words, *config.schema_keys, *config.tool_words),)
 
-    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
+    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         for function, events in trace_all(tree, config):
             if function.name.value in _CONSTRUCTORS:
                 continue
             kept = [
-                event.value.held_at or event.node
+                event
                 for event in events
                 if isinstance(event, Kept) and event.value.caller and event.value.tooling
                 # A value returned as it is, or as a plain copy, is the caller's to keep; a new
@@ -132,4 +145,19 @@ def convert(tools, strict):
             ]
             if kept:
                 # One finding per function: the first place it keeps the caller's value.
-                yield kept[0]
+                first = kept[0]
+                yield Match(first.value.held_at or first.node, _kept(tree, first), value_source(first.value, caller=True))
+
+
+def _kept(tree: Tree, event: Kept) -> str:
+    """Where the value is kept: in a new object, on `self`, in a registry."""
+    if event.value.held_at is not None:
+        holder = tree.enclosing(event.value.held_at, cst.Call)
+        return f"kept in {shown(holder)}" if holder is not None else "kept in a new object"
+    if isinstance(event.node, cst.Call) and isinstance(event.node.func, cst.Attribute):
+        container = event.node.func.value
+    elif isinstance(event.node, cst.Assign | cst.AnnAssign | cst.AugAssign):
+        container = assigned(event.node)[0]
+    else:
+        return f"kept by {shown(event.node)}"
+    return f"kept {'on' if event.place == 'attribute' else 'in'} {shown(container)}"

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from .._rule import Invalid, Rule, Tree, assigned, dotted, named
+from .._rule import Invalid, Match, Place, Rule, Tree, assigned, dotted, named, shown
 from .._types import ScanConfig
 
 
@@ -29,7 +29,7 @@ def final_check(self, run):
 """,
     )
     invalid = (
-        Invalid("expected = capture(request.tools)\n", line=1),
+        Invalid("expected = capture(request.tools)\n", line=1, flow=((1, "request read `request.tools`"), (1, "baseline `expected` assigned from it"))),
         Invalid("self.baseline = run.seal\n", line=1),
         Invalid(
             """
@@ -37,20 +37,35 @@ def final_check(self, run):
     self.check("final", run.seal or self.expected(run), run)
 """,
             line=3,
+            flow=(
+                (3, "seal read `run.seal`"),
+                (3, "compared with it as the expected side: `self.check(...)`"),
+            ),
         ),
     )
 
     def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
         return ((*config.baseline, *config.check), (*config.request_words, *config.seal_words))
 
-    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
+    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         sources = (*config.request_words, *config.seal_words)
         for assign in tree.findall(tree.module, cst.Assign, cst.AnnAssign):
             targets = assigned(assign)
-            if any(named(dotted(t), config.baseline) for t in targets) and assign.value is not None:
-                if tree.mentions(assign.value, sources):
-                    yield assign
+            baselines = [dotted(t) for t in targets if named(dotted(t), config.baseline)]
+            if baselines and assign.value is not None and tree.mentions(assign.value, sources):
+                yield Match(assign, f"baseline `{baselines[0]}` assigned from it", _read(tree, assign.value, config))
         # Every check is handed the request; one handed the seal as its expected side is self-derived.
         for check in tree.calls_to(tree.module, config.check):
-            if any(tree.mentions(arg.value, config.seal_words) for arg in check.args):
-                yield check
+            sealed = [arg.value for arg in check.args if tree.mentions(arg.value, config.seal_words)]
+            if sealed:
+                yield Match(check, f"compared with it as the expected side: {shown(check)}", _read(tree, sealed[0], config))
+
+
+def _read(tree: Tree, value: cst.BaseExpression, config: ScanConfig) -> tuple[Place, ...]:
+    """The first read of the request or its seal in `value`: `request.tools`, `run.seal`."""
+    for node in tree.findall(value, cst.Attribute, cst.Name):
+        if tree.mentions(node, config.seal_words):
+            return ((node, f"seal read {shown(node)}"),)
+        if tree.mentions(node, config.request_words):
+            return ((node, f"request read {shown(node)}"),)
+    return ()

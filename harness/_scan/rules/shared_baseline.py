@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from .._rule import Invalid, Rule, Tree, assigned, dotted, is_tools, named
+from .._places import name_source
+from .._rule import Invalid, Match, Place, Rule, Tree, assigned, dotted, is_tools, named, shown
 from .._types import ScanConfig
 
 #: Calls that copy only the outer container: every nested schema dict stays shared.
@@ -34,7 +35,7 @@ def take_baseline(self, run):
 """,
     )
     invalid = (
-        Invalid("baseline = list(request.tools)\n", line=1),
+        Invalid("baseline = list(request.tools)\n", line=1, flow=((1, "tool list `request.tools`"), (1, "baseline `baseline` shares it"))),
         Invalid("expected = [dict(tool) for tool in tools]\n", line=1),
         Invalid("self.baseline = request.tools[:]\n", line=1),
         Invalid("baseline = [tool.copy() for tool in admitted_tools]\n", line=1),
@@ -45,23 +46,35 @@ def take_baseline(self, run):
     return recapture(list(run.tools), run)
 """,
             line=3,
+            flow=(
+                (3, "tool list `run.tools`"),
+                (3, "returned as the baseline, shared"),
+            ),
         ),
     )
 
     def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
         return (config.baseline,)
 
-    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
+    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         for assign in tree.findall(tree.module, cst.Assign, cst.AnnAssign):
-            targets = assigned(assign)
-            baseline = any(named(dotted(target), config.baseline) for target in targets)
-            if baseline and assign.value is not None and _shares(assign.value, config):
-                yield assign
+            baselines = [dotted(target) for target in assigned(assign) if named(dotted(target), config.baseline)]
+            if baselines and assign.value is not None and _shares(assign.value, config):
+                yield Match(assign, f"baseline `{baselines[0]}` shares it", _shared(tree, assign, assign.value, config))
         for function in tree.functions():
             if "baseline" in function.name.value:
                 for returned in tree.findall(function.body, cst.Return):
                     if returned.value is not None and _shares(returned.value, config):
-                        yield returned
+                        yield Match(returned, "returned as the baseline, shared", _shared(tree, returned, returned.value, config))
+
+
+def _shared(tree: Tree, at: cst.CSTNode, value: cst.BaseExpression, config: ScanConfig) -> tuple[Place, ...]:
+    """The tool list the baseline shares: where a plain name got it, else the expression itself."""
+    for node in tree.findall(value, cst.Attribute, cst.Name):
+        if _tool_list(node, config):
+            entered = name_source(tree, at, node, "tool list") if isinstance(node, cst.Name) else ()
+            return entered or ((node, f"tool list {shown(node)}"),)
+    return ()
 
 
 def _shares(value: cst.BaseExpression, config: ScanConfig) -> bool:

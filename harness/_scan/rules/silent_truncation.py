@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from .._rule import Invalid, Rule, Tree, dotted, is_tools
+from .._places import name_source
+from .._rule import Invalid, Match, Place, Rule, Tree, dotted, is_tools, shown
 from .._types import ScanConfig
 
 
@@ -47,23 +48,33 @@ def fit(run, budget):
     run.tools = kept
 """,
             line=4,
+            flow=(
+                (2, "parameter `run`"),
+                (4, "filled until the budget runs out, the rest dropped"),
+            ),
         ),
     )
 
     def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
         return (config.tool_words,)
 
-    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
+    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         rotations = {id(part) for joined in tree.findall(tree.module, cst.BinaryOperation) for part in _halves(joined)}
         for found in tree.findall(tree.module, cst.Subscript, cst.For, cst.Call):
             if isinstance(found, cst.Subscript) and is_tools(found.value, config) and _cuts(found):
                 if id(found) not in rotations:
-                    yield found
+                    yield Match(found, f"cut by {shown(found)}", _entered(tree, found, found.value))
             elif isinstance(found, cst.Call) and dotted(found.func).endswith("islice") and found.args:
                 if is_tools(found.args[0].value, config):
-                    yield found
+                    yield Match(found, f"cut by {shown(found)}", _entered(tree, found, found.args[0].value))
             elif isinstance(found, cst.For) and is_tools(found.iter, config) and _fills_until_full(tree, found):
-                yield found
+                yield Match(found, "filled until the budget runs out, the rest dropped", _entered(tree, found, found.iter))
+
+
+def _entered(tree: Tree, at: cst.CSTNode, tools: cst.BaseExpression) -> tuple[Place, ...]:
+    """Where the cut tool list entered: the parameter or assignment that holds it (`request` of
+    `request.tools`); nothing when it is not bound in the same scope."""
+    return name_source(tree, at, tools, "tool list")
 
 
 def _halves(joined: cst.CSTNode) -> tuple[cst.CSTNode, ...]:

@@ -7,7 +7,8 @@ from collections.abc import Iterator
 import libcst as cst
 
 from .._flow import always_leaves, block, guarantees, unpreceded
-from .._rule import Invalid, Rule, Tree, dotted, named
+from .._places import name_source
+from .._rule import Invalid, Match, Place, Rule, Tree, dotted, named, shown
 from .._types import ScanConfig
 
 
@@ -50,6 +51,10 @@ def send(request, hooks, gateway):
     gateway.dispatch(request)
 """,
             line=5,
+            flow=(
+                (2, "parameter `request`"),
+                (5, "unchecked dispatch `gateway.dispatch(...)`"),
+            ),
         ),
         Invalid(
             """
@@ -77,7 +82,7 @@ async def prepare(self, request):
     def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
         return (config.dispatch,)
 
-    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
+    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         checking = _checking_functions(tree, config)
 
         def is_check(call: cst.Call) -> bool:
@@ -91,7 +96,16 @@ async def prepare(self, request):
             return _compare_and_raise(tree, statement, config)
 
         for function in tree.functions():
-            yield from unpreceded(tree, block(function.body), dispatches, is_check, guard=compare_and_raise)
+            for dispatch in unpreceded(tree, block(function.body), dispatches, is_check, guard=compare_and_raise):
+                yield Match(dispatch, f"unchecked dispatch {shown(dispatch)}", _request(tree, function, dispatch))
+
+
+def _request(tree: Tree, function: cst.FunctionDef, dispatch: cst.CSTNode) -> tuple[Place, ...]:
+    """Where the dispatched request comes from: the parameter or assignment that holds it, else the
+    function that sends it."""
+    assert isinstance(dispatch, cst.Call)
+    held = name_source(tree, dispatch, dispatch.args[0].value, "request") if dispatch.args else ()
+    return held or ((function.name, f"`{function.name.value}` sends the request"),)
 
 
 def _compare_and_raise(tree: Tree, statement: cst.BaseStatement, config: ScanConfig) -> bool:

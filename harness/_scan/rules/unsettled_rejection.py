@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator, Sequence
 import libcst as cst
 
 from .._flow import SIMPLE, block, guarantees, unpreceded
-from .._rule import Invalid, Rule, Tree, dotted, named
+from .._rule import Invalid, Match, Place, Rule, Tree, dotted, named, shown
 from .._types import ScanConfig
 
 
@@ -74,6 +74,10 @@ def send(request, ledger, gateway):
     gateway.dispatch(request)
 """,
             line=5,
+            flow=(
+                (3, "reserved by `ledger.reserve(...)`"),
+                (5, "refusal `SurfaceRefused(...)` raised with the reservation open"),
+            ),
         ),
         Invalid(
             """
@@ -82,6 +86,9 @@ def settle_refusal(self, run, refusal):
         super().settle_refusal(run, refusal)
 """,
             line=2,
+            flow=(
+                (2, "`settle_refusal` settles on some paths only"),
+            ),
         ),
         Invalid(
             """
@@ -109,7 +116,7 @@ def send(self, run):
         # Only code that holds reservations can leave one open.
         return ((*config.settle, "reserve", "reservation", "ledger"),)
 
-    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode]:
+    def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         def is_settle(call: cst.Call) -> bool:
             return named(dotted(call.func), config.settle)
 
@@ -129,10 +136,27 @@ def send(self, run):
             body = block(function.body)
             if named(function.name.value, config.settle):
                 # A settlement step (or the ledger itself) is judged by whether it settles.
-                if _skips_settling(tree, body, is_settle):
-                    yield function
+                skips = _skips_settling(tree, body, is_settle)
+                if skips:
+                    yield Match(function, f"`{function.name.value}` {skips}", _reservation(tree, function, function))
             else:
-                yield from unpreceded(tree, body, unsettled_refusals, is_settle)
+                for raised in unpreceded(tree, body, unsettled_refusals, is_settle):
+                    assert isinstance(raised, cst.Raise) and raised.exc is not None
+                    label = f"refusal {shown(raised.exc)} raised with the reservation open"
+                    yield Match(raised, label, _reservation(tree, function, raised))
+
+
+def _reservation(tree: Tree, function: cst.FunctionDef, before: cst.CSTNode) -> tuple[Place, ...]:
+    """Where the function takes or holds the reservation: its last `reserve(...)` before `before`,
+    else the first parameter or attribute named like one."""
+    reserves = [call for call in tree.calls(function) if named(dotted(call.func), ("reserve",)) and tree.precedes(call, before)]
+    if reserves:
+        return ((reserves[-1], f"reserved by {shown(reserves[-1])}"),)
+    for node in tree.findall(function, cst.Param, cst.Attribute):
+        name = node.name.value if isinstance(node, cst.Param) else node.attr.value
+        if "reservation" in name.lower():
+            return ((node, f"reservation held in {shown(node)}"),)
+    return ()
 
 
 def _settled_on_the_way_out(tree: Tree, function: cst.FunctionDef, config: ScanConfig, is_settle: Callable[[cst.Call], bool]) -> set[int]:
@@ -190,16 +214,18 @@ def _settles_refusals_in_a_handler(tree: Tree, config: ScanConfig) -> bool:
     return False
 
 
-def _skips_settling(tree: Tree, body: Sequence[cst.BaseStatement], is_settle: Callable[[cst.Call], bool]) -> bool:
-    """A settlement step that does nothing, or settles on some paths only.
+def _skips_settling(tree: Tree, body: Sequence[cst.BaseStatement], is_settle: Callable[[cst.Call], bool]) -> str:
+    """How a settlement step fails to settle ("settles nothing", "settles on some paths only"); ""
+    when it settles on every path.
 
     A step with no settlement call at all that does something else is the ledger itself, not a
     step that forgot to call it.
     """
     statements = [s for s in body if not _docstring(s)]
-    empty = all(isinstance(s, SIMPLE) and all(isinstance(x, cst.Pass) for x in s.body) for s in statements)
+    if all(isinstance(s, SIMPLE) and all(isinstance(x, cst.Pass) for x in s.body) for s in statements):
+        return "settles nothing"
     calls_settle = any(is_settle(c) for s in statements for c in tree.calls(s))
-    return empty or (calls_settle and not guarantees(tree, statements, is_settle))
+    return "settles on some paths only" if calls_settle and not guarantees(tree, statements, is_settle) else ""
 
 
 def _docstring(statement: cst.BaseStatement) -> bool:

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from toolsurface.harness._errors import UsageError
-from toolsurface.harness._scan import FileFailed, ScanConfig, _cache, _workers, load_config, scan_paths
+from toolsurface.harness._scan import FileFailed, ScanConfig, Step, _cache, _workers, load_config, scan_paths
 
 CONFIG = ScanConfig()
 FLAWED = "def take_baseline(run):\n    return recapture(list(run.tools), run)\n"
@@ -41,6 +41,9 @@ def test_an_unchanged_file_is_served_from_the_cache(tmp_path, monkeypatch):
     (folder / "broken.py").unlink()
     again = list(scan_paths([folder], CONFIG, cache_dir=cache))
     assert again == [r for r in first if not isinstance(r, FileFailed)]
+    # The flow comes back from the cache step by step, labels and all.
+    served = next(r for r in again if r.findings).findings[0]
+    assert served.flow == (Step(2, 27, "tool list `run.tools`"), Step(2, 5, "returned as the baseline, shared"))
 
 
 def test_a_changed_file_or_setting_is_scanned_again(tmp_path):
@@ -95,7 +98,28 @@ def test_the_key_digests_the_scanners_code(tmp_path, monkeypatch):
     assert _cache.salt(CONFIG) == _cache.salt(ScanConfig(time_limit=5.0))
 
 
-@pytest.mark.parametrize("entry", [b"[]", b"{}", b'{"parsed": true, "dispatches": 0, "findings": [{"rule": 1}]}', b'{"parsed": 1, "dispatches": 0, "findings": []}', b"null"])
+#: A finding as the cache stored it before findings had a flow.
+_OLD_FINDING = (
+    '{"rule": "TS104", "name": "shared-baseline", "line": 2, "column": 5, "end_line": 2, "end_column": 43, '
+    '"message": "m", "source": "s", "suppressed": false'
+)
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        b"[]",
+        b"{}",
+        b'{"parsed": true, "dispatches": 0, "findings": [{"rule": 1}]}',
+        b'{"parsed": 1, "dispatches": 0, "findings": []}',
+        b"null",
+        # The shape before flows: every field right, no flow.
+        f'{{"parsed": true, "dispatches": 0, "findings": [{_OLD_FINDING}}}]}}'.encode(),
+        # A flow whose step is not a step.
+        f'{{"parsed": true, "dispatches": 0, "findings": [{_OLD_FINDING}, "flow": [{{"line": "2", "column": 5, "label": "x"}}]}}]}}'.encode(),
+        f'{{"parsed": true, "dispatches": 0, "findings": [{_OLD_FINDING}, "flow": [[2, 5, "x"]]}}]}}'.encode(),
+    ],
+)
 def test_a_cache_entry_of_the_wrong_shape_is_a_miss(tmp_path, entry):
     folder, cache = tmp_path / "src", tmp_path / "cache"
     folder.mkdir()
@@ -104,7 +128,7 @@ def test_a_cache_entry_of_the_wrong_shape_is_a_miss(tmp_path, entry):
     (cache / key[:2]).mkdir(parents=True)
     (cache / key[:2] / key).write_bytes(entry)
     (result,) = scan_paths([folder], CONFIG, cache_dir=cache)
-    assert [f.rule for f in result.findings] == ["TS104"]
+    assert [(f.rule, f.message != "m", len(f.flow)) for f in result.findings] == [("TS104", True, 2)]
 
 
 def test_a_preset_adds_its_framework_names_and_a_setting_written_out_replaces_them(tmp_path):
@@ -168,3 +192,13 @@ def test_select_and_ignore_choose_the_rules_by_id_and_an_unknown_id_is_refused(t
     pyproject.write_text('[tool.toolsurface.scan]\nselect = ["TS-107"]\n')
     with pytest.raises(UsageError, match=r"\[tool.toolsurface.scan\].select: 'TS-107' is not a rule \(known: TS100, TS101,"):
         load_config(pyproject)
+
+
+def test_the_entry_of_the_current_shape_is_served_flow_and_all(tmp_path):
+    # The same finding as the old-shape entry above, with a flow: a hit, so that entry missed for its shape alone.
+    entry = f'{{"parsed": true, "dispatches": 0, "findings": [{_OLD_FINDING}, "flow": [{{"line": 2, "column": 5, "label": "x"}}]}}]}}'
+    key = _cache.key(_cache.salt(CONFIG), FLAWED.encode())
+    (tmp_path / key[:2]).mkdir()
+    (tmp_path / key[:2] / key).write_text(entry)
+    served = _cache.load(tmp_path, key, "host.py")
+    assert served is not None and [(f.message, f.flow) for f in served.findings] == [("m", (Step(2, 5, "x"),))]

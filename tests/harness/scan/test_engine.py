@@ -1,12 +1,13 @@
 """The engine on one file's text: positions, suppressions, the cheap filter, parse failures."""
 
+import pickle
 import sysconfig
 from pathlib import Path
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolsurface.harness._scan import FileFailed, FileScanned, ScanConfig, _stack, scan_paths, scan_source
+from toolsurface.harness._scan import FileFailed, FileScanned, Match, Rule, ScanConfig, Step, _stack, scan_paths, scan_source
 from toolsurface.harness._scan._engine import applicable
 
 CONFIG = ScanConfig()
@@ -122,3 +123,42 @@ def test_without_room_for_a_deep_stack_a_file_is_still_analysed(monkeypatch):
     monkeypatch.setattr(_stack.threading.Thread, "start", no_room)
     (finding,) = scan_source(SHARED.format(comment=""), "host.py", CONFIG).findings
     assert finding.rule == "TS104"
+
+
+def test_a_finding_states_its_flow_source_first_and_its_own_place_last():
+    (finding,) = scan_source(SHARED.format(comment=""), "host.py", CONFIG).findings
+    assert finding.flow == (Step(2, 21, "tool list `state.tools`"), Step(2, 5, "baseline `baseline` shares it"))
+
+
+class _Echo(Rule):
+    """Reports every `sink(...)` call: bare when it has no argument, else from its argument's name."""
+
+    id = "TS199"
+    name = "echo-sink"
+    message = "nothing to do"
+    valid = ()
+    invalid = ()
+
+    def needs(self, config):
+        return (("sink",),)
+
+    def matches(self, tree, config):
+        for call in tree.calls(tree.module):
+            if not call.args:
+                yield call
+            else:
+                # The source named twice and once more at the sink's own place: one step each place.
+                source = (call.args[0].value, "the argument")
+                yield Match(call, "", (source, source, (call, "the call")))
+
+
+def test_a_bare_node_is_its_own_one_step_flow_and_a_place_named_twice_is_one_step():
+    bare, matched = scan_source("sink()\nx = sink(\n    value)\n", "a.py", CONFIG, [_Echo()]).findings
+    assert bare.flow == (Step(1, 1, "`sink(...)`"),)
+    # The sink's own label, empty, is its code; it takes the place of the step the rule named there.
+    assert matched.flow == (Step(3, 5, "the argument"), Step(2, 5, "`sink(...)`"))
+
+
+def test_a_result_with_flows_pickles_whole():
+    result = scan_source(SHARED.format(comment=""), "host.py", CONFIG)
+    assert pickle.loads(pickle.dumps(result)) == result and len(result.findings[0].flow) == 2

@@ -27,6 +27,21 @@ def test_invalid_examples_give_one_finding_at_their_line(rule: Rule, example) ->
     (finding,) = result.findings
     assert finding.source == example.code.splitlines()[example.line - 1]
     assert finding.message == rule.message and finding.name == rule.name
+    # The flow ends where the finding is; an example that names its flow gets exactly that flow.
+    assert (finding.flow[-1].line, finding.flow[-1].column) == (finding.line, finding.column)
+    assert all(step.label for step in finding.flow)
+    if example.flow:
+        assert [(step.line, step.label) for step in finding.flow] == list(example.flow)
+
+
+#: Rules whose findings have nothing before the reported node: a malformed comment is its own source.
+SINK_ONLY = {"TS100"}
+
+
+@pytest.mark.parametrize("rule", [rule for rule in RULES if rule.id not in SINK_ONLY], ids=lambda rule: rule.id)
+def test_every_rule_with_a_source_names_it_in_an_example(rule: Rule) -> None:
+    named = [example for example in rule.invalid if len(example.flow) > 1]
+    assert named, f"{rule.id}: no invalid example states its flow from source to sink"
 
 
 def test_every_rule_class_is_registered_once_in_id_order() -> None:

@@ -122,3 +122,42 @@ def test_editors_spread_through_calls_and_recursion() -> None:
     tree = Tree(cst.parse_module(source))
     found = editors(list(trace_all(tree, CONFIG)))
     assert {name for name, edited in found.edits.items() if edited} == {"strip", "walk", "run", "helper"}
+
+
+def _sources(value) -> list[str]:
+    """A value's sources as code: a parameter's name, an attribute's dotted name."""
+    return [node.name.value if isinstance(node, cst.Param) else cst.Module([]).code_for_node(node) for node in value.sources]
+
+
+def test_a_value_remembers_where_it_entered_through_aliases_parts_and_copies() -> None:
+    source = (
+        "class A:\n"
+        "    def add(self, schema, extra):\n"
+        "        props = dict(schema)['properties']\n"
+        "        for key, sub in props.items():\n"
+        "            first, second = sub, key\n"
+        "            first.pop('x')\n"
+    )
+    (mutation,) = [e for e in events(source) if isinstance(e, Mutation)]
+    assert _sources(mutation.value) == ["schema"] and isinstance(mutation.value.sources[0], cst.Param)
+
+
+def test_a_join_keeps_every_source_once_in_the_order_reached() -> None:
+    source = (
+        "class A:\n"
+        "    def add(self, schema, fallback, flag):\n"
+        "        chosen = schema if flag else fallback\n"
+        "        if flag:\n"
+        "            chosen = self.tools or schema\n"
+        "        chosen.clear()\n"
+    )
+    (mutation,) = [e for e in events(source) if isinstance(e, Mutation)]
+    # The two paths meet: the `if` arm's sources first, then the other path's, `schema` once.
+    assert _sources(mutation.value) == ["self.tools", "schema", "fallback"]
+    assert mutation.value.origin == {"schema", "fallback"}
+
+
+def test_a_tool_list_read_from_self_enters_there() -> None:
+    source = "class A:\n    def shrink(self):\n        for tool in self.tools:\n            tool.parameters['properties'].clear()\n"
+    (mutation,) = [e for e in events(source) if isinstance(e, Mutation)]
+    assert _sources(mutation.value) == ["self.tools"] and mutation.value.origin == frozenset()
