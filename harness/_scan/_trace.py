@@ -268,6 +268,8 @@ class Trace:
             # something else.
             if owner.schema and node.attr.value not in self.config.schema_keys:
                 return None
+            if _own_field(owner, node.attr.value):
+                return None
             return self.member(owner, node.attr.value)
         if isinstance(node, cst.Subscript):
             owner = self.value(node.value, env)
@@ -400,6 +402,18 @@ def _root(node: cst.BaseExpression) -> str:
     while isinstance(node, cst.Attribute | cst.Subscript | cst.Call):
         node = node.func if isinstance(node, cst.Call) else node.value
     return node.value if isinstance(node, cst.Name) else ""
+
+
+def _own_field(owner: Value, field: str) -> bool:
+    """A field of a new object that was handed the caller's value under another keyword:
+    `ObjectProcessor(output=output).object_def` is what the object built, not part of `output`."""
+    held_at = owner.held_at
+    return (
+        owner.share is Share.SHALLOW
+        and isinstance(held_at, cst.Arg)
+        and held_at.keyword is not None
+        and held_at.keyword.value != field
+    )
 
 
 def _element(items: Value | None) -> Value | None:

@@ -57,6 +57,16 @@ def strict_copy(tools):
 def before_dispatch_hook(request):
     request.tools[0]["input_schema"]["properties"].clear()
 """,
+        """
+def describe(outputs):
+    schemas = []
+    for output in outputs:
+        processor = ObjectProcessor(output=output)
+        parameters = processor.object_def.parameters
+        parameters["title"] = processor.name
+        schemas.append(parameters)
+    return schemas
+""",
     )
     invalid = (
         Invalid(
@@ -114,6 +124,15 @@ def relax(schema):
     shallow = {**schema}
     shallow["properties"]["query"]["maxLength"] = 10
     return shallow
+""",
+            line=4,
+        ),
+        Invalid(
+            """
+def titled(schema, name):
+    processor = ObjectProcessor(parameters=schema)
+    processor.parameters["title"] = name
+    return processor
 """,
             line=4,
         ),
