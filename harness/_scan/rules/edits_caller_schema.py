@@ -67,6 +67,20 @@ def describe(outputs):
         schemas.append(parameters)
     return schemas
 """,
+        """
+import copy
+
+def to_function(function, strict: bool | None = None):
+    if strict and isinstance(function, dict):
+        function = copy.deepcopy(function)
+    if isinstance(function, dict) and "name" in function:
+        described = {k: v for k, v in function.items() if k in {"name", "parameters"}}
+    else:
+        described = convert(function)
+    if strict:
+        described["parameters"]["additionalProperties"] = False
+    return described
+""",
     )
     invalid = (
         Invalid(
@@ -135,6 +149,19 @@ def titled(schema, name):
     return processor
 """,
             line=4,
+        ),
+        Invalid(
+            """
+import copy
+
+def to_function(function, strict: bool | None = None):
+    if strict and isinstance(function, dict):
+        function = copy.deepcopy(function)
+    described = {k: v for k, v in function.items()}
+    described["parameters"]["additionalProperties"] = False
+    return described
+""",
+            line=8,
         ),
     )
 
