@@ -36,12 +36,15 @@ def flags(tree: Tree, function: cst.FunctionDef) -> tuple[str, ...]:
     """Boolean parameters, never rebound, that two `if` tests or more read bare (`if strict`,
     `if not strict`, `if strict and …`)."""
     candidates = {param.name.value for param in parameters(function) if _boolean(param)}
-    candidates -= _rebound(tree, function)
+    if not candidates:
+        # Most functions take no flag: they are traced once, and cost no more than that.
+        return ()
     tested: dict[str, int] = {}
     for statement in tree.findall(function.body, cst.If):
         for name in {flag for flag, _ in _bare(statement.test)} & candidates:
             tested[name] = tested.get(name, 0) + 1
-    return tuple(sorted(name for name, count in tested.items() if count > 1))[:_MOST]
+    twice = {name for name, count in tested.items() if count > 1}
+    return tuple(sorted(twice - _rebound(tree, function)))[:_MOST] if twice else ()
 
 
 def decided(test: cst.BaseExpression, setting: Setting) -> bool | None:
