@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import libcst as cst
 
+from ._conditions import settings
 from ._rule import Tree, dotted
 from ._trace import Event, Mutation, Passed, Trace
 from ._types import ScanConfig
@@ -39,8 +40,21 @@ def trace_all(tree: Tree, config: ScanConfig) -> Iterator[tuple[cst.FunctionDef,
     globals_ = module_names(tree)
     nested = {id(inner) for outer in tree.functions() for inner in tree.findall(outer.body, cst.FunctionDef)}
     for function in tree.functions():
-        if id(function) not in nested:
-            yield function, Trace(tree, config, names, globals_).run(function)
+        if id(function) in nested:
+            continue
+        runs = [Trace(tree, config, names, globals_, setting).run(function) for setting in settings(tree, function)]
+        if len(runs) == 1:
+            yield function, runs[0]
+            continue
+        # The events of every setting of the function's flags, in source order.
+        events = [event for run in runs for event in run]
+        kinds = {type(_node(event)) for event in events}
+        order = {id(node): index for index, node in enumerate(tree.findall(function, *kinds))}
+        yield function, sorted(events, key=lambda event: order.get(id(_node(event)), 0))
+
+
+def _node(event: Event) -> cst.CSTNode:
+    return event.call if isinstance(event, Passed) else event.node
 
 
 @dataclass(frozen=True, slots=True)

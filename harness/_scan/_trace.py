@@ -4,7 +4,8 @@ statement, and the events that matter to the rules.
 One pass over a function's statements in source order keeps an environment: local name → `Value`.
 Assignments, loops, comprehensions, unpacking, `with … as`, walrus and closures (a nested function
 reads its enclosing names) carry values along; both arms of an `if` are joined, except an arm that
-always returns or raises, so an early return does not leak its bindings. A deep copy drops out of
+always returns or raises, so an early return does not leak its bindings, and an `if` that the run's
+setting of the function's flags decides (`_conditions`) takes one arm. A deep copy drops out of
 the environment.
 
 The pass reports `Event`s — a tracked value edited in place, kept somewhere long-lived, returned or
@@ -20,6 +21,7 @@ from typing import Any
 
 import libcst as cst
 
+from ._conditions import Setting, decided, type_tested
 from ._flow import block
 from ._rule import Tree, dotted, named
 from ._types import ScanConfig
@@ -87,11 +89,15 @@ class Trace:
     """The events of one function, its nested functions and lambdas included (closures read the
     enclosing names)."""
 
-    def __init__(self, tree: Tree, config: ScanConfig, names: Mapping[str, str], globals_: frozenset[str]) -> None:
+    def __init__(
+        self, tree: Tree, config: ScanConfig, names: Mapping[str, str], globals_: frozenset[str], setting: Setting | None = None
+    ) -> None:
         self.tree = tree
         self.config = config
         self.names = names
         self.globals = globals_
+        #: The values of the function's flags this run assumes (see `_conditions`).
+        self.setting: Setting = setting or {}
         self.events: list[Event] = []
         self.local: set[str] = set()
 
@@ -122,15 +128,25 @@ class Trace:
             return None if any(isinstance(small, cst.Raise | cst.Return) for small in statement.body) else env
         if isinstance(statement, cst.If):
             self.value(statement.test, env)
-            body = self.block(block(statement.body), dict(env))
+            # Under a setting of the function's flags, an `if` they decide takes one arm only.
+            taken = decided(statement.test, self.setting)
+            body = self.block(block(statement.body), dict(env)) if taken is not False else None
+            if taken is True:
+                return body
+            otherwise = dict(env)
+            narrowed = type_tested(statement.test, self.setting)
+            if narrowed in env and body is not None and narrowed not in body:
+                # `if strict and isinstance(x, dict): x = deepcopy(x)`: where the test fails, `x`
+                # is no dict, so no dict of the caller's is left in it to share.
+                del otherwise[narrowed]
             orelse = statement.orelse
             if orelse is None:
-                other: Env | None = dict(env)
+                other: Env | None = otherwise
             elif isinstance(orelse, cst.If):
-                other = self.statement(orelse, dict(env))
+                other = self.statement(orelse, otherwise)
             else:
-                other = self.block(block(orelse.body), dict(env))
-            return _join_envs(body, other)
+                other = self.block(block(orelse.body), otherwise)
+            return other if taken is False else _join_envs(body, other)
         if isinstance(statement, cst.For):
             inner = dict(env)
             self.bind(statement.target, _element(self.value(statement.iter, env)), inner)
@@ -157,7 +173,7 @@ class Trace:
             return joined if joined is not None else None
         if isinstance(statement, cst.FunctionDef):
             # A closure sees the enclosing names as they are where it is defined.
-            nested = Trace(self.tree, self.config, self.names, self.globals)
+            nested = Trace(self.tree, self.config, self.names, self.globals, self.setting)
             self.events.extend(nested.run(statement, env))
             return env
         return env  # classes are traced method by method; `match` is left alone
@@ -268,6 +284,8 @@ class Trace:
             # JSON schemas are dicts: an attribute of one (`schema.mode` of a schema object) is
             # something else.
             if owner.schema and node.attr.value not in self.config.schema_keys:
+                return None
+            if _own_field(owner, node.attr.value):
                 return None
             return self.member(owner, node.attr.value)
         if isinstance(node, cst.Subscript):
@@ -401,6 +419,18 @@ def _root(node: cst.BaseExpression) -> str:
     while isinstance(node, cst.Attribute | cst.Subscript | cst.Call):
         node = node.func if isinstance(node, cst.Call) else node.value
     return node.value if isinstance(node, cst.Name) else ""
+
+
+def _own_field(owner: Value, field: str) -> bool:
+    """A field of a new object that was handed the caller's value under another keyword:
+    `ObjectProcessor(output=output).object_def` is what the object built, not part of `output`."""
+    held_at = owner.held_at
+    return (
+        owner.share is Share.SHALLOW
+        and isinstance(held_at, cst.Arg)
+        and held_at.keyword is not None
+        and held_at.keyword.value != field
+    )
 
 
 def _element(items: Value | None) -> Value | None:

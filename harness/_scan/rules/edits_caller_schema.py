@@ -56,6 +56,30 @@ def strict_copy(tools):
 def before_dispatch_hook(request):
     request.tools[0]["input_schema"]["properties"].clear()
 """,
+        """
+def describe(outputs):
+    schemas = []
+    for output in outputs:
+        processor = ObjectProcessor(output=output)
+        parameters = processor.object_def.parameters
+        parameters["title"] = processor.name
+        schemas.append(parameters)
+    return schemas
+""",
+        """
+import copy
+
+def to_function(function, strict: bool | None = None):
+    if strict and isinstance(function, dict):
+        function = copy.deepcopy(function)
+    if isinstance(function, dict) and "name" in function:
+        described = {k: v for k, v in function.items() if k in {"name", "parameters"}}
+    else:
+        described = convert(function)
+    if strict:
+        described["parameters"]["additionalProperties"] = False
+    return described
+""",
     )
     invalid = (
         Invalid(
@@ -127,6 +151,28 @@ def relax(schema):
     return shallow
 """,
             line=4,
+        ),
+        Invalid(
+            """
+def titled(schema, name):
+    processor = ObjectProcessor(parameters=schema)
+    processor.parameters["title"] = name
+    return processor
+""",
+            line=4,
+        ),
+        Invalid(
+            """
+import copy
+
+def to_function(function, strict: bool | None = None):
+    if strict and isinstance(function, dict):
+        function = copy.deepcopy(function)
+    described = {k: v for k, v in function.items()}
+    described["parameters"]["additionalProperties"] = False
+    return described
+""",
+            line=8,
         ),
     )
 

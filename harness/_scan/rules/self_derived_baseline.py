@@ -12,7 +12,12 @@ from .._types import ScanConfig
 
 class SelfDerivedBaseline(Rule):
     """An expected surface taken from the request it will be compared with, or from the seal made
-    of that request: the check then compares the request with a record of itself."""
+    of that request: the check then compares the request with a record of itself.
+
+    Only a module that compares surfaces — one that calls a configured check, or compares with a
+    baseline name — has an expected surface: elsewhere `baseline` and `expected` are ordinary words
+    (the state a retry starts from, the marks a converter expects to find).
+    """
 
     id = "TS103"
     name = "self-derived-baseline"
@@ -27,10 +32,33 @@ check("final", expected, run)
 def final_check(self, run):
     self.check("final", self.expected(run), run)
 """,
+        """
+def attempt(ctx, request_context):
+    baseline = AttemptBaseline.capture(request_context)
+    for _ in range(3):
+        baseline.restore(request_context)
+        expected = request_scoped_marks(request_context.messages)
+        if shape_differs(expected, request_context.messages):
+            return None
+""",
     )
     invalid = (
-        Invalid("expected = capture(request.tools)\n", line=1, flow=((1, "request read `request.tools`"), (1, "baseline `expected` assigned from it"))),
-        Invalid("self.baseline = run.seal\n", line=1),
+        Invalid(
+            'expected = capture(request.tools)\ncheck("final", expected, request)\n',
+            line=1,
+            flow=((1, "request read `request.tools`"), (1, "baseline `expected` assigned from it")),
+        ),
+        Invalid(
+            """
+def rebase(self, run):
+    self.baseline = run.seal
+
+def final(self, run):
+    if capture(run.tools) != self.baseline:
+        raise SurfaceRefused("final")
+""",
+            line=3,
+        ),
         Invalid(
             """
 def final_check(self, run):
@@ -49,16 +77,28 @@ def final_check(self, run):
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         sources = (*config.request_words, *config.seal_words)
+        compares = _compares_surfaces(tree, config)
         for assign in tree.findall(tree.module, cst.Assign, cst.AnnAssign):
             targets = assigned(assign)
             baselines = [dotted(t) for t in targets if named(dotted(t), config.baseline)]
-            if baselines and assign.value is not None and tree.mentions(assign.value, sources):
+            if compares and baselines and assign.value is not None and tree.mentions(assign.value, sources):
                 yield Match(assign, f"baseline `{baselines[0]}` assigned from it", _read(tree, assign.value, config))
         # Every check is handed the request; one handed the seal as its expected side is self-derived.
         for check in tree.calls_to(tree.module, config.check):
             sealed = [arg.value for arg in check.args if tree.mentions(arg.value, config.seal_words)]
             if sealed:
                 yield Match(check, f"compared with it as the expected side: {shown(check)}", _read(tree, sealed[0], config))
+
+
+def _compares_surfaces(tree: Tree, config: ScanConfig) -> bool:
+    """Whether the module calls a configured check or compares something with a baseline name."""
+    if tree.calls_to(tree.module, config.check):
+        return True
+    for comparison in tree.findall(tree.module, cst.Comparison):
+        operands = (comparison.left, *(target.comparator for target in comparison.comparisons))
+        if any(named(dotted(operand), config.baseline) for operand in operands):
+            return True
+    return False
 
 
 def _read(tree: Tree, value: cst.BaseExpression, config: ScanConfig) -> tuple[Place, ...]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 import libcst as cst
 
@@ -63,8 +63,43 @@ def send(self, run):
         raise
     self.gateway.dispatch(run.request)
 """,
+        """
+def resolve(response, handlers):
+    # a handled batch would otherwise settle twice, so preserve the order
+    if response.refusal and not handlers:
+        raise ModelRefusalError(response.refusal)
+""",
+        """
+class Lanes:
+    def reserve(self, response_id):
+        return self.free.pop(response_id, None)
+
+    @classmethod
+    async def connect(cls, client):
+        try:
+            return await client.connect()
+        except InvalidStatus as exc:
+            raise cls._handshake_rejection_error(exc) from exc
+
+    @staticmethod
+    def _handshake_rejection_error(exc) -> ModelAPIError:
+        return ModelAPIError(str(exc))
+""",
     )
     invalid = (
+        Invalid(
+            """
+def send(request, ledger, gateway):
+    reservation = ledger.reserve(request.id)
+    if changed(request):
+        raise refused(request)
+    gateway.dispatch(request)
+
+def refused(request) -> SurfaceRefused:
+    return SurfaceRefused(request.id)
+""",
+            line=5,
+        ),
         Invalid(
             """
 def send(request, ledger, gateway):
@@ -113,22 +148,28 @@ def send(self, run):
     )
 
     def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
-        # Only code that holds reservations can leave one open.
-        return ((*config.settle, "reserve", "reservation", "ledger"),)
+        return (_reserving(config),)
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         def is_settle(call: cst.Call) -> bool:
             return named(dotted(call.func), config.settle)
 
+        # Only code that holds reservations can leave one open: a comment that says "settle" or a
+        # word like "preserve" passes the text filter, but names none in the code.
+        if not tree.mentions(tree.module, _reserving(config)):
+            return
         # A refusal raised in a step is settled where the module catches refusals, if it does.
         handled = _settles_refusals_in_a_handler(tree, config)
+        factories = _return_types(tree)
 
         covered: set[int] = set()
 
         def unsettled_refusals(line: cst.SimpleStatementLine | cst.SimpleStatementSuite) -> Iterator[cst.Raise]:
             if not handled:
                 yield from (
-                    s for s in line.body if isinstance(s, cst.Raise) and _refusal(_raised_name(s), config) and id(s) not in covered
+                    s
+                    for s in line.body
+                    if isinstance(s, cst.Raise) and _refusal(_raised_name(s, factories), config) and id(s) not in covered
                 )
 
         for function in tree.functions():
@@ -192,11 +233,29 @@ def _refusal(name: str, config: ScanConfig) -> bool:
     return bool(name) and any(word in lowered for word in config.refusal_words)
 
 
-def _raised_name(raised: cst.Raise) -> str:
+def _reserving(config: ScanConfig) -> tuple[str, ...]:
+    """The words of code that holds reservations: its settlement calls, `reserve`, `reservation`, `ledger`."""
+    return (*config.settle, "reserve", "reservation", "ledger")
+
+
+def _raised_name(raised: cst.Raise, factories: Mapping[str, str]) -> str:
+    """The name of what is raised: the class, the variable, or — for a call to a function of the
+    module that builds the exception — the class its return annotation names, since a factory's
+    name says what it reacts to (`_handshake_rejection_error`), not what it raises."""
     exception = raised.exc
     if isinstance(exception, cst.Call):
         exception = exception.func
-    return dotted(exception).rsplit(".", 1)[-1] if exception is not None else ""
+    name = dotted(exception).rsplit(".", 1)[-1] if exception is not None else ""
+    return factories.get(name, name)
+
+
+def _return_types(tree: Tree) -> dict[str, str]:
+    """Function name → the last name of its return annotation, for the module's annotated functions."""
+    found: dict[str, str] = {}
+    for function in tree.functions():
+        if function.returns is not None and dotted(function.returns.annotation):
+            found[function.name.value] = dotted(function.returns.annotation).rsplit(".", 1)[-1]
+    return found
 
 
 def _settles_refusals_in_a_handler(tree: Tree, config: ScanConfig) -> bool:
