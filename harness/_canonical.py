@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import functools
 import json
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -70,13 +69,16 @@ def _decode(raw: bytes) -> Any:
     """The JSON value of a snapshot's bytes: orjson (several times faster on a surface of 128 tools
     with KB-long descriptions), the standard library where orjson would not be exact: it reads an
     integer past 64 bits as a float, so any run of 19 or more digits goes to `json`."""
-    if _LONG_NUMBER.search(raw):
+    if _LONG_NUMBER in raw.translate(_DIGITS):
         return json.loads(raw)
     return orjson.loads(raw)
 
 
-#: 19 digits can exceed a signed 64-bit integer; shorter runs never do.
-_LONG_NUMBER = re.compile(rb"\d{19}")
+#: 19 digits can exceed a signed 64-bit integer; shorter runs never do. Found by mapping every
+#: digit to `0` and every other byte to a space, then one substring search: a regex scan for
+#: `\d{19}` costs several times the decode itself on a surface of 150 KB.
+_DIGITS = bytes(b"0"[0] if chr(byte).isdigit() and byte < 128 else b" "[0] for byte in range(256))
+_LONG_NUMBER = b"0" * 19
 
 
 def canonical_json(value: Any) -> bytes:

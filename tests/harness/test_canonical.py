@@ -61,3 +61,11 @@ def test_parity_is_canonical_equality(schema, value):
     changed = {**schema, key: value}
     same = capture([tool(schema)]).canonical == capture([tool(changed)]).canonical
     assert (capture([tool(schema)]) == capture([tool(changed)])) is same
+
+
+@given(st.integers(min_value=-(2**80), max_value=2**80), st.text(alphabet="0123456789 ,x", max_size=40))
+def test_entries_give_back_integers_of_any_size_exactly(number, digits):
+    # Past 64 bits orjson would read a float; a run of 19 digits anywhere sends the decode to `json`.
+    entries = capture([tool({"default": number, "description": digits})]).entries()
+    assert entries[0][2] == {"default": number, "description": digits}
+    assert type(entries[0][2]["default"]) is int
