@@ -174,7 +174,7 @@ def _prepare(options: RunOptions) -> Session:
     red_spec = red_target_for(options.red_target, target)
     red = None if red_spec == NO_TARGET else load_target(red_spec, "red_target")
     expectations = load_expectations(options.expectations) if options.expectations else ()
-    planned = plan(loaded, options.seed, checkpoints=offered_checkpoints(target, options.timeout))
+    planned = plan(loaded, options.seed, checkpoints=offered_checkpoints(target, options.timeout), patterns=options.select)
     chosen = select(planned, options.select)
     if options.select and not chosen:
         patterns = ", ".join(map(repr, options.select))
@@ -248,7 +248,8 @@ def find_case(session: Session, case_id: str) -> Case:
 
 def reproduce(options: RunOptions, case_id: str) -> Reproduction:
     """Re-run one case on `options.target`, keeping the refusal's own words."""
-    session = prepare(RunOptions(**{**options.__dict__, "red_target": NO_TARGET}))
+    # Any planned case can be reproduced, whatever a configured `select` leaves to `run`.
+    session = prepare(RunOptions(**{**options.__dict__, "red_target": NO_TARGET, "select": ()}))
     case = find_case(session, case_id)
     runner = session.runner
     scenario, expected = runner.judged(Role.TARGET, case.scenario), runner.expected(case)

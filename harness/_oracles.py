@@ -151,7 +151,7 @@ def evidence(case: Case, observed: Observation, scenario: Scenario, expected: Ex
         changes = tuple(map(str, diff_snapshots(_of_call(expected, sent.call), sent.surface)))
         changes += diff_summaries(scenario.contract.summary, sent.summary)
     else:
-        changes = case.change
+        changes = case.change or ()
     return Evidence(
         dispatches=len(observed.dispatches),
         ledger=observed.ledger,

@@ -51,9 +51,17 @@ def recorded_checkpoints(scenario: Scenario) -> tuple[tuple[int, str], ...]:
 
 
 def plan(
-    scenarios: Iterable[Scenario], seed: int, mutators: Sequence[Mutator] = MUTATORS, checkpoints: Checkpoints = recorded_checkpoints
+    scenarios: Iterable[Scenario],
+    seed: int,
+    mutators: Sequence[Mutator] = MUTATORS,
+    checkpoints: Checkpoints = recorded_checkpoints,
+    patterns: Sequence[str] = (),
 ) -> tuple[Case, ...]:
-    """Every case for these scenarios, in a deterministic order, at each boundary `checkpoints` gives."""
+    """Every case for these scenarios, in a deterministic order, at each boundary `checkpoints` gives.
+
+    With `patterns`, only the cases whose id matches one have their change worked out (a dry run
+    of the mutation, most of the plan's cost); the others keep their id and place, change None.
+    """
     cases: list[Case] = []
     for scenario in scenarios:
         hooks = "hooks" if scenario.hooks else "no-hooks"
@@ -65,18 +73,20 @@ def plan(
             for mutation in mutator.mutations(scenario, rng):
                 changes: dict[int, tuple[str, ...]] = {}
                 for call, point in offered:
-                    if call not in changes:
+                    case_id = f"{prefix}/{boundary(point, call)}/{mutation.label}"
+                    wanted = not patterns or matches(case_id, patterns)
+                    if wanted and call not in changes:
                         changes[call] = dry_run(scenario, mutator, mutation, call)
                     cases.append(
                         Case(
-                            id=f"{prefix}/{boundary(point, call)}/{mutation.label}",
+                            id=case_id,
                             index=len(cases),
                             scenario=scenario.id,
                             lane=scenario.lane,
                             hooks=scenario.hooks,
                             point=point,
                             mutation=mutation,
-                            change=changes[call],
+                            change=changes[call] if wanted else None,
                             call=call,
                         )
                     )
@@ -107,7 +117,11 @@ def select(cases: Sequence[Case], patterns: Sequence[str]) -> tuple[Case, ...]:
     """Cases whose id matches any glob (all cases when there are no patterns)."""
     if not patterns:
         return tuple(cases)
-    return tuple(case for case in cases if any(fnmatch.fnmatchcase(case.id, p) for p in patterns))
+    return tuple(case for case in cases if matches(case.id, patterns))
+
+
+def matches(case_id: str, patterns: Sequence[str]) -> bool:
+    return any(fnmatch.fnmatchcase(case_id, p) for p in patterns)
 
 
 def shard(cases: Sequence[Case], part: Shard | None) -> tuple[Case, ...]:

@@ -31,8 +31,9 @@ class Case:
     #: The boundary's name: a recorded stage's `Point`, or one of the target's own (`Target.own_boundaries`).
     point: str
     mutation: Mutation
-    #: What the mutation does to the admitted surface, as diff lines (empty: it changes nothing).
-    change: tuple[str, ...]
+    #: What the mutation does to the admitted surface, as diff lines (empty: it changes nothing);
+    #: None for a planned case `--select` left out, whose change was never worked out.
+    change: tuple[str, ...] | None
     #: The model call of the request at whose boundary the mutation lands: 1 for the first.
     call: int = 1
 
@@ -48,7 +49,7 @@ class Case:
     @property
     def equivalent(self) -> bool:
         """An illegitimate mutation that leaves the surface canonically equal: nothing to refuse."""
-        return self.must is Must.REFUSE and not self.change
+        return self.must is Must.REFUSE and self.change == ()
 
     @property
     def hook_mode(self) -> str:

@@ -27,7 +27,7 @@ class ReproductionView:
         # through `printable`, so no control character reaches the terminal.
         yield _line(f"case     {case.id}")
         yield _line(f"target   {r.target}   must {case.must.value}")
-        yield _line(f"change   {'; '.join(case.change) or 'none (canonically equal)'}")
+        yield _line(f"change   {'; '.join(case.change or ()) or 'none (canonically equal)'}")
         yield _line(f"points   {', '.join(observed.points) or 'none offered'}")
         for index, ruling in enumerate(r.rulings):
             yield _line(f"{'facts' if index == 0 else '':9}{ruling}")

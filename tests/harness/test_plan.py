@@ -100,3 +100,13 @@ def test_equivalent_cases_change_nothing(scenarios):
     cases = plan(scenarios, seed=0)
     equivalent = [c for c in cases if c.equivalent]
     assert equivalent and all(c.mutation.kind == "reorder" for c in equivalent)
+
+
+def test_a_selection_works_out_the_same_changes_and_keeps_every_case_in_its_place(scenarios):
+    whole = plan(scenarios, seed=0)
+    patterns = ["etf-compare-main-openai/*/evidence/*", "*/delete.*"]
+    narrowed = plan(scenarios, seed=0, patterns=patterns)
+    assert [case.id for case in narrowed] == [case.id for case in whole]
+    assert select(narrowed, patterns) == select(whole, patterns)
+    left_out = [case for case in narrowed if case not in select(narrowed, patterns)]
+    assert left_out and all(case.change is None and not case.equivalent for case in left_out)
