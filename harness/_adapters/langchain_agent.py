@@ -28,11 +28,9 @@ try:
     import langchain.agents.factory as agent_factory
     from langchain.agents.middleware import AgentMiddleware, ModelRequest
     from langchain.tools import ToolRuntime
-    from langchain_core.language_models import BaseChatModel
-    from langchain_core.messages import AIMessage, BaseMessage
-    from langchain_core.outputs import ChatGeneration, ChatResult
+    from langchain_core.messages import BaseMessage
+    from langchain_core.outputs import ChatResult
     from langchain_core.tools import StructuredTool
-    from langchain_core.utils.function_calling import convert_to_openai_tool
     from langsmith import tracing_context
 except ImportError as error:  # not installed, or a major without these APIs
     raise ImportError(f"{_INSTALL} ({error})") from error
