@@ -77,7 +77,7 @@ def _decode(raw: bytes) -> Any:
 #: 19 digits can exceed a signed 64-bit integer; shorter runs never do. Found by mapping every
 #: digit to `0` and every other byte to a space, then one substring search: a regex scan for
 #: `\d{19}` costs several times the decode itself on a surface of 150 KB.
-_DIGITS = bytes(b"0"[0] if chr(byte).isdigit() and byte < 128 else b" "[0] for byte in range(256))
+_DIGITS = bytes(ord("0") if chr(byte) in "0123456789" else ord(" ") for byte in range(256))
 _LONG_NUMBER = b"0" * 19
 
 
