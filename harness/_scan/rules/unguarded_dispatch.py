@@ -41,6 +41,12 @@ def send(ports, tools, baseline):
         raise HostRefused("tool surface changed")
     ports.gateway.dispatch("req-1", tools, [])
 """,
+        """
+def send(gateway, request, expected_tools):
+    if [tool.name for tool in request.tools] != expected_tools:
+        raise Refused("tool surface changed")
+    gateway.dispatch(request)
+""",
     )
     invalid = (
         Invalid(
@@ -64,6 +70,19 @@ def send(request, gateway):
     return gateway.dispatch(request)
 """,
             line=5,
+        ),
+        Invalid(
+            """
+def send(tools, gateway, limit):
+    if len(tools) > limit:
+        raise TooManyTools(len(tools))
+    gateway.dispatch(tools)
+""",
+            line=5,
+            flow=(
+                (2, "parameter `tools`"),
+                (5, "unchecked dispatch `gateway.dispatch(...)`"),
+            ),
         ),
         Invalid(
             """
@@ -109,14 +128,26 @@ def _request(tree: Tree, function: cst.FunctionDef, dispatch: cst.CSTNode) -> tu
 
 
 def _compare_and_raise(tree: Tree, statement: cst.BaseStatement, config: ScanConfig) -> bool:
-    """`if <surface> != <baseline>: raise …`: a check written in place."""
+    """`if <surface> != <baseline>: raise …`: a check written in place. A cap (`len(tools) > n`) or
+    a membership test (`name not in allowed`) refuses some requests, but it compares no surface
+    with the expected one, so it is no check."""
     if not isinstance(statement, cst.If) or not always_leaves(block(statement.body)):
         return False
-    compares = bool(tree.findall(statement.test, cst.Comparison))
-    about_surface = tree.mentions(statement.test, (*config.baseline, *config.tool_words)) or any(
-        named(dotted(call.func), config.snapshot) for call in tree.calls(statement.test)
-    )
-    return compares and about_surface
+    return any(_compares_surfaces(tree, comparison, config) for comparison in tree.findall(statement.test, cst.Comparison))
+
+
+def _compares_surfaces(tree: Tree, comparison: cst.Comparison, config: ScanConfig) -> bool:
+    """An equality test with the surface on one side and the baseline on another."""
+    if not any(isinstance(target.operator, cst.Equal | cst.NotEqual) for target in comparison.comparisons):
+        return False
+    sides = [comparison.left, *(target.comparator for target in comparison.comparisons)]
+
+    def snapshot(side: cst.BaseExpression) -> bool:
+        return any(named(dotted(call.func), config.snapshot) for call in tree.calls(side))
+
+    surface = {index for index, side in enumerate(sides) if tree.mentions(side, config.tool_words) or snapshot(side)}
+    baseline = {index for index, side in enumerate(sides) if tree.mentions(side, config.baseline) or snapshot(side)}
+    return any(one != other for one in surface for other in baseline)
 
 
 def _checking_functions(tree: Tree, config: ScanConfig) -> set[str]:
