@@ -1,11 +1,10 @@
 """Immutable snapshots of a tool surface, and parity between them.
 
-A snapshot is the surface serialized to JSON bytes as it was found: bytes cannot be edited in
-place, so nothing downstream of a capture can reach into it. Parity ignores object key order and
-respects array and tool order. It is decided on the raw bytes when they are equal (the common
-case, one `bytes` comparison) and on sorted-key canonical JSON only when they differ but could
-still be a key reordering — which keeps a capture plus two checks within about 3× of a plain
-`==` of two trees (see tests/benchmarks).
+A snapshot is the surface serialized to JSON bytes, every object's keys sorted: bytes cannot be
+edited in place, so nothing downstream of a capture can reach into it. Parity ignores object key
+order and respects array and tool order, so sorting the keys once, when the snapshot is taken,
+makes parity one `bytes` comparison whatever order the keys came in. A recorded schema is sorted
+once per distinct schema, not once per snapshot (see `snapshot_of`).
 """
 
 from __future__ import annotations
@@ -23,26 +22,13 @@ from toolsurface.scenarios import ToolDescriptor
 from ._formats import LOGICAL, ToolFormat
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+@dataclass(frozen=True, slots=True)
 class Snapshot:
-    """A captured surface: JSON of `[[name, description, input_schema], ...]`, key order as found;
-    a tool with wire fields (`ToolFormat.wire`) has them as a fourth element, `{name: value}`."""
+    """A captured surface: sorted-key JSON of `[[name, description, input_schema], ...]`; a tool
+    with wire fields (`ToolFormat.wire`) has them as a fourth element, `{name: value}`. Two
+    snapshots are equal exactly when their surfaces have parity."""
 
     raw: bytes
-
-    @property
-    def canonical(self) -> bytes:
-        """The same surface with every object's keys sorted: equal exactly when surfaces have parity."""
-        return canonical_json(_decode(self.raw))
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Snapshot):
-            return NotImplemented
-        # Reordering keys never changes the length of compact JSON, so a length change is a change.
-        return self.raw == other.raw or (len(self.raw) == len(other.raw) and self.canonical == other.canonical)
-
-    def __hash__(self) -> int:
-        return hash(self.canonical)
 
     def entries(self) -> list[list[Any]]:
         """A fresh decoded copy: `[name, description, input_schema]` per tool (and its wire fields, if any), in order."""
@@ -62,7 +48,7 @@ class Snapshot:
 @functools.lru_cache(maxsize=256)
 def _without(raw: bytes, names: frozenset[str]) -> bytes:
     # A narrowed baseline is asked for at every check; its inputs are immutable, so decode once.
-    return _raw_json([entry for entry in _decode(raw) if entry[0] not in names])
+    return canonical_json([entry for entry in _decode(raw) if entry[0] not in names])
 
 
 def _decode(raw: bytes) -> Any:
@@ -89,25 +75,39 @@ def canonical_json(value: Any) -> bytes:
         return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()
 
 
-def _raw_json(value: Any) -> bytes:
+@functools.lru_cache(maxsize=4096)
+def _sorted(recorded: bytes) -> bytes:
+    """Recorded JSON bytes with every object's keys sorted. A run snapshots the same few schemas
+    for every case, so each is decoded once."""
+    return canonical_json(_decode(recorded))
+
+
+def entries_as_found(tools: Iterable[Any], fmt: ToolFormat = LOGICAL) -> list[list[Any]]:
+    """A deep copy of live tools as snapshot entries, every object's keys in the order found: what
+    a recording keeps, since the cases planned from a schema follow the order of its keys."""
+    value = [fmt.logical(tool) for tool in tools]
     try:
-        return orjson.dumps(value)
-    except TypeError:
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+        raw = orjson.dumps(value)
+    except TypeError:  # past 64-bit integers, as in `canonical_json`
+        raw = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode()
+    return list(_decode(raw))
 
 
 def capture(tools: Iterable[Any], fmt: ToolFormat = LOGICAL) -> Snapshot:
     """Snapshot live tool objects as they are now."""
-    return Snapshot(_raw_json([fmt.logical(tool) for tool in tools]))
+    return Snapshot(canonical_json([fmt.logical(tool) for tool in tools]))
 
 
 def snapshot_of(descriptors: Sequence[ToolDescriptor], fmt: ToolFormat = LOGICAL) -> Snapshot:
-    """Snapshot recorded descriptors without decoding their schemas: they are JSON bytes already.
+    """Snapshot recorded descriptors from their JSON bytes, each distinct schema sorted once.
 
     Gives the same bytes `capture` gives for live tools built from these descriptors in `fmt`,
     whose wire fields are the only ones kept: what a format cannot carry never reaches its wire.
     """
-    entries = (b"[%b,%b,%b%b]" % (_raw_json(d.name), _raw_json(d.description), d.schema_json, _wire(d, fmt)) for d in descriptors)
+    entries = (
+        b"[%b,%b,%b%b]" % (canonical_json(d.name), canonical_json(d.description), _sorted(d.schema_json), _wire(d, fmt))
+        for d in descriptors
+    )
     return Snapshot(b"[" + b",".join(entries) + b"]")
 
 
@@ -118,5 +118,5 @@ def _wire(descriptor: ToolDescriptor, fmt: ToolFormat) -> bytes:
     wire = descriptor.wire
     kept = {name: value for name, value in wire.items() if fmt.carries(name)}
     if len(kept) == len(wire):
-        return b"," + descriptor.wire_json
-    return b"," + _raw_json(kept) if kept else b""
+        return b"," + _sorted(descriptor.wire_json)
+    return b"," + canonical_json(kept) if kept else b""

@@ -18,7 +18,7 @@ from typing import Any
 
 from toolsurface.scenarios import POINTS, RECORDED_KINDS, Scenario, StageKind, hidden_by, parse
 
-from ._canonical import capture
+from ._canonical import entries_as_found
 from ._errors import UsageError
 from ._formats import FORMATS
 from ._own_recording import Frame, own_recording
@@ -39,7 +39,7 @@ class RecordingPorts(Ports):
         self.frames: list[Frame] = []
 
     def inject(self, point: str, tools: list[Any], messages: list[Any]) -> tuple[list[Any], list[Any]]:
-        entries = capture(tools, self.fmt).entries()  # a deep copy: later stages cannot change it
+        entries = entries_as_found(tools, self.fmt)  # a deep copy: later stages cannot change it
         descriptors = tuple({"name": e[0], "description": e[1], "input_schema": e[2], **(e[3] if len(e) > 3 else {})} for e in entries)
         self.frames.append(Frame(point, descriptors, tuple(dict(message) for message in messages), self.call))
         return super().inject(point, tools, messages)

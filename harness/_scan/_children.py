@@ -102,11 +102,16 @@ def _read(kind: type[cst.CSTNode]) -> Callable[[cst.CSTNode], tuple[Any, ...]]:
     return operator.attrgetter(*names) if names else lambda node: ()
 
 
-@functools.cache
+#: Whether a value of each type met so far is a node of code: asked once per type, since
+#: `isinstance` on libcst's abstract node class is slow.
+_CODE: dict[type, bool] = {}
+
+
 def _is_code(kind: type) -> bool:
-    """Whether a field's value of this type is a node of code; asked once per type, since
-    `isinstance` on libcst's abstract node class is slow."""
-    return issubclass(kind, cst.CSTNode) and kind not in LAYOUT
+    known = _CODE.get(kind)
+    if known is None:
+        known = _CODE[kind] = issubclass(kind, cst.CSTNode) and kind not in LAYOUT
+    return known
 
 
 def children(node: cst.CSTNode) -> list[cst.CSTNode]:

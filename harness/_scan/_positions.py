@@ -10,6 +10,7 @@ that changes them falls back to the public wrapper.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import cast
 
 import libcst as cst
 from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
@@ -31,6 +32,6 @@ def positions(module: cst.Module) -> Mapping[cst.CSTNode, CodeRange]:
     try:
         provider = PositionProvider()
         module._codegen(_Positions(default_indent=module.default_indent, default_newline=module.default_newline, provider=provider))
-        return provider._computed
+        return cast(Mapping[cst.CSTNode, CodeRange], provider._computed)
     except (AttributeError, TypeError):  # libcst's internals moved: take the public way
         return MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)

@@ -5,6 +5,9 @@ live request twice. Compared in the same run with:
 (a)  `==` of two independently built trees (parsed from JSON: no leaf is shared, every byte read);
 (a′) `==` of a tree and its deepcopy (leaf strings shared, so compared by identity — a floor);
 (b)  the same guard with a `copy.deepcopy` capture and `==` checks.
+The snapshot guard is also measured on the same surface with every schema's keys in the opposite
+order, a change parity ignores: snapshots sort keys when taken, so it costs what the unchanged
+surface costs.
 Ratios are printed by conftest.py at the end of the run.
 
 The LangChain integration's overhead per model call of an unchanged surface is measured the same
@@ -35,6 +38,18 @@ INDEPENDENT = orjson.loads(orjson.dumps(TOOLS))
 SHARED = copy.deepcopy(TOOLS)
 
 
+def _keys_reversed(value):
+    if isinstance(value, dict):
+        return {key: _keys_reversed(value[key]) for key in reversed(list(value))}
+    if isinstance(value, list):
+        return [_keys_reversed(item) for item in value]
+    return value
+
+
+#: The same surface with every schema's keys in the opposite order: a legitimate change, so parity holds.
+REORDERED = [dict(tool, input_schema=_keys_reversed(tool["input_schema"])) for tool in TOOLS]
+
+
 def test_schema_size_is_realistic():
     assert 1500 <= schema_bytes(TOOLS) <= 2600
 
@@ -42,6 +57,11 @@ def test_schema_size_is_realistic():
 def guard_with_snapshot():
     baseline = snapshot_of(DESCRIPTORS)
     return capture(TOOLS) == baseline and capture(TOOLS) == baseline
+
+
+def guard_with_snapshot_reordered():
+    baseline = snapshot_of(DESCRIPTORS)
+    return capture(REORDERED) == baseline and capture(REORDERED) == baseline
 
 
 def guard_with_deepcopy():
@@ -53,6 +73,13 @@ def test_snapshot_guard(benchmark):
     benchmark.group = "guard"
     benchmark.name = "snapshot capture + early + final"
     assert benchmark(guard_with_snapshot)
+
+
+def test_snapshot_guard_on_reordered_keys(benchmark):
+    benchmark.group = "guard"
+    benchmark.name = "snapshot capture + early + final, every schema's keys reordered"
+    benchmark.extra_info["against"] = "(a) == of two independently built trees"
+    assert benchmark(guard_with_snapshot_reordered)
 
 
 def test_independent_equality(benchmark):

@@ -19,16 +19,17 @@ def pytest_terminal_summary(terminalreporter, config):
             for against in _against(bench):
                 other = by_name[against]
                 write(f"  [{group}] {bench.name}: {bench.stats.median / other.stats.median:.3f}× the time of {other.name}")
-        if named:
+        rest = [bench for bench in benches if bench not in named]
+        if len(rest) < 2:
             continue
-        first = benches[0]
-        for other in benches[1:]:
+        first = rest[0]
+        for other in rest[1:]:
             ratio = first.stats.median / other.stats.median
             if ratio >= 1:
                 write(f"  [{group}] {first.name}: {ratio:.2f}× the time of {other.name}")
             else:
                 write(f"  [{group}] {first.name}: {1 / ratio:.1f}× faster than {other.name}")
-        for bench in benches:
+        for bench in rest:
             cases = bench.extra_info.get("cases")
             if cases:
                 write(f"  [{group}] {bench.name}: {cases / bench.stats.median:,.0f} cases/s")

