@@ -18,6 +18,8 @@ from toolsurface.harness._types import Capacity, CaseRecord, Crashed, Ending, Re
 from toolsurface.mutators import Kind
 from toolsurface.scenarios import POINTS
 
+from ._groups import Cause, causes
+
 #: What a GREEN run proves, and what it does not: every audit says so in these words.
 PROVES = (
     "Parity of the logical tool surface at the request boundary: count, order, names, full descriptions "
@@ -142,6 +144,11 @@ class Audit:
     def failing(self) -> tuple[CaseRecord, ...]:
         """Every survivor, false rejection and error no expectation accepts, in plan order."""
         return tuple(case for case in self.cases if self.is_failing(case))
+
+    @functools.cached_property
+    def causes(self) -> tuple[Cause, ...]:
+        """The failing cases grouped by cause, largest first (see `_groups`)."""
+        return causes(self.failing)
 
     @functools.cached_property
     def accepted(self) -> tuple[CaseRecord, ...]:
