@@ -18,6 +18,8 @@ from toolsurface.harness._types import Capacity, CaseRecord, Crashed, Ending, Re
 from toolsurface.mutators import Kind
 from toolsurface.scenarios import POINTS
 
+from ._groups import Cause, Group, causes
+
 #: What a GREEN run proves, and what it does not: every audit says so in these words.
 PROVES = (
     "Parity of the logical tool surface at the request boundary: count, order, names, full descriptions "
@@ -142,6 +144,25 @@ class Audit:
     def failing(self) -> tuple[CaseRecord, ...]:
         """Every survivor, false rejection and error no expectation accepts, in plan order."""
         return tuple(case for case in self.cases if self.is_failing(case))
+
+    @functools.cached_property
+    def causes(self) -> tuple[Cause, ...]:
+        """The failing cases grouped by cause, largest first (see `_groups`)."""
+        return causes(self.failing)
+
+    def cause_of(self, case: CaseRecord) -> tuple[int, Group] | None:
+        """The number of the cause a failing case belongs to (from 1, as reports list them) and its
+        group; None for a case that does not fail."""
+        return self._groups_by_case.get(case.id)
+
+    @functools.cached_property
+    def _groups_by_case(self) -> dict[str, tuple[int, Group]]:
+        return {
+            case.id: (number, group)
+            for number, cause in enumerate(self.causes, 1)
+            for group in cause.groups
+            for case in group.members
+        }
 
     @functools.cached_property
     def accepted(self) -> tuple[CaseRecord, ...]:

@@ -1,4 +1,5 @@
-"""The HTML audit: one self-contained page with the Markdown audit's content and a table of every case.
+"""The HTML audit: one self-contained page that opens on the verdict and the failures by cause, then
+the Markdown audit's content, a heat map of the matrix and a paged table of every case.
 
 Nothing on the page loads from anywhere: the stylesheet and the script are inlined and pinned by
 hash in a Content-Security-Policy that allows no other source. Strings from scenarios and targets
@@ -25,14 +26,17 @@ from toolsurface.harness._expectations import Judged, Standing
 from toolsurface.harness._types import CaseRecord, VerdictKind
 
 from ._audit import DOES_NOT_PROVE, PROVES, Audit, error_of, ledger_lines
+from ._groups import Cause, Group
 
 #: How each case field travels in the embedded JSON, in row order, and where it comes from:
-#: `plain` as it is; `ref` an index into the string table (null for None) and `refs` a list of
-#: them, since reasons, diffs and ledger lines repeat across thousands of cases; `around` the
-#: reproduce command as the strings before and after the case id in it (one string when the id is
-#: not in it verbatim).
+#: `plain` as it is; `ref` an index into the string table (null for None), since reasons, diffs and
+#: ledger lines repeat across thousands of cases; `refs` an index into the table of lists of them,
+#: since whole lists (the points offered, a ledger trace) repeat too; `split` the case id as two
+#: strings, up to its mutation and from it, which repeat across lanes, points and scenarios;
+#: `around` the reproduce command as the strings before and after the case id in it (one string
+#: when the id is not in it verbatim).
 _FIELDS: tuple[tuple[str, str, Callable[[Audit, CaseRecord], Any]], ...] = (
-    ("id", "plain", lambda a, c: c.id),
+    ("id", "split", lambda a, c: c.id),
     ("scenario", "ref", lambda a, c: c.case.scenario),
     ("lane", "ref", lambda a, c: c.case.lane),
     ("hook_mode", "ref", lambda a, c: c.case.hook_mode),
@@ -58,17 +62,22 @@ _FIELDS: tuple[tuple[str, str, Callable[[Audit, CaseRecord], Any]], ...] = (
     ("error", "ref", lambda a, c: error_of(c.evidence.stop)),
     ("defects_killed", "refs", lambda a, c: c.defects_killed or ()),
     ("reproduce", "around", lambda a, c: a.reproduce(c)),
+    ("cause", "ref", lambda a, c: _cause_of(a, c)[0]),
+    ("group", "ref", lambda a, c: _cause_of(a, c)[1]),
 )
 
 #: The sections, in page order, as the contents list names them.
 _CONTENTS = (
-    ("totals", "Totals"), ("matrix", "Matrix"), ("pairing", "RED/GREEN pairing"), ("defects", "Defects"),
-    ("failing", "Failing cases"), ("expectations", "Expectations"), ("scenarios", "Scenarios"), ("scope", "Scope"),
+    ("causes", "Failures by cause"), ("totals", "Totals"), ("matrix", "Matrix"), ("pairing", "RED/GREEN pairing"), ("defects", "Defects"),
+("expectations", "Expectations"), ("scenarios", "Scenarios"), ("scope", "Scope"),
     ("cases", "All cases"),
 )  # fmt: skip
 
-#: How many lines of each failing case's surface diff the summary lists; the case view has them all.
-_DIFF_LINES = 5
+#: Causes listed one by one; the rest are folded together, so a target whose every failure has a
+#: reason of its own still opens on a short page.
+_CAUSES_LISTED = 100
+#: Heat map shades: a cell's shade is its failing cases against the most any cell has, in this many steps.
+_SHADES = 5
 
 #: What JSON must not carry raw inside a script element: `</script` and `<!--` end or bend it, and
 #: U+2028/U+2029 are line ends to older JavaScript parsers.
@@ -84,7 +93,7 @@ def render_html(audit: Audit) -> str:
     )
     sections = "\n".join(
         [
-            _totals(audit), _matrix(audit), _pairing(audit), _defects(audit), _failing(audit), _expectations(audit),
+            _causes(audit), _totals(audit), _matrix(audit), _pairing(audit), _defects(audit), _expectations(audit),
             _scenarios(audit), _scope(), _browser(audit),
         ]
     )  # fmt: skip
@@ -111,16 +120,6 @@ def _digest(text: str) -> str:
 
 
 def _header(audit: Audit) -> str:
-    run = audit.run
-    facts = [
-        ("spec", escape(audit.spec or "") or '<span class="muted">none configured</span>'),
-        ("toolsurface", escape(audit.versions)),
-        ("target under test", _code(run.target)),
-        ("red target", _code(run.red_target) if run.red_target else "none (pairing off)"),
-        ("seed", str(run.seed)),
-        ("cases", audit.coverage(_code)),
-        ("expectations judged on", escape(run.date.isoformat())),
-    ]
     gate, word = ("gate-pass", "PASS") if audit.ok else ("gate-fail", "FAIL")
     contents = "".join(f'<li><a href="#{anchor}">{name}</a></li>' for anchor, name in _CONTENTS)
     broad = "".join(
@@ -131,8 +130,83 @@ def _header(audit: Audit) -> str:
     return (
         f"<header>\n<h1>{escape(audit.title)}</h1>\n"
         f'<p class="gate {gate}" id="gate"><strong>{word}</strong><span id="headline">{escape(audit.headline)}</span></p>\n'
-        f'{broad}{_table(("", ""), facts, "facts")}<nav><ul>{contents}</ul></nav>\n</header>'
+        f"{broad}<nav><ul>{contents}</ul></nav>\n</header>"
     )
+
+
+def _facts(audit: Audit) -> str:
+    run = audit.run
+    facts = [
+        ("spec", escape(audit.spec or "") or '<span class="muted">none configured</span>'),
+        ("toolsurface", escape(audit.versions)),
+        ("target under test", _code(run.target)),
+        ("red target", _code(run.red_target) if run.red_target else "none (pairing off)"),
+        ("seed", str(run.seed)),
+        ("cases", audit.coverage(_code)),
+        ("expectations judged on", escape(run.date.isoformat())),
+    ]
+    return _table(("", ""), facts, "facts")
+
+
+def _causes(audit: Audit) -> str:
+    causes = audit.causes
+    title = f"Failures by cause ({len(audit.failing)} failing cases, {len(causes)} causes)"
+    if not causes:
+        none = "<p>None: no case survived, was falsely rejected, or errored without an accepted expectation.</p>"
+        return _section("causes", title, none)
+    intro = (
+        "<p>A cause is a failing verdict and its reason with tool names, requests, paths and numbers left out; its "
+        "cases are grouped by mutation kind, injection point and delivery. Largest first. Open a cause for its groups, "
+        "each with its first case and the command that reproduces it, and for its member list; every case is also in "
+        'the <a href="#cases">case table</a>, and results.json holds them all.</p>'
+    )
+    items = [_cause(audit, number, cause) for number, cause in enumerate(causes, 1)]
+    listed, rest = items[:_CAUSES_LISTED], items[_CAUSES_LISTED:]
+    if rest:
+        count = sum(cause.count for cause in causes[_CAUSES_LISTED:])
+        listed.append(f'<details class="more-causes"><summary>{len(rest)} more causes ({count} cases)</summary>{"".join(rest)}</details>')
+    return _section("causes", title, intro, "\n".join(listed))
+
+
+def _cause(audit: Audit, number: int, cause: Cause) -> str:
+    first = cause.representative
+    groups = "".join(_group_row(audit, number, group) for group in cause.groups)
+    plural = "s" if len(cause.groups) > 1 else ""
+    return (
+        f'<details class="cause" id="cause-{number}"><summary><span class="count">{cause.count}</span> '
+        f'{_verdict(cause.verdict)} <span class="reason">{escape(cause.reason)}</span> '
+        f'<span class="muted">· {len(cause.groups)} group{plural}</span></summary>\n'
+        f'<p>First case: {_case_link(first.id, cause=str(number))}: {escape(first.verdict.reason)}'
+        f'<code class="cmd">{escape(audit.reproduce(first))}</code></p>\n'
+        '<table class="groups"><thead><tr><th class="n">cases</th><th>kind · point · delivery</th>'
+        f"<th>reproduce its first case (the count lists its cases)</th></tr></thead><tbody>{groups}</tbody></table>\n"
+        f'<details class="members" data-cause="{number}"><summary>all {cause.count} cases</summary>'
+        f'<p>{_filter_link("show them in the case table", cause=str(number))}</p><ol class="members"></ol></details>\n'
+        "</details>"
+    )
+
+
+def _group_row(audit: Audit, number: int, group: Group) -> str:
+    key = _group_key(number, group)
+    first = group.representative
+    return (
+        f'<tr><td class="n">{_filter_link(str(group.count), group=key)}</td><td>{escape(group.where)}</td>'
+        f'<td><code class="cmd">{escape(audit.reproduce(first))}</code></td></tr>'
+    )
+
+
+def _group_key(number: int, group: Group) -> str:
+    """How the case table's `group` filter names a group: `3/schema/post_seal/in_place`."""
+    return f"{number}/{group.kind}/{group.point}/{group.delivery}"
+
+
+def _cause_of(audit: Audit, case: CaseRecord) -> tuple[str | None, str | None]:
+    """The number of a case's cause and its group's key; None for a case that does not fail."""
+    found = audit.cause_of(case)
+    if found is None:
+        return None, None
+    number, group = found
+    return str(number), _group_key(number, group)
 
 
 def _totals(audit: Audit) -> str:
@@ -142,7 +216,7 @@ def _totals(audit: Audit) -> str:
         for kind in VerdictKind
     ]
     rows.append(("<strong>total</strong>", f'<strong id="total-cases">{len(audit.cases)}</strong>'))
-    parts = [_table(("verdict", "cases"), rows, numeric=(1,))]
+    parts = [_facts(audit), _table(("verdict", "cases"), rows, numeric=(1,))]
     if endings := audit.endings():
         ended = " · ".join(f"{count} {ending}" for ending, count in endings.items())
         parts.append(f"<p>Requests ended: {escape(ended)}.</p>")
@@ -155,33 +229,48 @@ def _totals(audit: Audit) -> str:
 
 def _matrix(audit: Audit) -> str:
     cells, points = audit.matrix(), audit.points()
+    lanes = audit.by_lane()
+    # Each table is shaded against its own largest cell: a lane holds many points' cases.
+    most = max(map(_failing_in, cells.values()), default=0)
     rows = [
-        (_code(kind), *(_cell(cells.get((kind, point), Counter()), kind=kind, point=point) for point in points))
+        (_code(kind), *(_cell(cells.get((kind, point), Counter()), most, kind=kind, point=point) for point in points))
         for kind in audit.kinds()
     ]
-    lanes = [(_code(lane), _code(mode), _cell(cell, lane=lane, hooks=mode)) for (lane, mode), cell in audit.by_lane().items()]
+    most = max(map(_failing_in, lanes.values()), default=0)
+    by_lane = [(_code(lane), _code(mode), _cell(cell, most, lane=lane, hooks=mode)) for (lane, mode), cell in lanes.items()]
     return _section(
         "matrix",
         "Matrix: mutation kind × injection point",
-        "<p>Each cell is passing/in-scope checks (killed or passed, of every case that is not equivalent), with what "
-        "failed beside it; its tooltip has the whole split, and it links to its cases in the table below.</p>",
-        _table(("kind", *map(_code, points)), rows, "matrix"),
+        "<p>Each cell is the number of failing cases (survived, false_reject or error) of that kind at that point, shaded "
+        "by how many: the darker, the more. Its tooltip has passing/in-scope checks and the whole split, and it links "
+        "to its cases in the table below; — marks a cell with no case in scope.</p>",
+        f'<div class="wide">{_table(("kind", *(_point(point) for point in points)), rows, "matrix heat", numeric=range(1, len(points) + 1))}</div>',
         "<p>By lane and hook mode:</p>",
-        _table(("lane", "hook mode", "checks"), lanes, "matrix"),
+        _table(("lane", "hook mode", "failing"), by_lane, "matrix heat", numeric=(2,)),
     )
 
 
-def _cell(counts: Counter[VerdictKind], **state: str) -> str:
-    """`passing/in-scope` and what failed, linking to the cell's cases."""
-    if not counts:
-        return '<span class="none">—</span>'
+def _point(point: str) -> str:
+    # Point names are snake_case: let a narrow column wrap them at an underscore.
+    return "<code>" + escape(point).replace("_", "_<wbr>") + "</code>"
+
+
+def _failing_in(counts: Counter[VerdictKind]) -> int:
+    return sum(n for kind, n in counts.items() if not kind.ok)
+
+
+def _cell(counts: Counter[VerdictKind], most: int, **state: str) -> str:
+    """The failing count, shaded against `most`, linking to the cell's cases."""
     in_scope = sum(n for kind, n in counts.items() if kind is not VerdictKind.EQUIVALENT)
+    if not in_scope:
+        tooltip = f"{counts[VerdictKind.EQUIVALENT]} equivalent" if counts else "no cases"
+        return _filter_link('<span class="none">—</span>', title=tooltip, **state) if counts else '<span class="none">—</span>'
+    failing = _failing_in(counts)
+    shade = -(-failing * _SHADES // most) if failing else 0  # rounded up: any failure shows
     passing = counts[VerdictKind.KILLED] + counts[VerdictKind.PASSED]
-    split = _in_order(counts, VerdictKind)
-    failed = "".join(f' <span class="v-{kind}">{n} {kind}</span>' for kind, n in split if not kind.ok)
-    equivalent = f'<span class="v-equivalent">{counts[VerdictKind.EQUIVALENT]} equivalent</span>'
-    tooltip = ", ".join(f"{n} {kind}" for kind, n in split)
-    return _filter_link(f"{passing}/{in_scope}{failed}" if in_scope else equivalent, title=tooltip, **state)
+    split = ", ".join(f"{n} {kind}" for kind, n in _in_order(counts, VerdictKind))
+    link = _filter_link(str(failing), title=f"{passing}/{in_scope} in-scope checks pass: {split}", **state)
+    return f'<span class="heat heat-{shade}">{link}</span>'
 
 
 def _pairing(audit: Audit) -> str:
@@ -219,28 +308,6 @@ def _defects(audit: Audit) -> str:
         f"<p>{killed} of {len(audit.defects)} reference defects are killed: a case kills one when the defect lets it "
         "survive or falsely rejects it while <code>reference:guarded</code> passes it.</p>",
         _table(("defect", *map(_code, kinds), "killed by", "first killing case"), rows, numeric=range(1, len(kinds) + 2)),
-    )
-
-
-def _failing(audit: Audit) -> str:
-    failing = audit.failing
-    title = f"Failing cases ({len(failing)})"
-    if not failing:
-        none = "<p>None: no case survived, was falsely rejected, or errored without an accepted expectation.</p>"
-        return _section("failing", title, none)
-    items = "\n".join(_failing_item(audit, case) for case in failing)
-    return _section("failing", title, f'<ol class="failing">\n{items}\n</ol>')
-
-
-def _failing_item(audit: Audit, case: CaseRecord) -> str:
-    lines = case.evidence.diff
-    diff = "".join(f"<li>{_code(line)}</li>" for line in lines[:_DIFF_LINES])
-    if len(lines) > _DIFF_LINES:
-        diff += f'<li class="muted">… {len(lines) - _DIFF_LINES} more in the case view</li>'
-    return (
-        f"<li>{_verdict(case.verdict.kind)} {_case_link(case.id)}: {escape(case.verdict.reason)}"
-        + (f"<ul>{diff}</ul>" if diff else "")
-        + f'<code class="cmd">{escape(audit.reproduce(case))}</code></li>'
     )
 
 
@@ -301,6 +368,7 @@ def _browser(audit: Audit) -> str:
         ("lane", "lane", _counted(Counter(case.lane for case in cases), sorted({case.lane for case in cases}))),
         ("hooks", "hook mode", _counted(Counter(case.hook_mode for case in cases), ["hooks", "no-hooks"])),
         ("scenario", "scenario", _counted(Counter(case.scenario for case in cases), [s.id for s in audit.run.scenarios])),
+        ("cause", "cause", [(str(number), cause.count) for number, cause in enumerate(audit.causes, 1)]),
     ]
     selects = "".join(
         f'<label>{label}<select id="f-{name}"><option value="">all</option>'
@@ -311,13 +379,15 @@ def _browser(audit: Audit) -> str:
     return _section(
         "cases",
         "All cases",
-        "<noscript><p>The case table needs JavaScript; every failing case is listed above with its reproduce command, "
-        "and results.json holds them all.</p></noscript>\n"
+        "<noscript><p>The case table and the causes' member lists need JavaScript; every group of failing cases is "
+        "listed above with its first case's reproduce command, and results.json holds every case.</p></noscript>\n"
         '<div id="case-browser" hidden>\n'
         f'<div class="filters">{selects}'
+        "<label>group (a cause's links set it)<input id=\"f-group\" readonly placeholder=\"all\"></label>"
         '<label>search ids, reasons, diffs, ledger and facts<input type="search" id="f-q" autocomplete="off"></label>'
         '<button type="button" id="case-reset">clear filters</button></div>\n'
-        '<output id="case-count" for="f-verdict f-kind f-point f-lane f-hooks f-scenario f-q" aria-live="polite"></output>\n'
+        '<output id="case-count" for="f-verdict f-kind f-point f-lane f-hooks f-scenario f-cause f-group f-q" aria-live="polite">'
+        "</output>\n"
         '<table id="case-table"><thead><tr><th>verdict</th><th>case (click for its view)</th><th>ending</th>'
         '<th>red target</th><th>reason</th></tr></thead><tbody id="case-rows"></tbody></table>\n'
         '<button type="button" id="case-more" hidden>show more</button>\n</div>',
@@ -327,9 +397,19 @@ def _browser(audit: Audit) -> str:
 def _case_data(audit: Audit) -> str:
     """Every case as JSON for the script, with nothing in it that could end the script element."""
     strings: dict[str, int] = {}
+    lists: dict[tuple[int | None, ...], int] = {}
 
     def ref(value: str | None) -> int | None:
         return None if value is None else strings.setdefault(value, len(strings))
+
+    def refs(values: Iterable[str]) -> int:
+        return lists.setdefault(tuple(map(ref, values)), len(lists))
+
+    def split(case_id: str) -> list[int | None]:
+        # Up to the mutation (`scenario/lane/hooks/point/`) and from it (`kind.delivery:variant:aim`).
+        colon = case_id.find(":")
+        cut = case_id.rfind("/", 0, colon if colon >= 0 else len(case_id)) + 1
+        return [ref(case_id[:cut]), ref(case_id[cut:])]
 
     def around(case_id: str, reproduce: str) -> list[int | None]:
         before, found, after = reproduce.partition(case_id)
@@ -342,7 +422,9 @@ def _case_data(audit: Audit) -> str:
             if how == "ref":
                 row.append(ref(value))
             elif how == "refs":
-                row.append([ref(item) for item in value])
+                row.append(refs(value))
+            elif how == "split":
+                row.append(split(value))
             elif how == "around":
                 row.append(around(case.id, value))
             else:
@@ -351,7 +433,7 @@ def _case_data(audit: Audit) -> str:
 
     rows = [encode(case) for case in audit.cases]  # fills `strings`, so first
     fields = [(name, how) for name, how, _ in _FIELDS]
-    text = orjson.dumps({"fields": fields, "strings": list(strings), "cases": rows}).decode()
+    text = orjson.dumps({"fields": fields, "strings": list(strings), "lists": list(lists), "cases": rows}).decode()
     for unsafe, escaped in _SCRIPT_UNSAFE:
         text = text.replace(unsafe, escaped)
     return text
@@ -391,9 +473,10 @@ def _code(text: str) -> str:
     return f"<code>{escape(text)}</code>"
 
 
-def _case_link(case_id: str) -> str:
+def _case_link(case_id: str, **state: str) -> str:
+    """A link to the case's view, in the case table filtered by `state`."""
     # Ids are long paths: let them wrap after a slash rather than at a hyphen.
-    return _filter_link(f"<code>{escape(case_id).replace('/', '/<wbr>')}</code>", case=case_id)
+    return _filter_link(f"<code>{escape(case_id).replace('/', '/<wbr>')}</code>", **state, case=case_id)
 
 
 def _filter_link(inner: str, title: str = "", **state: str) -> str:

@@ -1,4 +1,7 @@
-"""The Markdown audit that closes a spec: what ran, what it proves, and every case that failed.
+"""The Markdown audit that closes a spec: what ran, what it proves, and why cases failed.
+
+Its size does not grow with the number of cases: failures are shown by cause, with a few examples
+and one reproduce command per group, and the full list is left to results.json and junit.xml.
 
 Strings from scenarios and targets are untrusted (a tool description may hold markup): they
 appear only in code spans, or in prose with Markdown and HTML punctuation escaped, so a viewer
@@ -15,11 +18,24 @@ from toolsurface.harness._expectations import Judged
 from toolsurface.harness._types import VerdictKind
 
 from ._audit import DOES_NOT_PROVE, PROVES, Audit
+from ._groups import Cause
 
 #: What could start markup mid-line: emphasis, code, links, HTML and entities, table cells, strikethrough.
 #: An underscore inside a word (`req_main_0025`) cannot open emphasis in GFM, so only a flanking one is
 #: escaped; brackets escaped, `(` `)` and `!` can no longer make a link or an image.
 _PUNCTUATION = re.compile(r"([\\`*\[\]<>|~&]|(?<!\w)_|_(?!\w))")
+
+#: Causes in the table, causes shown in full, groups and example ids per cause shown in full, and
+#: accepted cases listed: what keeps the audit's size bounded whatever the number of cases.
+MAX_CAUSES = 30
+MAX_CAUSES_SHOWN = 10
+MAX_GROUPS_SHOWN = 8
+MAX_EXAMPLES = 3
+MAX_ACCEPTED = 50
+#: Characters of a reason class shown: a target's own message may be long.
+MAX_REASON = 240
+#: Where the full list of failing cases is, for every place the audit stops listing.
+FULL_LIST = "results.json has every case with its evidence, and junit.xml (`--format junit`) one failed test per failing case"
 
 
 def render_markdown(audit: Audit) -> str:
@@ -38,11 +54,11 @@ def _lines(audit: Audit) -> Iterable[str]:
     if audit.broad:
         yield ""
     yield from _run_facts(audit)
+    yield from _causes(audit)
     yield from _totals(audit)
     yield from _matrix(audit)
     yield from _pairing(audit)
     yield from _defects(audit)
-    yield from _failing(audit)
     yield from _expectations(audit)
     yield from _scenarios(audit)
     yield "## Scope"
@@ -155,20 +171,58 @@ def _defects(audit: Audit) -> Iterable[str]:
     yield from _table(("defect", "killed by", "by kind", "first killing case"), rows)
 
 
-def _failing(audit: Audit) -> Iterable[str]:
-    failing = audit.failing
-    yield f"## Failing cases ({len(failing)})"
+def _causes(audit: Audit) -> Iterable[str]:
+    causes = audit.causes
+    yield f"## Failures by cause ({len(audit.failing)} failing cases, {len(causes)} causes)"
     yield ""
-    if not failing:
+    if not causes:
         yield "None: no case survived, was falsely rejected, or errored without an accepted expectation."
         yield ""
         return
-    for case in failing:
-        yield f"- **{case.verdict.kind}** {_code(case.id)}: {_prose(case.verdict.reason)}"
-        for line in case.evidence.diff[:5]:
-            yield f"  - {_code(line)}"
-        yield f"  - reproduce: {_code(audit.reproduce(case))}"
+    yield (
+        "A cause is a failing verdict and its reason with tool names, requests, paths and numbers left out; "
+        "its cases are grouped by mutation kind, injection point and delivery. Largest first."
+    )
     yield ""
+    rows = [
+        (str(number), str(cause.count), f"`{cause.verdict}`",
+         _reason(cause.reason), _prose(cause.groups[0].where), str(len(cause.groups)))
+        for number, cause in enumerate(causes[:MAX_CAUSES], 1)
+    ]  # fmt: skip
+    yield from _table(("#", "cases", "verdict", "reason class", "largest group: kind · point · delivery", "groups"), rows)
+    if len(causes) > MAX_CAUSES:
+        rest = causes[MAX_CAUSES:]
+        yield f"{len(rest)} more causes ({sum(cause.count for cause in rest)} cases) are not shown: {FULL_LIST}."
+        yield ""
+    for number, cause in enumerate(causes[:MAX_CAUSES_SHOWN], 1):
+        yield from _cause(audit, number, cause)
+    yield f"Every failing case: {FULL_LIST}."
+    yield ""
+
+
+def _cause(audit: Audit, number: int, cause: Cause) -> Iterable[str]:
+    yield f"### {number}. `{cause.verdict}` × {cause.count}: {_reason(cause.reason)}"
+    yield ""
+    representative = cause.representative
+    yield f"- representative {_code(representative.id)}: {_prose(representative.verdict.reason)}"
+    for line in representative.evidence.diff[:MAX_EXAMPLES]:
+        yield f"  - {_code(line)}"
+    yield f"  - reproduce: {_code(audit.reproduce(representative))}"
+    others = [case for case in cause.members if case is not representative][:MAX_EXAMPLES]
+    if others:
+        yield "- also: " + ", ".join(_code(case.id) for case in others)
+    yield ""
+    shown = cause.groups[:MAX_GROUPS_SHOWN]
+    rows = [(str(g.count), f"`{g.kind}`", f"`{g.point}`", f"`{g.delivery}`", _code(audit.reproduce(g.representative))) for g in shown]
+    yield from _table(("cases", "kind", "point", "delivery", "reproduce its first case"), rows)
+    if len(cause.groups) > len(shown):
+        rest = cause.groups[len(shown) :]
+        yield f"{len(rest)} more groups ({sum(g.count for g in rest)} cases) of this cause: {FULL_LIST}."
+        yield ""
+
+
+def _reason(reason: str) -> str:
+    return _prose(reason if len(reason) <= MAX_REASON else reason[: MAX_REASON - 1] + "…")
 
 
 def _expectations(audit: Audit) -> Iterable[str]:
@@ -187,7 +241,10 @@ def _expectations(audit: Audit) -> Iterable[str]:
     if audit.accepted:
         yield "Accepted cases:"
         yield ""
-        yield from (f"- `{case.verdict.kind}` {_code(case.id)}: {_prose(case.verdict.reason)}" for case in audit.accepted)
+        listed = audit.accepted[:MAX_ACCEPTED]
+        yield from (f"- `{case.verdict.kind}` {_code(case.id)}: {_prose(case.verdict.reason)}" for case in listed)
+        if len(audit.accepted) > len(listed):
+            yield f"- and {len(audit.accepted) - len(listed)} more: results.json has every case."
         yield ""
 
 

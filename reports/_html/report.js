@@ -6,16 +6,17 @@
 (function () {
   "use strict";
 
-  // Rows rendered at a time: the DOM stays small even for a 50,000-case run.
-  var PAGE = 500;
+  // Rows rendered at a time: the DOM and the page stay short even for a 50,000-case run.
+  var PAGE = 200;
   // Filter controls and the case field each one compares.
   var FILTERS = {
-    verdict: "verdict", kind: "kind", point: "point", lane: "lane", hooks: "hook_mode", scenario: "scenario"
+    verdict: "verdict", kind: "kind", point: "point", lane: "lane", hooks: "hook_mode", scenario: "scenario",
+    cause: "cause", group: "group"
   };
   var STATE = Object.keys(FILTERS).concat(["q"]);
 
   var payload = JSON.parse(document.getElementById("case-data").textContent);
-  var cases = payload.cases.map(decoder(payload.fields, payload.strings));
+  var cases = payload.cases.map(decoder(payload.fields, payload.strings, payload.lists));
   var byId = new Map(cases.map(function (c, i) { return [c.id, i]; }));
   var haystacks = null; // lower-cased search text per case, built on the first search
 
@@ -31,14 +32,15 @@
   var open = null; // index of the case whose view is open
 
   /* The embedded rows are positional, their strings interned: `_FIELDS` in reports/_html.py says how. */
-  function decoder(fields, strings) {
+  function decoder(fields, strings, lists) {
     function ref(i) { return i === null ? null : strings[i]; }
     return function (row) {
       var c = {};
       fields.forEach(function (field, i) {
         var name = field[0], how = field[1], value = row[i];
         if (how === "ref") c[name] = ref(value);
-        else if (how === "refs") c[name] = value.map(ref);
+        else if (how === "refs") c[name] = lists[value].map(ref);
+        else if (how === "split") c[name] = strings[value[0]] + strings[value[1]];
         else if (how === "around") {
           c[name] = value.length === 2 ? strings[value[0]] + c.id + strings[value[1]] : strings[value[0]];
         }
@@ -138,7 +140,8 @@
     item("points offered", c.points.length ? c.points.join(" → ") : el("span", "none", "none"));
     item("change", lines(c.change));
     item("surface diff", lines(c.diff));
-    item("ledger trace", lines(c.ledger));
+    // As `toolsurface reproduce` shows it: every reservation and settlement, refused ones marked.
+    item("ledger trace", c.ledger.length ? lines(c.ledger) : el("span", "none", "untouched"));
     item("owner facts", lines(c.facts));
     item("error", c.error ? el("pre", "", c.error) : el("span", "none", "none"));
     if (c.defects_killed.length) item("defects killed", c.defects_killed.join(", "));
@@ -235,6 +238,30 @@
     }
     writeHash();
   }
+
+  /* A cause's member list, built when it is first opened: thousands of links stay out of the page until asked for. */
+  function members(details) {
+    var list = details.querySelector("ol.members");
+    if (list.childElementCount) return;
+    var cause = details.dataset.cause;
+    var fragment = document.createDocumentFragment();
+    cases.forEach(function (c) {
+      if (c.cause !== cause) return;
+      var params = new URLSearchParams();
+      params.set("group", c.group);
+      params.set("case", c.id);
+      var link = el("a", "", null);
+      link.href = "#" + params.toString();
+      link.appendChild(el("code", "", c.id));
+      var item = el("li");
+      item.append(badge(c.verdict), " ", link);
+      fragment.appendChild(item);
+    });
+    list.appendChild(fragment);
+  }
+  document.querySelectorAll("details.members").forEach(function (details) {
+    details.addEventListener("toggle", function () { if (details.open) members(details); });
+  });
 
   var typing = null;
   Object.keys(FILTERS).forEach(function (name) {

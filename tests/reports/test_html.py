@@ -14,6 +14,7 @@ import json
 from dataclasses import replace
 from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
@@ -36,7 +37,6 @@ SCENARIO = "hostile-etf-compare"
 #: with a shared baseline: in-place edits survive, replacements are killed, legitimate changes pass.
 SELECT = [f"{SCENARIO}/*/description.*", f"{SCENARIO}/*/schema.*", f"{SCENARIO}/*/legit.*"]
 TARGET = "reference:defect/shared-ref"
-CHROMIUM, CHROMEDRIVER = Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver")
 
 
 @pytest.fixture(scope="module")
@@ -108,7 +108,7 @@ class Elements(HTMLParser):
 
 def cases_in(payload):
     """The cases as the page's script reads them (`decoder` in reports/_html/report.js)."""
-    strings = payload["strings"]
+    strings, lists = payload["strings"], payload["lists"]
 
     def ref(index):
         return None if index is None else strings[index]
@@ -119,7 +119,9 @@ def cases_in(payload):
             if how == "ref":
                 case[name] = ref(value)
             elif how == "refs":
-                case[name] = tuple(map(ref, value))
+                case[name] = tuple(map(ref, lists[value]))
+            elif how == "split":
+                case[name] = strings[value[0]] + strings[value[1]]
             elif how == "around":
                 case[name] = strings[value[0]] + case["id"] + strings[value[1]] if len(value) == 2 else strings[value[0]]
             else:
@@ -140,7 +142,18 @@ def in_view(audit, record):
         "change": case.change, "diff": evidence.diff, "ledger": tuple(str(event) for event in evidence.ledger),
         "points": evidence.points, "dispatches": evidence.dispatches, "facts": tuple(str(ruling) for ruling in evidence.availability),
         "error": error_of(evidence.stop), "defects_killed": record.defects_killed or (), "reproduce": audit.run.reproduce(record.id),
+        **grouped(audit).get(record.id, {"cause": None, "group": None}),
     }  # fmt: skip
+
+
+def grouped(audit):
+    """Per failing case id, its cause's number and its group's key, as the case table filters them."""
+    return {
+        case.id: {"cause": str(number), "group": f"{number}/{group.kind}/{group.point}/{group.delivery}"}
+        for number, cause in enumerate(audit.causes, 1)
+        for group in cause.groups
+        for case in group.members
+    }
 
 
 def embedded(page):
@@ -221,7 +234,7 @@ def test_a_hostile_string_in_every_field_stays_text(record):
     # It is shown, escaped, where the summary lists it: read back as text in every section that shows one.
     assert page.count(html.escape(HOSTILE)) >= 20
     shown = elements.by_id
-    for section in ("totals", "pairing", "defects", "failing", "expectations", "scenarios", "cases"):
+    for section in ("causes", "totals", "pairing", "defects", "expectations", "scenarios", "cases"):
         assert HOSTILE in shown[section], section
     for fact in (f"Tool surface audit: {HOSTILE} — {HOSTILE}", f"{HOSTILE} (results schema 8), Python {HOSTILE} on {HOSTILE}"):
         assert html.escape(fact) in page
@@ -253,42 +266,55 @@ def test_the_summary_shows_the_audits_totals(audit, page):
         assert shown[f"total-{kind}"] == str(audit.totals[kind])
     assert shown["total-cases"] == str(len(audit.cases))
     assert shown["controlled"] == str(audit.controlled)
-    assert f"<h2>Failing cases ({len(audit.failing)})</h2>" in page
-    assert page.count('<code class="cmd">') == len(audit.failing)
-    for case in audit.failing:
-        assert html.escape(audit.reproduce(case)) in page
-    for line in (*audit.kinds(), *audit.points()):
+    causes = audit.causes
+    assert f"<h2>Failures by cause ({len(audit.failing)} failing cases, {len(causes)} causes)</h2>" in page
+    # Every cause and every group of it shows its first case's reproduce command.
+    groups = [group for cause in causes for group in cause.groups]
+    assert page.count('<code class="cmd">') == len(causes) + len(groups)
+    for group in groups:
+        assert html.escape(audit.reproduce(group.representative)) in page
+    for line in audit.kinds():
         assert f"<code>{line}</code>" in page
+    for point in audit.points():
+        assert f"<code>{point.replace('_', '_<wbr>')}</code>" in page
+
+
+def test_the_page_opens_on_the_verdict_then_the_causes(audit, page):
+    assert page.index('id="gate"') < page.index('<section id="causes">') < page.index('<section id="totals">')
+    assert page.index('<section id="causes">') < page.index('<section id="cases">')
+    for number, cause in enumerate(audit.causes, 1):
+        assert f'<details class="cause" id="cause-{number}"><summary><span class="count">{cause.count}</span>' in page
+        assert f'<details class="members" data-cause="{number}">' in page
+
+
+def test_every_failing_case_is_in_the_page_with_its_cause(audit, page):
+    shown = {case["id"]: case for case in cases_in(json.loads(embedded(page)))}
+    assert audit.failing
+    for number, cause in enumerate(audit.causes, 1):
+        for group in cause.groups:
+            key = f"{number}/{group.kind}/{group.point}/{group.delivery}"
+            assert f'href="#group={key.replace("/", "%2F")}"' in page
+            for case in group.members:
+                assert shown[case.id]["cause"] == str(number) and shown[case.id]["group"] == key
+    assert all(shown[case.id]["cause"] is None for case in audit.cases if not audit.is_failing(case))
 
 
 # --- in the browser -----------------------------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        pytest.skip("selenium is not installed (pip install -e '.[dev]')")
-    missing = [str(path) for path in (CHROMIUM, CHROMEDRIVER) if not path.exists()]
-    if missing:
-        pytest.skip(f"headless browser tests need {' and '.join(missing)} (Debian: apt-get install chromium chromium-driver)")
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync", "--window-size=1400,1000"):
-        options.add_argument(flag)  # fmt: skip
-    options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium')}")
-    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-    yield driver
-    driver.quit()
-
 
 @pytest.fixture(scope="module")
 def url(tmp_path_factory, page):
     path = tmp_path_factory.mktemp("report") / "report.html"
     path.write_text(page, encoding="utf-8")
     return path.as_uri()
+
+
+def layout(browser):
+    """The page's scroll width, its client width and height, and where the causes and the case table start."""
+    return browser.execute_script(
+        "var page = document.documentElement, top = id => document.getElementById(id).getBoundingClientRect().top + scrollY;"
+        "return {width: page.scrollWidth, client: page.clientWidth, height: page.scrollHeight,"
+        " causes: top('causes'), cases: top('cases')};"
+    )
 
 
 def opened(browser, address):
@@ -339,6 +365,8 @@ def test_hostile_text_is_shown_as_text_in_the_case_view(browser, url, audit):
     assert command.is_displayed() and HOSTILE in command.text and command.text == audit.reproduce(survivor)
     lines = (*survivor.evidence.diff, *ledger_lines(survivor))
     assert survivor.evidence.diff and survivor.evidence.ledger and all(line in view.text for line in lines)
+    # The ledger trace is as `toolsurface reproduce` shows it: the reservation as well as its settlement.
+    assert any(": reserve " in line for line in ledger_lines(survivor))
     assert f"case={survivor.id}" in page.execute_script("return decodeURIComponent(location.hash)")
     # The policy would stop an injected handler anyway; the view must not have made the element at all.
     made = page.execute_script("return [typeof window.__pwned, document.images.length, document.scripts.length]")
@@ -396,3 +424,52 @@ def test_the_summary_links_filter_the_table(browser, url, audit):
     passed = audit.totals[VerdictKind.PASSED]
     assert len(count_shown(page, passed)) == passed
     assert page.find_element("id", "f-verdict").get_attribute("value") == "passed"
+
+
+@pytest.mark.slow
+def test_at_1280_px_the_page_opens_on_the_causes_with_no_sideways_scroll(window_1280, url, audit, tmp_path):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    page = opened(window_1280, url)
+    shown = layout(page)
+    assert shown["width"] <= shown["client"] <= 1280, shown
+    # The verdict and the causes are on the first screen, the case table after them.
+    assert shown["causes"] < 1000 < shown["cases"], shown
+    page.save_screenshot(str(tmp_path / "report-1280.png"))
+    # Everything unfolded, members listed and a case view open: still nothing to scroll sideways to.
+    page.execute_script("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+    WebDriverWait(page, 10).until(lambda d: len(d.find_elements("css selector", "ol.members li")) == len(audit.failing))
+    page.find_element("css selector", "#case-rows tr.case-row .case-link").click()
+    page.find_element("id", "matrix").location_once_scrolled_into_view
+    page.save_screenshot(str(tmp_path / "report-1280-unfolded.png"))
+    unfolded = layout(page)
+    assert unfolded["width"] <= unfolded["client"] <= 1280, unfolded
+    assert (tmp_path / "report-1280.png").stat().st_size > 10_000
+
+
+@pytest.mark.slow
+def test_a_groups_count_lists_exactly_its_cases(browser, url, audit):
+    page = opened(browser, url)
+    number, cause = len(audit.causes), audit.causes[-1]
+    group = cause.groups[-1]
+    key = f"{number}/{group.kind}/{group.point}/{group.delivery}"
+    page.find_element("css selector", f"#cause-{number} > summary").click()
+    page.find_element("css selector", f'#cause-{number} a[href="#group={quote(key, safe="")}"]').click()
+    assert len(count_shown(page, group.count)) == group.count
+    assert shown_rows(page) == [[case.verdict.kind.value, case.id] for case in group.members]
+    assert page.find_element("id", "f-group").get_attribute("value") == key
+
+
+@pytest.mark.slow
+def test_a_causes_member_list_links_each_case_to_its_view(browser, url, audit):
+    page = opened(browser, url)
+    cause = audit.causes[0]
+    page.find_element("css selector", "#cause-1 > summary").click()
+    page.find_element("css selector", "#cause-1 details.members > summary").click()
+    links = page.find_elements("css selector", "#cause-1 ol.members li a")
+    assert [link.text for link in links] == [case.id for case in cause.members]
+    last = cause.members[-1]
+    links[-1].click()
+    view = page.find_element("css selector", "tr.case-view")
+    assert view.is_displayed() and last.id in view.text and audit.reproduce(last) in view.text
+    assert page.find_element("id", "f-cause").get_attribute("value") == ""

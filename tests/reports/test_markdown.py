@@ -10,7 +10,7 @@ from toolsurface.harness._expectations import Expectation, Judged, Standing
 from toolsurface.harness._record import Environment
 from toolsurface.harness._types import VerdictKind
 from toolsurface.reports import Audit, render_html, render_markdown
-from toolsurface.reports._markdown import _prose
+from toolsurface.reports._markdown import FULL_LIST, MAX_CAUSES, MAX_CAUSES_SHOWN, MAX_GROUPS_SHOWN, _prose
 
 HOSTILE = '</script><img src=x onerror="window.__pwned=1">`|*bold*|`<script>window.__pwned=2</script>'
 
@@ -36,14 +36,36 @@ def test_the_totals_line_equals_results_json(failing_record):
     assert f"| **total** | **{totals['cases']}** |" in text
 
 
-def test_every_failing_case_is_listed_with_its_reproduce_command(failing_record):
-    text = render_markdown(Audit(failing_record))
-    failing = [case for case in failing_record.cases if not case.verdict.kind.ok]
-    assert failing and f"## Failing cases ({len(failing)})" in text
-    for case in failing:
-        assert case.verdict.kind in (VerdictKind.SURVIVED, VerdictKind.FALSE_REJECT, VerdictKind.ERROR)
-        assert f"- **{case.verdict.kind}** `{case.id}`" in text
-        assert f"  - reproduce: `{failing_record.run.reproduce(case.id)}`" in text
+def test_failures_are_shown_by_cause_with_a_reproduce_command_per_group(failing_record):
+    audit = Audit(failing_record)
+    text = render_markdown(audit)
+    assert audit.causes and f"## Failures by cause ({len(audit.failing)} failing cases, {len(audit.causes)} causes)" in text
+    # Near the top: before the totals, the matrix and the long tables.
+    assert text.index("## Failures by cause") < text.index("## Totals")
+    for number, cause in enumerate(audit.causes[:MAX_CAUSES_SHOWN], 1):
+        assert f"| {number} | {cause.count} | `{cause.verdict}` | {_prose(cause.reason)} |" in text
+        assert f"### {number}. `{cause.verdict}` × {cause.count}: {_prose(cause.reason)}" in text
+        assert f"  - reproduce: `{audit.reproduce(cause.representative)}`" in text
+        for group in cause.groups[:MAX_GROUPS_SHOWN]:
+            assert f"| {group.count} | `{group.kind}` | `{group.point}` | `{group.delivery}` | `{audit.reproduce(group.representative)}` |" in text
+    assert f"Every failing case: {FULL_LIST}." in text and "results.json" in FULL_LIST and "junit.xml" in FULL_LIST
+
+
+def test_the_audit_stays_bounded_however_many_cases_fail(failing_record):
+    """Ten times the failing cases, each with a reason of its own, and the audit does not grow past its caps."""
+    audit = Audit(failing_record)
+    template = audit.failing[0]
+    many = [
+        replace(template, case=replace(template.case, id=f"{template.id}#{n}", index=10_000 + n),
+                verdict=replace(template.verdict, reason=f"{template.verdict.reason} (cause {chr(65 + n % 26)}{chr(65 + n // 26 % 26)})"))
+        for n in range(8_000)
+    ]  # fmt: skip
+    grown = Audit(replace(failing_record, cases=(*failing_record.cases, *many)))
+    text = render_markdown(grown)
+    assert len(grown.causes) > MAX_CAUSES and len(grown.failing) > 8_000
+    assert len(text.encode()) < 300_000
+    assert f"{len(grown.causes) - MAX_CAUSES} more causes" in text
+    assert text.count("  - reproduce: ") == MAX_CAUSES_SHOWN
 
 
 def test_the_matrices_and_the_scope_statement_are_there(failing_record):
@@ -80,7 +102,7 @@ def test_untrusted_strings_render_as_text(failing_record):
     # both targets, the select glob), then every section that lists one.
     head, *sections = html.split("<h2>")
     assert head.count("&lt;img src=x onerror=") >= 9
-    for title in ("Totals", "RED/GREEN pairing", "Defect kill matrix", "Failing cases", "Expectations", "Scenarios"):
+    for title in ("Failures by cause", "Totals", "RED/GREEN pairing", "Defect kill matrix", "Expectations", "Scenarios"):
         (section,) = [section for section in sections if section.startswith(title)]
         assert "&lt;img src=x onerror=" in section, title
     # A pipe in an untrusted string never splits a table row into more cells.
