@@ -12,12 +12,15 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from ._types import ScanConfig
+
+if TYPE_CHECKING:
+    from ._cfg import Graph
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +130,8 @@ class Tree:
         self._order = order
         self._span = span
         self._hooks: dict[ScanConfig, list[cst.FunctionDef]] = {}
+        #: Control-flow graphs of statement runs, built by `_flow.graph` once for every rule that asks.
+        self.graphs: dict[tuple[int, int, int], Graph] = {}
 
     def findall(self, node: cst.CSTNode, *kinds: type[cst.CSTNode]) -> list[Any]:
         """The nodes of these kinds at or under `node`, in source order."""
@@ -150,6 +155,23 @@ class Tree:
 
     def calls(self, node: cst.CSTNode) -> list[cst.Call]:
         return self.findall(node, cst.Call)
+
+    def calls_made(self, node: cst.CSTNode) -> list[cst.Call]:
+        """The calls under `node` that run when it runs: a lambda's body runs only when it is called."""
+        found = self.findall(node, cst.Call, cst.Lambda)
+        if not any(isinstance(each, cst.Lambda) for each in found):
+            return found
+        made: list[cst.Call] = []
+        waits_until = -1  # the end of the lambda being skipped
+        for each in found:
+            start, end = self._span[id(each)]
+            if start < waits_until:
+                continue
+            if isinstance(each, cst.Lambda):
+                waits_until = end
+            else:
+                made.append(each)
+        return made
 
     def calls_to(self, node: cst.CSTNode, configured: Iterable[str]) -> list[cst.Call]:
         configured = tuple(configured)

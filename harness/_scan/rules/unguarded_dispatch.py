@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from .._flow import always_leaves, block, guarantees, unpreceded
+from .._cfg import block
+from .._flow import always_leaves, guarantees, unpreceded
 from .._places import name_source
 from .._rule import Invalid, Match, Place, Rule, Tree, dotted, named, shown
 from .._types import ScanConfig
@@ -110,13 +111,13 @@ def _request(tree: Tree, function: cst.FunctionDef, dispatch: cst.CSTNode) -> tu
 
 def _compare_and_raise(tree: Tree, statement: cst.BaseStatement, config: ScanConfig) -> bool:
     """`if <surface> != <baseline>: raise …`: a check written in place."""
-    if not isinstance(statement, cst.If) or not always_leaves(block(statement.body)):
+    # The cheap tests first: every `if` of a function is asked, and few compare anything.
+    if not isinstance(statement, cst.If) or not tree.findall(statement.test, cst.Comparison):
         return False
-    compares = bool(tree.findall(statement.test, cst.Comparison))
     about_surface = tree.mentions(statement.test, (*config.baseline, *config.tool_words)) or any(
         named(dotted(call.func), config.snapshot) for call in tree.calls(statement.test)
     )
-    return compares and about_surface
+    return about_surface and always_leaves(tree, block(statement.body))
 
 
 def _checking_functions(tree: Tree, config: ScanConfig) -> set[str]:

@@ -6,7 +6,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 
 import libcst as cst
 
-from .._flow import SIMPLE, block, guarantees, unpreceded
+from .._cfg import SIMPLE, block
+from .._flow import guarantees, unpreceded
 from .._rule import Invalid, Match, Place, Rule, Tree, dotted, named, shown
 from .._types import ScanConfig
 
@@ -164,8 +165,8 @@ def send(self, run):
 
         covered: set[int] = set()
 
-        def unsettled_refusals(line: cst.SimpleStatementLine | cst.SimpleStatementSuite) -> Iterator[cst.Raise]:
-            if not handled:
+        def unsettled_refusals(line: cst.CSTNode) -> Iterator[cst.Raise]:
+            if not handled and isinstance(line, SIMPLE):
                 yield from (
                     s
                     for s in line.body
@@ -208,9 +209,10 @@ def _settled_on_the_way_out(tree: Tree, function: cst.FunctionDef, config: ScanC
     for statement in tree.findall(function.body, cst.Try, cst.TryStar):
         settling_handlers = [
             handler for handler in statement.handlers
-            if _catches_refusals(handler, config) and guarantees(tree, block(handler.body), is_settle)
+            if _catches_refusals(handler, config) and guarantees(tree, block(handler.body), is_settle, through_raise=True)
         ]  # fmt: skip
-        if statement.finalbody is not None and guarantees(tree, block(statement.finalbody.body), is_settle):
+        final = statement.finalbody
+        if final is not None and guarantees(tree, block(final.body), is_settle, through_raise=True):
             guarded: list[cst.CSTNode] = [statement.body, *statement.handlers, *([statement.orelse] if statement.orelse else [])]
         elif settling_handlers:
             guarded = [statement.body]
