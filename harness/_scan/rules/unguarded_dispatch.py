@@ -42,6 +42,15 @@ def send(ports, tools, baseline):
         raise HostRefused("tool surface changed")
     ports.gateway.dispatch("req-1", tools, [])
 """,
+        # The loop leaves only by `break`, and only once the check has passed.
+        """
+def send(request, gateway):
+    while True:
+        request = fit(request)
+        if final_check(request):
+            break
+    gateway.dispatch(request)
+""",
     )
     invalid = (
         Invalid(
@@ -77,6 +86,40 @@ async def prepare(self, request):
         self.check(request)
 """,
             line=4,
+        ),
+        # The check may raise, and the handler swallows it: the dispatch runs unchecked.
+        Invalid(
+            """
+def send(request, gateway):
+    try:
+        final_check(request)
+    except SurfaceRefused:
+        log.warning("surface changed")
+    gateway.dispatch(request)
+""",
+            line=7,
+            flow=(
+                (2, "parameter `request`"),
+                (7, "unchecked dispatch `gateway.dispatch(...)`"),
+            ),
+        ),
+        # `prepare` returns early when there are no hooks, before its check.
+        Invalid(
+            """
+def send(self, run):
+    self.prepare(run)
+    self.gateway.dispatch(run.request)
+
+def prepare(self, run):
+    if not run.hooks:
+        return
+    self.final_check(run)
+""",
+            line=4,
+            flow=(
+                (2, "parameter `run`"),
+                (4, "unchecked dispatch `self.gateway.dispatch(...)`"),
+            ),
         ),
     )
 

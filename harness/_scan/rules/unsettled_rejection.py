@@ -86,6 +86,16 @@ class Lanes:
     def _handshake_rejection_error(exc) -> ModelAPIError:
         return ModelAPIError(str(exc))
 """,
+        # The loop leaves only by `break`, after a settlement that did not raise.
+        """
+def settle_refusal(self, run, refusal):
+    while True:
+        try:
+            self.ledger.settle(run.reservation, "pre_dispatch_rejected")
+        except LedgerBusy:
+            continue
+        break
+""",
     )
     invalid = (
         Invalid(
@@ -145,6 +155,19 @@ def send(self, run):
             self.ledger.settle(reservation, "dispatched")
 """,
             line=6,
+        ),
+        # The early return is a path that settles nothing, as an `if` around the settlement is.
+        Invalid(
+            """
+def settle_refusal(self, run, refusal):
+    if run.stage("async_prep") is not None:
+        return
+    super().settle_refusal(run, refusal)
+""",
+            line=2,
+            flow=(
+                (2, "`settle_refusal` settles on some paths only"),
+            ),
         ),
     )
 
