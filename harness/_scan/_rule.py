@@ -158,8 +158,10 @@ class Tree:
 
     def calls_made(self, node: cst.CSTNode) -> list[cst.Call]:
         """The calls under `node` that run when it runs: a lambda's body runs only when it is called."""
-        found = self.findall(node, cst.Call, cst.Lambda)
-        if not any(isinstance(each, cst.Lambda) for each in found):
+        start, end = self._span[id(node)]
+        # Exact types, not `isinstance`: both are final, and every unit of every graph asks.
+        found = [each for each in self._order[start:end] if type(each) is cst.Call or type(each) is cst.Lambda]
+        if not any(type(each) is cst.Lambda for each in found):
             return found
         made: list[cst.Call] = []
         waits_until = -1  # the end of the lambda being skipped

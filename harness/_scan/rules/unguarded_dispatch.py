@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from .._cfg import block
-from .._flow import always_leaves, guarantees, unpreceded
+from .._flow import Guard, always_leaves, guarantees, unpreceded
 from .._places import name_source
 from .._rule import Invalid, Match, Place, Rule, Tree, dotted, named, shown
 from .._types import ScanConfig
@@ -127,7 +127,15 @@ def prepare(self, run):
         return (config.dispatch,)
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
-        checking = _checking_functions(tree, config)
+        # Every query of every function asks each `if` again: answer each one once.
+        answers: dict[int, bool] = {}
+
+        def compare_and_raise(statement: cst.BaseStatement) -> bool:
+            if id(statement) not in answers:
+                answers[id(statement)] = _compare_and_raise(tree, statement, config)
+            return answers[id(statement)]
+
+        checking = _checking_functions(tree, config, compare_and_raise)
 
         def is_check(call: cst.Call) -> bool:
             name = dotted(call.func)
@@ -135,9 +143,6 @@ def prepare(self, run):
 
         def dispatches(line: cst.CSTNode) -> Iterator[cst.Call]:
             return (call for call in tree.calls(line) if named(dotted(call.func), config.dispatch))
-
-        def compare_and_raise(statement: cst.BaseStatement) -> bool:
-            return _compare_and_raise(tree, statement, config)
 
         for function in tree.functions():
             for dispatch in unpreceded(tree, block(function.body), dispatches, is_check, guard=compare_and_raise):
@@ -163,7 +168,7 @@ def _compare_and_raise(tree: Tree, statement: cst.BaseStatement, config: ScanCon
     return about_surface and always_leaves(tree, block(statement.body))
 
 
-def _checking_functions(tree: Tree, config: ScanConfig) -> set[str]:
+def _checking_functions(tree: Tree, config: ScanConfig, compare_and_raise: Guard) -> set[str]:
     """Names of this module's functions that make a check on every path, directly or through each other."""
     pending = {function.name.value: block(function.body) for function in tree.functions()}
     checking: set[str] = set()
@@ -171,9 +176,6 @@ def _checking_functions(tree: Tree, config: ScanConfig) -> set[str]:
     def is_check(call: cst.Call) -> bool:
         name = dotted(call.func)
         return named(name, config.check) or name.rsplit(".", 1)[-1] in checking
-
-    def compare_and_raise(statement: cst.BaseStatement) -> bool:
-        return _compare_and_raise(tree, statement, config)
 
     # Each round moves the functions that now check into `checking`; a round that moves none ends it.
     while found := {name for name, body in pending.items() if guarantees(tree, body, is_check, compare_and_raise)}:
