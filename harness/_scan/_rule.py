@@ -160,7 +160,7 @@ class Tree:
         """The calls under `node` that run when it runs: a lambda's body runs only when it is called."""
         start, end = self._span[id(node)]
         # Exact types, not `isinstance`: both are final, and every unit of every graph asks.
-        found = [each for each in self._order[start:end] if type(each) is cst.Call or type(each) is cst.Lambda]
+        found: list[Any] = [each for each in self._order[start:end] if type(each) is cst.Call or type(each) is cst.Lambda]
         if not any(type(each) is cst.Lambda for each in found):
             return found
         made: list[cst.Call] = []
