@@ -44,6 +44,10 @@ def block(node: cst.BaseSuite | None) -> Sequence[Any]:
     return node.body if isinstance(node, cst.IndentedBlock) else (node,)
 
 
+#: What a unit completes: a statement, or a same-line suite (`if x: return y`), a line of its own.
+Completed = cst.BaseStatement | cst.BaseSuite
+
+
 @dataclass(frozen=True, slots=True)
 class Unit:
     """One place control passes, and what runs there."""
@@ -54,7 +58,7 @@ class Unit:
     calls: tuple[cst.Call, ...] = ()
     #: The statement that has completed once control leaves here normally: a simple line, or a
     #: compound statement at its join.
-    completes: cst.BaseStatement | cst.BaseSuite | None = None
+    completes: Completed | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,13 +100,13 @@ def _fixed(*indices: int) -> Targets:
     return lambda: indices
 
 
-def _once(build: Targets) -> Targets:
-    built: list[tuple[int, ...]] = []
+def _once(make: Targets) -> Targets:
+    made: list[tuple[int, ...]] = []
 
     def targets() -> tuple[int, ...]:
-        if not built:
-            built.append(build())
-        return built[0]
+        if not made:
+            made.append(make())
+        return made[0]
 
     return targets
 
@@ -151,7 +155,7 @@ class _Builder:
         self.failures.append(failures)
         return len(self.units) - 1
 
-    def code(self, code: cst.CSTNode | None, exits: _Exits, frontier: list[int], completes: cst.BaseStatement | cst.BaseSuite | None = None) -> int:
+    def code(self, code: cst.CSTNode | None, exits: _Exits, frontier: list[int], completes: Completed | None = None) -> int:
         """A unit where `code` runs, entered from `frontier`."""
         if code is None:
             return self.join(frontier, completes)
@@ -159,7 +163,7 @@ class _Builder:
         self.link(frontier, index)
         return index
 
-    def join(self, frontier: list[int], completes: cst.BaseStatement | cst.BaseSuite | None = None) -> int:
+    def join(self, frontier: list[int], completes: Completed | None = None) -> int:
         index = self.unit(Unit(completes=completes), ())
         self.link(frontier, index)
         return index

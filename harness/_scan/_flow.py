@@ -40,7 +40,9 @@ def graph(tree: Tree, statements: Sequence[cst.BaseStatement]) -> Graph:
     return found
 
 
-def _reached_without(tree: Tree, statements: Sequence[cst.BaseStatement], wanted: Wanted, guard: Guard) -> tuple[Graph, list[bool]]:
+def _reached_without(
+    tree: Tree, statements: Sequence[cst.BaseStatement], wanted: Wanted, guard: Guard
+) -> tuple[Graph, list[bool]]:
     def made(unit: Unit) -> bool:
         return any(wanted(call) for call in unit.calls) or unit.completes is not None and guard(unit.completes)
 

@@ -42,6 +42,18 @@ def send(ports, tools, baseline):
         raise HostRefused("tool surface changed")
     ports.gateway.dispatch("req-1", tools, [])
 """,
+        # A compare-and-raise inside a `try`: the handler re-raises, so no path skips it.
+        """
+def send(ports, tools, baseline, ledger, reservation):
+    try:
+        tools = ports.inject(tools)
+        if capture(tools) != baseline:
+            raise HostRefused("tool surface changed")
+    except HostRefused:
+        ledger.settle(reservation, "pre_dispatch_rejected")
+        raise
+    ports.gateway.dispatch("req-1", tools, [])
+""",
         # The loop leaves only by `break`, and only once the check has passed.
         """
 def send(request, gateway):

@@ -24,14 +24,14 @@ def _is(name: str):
     return lambda call: dotted(call.func) == name
 
 
+def _dispatches(tree: Tree):
+    return lambda code: [call for call in tree.calls(code) if dotted(call.func) == "dispatch"]
+
+
 def unchecked(source: str) -> list[int]:
     """The numbers of the `dispatch(N)` calls of the first function that some path reaches unchecked."""
     tree, body = _function(source)
-
-    def dispatches(code: cst.CSTNode):
-        return [call for call in tree.calls(code) if dotted(call.func) == "dispatch"]
-
-    found = unpreceded(tree, body, dispatches, _is("check"))
+    found = unpreceded(tree, body, _dispatches(tree), _is("check"))
     return sorted(int(call.args[0].value.value) for call in found)
 
 
@@ -100,7 +100,16 @@ def test_an_exception_in_a_try_body_may_skip_its_check():
 
 def test_finally_runs_on_every_way_out_and_each_way_goes_on_where_it_went():
     # The return path skips the check but also the dispatch: `finally` does not merge the two.
-    source = "def f(x):\n    try:\n        if x:\n            return\n        check()\n    finally:\n        log()\n    dispatch(1)\n"
+    source = """
+        def f(x):
+            try:
+                if x:
+                    return
+                check()
+            finally:
+                log()
+            dispatch(1)
+    """
     assert unchecked(source) == []
     # `finally` itself runs on the path that returned before the check.
     assert unchecked(source.replace("log()", "dispatch(2)")) == [2]
@@ -119,7 +128,15 @@ def test_a_raise_counts_as_a_way_out_only_when_asked():
 
 def test_with_bodies_run_and_match_cases_are_tried_in_turn():
     assert unchecked("def f():\n    with lock():\n        check()\n    dispatch(1)\n") == []
-    cases = "def f(x):\n    match x:\n        case 1:\n            check()\n        case _:\n            check()\n    dispatch(1)\n"
+    cases = """
+        def f(x):
+            match x:
+                case 1:
+                    check()
+                case _:
+                    check()
+            dispatch(1)
+    """
     assert unchecked(cases) == []
     # Without an irrefutable case, no case may match.
     assert unchecked(cases.replace("case _:", "case 2:")) == [1]
@@ -134,7 +151,15 @@ def test_calls_in_nested_functions_and_lambdas_are_not_made_where_they_are_writt
 
 
 def test_a_dispatch_in_a_test_or_with_item_is_a_target_too():
-    source = "def f(xs):\n    with dispatch(1) as stream:\n        pass\n    if dispatch(2):\n        check()\n    for x in dispatch(3):\n        pass\n"
+    source = """
+        def f(xs):
+            with dispatch(1) as stream:
+                pass
+            if dispatch(2):
+                check()
+            for x in dispatch(3):
+                pass
+    """
     assert unchecked(source) == [1, 2, 3]
 
 
@@ -165,12 +190,13 @@ def test_the_fixed_units_come_first_and_only_the_function_body_is_in_the_graph()
 def test_long_elif_chains_and_match_statements_are_built_without_recursion():
     arms = "".join(f"    elif x == {index}:\n        note({index})\n" for index in range(1500))
     cases = "".join(f"        case {index}:\n            note({index})\n" for index in range(1500))
-    source = f"def f(x):\n    if x is None:\n        check()\n{arms}    else:\n        check()\n    match x:\n{cases}    dispatch(1)\n"
+    head = "def f(x):\n    if x is None:\n        check()\n"
+    source = f"{head}{arms}    else:\n        check()\n    match x:\n{cases}    dispatch(1)\n"
     tree, body = _function(source)
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(250)  # far fewer frames than arms or cases: only nesting may recurse
     try:
-        found = list(unpreceded(tree, body, lambda code: [c for c in tree.calls(code) if dotted(c.func) == "dispatch"], _is("check")))
+        found = list(unpreceded(tree, body, _dispatches(tree), _is("check")))
     finally:
         sys.setrecursionlimit(limit)
     assert len(found) == 1
