@@ -115,6 +115,19 @@ def send(request, gateway):
                 (7, "unchecked dispatch `gateway.dispatch(...)`"),
             ),
         ),
+        # A streamed dispatch is a `for` loop's iterator, not a line of its own.
+        Invalid(
+            """
+async def send(request, gateway):
+    async for chunk in gateway.dispatch(request):
+        yield chunk
+""",
+            line=3,
+            flow=(
+                (2, "parameter `request`"),
+                (3, "unchecked dispatch `gateway.dispatch(...)`"),
+            ),
+        ),
         # `prepare` returns early when there are no hooks, before its check.
         Invalid(
             """
