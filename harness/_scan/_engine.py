@@ -19,8 +19,9 @@ import re
 from collections.abc import Mapping, Sequence
 
 import libcst as cst
-from libcst.metadata import CodeRange, MetadataWrapper, PositionProvider
+from libcst.metadata import CodeRange
 
+from ._positions import positions
 from ._rule import Match, Rule, Tree, shown
 from ._stack import with_deep_stack
 from ._suppressions import suppressed
@@ -28,11 +29,24 @@ from ._types import FileFailed, FileResult, FileScanned, Finding, ScanConfig, St
 from .rules import RULES
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=1024)
 def _word(words: tuple[str, ...]) -> re.Pattern[str]:
-    # Letters and digits bound a word, `_` does not: `take_baseline` mentions `baseline`, `checked` no `check`.
-    parts = sorted({word.rsplit(".", 1)[-1] for word in words})
-    return re.compile(r"(?<![A-Za-z0-9])(?:" + "|".join(map(re.escape, parts)) + r")(?![A-Za-z0-9])", re.IGNORECASE)
+    """Any of these lower-case words, in lower-cased text. Letters and digits bound a word, `_` does
+    not: `take_baseline` mentions `baseline`, `checked` no `check`."""
+    return re.compile(r"(?<![a-z0-9])(?:" + "|".join(map(re.escape, words)) + r")(?![a-z0-9])")
+
+
+@functools.lru_cache(maxsize=256)
+def _last_words(words: tuple[str, ...]) -> tuple[str, ...]:
+    """The configured names as the text filter looks for them: the last part of each, lower case."""
+    return tuple(sorted({word.rsplit(".", 1)[-1].lower() for word in words} - {""}))
+
+
+def _mentions(lowered: str, words: tuple[str, ...]) -> bool:
+    # A substring search rules most words out at memory speed; the bounded match runs only on
+    # the words that occur somewhere, usually one or two.
+    present = tuple(word for word in _last_words(words) if word in lowered)
+    return bool(present) and _word(present).search(lowered) is not None
 
 
 def selected(config: ScanConfig, rules: Sequence[Rule] = RULES) -> list[Rule]:
@@ -42,7 +56,8 @@ def selected(config: ScanConfig, rules: Sequence[Rule] = RULES) -> list[Rule]:
 
 def applicable(source: str, config: ScanConfig, rules: Sequence[Rule] = RULES) -> list[Rule]:
     """The selected rules whose words the text mentions: a cheap test that spares most files a parse."""
-    return [rule for rule in selected(config, rules) if all(_word(group).search(source) for group in rule.needs(config))]
+    lowered = source.lower()
+    return [rule for rule in selected(config, rules) if all(_mentions(lowered, group) for group in rule.needs(config))]
 
 
 def worth_parsing(source: str, config: ScanConfig) -> bool:
@@ -74,16 +89,31 @@ def scan_source(source: str, path: str, config: ScanConfig, rules: Sequence[Rule
 
 
 def _refused(source: str, path: str) -> FileFailed | None:
-    """Why CPython will not parse the text, with its message and position; None when it does."""
+    """Why CPython will not parse the text, with its message and position; None when it does.
+
+    Compiling to bytecode keeps CPython's tree in C and costs a third of building it as Python
+    objects. A few errors come only from the compiler, after a parse that succeeded (`return`
+    outside a function, too many nested blocks): for those the parse alone decides.
+    """
+    try:
+        compile(source, path, "exec", dont_inherit=True)
+    except SyntaxError:
+        return _unparsed(source, path)
+    except (MemoryError, RecursionError):  # CPython's parser gives up on its own stack
+        return FileFailed(path, f"{path}: cannot parse: nested too deeply for CPython's parser")
+    except ValueError as error:  # a NUL byte in the source
+        return FileFailed(path, f"{path}: cannot parse: {error}")
+    return None
+
+
+def _unparsed(source: str, path: str) -> FileFailed | None:
     try:
         compile(source, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
     except SyntaxError as error:
         where = f"{error.lineno}:{max(1, error.offset or 1)}:" if error.lineno else ""
         return FileFailed(path, f"{path}:{where} cannot parse: {error.msg}")
-    except (MemoryError, RecursionError):  # CPython's parser gives up on its own stack
+    except (MemoryError, RecursionError):
         return FileFailed(path, f"{path}: cannot parse: nested too deeply for CPython's parser")
-    except ValueError as error:  # a NUL byte in the source
-        return FileFailed(path, f"{path}: cannot parse: {error}")
     return None
 
 
@@ -98,7 +128,7 @@ def _scan(source: str, path: str, config: ScanConfig, rules: Sequence[Rule]) -> 
         hits = [(rule, found if isinstance(found, Match) else Match(found)) for rule in rules for found in rule.matches(tree, config)]
         if not hits:
             return FileScanned(path, (), parsed=True, dispatches=dispatches)
-        positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+        ranges = positions(module)
     except cst.ParserSyntaxError as error:
         return FileFailed(path, f"{path}:{_parse_problem(error)}")
     except RecursionError:
@@ -108,7 +138,7 @@ def _scan(source: str, path: str, config: ScanConfig, rules: Sequence[Rule]) -> 
     lines = source.splitlines()
     findings = []
     for rule, match in hits:
-        where = positions[match.node]
+        where = ranges[match.node]
         line = lines[where.start.line - 1] if where.start.line <= len(lines) else ""
         findings.append(
             Finding(
@@ -122,7 +152,7 @@ def _scan(source: str, path: str, config: ScanConfig, rules: Sequence[Rule]) -> 
                 message=rule.message,
                 source=line,
                 suppressed=suppressed(line, rule.id, _KNOWN),
-                flow=_flow(match, positions),
+                flow=_flow(match, ranges),
             )
         )
     findings.sort(key=lambda f: (f.line, f.column, f.rule))

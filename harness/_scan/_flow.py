@@ -31,13 +31,11 @@ def _never(statement: Any) -> bool:
 
 
 def graph(tree: Tree, statements: Sequence[cst.BaseStatement]) -> Graph:
-    """The graph of a run of statements, built on first use. Its first and last statements and its
-    length name the run: the tree keeps every node alive, so their ids stay theirs."""
-    key = (id(statements[0]), id(statements[-1]), len(statements)) if statements else (0, 0, 0)
-    found = tree.graphs.get(key)
-    if found is None:
-        found = tree.graphs[key] = build(statements, tree.calls_made)
-    return found
+    """The graph of a run of statements, built once per module for every rule that asks. Its first
+    and last statements and its length name the run: the tree keeps every node alive, so their ids
+    stay theirs."""
+    run = (id(statements[0]), id(statements[-1]), len(statements)) if statements else (0, 0, 0)
+    return tree.memo(("cfg", run), lambda: build(statements, tree.calls_made))
 
 
 def _reached_without(

@@ -34,8 +34,13 @@ def module_names(tree: Tree) -> frozenset[str]:
     return frozenset(names)
 
 
-def trace_all(tree: Tree, config: ScanConfig) -> Iterator[tuple[cst.FunctionDef, list[Event]]]:
-    """Every function of the module that is not nested in another, with its events (closures included)."""
+def trace_all(tree: Tree, config: ScanConfig) -> list[tuple[cst.FunctionDef, list[Event]]]:
+    """Every function of the module that is not nested in another, with its events (closures
+    included); traced once per module, however many rules ask."""
+    return tree.memo(("trace_all", config), lambda: list(_trace_all(tree, config)))
+
+
+def _trace_all(tree: Tree, config: ScanConfig) -> Iterator[tuple[cst.FunctionDef, list[Event]]]:
     names = imports(tree)
     globals_ = module_names(tree)
     nested = {id(inner) for outer in tree.functions() for inner in tree.findall(outer.body, cst.FunctionDef)}

@@ -10,17 +10,18 @@ that also names where the hazardous value came from. Rules read source; they nev
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator
+from bisect import bisect_left
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, TypeVar, cast
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
+from ._children import children, comments
 from ._types import ScanConfig
 
-if TYPE_CHECKING:
-    from ._cfg import Graph
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,16 +106,19 @@ def named(name: str, configured: Iterable[str]) -> bool:
 
 
 class Tree:
-    """A parsed module with every node indexed once, in source order.
+    """A parsed module with every node of code indexed once, in source order.
 
-    Rules ask "the calls under this statement", "the ifs of this function" many times; each answer
-    is a slice of one pre-order list, not another walk of the tree.
+    Rules ask "the calls under this statement", "the ifs of this function" many times. Each answer
+    is a slice of one pre-order list per node type, found by bisection, not another walk of the
+    tree. Layout (whitespace, brackets, commas, comments) is not indexed: see `_children`.
     """
 
     def __init__(self, module: cst.Module) -> None:
         self.module = module
         order: list[cst.CSTNode] = []
         span: dict[int, Any] = {}
+        kids: dict[int, list[cst.CSTNode]] = {}
+        by_type: dict[type[cst.CSTNode], list[int]] = {}
         # An explicit stack, not a visitor: a 10,000-term sum nests 10,000 deep and must index
         # like any other module. A node is pushed twice: to enter it, and to close its span.
         stack: list[tuple[cst.CSTNode, bool]] = [(module, False)]
@@ -124,19 +128,50 @@ class Tree:
                 span[id(node)] = (span[id(node)], len(order))
                 continue
             span[id(node)] = len(order)
+            by_type.setdefault(type(node), []).append(len(order))
             order.append(node)
             stack.append((node, True))
-            stack.extend((child, False) for child in reversed(node.children))
+            below = kids[id(node)] = children(node)
+            stack.extend((child, False) for child in reversed(below))
         self._order = order
         self._span = span
+        self._children = kids
+        self._by_type = by_type
+        self._kinds: dict[tuple[type[cst.CSTNode], ...], list[list[int]]] = {}
         self._hooks: dict[ScanConfig, list[cst.FunctionDef]] = {}
-        #: Control-flow graphs of statement runs, built by `_flow.graph` once for every rule that asks.
-        self.graphs: dict[tuple[int, int, int], Graph] = {}
+        self._functions: list[cst.FunctionDef] | None = None
+        self._memo: dict[Hashable, Any] = {}
 
     def findall(self, node: cst.CSTNode, *kinds: type[cst.CSTNode]) -> list[Any]:
         """The nodes of these kinds at or under `node`, in source order."""
         start, end = self._span[id(node)]
-        return [found for found in self._order[start:end] if isinstance(found, kinds)]
+        if kinds == (cst.CSTNode,):
+            return self._order[start:end]
+        lists = self._kinds.get(kinds)
+        if lists is None:
+            lists = self._kinds[kinds] = [found for kind, found in self._by_type.items() if issubclass(kind, kinds)]
+        at = [index for found in lists for index in found[bisect_left(found, start) : bisect_left(found, end)]]
+        if len(lists) > 1:
+            at.sort()
+        return [self._order[index] for index in at]
+
+    def children(self, node: cst.CSTNode) -> list[cst.CSTNode]:
+        """The node's children that are code, in source order."""
+        return self._children[id(node)]
+
+    def within(self, node: cst.CSTNode, outer: cst.CSTNode) -> bool:
+        """Whether `node` is `outer` or under it; a node the index does not hold is under nothing."""
+        start, end = self._span[id(outer)]
+        return id(node) in self._span and start <= self._span[id(node)][0] < end
+
+    def comments(self) -> list[cst.Comment]:
+        return comments(self.module)
+
+    def memo(self, key: Hashable, compute: Callable[[], T]) -> T:
+        """What `compute` gives for this module, worked out once: an analysis two rules share."""
+        if key not in self._memo:
+            self._memo[key] = compute()
+        return cast(T, self._memo[key])
 
     def precedes(self, first: cst.CSTNode, second: cst.CSTNode) -> bool:
         """Whether `first` starts before `second` in the source."""
@@ -158,10 +193,8 @@ class Tree:
 
     def calls_made(self, node: cst.CSTNode) -> list[cst.Call]:
         """The calls under `node` that run when it runs: a lambda's body runs only when it is called."""
-        start, end = self._span[id(node)]
-        # Exact types, not `isinstance`: both are final, and every unit of every graph asks.
-        found: list[Any] = [each for each in self._order[start:end] if type(each) is cst.Call or type(each) is cst.Lambda]
-        if not any(type(each) is cst.Lambda for each in found):
+        found = self.findall(node, cst.Call, cst.Lambda)
+        if not any(isinstance(each, cst.Lambda) for each in found):
             return found
         made: list[cst.Call] = []
         waits_until = -1  # the end of the lambda being skipped
@@ -202,7 +235,9 @@ class Tree:
         return [value for value in values if isinstance(value, str)]
 
     def functions(self) -> list[cst.FunctionDef]:
-        return self.findall(self.module, cst.FunctionDef)
+        if self._functions is None:
+            self._functions = self.findall(self.module, cst.FunctionDef)
+        return self._functions
 
     def hook_functions(self, config: ScanConfig) -> list[cst.FunctionDef]:
         """Functions that run as hooks: named like one or after a hook event, decorated by a hook

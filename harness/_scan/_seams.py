@@ -164,4 +164,4 @@ def _passed(line: cst.CSTNode) -> cst.CSTNode:
 
 
 def _within(tree: Tree, node: cst.CSTNode, outer: cst.CSTNode) -> bool:
-    return any(found is node for found in tree.findall(outer, type(node)))
+    return tree.within(node, outer)

@@ -319,7 +319,7 @@ class Trace:
             inner = {k: v for k, v in env.items() if k not in {p.name.value for p in node.params.params}}
             self.value(node.body, inner)
             return None
-        for child in node.children:
+        for child in self.tree.children(node):
             self.value(child, env)
         return None
 

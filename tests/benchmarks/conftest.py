@@ -13,11 +13,12 @@ def pytest_terminal_summary(terminalreporter, config):
     write("toolsurface benchmark ratios (medians, same run)")
     for group, benches in groups.items():
         by_name = {bench.name: bench for bench in benches}
-        # A benchmark may name the alternative it is measured against; the rest compare with the first.
-        named = [bench for bench in benches if bench.extra_info.get("against") in by_name]
+        # A benchmark may name the alternatives it is measured against; the rest compare with the first.
+        named = [bench for bench in benches if _against(bench) and set(_against(bench)) <= set(by_name)]
         for bench in named:
-            other = by_name[bench.extra_info["against"]]
-            write(f"  [{group}] {bench.name}: {bench.stats.median / other.stats.median:.3f}× the time of {other.name}")
+            for against in _against(bench):
+                other = by_name[against]
+                write(f"  [{group}] {bench.name}: {bench.stats.median / other.stats.median:.3f}× the time of {other.name}")
         if named:
             continue
         first = benches[0]
@@ -31,3 +32,9 @@ def pytest_terminal_summary(terminalreporter, config):
             cases = bench.extra_info.get("cases")
             if cases:
                 write(f"  [{group}] {bench.name}: {cases / bench.stats.median:,.0f} cases/s")
+
+
+def _against(bench) -> list[str]:
+    """The names a benchmark is measured against: one name or a list of them."""
+    named = bench.extra_info.get("against", [])
+    return [named] if isinstance(named, str) else list(named)

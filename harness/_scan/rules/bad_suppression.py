@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import libcst as cst
-
 from .. import _suppressions
 from .._rule import Invalid, Match, Rule, Tree, shown
 from .._types import ScanConfig
@@ -40,7 +38,7 @@ class BadSuppression(Rule):
         from . import RULES  # the registry imports this module, so it is read when the rule runs
 
         known = {rule.id for rule in RULES}
-        for comment in tree.findall(tree.module, cst.Comment):
+        for comment in tree.comments():
             found = _suppressions.read(comment.value, known)
             if found is not None and found.problem is not None:
                 yield Match(comment, f"suppression {shown(comment)} silences nothing")

@@ -180,7 +180,7 @@ def to_function(function, strict: bool | None = None):
         return ((*config.schema_words, *config.schema_keys, *config.tool_words),)
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
-        traced = list(trace_all(tree, config))
+        traced = trace_all(tree, config)
         edits = editors(traced)
         hooks = {id(found.node) for found in HookEditsSchemaInPlace().matches(tree, config)}
         for _, events in traced:

@@ -63,6 +63,12 @@ def send(request, gateway):
             break
     gateway.dispatch(request)
 """,
+        """
+def send(gateway, request, expected_tools):
+    if [tool.name for tool in request.tools] != expected_tools:
+        raise Refused("tool surface changed")
+    gateway.dispatch(request)
+""",
     )
     invalid = (
         Invalid(
@@ -86,6 +92,19 @@ def send(request, gateway):
     return gateway.dispatch(request)
 """,
             line=5,
+        ),
+        Invalid(
+            """
+def send(tools, gateway, limit):
+    if len(tools) > limit:
+        raise TooManyTools(len(tools))
+    gateway.dispatch(tools)
+""",
+            line=5,
+            flow=(
+                (2, "parameter `tools`"),
+                (5, "unchecked dispatch `gateway.dispatch(...)`"),
+            ),
         ),
         Invalid(
             """
@@ -183,14 +202,30 @@ def _request(tree: Tree, function: cst.FunctionDef, dispatch: cst.CSTNode) -> tu
 
 
 def _compare_and_raise(tree: Tree, statement: cst.BaseStatement, config: ScanConfig) -> bool:
-    """`if <surface> != <baseline>: raise …`: a check written in place."""
-    # The cheap tests first: every `if` of a function is asked, and few compare anything.
-    if not isinstance(statement, cst.If) or not tree.findall(statement.test, cst.Comparison):
+    """`if <surface> != <baseline>: raise …`: a check written in place. A cap (`len(tools) > n`) or
+    a membership test (`name not in allowed`) refuses some requests, but it compares no surface
+    with the expected one, so it is no check."""
+    if not isinstance(statement, cst.If):
         return False
-    about_surface = tree.mentions(statement.test, (*config.baseline, *config.tool_words)) or any(
-        named(dotted(call.func), config.snapshot) for call in tree.calls(statement.test)
-    )
-    return about_surface and always_leaves(tree, block(statement.body))
+    # The cheap test first: every `if` of every function is asked, and few compare surfaces.
+    comparisons = tree.findall(statement.test, cst.Comparison)
+    if not any(_compares_surfaces(tree, comparison, config) for comparison in comparisons):
+        return False
+    return always_leaves(tree, block(statement.body))
+
+
+def _compares_surfaces(tree: Tree, comparison: cst.Comparison, config: ScanConfig) -> bool:
+    """An equality test with the surface on one side and the baseline on another."""
+    if not any(isinstance(target.operator, cst.Equal | cst.NotEqual) for target in comparison.comparisons):
+        return False
+    sides = [comparison.left, *(target.comparator for target in comparison.comparisons)]
+
+    def snapshot(side: cst.BaseExpression) -> bool:
+        return any(named(dotted(call.func), config.snapshot) for call in tree.calls(side))
+
+    surface = {index for index, side in enumerate(sides) if tree.mentions(side, config.tool_words) or snapshot(side)}
+    baseline = {index for index, side in enumerate(sides) if tree.mentions(side, config.baseline) or snapshot(side)}
+    return any(one != other for one in surface for other in baseline)
 
 
 def _checking_functions(tree: Tree, config: ScanConfig, compare_and_raise: Guard) -> set[str]:
