@@ -78,12 +78,13 @@ class Graph:
         dominated (every path to it passes one) or unreachable. A made unit is reached, but only
         its failures lead on, since its call may raise before it completes.
         """
-        reached = [False] * len(self.units)
+        units, successors, failures = self.units, self.successors, self.failures
+        reached = [False] * len(units)
         reached[ENTRY] = True
         pending = [ENTRY]
         while pending:
             index = pending.pop()
-            onward = self.failures[index] if made(self.units[index]) else self.successors[index] + self.failures[index]
+            onward = failures[index] if made(units[index]) else successors[index] + failures[index]
             for following in onward:
                 if not reached[following]:
                     reached[following] = True

@@ -42,7 +42,9 @@ def _reached_without(
     tree: Tree, statements: Sequence[cst.BaseStatement], wanted: Wanted, guard: Guard
 ) -> tuple[Graph, list[bool]]:
     def made(unit: Unit) -> bool:
-        return any(wanted(call) for call in unit.calls) or unit.completes is not None and guard(unit.completes)
+        if unit.calls and any(wanted(call) for call in unit.calls):
+            return True
+        return unit.completes is not None and guard(unit.completes)
 
     found = graph(tree, statements)
     return found, found.reached_without(made)
