@@ -1,11 +1,11 @@
-"""Which statements run before which, path by path: enough flow to tell "on every path" from
-"on some path" inside one function, without running anything.
+"""Which calls must have run before which code, path by path: enough flow to tell "on every path"
+from "on some path" inside one function, without running anything.
 
-Loops may run zero times, so nothing inside one counts as guaranteed; `try` bodies, `with`
-bodies and both arms of an `if`/`else` do.
-
-An `elif` chain is walked in a loop, not by recursion: it can be thousands of arms long. Nested
-blocks recurse, one level per indentation, and CPython refuses more than 100 of those.
+Each question is asked of the control-flow graph of a run of statements (`_cfg`), built once per
+run and kept on the `Tree`: a unit is preceded when every path from the entry to it passes a unit
+that makes a wanted call, or completes a guard statement. Code no path reaches (after a `return`,
+say) is preceded vacuously: it never runs. Calls in a lambda's body wait for the lambda to be
+called, so they do not count as made where the lambda is written.
 """
 
 from __future__ import annotations
@@ -15,61 +15,54 @@ from typing import Any
 
 import libcst as cst
 
+from ._cfg import END, RAISE, RETURN, Graph, Unit, build
 from ._rule import Tree
 
 #: Whether a call is the thing that must have happened.
 Wanted = Callable[[cst.Call], bool]
-#: Whether a whole statement does it too (a compare-and-raise `if`, say).
-Guard = Callable[[cst.BaseStatement], bool]
-
-
-def _never(statement: cst.BaseStatement) -> bool:
-    return False
-
-
-#: A line of small statements: `x = 1; y()` on its own line, or after `if test:` on the same one.
-SIMPLE = (cst.SimpleStatementLine, cst.SimpleStatementSuite)
-
-
-def block(node: cst.BaseSuite | None) -> Sequence[Any]:
-    """The statements of a suite; a same-line suite (`if x: return y`) is one simple line."""
-    if node is None:
-        return ()
-    return node.body if isinstance(node, cst.IndentedBlock) else (node,)
-
-
-def guarantees(tree: Tree, statements: Sequence[cst.BaseStatement], wanted: Wanted, guard: Guard = _never) -> bool:
-    """Whether running these statements to their end makes a wanted call on every path."""
-    return any(guard(statement) or _guarantees(tree, statement, wanted) for statement in statements)
-
-
-def _guarantees(tree: Tree, statement: cst.BaseStatement, wanted: Wanted) -> bool:
-    if isinstance(statement, SIMPLE):
-        return any(wanted(call) for call in tree.calls(statement))
-    if isinstance(statement, cst.If):
-        arm = statement
-        while True:
-            if any(wanted(call) for call in tree.calls(arm.test)):
-                return True
-            if arm.orelse is None or not guarantees(tree, block(arm.body), wanted):
-                return False
-            if not isinstance(arm.orelse, cst.If):
-                return guarantees(tree, block(arm.orelse.body), wanted)
-            arm = arm.orelse
-    if isinstance(statement, cst.Try):
-        final = statement.finalbody
-        return guarantees(tree, block(statement.body), wanted) or (
-            final is not None and guarantees(tree, block(final.body), wanted)
-        )
-    if isinstance(statement, cst.With):
-        return any(wanted(call) for item in statement.items for call in tree.calls(item)) or guarantees(
-            tree, block(statement.body), wanted
-        )
-    return False
-
-
-#: The nodes of one simple line that must be preceded (dispatch calls, raises…).
+#: Whether a whole statement (or same-line suite) does it too, once it completes: a compare-and-raise `if`, say.
+Guard = Callable[[Any], bool]
+#: The nodes of one unit of code (a simple line, a test, a `with` item…) that must be preceded.
 Targets = Callable[[Any], Iterable[cst.CSTNode]]
+
+
+def _never(statement: Any) -> bool:
+    return False
+
+
+def graph(tree: Tree, statements: Sequence[cst.BaseStatement]) -> Graph:
+    """The graph of a run of statements, built once per module for every rule that asks. Its first
+    and last statements and its length name the run: the tree keeps every node alive, so their ids
+    stay theirs."""
+    run = (id(statements[0]), id(statements[-1]), len(statements)) if statements else (0, 0, 0)
+    return tree.memo(("cfg", run), lambda: build(statements, tree.calls_made))
+
+
+def _reached_without(
+    tree: Tree, statements: Sequence[cst.BaseStatement], wanted: Wanted, guard: Guard
+) -> tuple[Graph, list[bool]]:
+    def made(unit: Unit) -> bool:
+        if unit.calls and any(wanted(call) for call in unit.calls):
+            return True
+        return unit.completes is not None and guard(unit.completes)
+
+    found = graph(tree, statements)
+    return found, found.reached_without(made)
+
+
+def guarantees(
+    tree: Tree,
+    statements: Sequence[cst.BaseStatement],
+    wanted: Wanted,
+    guard: Guard = _never,
+    through_raise: bool = False,
+) -> bool:
+    """Whether every path that runs these statements to their end, or out by `return`, makes a
+    wanted call. A path that raises has refused to go on, so it need not; with `through_raise` it
+    must too (a settlement before a refusal leaves). Statements no path leaves normally guarantee
+    anything: nothing after them runs."""
+    _, reached = _reached_without(tree, statements, wanted, guard)
+    return not (reached[END] or reached[RETURN] or (through_raise and reached[RAISE]))
 
 
 def unpreceded(
@@ -77,47 +70,21 @@ def unpreceded(
     statements: Sequence[cst.BaseStatement],
     target: Targets,
     before: Wanted,
-    done: bool = False,
     guard: Guard = _never,
 ) -> Iterator[cst.CSTNode]:
-    """Targets that some path reaches without a `before` call (or `guard` statement) first."""
-    for statement in statements:
-        if isinstance(statement, SIMPLE):
-            if not done:
-                yield from target(statement)
-        elif isinstance(statement, cst.If):
-            arm, inner = statement, done
-            while True:  # each `elif` sees what its earlier tests called
-                inner = inner or any(before(call) for call in tree.calls(arm.test))
-                yield from unpreceded(tree, block(arm.body), target, before, inner, guard)
-                if not isinstance(arm.orelse, cst.If):
-                    break
-                arm = arm.orelse
-            if arm.orelse is not None:
-                yield from unpreceded(tree, block(arm.orelse.body), target, before, inner, guard)
-        elif isinstance(statement, cst.Try):
-            yield from unpreceded(tree, block(statement.body), target, before, done, guard)
-            for handler in statement.handlers:
-                yield from unpreceded(tree, block(handler.body), target, before, done, guard)
-            after_body = done or guarantees(tree, block(statement.body), before, guard)
-            if statement.orelse is not None:
-                yield from unpreceded(tree, block(statement.orelse.body), target, before, after_body, guard)
-            if statement.finalbody is not None:
-                yield from unpreceded(tree, block(statement.finalbody.body), target, before, done, guard)
-        elif isinstance(statement, cst.With | cst.For | cst.While):
-            yield from unpreceded(tree, block(statement.body), target, before, done, guard)
-        # Nested functions and classes are scanned on their own.
-        done = done or guard(statement) or _guarantees(tree, statement, before)
+    """Targets that some path reaches without a `before` call (or `guard` statement) first, in
+    the order their units were built. A call on the target's own line does not precede it."""
+    found, reached = _reached_without(tree, statements, before, guard)
+    seen: set[int] = set()  # a `finally:` has a copy per way out: its targets are yielded once
+    for unit, reachable in zip(found.units, reached):
+        if reachable and unit.code is not None:
+            for node in target(unit.code):
+                if id(node) not in seen:
+                    seen.add(id(node))
+                    yield node
 
 
-def always_leaves(statements: Sequence[cst.BaseStatement]) -> bool:
-    """Whether a block ends in `raise` or `return` on every path (its last statement decides)."""
-    while statements:
-        last = statements[-1]
-        if isinstance(last, SIMPLE):
-            return any(isinstance(small, cst.Raise | cst.Return) for small in last.body)
-        if not isinstance(last, cst.If) or last.orelse is None or not always_leaves(block(last.body)):
-            return False
-        orelse = last.orelse
-        statements = (orelse,) if isinstance(orelse, cst.If) else block(orelse.body)
-    return False
+def always_leaves(tree: Tree, statements: Sequence[cst.BaseStatement]) -> bool:
+    """Whether no path runs these statements to their end: each one returns, raises, or loops
+    forever. A `break` or `continue` that leaves them runs on after them, so it does not count."""
+    return not graph(tree, statements).reached_without(lambda unit: False)[END]

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from ._flow import SIMPLE
+from ._cfg import SIMPLE
 from ._rule import Tree, dotted, named
 from ._types import ScanConfig
 

@@ -21,8 +21,8 @@ from typing import Any
 
 import libcst as cst
 
+from ._cfg import block
 from ._conditions import Setting, decided, type_tested
-from ._flow import block
 from ._rule import Tree, dotted, named
 from ._types import ScanConfig
 from ._values import (

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from .._flow import block
+from .._cfg import block
 from .._rule import Invalid, Match, Rule, Tree, assigned, dotted, shown
 from .._types import ScanConfig
 from .._values import SCALAR_TYPES, canonical, imports, is_tool_list_name

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from .._flow import block
+from .._cfg import block
 from .._places import name_source
 from .._rule import Invalid, Match, Place, Rule, Tree, dotted, shown
 from .._types import ScanConfig

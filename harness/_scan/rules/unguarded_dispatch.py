@@ -6,7 +6,8 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from .._flow import always_leaves, block, guarantees, unpreceded
+from .._cfg import block
+from .._flow import Guard, always_leaves, guarantees, unpreceded
 from .._places import name_source
 from .._rule import Invalid, Match, Place, Rule, Tree, dotted, named, shown
 from .._types import ScanConfig
@@ -40,6 +41,27 @@ def send(ports, tools, baseline):
     if capture(tools) != baseline:
         raise HostRefused("tool surface changed")
     ports.gateway.dispatch("req-1", tools, [])
+""",
+        # A compare-and-raise inside a `try`: the handler re-raises, so no path skips it.
+        """
+def send(ports, tools, baseline, ledger, reservation):
+    try:
+        tools = ports.inject(tools)
+        if capture(tools) != baseline:
+            raise HostRefused("tool surface changed")
+    except HostRefused:
+        ledger.settle(reservation, "pre_dispatch_rejected")
+        raise
+    ports.gateway.dispatch("req-1", tools, [])
+""",
+        # The loop leaves only by `break`, and only once the check has passed.
+        """
+def send(request, gateway):
+    while True:
+        request = fit(request)
+        if final_check(request):
+            break
+    gateway.dispatch(request)
 """,
         """
 def send(gateway, request, expected_tools):
@@ -96,13 +118,68 @@ async def prepare(self, request):
 """,
             line=4,
         ),
+        # The check may raise, and the handler swallows it: the dispatch runs unchecked.
+        Invalid(
+            """
+def send(request, gateway):
+    try:
+        final_check(request)
+    except SurfaceRefused:
+        log.warning("surface changed")
+    gateway.dispatch(request)
+""",
+            line=7,
+            flow=(
+                (2, "parameter `request`"),
+                (7, "unchecked dispatch `gateway.dispatch(...)`"),
+            ),
+        ),
+        # A streamed dispatch is a `for` loop's iterator, not a line of its own.
+        Invalid(
+            """
+async def send(request, gateway):
+    async for chunk in gateway.dispatch(request):
+        yield chunk
+""",
+            line=3,
+            flow=(
+                (2, "parameter `request`"),
+                (3, "unchecked dispatch `gateway.dispatch(...)`"),
+            ),
+        ),
+        # `prepare` returns early when there are no hooks, before its check.
+        Invalid(
+            """
+def send(self, run):
+    self.prepare(run)
+    self.gateway.dispatch(run.request)
+
+def prepare(self, run):
+    if not run.hooks:
+        return
+    self.final_check(run)
+""",
+            line=4,
+            flow=(
+                (2, "parameter `run`"),
+                (4, "unchecked dispatch `self.gateway.dispatch(...)`"),
+            ),
+        ),
     )
 
     def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
         return (config.dispatch,)
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
-        checking = _checking_functions(tree, config)
+        # Every query of every function asks each `if` again: answer each one once.
+        answers: dict[int, bool] = {}
+
+        def compare_and_raise(statement: cst.BaseStatement) -> bool:
+            if id(statement) not in answers:
+                answers[id(statement)] = _compare_and_raise(tree, statement, config)
+            return answers[id(statement)]
+
+        checking = _checking_functions(tree, config, compare_and_raise)
 
         def is_check(call: cst.Call) -> bool:
             name = dotted(call.func)
@@ -110,9 +187,6 @@ async def prepare(self, request):
 
         def dispatches(line: cst.CSTNode) -> Iterator[cst.Call]:
             return (call for call in tree.calls(line) if named(dotted(call.func), config.dispatch))
-
-        def compare_and_raise(statement: cst.BaseStatement) -> bool:
-            return _compare_and_raise(tree, statement, config)
 
         for function in tree.functions():
             for dispatch in unpreceded(tree, block(function.body), dispatches, is_check, guard=compare_and_raise):
@@ -131,9 +205,13 @@ def _compare_and_raise(tree: Tree, statement: cst.BaseStatement, config: ScanCon
     """`if <surface> != <baseline>: raise …`: a check written in place. A cap (`len(tools) > n`) or
     a membership test (`name not in allowed`) refuses some requests, but it compares no surface
     with the expected one, so it is no check."""
-    if not isinstance(statement, cst.If) or not always_leaves(block(statement.body)):
+    if not isinstance(statement, cst.If):
         return False
-    return any(_compares_surfaces(tree, comparison, config) for comparison in tree.findall(statement.test, cst.Comparison))
+    # The cheap test first: every `if` of every function is asked, and few compare surfaces.
+    comparisons = tree.findall(statement.test, cst.Comparison)
+    if not any(_compares_surfaces(tree, comparison, config) for comparison in comparisons):
+        return False
+    return always_leaves(tree, block(statement.body))
 
 
 def _compares_surfaces(tree: Tree, comparison: cst.Comparison, config: ScanConfig) -> bool:
@@ -150,7 +228,7 @@ def _compares_surfaces(tree: Tree, comparison: cst.Comparison, config: ScanConfi
     return any(one != other for one in surface for other in baseline)
 
 
-def _checking_functions(tree: Tree, config: ScanConfig) -> set[str]:
+def _checking_functions(tree: Tree, config: ScanConfig, compare_and_raise: Guard) -> set[str]:
     """Names of this module's functions that make a check on every path, directly or through each other."""
     pending = {function.name.value: block(function.body) for function in tree.functions()}
     checking: set[str] = set()
@@ -158,9 +236,6 @@ def _checking_functions(tree: Tree, config: ScanConfig) -> set[str]:
     def is_check(call: cst.Call) -> bool:
         name = dotted(call.func)
         return named(name, config.check) or name.rsplit(".", 1)[-1] in checking
-
-    def compare_and_raise(statement: cst.BaseStatement) -> bool:
-        return _compare_and_raise(tree, statement, config)
 
     # Each round moves the functions that now check into `checking`; a round that moves none ends it.
     while found := {name for name, body in pending.items() if guarantees(tree, body, is_check, compare_and_raise)}:

@@ -6,7 +6,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 
 import libcst as cst
 
-from .._flow import SIMPLE, block, guarantees, unpreceded
+from .._cfg import SIMPLE, block
+from .._flow import guarantees, unpreceded
 from .._rule import Invalid, Match, Place, Rule, Tree, dotted, named, shown
 from .._types import ScanConfig
 
@@ -85,6 +86,16 @@ class Lanes:
     def _handshake_rejection_error(exc) -> ModelAPIError:
         return ModelAPIError(str(exc))
 """,
+        # The loop leaves only by `break`, after a settlement that did not raise.
+        """
+def settle_refusal(self, run, refusal):
+    while True:
+        try:
+            self.ledger.settle(run.reservation, "pre_dispatch_rejected")
+        except LedgerBusy:
+            continue
+        break
+""",
     )
     invalid = (
         Invalid(
@@ -145,6 +156,19 @@ def send(self, run):
 """,
             line=6,
         ),
+        # The early return is a path that settles nothing, as an `if` around the settlement is.
+        Invalid(
+            """
+def settle_refusal(self, run, refusal):
+    if run.stage("async_prep") is not None:
+        return
+    super().settle_refusal(run, refusal)
+""",
+            line=2,
+            flow=(
+                (2, "`settle_refusal` settles on some paths only"),
+            ),
+        ),
     )
 
     def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
@@ -164,8 +188,8 @@ def send(self, run):
 
         covered: set[int] = set()
 
-        def unsettled_refusals(line: cst.SimpleStatementLine | cst.SimpleStatementSuite) -> Iterator[cst.Raise]:
-            if not handled:
+        def unsettled_refusals(line: cst.CSTNode) -> Iterator[cst.Raise]:
+            if not handled and isinstance(line, SIMPLE):
                 yield from (
                     s
                     for s in line.body
@@ -208,9 +232,10 @@ def _settled_on_the_way_out(tree: Tree, function: cst.FunctionDef, config: ScanC
     for statement in tree.findall(function.body, cst.Try, cst.TryStar):
         settling_handlers = [
             handler for handler in statement.handlers
-            if _catches_refusals(handler, config) and guarantees(tree, block(handler.body), is_settle)
+            if _catches_refusals(handler, config) and guarantees(tree, block(handler.body), is_settle, through_raise=True)
         ]  # fmt: skip
-        if statement.finalbody is not None and guarantees(tree, block(statement.finalbody.body), is_settle):
+        final = statement.finalbody
+        if final is not None and guarantees(tree, block(final.body), is_settle, through_raise=True):
             guarded: list[cst.CSTNode] = [statement.body, *statement.handlers, *([statement.orelse] if statement.orelse else [])]
         elif settling_handlers:
             guarded = [statement.body]
