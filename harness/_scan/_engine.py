@@ -16,6 +16,7 @@ from __future__ import annotations
 import ast
 import functools
 import re
+import warnings
 from collections.abc import Mapping, Sequence
 
 import libcst as cst
@@ -93,10 +94,13 @@ def _refused(source: str, path: str) -> FileFailed | None:
 
     Compiling to bytecode keeps CPython's tree in C and costs a third of building it as Python
     objects. A few errors come only from the compiler, after a parse that succeeded (`return`
-    outside a function, too many nested blocks): for those the parse alone decides.
+    outside a function, too many nested blocks): for those the parse alone decides. The
+    compiler's warnings (`x is 1`) are the scanned code's business, not the scan's output.
     """
     try:
-        compile(source, path, "exec", dont_inherit=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(source, path, "exec", dont_inherit=True)
     except SyntaxError:
         return _unparsed(source, path)
     except (MemoryError, RecursionError):  # CPython's parser gives up on its own stack
@@ -108,7 +112,9 @@ def _refused(source: str, path: str) -> FileFailed | None:
 
 def _unparsed(source: str, path: str) -> FileFailed | None:
     try:
-        compile(source, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(source, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
     except SyntaxError as error:
         where = f"{error.lineno}:{max(1, error.offset or 1)}:" if error.lineno else ""
         return FileFailed(path, f"{path}:{where} cannot parse: {error.msg}")

@@ -63,6 +63,15 @@ def test_what_cpython_refuses_is_reported_with_its_message_never_handed_to_libcs
     assert scan_source(unary, "unary.py", CONFIG) == FileFailed("unary.py", "unary.py: cannot parse: nested too deeply for CPython's parser")
 
 
+def test_what_only_cpythons_compiler_refuses_is_still_analysed_and_its_warnings_stay_quiet(recwarn):
+    # `return` outside a function parses (libcst and `ast` accept it); only the bytecode compiler refuses.
+    baseline = "def take_baseline(run):\n    return list(run.tools)\n"
+    for source in (baseline + "return 1\n", baseline + "if x is 1:\n    pass\n"):
+        result = scan_source(source, "partial.py", CONFIG)
+        assert isinstance(result, FileScanned) and [f.rule for f in result.findings] == ["TS104"]
+    assert [str(warning.message) for warning in recwarn] == []
+
+
 def test_valid_python_nested_thousands_deep_is_analysed(tmp_path):
     # 1,500 levels of BinaryOperation: past the default recursion limit, within the deep stack.
     long_sum = "def take_baseline(run):\n    return list(run.tools)\n\nx = " + " + ".join(["1"] * 1500) + "\n"
