@@ -4,7 +4,7 @@ Text that mentions none of the configured names is not parsed at all. Positions 
 libcst only for a file that has something to report, so the common file costs a parse and the
 rules' walks, nothing more.
 
-CPython parses the text first (its C parser costs a few percent of libcst's): what CPython
+CPython compiles the text first (about a tenth of the cost of libcst's parse): what CPython
 itself refuses — a syntax error, more than 200 nested parentheses — is reported with CPython's
 own message and line:col and never reaches libcst, whose native parser would exhaust its stack
 on such input and take the process down. What CPython accepts is analysed however deeply it
