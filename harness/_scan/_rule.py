@@ -138,8 +138,6 @@ class Tree:
         self._children = kids
         self._by_type = by_type
         self._kinds: dict[tuple[type[cst.CSTNode], ...], list[list[int]]] = {}
-        self._hooks: dict[ScanConfig, list[cst.FunctionDef]] = {}
-        self._functions: list[cst.FunctionDef] | None = None
         self._memo: dict[Hashable, Any] = {}
 
     def findall(self, node: cst.CSTNode, *kinds: type[cst.CSTNode]) -> list[Any]:
@@ -235,14 +233,13 @@ class Tree:
         return [value for value in values if isinstance(value, str)]
 
     def functions(self) -> list[cst.FunctionDef]:
-        if self._functions is None:
-            self._functions = self.findall(self.module, cst.FunctionDef)
-        return self._functions
+        return self.memo("functions", lambda: self.findall(self.module, cst.FunctionDef))
 
     def hook_functions(self, config: ScanConfig) -> list[cst.FunctionDef]:
         """Functions that run as hooks: named like one or after a hook event, decorated by a hook
         registration, or handed to a hook registration call in the same module."""
-        if config not in self._hooks:
+
+        def find() -> list[cst.FunctionDef]:
             registered = {
                 dotted(arg.value).rsplit(".", 1)[-1]
                 for call in self.calls_to(self.module, config.hook_registration)
@@ -257,8 +254,9 @@ class Tree:
                 event = named(name, config.hook_registration)
                 if decorated or event or name in registered or set(name.lower().split("_")) & set(config.hook_words):
                     hooks.append(function)
-            self._hooks[config] = hooks
-        return self._hooks[config]
+            return hooks
+
+        return self.memo(("hooks", config), find)
 
 
 def _callee(decorator: cst.BaseExpression) -> cst.BaseExpression:
