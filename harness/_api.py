@@ -10,7 +10,7 @@ import contextlib
 import datetime
 import math
 import platform
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -22,7 +22,7 @@ from ._config import ProjectConfig, Spec
 from ._diff import diff_snapshots, diff_summaries
 from ._errors import ToolsurfaceError, UsageError
 from ._expectations import Expectation, load_expectations, planned_matches
-from ._gate import Gate, Thresholds
+from ._gate import Gate, Tallies, Thresholds
 from ._oracles import EQUIVALENT, amend_all, judge
 from ._plan import Shard, plan, select, shard
 from ._printable import printable, unprintable
@@ -129,13 +129,17 @@ class Session:
         """Each case's final record, in plan order; for callers that do not stream them."""
         return iter(amend_all(list(self.results())))
 
-    def gate(self, tallies: Sequence[Tally]) -> Gate:
-        """The gate over these cases of the run."""
-        return gate_of(self.info, tallies, self.expectations, self.planned_matches)
+    def tallies(self) -> Tallies:
+        """Where to take the tallies of this run's cases as they finish."""
+        return Tallies(self.expectations)
 
-    def summarize(self, tallies: Sequence[Tally], digest: str) -> Summary:
+    def gate(self, tallies: Iterable[Tally]) -> Gate:
+        """The gate over these cases of the run."""
+        return gate_of(self.info, Tallies.of(tallies, self.expectations), self.planned_matches)
+
+    def summarize(self, tallies: Tallies, digest: str) -> Summary:
         """The totals and the gate over these cases of the run, whose case lines have this digest."""
-        return summarize(self.info, tallies, self.expectations, self.planned_matches, digest)
+        return summarize(self.info, tallies, self.planned_matches, digest)
 
 
 def prepare(options: RunOptions) -> Session:
