@@ -3,7 +3,7 @@ import re
 import pytest
 
 from toolsurface.harness._errors import UsageError
-from toolsurface.harness._plan import Shard, plan, select, shard
+from toolsurface.harness._plan import Plan, Shard, plan, recorded_checkpoints, select, shard
 from toolsurface.scenarios import load
 
 ID = re.compile(r"^[a-z0-9-]+/(main|child)/(hooks|no-hooks)/[a-z_]+(@[2-9])?/[a-z]+\.(replace|in_place):[a-z_]+:.+$")
@@ -112,3 +112,26 @@ def test_a_selection_works_out_the_same_changes_and_keeps_every_case_in_its_plac
     chosen = {case.id for case in selected}
     left_out = [case for case in narrowed if case.id not in chosen]
     assert left_out and all(case.change is None and not case.equivalent for case in left_out)
+
+
+@pytest.mark.parametrize(
+    ("patterns", "part"),
+    [((), None), (("*/evidence/*",), None), ((), Shard(2, 3)), (("web-read-*", "*/post_seal/*"), Shard(1, 2))],
+)
+def test_the_lazy_plan_makes_the_cases_a_selection_and_shard_of_the_whole_plan_keep(scenarios, patterns, part):
+    whole = plan(scenarios, seed=3)
+    lazy = Plan(scenarios, 3, recorded_checkpoints, patterns, part)
+    expected = shard(select(plan(scenarios, seed=3, patterns=patterns), patterns), part)
+    made = tuple(lazy)
+    assert made == expected and all(case.change is not None for case in made)
+    assert (lazy.planned, lazy.selected, len(lazy)) == (len(whole), len(select(whole, patterns)), len(expected))
+    assert tuple(lazy) == made  # each pass makes the same cases again
+    assert [case.id for case in lazy.every()] == [case.id for case in whole]
+
+
+def test_the_lazy_plan_finds_named_cases_with_their_change_whatever_it_selects(scenarios):
+    whole = {case.id: case for case in plan(scenarios, seed=0)}
+    wanted = [next(iter(whole)), list(whole)[-1]]
+    lazy = Plan(scenarios, 0, recorded_checkpoints, ("nothing-matches",), None)
+    assert [case.id for case in lazy.named(set(wanted))] == wanted
+    assert all(case == whole[case.id] for case in lazy.named(set(wanted)))

@@ -18,7 +18,7 @@ from toolsurface.harness._errors import UsageError
 from toolsurface.harness._files import temporary
 from toolsurface.harness._gate import Tallies, Thresholds
 from toolsurface.harness._record import SCHEMA_VERSION, Results, results_schema
-from toolsurface.harness._results import RESULTS_FILE, ResultsWriter, digest_of, encode, read_results, write_results
+from toolsurface.harness._results import RESULTS_FILE, ResultsWriter, digest_of, encode, open_results, read_results, write_results
 from toolsurface.harness._types import Capacity, Crashed, NotRun, Refused, Returned, VerdictKind
 
 SCHEMA_FILE = Path(__file__).resolve().parents[2] / "harness" / "results.schema.json"
@@ -147,14 +147,26 @@ REFUSED = {
 }
 
 
+def in_run_layout(document):
+    """The document laid out as `run` writes it: the run, one case per line, then the summary."""
+    head = orjson.dumps({"schema_version": document["schema_version"], "run": document["run"]})[:-1] + b',"cases":['
+    cases = b"".join((b",\n" if at else b"\n") + orjson.dumps(case) for at, case in enumerate(document["cases"]))
+    return head + cases + b'\n],"summary":' + orjson.dumps(document["summary"]) + b"}\n"
+
+
+#: How a file may be laid out: as `run` writes it (read a case at a time), or otherwise (read whole).
+LAYOUTS = {"as run writes it": in_run_layout, "on one line": orjson.dumps, "indented": lambda d: orjson.dumps(d, option=orjson.OPT_INDENT_2)}
+
+
+@pytest.mark.parametrize("layout", LAYOUTS.values(), ids=LAYOUTS.keys())
 @pytest.mark.parametrize("edit", REFUSED.values(), ids=REFUSED.keys())
-def test_a_file_that_is_not_a_record_is_refused_with_one_line_naming_where(tmp_path, document, edit):
+def test_a_file_that_is_not_a_record_is_refused_with_one_line_naming_where(tmp_path, document, edit, layout):
     change, expected = edit
     assert document["cases"][KILLED]["verdict"]["kind"] == "killed" and document["summary"]["gate"]["ok"] is True
     edited = copy.deepcopy(document)
     change(edited)
     path = tmp_path / RESULTS_FILE
-    path.write_bytes(orjson.dumps(edited))
+    path.write_bytes(layout(edited))
     with pytest.raises(UsageError) as refused:
         read_results(path)
     killed, digest = document["summary"]["totals"]["killed"], document["summary"]["digest"]
@@ -162,8 +174,20 @@ def test_a_file_that_is_not_a_record_is_refused_with_one_line_naming_where(tmp_p
     values = {"killed": killed, "killed_less": killed - 1, "digest": digest, "edited": edited_digest}
     assert str(refused.value) == f"{path}:" + expected.format(**values)
     # The unedited document reads: the refusal is the edit's doing.
-    path.write_bytes(orjson.dumps(document))
+    path.write_bytes(layout(document))
     assert read_results(path).summary.totals.killed == killed
+
+
+@pytest.mark.parametrize("layout", LAYOUTS.values(), ids=LAYOUTS.keys())
+def test_a_record_reads_the_same_in_any_layout_and_streams_in_the_one_run_writes(tmp_path, session, layout):
+    written = write_results(tmp_path / "run", session, session.results())
+    assert in_run_layout(orjson.loads(written.read_bytes())) == written.read_bytes()
+    path = tmp_path / RESULTS_FILE
+    path.write_bytes(layout(orjson.loads(written.read_bytes())))
+    opened = open_results(path)
+    assert isinstance(opened.cases, _results.StoredCases) == (layout is in_run_layout)
+    assert tuple(opened.cases) == tuple(opened.cases) == read_results(written).cases
+    assert list(opened.indices) == [case.case.index for case in opened.cases]
 
 
 def test_the_digest_is_the_sha256_of_the_case_lines_as_written(tmp_path, session):
