@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from toolsurface.mutators import MUTATORS, Edit, Mutation, MutationNotApplicable, Mutator
 from toolsurface.scenarios import OwnerFact, Scenario, boundary
 
-from ._canonical import capture, snapshot_of
-from ._diff import diff_snapshots, diff_summaries
+from ._canonical import capture, entries_to_read, logical_tools, snapshot_of
+from ._diff import diff, diff_summaries
 from ._errors import UsageError
 from ._formats import LOGICAL
 from ._mcp import McpCatalogue
@@ -98,7 +98,7 @@ def dry_run(scenario: Scenario, mutator: Mutator, mutation: Mutation, call: int 
     capability summary, as diff lines, and which facts it records and what it changes on the MCP
     server (those change no surface, but a reader wants to see them)."""
     expected = scenario.surface_at(call)
-    tools = [descriptor.as_logical() for descriptor in expected]
+    tools = logical_tools(expected)
     messages = [message.as_dict() for message in scenario.request_messages]
     facts: list[OwnerFact] = []
     server = McpCatalogue(scenario)
@@ -108,7 +108,8 @@ def dry_run(scenario: Scenario, mutator: Mutator, mutation: Mutation, call: int 
     except MutationNotApplicable as problem:
         return (f"not applicable: {problem}",)
     before, after = snapshot_of(expected), capture(changed, LOGICAL)
-    surface = () if before == after else tuple(map(str, diff_snapshots(before, after))) or ("canonical form differs",)
+    # The expected side is the same for every mutation of the scenario: decoded once, only read.
+    surface = () if before == after else tuple(map(str, diff(entries_to_read(before), after.entries()))) or ("canonical form differs",)
     summary = diff_summaries(scenario.contract.summary, Gateway.summary_of(changed_messages))
     return surface + summary + tuple(f"records fact: {fact}" for fact in facts) + tuple(server.changes)
 

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import dataclasses
 import functools
+import gc
 import inspect
 import os
 import signal
@@ -118,7 +119,7 @@ class Runner:
     def run(self, cases: Iterable[Case], grace: float = 0.0) -> Iterator[CaseRecord | Amendment]:
         """Each case's record, in order; then, after `grace` seconds for what hosts left running, what came late."""
         before = set(threading.enumerate())
-        with alarm_handler(), _exits_refused():
+        with alarm_handler(), _exits_refused(), _long_lived_frozen():
             for case in cases:
                 yield self.run_case(case)
         settle(grace, before)
@@ -209,6 +210,23 @@ class Runner:
 
     def _came_late(self, index: int, role: Role, effect: str) -> None:
         self._late.append(Amendment(index, role, f"{LATE}{effect}"))
+
+
+@contextlib.contextmanager
+def _long_lived_frozen() -> Iterator[None]:
+    """Keep what outlives every case (scenarios, their documents, the plan, the targets) out of
+    garbage collection while cases run. Each case decodes its surface afresh, so a surface of N
+    tools brings full collections about N times as often; were each to walk the scenarios too
+    (also about N), the cost per case would grow as N². A worker's parent freezes before it
+    forks (`WorkerPool`), so only a run in this process freezes here, and thaws what it froze."""
+    if gc.get_freeze_count():
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def settle(grace: float, before: set[threading.Thread]) -> None:
