@@ -134,6 +134,10 @@ class Runner:
 
     def observe(self, case: Case, role: Role, explain: bool = False) -> Observation:
         """One run of the case on the role's target, checked against a clean run before and after."""
+        with _collection_paused():
+            return self._observe(case, role, explain)
+
+    def _observe(self, case: Case, role: Role, explain: bool) -> Observation:
         self.prime()
         assert self.clean is not None
         target, scenario = self.target_of(role), self.scenarios[case.scenario]
@@ -210,6 +214,23 @@ class Runner:
 
     def _came_late(self, index: int, role: Role, effect: str) -> None:
         self._late.append(Amendment(index, role, f"{LATE}{effect}"))
+
+
+@contextlib.contextmanager
+def _collection_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a case runs; what it left is collected after, as usual.
+    A run decodes its surface afresh (tens of thousands of dicts and lists on a surface of 512
+    tools), and each collection started meanwhile walks all of it that is built so far: the cost
+    would grow as the square of the tool count. The surface is freed by reference counting when
+    the run ends; only cycles wait, and a host makes them in one run at most."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 @contextlib.contextmanager
