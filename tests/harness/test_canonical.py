@@ -4,7 +4,7 @@ import orjson
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolsurface.harness._canonical import capture, entries_to_read, logical_tools, snapshot_of
+from toolsurface.harness._canonical import canonical_json, capture, entries_to_read, logical_tools, snapshot_of
 from toolsurface.scenarios import ToolDescriptor, load
 
 json_values = st.recursive(
@@ -96,3 +96,16 @@ def test_entries_to_read_are_the_snapshots_entries():
     for scenario in load():
         snapshot = snapshot_of(scenario.surface)
         assert list(entries_to_read(snapshot)) == snapshot.entries()
+
+
+def test_a_capture_after_an_in_place_edit_sees_it_and_key_order_never_matters():
+    """Captures of the same surface as found share their sorting; an edit in place is new bytes."""
+    tools = [{"name": "a", "description": "d", "input_schema": {"type": "object", "properties": {"x": {"type": "string"}}}}]
+    first = capture(tools)
+    assert capture(tools) == first
+    tools[0]["input_schema"]["properties"]["x"]["type"] = "integer"
+    edited = capture(tools)
+    assert edited != first and edited.entries()[0][2]["properties"]["x"]["type"] == "integer"
+    reordered = [{"input_schema": {"properties": {"x": {"type": "integer"}}, "type": "object"}, "description": "d", "name": "a"}]
+    assert capture(reordered) == edited
+    assert capture(reordered).raw == canonical_json([["a", "d", {"properties": {"x": {"type": "integer"}}, "type": "object"}]])
