@@ -10,7 +10,7 @@ import contextlib
 import datetime
 import math
 import platform
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -22,9 +22,9 @@ from ._config import ProjectConfig, Spec
 from ._diff import diff_snapshots, diff_summaries
 from ._errors import ToolsurfaceError, UsageError
 from ._expectations import Expectation, load_expectations, planned_matches
-from ._gate import Gate, Thresholds
+from ._gate import Gate, Tallies, Thresholds
 from ._oracles import EQUIVALENT, amend_all, judge
-from ._plan import Shard, plan, select, shard
+from ._plan import Plan, Shard
 from ._printable import printable, unprintable
 from ._record import Environment, Producer, RunInfo, ScenarioInfo, Summary, gate_of, summarize
 from ._reference import DEFECTS, GuardedPipeline
@@ -102,10 +102,8 @@ class Session:
 
     options: RunOptions
     scenarios: tuple[Scenario, ...]
-    #: Every planned case, before selection and sharding.
-    planned: tuple[Case, ...]
-    #: The cases this run executes.
-    cases: tuple[Case, ...]
+    #: The cases this run executes, made as they are iterated; `cases.every()` is every planned one.
+    cases: Plan
     runner: Runner
     #: What results.json says of the run before its cases; the day expectations are judged on is
     #: `options.today`, or the day the run was prepared (UTC).
@@ -129,13 +127,23 @@ class Session:
         """Each case's final record, in plan order; for callers that do not stream them."""
         return iter(amend_all(list(self.results())))
 
-    def gate(self, tallies: Sequence[Tally]) -> Gate:
-        """The gate over these cases of the run."""
-        return gate_of(self.info, tallies, self.expectations, self.planned_matches)
+    @property
+    def planned(self) -> tuple[Case, ...]:
+        """Every planned case, before selection and sharding, all in memory: those `--select`
+        keeps with their change worked out."""
+        return tuple(self.cases.every(work_out=self.cases.selects))
 
-    def summarize(self, tallies: Sequence[Tally], digest: str) -> Summary:
+    def tallies(self) -> Tallies:
+        """Where to take the tallies of this run's cases as they finish."""
+        return Tallies(self.expectations)
+
+    def gate(self, tallies: Iterable[Tally]) -> Gate:
+        """The gate over these cases of the run."""
+        return gate_of(self.info, Tallies.of(tallies, self.expectations), self.planned_matches)
+
+    def summarize(self, tallies: Tallies, digest: str) -> Summary:
         """The totals and the gate over these cases of the run, whose case lines have this digest."""
-        return summarize(self.info, tallies, self.expectations, self.planned_matches, digest)
+        return summarize(self.info, tallies, self.planned_matches, digest)
 
 
 def prepare(options: RunOptions) -> Session:
@@ -174,23 +182,21 @@ def _prepare(options: RunOptions) -> Session:
     red_spec = red_target_for(options.red_target, target)
     red = None if red_spec == NO_TARGET else load_target(red_spec, "red_target")
     expectations = load_expectations(options.expectations) if options.expectations else ()
-    planned = plan(loaded, options.seed, checkpoints=offered_checkpoints(target, options.timeout), patterns=options.select)
-    chosen = select(planned, options.select)
-    if options.select and not chosen:
+    cases = Plan(loaded, options.seed, offered_checkpoints(target, options.timeout), options.select, part)
+    if options.select and not cases.selected:
         patterns = ", ".join(map(repr, options.select))
-        raise UsageError(f"{patterns} matched none of the {len(planned)} planned cases", option="select")
+        raise UsageError(f"{patterns} matched none of the {cases.planned} planned cases", option="select")
     probe = DefectProbe(GuardedPipeline(), DEFECTS, options.timeout) if options.defects else None
     specs = {Role.TARGET: (options.target, "target"), Role.RED: (red_spec, "red_target")}
     runner = Runner(loaded, target, red, options.timeout, probe, renew=lambda role: load_target(*specs[role]))
     return Session(
         options=options,
         scenarios=loaded,
-        planned=planned,
-        cases=shard(chosen, part),
+        cases=cases,
         runner=runner,
-        info=_run_info(options, runner, red_spec, loaded, (len(planned), len(chosen)), part),
+        info=_run_info(options, runner, red_spec, loaded, (cases.planned, cases.selected), part),
         expectations=expectations,
-        planned_matches=planned_matches(expectations, (case.id for case in planned)),
+        planned_matches=planned_matches(expectations, (case.id for case in cases.every())) if expectations else (),
     )
 
 
@@ -232,10 +238,11 @@ def _run_info(
     )
 
 
-def find_case(session: Session, case_id: str) -> Case:
+def find_case(planned: Iterable[Case], case_id: str, seed: int) -> Case:
     """The planned case with this id, as results.json holds it or as the terminal printed it."""
-    by_id = {case.id: case for case in session.planned}
-    written, printed = by_id.get(case_id), by_id.get(unprintable(case_id))
+    as_printed = unprintable(case_id)
+    by_id = {case.id: case for case in planned if case.id in (case_id, as_printed)}
+    written, printed = by_id.get(case_id), by_id.get(as_printed)
     if written and printed and written is not printed:
         raise UsageError(
             f"{case_id!r} is case {written.id!r} as written and case {printed.id!r} as printed: "
@@ -243,14 +250,14 @@ def find_case(session: Session, case_id: str) -> Case:
         )
     if found := written or printed:
         return found
-    raise UsageError(f"no case {case_id!r} in the plan for seed {session.options.seed} (see `toolsurface list cases`)")
+    raise UsageError(f"no case {case_id!r} in the plan for seed {seed} (see `toolsurface list cases`)")
 
 
 def reproduce(options: RunOptions, case_id: str) -> Reproduction:
     """Re-run one case on `options.target`, keeping the refusal's own words."""
     # Any planned case can be reproduced, whatever a configured `select` leaves to `run`.
     session = prepare(RunOptions(**{**options.__dict__, "red_target": NO_TARGET, "select": ()}))
-    case = find_case(session, case_id)
+    case = find_case(session.cases.named({case_id, unprintable(case_id)}), case_id, options.seed)
     runner = session.runner
     scenario, expected = runner.judged(Role.TARGET, case.scenario), runner.expected(case)
     observed = runner.observe(case, Role.TARGET, explain=True)

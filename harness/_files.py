@@ -14,7 +14,7 @@ import errno
 import os
 import re
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import IO
@@ -130,12 +130,13 @@ class Publication:
         """The finished temporary staged for `path`."""
         return self._temporaries[path]
 
-    def write(self, path: Path, data: bytes) -> None:
-        """Write `data` into a temporary for `path`."""
+    def write(self, path: Path, data: bytes | Iterable[bytes]) -> None:
+        """Write `data`, or each of its chunks in turn, into a temporary for `path`."""
         try:
             file, self._temporaries[path] = temporary(path)
             with file:
-                file.write(data)
+                for chunk in [data] if isinstance(data, bytes) else data:
+                    file.write(chunk)
         except OSError as error:
             raise cannot_write(path, error, self.option) from None
 

@@ -119,15 +119,33 @@ class Inconsistency:
 def check_cases(run: RunInfo, cases: Sequence[CaseRecord]) -> Inconsistency | None:
     """Cases added or removed, or else the first case record that the oracle could not have written,
     in file order; None when the record holds together."""
+    if (wrong := check_count(run, len(cases))) is not None:
+        return wrong
+    check = CaseCheck(run)
+    return next(filter(None, map(check, range(len(cases)), cases)), None)
+
+
+def check_count(run: RunInfo, count: int) -> Inconsistency | None:
+    """Other than as many cases as the run selected for this file: a case added or removed."""
     share = len(range(run.shard.index - 1, run.selected, run.shard.count)) if run.shard else run.selected
-    if len(cases) != share:
+    if count != share:
         part = f" for shard {run.shard}" if run.shard else ""
-        return Inconsistency("$.cases", f"{len(cases)} cases, but the run selected {share}{part}: a case was added or removed")
-    scenarios = {scenario.id: scenario for scenario in run.scenarios}
-    for index, record in enumerate(cases):
-        for where, what in _problems(run, scenarios.get(record.case.scenario), record):
-            return Inconsistency(f"$.cases[{index}].{where}", what)
+        return Inconsistency("$.cases", f"{count} cases, but the run selected {share}{part}: a case was added or removed")
     return None
+
+
+class CaseCheck:
+    """Checks the case records of one run one at a time, as they are read."""
+
+    def __init__(self, run: RunInfo) -> None:
+        self._run = run
+        self._scenarios = {scenario.id: scenario for scenario in run.scenarios}
+
+    def __call__(self, index: int, record: CaseRecord) -> Inconsistency | None:
+        """The first thing wrong with the record at `$.cases[index]`, or None."""
+        for where, what in _problems(self._run, self._scenarios.get(record.case.scenario), record):
+            return Inconsistency(f"$.cases[{index}].{where}", what)
+        return None
 
 
 def _problems(run: RunInfo, info: ScenarioInfo | None, record: CaseRecord) -> Iterator[tuple[str, str]]:

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import fnmatch
 import functools
+import itertools
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from toolsurface.mutators import MUTATORS, Edit, Mutation, MutationNotApplicable, Mutator
@@ -63,7 +64,22 @@ def plan(
     With `patterns`, only the cases whose id matches one have their change worked out (a dry run
     of the mutation, most of the plan's cost); the others keep their id and place, change None.
     """
-    cases: list[Case] = []
+    return tuple(planned(scenarios, seed, mutators, checkpoints, work_out=lambda case_id: not patterns or matches(case_id, patterns)))
+
+
+def planned(
+    scenarios: Iterable[Scenario],
+    seed: int,
+    mutators: Sequence[Mutator] = MUTATORS,
+    checkpoints: Checkpoints = recorded_checkpoints,
+    *,
+    keep: Callable[[str], bool] | None = None,
+    work_out: Callable[[str], bool] = lambda case_id: True,
+) -> Iterator[Case]:
+    """The cases of `plan`, made one at a time: those whose id `keep` takes (asked once per case,
+    in plan order), each with its change worked out when `work_out` says so. Ids and indexes are
+    the plan's whatever is kept."""
+    index = 0
     for scenario in scenarios:
         hooks = "hooks" if scenario.hooks else "no-hooks"
         prefix = f"{scenario.id}/{scenario.lane}/{hooks}"
@@ -75,23 +91,84 @@ def plan(
                 changes: dict[int, tuple[str, ...]] = {}
                 for call, point in offered:
                     case_id = f"{prefix}/{boundary(point, call)}/{mutation.label}"
-                    wanted = not patterns or matches(case_id, patterns)
-                    if wanted and call not in changes:
-                        changes[call] = dry_run(scenario, mutator, mutation, call)
-                    cases.append(
-                        Case(
-                            id=case_id,
-                            index=len(cases),
-                            scenario=scenario.id,
-                            lane=scenario.lane,
-                            hooks=scenario.hooks,
-                            point=point,
-                            mutation=mutation,
-                            change=changes[call] if wanted else None,
-                            call=call,
-                        )
+                    index += 1
+                    if keep is not None and not keep(case_id):
+                        continue
+                    change = None
+                    if work_out(case_id):
+                        if call not in changes:
+                            changes[call] = dry_run(scenario, mutator, mutation, call)
+                        change = changes[call]
+                    yield Case(
+                        id=case_id,
+                        index=index - 1,
+                        scenario=scenario.id,
+                        lane=scenario.lane,
+                        hooks=scenario.hooks,
+                        point=point,
+                        mutation=mutation,
+                        change=change,
+                        call=call,
                     )
-    return tuple(cases)
+
+
+class Plan(Collection[Case]):
+    """The cases one run executes, made as they are iterated (each pass makes them again), so a
+    run of any size holds only the cases in flight: the plan's cases that `--select` keeps, and of
+    those, this shard's share. Counted when made."""
+
+    def __init__(self, scenarios: Sequence[Scenario], seed: int, checkpoints: Checkpoints, patterns: Sequence[str], part: Shard | None) -> None:
+        self._scenarios, self._seed, self._patterns, self._part = tuple(scenarios), seed, tuple(patterns), part
+        self._checkpoints = _once_each(checkpoints)
+        #: How many cases the plan holds, and how many of them `--select` keeps.
+        self.planned = self.selected = 0
+        for case in self.every():
+            self.planned += 1
+            self.selected += self.selects(case.id)
+        self._count = len(range(part.index - 1, self.selected, part.count)) if part else self.selected
+
+    def selects(self, case_id: str) -> bool:
+        return not self._patterns or matches(case_id, self._patterns)
+
+    def every(self, work_out: Callable[[str], bool] = lambda case_id: False) -> Iterator[Case]:
+        """Every planned case, before `--select` and `--shard`; by default no change is worked out."""
+        return planned(self._scenarios, self._seed, checkpoints=self._checkpoints, work_out=work_out)
+
+    def named(self, ids: Collection[str]) -> Iterator[Case]:
+        """The planned cases with these ids, whatever `--select` and `--shard` keep, changes worked out."""
+        return planned(self._scenarios, self._seed, checkpoints=self._checkpoints, keep=lambda case_id: case_id in ids)
+
+    def __iter__(self) -> Iterator[Case]:
+        return planned(self._scenarios, self._seed, checkpoints=self._checkpoints, keep=self._keeps())
+
+    def _keeps(self) -> Callable[[str], bool]:
+        position = itertools.count()
+        part = self._part
+
+        def keeps(case_id: str) -> bool:
+            if not self.selects(case_id):
+                return False
+            return part is None or next(position) % part.count == part.index - 1
+
+        return keeps
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __contains__(self, item: object) -> bool:
+        return isinstance(item, Case) and any(case.id == item.id for case in self)
+
+
+def _once_each(checkpoints: Checkpoints) -> Checkpoints:
+    """`checkpoints` asked once per scenario: for a target with boundaries of its own, asking runs it."""
+    found: dict[str, tuple[tuple[int, str], ...]] = {}
+
+    def once(scenario: Scenario) -> tuple[tuple[int, str], ...]:
+        if scenario.id not in found:
+            found[scenario.id] = checkpoints(scenario)
+        return found[scenario.id]
+
+    return once
 
 
 def dry_run(scenario: Scenario, mutator: Mutator, mutation: Mutation, call: int = 1) -> tuple[str, ...]:

@@ -28,8 +28,10 @@ def duration(seconds: float) -> str:
 class CaseProgress:
     """Counts finished cases and shows how far the run is and about how long it has left."""
 
-    def __init__(self, console: Console, total: int, *, every: float = 10.0, clock: Callable[[], float] = time.monotonic) -> None:
-        self.console, self.total, self.every, self.clock = console, total, every, clock
+    def __init__(
+        self, console: Console, total: int, *, doing: str = "running", every: float = 10.0, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.console, self.total, self.doing, self.every, self.clock = console, total, doing, every, clock
         self.done = 0
         self.started = self.shown = clock()
         # Refreshed as cases finish, not from a thread of its own: the workers are forked from this
@@ -46,7 +48,7 @@ class CaseProgress:
     def __enter__(self) -> CaseProgress:
         if self.bar is not None:
             self.bar.start()
-            self.task = self.bar.add_task(f"running {self.total} cases", total=self.total)
+            self.task = self.bar.add_task(f"{self.doing} {self.total} cases", total=self.total)
         return self
 
     def advance(self) -> None:
@@ -66,7 +68,7 @@ class CaseProgress:
         left = elapsed / self.done * (self.total - self.done) if self.done else None
         estimate = f", about {duration(left)} left" if left is not None else ""
         share = self.done * 100 // self.total if self.total else 100
-        return f"running: {self.done:,} of {self.total:,} cases ({share}%) in {duration(elapsed)}{estimate}"
+        return f"{self.doing}: {self.done:,} of {self.total:,} cases ({share}%) in {duration(elapsed)}{estimate}"
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None) -> None:
         if self.bar is not None:

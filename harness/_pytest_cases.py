@@ -114,7 +114,7 @@ class ToolsurfaceRun:
         prepared, options = self.prepared, self.prepared.options
         red = prepared.info.red_target or "none"
         return (
-            f"toolsurface: {len(prepared.cases)} of {len(prepared.planned)} planned cases on {prepared.info.target} "
+            f"toolsurface: {len(prepared.cases)} of {prepared.cases.planned} planned cases on {prepared.info.target} "
             f"(red target {red}), seed {options.seed}"
         )
 
@@ -160,7 +160,7 @@ class ToolsurfaceRun:
             if not judged.standing.ok:
                 entry = judged.expectation
                 terminalreporter.write_line(f"{judged.standing.value}: case {entry.case!r} ({entry.verdict.value}): {judged.why}", red=True)
-        plan = len(self.prepared.planned)
+        plan = self.prepared.cases.planned
         for judged in gate.expectations:
             if judged.broad(plan):
                 entry = judged.expectation

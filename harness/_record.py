@@ -9,17 +9,17 @@ from __future__ import annotations
 
 import datetime
 import shlex
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from toolsurface.scenarios import Lane, Mode, RequestOutcome
 
 from ._codec import schema
 from ._config import Spec
-from ._expectations import Expectation
-from ._gate import Gate, Thresholds, judge_gate
+from ._gate import Gate, Tallies, Thresholds, judge_gate
 from ._plan import Shard
-from ._types import CaseRecord, Tally, Totals
+from ._types import CaseRecord, Totals
 
 #: Bumped on every change to what results.json holds.
 SCHEMA_VERSION = 8
@@ -115,9 +115,9 @@ class Summary:
     digest: str
 
     @classmethod
-    def of(cls, tallies: Sequence[Tally], paired: bool, gate: Gate, digest: str) -> Summary:
-        red = Totals.of(t.red_verdict for t in tallies if t.red_verdict is not None) if paired else None
-        return cls(Totals.of(t.verdict for t in tallies), red, sum(t.controlled for t in tallies), gate, digest)
+    def of(cls, tallies: Tallies, paired: bool, gate: Gate, digest: str) -> Summary:
+        red = Totals.counted(tallies.red_verdicts) if paired else None
+        return cls(Totals.counted(tallies.verdicts), red, tallies.controlled, gate, digest)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +128,20 @@ class Results:
     run: RunInfo
     cases: tuple[CaseRecord, ...]
     summary: Summary
+
+
+class Record(Protocol):
+    """A run's record as the reports read it: `Results` in memory, or a results.json whose cases
+    are read from disk each time they are iterated (`_results.ResultsFile`)."""
+
+    @property
+    def schema_version(self) -> int: ...
+    @property
+    def run(self) -> RunInfo: ...
+    @property
+    def cases(self) -> Collection[CaseRecord]: ...
+    @property
+    def summary(self) -> Summary: ...
 
 
 def results_schema() -> dict[str, object]:
@@ -143,13 +157,12 @@ def results_schema() -> dict[str, object]:
     return document
 
 
-def gate_of(run: RunInfo, tallies: Sequence[Tally], expectations: Sequence[Expectation], planned: Sequence[int]) -> Gate:
-    """The gate on these cases of `run`; `planned` counts the planned cases each expectation names."""
-    return judge_gate(tallies, expectations, planned, run.date, run.thresholds, partial=run.shard is not None)
+def gate_of(run: RunInfo, tallies: Tallies, planned: Sequence[int]) -> Gate:
+    """The gate on these cases of `run`; `planned` counts the planned cases each of the tallies'
+    expectations names."""
+    return judge_gate(tallies, planned, run.date, run.thresholds, partial=run.shard is not None)
 
 
-def summarize(
-    run: RunInfo, tallies: Sequence[Tally], expectations: Sequence[Expectation], planned: Sequence[int], digest: str
-) -> Summary:
+def summarize(run: RunInfo, tallies: Tallies, planned: Sequence[int], digest: str) -> Summary:
     """The summary of these cases of `run`, with its gate and the digest of their lines."""
-    return Summary.of(tallies, run.red_target is not None, gate_of(run, tallies, expectations, planned), digest)
+    return Summary.of(tallies, run.red_target is not None, gate_of(run, tallies, planned), digest)

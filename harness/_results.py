@@ -13,13 +13,18 @@ the summary must add up to the cases.
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import dataclasses
 import hashlib
-from collections.abc import Callable, Iterable, Iterator, Sequence
+import heapq
+import itertools
+from array import array
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any
+from typing import IO, Any, NoReturn, TypeVar
 
 import orjson
 
@@ -28,10 +33,13 @@ from ._codec import DecodeError, decode, dumps
 from ._errors import UsageError
 from ._expectations import Expectation
 from ._files import cannot_write, publish, temporary
-from ._integrity import check_cases
+from ._gate import Tallies
+from ._integrity import CaseCheck, check_cases, check_count
 from ._oracles import amended as amended_record
 from ._record import SCHEMA_VERSION, Results, RunInfo, Summary, summarize
-from ._types import Amendment, CaseRecord, Tally
+from ._types import Amendment, CaseRecord
+
+T = TypeVar("T")
 
 RESULTS_FILE = "results.json"
 
@@ -53,7 +61,7 @@ def encode(results: Results) -> bytes:
     return opening(results.run) + body + closing(results.summary)
 
 
-def digest_of(cases: Sequence[CaseRecord]) -> str:
+def digest_of(cases: Iterable[CaseRecord]) -> str:
     """The sha256 (hex) of the case lines as `encode` and `ResultsWriter` write them."""
     digest = hashlib.sha256()
     for index, record in enumerate(cases):
@@ -71,13 +79,13 @@ class ResultsWriter:
     def __init__(self, out: Path, session: Session, publish: Callable[[Path, Path], None] = publish) -> None:
         self.path = out / RESULTS_FILE
         self._session = session
-        self._tallies: list[Tally] = []
+        self._tallies = session.tallies()
         self._digest = hashlib.sha256()
         self._file: IO[bytes] | None = None
         #: What cases did after their records were written, by plan index: applied when the run ends.
         self._late: dict[int, list[Amendment]] = {}
-        #: Where each written case is among the written ones, by plan index.
-        self._written: dict[int, int] = {}
+        #: The plan index of each case written, in order (increasing: cases are written in plan order).
+        self._written = array("q")
         #: Renames the finished temporary into place; `Publication.stage` instead, to publish it with the reports.
         self._publish = publish
 
@@ -96,12 +104,12 @@ class ResultsWriter:
         if isinstance(item, Amendment):
             self._late.setdefault(item.index, []).append(item)
             return
-        line = case_line(item, not self._tallies)
+        line = case_line(item, not self._written)
         with self._writing():
             self._file.write(line)
         self._digest.update(line)
-        self._written[item.case.index] = len(self._tallies)
-        self._tallies.append(item.tally)
+        self._written.append(item.case.index)
+        self._tallies.add(item.case.index, item.tally)
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
         assert self._file is not None
@@ -138,7 +146,7 @@ class ResultsWriter:
         file is copied line by line and only the amended ones are decoded again."""
         assert self._file is not None
         self._file.close()
-        amend_at = {self._written[index]: late for index, late in self._late.items() if index in self._written}
+        amend_at = {at: late for index, late in self._late.items() if (at := self._position(index)) is not None}
         target, amended = temporary(self.path)
         self._digest = hashlib.sha256()
         try:
@@ -147,8 +155,9 @@ class ResultsWriter:
                 for at, line in enumerate(source):  # each a case, then `,\n` unless it is the last
                     body = line.rstrip(b",\n")
                     if at in amend_at:
-                        record = amended_record(decode(CaseRecord, orjson.loads(body)), amend_at[at])
-                        self._tallies[at] = record.tally
+                        before = decode(CaseRecord, orjson.loads(body))
+                        record = amended_record(before, amend_at[at])
+                        self._tallies.replace(record.case.index, before.tally, record.tally)
                         line = dumps(record) + line[len(body) :]
                     # The same bytes as the case lines they replace: `\n` + case, `,\n` + case, …
                     written = b"\n" + line.rstrip(b"\n")
@@ -160,6 +169,11 @@ class ResultsWriter:
             raise
         self._file = self._temp.open("ab")
 
+    def _position(self, index: int) -> int | None:
+        """Where the case with this plan index is among the written ones; None if it was not written."""
+        at = bisect.bisect_left(self._written, index)
+        return at if at < len(self._written) and self._written[at] == index else None
+
 
 def write_results(out: Path, session: Session, records: Iterable[CaseRecord | Amendment]) -> Path:
     with ResultsWriter(out, session) as writer:
@@ -168,44 +182,195 @@ def write_results(out: Path, session: Session, records: Iterable[CaseRecord | Am
     return writer.path
 
 
+@dataclass(frozen=True)
+class ResultsFile:
+    """A results.json checked whole, whose cases stay on disk: each pass over `cases` reads them
+    again, one line at a time, so reading a run of any size takes about as much memory as one case."""
+
+    path: Path
+    schema_version: int
+    run: RunInfo
+    summary: Summary
+    cases: Collection[CaseRecord]
+    #: The tallies of the cases, taken on reading: what the summary was checked against.
+    tallies: Tallies
+    #: Where each case's line starts, in file order, and its place in the plan (`merge` interleaves shards by it).
+    offsets: array[int]
+    indices: array[int]
+
+
+class StoredCases(Collection[CaseRecord]):
+    """The case lines of a results.json in the layout `run` writes, decoded as they are read."""
+
+    def __init__(self, path: Path, offsets: array[int]) -> None:
+        self._path, self._offsets = path, offsets
+
+    def __len__(self) -> int:
+        return len(self._offsets)
+
+    def __iter__(self) -> Iterator[CaseRecord]:
+        for line in self.lines():
+            yield decode(CaseRecord, orjson.loads(line))
+
+    def __contains__(self, item: object) -> bool:
+        return any(record == item for record in self)
+
+    def lines(self) -> Iterator[bytes]:
+        """Each case as the JSON text written, in file order."""
+        if not self._offsets:
+            return
+        with self._path.open("rb") as file:
+            file.seek(self._offsets[0])
+            for _ in range(len(self._offsets)):
+                yield file.readline().rstrip(b",\n")
+
+
+#: How the line opening the cases ends, and how the line after the last case begins, in the layout `run` writes.
+_CASES_OPEN = b',"cases":[\n'
+_CASES_CLOSE = b'],"summary":'
+
+
 def read_results(path: Path) -> Results:
-    """The record in `path`; a `UsageError` naming the file and JSON path when it is not one: a
-    case whose verdict its evidence contradicts, case lines that no longer have their digest, or a
-    summary that does not add up to the cases."""
+    """The record in `path`, every case in memory; see `open_results`."""
+    opened = open_results(path)
+    return Results(opened.schema_version, opened.run, tuple(opened.cases), opened.summary)
+
+
+#: Told how many cases a file should hold, returns what to call as each one is read.
+Progress = Callable[[int], Callable[[], None]]
+
+
+def open_results(path: Path, progress: Progress | None = None) -> ResultsFile:
+    """The record in `path`, checked; a `UsageError` naming the file and JSON path when it is not
+    one: a case whose verdict its evidence contradicts, case lines that no longer have their digest,
+    or a summary that does not add up to the cases. `progress` shows how far the reading is.
+
+    A file in the layout `run` writes (one case per line) is read a case at a time; any other
+    layout of the same JSON (reformatted by hand or by a tool) is read whole."""
+    try:
+        with path.open("rb") as file:
+            opened = _read_lines(path, file, progress or _unshown)
+    except OSError as error:
+        raise UsageError(f"{path}: cannot read: {error.strerror}") from None
+    return opened if opened is not None else _read_whole(path)
+
+
+def _unshown(total: int) -> Callable[[], None]:
+    return lambda: None
+
+
+def _read_lines(path: Path, file: IO[bytes], progress: Progress) -> ResultsFile | None:
+    """The record read case by case, or None when the file is not in the layout `run` writes."""
+    first = file.readline()
+    summary_at, closing = _closing_line(file)
+    if not first.endswith(_CASES_OPEN) or closing is None:
+        return None
+    try:
+        head = orjson.loads(first[: -len(_CASES_OPEN)] + b"}")
+        tail = orjson.loads(b"{" + closing[len(b"]") + 1 :])
+    except orjson.JSONDecodeError:
+        return None
+    if not (isinstance(head, dict) and isinstance(tail, dict) and head.keys() == {"schema_version", "run"} and tail.keys() == {"summary"}):
+        return None
+    _check_version(path, head)
+    run, summary = _decoded(path, RunInfo, head["run"], "$.run"), _decoded(path, Summary, tail["summary"], "$.summary")
+    expectations = _expectations(summary)
+    tallies = Tallies(tuple(e for e, _ in expectations))
+    check, digest = CaseCheck(run), hashlib.sha256()
+    offsets, indices = array("q"), array("q")
+    advance = progress(run.selected if run.shard is None else len(range(run.shard.index - 1, run.selected, run.shard.count)))
+    file.seek(len(first))
+    while (at := file.tell()) < summary_at:
+        line = file.readline()
+        body = line.rstrip(b",\n")
+        try:
+            data = orjson.loads(body)
+        except orjson.JSONDecodeError:
+            return None  # read whole, to name where the JSON breaks
+        record = _decoded(path, CaseRecord, data, f"$.cases[{len(offsets)}]")
+        if (inconsistency := check(len(offsets), record)) is not None:
+            raise UsageError(f"{path}:{inconsistency.where}: {inconsistency.what}")
+        # The digest covers `\n` + first case, `,\n` + each next one: the bytes up to the last case's end.
+        digest.update((b"," if offsets else b"") + b"\n" + body)
+        tallies.add(record.case.index, record.tally)
+        offsets.append(at)
+        indices.append(record.case.index)
+        advance()
+    cases = StoredCases(path, offsets)
+    if (inconsistency := check_count(run, len(cases))) is not None:
+        raise UsageError(f"{path}:{inconsistency.where}: {inconsistency.what}")
+    # Bytes written otherwise than `run` writes them (a tool reformatted a line) still hold if their cases do.
+    if digest.hexdigest() != summary.digest and (canonical := digest_of(cases)) != summary.digest:
+        _edited(path, canonical)
+    _check_summary(path, run, tallies, expectations, summary)
+    return ResultsFile(path, SCHEMA_VERSION, run, summary, cases, tallies, offsets, indices)
+
+
+def _closing_line(file: IO[bytes]) -> tuple[int, bytes | None]:
+    """Where the line after the last case starts, and that line (None when the file ends otherwise)."""
+    end = file.seek(0, 2)
+    at, tail = end, b""
+    while at > 0:
+        at = max(0, at - 65536)
+        file.seek(at)
+        tail = file.read(end - at)
+        start = tail.rfind(b"\n" + _CASES_CLOSE)
+        if start != -1:
+            return at + start + 1, tail[start + 1 :].rstrip(b"\n")
+        if tail.count(b"\n") > 2:  # the closing line is the last one but for its newline: not in this layout
+            break
+    return end, None
+
+
+def _read_whole(path: Path) -> ResultsFile:
     try:
         document = orjson.loads(path.read_bytes())
     except OSError as error:
         raise UsageError(f"{path}: cannot read: {error.strerror}") from None
     except orjson.JSONDecodeError as error:
         raise UsageError(f"{path}:{error.lineno}:{error.colno}: invalid JSON: {error.msg}") from None
-    version = document.get("schema_version") if isinstance(document, dict) else None
-    if version != SCHEMA_VERSION:
-        raise UsageError(f"{path}:$.schema_version: expected results.json schema version {SCHEMA_VERSION}, found {version!r}")
-    try:
-        results = decode(Results, document)
-    except DecodeError as error:
-        raise UsageError(f"{path}:{error}") from None
+    _check_version(path, document)
+    results = _decoded(path, Results, document, "$")
     if (inconsistency := check_cases(results.run, results.cases)) is not None:
         raise UsageError(f"{path}:{inconsistency.where}: {inconsistency.what}")
     if (digest := digest_of(results.cases)) != results.summary.digest:
-        edited = f"the case lines hash to {digest}, not to the digest written: a case was edited"
-        raise UsageError(f"{path}:$.summary.digest: {edited}")
-    if (judged := _summary_of(results.run, results.cases, _expectations(results), digest)) != results.summary:
-        where, stored, given = _first_difference(results.summary, judged)
+        _edited(path, digest)
+    expectations = _expectations(results.summary)
+    tallies = Tallies.of((case.tally for case in results.cases), tuple(e for e, _ in expectations))
+    _check_summary(path, results.run, tallies, expectations, results.summary)
+    indices = array("q", (case.case.index for case in results.cases))
+    return ResultsFile(path, results.schema_version, results.run, results.summary, results.cases, tallies, array("q"), indices)
+
+
+def _check_version(path: Path, document: Any) -> None:
+    version = document.get("schema_version") if isinstance(document, dict) else None
+    if version != SCHEMA_VERSION:
+        raise UsageError(f"{path}:$.schema_version: expected results.json schema version {SCHEMA_VERSION}, found {version!r}")
+
+
+def _decoded(path: Path, cls: type[T], data: Any, where: str) -> T:
+    try:
+        return decode(cls, data, where)
+    except DecodeError as error:
+        raise UsageError(f"{path}:{error}") from None
+
+
+def _edited(path: Path, digest: str) -> NoReturn:
+    edited = f"the case lines hash to {digest}, not to the digest written: a case was edited"
+    raise UsageError(f"{path}:$.summary.digest: {edited}")
+
+
+def _check_summary(
+    path: Path, run: RunInfo, tallies: Tallies, expectations: Sequence[tuple[Expectation, int]], summary: Summary
+) -> None:
+    if (judged := summarize(run, tallies, [n for _, n in expectations], summary.digest)) != summary:
+        where, stored, given = _first_difference(summary, judged)
         raise UsageError(f"{path}:{where}: {stored} does not add up to the cases, which give {given}")
-    return results
 
 
-def _summary_of(
-    run: RunInfo, cases: Sequence[CaseRecord], expectations: Sequence[tuple[Expectation, int]], digest: str
-) -> Summary:
-    tallies = [case.tally for case in cases]
-    return summarize(run, tallies, [e for e, _ in expectations], [n for _, n in expectations], digest)
-
-
-def _expectations(results: Results) -> tuple[tuple[Expectation, int], ...]:
+def _expectations(summary: Summary) -> tuple[tuple[Expectation, int], ...]:
     """The expectations the run judged, as written, with how many planned cases each names."""
-    return tuple((judged.expectation, judged.planned) for judged in results.summary.gate.expectations)
+    return tuple((judged.expectation, judged.planned) for judged in summary.gate.expectations)
 
 
 def _first_difference(stored: Any, judged: Any, path: str = "$.summary") -> tuple[str, str, str]:
@@ -223,32 +388,50 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:59] + "…"
 
 
-def merge_results(shards: Sequence[tuple[Path, Results]]) -> Results:
-    """The record of the whole run whose shards these are; a `UsageError` naming the shard at fault otherwise.
+def merge_results(shards: Sequence[ResultsFile]) -> Iterator[bytes]:
+    """The results.json of the whole run whose shards these are, as chunks to write; a `UsageError`
+    naming the shard at fault otherwise (before the first chunk).
 
     Shards are accepted only as a complete set of one run: every part K of the same N exactly
     once, the same plan (tool, environment, seed, targets, selection, recordings and their
     digests, expectations, thresholds, date), and no case in two shards. The cases go back into
     plan order and the summary is judged anew over all of them: a stale expectation is only stale
-    once every shard has had its say.
+    once every shard has had its say. Each shard was checked on reading, so its case lines are
+    copied as they are, never decoded again.
     """
     if not shards:
         raise UsageError("merge needs at least one results.json")
     _check_parts(shards)
-    first_path, first = shards[0]
-    for path, results in shards[1:]:
-        _check_same_run(first_path, first, path, results)
-    cases = sorted(_every_case_once(shards), key=lambda record: record.case.index)
-    run = dataclasses.replace(first.run, shard=None)
-    # Each shard's digest was checked on reading; the merged file gets the digest of its own lines.
-    return Results(SCHEMA_VERSION, run, tuple(cases), _summary_of(run, cases, _expectations(first), digest_of(cases)))
+    for results in shards[1:]:
+        _check_same_run(shards[0], results)
+    _check_disjoint(shards)
+    return _merged(shards)
 
 
-def _check_parts(shards: Sequence[tuple[Path, Results]]) -> None:
+def _merged(shards: Sequence[ResultsFile]) -> Iterator[bytes]:
+    run = dataclasses.replace(shards[0].run, shard=None)
+    digest = hashlib.sha256()
+    yield opening(run)
+    in_plan_order = heapq.merge(*(zip(shard.indices, _lines_of(shard), strict=True) for shard in shards), key=lambda pair: pair[0])
+    for position, (_, body) in enumerate(in_plan_order):
+        line = (b",\n" if position else b"\n") + body
+        digest.update(line)
+        yield line
+    planned = [n for _, n in _expectations(shards[0].summary)]
+    yield closing(summarize(run, Tallies.merged([shard.tallies for shard in shards]), planned, digest.hexdigest()))
+
+
+def _lines_of(shard: ResultsFile) -> Iterator[bytes]:
+    if isinstance(shard.cases, StoredCases):
+        return shard.cases.lines()
+    return (dumps(record) for record in shard.cases)
+
+
+def _check_parts(shards: Sequence[ResultsFile]) -> None:
     parts: dict[int, Path] = {}
     counts = set()
-    for path, results in shards:
-        shard = results.run.shard
+    for results in shards:
+        path, shard = results.path, results.run.shard
         if shard is None:
             raise UsageError(f"{path}:$.run.shard: not a shard (run it with --shard K/N)")
         counts.add(shard.count)
@@ -263,15 +446,15 @@ def _check_parts(shards: Sequence[tuple[Path, Results]]) -> None:
         raise UsageError(f"shard {', '.join(missing)} missing: merge needs every part of the split")
 
 
-def _check_same_run(first_path: Path, first: Results, path: Path, results: Results) -> None:
+def _check_same_run(first: ResultsFile, results: ResultsFile) -> None:
     mine, theirs = _what_ran(first.run), _what_ran(results.run)
     for field in dataclasses.fields(RunInfo):
         left, right = getattr(theirs, field.name), getattr(mine, field.name)
         if left != right:
             shown = "other recordings (ids or digests differ)" if field.name == "scenarios" else f"{left!r} vs {right!r}"
-            raise UsageError(f"{path}:$.run.{field.name}: differs from {first_path} ({shown}): not shards of one run")
-    if _expectations(results) != _expectations(first):
-        raise UsageError(f"{path}:$.summary.gate.expectations: other expectations than {first_path}: not shards of one run")
+            raise UsageError(f"{results.path}:$.run.{field.name}: differs from {first.path} ({shown}): not shards of one run")
+    if _expectations(results.summary) != _expectations(first.summary):
+        raise UsageError(f"{results.path}:$.summary.gate.expectations: other expectations than {first.path}: not shards of one run")
 
 
 def _what_ran(run: RunInfo) -> RunInfo:
@@ -281,13 +464,20 @@ def _what_ran(run: RunInfo) -> RunInfo:
     return dataclasses.replace(run, shard=None, scenario_paths=(), scenarios=scenarios)
 
 
-def _every_case_once(shards: Sequence[tuple[Path, Results]]) -> list[CaseRecord]:
-    seen: dict[str, Path] = {}
-    cases = []
-    for path, results in shards:
-        for record in results.cases:
-            if record.id in seen:
-                raise UsageError(f"{path}: case {record.id!r} is also in {seen[record.id]}: shards overlap")
-            seen[record.id] = path
-            cases.append(record)
-    return cases
+def _check_disjoint(shards: Sequence[ResultsFile]) -> None:
+    """Every shard in plan order, and no planned case in two of them."""
+    for shard in shards:
+        if (at := next((k for k in range(1, len(shard.indices)) if shard.indices[k] <= shard.indices[k - 1]), None)) is not None:
+            raise UsageError(f"{shard.path}:$.cases[{at}].case.index: {shard.indices[at]} comes after {shard.indices[at - 1]}: not in plan order")
+    held = heapq.merge(*(zip(shard.indices, itertools.repeat(number)) for number, shard in enumerate(shards)))
+    previous: tuple[int, int] | None = None
+    for index, number in held:
+        if previous is not None and previous[0] == index:
+            case_id = _case_at(shards[number], index)
+            raise UsageError(f"{shards[number].path}: case {case_id!r} is also in {shards[previous[1]].path}: shards overlap")
+        previous = (index, number)
+
+
+def _case_at(shard: ResultsFile, index: int) -> str:
+    """The id of the shard's case with this place in the plan."""
+    return next(record.id for record in shard.cases if record.case.index == index)

@@ -367,8 +367,11 @@ class Totals:
 
     @classmethod
     def of(cls, kinds: Iterable[VerdictKind]) -> Totals:
-        counts = Counter(kinds)
-        return cls(sum(counts.values()), *(counts[kind] for kind in VerdictKind))
+        return cls.counted(Counter(kinds))
+
+    @classmethod
+    def counted(cls, counts: Counter[VerdictKind]) -> Totals:
+        return cls(counts.total(), *(counts[kind] for kind in VerdictKind))
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,11 +2,11 @@
 
 A host may do anything to the process it runs in: exit it, crash it, hang where no signal reaches
 it, fork it, leave threads behind, keep state from one request to the next. So the targets run
-only in workers forked from the parent once the plan is made — each starts with the parent's
-loaded scenarios, plan and targets, never having run a case — and the parent, which never runs a
-target:
+only in workers forked from the parent — each starts with the parent's loaded scenarios and
+targets, never having run a case — and the parent, which never runs a target:
 
-- sends each worker chunks of case indexes and gets back one observation per case and target;
+- takes cases from the plan only as the workers need them, so a run of any size holds only those
+  in flight, and sends each worker chunks of them; it gets back one observation per case and target;
 - judges every case, and yields the records in plan order whatever order the workers finish in,
   so results.json is the same for any number of workers;
 - ends a target that runs past its time from outside, whatever the host catches, and turns a
@@ -30,7 +30,7 @@ import signal
 import threading
 import time
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
@@ -40,6 +40,8 @@ from ._types import Amendment, Case, CaseRecord, Died, Observation, Role, Stop, 
 
 #: Cases sent to a worker at a time: enough to keep the pipe from costing more than the cases.
 CHUNK = 16
+#: Chunks per worker taken from the plan ahead of what the workers run.
+_AHEAD = 4
 #: Seconds a worker has, past its targets' own time, to report before it is killed from outside.
 MARGIN = 1.0
 
@@ -86,9 +88,10 @@ class WorkerPool:
         self.grace = grace
         self._context = multiprocessing.get_context("fork")
         self._workers: list[_Worker] = []
+        #: The cases taken from the plan and not yet recorded, by index.
         self._cases: dict[int, Case] = {}
 
-    def run(self, cases: Sequence[Case]) -> Iterator[CaseRecord | Amendment]:
+    def run(self, cases: Iterable[Case]) -> Iterator[CaseRecord | Amendment]:
         try:
             yield from self._run(cases)
         finally:
@@ -96,29 +99,44 @@ class WorkerPool:
                 self._kill(worker)
             gc.unfreeze()  # see `_spawn`: once no worker shares them, the parent's objects are collected again
 
-    def _run(self, cases: Sequence[Case]) -> Iterator[CaseRecord | Amendment]:
-        self._cases = {case.index: case for case in cases}
+    def _run(self, cases: Iterable[Case]) -> Iterator[CaseRecord | Amendment]:
         self.runner.clean = self._prime()
-        position = {case.index: at for at, case in enumerate(cases)}
+        self._cases.clear()
         self._observed: dict[int, dict[Role, Observation]] = {}
         self._kills: dict[int, tuple[str, ...] | None] = {}
         self._late: list[Amendment] = []
-        self._queue: deque[tuple[int, Role]] = deque(
-            (case.index, role) for case in cases if not case.equivalent for role in self.runner.roles
-        )
+        self._queue: deque[tuple[int, Role]] = deque()
+        upcoming = iter(cases)
+        #: The indexes taken, in plan order, until their records are yielded.
+        taken: deque[int] = deque()
         done: dict[int, CaseRecord] = {}
-        for case in cases:
-            if case.equivalent:
-                done[position[case.index]] = self.runner.record(case, None, None, None if self.runner.probe is None else ())
-        emitted = 0
-        while emitted < len(cases):
-            self._hand_out()
-            for index in self._receive():
-                done[position[index]] = self._record(index)
-            while emitted in done:
-                yield done.pop(emitted)
-                emitted += 1
+        more = True
+        while more or taken:
+            if more:
+                more = self._take(upcoming, taken, done)
+            while taken and taken[0] in done:
+                yield done.pop(taken.popleft())
+            if taken and taken[0] not in done:
+                self._hand_out()
+                for index in self._receive():
+                    done[index] = self._record(index)
         yield from sorted(self._late + self._drain(), key=lambda a: (a.index, a.role != Role.TARGET))
+
+    def _take(self, upcoming: Iterator[Case], taken: deque[int], done: dict[int, CaseRecord]) -> bool:
+        """Take cases from the plan until enough wait to keep every worker busy; False once none are left.
+        An equivalent case is not run: its record is made as it is taken."""
+        enough = _AHEAD * CHUNK * self.jobs
+        while len(self._queue) < enough * len(self.runner.roles) and len(taken) < 2 * enough:
+            case = next(upcoming, None)
+            if case is None:
+                return False
+            taken.append(case.index)
+            if case.equivalent:
+                done[case.index] = self.runner.record(case, None, None, None if self.runner.probe is None else ())
+            else:
+                self._cases[case.index] = case
+                self._queue.extend((case.index, role) for role in self.runner.roles)
+        return True
 
     def _hand_out(self) -> None:
         while self._queue and len(self._workers) < self.jobs:
@@ -132,7 +150,7 @@ class WorkerPool:
                 worker.inflight.extend(sent)
                 # A worker that has just left cannot take them; its end, read next, puts them back.
                 with contextlib.suppress(OSError):
-                    worker.conn.send(("cases", sent))
+                    worker.conn.send(("cases", [(self._cases[index], role) for index, role in sent]))
 
     def _receive(self) -> list[int]:
         """Wait for answers (or a deadline); the indexes of the cases now observed in full."""
@@ -211,7 +229,7 @@ class WorkerPool:
 
     def _record(self, index: int) -> CaseRecord:
         observed = self._observed.pop(index)
-        return self.runner.record(self._cases[index], observed[Role.TARGET], observed.get(Role.RED), self._kills.pop(index))
+        return self.runner.record(self._cases.pop(index), observed[Role.TARGET], observed.get(Role.RED), self._kills.pop(index))
 
     def _budget(self, role: Role) -> float:
         """Seconds a worker may take over one observation before it is killed from outside."""
@@ -250,11 +268,11 @@ class WorkerPool:
 
     def _spawn(self) -> _Worker:
         # What the parent holds stays out of the workers' garbage collection: a collection would
-        # touch, and so copy, every page of the plan and scenarios they share with the parent.
+        # touch, and so copy, every page of the scenarios and targets they share with the parent.
         gc.freeze()
         parent, child = self._context.Pipe()
         marker = self._context.RawArray("d", 3)
-        process = self._context.Process(target=_serve, args=(child, marker, self.runner, self._cases, os.getpid()), daemon=True)
+        process = self._context.Process(target=_serve, args=(child, marker, self.runner, os.getpid()), daemon=True)
         process.start()
         child.close()
         return _Worker(process, parent, marker)
@@ -269,7 +287,7 @@ class WorkerPool:
         worker.conn.close()
 
 
-def _serve(conn: Connection, marker: Any, runner: Runner, cases: dict[int, Case], parent: int) -> None:
+def _serve(conn: Connection, marker: Any, runner: Runner, parent: int) -> None:
     """A worker's life: observe what the parent sends until it says stop, then leave without
     waiting for anything the hosts left running."""
     try:
@@ -277,7 +295,7 @@ def _serve(conn: Connection, marker: Any, runner: Runner, cases: dict[int, Case]
         _die_with_parent(parent)
         before = set(threading.enumerate())
         with alarm_handler():
-            _answer(conn, marker, runner, cases, before)
+            _answer(conn, marker, runner, before)
     finally:
         os._exit(0)
 
@@ -307,7 +325,7 @@ def _die_with_parent(parent: int) -> None:
 _PR_SET_PDEATHSIG = 1
 
 
-def _answer(conn: Connection, marker: Any, runner: Runner, cases: dict[int, Case], before: set[threading.Thread]) -> None:
+def _answer(conn: Connection, marker: Any, runner: Runner, before: set[threading.Thread]) -> None:
     while True:
         message = conn.recv()
         if message[0] == "prime":
@@ -320,10 +338,10 @@ def _answer(conn: Connection, marker: Any, runner: Runner, cases: dict[int, Case
             return
         # One message back per chunk, not per case: the marker tells the parent what is running.
         answers, leaving = [], False
-        for index, role in message[1]:
-            _mark(marker, index, _ROLES.index(role))
-            observed = runner.observe(cases[index], role)
-            answers.append((index, role, observed, runner.kills(cases[index], observed) if role is Role.TARGET else None))
+        for case, role in message[1]:
+            _mark(marker, case.index, _ROLES.index(role))
+            observed = runner.observe(case, role)
+            answers.append((case.index, role, observed, runner.kills(case, observed) if role is Role.TARGET else None))
             if leaving := observed.spent:
                 break  # this host's state is no longer fresh: a new worker takes the rest
         _mark(marker, -1, 0)

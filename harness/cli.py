@@ -11,12 +11,14 @@ commands that run and report on cases never load it.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import datetime
 import enum
 import io
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -46,10 +48,9 @@ from ._exits import ending, exit_now, interrupting
 from ._files import Publication, cannot_write, write_report
 from ._printable import printable
 from ._progress import CaseProgress
-from ._record import Results
 from ._recorder import record as record_run
 from ._reference import REFERENCE_TARGETS
-from ._results import RESULTS_FILE, ResultsWriter, encode, merge_results, read_results
+from ._results import RESULTS_FILE, ResultsFile, ResultsWriter, merge_results, open_results
 from ._targets import load_target
 from ._types import CaseRecord
 from ._version import version
@@ -211,7 +212,7 @@ def run(
                 writer.write(result)
                 if isinstance(result, CaseRecord):
                     progress.advance()
-        _conclude(read_results(publication.temporary(results)), results, outputs, publication)
+        _conclude(_reread(publication.temporary(results)), results, outputs, publication)
 
 
 def _publication(results: Path, outputs: tuple[ReportFormat, ...]) -> Publication:
@@ -220,7 +221,17 @@ def _publication(results: Path, outputs: tuple[ReportFormat, ...]) -> Publicatio
     return Publication([*(results.parent / fmt.file_name for fmt in outputs), results], option="out")
 
 
-def _conclude(record: Results, results: Path, outputs: tuple[ReportFormat, ...], publication: Publication) -> NoReturn:
+def _reread(path: Path) -> ResultsFile:
+    """A results.json checked case by case, showing how far the check is on a long one."""
+    with contextlib.ExitStack() as shown:
+
+        def progress(total: int) -> Callable[[], None]:
+            return shown.enter_context(CaseProgress(err, total, doing="checking")).advance
+
+        return open_results(path, progress)
+
+
+def _conclude(record: ResultsFile, results: Path, outputs: tuple[ReportFormat, ...], publication: Publication) -> NoReturn:
     """Write the reports of a finished results.json, publish them with it, print its summary, and exit with its gate."""
     audit = Audit(record)
     reports = write_reports(audit, results.parent, outputs, publication)
@@ -239,7 +250,7 @@ def report(
     output: Annotated[Path | None, typer.Option("--output", help="Write the report here instead of stdout.")] = None,
 ) -> None:
     """Render a results.json as a Markdown audit, an HTML report, JUnit XML or a JSON summary."""
-    data = format.render(Audit(read_results(results)))
+    data = format.render(Audit(_reread(results)))
     if output is None:
         sys.stdout.buffer.write(data)
     else:
@@ -254,11 +265,11 @@ def merge(
 ) -> None:
     """Combine the results of `run --shard K/N` into one results.json, write the reports, and gate."""
     outputs = parse_formats(formats or [])
-    merged = merge_results([(path, read_results(path)) for path in shards])
+    merged = merge_results([_reread(path) for path in shards])
     results = out_dir / RESULTS_FILE
     with _publication(results, outputs) as publication:
-        publication.write(results, encode(merged))
-        _conclude(merged, results, outputs, publication)
+        publication.write(results, merged)
+        _conclude(_reread(publication.temporary(results)), results, outputs, publication)
 
 
 def _options(config: Path | None, **flags: Any) -> RunOptions:

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import functools
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 
 from toolsurface.harness._expectations import Judged
 from toolsurface.harness._gate import Gate
-from toolsurface.harness._record import Results, RunInfo
+from toolsurface.harness._record import Record, RunInfo
 from toolsurface.harness._types import Capacity, CaseRecord, Crashed, Ending, Refused, Stop, VerdictKind
 from toolsurface.mutators import Kind
 from toolsurface.scenarios import POINTS
@@ -50,16 +50,27 @@ class DefectRow:
 
 @dataclass(frozen=True)
 class Audit:
-    """The audit of one run's record: what every report shows, worked out once."""
+    """The audit of one run's record: what every report shows, worked out once.
 
-    results: Results
+    Everything but the case table is taken in one pass over the cases (`_Tally`), so an audit of
+    a results.json read from disk holds only its failing and accepted cases, whatever the run's size;
+    a report that lists every case (HTML, JUnit) reads them again through `cases`.
+    """
+
+    results: Record
+
+    def __post_init__(self) -> None:
+        # Taken now, while a record read from a file is where it was read: `run` renames its
+        # results.json into place before it prints the summary.
+        self._tally
 
     @property
     def run(self) -> RunInfo:
         return self.results.run
 
     @property
-    def cases(self) -> tuple[CaseRecord, ...]:
+    def cases(self) -> Collection[CaseRecord]:
+        """Every case, in plan order; read again from disk at each pass when the record is a file."""
         return self.results.cases
 
     @property
@@ -113,42 +124,54 @@ class Audit:
             f"Python {run.environment.python} on {run.environment.platform}"
         )
 
+    @property
+    def count(self) -> int:
+        """How many cases the record holds."""
+        return len(self.cases)
+
     def coverage(self, pattern: Callable[[str], str] = str) -> str:
         """Which of the planned cases ran, in words; `pattern` marks up each `--select` glob."""
         run = self.run
         if run.shard:
             return f"shard {run.shard} of the plan's {run.planned} cases"
         if run.select:
-            return f"{len(self.cases)} of {run.planned} planned cases, selected by " + " ".join(map(pattern, run.select))
+            return f"{self.count} of {run.planned} planned cases, selected by " + " ".join(map(pattern, run.select))
         return f"all {run.planned} planned cases"
 
     @functools.cached_property
+    def _tally(self) -> _Tally:
+        tally = _Tally(self.run.defects or ())
+        for case in self.cases:
+            tally.add(case, failing=self.is_failing(case), accepted=self.is_accepted(case))
+        return tally
+
+    @property
     def totals(self) -> Counter[VerdictKind]:
-        return Counter(case.verdict.kind for case in self.cases)
+        return self._tally.totals
 
     def endings(self) -> dict[Ending, int]:
         """How the runs on the target ended, in `Ending` order; equivalent cases are not run."""
-        counts = Counter(case.evidence.ending for case in self.cases)
+        counts = self._tally.endings
         return {ending: counts[ending] for ending in Ending if counts[ending] and ending is not Ending.NOT_RUN}
 
     @property
     def in_scope(self) -> int:
         """Cases that are checks: every case but the equivalent ones, which change nothing."""
-        return len(self.cases) - self.totals[VerdictKind.EQUIVALENT]
+        return self.count - self.totals[VerdictKind.EQUIVALENT]
 
     @property
     def passing(self) -> int:
         return self.totals[VerdictKind.KILLED] + self.totals[VerdictKind.PASSED]
 
-    @functools.cached_property
+    @property
     def failing(self) -> tuple[CaseRecord, ...]:
         """Every survivor, false rejection and error no expectation accepts, in plan order."""
-        return tuple(case for case in self.cases if self.is_failing(case))
+        return tuple(self._tally.failing)
 
     @functools.cached_property
     def causes(self) -> tuple[Cause, ...]:
         """The failing cases grouped by cause, largest first (see `_groups`)."""
-        return causes(self.failing)
+        return causes(self._tally.failing)
 
     def cause_of(self, case: CaseRecord) -> tuple[int, Group] | None:
         """The number of the cause a failing case belongs to (from 1, as reports list them) and its
@@ -164,9 +187,9 @@ class Audit:
             for case in group.members
         }
 
-    @functools.cached_property
+    @property
     def accepted(self) -> tuple[CaseRecord, ...]:
-        return tuple(case for case in self.cases if self.is_accepted(case))
+        return tuple(self._tally.accepted)
 
     @property
     def controlled(self) -> int:
@@ -174,7 +197,7 @@ class Audit:
 
     @property
     def red_failing(self) -> int:
-        return sum(case.red_verdict is not None and not case.red_verdict.kind.ok for case in self.cases)
+        return self._tally.red_failing
 
     @property
     def headline(self) -> str:
@@ -186,7 +209,7 @@ class Audit:
         return f"{line}; {'; '.join(failed)}" if failed else f"{line}: no survivors, false rejections or errors"
 
     def _failed(self, kind: VerdictKind) -> str:
-        count, accepted = self.totals[kind], sum(case.verdict.kind is kind for case in self.accepted)
+        count, accepted = self.totals[kind], sum(case.verdict.kind is kind for case in self._tally.accepted)
         if accepted == count:
             return f"{count} {kind}, all accepted"
         return f"{count} {kind}" + (f" ({accepted} accepted)" if accepted else "")
@@ -210,50 +233,98 @@ class Audit:
         return f"{checks}; {totals[VerdictKind.EQUIVALENT]} equivalent (changing nothing the target sends)"
 
     def kinds(self) -> list[Kind]:
-        seen = {case.case.mutation.kind for case in self.cases}
+        seen = self._tally.pairing
         return [kind for kind in Kind if kind in seen]
 
     def points(self) -> list[str]:
         """The injection points of the run, in pipeline order: the recorded stages' in theirs, and
         a target's own boundaries in the order its cases were planned (the order it offers them)."""
-        seen = dict.fromkeys(case.case.point for case in self.cases)
+        seen = self._tally.points
         return [point for point in POINTS if point in seen] + [point for point in seen if point not in POINTS]
 
     def matrix(self) -> dict[tuple[Kind, str], Counter[VerdictKind]]:
         """Verdicts by (mutation kind, injection point)."""
-        cells: dict[tuple[Kind, str], Counter[VerdictKind]] = {}
-        for case in self.cases:
-            cells.setdefault((case.case.mutation.kind, case.case.point), Counter())[case.verdict.kind] += 1
-        return cells
+        return self._tally.matrix
 
     def by_lane(self) -> dict[tuple[str, str], Counter[VerdictKind]]:
         """Verdicts by (lane, hook mode)."""
-        cells: dict[tuple[str, str], Counter[VerdictKind]] = {}
-        for case in self.cases:
-            cells.setdefault((case.case.lane.value, case.case.hook_mode), Counter())[case.verdict.kind] += 1
-        return dict(sorted(cells.items()))
+        return dict(sorted(self._tally.by_lane.items()))
+
+    def by_kind(self) -> dict[Kind, Counter[VerdictKind]]:
+        """Verdicts by mutation kind, in `Kind` order."""
+        return {kind: self._tally.by_kind[kind] for kind in self.kinds()}
 
     def pairing(self) -> dict[Kind, tuple[int, int, int]]:
         """Per mutation kind: (cases, failing on the red target, controlled)."""
-        rows: dict[Kind, list[int]] = {kind: [0, 0, 0] for kind in self.kinds()}
-        for case in self.cases:
-            row = rows[case.case.mutation.kind]
-            row[0] += 1
-            row[1] += case.red_verdict is not None and not case.red_verdict.kind.ok
-            row[2] += case.controlled
-        return {kind: (row[0], row[1], row[2]) for kind, row in rows.items()}
+        rows = self._tally.pairing
+        return {kind: (rows[kind][0], rows[kind][1], rows[kind][2]) for kind in self.kinds()}
+
+    def facet(self, name: str) -> Counter[str]:
+        """Cases by one of `FACETS`."""
+        return self._tally.facets[name]
 
     @functools.cached_property
     def defects(self) -> tuple[DefectRow, ...] | None:
         """Per reference defect, the cases that kill it; None when the defects were not run."""
         if self.run.defects is None:
             return None
-        rows = []
-        for name in self.run.defects:
-            killers = [case for case in self.cases if name in (case.defects_killed or ())]
-            counts = Counter(case.case.mutation.kind for case in killers)
-            rows.append(DefectRow(name, {kind.value: counts[kind] for kind in Kind if counts[kind]}, killers[0].id if killers else None))
-        return tuple(rows)
+        kills = self._tally.kills
+        return tuple(
+            DefectRow(name, {kind.value: kills[name][0][kind] for kind in Kind if kills[name][0][kind]}, kills[name][1])
+            for name in self.run.defects
+        )
+
+
+#: What the cases are counted by for filtering, beside their verdict.
+FACETS = ("kind", "point", "lane", "hooks", "scenario")
+
+
+class _Tally:
+    """What the audit needs of every case, taken in one pass: counts, and the failing and accepted cases."""
+
+    def __init__(self, defects: tuple[str, ...]) -> None:
+        self.totals: Counter[VerdictKind] = Counter()
+        self.endings: Counter[Ending] = Counter()
+        self.matrix: dict[tuple[Kind, str], Counter[VerdictKind]] = {}
+        self.by_lane: dict[tuple[str, str], Counter[VerdictKind]] = {}
+        self.by_kind: dict[Kind, Counter[VerdictKind]] = {}
+        #: Per mutation kind, in the order first seen: cases, failing on the red target, controlled.
+        self.pairing: dict[Kind, list[int]] = {}
+        #: The injection points, in the order first seen.
+        self.points: dict[str, None] = {}
+        #: Cases by what the HTML case table filters on: kind, point, lane, hook mode and scenario.
+        self.facets: dict[str, Counter[str]] = {facet: Counter() for facet in FACETS}
+        self.red_failing = 0
+        self.failing: list[CaseRecord] = []
+        self.accepted: list[CaseRecord] = []
+        #: Per defect: the cases that kill it by mutation kind, and the first of them.
+        self.kills: dict[str, tuple[Counter[Kind], str | None]] = {name: (Counter(), None) for name in defects}
+
+    def add(self, case: CaseRecord, *, failing: bool, accepted: bool) -> None:
+        verdict, kind, point = case.verdict.kind, case.case.mutation.kind, case.case.point
+        self.totals[verdict] += 1
+        self.endings[case.evidence.ending] += 1
+        self.matrix.setdefault((kind, point), Counter())[verdict] += 1
+        self.by_lane.setdefault((case.case.lane.value, case.case.hook_mode), Counter())[verdict] += 1
+        self.by_kind.setdefault(kind, Counter())[verdict] += 1
+        self.points.setdefault(point)
+        for facet, value in zip(FACETS, (kind, point, case.case.lane, case.case.hook_mode, case.case.scenario), strict=True):
+            self.facets[facet][value] += 1
+        red_fails = case.red_verdict is not None and not case.red_verdict.kind.ok
+        self.red_failing += red_fails
+        row = self.pairing.setdefault(kind, [0, 0, 0])
+        row[0] += 1
+        row[1] += red_fails
+        row[2] += case.controlled
+        if failing:
+            self.failing.append(case)
+        if accepted:
+            self.accepted.append(case)
+        for name in case.defects_killed or ():
+            if name in self.kills:
+                counts, first = self.kills[name]
+                counts[kind] += 1
+                self.kills[name] = (counts, first or case.id)
 
 
 def error_of(stop: Stop) -> str | None:

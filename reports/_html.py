@@ -215,7 +215,7 @@ def _totals(audit: Audit) -> str:
         (_filter_link(_verdict(kind), verdict=kind), f'<span id="total-{kind}">{totals[kind]}</span>')
         for kind in VerdictKind
     ]
-    rows.append(("<strong>total</strong>", f'<strong id="total-cases">{len(audit.cases)}</strong>'))
+    rows.append(("<strong>total</strong>", f'<strong id="total-cases">{audit.count}</strong>'))
     parts = [_facts(audit), _table(("verdict", "cases"), rows, numeric=(1,))]
     if endings := audit.endings():
         ended = " · ".join(f"{count} {ending}" for ending, count in endings.items())
@@ -281,7 +281,7 @@ def _pairing(audit: Audit) -> str:
     return _section(
         "pairing",
         "RED/GREEN pairing",
-        f'<p><span id="controlled">{audit.controlled}</span> of {len(audit.cases)} cases are controlled: they fail on the red '
+        f'<p><span id="controlled">{audit.controlled}</span> of {audit.count} cases are controlled: they fail on the red '
         f"target {_code(run.red_target)} and pass on {_code(run.target)}. {audit.red_failing} fail on the red target.</p>",
         _table(("kind", "cases", "fail on red target", "controlled"), rows, numeric=(1, 2, 3)),
     )
@@ -360,14 +360,13 @@ def _scope() -> str:
 
 def _browser(audit: Audit) -> str:
     """The filters and the table the script fills; hidden until the script runs."""
-    cases = [case.case for case in audit.cases]
     filters = [
         ("verdict", "verdict", [(kind.value, n) for kind, n in _in_order(audit.totals, VerdictKind)]),
-        ("kind", "mutation kind", _counted(Counter(case.mutation.kind for case in cases), audit.kinds())),
-        ("point", "injection point", _counted(Counter(case.point for case in cases), audit.points())),
-        ("lane", "lane", _counted(Counter(case.lane for case in cases), sorted({case.lane for case in cases}))),
-        ("hooks", "hook mode", _counted(Counter(case.hook_mode for case in cases), ["hooks", "no-hooks"])),
-        ("scenario", "scenario", _counted(Counter(case.scenario for case in cases), [s.id for s in audit.run.scenarios])),
+        ("kind", "mutation kind", _counted(audit.facet("kind"), audit.kinds())),
+        ("point", "injection point", _counted(audit.facet("point"), audit.points())),
+        ("lane", "lane", _counted(audit.facet("lane"), sorted(audit.facet("lane")))),
+        ("hooks", "hook mode", _counted(audit.facet("hooks"), ["hooks", "no-hooks"])),
+        ("scenario", "scenario", _counted(audit.facet("scenario"), [s.id for s in audit.run.scenarios])),
         ("cause", "cause", [(str(number), cause.count) for number, cause in enumerate(audit.causes, 1)]),
     ]
     selects = "".join(

@@ -91,7 +91,7 @@ def _totals(audit: Audit) -> Iterable[str]:
     yield ""
     totals = audit.totals
     rows = [(f"`{kind}`", str(totals[kind])) for kind in VerdictKind]
-    rows.append(("**total**", f"**{len(audit.cases)}**"))
+    rows.append(("**total**", f"**{audit.count}**"))
     yield from _table(("verdict", "cases"), rows)
     if endings := audit.endings():
         yield "Requests ended: " + " · ".join(f"{count} {ending}" for ending, count in endings.items()) + "."
@@ -138,7 +138,7 @@ def _pairing(audit: Audit) -> Iterable[str]:
         yield ""
         return
     yield (
-        f"{audit.controlled} of {len(audit.cases)} cases are controlled: they fail on the red target "
+        f"{audit.controlled} of {audit.count} cases are controlled: they fail on the red target "
         f"{_code(run.red_target)} and pass on {_code(run.target)}. {audit.red_failing} fail on the red target."
     )
     yield ""

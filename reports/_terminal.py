@@ -6,7 +6,6 @@ shown through `printable`, so none of them can drive the terminal.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -57,9 +56,7 @@ class RunSummary:
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         audit = self.audit
         run = audit.run
-        by_kind: dict[str, Counter[VerdictKind]] = {kind: Counter() for kind in audit.kinds()}
-        for case in audit.cases:
-            by_kind[case.case.mutation.kind][case.verdict.kind] += 1
+        by_kind = audit.by_kind()
         # No outer edge: the table then fits an 80-column CI log without cutting a header.
         title = Text(f"toolsurface — {printable(run.target)} (seed {run.seed})")
         table = Table(title=title, title_justify="left", show_edge=False)
@@ -76,7 +73,7 @@ class RunSummary:
             parts.append(Text("requests ended: " + " · ".join(f"{count} {ending}" for ending, count in endings.items())))
         if run.red_target:
             parts.append(
-                Text(f"red target {printable(run.red_target)}: {audit.red_failing} of {len(audit.cases)} cases fail there; "
+                Text(f"red target {printable(run.red_target)}: {audit.red_failing} of {audit.count} cases fail there; "
                      f"{audit.controlled} controlled (RED there, GREEN here)")
             )
         if audit.defects is not None:
@@ -115,7 +112,7 @@ class RunSummary:
         audit = self.audit
         reasons = []
         if audit.failing:
-            reasons.append(f"{len(audit.failing)} of {len(audit.cases)} cases failed")
+            reasons.append(f"{len(audit.failing)} of {audit.count} cases failed")
         drifted = sum(not judged.standing.ok for judged in audit.expectations)
         if drifted:
             reasons.append(f"{drifted} expectations expired or stale")

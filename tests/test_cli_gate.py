@@ -9,6 +9,7 @@ import pytest
 
 from tests.test_cli import results, toolsurface
 from toolsurface.harness._codec import decode
+from toolsurface.harness._gate import Tallies
 from toolsurface.harness._oracles import KILLED
 from toolsurface.harness._record import SCHEMA_VERSION, Results, RunInfo, summarize
 from toolsurface.harness._results import digest_of, encode
@@ -113,7 +114,7 @@ def forge(path, drop):
             document["cases"][index]["verdict"] = {"kind": "killed", "reason": KILLED.reason}
         error = f"$.cases[{survivors[0]}].verdict.kind: killed, but 1 request(s) were dispatched"
     run, cases = decode(RunInfo, document["run"]), decode(tuple[CaseRecord, ...], document["cases"])
-    summary = summarize(run, [case.tally for case in cases], (), (), digest_of(cases))
+    summary = summarize(run, Tallies.of(case.tally for case in cases), (), digest_of(cases))
     assert summary.gate.ok
     path.write_bytes(encode(Results(SCHEMA_VERSION, run, cases, summary)))
     return error

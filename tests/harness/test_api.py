@@ -1,7 +1,6 @@
 """The API's lookups: a case id is found as results.json holds it and as the terminal printed it."""
 
 from dataclasses import replace
-from types import SimpleNamespace
 
 import pytest
 
@@ -15,30 +14,30 @@ def planned():
     return prepare(RunOptions(red_target="none", select=["web-read-child-single-tool/*/post_seal/*"])).planned
 
 
-def session_of(*cases):
-    return SimpleNamespace(planned=cases, options=SimpleNamespace(seed=0))
+def find(cases, case_id):
+    return find_case(cases, case_id, seed=0)
 
 
 def test_a_case_is_found_by_its_raw_id_and_by_the_id_as_printed(planned):
     hostile = replace(planned[1], id=planned[1].id + ":q\x1b]0;pwned\x07\nx")
-    session = session_of(planned[0], hostile)
+    cases = (planned[0], hostile)
     assert printable(hostile.id).endswith(":q\\x1b]0;pwned\\x07\\nx")
-    assert find_case(session, hostile.id) is hostile
-    assert find_case(session, printable(hostile.id)) is hostile
-    assert find_case(session, planned[0].id) is planned[0]
+    assert find(cases, hostile.id) is hostile
+    assert find(cases, printable(hostile.id)) is hostile
+    assert find(cases, planned[0].id) is planned[0]
 
 
 def test_an_id_that_names_one_case_as_written_and_another_as_printed_is_refused(planned):
     written = replace(planned[0], id="a:\\x1b")  # a backslash, then x1b
     control = replace(planned[1], id="a:\x1b")  # an ESC, printed as the text of the other's id
     with pytest.raises(UsageError) as refused:
-        find_case(session_of(written, control), "a:\\x1b")
+        find((written, control), "a:\\x1b")
     assert str(refused.value) == (
         "'a:\\\\x1b' is case 'a:\\\\x1b' as written and case 'a:\\x1b' as printed: give the first as printed, 'a:\\\\\\\\x1b'"
     )
-    assert find_case(session_of(written, control), printable(written.id)) is written
+    assert find((written, control), printable(written.id)) is written
 
 
 def test_an_unknown_id_is_named_escaped(planned):
     with pytest.raises(UsageError, match=r"no case 'nope\\x1b' in the plan for seed 0"):
-        find_case(session_of(*planned), "nope\x1b")
+        find(planned, "nope\x1b")

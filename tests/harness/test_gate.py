@@ -1,7 +1,7 @@
 import datetime
 
 from toolsurface.harness._expectations import Expectation
-from toolsurface.harness._gate import Thresholds, judge_gate
+from toolsurface.harness._gate import Tallies, Thresholds, judge_gate
 from toolsurface.harness._types import Tally, VerdictKind
 
 TODAY = datetime.date(2026, 12, 2)
@@ -14,7 +14,7 @@ OUTCOMES = [
 
 def gate(expectations=(), thresholds=Thresholds(), partial=False):
     planned = [sum(e.matches(o.id) for o in OUTCOMES) for e in expectations]
-    return judge_gate(OUTCOMES, expectations, planned, TODAY, thresholds, partial=partial)
+    return judge_gate(Tallies.of(OUTCOMES, expectations), planned, TODAY, thresholds, partial=partial)
 
 
 def test_a_failing_case_fails_the_gate():

@@ -1,13 +1,14 @@
 import dataclasses
 import datetime
 import re
+from array import array
 
 import pytest
 
 from toolsurface.harness._api import RunOptions, prepare
 from toolsurface.harness._errors import UsageError
 from toolsurface.harness._expectations import Standing
-from toolsurface.harness._results import encode, merge_results, read_results, write_results
+from toolsurface.harness._results import merge_results, open_results, read_results, write_results
 
 SELECT = ["web-read-child-single-tool/*", "etf-compare-main-openai/*/evidence/*"]
 TODAY = datetime.date(2026, 12, 2)
@@ -20,15 +21,20 @@ def write(tmp_path, name, **options):
 
 def shards(tmp_path, count, **options):
     paths = [write(tmp_path, f"shard{k}", shard=f"{k}/{count}", **options) for k in range(1, count + 1)]
-    return [(path, read_results(path)) for path in paths]
+    return [open_results(path) for path in paths]
+
+
+def merged(parts, tmp_path):
+    """The merge written to a file, and read back."""
+    path = tmp_path / "merged.json"
+    path.write_bytes(b"".join(merge_results(parts)))
+    return path
 
 
 @pytest.mark.parametrize("count", [1, 2, 3])
 def test_merged_shards_are_byte_for_byte_the_unsharded_run(tmp_path, count):
     whole = write(tmp_path, "whole")
-    merged = merge_results(shards(tmp_path, count))
-    assert encode(merged) == whole.read_bytes()
-    assert merged == read_results(whole)
+    assert merged(shards(tmp_path, count), tmp_path).read_bytes() == whole.read_bytes()
 
 
 def test_a_stale_expectation_is_judged_over_every_shard(tmp_path):
@@ -36,20 +42,32 @@ def test_a_stale_expectation_is_judged_over_every_shard(tmp_path):
     case = "web-read-child-single-tool/child/no-hooks/evidence/delete.replace:first:market__web_read"
     known.write_text(f'[[expect]]\ncase = "{case}"\nverdict = "survived"\nreason = "r"\nexpires = 2027-01-01\n')
     parts = shards(tmp_path, 3, expectations=known)
-    standings = [results.summary.gate.expectations[0].standing for _, results in parts]
+    standings = [results.summary.gate.expectations[0].standing for results in parts]
     assert sorted(standings) == [Standing.STALE, Standing.UNJUDGED, Standing.UNJUDGED]
-    merged = merge_results(parts)
-    assert merged.summary.gate.expectations[0].standing is Standing.STALE and not merged.summary.gate.ok
+    path = merged(parts, tmp_path)
+    summary = read_results(path).summary
+    assert summary.gate.expectations[0].standing is Standing.STALE and not summary.gate.ok
     whole = write(tmp_path, "whole", expectations=known)
-    assert merged == read_results(whole) and encode(merged) == whole.read_bytes()
+    assert path.read_bytes() == whole.read_bytes()
 
 
 def test_overlapping_shards_are_refused(tmp_path):
-    (first, (path, second)) = shards(tmp_path, 2)
-    overlapping = dataclasses.replace(second, cases=(*second.cases, first[1].cases[0]))
-    overlap = f"{path}: case '{first[1].cases[0].id}' is also in {first[0]}: shards overlap"
+    first, second = shards(tmp_path, 2)
+    taken = next(iter(first.cases))
+    # The first shard's first case, also held by the second (both still in plan order).
+    cases = (taken, *second.cases)
+    overlapping = dataclasses.replace(second, cases=cases, indices=array("q", (case.case.index for case in cases)))
+    overlap = f"{second.path}: case '{taken.id}' is also in {first.path}: shards overlap"
     with pytest.raises(UsageError, match=re.escape(overlap)):
-        merge_results([first, (path, overlapping)])
+        merge_results([first, overlapping])
+
+
+def test_a_shard_out_of_plan_order_is_refused(tmp_path):
+    first, second = shards(tmp_path, 2)
+    cases = tuple(reversed(tuple(second.cases)))
+    shuffled = dataclasses.replace(second, cases=cases, indices=array("q", (case.case.index for case in cases)))
+    with pytest.raises(UsageError, match=re.escape(f"{second.path}:$.cases[1].case.index: ") + r"\d+ comes after \d+: not in plan order"):
+        merge_results([first, shuffled])
 
 
 def test_a_missing_or_repeated_shard_is_refused(tmp_path):
@@ -65,13 +83,13 @@ def test_shards_of_different_runs_are_refused(tmp_path):
     second = shards(tmp_path / "other", 2, seed=1)[1]
     with pytest.raises(UsageError, match=r"\$\.run\.seed: differs from"):
         merge_results([first, second])
-    path, recorded = shards(tmp_path / "third", 2)[1]
+    recorded = shards(tmp_path / "third", 2)[1]
     # Unedited, this shard merges: what is refused below is the other recording alone.
-    assert merge_results([first, (path, recorded)]).run.shard is None
+    assert read_results(merged([first, recorded], tmp_path)).run.shard is None
     scenarios = (dataclasses.replace(recorded.run.scenarios[0], digest="0" * 64), *recorded.run.scenarios[1:])
     recorded = dataclasses.replace(recorded, run=dataclasses.replace(recorded.run, scenarios=scenarios))
     with pytest.raises(UsageError, match=r"\$\.run\.scenarios: differs from .*other recordings"):
-        merge_results([first, (path, recorded)])
+        merge_results([first, recorded])
 
 
 def test_shards_judged_against_other_expectations_are_refused(tmp_path):
@@ -86,4 +104,4 @@ def test_shards_judged_against_other_expectations_are_refused(tmp_path):
 def test_an_unsharded_file_is_not_a_shard(tmp_path):
     path = write(tmp_path, "whole")
     with pytest.raises(UsageError, match=r"\$\.run\.shard: not a shard"):
-        merge_results([(path, read_results(path))])
+        merge_results([open_results(path)])

@@ -16,7 +16,7 @@ from toolsurface.harness._codec import decode
 from toolsurface.harness._config import Spec
 from toolsurface.harness._errors import UsageError
 from toolsurface.harness._files import temporary
-from toolsurface.harness._gate import Thresholds
+from toolsurface.harness._gate import Tallies, Thresholds
 from toolsurface.harness._record import SCHEMA_VERSION, Results, results_schema
 from toolsurface.harness._results import RESULTS_FILE, ResultsWriter, digest_of, encode, read_results, write_results
 from toolsurface.harness._types import Capacity, Crashed, NotRun, Refused, Returned, VerdictKind
@@ -78,7 +78,7 @@ def test_results_validate_and_count(tmp_path, session):
 def test_a_run_reads_back_as_the_record_it_was(tmp_path, request, run):
     session = request.getfixturevalue(run)
     records = tuple(session.results())
-    record = Results(SCHEMA_VERSION, session.info, records, session.summarize([case.tally for case in records], digest_of(records)))
+    record = Results(SCHEMA_VERSION, session.info, records, session.summarize(Tallies.of((case.tally for case in records), session.expectations), digest_of(records)))
     path = write_results(tmp_path, session, records)
     validate(path)
     assert path.read_bytes() == encode(record)
@@ -89,7 +89,7 @@ def test_a_run_reads_back_as_the_record_it_was(tmp_path, request, run):
 def test_the_crashing_run_holds_what_the_plain_one_does_not(crashing):
     # Without this, the round trip above could pass on Nones and empty tuples.
     records = tuple(crashing.results())
-    summary = crashing.summarize([case.tally for case in records], digest_of(records))
+    summary = crashing.summarize(Tallies.of((case.tally for case in records), crashing.expectations), digest_of(records))
     assert crashing.info.spec and crashing.info.shard and crashing.info.defects
     assert any(case.defects_killed for case in records)
     assert any(isinstance(case.evidence.stop, Crashed) and case.evidence.stop.traceback for case in records)
