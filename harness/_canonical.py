@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -82,6 +83,29 @@ def _sorted(recorded: bytes) -> bytes:
     return canonical_json(_decode(recorded))
 
 
+@functools.lru_cache(maxsize=32)
+def entries_to_read(snapshot: Snapshot) -> tuple[list[Any], ...]:
+    """The snapshot's entries, decoded once and shared by every caller: for reading only (a diff
+    against the same expected surface, once per planned mutation). Use `entries` for a copy to edit."""
+    return tuple(snapshot.entries())
+
+
+def logical_tools(descriptors: tuple[ToolDescriptor, ...]) -> list[dict[str, Any]]:
+    """What `[d.as_logical() for d in descriptors]` gives: fresh dicts, decoded in one call from the
+    recorded bytes, joined once per distinct surface."""
+    return orjson.loads(_logical_json(descriptors))
+
+
+@functools.lru_cache(maxsize=64)
+def _logical_json(descriptors: tuple[ToolDescriptor, ...]) -> bytes:
+    # The members in `as_logical`'s order: name, description, input schema, then the wire fields.
+    return b"[" + b",".join(
+        b'{"name":%b,"description":%b,"input_schema":%b%b}'
+        % (orjson.dumps(d.name), orjson.dumps(d.description), d.schema_json, b"," + d.wire_json[1:-1] if d.wire_json else b"")
+        for d in descriptors
+    ) + b"]"
+
+
 def entries_as_found(tools: Iterable[Any], fmt: ToolFormat = LOGICAL) -> list[list[Any]]:
     """A deep copy of live tools as snapshot entries, every object's keys in the order found: what
     a recording keeps, since the cases planned from a schema follow the order of its keys."""
@@ -95,7 +119,36 @@ def entries_as_found(tools: Iterable[Any], fmt: ToolFormat = LOGICAL) -> list[li
 
 def capture(tools: Iterable[Any], fmt: ToolFormat = LOGICAL) -> Snapshot:
     """Snapshot live tool objects as they are now."""
-    return Snapshot(canonical_json([fmt.logical(tool) for tool in tools]))
+    value = [fmt.logical(tool) for tool in tools]
+    try:
+        found = orjson.dumps(value)
+    except TypeError:  # past 64-bit integers: `canonical_json` has the standard library's way
+        return Snapshot(canonical_json(value))
+    return Snapshot(_canonical_of(found, value))
+
+
+#: Sorted-key bytes by the bytes of the same surface with its keys in the order found, for the
+#: last few surfaces captured (each can be a megabyte, so only a few).
+_CAPTURED: dict[bytes, bytes] = {}
+_CAPTURED_LIMIT = 8
+#: A host may check its surface from threads of its own.
+_CAPTURED_LOCK = threading.Lock()
+
+
+def _canonical_of(found: bytes, value: Any) -> bytes:
+    """The snapshot bytes of a surface whose keys-as-found JSON is `found`. A run captures the same
+    unchanged surface at every check of every case: equal bytes as found are equal values with
+    their keys in the same order, so they sort to the same bytes, and sorting once serves them all.
+    Serializing as found and looking the bytes up costs well under sorting every object's keys."""
+    with _CAPTURED_LOCK:
+        known = _CAPTURED.pop(found, None)
+    if known is None:
+        known = canonical_json(value)
+    with _CAPTURED_LOCK:
+        if len(_CAPTURED) >= _CAPTURED_LIMIT:
+            del _CAPTURED[next(iter(_CAPTURED))]
+        _CAPTURED[found] = known  # most recently used last
+    return known
 
 
 def snapshot_of(descriptors: Sequence[ToolDescriptor], fmt: ToolFormat = LOGICAL) -> Snapshot:

@@ -7,16 +7,17 @@ on which other cases were selected, so `--select` and `--shard` keep every id.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import itertools
 import random
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from toolsurface.mutators import MUTATORS, Edit, Mutation, MutationNotApplicable, Mutator
-from toolsurface.scenarios import OwnerFact, Scenario, boundary
+from toolsurface.scenarios import OwnerFact, Scenario, ToolDescriptor, boundary
 
-from ._canonical import capture, snapshot_of
-from ._diff import diff_snapshots, diff_summaries
+from ._canonical import Snapshot, capture, entries_to_read, logical_tools, snapshot_of
+from ._diff import diff, diff_summaries
 from ._errors import UsageError
 from ._formats import LOGICAL
 from ._mcp import McpCatalogue
@@ -174,8 +175,8 @@ def dry_run(scenario: Scenario, mutator: Mutator, mutation: Mutation, call: int 
     """What the mutation does to the expected surface of the `call`-th model call and to the
     capability summary, as diff lines, and which facts it records and what it changes on the MCP
     server (those change no surface, but a reader wants to see them)."""
-    expected = scenario.surface_at(call)
-    tools = [descriptor.as_logical() for descriptor in expected]
+    expected, before = _expected(scenario, call)
+    tools = logical_tools(expected)
     messages = [message.as_dict() for message in scenario.request_messages]
     facts: list[OwnerFact] = []
     server = McpCatalogue(scenario)
@@ -184,10 +185,18 @@ def dry_run(scenario: Scenario, mutator: Mutator, mutation: Mutation, call: int 
         changed, changed_messages = mutator.apply(edit)
     except MutationNotApplicable as problem:
         return (f"not applicable: {problem}",)
-    before, after = snapshot_of(expected), capture(changed, LOGICAL)
-    surface = () if before == after else tuple(map(str, diff_snapshots(before, after))) or ("canonical form differs",)
+    after = capture(changed, LOGICAL)
+    # The expected side is the same for every mutation of the scenario: decoded once, only read.
+    surface = () if before == after else tuple(map(str, diff(entries_to_read(before), after.entries()))) or ("canonical form differs",)
     summary = diff_summaries(scenario.contract.summary, Gateway.summary_of(changed_messages))
     return surface + summary + tuple(f"records fact: {fact}" for fact in facts) + tuple(server.changes)
+
+
+@functools.lru_cache(maxsize=256)
+def _expected(scenario: Scenario, call: int) -> tuple[tuple[ToolDescriptor, ...], Snapshot]:
+    """The expected surface of a model call and its snapshot: the same for every mutation planned there."""
+    expected = scenario.surface_at(call)
+    return expected, snapshot_of(expected)
 
 
 def select(cases: Sequence[Case], patterns: Sequence[str]) -> tuple[Case, ...]:

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import dataclasses
 import functools
+import gc
 import inspect
 import os
 import signal
@@ -118,7 +119,7 @@ class Runner:
     def run(self, cases: Iterable[Case], grace: float = 0.0) -> Iterator[CaseRecord | Amendment]:
         """Each case's record, in order; then, after `grace` seconds for what hosts left running, what came late."""
         before = set(threading.enumerate())
-        with alarm_handler(), _exits_refused():
+        with alarm_handler(), _exits_refused(), _long_lived_frozen():
             for case in cases:
                 yield self.run_case(case)
         settle(grace, before)
@@ -133,6 +134,10 @@ class Runner:
 
     def observe(self, case: Case, role: Role, explain: bool = False) -> Observation:
         """One run of the case on the role's target, checked against a clean run before and after."""
+        with _collection_paused():
+            return self._observe(case, role, explain)
+
+    def _observe(self, case: Case, role: Role, explain: bool) -> Observation:
         self.prime()
         assert self.clean is not None
         target, scenario = self.target_of(role), self.scenarios[case.scenario]
@@ -209,6 +214,40 @@ class Runner:
 
     def _came_late(self, index: int, role: Role, effect: str) -> None:
         self._late.append(Amendment(index, role, f"{LATE}{effect}"))
+
+
+@contextlib.contextmanager
+def _collection_paused() -> Iterator[None]:
+    """No cyclic garbage collection while a case runs; what it left is collected after, as usual.
+    A run decodes its surface afresh (tens of thousands of dicts and lists on a surface of 512
+    tools), and each collection started meanwhile walks all of it that is built so far: the cost
+    would grow as the square of the tool count. The surface is freed by reference counting when
+    the run ends; only cycles wait, and a host makes them in one run at most."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+
+
+@contextlib.contextmanager
+def _long_lived_frozen() -> Iterator[None]:
+    """Keep what outlives every case (scenarios, their documents, the plan, the targets) out of
+    garbage collection while cases run. Each case decodes its surface afresh, so a surface of N
+    tools brings full collections about N times as often; were each to walk the scenarios too
+    (also about N), the cost per case would grow as N². A worker's parent freezes before it
+    forks (`WorkerPool`), so only a run in this process freezes here, and thaws what it froze."""
+    if gc.get_freeze_count():
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
 
 
 def settle(grace: float, before: set[threading.Thread]) -> None:

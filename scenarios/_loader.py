@@ -19,6 +19,7 @@ import jsonschema
 import orjson
 from jsonschema.exceptions import best_match
 
+from . import _validated
 from ._availability import Binding, FactKind, OwnerFact, WebTools
 from ._errors import ScenarioError
 from ._model import (
@@ -112,7 +113,13 @@ def load_file(path: Path) -> Scenario:
         document = orjson.loads(raw)
     except orjson.JSONDecodeError as error:
         raise ScenarioError([f"{path}:{error.lineno}:{error.colno}: invalid JSON: {error.msg}"]) from None
-    return parse(document, source=str(path))
+    # The same bytes were found valid before, under the same version, schema and checks.
+    known = _validated.key(raw)
+    if _validated.known_valid(known):
+        return _build(document, str(path))
+    scenario = parse(document, source=str(path))
+    _validated.remember(known)
+    return scenario
 
 
 def parse(document: Any, source: str = "<scenario>") -> Scenario:

@@ -80,3 +80,24 @@ def surface(count: int = 128) -> list[dict]:
 
 def schema_bytes(tools: list[dict]) -> float:
     return sum(len(orjson.dumps(t["input_schema"])) for t in tools) / len(tools)
+
+
+#: The recording `scenario_of` grows: hooks, every recorded stage but recovery, web tools and a control.
+_TEMPLATE = "etf-compare-main-hooked.json"
+
+
+def scenario_of(count: int) -> dict:
+    """The bundled hooked research recording with `count` admitted tools: its own five, then generated
+    ones (`surface`) up to `count`, and a token budget that holds them all, so the unmutated request
+    is dispatched whatever the size."""
+    from toolsurface.scenarios import bundled_dir
+
+    document = orjson.loads((bundled_dir() / _TEMPLATE).read_bytes())
+    own = document["contract"]["admitted"]
+    assert count >= len(own), f"{count=} must be at least the recording's own {len(own)} tools"
+    document["id"] = f"benchmark-{count}-tools"
+    document["contract"]["admitted"] = own + surface(count - len(own))
+    for stage in document["stages"]:
+        if "budget_tokens" in stage:
+            stage["budget_tokens"] = 2000 * count + 20_000
+    return document

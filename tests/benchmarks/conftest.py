@@ -33,6 +33,22 @@ def pytest_terminal_summary(terminalreporter, config):
             cases = bench.extra_info.get("cases")
             if cases:
                 write(f"  [{group}] {bench.name}: {cases / bench.stats.median:,.0f} cases/s")
+        _write_growth(write, group, benches)
+
+
+def _write_growth(write, group: str, benches) -> None:
+    """For benchmarks of one thing at several sizes (`extra_info["tools"]`, and `["per"]` runs a
+    round): the time of one, and how it grows from each size to the next against the sizes' ratio."""
+    sized = sorted((bench for bench in benches if bench.extra_info.get("tools")), key=lambda bench: bench.extra_info["tools"])
+    previous = None
+    for bench in sized:
+        tools, each = bench.extra_info["tools"], bench.stats.median / bench.extra_info.get("per", 1)
+        line = f"  [{group}] {tools} tools: {each * 1000:.2f} ms each"
+        if previous is not None:
+            before, before_each = previous
+            line += f"; cost({tools})/cost({before}) = {each / before_each:.2f} against {tools / before:.2f} for the tools"
+        write(line)
+        previous = tools, each
 
 
 def _against(bench) -> list[str]:

@@ -1,10 +1,11 @@
 import json
 
+import orjson
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolsurface.harness._canonical import capture, snapshot_of
-from toolsurface.scenarios import ToolDescriptor
+from toolsurface.harness._canonical import canonical_json, capture, entries_to_read, logical_tools, snapshot_of
+from toolsurface.scenarios import ToolDescriptor, load
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=8),
@@ -79,3 +80,32 @@ def test_entries_give_back_integers_of_any_size_exactly(number, digits):
     entries = capture([tool({"default": number, "description": digits})]).entries()
     assert entries[0][2] == {"default": number, "description": digits}
     assert type(entries[0][2]["default"]) is int
+
+
+def test_logical_tools_are_fresh_as_logical_dicts_in_the_same_key_order():
+    for scenario in load():
+        surface = scenario.contract.surface + scenario.contract.admitted_elsewhere
+        tools = logical_tools(surface)
+        assert [orjson.dumps(tool) for tool in tools] == [orjson.dumps(d.as_logical()) for d in surface], scenario.id
+        for tool in tools:
+            tool["input_schema"]["edited"] = True
+        assert not any("edited" in tool["input_schema"] for tool in logical_tools(surface))
+
+
+def test_entries_to_read_are_the_snapshots_entries():
+    for scenario in load():
+        snapshot = snapshot_of(scenario.surface)
+        assert list(entries_to_read(snapshot)) == snapshot.entries()
+
+
+def test_a_capture_after_an_in_place_edit_sees_it_and_key_order_never_matters():
+    """Captures of the same surface as found share their sorting; an edit in place is new bytes."""
+    tools = [{"name": "a", "description": "d", "input_schema": {"type": "object", "properties": {"x": {"type": "string"}}}}]
+    first = capture(tools)
+    assert capture(tools) == first
+    tools[0]["input_schema"]["properties"]["x"]["type"] = "integer"
+    edited = capture(tools)
+    assert edited != first and edited.entries()[0][2]["properties"]["x"]["type"] == "integer"
+    reordered = [{"input_schema": {"properties": {"x": {"type": "integer"}}, "type": "object"}, "description": "d", "name": "a"}]
+    assert capture(reordered) == edited
+    assert capture(reordered).raw == canonical_json([["a", "d", {"properties": {"x": {"type": "integer"}}, "type": "object"}]])

@@ -1,8 +1,11 @@
 """The runner and oracles on user targets that misbehave: none of them may pass."""
 
+import gc
+
 import pytest
 
 from toolsurface.harness._plan import plan
+from toolsurface.harness._reference import GuardedPipeline
 from toolsurface.harness._runner import Runner
 from toolsurface.harness._targets import load_target
 from toolsurface.harness._types import Crashed, Role, VerdictKind
@@ -175,3 +178,22 @@ def test_late_effects_are_amendments_after_the_records(scenarios, cases):
     assert stream[0].verdict.kind is VerdictKind.KILLED
     assert record.verdict.kind is VerdictKind.SURVIVED and record.verdict.reason.startswith("after run() returned: dispatched request")
     assert record.evidence.aftermath == (stream[1].note,)
+
+
+def test_collection_waits_while_a_case_runs_and_what_outlives_the_cases_is_frozen_only_for_the_run(scenarios, cases):
+    """A case's host runs with cyclic collection paused (it resumes after); a run in this process
+    freezes what it found, and leaves nothing frozen behind."""
+    seen = []
+
+    class Watched(GuardedPipeline):
+        def run(self, scenario, ports):
+            seen.append((gc.isenabled(), gc.get_freeze_count() > 0))
+            return super().run(scenario, ports)
+
+    reject, dispatch = cases
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    records = list(Runner(scenarios, Watched()).run([reject, dispatch]))
+    assert [record.verdict.kind.ok for record in records] == [True, True]
+    # The clean runs (primed on the first case) and each case's own run: paused, frozen.
+    assert seen and all(paused == (False, True) for paused in seen)
+    assert gc.isenabled() and gc.get_freeze_count() == 0
