@@ -235,7 +235,7 @@ def _collection_paused() -> Iterator[None]:
 
 @contextlib.contextmanager
 def _long_lived_frozen() -> Iterator[None]:
-    """Keep what outlives every case (scenarios, their documents, the plan, the targets) out of
+    """Keep what outlives every case (scenarios, their documents, the targets) out of
     garbage collection while cases run. Each case decodes its surface afresh, so a surface of N
     tools brings full collections about N times as often; were each to walk the scenarios too
     (also about N), the cost per case would grow as N². A worker's parent freezes before it
