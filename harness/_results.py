@@ -388,9 +388,9 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:59] + "…"
 
 
-def merge_results(shards: Sequence[ResultsFile]) -> Iterator[bytes]:
-    """The results.json of the whole run whose shards these are, as chunks to write; a `UsageError`
-    naming the shard at fault otherwise (before the first chunk).
+def merge_results(shards: Sequence[ResultsFile]) -> Merged:
+    """The results.json of the whole run whose shards these are, to be written chunk by chunk; a
+    `UsageError` naming the shard at fault otherwise.
 
     Shards are accepted only as a complete set of one run: every part K of the same N exactly
     once, the same plan (tool, environment, seed, targets, selection, recordings and their
@@ -405,20 +405,41 @@ def merge_results(shards: Sequence[ResultsFile]) -> Iterator[bytes]:
     for results in shards[1:]:
         _check_same_run(shards[0], results)
     _check_disjoint(shards)
-    return _merged(shards)
+    return Merged(shards)
 
 
-def _merged(shards: Sequence[ResultsFile]) -> Iterator[bytes]:
-    run = dataclasses.replace(shards[0].run, shard=None)
-    digest = hashlib.sha256()
-    yield opening(run)
-    in_plan_order = heapq.merge(*(zip(shard.indices, _lines_of(shard), strict=True) for shard in shards), key=lambda pair: pair[0])
-    for position, (_, body) in enumerate(in_plan_order):
-        line = (b",\n" if position else b"\n") + body
-        digest.update(line)
-        yield line
-    planned = [n for _, n in _expectations(shards[0].summary)]
-    yield closing(summarize(run, Tallies.merged([shard.tallies for shard in shards]), planned, digest.hexdigest()))
+class Merged:
+    """The merge of checked shards: its bytes, chunk by chunk, and then the record they make."""
+
+    def __init__(self, shards: Sequence[ResultsFile]) -> None:
+        self._shards = shards
+        self.run = dataclasses.replace(shards[0].run, shard=None)
+        self.tallies = Tallies.merged([shard.tallies for shard in shards])
+        self._offsets, self._indices = array("q"), array("q")
+        self._summary: Summary | None = None
+
+    def __iter__(self) -> Iterator[bytes]:
+        digest = hashlib.sha256()
+        head = opening(self.run)
+        yield head
+        at = len(head)
+        lines = heapq.merge(*(zip(shard.indices, _lines_of(shard), strict=True) for shard in self._shards), key=lambda pair: pair[0])
+        for position, (index, body) in enumerate(lines):
+            line = (b",\n" if position else b"\n") + body
+            self._offsets.append(at + len(line) - len(body))
+            self._indices.append(index)
+            at += len(line)
+            digest.update(line)
+            yield line
+        planned = [n for _, n in _expectations(self._shards[0].summary)]
+        self._summary = summarize(self.run, self.tallies, planned, digest.hexdigest())
+        yield closing(self._summary)
+
+    def record(self, path: Path) -> ResultsFile:
+        """The merged record, once every chunk is written to `path`: its shards were checked, so it is not read back."""
+        assert self._summary is not None, "the merge is not written yet"
+        cases = StoredCases(path, self._offsets)
+        return ResultsFile(path, SCHEMA_VERSION, self.run, self._summary, cases, self.tallies, self._offsets, self._indices)
 
 
 def _lines_of(shard: ResultsFile) -> Iterator[bytes]:

@@ -269,7 +269,7 @@ def merge(
     results = out_dir / RESULTS_FILE
     with _publication(results, outputs) as publication:
         publication.write(results, merged)
-        _conclude(_reread(publication.temporary(results)), results, outputs, publication)
+        _conclude(merged.record(publication.temporary(results)), results, outputs, publication)
 
 
 def _options(config: Path | None, **flags: Any) -> RunOptions:

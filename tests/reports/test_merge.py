@@ -25,9 +25,13 @@ def shards(tmp_path, count, **options):
 
 
 def merged(parts, tmp_path):
-    """The merge written to a file, and read back."""
+    """The merge written to a file; the record it gives is the record read back from that file."""
     path = tmp_path / "merged.json"
-    path.write_bytes(b"".join(merge_results(parts)))
+    merge = merge_results(parts)
+    path.write_bytes(b"".join(merge))
+    given, read = merge.record(path), open_results(path)
+    assert (given.run, given.summary, tuple(given.cases), given.tallies) == (read.run, read.summary, tuple(read.cases), read.tallies)
+    assert (given.offsets, given.indices) == (read.offsets, read.indices)
     return path
 
 
