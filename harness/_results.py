@@ -194,7 +194,7 @@ class ResultsFile:
     cases: Collection[CaseRecord]
     #: The tallies of the cases, taken on reading: what the summary was checked against.
     tallies: Tallies
-    #: Where each case's line starts, in file order, and its place in the plan (`merge` interleaves shards by it).
+    #: Where each case's line starts, in file order (none for a file read whole), and its place in the plan (`merge` interleaves shards by it).
     offsets: array[int]
     indices: array[int]
 
