@@ -2,7 +2,10 @@ import importlib.abc
 import os
 import sys
 
+import pytest
 from hypothesis import settings
+
+from tests.test_cli import results, toolsurface
 
 
 class _CheckoutFolders(importlib.abc.MetaPathFinder):
@@ -27,3 +30,21 @@ sys.meta_path.insert(0, _CheckoutFolders())
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
 settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+@pytest.fixture(scope="session")
+def default_run(tmp_path_factory):
+    """`toolsurface run` as CI runs it, writing every report: the whole default matrix, run once for
+    all the tests that read it. They are marked `xdist_group("default-run")`, so that one worker
+    (`--dist loadgroup`) runs them all. Its results.json is checked against the schema once, here:
+    at this size that alone takes seconds."""
+    out = tmp_path_factory.mktemp("default-run")
+    done = toolsurface("run", "--format", "md,html,junit", "--out", str(out))
+    assert done.returncode == 0, done.stdout + done.stderr
+    return done, out, results(out)
+
+
+def pytest_collection_modifyitems(items):
+    """Tests that run the whole default matrix go first: started last, one of them would leave the
+    other worker idle for its length at the end of a `-n auto` run."""
+    items.sort(key=lambda item: item.get_closest_marker("whole_matrix") is None)

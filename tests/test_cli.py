@@ -13,6 +13,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
+from tests.fixtures.strata import default_strata, sample, strata
 from toolsurface.harness._results import read_results
 from toolsurface.harness._types import Ending, VerdictKind
 from toolsurface.mutators import Must
@@ -42,10 +43,11 @@ def failed(verdict):
     return verdict is not None and not verdict.kind.ok
 
 
-def test_default_run_passes_the_gate(tmp_path):
-    done = toolsurface("run", "--out", str(tmp_path))
+@pytest.mark.whole_matrix
+@pytest.mark.xdist_group("default-run")
+def test_default_run_passes_the_gate(default_run):
+    done, _, record = default_run
     assert done.returncode == 0, done.stdout + done.stderr
-    record = results(tmp_path)
     totals = record.summary.totals
     assert totals.cases >= 500
     assert totals.survived == totals.false_reject == totals.error == 0
@@ -56,6 +58,7 @@ def test_default_run_passes_the_gate(tmp_path):
     assert "PASS:" in done.stdout
 
 
+@pytest.mark.whole_matrix
 def test_legacy_alone_fails_with_survivors_over_all_six_kinds(tmp_path):
     done = toolsurface("run", "--target", "reference:legacy", "--red-target", "none", "--out", str(tmp_path))
     assert done.returncode == 1
@@ -136,6 +139,7 @@ def test_control_characters_from_a_scenario_never_reach_the_terminal(tmp_path):
         assert "\x1b" not in output.stdout + output.stderr and "\x07" not in output.stdout + output.stderr
 
 
+@pytest.mark.whole_matrix
 def test_defects_are_all_killed():
     done = toolsurface("defects")
     assert done.returncode == 0, done.stdout
@@ -400,6 +404,7 @@ def test_scan_names_a_path_that_is_not_python_and_checks_its_time_limit(tmp_path
     assert (refused.returncode, refused.stderr) == (2, f"error: {config}:[tool.toolsurface.scan].time_limit: expected a positive number of seconds, got -1\n")
 
 
+@pytest.mark.whole_matrix
 def test_mutants_of_the_guard_are_all_killed_and_the_report_is_valid(tmp_path):
     report = tmp_path / "mutants.json"
     done = toolsurface("mutants", "reference:guarded", "--output", str(report))
@@ -554,10 +559,16 @@ def test_recorded_scenarios_replay_to_the_totals_of_the_live_run(tmp_path):
     done = toolsurface("record", "--out", str(tmp_path / "recorded"))
     assert done.returncode == 0, done.stderr
     assert len(list((tmp_path / "recorded").glob("*.json"))) == len(toolsurface("list", "scenarios").stdout.splitlines())
-    live = toolsurface("run", "--red-target", "none", "--out", str(tmp_path / "live"))
-    replay = toolsurface("run", "--scenarios", str(tmp_path / "recorded"), "--red-target", "none", "--out", str(tmp_path / "replay"))
+    # The claim is about the recording, not about each case: a stratified sample, every recording at
+    # every point with every kind of change, is judged the same live and replayed.
+    select = [word for pattern in sample() for word in ("--select", pattern)]
+    live = toolsurface("run", "--red-target", "none", *select, "--out", str(tmp_path / "live"))
+    replay = toolsurface("run", "--scenarios", str(tmp_path / "recorded"), "--red-target", "none", *select, "--out", str(tmp_path / "replay"))
     assert live.returncode == replay.returncode == 0
-    assert results(tmp_path / "replay").summary.totals == results(tmp_path / "live").summary.totals
+    live_record, replayed = results(tmp_path / "live"), results(tmp_path / "replay")
+    assert strata(live_record.cases) == default_strata()
+    assert [c.id for c in replayed.cases] == [c.id for c in live_record.cases]
+    assert replayed.summary.totals == live_record.summary.totals
     legacy = toolsurface("record", "--target", "reference:legacy", "--out", str(tmp_path / "legacy"))
     assert legacy.returncode == 2 and "first boundary lacks 'market__web_search'" in legacy.stderr
     assert not (tmp_path / "legacy").exists()

@@ -26,6 +26,7 @@ pytest.importorskip("anthropic", reason=_INSTALL)
 from mcp import Client, types  # noqa: E402
 
 from tests.fixtures.frameworks import CROSS_SECTION, find_case, refuse_connections, settled  # noqa: E402
+from tests.fixtures.strata import default_strata, sample, strata  # noqa: E402
 from toolsurface import (  # noqa: E402
     FORMATS,
     capture,
@@ -376,9 +377,20 @@ def test_a_recording_of_the_host_replays_to_the_verdicts_of_its_live_run(tmp_pat
     for scenario in kept:
         (recorded / f"{scenario.id}.json").parent.mkdir(exist_ok=True)
         (recorded / f"{scenario.id}.json").write_bytes(orjson.dumps(record(host, scenario)))
-    select = ["[!d]*/post_seal/*", "holdings-review-main-over-capacity/*/hook/*", "etf-compare-main-tool-loop/*/post_seal@3/*"]
+    # After sealing, a stratified sample (every kind of change on every recording kept, in place and by
+    # replacement); the over-capacity request and the tool loop's third call whole.
+    select = [
+        *sample("[!d]*/post_seal", both_deliveries=True),
+        "holdings-review-main-over-capacity/*/hook/*",
+        "etf-compare-main-tool-loop/*/post_seal@3/*",
+    ]
     options = {"target": "mcp-host:guarded", "red_target": "mcp-host:unguarded", "select": select}
-    live = {r.case.id: (r.verdict.kind, r.red_verdict.kind) for r in prepare(RunOptions(**options)).results() if r.case.scenario in {s.id for s in kept}}
+    ran = [r for r in prepare(RunOptions(**options)).results() if r.case.scenario in {s.id for s in kept}]
+    sealed = {(scenario, kind) for scenario, point, call, kind in default_strata() if (point, call) == ("post_seal", 1)}
+    assert {(scenario, kind) for scenario, point, call, kind in strata(ran) if (point, call) == ("post_seal", 1)} == {
+        (scenario, kind) for scenario, kind in sealed if scenario in {s.id for s in kept}
+    }
+    live = {r.case.id: (r.verdict.kind, r.red_verdict.kind) for r in ran}
     replayed = {r.case.id: (r.verdict.kind, r.red_verdict.kind) for r in prepare(RunOptions(scenarios=[recorded], **options)).results()}
     # A recording is in the host's own tool format (OpenAI tools): it has `strict`, which an MCP
     # recording does not, and none of the MCP fields an OpenAI tool cannot carry. Only the cases

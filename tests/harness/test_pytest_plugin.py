@@ -70,6 +70,7 @@ def expectations(pytester, *entries):
 
 
 @pytest.mark.slow
+@pytest.mark.whole_matrix
 def test_default_matrix_runs_every_case_as_an_item_over_two_workers(pytester):
     cases = prepare(RunOptions(red_target="none")).cases
     result = pytester.runpytest_subprocess("--toolsurface", "-n", "2")

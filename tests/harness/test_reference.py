@@ -109,6 +109,7 @@ def test_shared_reference_misses_in_place_edits_only(scenarios, cases):
     assert {r.verdict.kind for r in runner.run(replace)} == {VerdictKind.KILLED}
 
 
+@pytest.mark.whole_matrix
 def test_name_keyed_is_blind_to_order_only(scenarios, cases):
     runner = Runner(scenarios, load_target("reference:defect/name-keyed"))
     failing = [r.case for r in runner.run(cases) if not r.verdict.kind.ok]
@@ -119,6 +120,7 @@ def test_name_keyed_is_blind_to_order_only(scenarios, cases):
     assert revealed == {("etf-compare-main-late-budget", "reveal"), ("etf-compare-main-tool-loop", "reveal")}
 
 
+@pytest.mark.whole_matrix
 def test_lane_receipt_and_publication_defects_fail_for_their_own_reason(scenarios, cases):
     def reasons(defect):
         runner = Runner(scenarios, load_target(f"reference:defect/{defect}"))
