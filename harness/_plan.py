@@ -192,9 +192,10 @@ def dry_run(scenario: Scenario, mutator: Mutator, mutation: Mutation, call: int 
     return surface + summary + tuple(f"records fact: {fact}" for fact in facts) + tuple(server.changes)
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=16)
 def _expected(scenario: Scenario, call: int) -> tuple[tuple[ToolDescriptor, ...], Snapshot]:
-    """The expected surface of a model call and its snapshot: the same for every mutation planned there."""
+    """The expected surface of a model call and its snapshot: the same for every mutation planned
+    there. A recording's cases are planned together, so a few entries serve them."""
     expected = scenario.surface_at(call)
     return expected, snapshot_of(expected)
 

@@ -380,9 +380,11 @@ def expected_surface(target: Target, scenario: Scenario, case: Case) -> Expected
     )
 
 
-@functools.lru_cache(maxsize=1024)
+@functools.lru_cache(maxsize=64)
 def _narrowed_snapshot(scenario: Scenario, recorded: tuple[OwnerFact, ...], fmt: ToolFormat, call: int) -> Snapshot:
-    # Asked for every run of every case; scenarios, facts and formats are frozen.
+    # Asked for every run of every case; scenarios, facts and formats are frozen. Cases come in plan
+    # order, a recording's together, so a few entries serve them all: a snapshot can be a megabyte,
+    # and a cache as large as the number of recordings would grow with them.
     return snapshot_of(scenario.narrowed_by(recorded, call), fmt)
 
 

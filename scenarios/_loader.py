@@ -10,6 +10,7 @@ import functools
 import hashlib
 import json
 import re
+import zlib
 from collections.abc import Iterable, Iterator, Sequence
 from importlib import resources
 from pathlib import Path
@@ -425,5 +426,5 @@ def _build(document: dict[str, Any], source: str) -> Scenario:
         steps=tuple(map(_step, document.get("steps", ()))),
         source=source,
         digest=hashlib.sha256(orjson.dumps(document, option=orjson.OPT_SORT_KEYS)).hexdigest(),
-        document=document,
+        recorded=zlib.compress(orjson.dumps(document), 1),
     )

@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 import functools
 import re
+import zlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -153,7 +154,7 @@ class ToolDescriptor:
         cls, name: str, description: str, input_schema: Mapping[str, Any], wire: Mapping[str, Any] | None = None
     ) -> ToolDescriptor:
         fields = {key: wire[key] for key in WIRE_FIELDS if wire and wire.get(key) is not None}
-        return cls(name, description, orjson.dumps(input_schema), orjson.dumps(fields) if fields else b"")
+        return cls(name, description, _shared(orjson.dumps(input_schema)), orjson.dumps(fields) if fields else b"")
 
     @property
     def input_schema(self) -> dict[str, Any]:
@@ -168,6 +169,13 @@ class ToolDescriptor:
     def as_logical(self) -> dict[str, Any]:
         """A fresh `name/description/input_schema` dict, with the wire fields the tool has."""
         return {"name": self.name, "description": self.description, "input_schema": self.input_schema, **self.wire}
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _shared(data: bytes) -> bytes:
+    """One object for equal bytes: the recordings of one host repeat the same tool schemas, each
+    often kilobytes, so a set of many recordings holds each schema once."""
+    return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -386,8 +394,14 @@ class Scenario:
     source: str = field(default="", compare=False)
     #: sha256 of the recording's canonical JSON: whitespace and key order aside, the same recording.
     digest: str = field(default="", compare=False)
-    #: The JSON document it was loaded from (empty when built in code), for re-recording it.
-    document: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    #: The JSON document it was loaded from, compressed (empty when built in code): only
+    #: re-recording reads it, and decoded it would take several times the memory of the rest.
+    recorded: bytes = field(default=b"", compare=False, repr=False)
+
+    @property
+    def document(self) -> Mapping[str, Any]:
+        """The JSON document it was loaded from, decoded anew (empty when built in code), for re-recording it."""
+        return orjson.loads(zlib.decompress(self.recorded)) if self.recorded else {}
 
     @property
     def binding(self) -> Binding:
