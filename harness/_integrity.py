@@ -125,9 +125,14 @@ def check_cases(run: RunInfo, cases: Sequence[CaseRecord]) -> Inconsistency | No
     return next(filter(None, map(check, range(len(cases)), cases)), None)
 
 
+def share_of(run: RunInfo) -> int:
+    """How many cases a file of the run holds: what it selected, or of that a shard's share."""
+    return len(range(run.shard.index - 1, run.selected, run.shard.count)) if run.shard else run.selected
+
+
 def check_count(run: RunInfo, count: int) -> Inconsistency | None:
     """Other than as many cases as the run selected for this file: a case added or removed."""
-    share = len(range(run.shard.index - 1, run.selected, run.shard.count)) if run.shard else run.selected
+    share = share_of(run)
     if count != share:
         part = f" for shard {run.shard}" if run.shard else ""
         return Inconsistency("$.cases", f"{count} cases, but the run selected {share}{part}: a case was added or removed")

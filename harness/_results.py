@@ -34,7 +34,7 @@ from ._errors import UsageError
 from ._expectations import Expectation
 from ._files import cannot_write, publish, temporary
 from ._gate import Tallies
-from ._integrity import CaseCheck, check_cases, check_count
+from ._integrity import CaseCheck, check_cases, check_count, share_of
 from ._oracles import amended as amended_record
 from ._record import SCHEMA_VERSION, Results, RunInfo, Summary, summarize
 from ._types import Amendment, CaseRecord
@@ -194,7 +194,8 @@ class ResultsFile:
     cases: Collection[CaseRecord]
     #: The tallies of the cases, taken on reading: what the summary was checked against.
     tallies: Tallies
-    #: Where each case's line starts, in file order (none for a file read whole), and its place in the plan (`merge` interleaves shards by it).
+    #: Where each case's line starts, in file order (none for a file read whole), and each case's
+    #: place in the plan (`merge` interleaves shards by it).
     offsets: array[int]
     indices: array[int]
 
@@ -278,7 +279,7 @@ def _read_lines(path: Path, file: IO[bytes], progress: Progress) -> ResultsFile 
     tallies = Tallies(tuple(e for e, _ in expectations))
     check, digest = CaseCheck(run), hashlib.sha256()
     offsets, indices = array("q"), array("q")
-    advance = progress(run.selected if run.shard is None else len(range(run.shard.index - 1, run.selected, run.shard.count)))
+    advance = progress(share_of(run))
     file.seek(len(first))
     while (at := file.tell()) < summary_at:
         line = file.readline()
