@@ -27,7 +27,7 @@ NO_SETTLE = "reference:defect/no-settle"
 
 
 def planned(**options):
-    return prepare(RunOptions(red_target="none", scenarios=[scenarios.bundled_dir() / SCENARIO], **options)).cases
+    return tuple(prepare(RunOptions(red_target="none", scenarios=[scenarios.bundled_dir() / SCENARIO], **options)).cases)
 
 
 def node_ids(cases):
