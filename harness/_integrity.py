@@ -127,7 +127,7 @@ def check_cases(run: RunInfo, cases: Sequence[CaseRecord]) -> Inconsistency | No
 
 def share_of(run: RunInfo) -> int:
     """How many cases a file of the run holds: what it selected, or of that a shard's share."""
-    return len(range(run.shard.index - 1, run.selected, run.shard.count)) if run.shard else run.selected
+    return run.shard.share(run.selected) if run.shard else run.selected
 
 
 def check_count(run: RunInfo, count: int) -> Inconsistency | None:

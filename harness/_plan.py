@@ -42,6 +42,10 @@ class Shard:
     def __str__(self) -> str:
         return f"{self.index}/{self.count}"
 
+    def share(self, cases: int) -> int:
+        """How many of `cases` this part runs."""
+        return len(range(self.index - 1, cases, self.count))
+
 
 #: The (model call, injection point) pairs a target offers on a scenario, in order.
 Checkpoints = Callable[[Scenario], tuple[tuple[int, str], ...]]
@@ -79,7 +83,7 @@ def planned(
     """The cases of `plan`, made one at a time: those whose id `keep` takes (asked once per case,
     in plan order), each with its change worked out when `work_out` says so. Ids and indexes are
     the plan's whatever is kept."""
-    index = 0
+    positions = itertools.count()
     for scenario in scenarios:
         hooks = "hooks" if scenario.hooks else "no-hooks"
         prefix = f"{scenario.id}/{scenario.lane}/{hooks}"
@@ -91,7 +95,7 @@ def planned(
                 changes: dict[int, tuple[str, ...]] = {}
                 for call, point in offered:
                     case_id = f"{prefix}/{boundary(point, call)}/{mutation.label}"
-                    index += 1
+                    index = next(positions)
                     if keep is not None and not keep(case_id):
                         continue
                     change = None
@@ -101,7 +105,7 @@ def planned(
                         change = changes[call]
                     yield Case(
                         id=case_id,
-                        index=index - 1,
+                        index=index,
                         scenario=scenario.id,
                         lane=scenario.lane,
                         hooks=scenario.hooks,
@@ -125,7 +129,7 @@ class Plan(Collection[Case]):
         for case in self.every():
             self.planned += 1
             self.selected += self.selects(case.id)
-        self._count = len(range(part.index - 1, self.selected, part.count)) if part else self.selected
+        self._count = part.share(self.selected) if part else self.selected
 
     def selects(self, case_id: str) -> bool:
         return not self._patterns or matches(case_id, self._patterns)

@@ -263,8 +263,10 @@ def _unshown(total: int) -> Callable[[], None]:
 def _read_lines(path: Path, file: IO[bytes], progress: Progress) -> ResultsFile | None:
     """The record read case by case, or None when the file is not in the layout `run` writes."""
     first = file.readline()
+    if not first.endswith(_CASES_OPEN):
+        return None
     summary_at, closing = _closing_line(file)
-    if not first.endswith(_CASES_OPEN) or closing is None:
+    if closing is None:
         return None
     try:
         head = orjson.loads(first[: -len(_CASES_OPEN)] + b"}")
@@ -308,18 +310,22 @@ def _read_lines(path: Path, file: IO[bytes], progress: Progress) -> ResultsFile 
 
 
 def _closing_line(file: IO[bytes]) -> tuple[int, bytes | None]:
-    """Where the line after the last case starts, and that line (None when the file ends otherwise)."""
+    """Where the file's last line starts, and that line if it is the one after the last case
+    (None when it is not). Read backwards in blocks: the summary's line can be long, the cases long."""
     end = file.seek(0, 2)
-    at, tail = end, b""
+    file.seek(max(0, end - 1))
+    stop = end - 1 if file.read(1) == b"\n" else end
+    at = stop
     while at > 0:
-        at = max(0, at - 65536)
-        file.seek(at)
-        tail = file.read(end - at)
-        start = tail.rfind(b"\n" + _CASES_CLOSE)
-        if start != -1:
-            return at + start + 1, tail[start + 1 :].rstrip(b"\n")
-        if tail.count(b"\n") > 2:  # the closing line is the last one but for its newline: not in this layout
-            break
+        start = max(0, at - 65536)
+        file.seek(start)
+        found = file.read(at - start).rfind(b"\n")
+        if found != -1:
+            line_at = start + found + 1
+            file.seek(line_at)
+            line = file.read(stop - line_at)
+            return (line_at, line) if line.startswith(_CASES_CLOSE) else (end, None)
+        at = start
     return end, None
 
 

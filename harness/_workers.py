@@ -116,7 +116,7 @@ class WorkerPool:
                 more = self._take(upcoming, taken, done)
             while taken and taken[0] in done:
                 yield done.pop(taken.popleft())
-            if taken and taken[0] not in done:
+            if taken:  # its first case is still running
                 self._hand_out()
                 for index in self._receive():
                     done[index] = self._record(index)

@@ -252,7 +252,10 @@ class Audit:
 
     def by_kind(self) -> dict[Kind, Counter[VerdictKind]]:
         """Verdicts by mutation kind, in `Kind` order."""
-        return {kind: self._tally.by_kind[kind] for kind in self.kinds()}
+        counts: dict[Kind, Counter[VerdictKind]] = {kind: Counter() for kind in self.kinds()}
+        for (kind, _), cell in self._tally.matrix.items():
+            counts[kind] += cell
+        return counts
 
     def pairing(self) -> dict[Kind, tuple[int, int, int]]:
         """Per mutation kind: (cases, failing on the red target, controlled)."""
@@ -287,7 +290,6 @@ class _Tally:
         self.endings: Counter[Ending] = Counter()
         self.matrix: dict[tuple[Kind, str], Counter[VerdictKind]] = {}
         self.by_lane: dict[tuple[str, str], Counter[VerdictKind]] = {}
-        self.by_kind: dict[Kind, Counter[VerdictKind]] = {}
         #: Per mutation kind, in the order first seen: cases, failing on the red target, controlled.
         self.pairing: dict[Kind, list[int]] = {}
         #: The injection points, in the order first seen.
@@ -306,7 +308,6 @@ class _Tally:
         self.endings[case.evidence.ending] += 1
         self.matrix.setdefault((kind, point), Counter())[verdict] += 1
         self.by_lane.setdefault((case.case.lane.value, case.case.hook_mode), Counter())[verdict] += 1
-        self.by_kind.setdefault(kind, Counter())[verdict] += 1
         self.points.setdefault(point)
         for facet, value in zip(FACETS, (kind, point, case.case.lane, case.case.hook_mode, case.case.scenario), strict=True):
             self.facets[facet][value] += 1
