@@ -119,18 +119,42 @@ def entries_as_found(tools: Iterable[Any], fmt: ToolFormat = LOGICAL) -> list[li
 
 def capture(tools: Iterable[Any], fmt: ToolFormat = LOGICAL) -> Snapshot:
     """Snapshot live tool objects as they are now."""
+    tools = list(tools)
+    whole = _as_found(tools, fmt)
+    if whole is not None:
+        with _CAPTURED_LOCK:
+            known = _CAPTURED.get((fmt, whole))
+        if known is not None:
+            return Snapshot(known)
     value = [fmt.logical(tool) for tool in tools]
     try:
         found = orjson.dumps(value)
     except TypeError:  # past 64-bit integers: `canonical_json` has the standard library's way
         return Snapshot(canonical_json(value))
-    return Snapshot(_canonical_of(found, value))
+    known = _canonical_of(found, value)
+    if whole is not None:
+        _remember((fmt, whole), known)
+    return Snapshot(known)
+
+
+def _as_found(tools: list[Any], fmt: ToolFormat) -> bytes | None:
+    """The tool dicts serialized whole, keys in the order found, or None where that is not safe to
+    stand for their snapshot. Equal bytes are equal dicts, so they read to the same snapshot in
+    `fmt`: a surface captured again unchanged (at every check of every case) is looked up without
+    first taking each tool's fields apart. Only plain dicts: a subclass may read its fields
+    otherwise than orjson, which reads the storage."""
+    try:
+        if all(type(tool) is dict and type(fmt.fields(tool)) is dict for tool in tools):
+            return orjson.dumps(tools)
+    except (TypeError, KeyError):  # not this format's; a value orjson cannot write; past 64-bit integers
+        pass
+    return None
 
 
 #: Sorted-key bytes by the bytes of the same surface with its keys in the order found, for the
 #: last few surfaces captured (each can be a megabyte, so only a few).
-_CAPTURED: dict[bytes, bytes] = {}
-_CAPTURED_LIMIT = 8
+_CAPTURED: dict[bytes | tuple[ToolFormat, bytes], bytes] = {}
+_CAPTURED_LIMIT = 16
 #: A host may check its surface from threads of its own.
 _CAPTURED_LOCK = threading.Lock()
 
@@ -144,11 +168,16 @@ def _canonical_of(found: bytes, value: Any) -> bytes:
         known = _CAPTURED.pop(found, None)
     if known is None:
         known = canonical_json(value)
+    _remember(found, known)
+    return known
+
+
+def _remember(key: bytes | tuple[ToolFormat, bytes], known: bytes) -> None:
     with _CAPTURED_LOCK:
+        _CAPTURED.pop(key, None)
         if len(_CAPTURED) >= _CAPTURED_LIMIT:
             del _CAPTURED[next(iter(_CAPTURED))]
-        _CAPTURED[found] = known  # most recently used last
-    return known
+        _CAPTURED[key] = known  # most recently used last
 
 
 def snapshot_of(descriptors: Sequence[ToolDescriptor], fmt: ToolFormat = LOGICAL) -> Snapshot:

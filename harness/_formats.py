@@ -33,29 +33,29 @@ class ToolFormat:
     #: The wire fields the format has, `(logical name, key beside the three fields)`, in `WIRE_FIELDS` order.
     wire: tuple[tuple[str, str], ...] = ()
 
-    def _fields(self, tool: Any) -> dict[str, Any]:
+    def fields(self, tool: Any) -> dict[str, Any]:
         for key in self.prefix:
             tool = tool[key]
         return tool
 
     def get_name(self, tool: Any) -> str:
-        return self._fields(tool)["name"]
+        return self.fields(tool)["name"]
 
     def set_name(self, tool: Any, value: str) -> None:
-        self._fields(tool)["name"] = value
+        self.fields(tool)["name"] = value
 
     def get_description(self, tool: Any) -> str:
-        return self._fields(tool).get("description", "")
+        return self.fields(tool).get("description", "")
 
     def set_description(self, tool: Any, value: str) -> None:
-        self._fields(tool)["description"] = value
+        self.fields(tool)["description"] = value
 
     def get_schema(self, tool: Any) -> dict[str, Any]:
         """The live input schema: edits to it reach every holder of the same dict."""
-        return self._fields(tool)[self.schema_key]
+        return self.fields(tool)[self.schema_key]
 
     def set_schema(self, tool: Any, value: dict[str, Any]) -> None:
-        self._fields(tool)[self.schema_key] = value
+        self.fields(tool)[self.schema_key] = value
 
     def only(self, fields: Iterable[str]) -> ToolFormat:
         """The same format carrying only those of its wire fields named in `fields`."""
@@ -68,16 +68,16 @@ class ToolFormat:
 
     def get_wire(self, tool: Any) -> dict[str, Any]:
         """The live wire fields the tool has, by logical name; a `null` one is one it has not."""
-        fields = self._fields(tool)
+        fields = self.fields(tool)
         return {name: fields[key] for name, key in self.wire if fields.get(key) is not None}
 
     def set_wire(self, tool: Any, field: str, value: Any) -> None:
         """Set (or, with None, remove) the wire field `field` on the live tool."""
         key = self._wire_key(field)
         if value is None:
-            self._fields(tool).pop(key, None)
+            self.fields(tool).pop(key, None)
         else:
-            self._fields(tool)[key] = value
+            self.fields(tool)[key] = value
 
     def _wire_key(self, field: str) -> str:
         for name, key in self.wire:
@@ -88,7 +88,7 @@ class ToolFormat:
     def logical(self, tool: Any) -> list[Any]:
         """`[name, description, input_schema]`, and the wire fields when it has any, sharing the
         live values (for snapshots only)."""
-        fields = self._fields(tool)
+        fields = self.fields(tool)
         entry = [fields["name"], fields.get("description", ""), fields[self.schema_key]]
         if self.wire:  # as `get_wire`, inlined: every snapshot of every tool comes through here
             wire = {name: value for name, key in self.wire if (value := fields.get(key)) is not None}

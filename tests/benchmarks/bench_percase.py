@@ -45,5 +45,5 @@ def test_case_cost_by_tool_count(benchmark, tools):
     benchmark.name = name_of(tools)
     benchmark.extra_info["tools"] = tools
     benchmark.extra_info["per"] = len(cases)
-    records = benchmark.pedantic(lambda: list(runner.run(cases)), rounds=3, iterations=1)
+    records = benchmark.pedantic(lambda: list(runner.run(cases)), rounds=6, iterations=1)
     assert len(records) == len(cases) and all(record.verdict.kind.ok for record in records)

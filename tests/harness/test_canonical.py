@@ -5,6 +5,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from toolsurface.harness._canonical import canonical_json, capture, entries_to_read, logical_tools, snapshot_of
+from toolsurface.harness._formats import LOGICAL, MCP
 from toolsurface.scenarios import ToolDescriptor, load
 
 json_values = st.recursive(
@@ -109,3 +110,21 @@ def test_a_capture_after_an_in_place_edit_sees_it_and_key_order_never_matters():
     reordered = [{"input_schema": {"properties": {"x": {"type": "integer"}}, "type": "object"}, "description": "d", "name": "a"}]
     assert capture(reordered) == edited
     assert capture(reordered).raw == canonical_json([["a", "d", {"properties": {"x": {"type": "integer"}}, "type": "object"}]])
+
+
+def test_a_capture_looked_up_by_the_whole_tools_reads_them_in_its_own_format():
+    """The same dicts read in two formats are two surfaces, whichever was captured first."""
+    tools = [{"name": "a", "description": "d", "input_schema": {"type": "object"}, "inputSchema": {"type": "string"}}]
+    for _ in range(2):
+        assert capture(tools, LOGICAL).entries()[0][2] == {"type": "object"}
+        assert capture(tools, MCP).entries()[0][2] == {"type": "string"}
+
+
+def test_a_dict_subclass_is_captured_by_what_it_reads_not_by_its_storage():
+    class Renaming(dict):
+        def __getitem__(self, key):
+            return "renamed" if key == "name" else super().__getitem__(key)
+
+    plain = {"name": "a", "description": "d", "input_schema": {"type": "object"}}
+    assert capture([plain]).names() == ["a"]
+    assert capture([Renaming(plain)]).names() == ["renamed"]
