@@ -14,11 +14,10 @@ from ._junit import render_junit
 from ._markdown import render_markdown
 from ._outputs import ReportFormat, parse_formats, write_reports
 from ._reproduce import ReproductionView
-from ._terminal import MAX_LISTED, THEME, RunSummary
+from ._terminal import THEME, RunSummary
 
 __all__ = [
     "DOES_NOT_PROVE",
-    "MAX_LISTED",
     "PROVES",
     "THEME",
     "Audit",

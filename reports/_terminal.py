@@ -35,8 +35,9 @@ THEME = Theme(
     }
 )
 
-#: How many failing cases the summary lists before pointing at results.json.
-MAX_LISTED = 20
+#: How many causes of failure the summary shows, each by one representative case, before pointing
+#: at the audit and results.json: a red run reads as its few causes, not its first cases.
+MAX_CAUSES = 10
 #: How many lines of each failing case's surface diff it shows.
 MAX_DIFF_LINES = 3
 
@@ -81,16 +82,7 @@ class RunSummary:
             killed = len(audit.defects) - len(alive)
             line = f"reference defects: {killed} of {len(audit.defects)} killed"
             parts.append(Text(line + (f"; not killed: {', '.join(alive)}" if alive else ""), style="toolsurface.fail" if alive else ""))
-        failing = audit.failing
-        for case in failing[:MAX_LISTED]:
-            verdict = case.verdict
-            parts.append(Text.assemble((f"{verdict.kind.value:>12} ", f"toolsurface.{verdict.kind.value}"), printable(case.id)))
-            parts.append(Text(f"             {printable(verdict.reason)}"))
-            diff = case.evidence.diff[:MAX_DIFF_LINES]
-            parts += [Text(f"               {printable(line)}", style="toolsurface.diff") for line in diff]
-            parts.append(Text(f"             {printable(audit.reproduce(case))}", style="toolsurface.command"))
-        if len(failing) > MAX_LISTED:
-            parts.append(Text(f"… and {len(failing) - MAX_LISTED} more in {self.results_path}"))
+        parts += self._causes()
         if audit.accepted:
             parts.append(Text(f"{len(audit.accepted)} failing cases accepted by expectations"))
         for judged in audit.expectations:
@@ -107,6 +99,27 @@ class RunSummary:
         else:
             parts.append(Text(f"FAIL: {self._why_failed()}; results: {self.results_path}", style="toolsurface.fail"))
         yield Group(*parts)
+
+    def _causes(self) -> list[RenderableType]:
+        """Each cause: its verdict, size and reason class, then its representative case with that
+        case's own reason, the first lines of its diff and the command that reproduces it."""
+        audit = self.audit
+        causes = audit.causes
+        parts: list[RenderableType] = []
+        for cause in causes[:MAX_CAUSES]:
+            case = cause.representative
+            kind = cause.verdict.value
+            parts.append(Text.assemble((f"{kind:>12} ", f"toolsurface.{kind}"), f"× {cause.count}: {printable(cause.reason)}"))
+            parts.append(Text(f"             {printable(case.id)}"))
+            if case.verdict.reason != cause.reason:
+                parts.append(Text(f"             {printable(case.verdict.reason)}"))
+            parts += [Text(f"               {printable(line)}", style="toolsurface.diff") for line in case.evidence.diff[:MAX_DIFF_LINES]]
+            parts.append(Text(f"             {printable(audit.reproduce(case))}", style="toolsurface.command"))
+        if len(causes) > MAX_CAUSES:
+            rest = causes[MAX_CAUSES:]
+            cases = sum(cause.count for cause in rest)
+            parts.append(Text(f"… and {len(rest)} more causes ({cases} cases): the audit lists them, {self.results_path} has every case"))
+        return parts
 
     def _why_failed(self) -> str:
         audit = self.audit

@@ -17,6 +17,7 @@ from tests.fixtures.strata import default_strata, sample, strata
 from toolsurface.harness._results import read_results
 from toolsurface.harness._types import Ending, VerdictKind
 from toolsurface.mutators import Must
+from toolsurface.reports import Audit
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS_SCHEMA = json.loads((ROOT / "harness" / "results.schema.json").read_text())
@@ -66,8 +67,10 @@ def test_legacy_alone_fails_with_survivors_over_all_six_kinds(tmp_path):
     survivors = [c for c in record.cases if c.verdict.kind is VerdictKind.SURVIVED]
     assert len(survivors) >= 13 and {c.case.mutation.kind for c in survivors} >= SIX_KINDS
     assert record.run.red_target is None and all(c.red_verdict is None for c in record.cases)
-    reproduce = record.run.reproduce(survivors[0].id)
-    assert reproduce == f"toolsurface reproduce {survivors[0].id} --target reference:legacy --seed 0"
+    # The summary shows each cause by its representative, with the command that reproduces it.
+    shown = Audit(record).causes[0].representative
+    reproduce = record.run.reproduce(shown.id)
+    assert reproduce == f"toolsurface reproduce {shown.id} --target reference:legacy --seed 0"
     assert reproduce in done.stdout
 
 

@@ -19,14 +19,34 @@ def test_a_passing_run_says_pass_and_counts_controlled_cases(audit_of):
     assert "red target reference:legacy: 50 of 60 cases fail there; 50 controlled (RED there, GREEN here)" in text
 
 
-def test_a_failing_run_lists_each_failure_with_its_diff_and_command_unwrapped(audit_of):
+def test_a_failing_run_shows_each_cause_by_a_representative_with_its_diff_and_command_unwrapped(audit_of):
     audit = audit_of(target="reference:legacy", red_target="none", select=["web-read-child-single-tool/*/evidence/delete.*"])
     text = render(RunSummary(audit, "out/results.json"))
-    case = "web-read-child-single-tool/child/no-hooks/evidence/delete.replace:first:market__web_read"
-    assert f"    survived {case}\n" in text
+    (cause,) = audit.causes
+    case = cause.representative.id
+    assert "    survived × 6: dispatched N request(s) with the change: removed '…' (was at N)\n" in text
+    assert f"             {case}\n             dispatched 1 request(s) with the change: removed 'market__web_read' (was at 0)\n" in text
     assert "               removed 'market__web_read' (was at 0)\n" in text
     assert f"             toolsurface reproduce {case} --target reference:legacy --seed 0\n" in text
+    assert text.count("toolsurface reproduce") == 1
     assert "FAIL: 6 of 6 cases failed; results: out/results.json" in text
+
+
+def test_past_ten_causes_the_summary_says_how_many_more_and_where(audit_of):
+    audit = audit_of(target="reference:legacy", red_target="none", select=["web-read-child-single-tool/*/evidence/*"])
+    words = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima".split()
+    failing = [case for case in audit.results.cases if not case.verdict.kind.ok]
+    assert len(failing) >= len(words)
+    renamed = {case.id: replace(case, verdict=replace(case.verdict, reason=f"broken {words[n % len(words)]}")) for n, case in enumerate(failing)}
+    cases = tuple(renamed.get(case.id, case) for case in audit.results.cases)
+    regrouped = Audit(replace(audit.results, cases=cases))
+    text = render(RunSummary(regrouped, "out/results.json"))
+    shown, rest = regrouped.causes[:10], regrouped.causes[10:]
+    assert text.count("toolsurface reproduce") == 10
+    assert all(f"× {cause.count}: {cause.reason}\n" in text for cause in shown)
+    assert not any(f": {cause.reason}\n" in text for cause in rest)
+    more = sum(cause.count for cause in rest)
+    assert f"… and 2 more causes ({more} cases): the audit lists them, out/results.json has every case\n" in text
 
 
 def test_defects_run_with_the_cases_are_summed_up(audit_of):
@@ -54,5 +74,5 @@ def test_a_failing_case_id_from_a_scenario_is_shown_escaped(audit_of):
     hostile = replace(first, case=replace(first.case, id=first.id + "\x1b]0;pwned\x07\n"), verdict=replace(first.verdict, reason="a\rb"))
     text = render(RunSummary(Audit(replace(audit.results, cases=(hostile, *rest))), "out/results.json"))
     assert "\x1b" not in text and "\x07" not in text and "\r" not in text
-    assert f"    survived {first.id}\\x1b]0;pwned\\x07\\n\n             a\\rb\n" in text
+    assert f"    survived × 1: a b\n             {first.id}\\x1b]0;pwned\\x07\\n\n             a\\rb\n" in text
     assert f"toolsurface reproduce '{first.id}\\x1b]0;pwned\\x07\\n' --target reference:legacy --seed 0\n" in text
