@@ -38,16 +38,19 @@ def _word(words: tuple[str, ...]) -> re.Pattern[str]:
 
 
 @functools.lru_cache(maxsize=256)
-def _last_words(words: tuple[str, ...]) -> tuple[str, ...]:
-    """The configured names as the text filter looks for them: the last part of each, lower case."""
-    return tuple(sorted({word.rsplit(".", 1)[-1].lower() for word in words} - {""}))
+def _spellings(words: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """The configured names as the text filter looks for them: each as its lower-case parts. A
+    dotted name matches a call only when the callee ends with every one of its parts, so text that
+    lacks one of them (`create` without `responses`) cannot hold such a call, however it aliases."""
+    spelled = {tuple(part for part in word.lower().split(".") if part) for word in words}
+    return tuple(sorted(spelling for spelling in spelled if spelling))
 
 
 def _mentions(lowered: str, words: tuple[str, ...]) -> bool:
-    # A substring search rules most words out at memory speed; the bounded match runs only on
-    # the words that occur somewhere, usually one or two.
-    present = tuple(word for word in _last_words(words) if word in lowered)
-    return bool(present) and _word(present).search(lowered) is not None
+    # A substring search rules most parts out at memory speed; the bounded match runs only on
+    # names whose every part occurs somewhere, usually one or two.
+    present = [spelling for spelling in _spellings(words) if all(part in lowered for part in spelling)]
+    return any(all(_word((part,)).search(lowered) for part in spelling) for spelling in present)
 
 
 def selected(config: ScanConfig, rules: Sequence[Rule] = RULES) -> list[Rule]:

@@ -2,6 +2,7 @@
 
 import pickle
 import sysconfig
+from dataclasses import replace
 from pathlib import Path
 
 from hypothesis import given
@@ -47,6 +48,19 @@ def test_only_rules_whose_words_the_text_mentions_run():
     assert applicable("checked = expectations = 1\n", CONFIG) == []
     # A schema key wakes the rules that follow schemas anywhere, not only in hooks.
     assert {rule.id for rule in applicable("def hook(t): t['input_schema']['x'] = 1\n", CONFIG)} == {"TS109", "TS110", "TS111"}
+
+
+def test_a_dotted_name_is_mentioned_only_by_text_holding_every_part_of_it():
+    """`responses.create` needs `responses` as well as `create`: a common last word alone does not
+    cost a parse, while every way of writing the call (across lines, through an import) still does."""
+    config = replace(CONFIG, dispatch=("responses.create",))
+    assert applicable("client.create(model)\nresponse = 1\n", config) == []
+    for text in (
+        "client.responses.create(model)\n",
+        "(client.responses\n    .create)(model)\n",
+        "from openai.resources import responses\nsend = responses.create\nsend(model)\n",
+    ):
+        assert [rule.id for rule in applicable(text, config)] == ["TS101"], text
 
 
 def test_a_file_that_does_not_parse_names_its_line_and_column():
