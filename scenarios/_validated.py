@@ -3,8 +3,9 @@
 Validating a recording (its JSON Schema, the checks the schema cannot make, and the metaschema
 check of every tool's input schema) costs far more than building it, and a run loads the same
 files every time. A file found valid is remembered under the sha256 of its bytes, salted with
-what decides validity: the toolsurface version, the scenario JSON Schema and the loader's own
-code, so an edited file, schema or check is validated again. Only valid files are remembered: a
+what decides validity: the toolsurface version, the scenario JSON Schema, the loader's own
+code and the version of jsonschema that applies them (its metaschemas and format checks decide
+too), so an edited file, schema or check, or another jsonschema, validates again. Only valid files are remembered: a
 broken file is validated on every load, so it is always refused with its own problems.
 
 The cache only ever saves time: a folder that cannot be read or written is a miss, and an entry
@@ -17,7 +18,7 @@ import contextlib
 import functools
 import hashlib
 import os
-from importlib import resources
+from importlib import metadata, resources
 from pathlib import Path
 
 #: What `remember` writes; any other content of an entry is a miss.
@@ -35,11 +36,11 @@ def cache_dir() -> Path:
 
 @functools.cache
 def _salt() -> bytes:
-    """What every key starts with: the version, the scenario schema and the checks' code, read once per process."""
+    """What every key starts with: the versions, the scenario schema and the checks' code, read once per process."""
     from toolsurface.harness._version import version  # the harness imports scenarios: import on first use
 
     package = resources.files(__package__)
-    digest = hashlib.sha256(version().encode() + b"\0")
+    digest = hashlib.sha256(version().encode() + b"\0" + metadata.version("jsonschema").encode() + b"\0")
     for name in ("scenario.schema.json", *_CHECKS):
         digest.update(name.encode() + b"\0" + package.joinpath(name).read_bytes() + b"\0")
     return digest.digest()

@@ -124,3 +124,15 @@ def test_the_key_follows_the_bytes_and_the_salt(monkeypatch: pytest.MonkeyPatch)
     assert before == _validated.key(bytes(raw)) != _validated.key(raw + b" ")
     monkeypatch.setattr(_validated, "_salt", lambda: b"another version")
     assert _validated.key(raw) != before
+
+
+def test_another_jsonschema_is_another_salt(monkeypatch: pytest.MonkeyPatch):
+    """jsonschema's metaschemas and format checks decide validity too."""
+    before = _validated._salt()
+    _validated._salt.cache_clear()
+    real = _validated.metadata.version
+    monkeypatch.setattr(_validated.metadata, "version", lambda name: "0.0.1" if name == "jsonschema" else real(name))
+    try:
+        assert _validated._salt() != before
+    finally:
+        _validated._salt.cache_clear()
