@@ -71,8 +71,9 @@ def publish(temporary: Path, path: Path) -> None:
     os.replace(temporary, path)
 
 
-def write_report(path: Path, data: bytes, *, option: str) -> None:
-    """Write `data` to `path` whole or not at all; `option` names the input that gave the path
+def write_report(path: Path, data: bytes | Iterable[bytes], *, option: str) -> None:
+    """Write `data`, or each of its chunks in turn, to `path` whole or not at all (a chunk that
+    fails to come leaves nothing); `option` names the input that gave the path
     (`output`, `out`), for the error when it cannot be written. A folder that does not exist is
     not made: a mistyped `--output` is an error, never a new folder."""
     try:
@@ -81,7 +82,8 @@ def write_report(path: Path, data: bytes, *, option: str) -> None:
         raise cannot_write(path, error, option) from None
     try:
         with file:
-            file.write(data)
+            for chunk in [data] if isinstance(data, bytes) else data:
+                file.write(chunk)
         publish(name, path)
     except BaseException as error:
         name.unlink(missing_ok=True)

@@ -250,11 +250,11 @@ def report(
     output: Annotated[Path | None, typer.Option("--output", help="Write the report here instead of stdout.")] = None,
 ) -> None:
     """Render a results.json as a Markdown audit, an HTML report, JUnit XML or a JSON summary."""
-    data = format.render(Audit(_reread(results)))
+    audit = Audit(_reread(results))
     if output is None:
-        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.write(format.render(audit))  # whole: a renderer's failure prints nothing
     else:
-        write_report(output, data, option="output")
+        write_report(output, format.chunks(audit), option="output")
 
 
 @app.command()

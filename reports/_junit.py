@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 from toolsurface.harness._expectations import Judged
 from toolsurface.harness._types import CaseRecord, VerdictKind
@@ -26,33 +26,63 @@ _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def render_junit(audit: Audit) -> bytes:
+    return b"".join(junit_chunks(audit))
+
+
+def junit_chunks(audit: Audit) -> Iterator[bytes]:
+    """The JUnit XML a suite at a time, so that only one scenario's cases are held: the run's totals
+    head the file, and come from the audit's tallies rather than from the cases. Cases come in plan
+    order, a scenario's together; a scenario met again later would start a suite of the same name."""
     spec = audit.run.spec
-    suites = ET.Element("testsuites", name=f"toolsurface {spec.id if spec else audit.run.target}")
-    by_scenario: dict[str, list[CaseRecord]] = {}
-    for case in audit.cases:
-        by_scenario.setdefault(case.case.scenario, []).append(case)
-    for scenario, cases in by_scenario.items():
-        suite = _suite(suites, scenario, cases, audit)
-        for case in cases:
-            _testcase(suite, case, audit)
     failed_entries = [entry for entry in audit.expectations if not entry.standing.ok]
+    root = ET.Element("testsuites", name=f"toolsurface {spec.id if spec else audit.run.target}")
+    skipped = audit.totals[VerdictKind.EQUIVALENT] + len(audit.accepted)
+    _count(root, audit.count + len(failed_entries), len(audit.failing) + len(failed_entries), skipped)
+    ET.SubElement(root, "suites")
+    tag = _serialized(root)
+    yield b"<?xml version='1.0' encoding='utf-8'?>\n" + tag[: tag.index(b"<suites />")] + b"\n"
+    scenario: str | None = None
+    cases: list[CaseRecord] = []
+    for case in audit.cases:
+        if case.case.scenario != scenario and cases:
+            yield _suite_chunk(scenario or "", cases, audit)
+            cases = []
+        scenario = case.case.scenario
+        cases.append(case)
+    if cases:
+        yield _suite_chunk(scenario or "", cases, audit)
     if failed_entries:
-        suite = _suite(suites, EXPECTATIONS_SUITE, [], audit, failures=len(failed_entries), tests=len(failed_entries))
+        suite = _suite(EXPECTATIONS_SUITE, [], audit, failures=len(failed_entries), tests=len(failed_entries))
         for entry in failed_entries:
             _expectation(suite, entry)
-    _count(suites, *_totals(suites))
-    for element in suites.iter():
-        element.text = element.text and _xml_text(element.text)
-        for key, value in element.attrib.items():
-            element.set(key, _xml_text(value))
-    ET.indent(suites)
-    return ET.tostring(suites, encoding="utf-8", xml_declaration=True) + b"\n"
+        yield _indented(suite)
+    yield b"</testsuites>\n"
 
 
-def _suite(
-    parent: ET.Element, name: str, cases: Sequence[CaseRecord], audit: Audit, *, failures: int | None = None, tests: int | None = None
-) -> ET.Element:
-    suite = ET.SubElement(parent, "testsuite", name=name)
+def _suite_chunk(scenario: str, cases: Sequence[CaseRecord], audit: Audit) -> bytes:
+    suite = _suite(scenario, cases, audit)
+    for case in cases:
+        _testcase(suite, case, audit)
+    return _indented(suite)
+
+
+def _indented(suite: ET.Element) -> bytes:
+    """A suite as a child of `<testsuites>`, indented as `ET.indent` lays out the whole document."""
+    ET.indent(suite, level=1)
+    return b"  " + _serialized(suite) + b"\n"
+
+
+def _serialized(element: ET.Element) -> bytes:
+    """The element in UTF-8, every text and attribute rid of what XML 1.0 cannot carry."""
+    for node in element.iter():
+        node.text = node.text and _xml_text(node.text)
+        for key, value in node.attrib.items():
+            node.set(key, _xml_text(value))
+    return ET.tostring(element, encoding="utf-8")
+
+
+def _suite(name: str, cases: Sequence[CaseRecord], audit: Audit, *, failures: int | None = None, tests: int | None = None) -> ET.Element:
+    suite = ET.Element("testsuite", name=name)
     skipped = sum(case.verdict.kind is VerdictKind.EQUIVALENT or audit.is_accepted(case) for case in cases)
     failed = sum(audit.is_failing(case) for case in cases) if failures is None else failures
     _count(suite, len(cases) if tests is None else tests, failed, skipped)
@@ -101,7 +131,3 @@ def _count(element: ET.Element, tests: int, failures: int, skipped: int) -> None
     element.set("failures", str(failures))
     element.set("errors", "0")
     element.set("skipped", str(skipped))
-
-
-def _totals(suites: ET.Element) -> tuple[int, int, int]:
-    return tuple(sum(int(suite.get(key, "0")) for suite in suites) for key in ("tests", "failures", "skipped"))  # type: ignore[return-value]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
 from toolsurface.harness._errors import UsageError
@@ -12,7 +12,7 @@ from toolsurface.harness._files import Publication
 from ._audit import Audit
 from ._audit_json import render_json
 from ._html import render_html
-from ._junit import render_junit
+from ._junit import junit_chunks
 from ._markdown import render_markdown
 
 
@@ -28,14 +28,20 @@ class ReportFormat(enum.StrEnum):
         return _FILE_NAMES[self]
 
     def render(self, audit: Audit) -> bytes:
-        return _RENDERERS[self](audit)
+        return b"".join(self.chunks(audit))
+
+    def chunks(self, audit: Audit) -> Iterator[bytes]:
+        """The report in pieces, to be written as they come: JUnit, whose size grows with the run,
+        a suite at a time; the others, bounded or compact, whole."""
+        if self is ReportFormat.JUNIT:
+            return junit_chunks(audit)
+        return iter([_RENDERERS[self](audit)])
 
 
 _FILE_NAMES = {ReportFormat.MD: "audit.md", ReportFormat.HTML: "report.html", ReportFormat.JUNIT: "junit.xml", ReportFormat.JSON: "audit.json"}
 _RENDERERS: dict[ReportFormat, Callable[[Audit], bytes]] = {
     ReportFormat.MD: lambda audit: render_markdown(audit).encode(),
     ReportFormat.HTML: lambda audit: render_html(audit).encode(),
-    ReportFormat.JUNIT: render_junit,
     ReportFormat.JSON: render_json,
 }
 
@@ -56,11 +62,11 @@ def parse_formats(values: Iterable[str]) -> tuple[ReportFormat, ...]:
 
 
 def write_reports(audit: Audit, folder: Path, formats: Sequence[ReportFormat], publication: Publication) -> list[Path]:
-    """Render every format first, so a renderer's failure writes nothing, then write each into
-    `publication`, which publishes them together with results.json; the paths they will have.
+    """Write every format into `publication`, which publishes them together with results.json, or
+    none of them if any fails; the paths they will have.
 
     `folder` is the results' folder, given by `run --out` or `merge --out`."""
-    rendered = [(folder / fmt.file_name, fmt.render(audit)) for fmt in formats]
-    for path, data in rendered:
-        publication.write(path, data)
-    return [path for path, _ in rendered]
+    paths = [folder / fmt.file_name for fmt in formats]
+    for path, fmt in zip(paths, formats, strict=True):
+        publication.write(path, fmt.chunks(audit))
+    return paths

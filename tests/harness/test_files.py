@@ -48,6 +48,29 @@ def test_a_report_on_a_full_disk_is_one_error_naming_it_and_leaves_the_previous_
     assert names(tmp_path) == ["audit.md"] and report.read_text() == "previous"
 
 
+def chunks_then_a_failure():
+    yield b"<?xml version='1.0'?>\n<testsuites>\n"
+    raise RuntimeError("a renderer failed half way")
+
+
+def test_a_report_whose_chunks_stop_half_way_leaves_the_previous_one_and_no_temporary(tmp_path):
+    report = tmp_path / "junit.xml"
+    report.write_text("previous")
+    with pytest.raises(RuntimeError):
+        write_report(report, chunks_then_a_failure(), option="output")
+    assert names(tmp_path) == ["junit.xml"] and report.read_text() == "previous"
+    write_report(report, iter([b"<a>", b"</a>"]), option="output")
+    assert report.read_text() == "<a></a>"
+
+
+def test_a_publication_whose_chunks_stop_half_way_publishes_nothing(tmp_path):
+    paths = [tmp_path / "junit.xml", tmp_path / "results.json"]
+    with pytest.raises(RuntimeError), Publication(paths, option="out") as publication:
+        publication.write(paths[1], b"{}")
+        publication.write(paths[0], chunks_then_a_failure())
+    assert names(tmp_path) == []
+
+
 def test_a_publication_puts_every_file_in_place_together(tmp_path):
     paths = [tmp_path / "out" / "audit.md", tmp_path / "out" / "results.json"]
     with Publication(paths, option="out") as publication:

@@ -8,6 +8,7 @@ from junitparser import Failure, JUnitXml, Skipped
 from toolsurface.harness._expectations import Expectation, Judged, Standing
 from toolsurface.harness._types import VerdictKind
 from toolsurface.reports import Audit, render_junit
+from toolsurface.reports._junit import junit_chunks
 
 FAILING = (VerdictKind.SURVIVED, VerdictKind.FALSE_REJECT, VerdictKind.ERROR)
 
@@ -67,3 +68,37 @@ def test_characters_xml_cannot_carry_are_escaped_not_written(record):
     data = render_junit(Audit(replace(record, cases=(case,))))
     failure = ET.fromstring(data).find(".//failure")
     assert failure.get("message") == "survived: bell\\u0007 and <tag> & \\u001b[31mred"
+
+
+class Counted:
+    """The cases of a record, counting how many a reader has taken."""
+
+    def __init__(self, cases):
+        self.cases, self.taken = cases, 0
+
+    def __len__(self):
+        return len(self.cases)
+
+    def __contains__(self, case):
+        return case in self.cases
+
+    def __iter__(self):
+        for case in self.cases:
+            self.taken += 1
+            yield case
+
+
+def test_junit_is_written_a_suite_at_a_time_and_heads_with_the_whole_runs_totals(record):
+    counted = Counted(record.cases)
+    audit = Audit(replace(record, cases=counted))
+    counted.taken = 0
+    chunks = junit_chunks(audit)
+    head, first = next(chunks), next(chunks)
+    scenario = record.cases[0].case.scenario
+    in_first = sum(case.case.scenario == scenario for case in record.cases)
+    assert counted.taken == in_first + 1 < len(record.cases)  # one case of the next suite told it the first had ended
+    assert first.startswith(f'  <testsuite name="{scenario}"'.encode()) and first.count(b"<testcase ") == in_first
+    whole = ET.fromstring(head + first + b"".join(chunks))
+    assert int(whole.get("tests")) == len(record.cases) == sum(int(suite.get("tests")) for suite in whole)
+    assert int(whole.get("failures")) == sum(int(suite.get("failures")) for suite in whole)
+    assert int(whole.get("skipped")) == sum(int(suite.get("skipped")) for suite in whole)
