@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import libcst as cst
 
@@ -30,6 +30,14 @@ def fitting_entry(request, truncated):
 def annotate_hook(request):
     request.metadata["trace"] = TRACE_ID
 """,
+        # The hook looks the control up and adds another tool: only what it adds counts.
+        """
+READER = {"name": "read_tool_result"}
+
+def notes_hook(request):
+    if any(t["name"] == READER["name"] for t in request.tools):
+        request.tools.append(NOTES_TOOL)
+""",
     )
     invalid = (
         Invalid(
@@ -51,6 +59,28 @@ def add_reader(request):
 """,
             line=4,
         ),
+        # The control is held by a module constant, then by a local built from it.
+        Invalid(
+            """
+READER_NAME = "read_tool_result"
+READER: dict = {"name": READER_NAME, "input_schema": {"type": "object"}}
+
+def widen_hook(request):
+    extra = dict(READER)
+    if request.truncated:
+        request.tools.insert(0, extra)
+""",
+            line=8,
+        ),
+        Invalid(
+            """
+class Widening:
+    def before_model_hook(self, request):
+        reader = make_tool("read_tool_result")
+        request.tools += [reader]
+""",
+            line=5,
+        ),
     )
 
     def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
@@ -58,12 +88,14 @@ def add_reader(request):
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         controls = {name.lower() for name in config.controls}
-
-        def names_control(node: cst.CSTNode) -> bool:
-            said = {name.lower() for name in tree.identifiers(node)} | {s.lower() for s in tree.strings(node)}
-            return bool(controls & said)
+        module_holders = _holders(tree, _module_assignments(tree.module), controls, frozenset())
 
         for hook in tree.hook_functions(config):
+            holders = _holders(tree, tree.findall(hook.body, cst.Assign, cst.AnnAssign), controls, module_holders)
+
+            def names_control(node: cst.CSTNode, holders: frozenset[str] = holders) -> bool:
+                return _names_control(tree, node, controls, holders)
+
             source = ((hook.name, f"hook `{hook.name.value}`"),)
             for call in tree.calls(hook.body):
                 if dotted(call.func).endswith(_ADDS) and names_control(call):
@@ -72,3 +104,41 @@ def add_reader(request):
                 adds = isinstance(operation, cst.AugAssign) or isinstance(operation.operator, cst.Add)
                 if adds and names_control(operation):
                     yield Match(operation, f"control tool added by {shown(operation)}", source)
+
+
+def _names_control(tree: Tree, node: cst.CSTNode, controls: set[str], holders: frozenset[str]) -> bool:
+    """Whether `node` names a control tool: by its name, or through a name that holds one."""
+    identifiers = set(tree.identifiers(node))
+    said = {name.lower() for name in identifiers} | {s.lower() for s in tree.strings(node)}
+    return bool(controls & said or holders & identifiers)
+
+
+def _module_assignments(module: cst.Module) -> list[cst.Assign | cst.AnnAssign]:
+    return [
+        small
+        for statement in module.body
+        if isinstance(statement, cst.SimpleStatementLine)
+        for small in statement.body
+        if isinstance(small, cst.Assign | cst.AnnAssign)
+    ]
+
+
+def _holders(tree: Tree, assignments: Iterable[cst.CSTNode], controls: set[str], known: frozenset[str]) -> frozenset[str]:
+    """The names these assignments give a control tool (`READER = {"name": "read_tool_result", ...}`,
+    `reader = build(READER_NAME)`), besides those `known` already; followed until nothing more is
+    learnt, so a name assigned from another holder holds one too."""
+    bound: list[tuple[str, cst.CSTNode]] = []
+    for assignment in assignments:
+        if isinstance(assignment, cst.Assign) and assignment.value is not None:
+            bound += [(target.target.value, assignment.value) for target in assignment.targets if isinstance(target.target, cst.Name)]
+        elif isinstance(assignment, cst.AnnAssign) and assignment.value is not None and isinstance(assignment.target, cst.Name):
+            bound.append((assignment.target.value, assignment.value))
+    holders = set(known)
+    grew = True
+    while grew:
+        grew = False
+        for name, value in bound:
+            if name not in holders and _names_control(tree, value, controls, frozenset(holders)):
+                holders.add(name)
+                grew = True
+    return frozenset(holders)
