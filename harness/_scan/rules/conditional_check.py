@@ -35,6 +35,15 @@ def prepare(request, hooks):
         hook(request)
     check(request, expected)
 """,
+        # A lambda registered as a hook that does not check; the check runs on every path.
+        """
+def install(bus, expected):
+    register_hook(bus, "before_model_call", lambda request: log(request.tools))
+
+def send(gateway, request, expected):
+    final_check(request.tools, expected)
+    gateway.dispatch(request)
+""",
     )
     invalid = (
         Invalid(
@@ -59,6 +68,24 @@ def install(registry):
                 (3, "hook registration `registry.register_hook(...)`"),
                 (3, "check `final_check` registered as a hook"),
             ),
+        ),
+        # Registered inside a lambda, and bound by `partial`.
+        Invalid(
+            """
+def install(bus, baseline):
+    bus.register_hook("before_model_call", lambda request: final_check(request.tools, baseline))
+""",
+            line=3,
+        ),
+        Invalid(
+            """
+import functools
+
+class Wiring:
+    def install(self, bus, expected):
+        register_hook(bus, "pre_send", functools.partial(check_parity, expected=expected))
+""",
+            line=6,
         ),
         Invalid(
             """
@@ -87,8 +114,22 @@ def on_before_dispatch(request):
             for call in tree.calls_to(hook.body, config.check):
                 found.setdefault(id(call), Match(call, f"check {shown(call)} runs only in it", ((hook.name, f"hook `{hook.name.value}`"),)))
         for registration in tree.calls_to(tree.module, config.hook_registration):
+            registered = ((registration, f"hook registration {shown(registration)}"),)
             for arg in registration.args:
                 if named(dotted(arg.value), config.check):
                     label = f"check `{dotted(arg.value)}` registered as a hook"
-                    found.setdefault(id(arg), Match(arg.value, label, ((registration, f"hook registration {shown(registration)}"),)))
+                    found.setdefault(id(arg), Match(arg.value, label, registered))
+                for check in _registered_checks(tree, arg.value, config):
+                    found.setdefault(id(check), Match(check, f"check {shown(check)} registered as a hook", registered))
         yield from found.values()
+
+
+def _registered_checks(tree: Tree, handed: cst.CSTNode, config: ScanConfig) -> list[cst.CSTNode]:
+    """The checks a registration hands over other than by name: called in a lambda
+    (`lambda request: final_check(...)`), or bound by `functools.partial(final_check, ...)`."""
+    if isinstance(handed, cst.Lambda):
+        return list(tree.calls_to(handed.body, config.check))
+    if isinstance(handed, cst.Call) and named(dotted(handed.func), ("partial",)) and handed.args:
+        bound = handed.args[0].value
+        return [bound] if named(dotted(bound), config.check) else []
+    return []
