@@ -46,7 +46,7 @@ class ScanConfig:
     refusal_words: tuple[str, ...] = ("refused", "rejected", "refusal", "rejection", "capacityexceeded")
     #: Diagnostic fields that look like availability, and where they are read from.
     diagnostic_words: tuple[str, ...] = ("quota", "budget", "deadline", "provider_attempt", "exhausted", "rate_limit")
-    message_words: tuple[str, ...] = ("message", "messages", "content", "result", "results", "transcript", "payload")
+    message_words: tuple[str, ...] = ("message", "messages", "content", "result", "results", "transcript", "payload", "history")
     #: Source mutants: the condition that holds only when hooks are registered, and a baseline
     #: read from the live request at check time, as expressions in the guard's own names. A
     #: template whose names the guard does not have is skipped.

@@ -30,6 +30,12 @@ def available(contract, facts, identity):
 def summarise(messages):
     return [m["content"] for m in messages if "deadline" in m["content"]]
 """,
+        # A filter of the tool list on the owner's facts; the history is only logged.
+        """
+def usable(tools, history, facts):
+    log.info("quota and deadline facts checked over %d turns", len(history))
+    return [tool for tool in tools if tool.name not in facts.hidden]
+""",
     )
     invalid = (
         Invalid(
@@ -53,6 +59,20 @@ def disabled_tools(results):
         if result.get("diagnostics", {}).get("provider_attempt", 0) >= 3:
             disabled.add("market__web_search")
     return disabled
+""",
+            line=5,
+        ),
+        # A flag set from the history, then the tool list filtered into what the function returns.
+        Invalid(
+            """
+def usable(tools, history):
+    spent = False
+    for turn in history:
+        if turn.meta.get("budget_exhausted"):
+            spent = True
+    if spent:
+        return [tool for tool in tools if tool.name not in PAID]
+    return tools
 """,
             line=5,
         ),
@@ -83,11 +103,15 @@ def _results(tree: Tree, function: cst.FunctionDef, config: ScanConfig) -> tuple
 
 
 def _hides(tree: Tree, function: cst.FunctionDef, config: ScanConfig) -> bool:
-    """Whether the function narrows a tool list or collects names to hide."""
+    """Whether the function narrows a tool list, filters one into what it returns or assigns, or
+    collects names to hide."""
     for assign in tree.findall(function.body, cst.Assign, cst.AugAssign):
         targets = assigned(assign)
         if any(is_tools(t, config) or tree.mentions(t, _HIDING) for t in targets):
             return True
+    filtering = (cst.ListComp, cst.SetComp, cst.GeneratorExp)
+    if any(comp.for_in.ifs and is_tools(comp.for_in.iter, config) for comp in tree.findall(function.body, *filtering)):
+        return True
     return any(
         isinstance(call.func, cst.Attribute)
         and call.func.attr.value in ("add", "update", "remove")
