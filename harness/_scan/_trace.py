@@ -100,6 +100,8 @@ class Trace:
         self.setting: Setting = setting or {}
         self.events: list[Event] = []
         self.local: set[str] = set()
+        #: What each literal that lists a tracked value holds, by the literal's id (see `display`).
+        self.listed: dict[int, Value] = {}
 
     def run(self, function: cst.FunctionDef, env: Env | None = None) -> list[Event]:
         env = dict(env or {})
@@ -238,15 +240,21 @@ class Trace:
                     self.value(element.slice, env)
                 if owner is not None and owner.share is Share.ALIAS:
                     self.events.append(Mutation(statement, owner))
-            if held is not None:
+            kept = held or self._listed_in(statement)
+            if kept is not None:
                 place = self.place(target)
                 if place is not None:
-                    self.events.append(Kept(statement, held, place))
+                    self.events.append(Kept(statement, kept, place))
             # `copy["properties"] = dict(properties)`: from now on that key holds what was written,
             # a value of the function's own when nothing tracked was.
             key = _slot(target)
             if key:
                 env[key] = held or _OWN
+
+    def _listed_in(self, statement: cst.CSTNode) -> Value | None:
+        """What the literal an assignment writes holds of the caller's (`REGISTRY[k] = {"parameters": schema}`)."""
+        value = statement.value if isinstance(statement, cst.Assign | cst.AnnAssign) else None
+        return None if value is None else self.listed.get(id(value))
 
     def place(self, target: cst.BaseExpression, container: bool = False) -> str | None:
         """"attribute" for a chain rooted at `self`/`cls`, "registry" for one rooted at a module name.
@@ -338,15 +346,23 @@ class Trace:
         return Value(Share.ALIAS, False, is_tool_list_name(key, self.config), owner.origin, owner.held_at, owner.sources)
 
     def display(self, node: cst.Dict | cst.List | cst.Tuple | cst.Set, env: Env) -> Value | None:
-        """`{**x}` and `[*x]` copy the outer container; a literal that lists values keeps nothing tracked."""
+        """`{**x}` and `[*x]` copy the outer container. A literal that lists a tracked value
+        (`{"parameters": schema}`, `[tool]`) is the function's own, but holds the caller's value:
+        what it holds is remembered in `listed`, for where the literal itself is kept."""
         copied: Value | None = None
+        listed: Value | None = None
         for element in node.elements:
+            if isinstance(element, cst.DictElement):
+                self.value(element.key, env)
+            held = self.value(element.value, env)
+            if held is None:
+                continue
             if isinstance(element, cst.StarredDictElement | cst.StarredElement):
-                held = self.value(element.value, env)
-                if held is not None:
-                    copied = join(copied, held.copied())
-            else:
-                self.value(element, env)
+                copied = join(copied, held.copied())
+            elif isinstance(element.value, cst.Name | cst.Attribute | cst.Subscript):
+                listed = join(listed, held.copied())
+        if listed is not None:
+            self.listed[id(node)] = listed
         return copied
 
     def comprehension(self, node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp, env: Env) -> Value | None:
@@ -379,7 +395,9 @@ class Trace:
             method = func.attr.value
             if method in _KEEPING:
                 place = self.place(func.value, container=True)
-                kept = next((held for held in args if held is not None), None)
+                kept = next((held for held in args if held is not None), None) or next(
+                    (self.listed[id(arg.value)] for arg in node.args if id(arg.value) in self.listed), None
+                )
                 if place is not None and kept is not None:
                     self.events.append(Kept(node, kept, place))
             owner = self.value(func.value, env)

@@ -59,6 +59,14 @@ def with_schema(tool, input_schema):
     input_schema = dc(input_schema)
     return Tool(tool.name, input_schema)
 """,
+        # A literal that holds the caller's schema, handed back rather than kept; one that keeps only a name.
+        """
+def as_wire(name, input_schema):
+    return {"type": "function", "function": {"name": name, "parameters": input_schema}}
+
+def remember(input_schema):
+    SEEN[input_schema["title"]] = {"title": input_schema["title"]}
+""",
     )
     invalid = (
         Invalid(
@@ -125,6 +133,34 @@ def convert(tools, strict):
     return [ToolDefinition(name=t.name, parameters_json_schema=t.parameters) for t in tools]
 """,
             line=5,
+        ),
+        # Kept inside a literal: in a module registry, appended to one, on `self`.
+        Invalid(
+            """
+_TOOLS = {}
+
+def register(name, parameters):
+    _TOOLS[name] = {"name": name, "parameters": parameters}
+""",
+            line=5,
+        ),
+        Invalid(
+            """
+CATALOG = []
+
+async def publish(tools):
+    for tool in tools:
+        CATALOG.append({"tool": tool, "published": True})
+""",
+            line=6,
+        ),
+        Invalid(
+            """
+class Router:
+    def use(self, schema):
+        self.routes = [schema]
+""",
+            line=4,
         ),
     )
 
