@@ -36,6 +36,7 @@ from ._values import (
     canonical,
     constructs,
     deep_copy,
+    is_schema_name,
     is_tool_list_name,
     join,
     parameters,
@@ -334,15 +335,19 @@ class Trace:
     def member(self, owner: Value | None, key: str | None) -> Value | None:
         """What `owner[key]`, `owner.key` or an element of `owner` (no key) holds.
 
-        A schema key (`parameters`) holds a schema; a scalar keyword (`description`, `type`) holds
+        A schema key (`parameters`), or a tool's field named like a schema (`parameters_json_schema`),
+        holds a schema; a scalar keyword (`description`, `type`) holds
         nothing that can be shared; any other part of a schema is a schema (`properties`, `items`);
         a named field of a tool or a request is part of the surface only when it is a tool list
         (`request.tools`) — `tool.name` is a string.
         """
         if owner is None or key in _SCALAR_KEYS:
             return None
-        if key is None or owner.schema or key in self.config.schema_keys:
-            return part(owner, schema=key in self.config.schema_keys)
+        # A tool's field named like a schema (`td.parameters_json_schema`) is its schema; elsewhere
+        # such names are as often schema objects of a library's own (`ctx.deps.output_schema`).
+        named_schema = key is not None and (key in self.config.schema_keys or owner.tooling and is_schema_name(key, self.config))
+        if key is None or owner.schema or named_schema:
+            return part(owner, schema=named_schema)
         return Value(Share.ALIAS, False, is_tool_list_name(key, self.config), owner.origin, owner.held_at, owner.sources)
 
     def display(self, node: cst.Dict | cst.List | cst.Tuple | cst.Set, env: Env) -> Value | None:

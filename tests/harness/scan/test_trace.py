@@ -161,3 +161,15 @@ def test_a_tool_list_read_from_self_enters_there() -> None:
     source = "class A:\n    def shrink(self):\n        for tool in self.tools:\n            tool.parameters['properties'].clear()\n"
     (mutation,) = [e for e in events(source) if isinstance(e, Mutation)]
     assert _sources(mutation.value) == ["self.tools"] and mutation.value.origin == frozenset()
+
+
+def test_a_tools_field_named_like_a_schema_is_its_schema_and_another_objects_is_not() -> None:
+    """`td.parameters_json_schema` of a tool is a schema whatever the configured keys; an object that
+    is not a tool may name a schema object of its own (`ctx.output_schema`)."""
+    source = (
+        "def f(tools, ctx):\n"
+        "    for td in tools:\n"
+        "        td.parameters_json_schema.pop('title')\n"
+        "    ctx.output_schema.pop('title')\n"
+    )
+    assert edited_lines(source) == [3]
