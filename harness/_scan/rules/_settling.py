@@ -12,11 +12,12 @@ method of the caller's class.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import libcst as cst
 
 from .._cfg import block
-from .._flow import guarantees
+from .._flow import Guard, guarantees
 from .._rule import Tree, dotted, named
 from .._types import ScanConfig
 
@@ -31,19 +32,30 @@ _PLAIN = ("staticmethod", "classmethod")
 def settling_calls(tree: Tree, config: ScanConfig) -> Settles:
     """Whether a call settles: a configured settlement call, or a call of a function of the module
     that settles on every path out of it, raising included (a refusal must not leave before it)."""
-    return tree.memo(("settling-calls", config.settle), lambda: _Follower(tree, config.settle).settles)
+    return _follower(tree, config).settles
+
+
+def settling_loops(tree: Tree, config: ScanConfig) -> Guard:
+    """Whether a statement settles once it completes: a `for` over a literal that holds at least one
+    item (`for lane in (primary, fallback):`), whose body settles on every path through it. Any
+    other loop may run zero times; whether a collection is empty is not decided from its name."""
+    return _follower(tree, config).loop
+
+
+def _follower(tree: Tree, config: ScanConfig) -> _Follower:
+    return tree.memo(("settling", config.settle), lambda: _Follower(tree, config.settle))
 
 
 def settled_blocks(tree: Tree, config: ScanConfig, function: cst.FunctionDef) -> list[cst.BaseSuite]:
     """The blocks of `with` statements in `function` that a context manager of the module settles
     however they are left: its `yield` sits in a `try` whose `finally` settles on every path, or
     whose refusal handlers do."""
-    settles = settling_calls(tree, config)
+    settles, loops = settling_calls(tree, config), settling_loops(tree, config)
     found = []
     for statement in tree.findall(function.body, cst.With):
         for item in statement.items:
             manager = _definition(tree, item.item) if isinstance(item.item, cst.Call) else None
-            if manager is not None and _decorated(manager, _CONTEXT_MANAGERS) and _settles_around_yield(tree, manager, settles):
+            if manager is not None and _decorated(manager, _CONTEXT_MANAGERS) and _settles_around_yield(tree, manager, settles, loops):
                 found.append(statement.body)
                 break
     return found
@@ -69,8 +81,14 @@ class _Follower:
         key = id(function)
         if key not in self.verdicts:
             self.verdicts[key] = False
-            self.verdicts[key] = guarantees(self.tree, block(function.body), self.settles, through_raise=True)
+            self.verdicts[key] = guarantees(self.tree, block(function.body), self.settles, self.loop, through_raise=True)
         return self.verdicts[key]
+
+    def loop(self, statement: Any) -> bool:
+        if not (isinstance(statement, cst.For) and isinstance(statement.iter, cst.Tuple | cst.List | cst.Set)):
+            return False
+        holds_one = any(not isinstance(element, cst.StarredElement) for element in statement.iter.elements)
+        return holds_one and guarantees(self.tree, block(statement.body), self.settles, self.loop, through_raise=True)
 
 
 def _definition(tree: Tree, call: cst.Call) -> cst.FunctionDef | None:
@@ -102,7 +120,7 @@ def _generator(tree: Tree, function: cst.FunctionDef) -> bool:
     return any(tree.enclosing(y, cst.FunctionDef) is function for y in tree.findall(function.body, cst.Yield))
 
 
-def _settles_around_yield(tree: Tree, manager: cst.FunctionDef, settles: Settles) -> bool:
+def _settles_around_yield(tree: Tree, manager: cst.FunctionDef, settles: Settles, loops: Guard) -> bool:
     """Whether every `yield` of the context manager is in the body of a `try` that settles on the
     way out: a `finally` that settles on every path, or handlers that all settle, one of them for
     every exception."""
@@ -116,10 +134,10 @@ def _settles_around_yield(tree: Tree, manager: cst.FunctionDef, settles: Settles
         if statement is None or not tree.within(statement, manager.body):
             return False
         final = statement.finalbody
-        if final is not None and guarantees(tree, block(final.body), settles, through_raise=True):
+        if final is not None and guarantees(tree, block(final.body), settles, loops, through_raise=True):
             continue
         handlers = statement.handlers
         catches_all = any(h.type is None or dotted(h.type) in ("Exception", "BaseException") for h in handlers)
-        if not (catches_all and all(guarantees(tree, block(h.body), settles, through_raise=True) for h in handlers)):
+        if not (catches_all and all(guarantees(tree, block(h.body), settles, loops, through_raise=True) for h in handlers)):
             return False
     return True

@@ -7,10 +7,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 import libcst as cst
 
 from .._cfg import SIMPLE, block
-from .._flow import guarantees, unpreceded
+from .._flow import Guard, guarantees, unpreceded
 from .._rule import Invalid, Match, Place, Rule, Tree, dotted, named, shown
 from .._types import ScanConfig
-from ._settling import settled_blocks, settling_calls
+from ._settling import settled_blocks, settling_calls, settling_loops
 
 
 class UnsettledRejection(Rule):
@@ -166,6 +166,19 @@ async def run_turn(ledger, gateway, request):
             raise SurfaceRefused(request.id)
         return await gateway.dispatch(request)
 """,
+        # A loop over a literal that holds items runs its settling body at least once.
+        """
+def _release(ledger, primary, fallback):
+    for reservation in (primary, fallback):
+        ledger.settle(reservation, "pre_dispatch_rejected")
+
+def send(ledger, gateway, request):
+    primary, fallback = ledger.reserve(request.id), ledger.reserve(request.backup)
+    if changed(request):
+        _release(ledger, primary, fallback)
+        raise SurfaceRefused(request.id)
+    gateway.dispatch(request)
+""",
         # The loop leaves only by `break`, after a settlement that did not raise.
         """
 def settle_refusal(self, run, refusal):
@@ -295,6 +308,21 @@ def run(ledger, gateway, request):
 """,
             line=13,
         ),
+        # A loop over what may be empty may settle nothing.
+        Invalid(
+            """
+def _release(ledger, reservations):
+    for reservation in [*reservations]:
+        ledger.settle(reservation, "pre_dispatch_rejected")
+
+def send(ledger, gateway, request, reservations):
+    if changed(request):
+        _release(ledger, reservations)
+        raise SurfaceRefused(request.id)
+    gateway.dispatch(request)
+""",
+            line=9,
+        ),
         # The early return is a path that settles nothing, as an `if` around the settlement is.
         Invalid(
             """
@@ -315,7 +343,7 @@ def settle_refusal(self, run, refusal):
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         # A call of the module's own code that always settles settles as the ledger call does.
-        is_settle = settling_calls(tree, config)
+        is_settle, loops = settling_calls(tree, config), settling_loops(tree, config)
 
         # Only code that holds reservations can leave one open: a comment that says "settle" or a
         # word like "preserve" passes the text filter, but names none in the code.
@@ -336,15 +364,15 @@ def settle_refusal(self, run, refusal):
                 )
 
         for function in tree.functions():
-            covered = _settled_on_the_way_out(tree, function, config, is_settle)
+            covered = _settled_on_the_way_out(tree, function, config, is_settle, loops)
             body = block(function.body)
             if named(function.name.value, config.settle):
                 # A settlement step (or the ledger itself) is judged by whether it settles.
-                skips = _skips_settling(tree, body, is_settle)
+                skips = _skips_settling(tree, body, is_settle, loops)
                 if skips:
                     yield Match(function, f"`{function.name.value}` {skips}", _reservation(tree, function, function))
             else:
-                for raised in unpreceded(tree, body, unsettled_refusals, is_settle):
+                for raised in unpreceded(tree, body, unsettled_refusals, is_settle, loops):
                     assert isinstance(raised, cst.Raise) and raised.exc is not None
                     label = f"refusal {shown(raised.exc)} raised with the reservation open"
                     yield Match(raised, label, _reservation(tree, function, raised))
@@ -363,7 +391,9 @@ def _reservation(tree: Tree, function: cst.FunctionDef, before: cst.CSTNode) -> 
     return ()
 
 
-def _settled_on_the_way_out(tree: Tree, function: cst.FunctionDef, config: ScanConfig, is_settle: Callable[[cst.Call], bool]) -> set[int]:
+def _settled_on_the_way_out(
+    tree: Tree, function: cst.FunctionDef, config: ScanConfig, is_settle: Callable[[cst.Call], bool], loops: Guard
+) -> set[int]:
     """The raises of `function` that a `try` around them settles as they leave: in a `finally` that
     settles on every path, or in an `except` clause that catches them (a refusal type, `Exception`,
     `BaseException` or everything) and settles; or that a context manager of the module settles,
@@ -372,10 +402,10 @@ def _settled_on_the_way_out(tree: Tree, function: cst.FunctionDef, config: ScanC
     for statement in tree.findall(function.body, cst.Try, cst.TryStar):
         settling_handlers = [
             handler for handler in statement.handlers
-            if _catches_refusals(handler, config) and guarantees(tree, block(handler.body), is_settle, through_raise=True)
+            if _catches_refusals(handler, config) and guarantees(tree, block(handler.body), is_settle, loops, through_raise=True)
         ]  # fmt: skip
         final = statement.finalbody
-        if final is not None and guarantees(tree, block(final.body), is_settle, through_raise=True):
+        if final is not None and guarantees(tree, block(final.body), is_settle, loops, through_raise=True):
             guarded: list[cst.CSTNode] = [statement.body, *statement.handlers, *([statement.orelse] if statement.orelse else [])]
         elif settling_handlers:
             guarded = [statement.body]
@@ -439,7 +469,7 @@ def _settles_refusals_in_a_handler(tree: Tree, config: ScanConfig) -> bool:
     return False
 
 
-def _skips_settling(tree: Tree, body: Sequence[cst.BaseStatement], is_settle: Callable[[cst.Call], bool]) -> str:
+def _skips_settling(tree: Tree, body: Sequence[cst.BaseStatement], is_settle: Callable[[cst.Call], bool], loops: Guard) -> str:
     """How a settlement step fails to settle ("settles nothing", "settles on some paths only"); ""
     when it settles on every path.
 
@@ -450,7 +480,7 @@ def _skips_settling(tree: Tree, body: Sequence[cst.BaseStatement], is_settle: Ca
     if all(isinstance(s, SIMPLE) and all(isinstance(x, cst.Pass) for x in s.body) for s in statements):
         return "settles nothing"
     calls_settle = any(is_settle(c) for s in statements for c in tree.calls(s))
-    return "settles on some paths only" if calls_settle and not guarantees(tree, statements, is_settle) else ""
+    return "settles on some paths only" if calls_settle and not guarantees(tree, statements, is_settle, loops) else ""
 
 
 def _docstring(statement: cst.BaseStatement) -> bool:
