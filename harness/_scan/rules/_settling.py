@@ -122,22 +122,29 @@ def _generator(tree: Tree, function: cst.FunctionDef) -> bool:
 
 def _settles_around_yield(tree: Tree, manager: cst.FunctionDef, settles: Settles, loops: Guard) -> bool:
     """Whether every `yield` of the context manager is in the body of a `try` that settles on the
-    way out: a `finally` that settles on every path, or handlers that all settle, one of them for
+    way out: a `finally` that settles on every path, or — for the innermost such `try`, which an
+    exception thrown in at the `yield` reaches first — handlers that all settle, one of them for
     every exception."""
     yields = [y for y in tree.findall(manager.body, cst.Yield) if tree.enclosing(y, cst.FunctionDef) is manager]
-    if not yields:
+    return bool(yields) and all(_settles_around(tree, manager, found, settles, loops) for found in yields)
+
+
+def _settles_around(tree: Tree, manager: cst.FunctionDef, found: cst.Yield, settles: Settles, loops: Guard) -> bool:
+    around = [t for t in _enclosing_tries(tree, found) if tree.within(t, manager.body) and tree.within(found, t.body)]
+    if any(t.finalbody is not None and guarantees(tree, block(t.finalbody.body), settles, loops, through_raise=True) for t in around):
+        return True
+    if not around:
         return False
-    for found in yields:
-        statement = tree.enclosing(found, cst.Try)
-        while statement is not None and not tree.within(found, statement.body):
-            statement = tree.enclosing(statement, cst.Try)  # the yield is in a handler or `finally` of this one
-        if statement is None or not tree.within(statement, manager.body):
-            return False
-        final = statement.finalbody
-        if final is not None and guarantees(tree, block(final.body), settles, loops, through_raise=True):
-            continue
-        handlers = statement.handlers
-        catches_all = any(h.type is None or dotted(h.type) in ("Exception", "BaseException") for h in handlers)
-        if not (catches_all and all(guarantees(tree, block(h.body), settles, loops, through_raise=True) for h in handlers)):
-            return False
-    return True
+    handlers = around[0].handlers
+    catches_all = any(h.type is None or dotted(h.type) in ("Exception", "BaseException") for h in handlers)
+    return catches_all and all(guarantees(tree, block(h.body), settles, loops, through_raise=True) for h in handlers)
+
+
+def _enclosing_tries(tree: Tree, node: cst.CSTNode) -> list[cst.Try]:
+    """The `try` statements around a node, innermost first."""
+    found = []
+    statement = tree.enclosing(node, cst.Try)
+    while statement is not None:
+        found.append(statement)
+        statement = tree.enclosing(statement, cst.Try)
+    return found

@@ -8,7 +8,7 @@ import libcst as cst
 
 from .._cfg import block
 from .._places import name_source
-from .._rule import Invalid, Match, Place, Rule, Tree, dotted, shown
+from .._rule import Invalid, Match, Place, Rule, Tree, dotted, is_tools, shown
 from .._types import ScanConfig
 from .silent_truncation import _fills_until_full
 
@@ -171,12 +171,26 @@ async def choose(request, limit):
                 (9, "count cap `limit > len(chosen)`"),
             ),
         ),
+        # A fill-until-full loop over a sorted copy, which TS107 (tool lists by name) leaves.
+        Invalid(
+            """
+def pick(tools, limit):
+    kept = []
+    for tool in sorted(tools, key=lambda t: t.rank):
+        if tool.enabled:
+            if len(kept) >= limit:
+                break
+            kept.append(tool)
+    return kept
+""",
+            line=6,
+        ),
         # A comprehension counting over a copy of a filtered copy.
         Invalid(
             """
 def top(tools, n):
     enabled = [tool for tool in tools if tool.enabled]
-    pool = enabled[:]
+    pool = [*reversed(enabled)]
     return [tool for i, tool in enumerate(pool) if i < n]
 """,
             line=5,
@@ -210,7 +224,7 @@ def prepare(request, limit):
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         words = config.tool_words
         for loop in tree.findall(tree.module, cst.For, cst.While, cst.CompFor):
-            if isinstance(loop, cst.For) and _fills_until_full(tree, loop):
+            if isinstance(loop, cst.For) and is_tools(loop.iter, config) and _fills_until_full(tree, loop):
                 continue  # TS107's
             if isinstance(loop, cst.While):
                 found = _shrinks(tree, loop)
@@ -264,6 +278,8 @@ def _view_source(tree: Tree, loop: cst.For | cst.CompFor, words: tuple[str, ...]
         collection = _viewed(made.value)
         if collection is None:
             return ()
+        while (inner := _viewed(collection)) is not None:  # `list(reversed(ordered))`
+            collection = inner
         if tree.mentions(collection, words):
             return found
         walked, at = collection, made
@@ -281,6 +297,8 @@ def _viewed(value: cst.BaseExpression) -> cst.BaseExpression | None:
         return value.value
     if isinstance(value, cst.ListComp | cst.GeneratorExp | cst.SetComp):
         return value.for_in.iter
+    if isinstance(value, cst.List | cst.Tuple) and len(value.elements) == 1 and isinstance(value.elements[0], cst.StarredElement):
+        return value.elements[0].value  # `[*tools]`
     return None
 
 

@@ -146,6 +146,35 @@ class Turn:
             outcome[0] = "dispatched"
             return self.gateway.dispatch(request)
 """,
+        # The `finally:` that settles is an outer one, through a class method and a static method.
+        """
+import contextlib
+
+class Turn:
+    @staticmethod
+    def _note(ledger, reservation):
+        ledger.settle(reservation, "pre_dispatch_rejected")
+
+    @classmethod
+    def _close(cls, ledger, reservation):
+        cls._note(ledger, reservation)
+
+    @contextlib.contextmanager
+    def reserved(self, request):
+        reservation = self.ledger.reserve(request.owner)
+        try:
+            try:
+                yield reservation
+            except KeyError:
+                self.log.warning("lookup failed")
+        finally:
+            self._close(self.ledger, reservation)
+
+    def run(self, request):
+        with self.reserved(request):
+            if changed(request):
+                raise SurfaceRefused(request.id)
+""",
         # An async context manager of the module whose catch-all handler settles and re-raises.
         """
 from contextlib import asynccontextmanager
