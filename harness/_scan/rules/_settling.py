@@ -61,6 +61,11 @@ def settled_blocks(tree: Tree, config: ScanConfig, function: cst.FunctionDef) ->
     return found
 
 
+#: How many calls deep a settlement is followed: far past any helper chain written by hand, short of
+#: the interpreter's recursion limit on a generated module.
+_DEPTH = 32
+
+
 class _Follower:
     """Follows calls into the module's functions, deciding each function once. A function whose
     verdict is being decided settles nothing for the calls inside it (recursion), so a cycle of
@@ -70,6 +75,7 @@ class _Follower:
         self.tree = tree
         self.settle = settle
         self.verdicts: dict[int, bool] = {}
+        self.depth = 0
 
     def settles(self, call: cst.Call) -> bool:
         if named(dotted(call.func), self.settle):
@@ -79,9 +85,16 @@ class _Follower:
         if function is None or _generator(self.tree, function) or not _decorated(function, _PLAIN, everything=True):
             return False
         key = id(function)
-        if key not in self.verdicts:
-            self.verdicts[key] = False
+        if key in self.verdicts:
+            return self.verdicts[key]
+        if self.depth >= _DEPTH:
+            return False  # undecided, so not remembered: a shallower call decides it
+        self.verdicts[key] = False
+        self.depth += 1
+        try:
             self.verdicts[key] = guarantees(self.tree, block(function.body), self.settles, self.loop, through_raise=True)
+        finally:
+            self.depth -= 1
         return self.verdicts[key]
 
     def loop(self, statement: Any) -> bool:
