@@ -8,12 +8,14 @@ import libcst as cst
 
 from .._cfg import block
 from .._places import name_source
-from .._rule import Invalid, Match, Place, Rule, Tree, dotted, shown
+from .._rule import Invalid, Match, Place, Rule, Tree, dotted, is_tools, shown
 from .._types import ScanConfig
 from .silent_truncation import _fills_until_full
 
 _ADDS = ("append", "add", "extend", "insert")
 _DROPS = ("pop", "remove")
+#: Calls that copy, reorder or filter the list they are given.
+_VIEWS = frozenset({"sorted", "reversed", "list", "tuple", "filter", "copy.copy", "copy"})
 #: Words of a name that holds what is left to spend.
 _BUDGET = ("budget", "remaining", "capacity")
 
@@ -49,6 +51,26 @@ def recent(messages, limit):
             kept.append(message)
     while len(messages) > limit:
         messages.pop(0)
+    return kept
+""",
+        # A copy of the tool list walked in order, with checks nested in the loop that cap nothing.
+        """
+def validate(tools, limit):
+    ordered = sorted(tools, key=lambda tool: tool.name)
+    for tool in ordered:
+        if tool.enabled:
+            if len(tool.name) > limit:
+                raise NameTooLong(tool.name)
+""",
+        # A nested count cap over a sorted list of messages, not tools.
+        """
+def visible(messages, limit):
+    kept = []
+    recent = sorted(messages, key=lambda message: message.time)
+    for message in recent:
+        if message.visible:
+            if len(kept) < limit:
+                kept.append(message)
     return kept
 """,
         """
@@ -113,6 +135,66 @@ def within(tools, budget):
             ),
         ),
         Invalid("top = [tool for i, tool in enumerate(surface) if i < max_count]\n", line=1),
+        # The cap nested under another `if`, over a sorted view of the tools.
+        Invalid(
+            """
+class Picker:
+    def pick(self, tools, ranked):
+        kept = []
+        for tool in sorted(tools, key=lambda t: ranked.index(t.name)):
+            if tool.enabled:
+                if len(kept) < self.limit:
+                    kept.append(tool)
+        return kept
+""",
+            line=7,
+        ),
+        # An `elif` under `try`, over a list made from the tools in two steps.
+        Invalid(
+            """
+async def choose(request, limit):
+    ordered = list(reversed(request.tools))
+    chosen = []
+    for tool in ordered:
+        try:
+            if tool.name in request.pinned:
+                chosen.insert(0, tool)
+            elif limit > len(chosen):
+                chosen.append(tool)
+        except KeyError:
+            continue
+    return chosen
+""",
+            line=9,
+            flow=(
+                (3, "tool list from `ordered = list(reversed(request.tools))`"),
+                (9, "count cap `limit > len(chosen)`"),
+            ),
+        ),
+        # A fill-until-full loop over a sorted copy, which TS107 (tool lists by name) leaves.
+        Invalid(
+            """
+def pick(tools, limit):
+    kept = []
+    for tool in sorted(tools, key=lambda t: t.rank):
+        if tool.enabled:
+            if len(kept) >= limit:
+                break
+            kept.append(tool)
+    return kept
+""",
+            line=6,
+        ),
+        # A comprehension counting over a copy of a filtered copy.
+        Invalid(
+            """
+def top(tools, n):
+    enabled = [tool for tool in tools if tool.enabled]
+    pool = [*reversed(enabled)]
+    return [tool for i, tool in enumerate(pool) if i < n]
+""",
+            line=5,
+        ),
         Invalid(
             """
 def prepare(request, limit):
@@ -142,7 +224,7 @@ def prepare(request, limit):
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         words = config.tool_words
         for loop in tree.findall(tree.module, cst.For, cst.While, cst.CompFor):
-            if isinstance(loop, cst.For) and _fills_until_full(tree, loop):
+            if isinstance(loop, cst.For) and is_tools(loop.iter, config) and _fills_until_full(tree, loop):
                 continue  # TS107's
             if isinstance(loop, cst.While):
                 found = _shrinks(tree, loop)
@@ -150,7 +232,8 @@ def prepare(request, limit):
                     measured = [call.args[0].value for call in tree.calls(found) if dotted(call.func) == "len" and call.args]
                     yield Match(found, f"count cap {shown(found)}", _tool_list(tree, measured[0], "tool list") if measured else ())
                 continue
-            about_tools = tree.mentions(loop.iter, words)
+            view = _view_source(tree, loop, words)
+            about_tools = tree.mentions(loop.iter, words) or bool(view)
             counter = _counter(loop)
             # A comprehension's `if` filters; a loop's `if` guards the statements under it.
             guards: list[tuple[cst.BaseExpression, cst.If | None]] = (
@@ -162,7 +245,7 @@ def prepare(request, limit):
                         continue
                     spends = isinstance(loop, cst.For) and guard is not None and _spends_budget(tree, compare, guard, loop)
                     if spends or _caps_count(compare, guard, counter):
-                        source = _tool_list(tree, _iterated(loop.iter), "tool list" if about_tools else "candidates")
+                        source = view or _tool_list(tree, _iterated(loop.iter), "tool list" if about_tools else "candidates")
                         yield Match(compare, f"{'budget' if spends else 'count'} cap {shown(compare)}", source)
 
 
@@ -179,9 +262,67 @@ def _tool_list(tree: Tree, node: cst.BaseExpression, noun: str) -> tuple[Place, 
     return entered or ((node, f"{noun} {shown(node)}"),)
 
 
+def _view_source(tree: Tree, loop: cst.For | cst.CompFor, words: tuple[str, ...]) -> tuple[Place, ...]:
+    """Where the list a loop walks by a plain name was made, when it was made as a view of a tool
+    list: `ordered = sorted(tools, key=…)`, `reversed(tools)`, `list(tools)`, `tools[:]`, a
+    comprehension over tools, or a view of such a view."""
+    walked = _iterated(loop.iter)
+    seen: set[str] = set()
+    at: cst.CSTNode = loop
+    while isinstance(walked, cst.Name) and walked.value not in seen:
+        seen.add(walked.value)
+        found = name_source(tree, at, walked, "tool list")
+        made = found[0][0] if found else None
+        if not isinstance(made, cst.Assign | cst.AnnAssign) or made.value is None:
+            return ()
+        collection = _viewed(made.value)
+        if collection is None:
+            return ()
+        while (inner := _viewed(collection)) is not None:  # `list(reversed(ordered))`
+            collection = inner
+        if tree.mentions(collection, words):
+            return found
+        walked, at = collection, made
+    return ()
+
+
+def _viewed(value: cst.BaseExpression) -> cst.BaseExpression | None:
+    """The collection a value is a copy or a reordered or filtered view of, else None."""
+    if isinstance(value, cst.Call) and dotted(value.func) in _VIEWS and value.args:
+        # `filter(pred, tools)` walks its last argument; the others their first.
+        return value.args[-1 if dotted(value.func) == "filter" else 0].value
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "copy" and not value.args:
+        return value.func.value
+    if isinstance(value, cst.Subscript) and all(isinstance(e.slice, cst.Slice) for e in value.slice):
+        return value.value
+    if isinstance(value, cst.ListComp | cst.GeneratorExp | cst.SetComp):
+        return value.for_in.iter
+    if isinstance(value, cst.List | cst.Tuple) and len(value.elements) == 1 and isinstance(value.elements[0], cst.StarredElement):
+        return value.elements[0].value  # `[*tools]`
+    return None
+
+
 def _guards(loop: cst.For) -> list[tuple[cst.BaseExpression, cst.If | None]]:
-    """The `if` tests directly in a loop's body, with their statements."""
-    return [(statement.test, statement) for statement in block(loop.body) if isinstance(statement, cst.If)]
+    """The `if` and `elif` tests in a loop's body, with their statements, however deep under other
+    `if`s, `try` or `with`; a nested loop's or function's are its own."""
+    found: list[tuple[cst.BaseExpression, cst.If | None]] = []
+    pending = list(block(loop.body))
+    while pending:
+        statement = pending.pop(0)
+        if isinstance(statement, cst.If):
+            found.append((statement.test, statement))
+            pending.extend(block(statement.body))
+            if isinstance(statement.orelse, cst.If):
+                pending.append(statement.orelse)
+            elif statement.orelse is not None:
+                pending.extend(block(statement.orelse.body))
+        elif isinstance(statement, cst.Try | cst.TryStar):
+            parts = [statement.body, *(handler.body for handler in statement.handlers)]
+            parts += [part.body for part in (statement.orelse, statement.finalbody) if part is not None]
+            pending.extend(line for part in parts for line in block(part))
+        elif isinstance(statement, cst.With):
+            pending.extend(block(statement.body))
+    return found
 
 
 def _counter(loop: cst.For | cst.CompFor) -> str:

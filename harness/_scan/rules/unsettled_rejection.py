@@ -7,9 +7,10 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 import libcst as cst
 
 from .._cfg import SIMPLE, block
-from .._flow import guarantees, unpreceded
+from .._flow import Guard, guarantees, unpreceded
 from .._rule import Invalid, Match, Place, Rule, Tree, dotted, named, shown
 from .._types import ScanConfig
+from ._settling import settled_blocks, settling_calls, settling_loops
 
 
 class UnsettledRejection(Rule):
@@ -86,6 +87,127 @@ class Lanes:
     def _handshake_rejection_error(exc) -> ModelAPIError:
         return ModelAPIError(str(exc))
 """,
+        # A method of the class, called from `finally:`, that settles on every path.
+        """
+class Turn:
+    def _close(self, reservation, outcome):
+        self.ledger.settle(reservation, outcome)
+
+    def run(self, request):
+        reservation = self.ledger.reserve(request.owner)
+        outcome = "pre_dispatch_rejected"
+        try:
+            if capture(request.tools) != request.baseline:
+                raise SurfaceRefused(request.id)
+            outcome = "dispatched"
+            return self.gateway.dispatch(request)
+        finally:
+            self._close(reservation, outcome)
+""",
+        # Module functions, one calling the next, awaited from an `except` that re-raises.
+        """
+async def _record(ledger, reservation, note):
+    await ledger.settle(reservation, "pre_dispatch_rejected", note)
+
+async def _release(ledger, reservation):
+    if ledger.verbose:
+        await _record(ledger, reservation, "refused with detail")
+    else:
+        await _record(ledger, reservation, "refused")
+
+async def send(ledger, gateway, request):
+    reservation = await ledger.reserve(request.id)
+    try:
+        if changed(request):
+            raise SurfaceRefused(request.id)
+    except Exception:
+        await _release(ledger, reservation)
+        raise
+    await gateway.dispatch(request)
+""",
+        # A context manager of the class whose `finally:` settles, around the refusal.
+        """
+import contextlib
+
+class Turn:
+    @contextlib.contextmanager
+    def reserved(self, request):
+        reservation = self.ledger.reserve(request.owner)
+        outcome = ["pre_dispatch_rejected"]
+        try:
+            yield outcome
+        finally:
+            self.ledger.settle(reservation, outcome[0])
+
+    def run(self, request):
+        with self.reserved(request) as outcome:
+            if capture(request.tools) != request.baseline:
+                raise SurfaceRefused(request.id)
+            outcome[0] = "dispatched"
+            return self.gateway.dispatch(request)
+""",
+        # The `finally:` that settles is an outer one, through a class method and a static method.
+        """
+import contextlib
+
+class Turn:
+    @staticmethod
+    def _note(ledger, reservation):
+        ledger.settle(reservation, "pre_dispatch_rejected")
+
+    @classmethod
+    def _close(cls, ledger, reservation):
+        cls._note(ledger, reservation)
+
+    @contextlib.contextmanager
+    def reserved(self, request):
+        reservation = self.ledger.reserve(request.owner)
+        try:
+            try:
+                yield reservation
+            except KeyError:
+                self.log.warning("lookup failed")
+        finally:
+            self._close(self.ledger, reservation)
+
+    def run(self, request):
+        with self.reserved(request):
+            if changed(request):
+                raise SurfaceRefused(request.id)
+""",
+        # An async context manager of the module whose catch-all handler settles and re-raises.
+        """
+from contextlib import asynccontextmanager
+
+@asynccontextmanager
+async def reservation_scope(ledger, owner):
+    reservation = await ledger.reserve(owner)
+    try:
+        yield reservation
+    except BaseException:
+        await ledger.settle(reservation, "pre_dispatch_rejected")
+        raise
+    await ledger.settle(reservation, "dispatched")
+
+async def run_turn(ledger, gateway, request):
+    async with timeout(5), reservation_scope(ledger, request.owner):
+        if changed(request):
+            raise SurfaceRefused(request.id)
+        return await gateway.dispatch(request)
+""",
+        # A loop over a literal that holds items runs its settling body at least once.
+        """
+def _release(ledger, primary, fallback):
+    for reservation in (primary, fallback):
+        ledger.settle(reservation, "pre_dispatch_rejected")
+
+def send(ledger, gateway, request):
+    primary, fallback = ledger.reserve(request.id), ledger.reserve(request.backup)
+    if changed(request):
+        _release(ledger, primary, fallback)
+        raise SurfaceRefused(request.id)
+    gateway.dispatch(request)
+""",
         # The loop leaves only by `break`, after a settlement that did not raise.
         """
 def settle_refusal(self, run, refusal):
@@ -156,6 +278,80 @@ def send(self, run):
 """,
             line=6,
         ),
+        # The method called from `finally:` settles only a dispatched reservation.
+        Invalid(
+            """
+class Turn:
+    def _close(self, reservation, outcome):
+        if outcome == "dispatched":
+            self.ledger.settle(reservation, outcome)
+
+    def run(self, request):
+        reservation = self.ledger.reserve(request.owner)
+        outcome = "pre_dispatch_rejected"
+        try:
+            if capture(request.tools) != request.baseline:
+                raise SurfaceRefused(request.id)
+            outcome = "dispatched"
+            return self.gateway.dispatch(request)
+        finally:
+            self._close(reservation, outcome)
+""",
+            line=12,
+        ),
+        # Helpers that only call each other settle nothing.
+        Invalid(
+            """
+def _release(ledger, reservation):
+    _retry(ledger, reservation)
+
+def _retry(ledger, reservation):
+    _release(ledger, reservation)
+
+def send(ledger, gateway, request):
+    reservation = ledger.reserve(request.id)
+    try:
+        if changed(request):
+            raise SurfaceRefused(request.id)
+    finally:
+        _release(ledger, reservation)
+""",
+            line=12,
+        ),
+        # The context manager settles after its `yield`, which a refusal raised in the block skips.
+        Invalid(
+            """
+from contextlib import contextmanager
+
+@contextmanager
+def reserved(ledger, owner):
+    reservation = ledger.reserve(owner)
+    yield reservation
+    ledger.settle(reservation, "dispatched")
+
+def run(ledger, gateway, request):
+    with reserved(ledger, request.owner):
+        if changed(request):
+            raise SurfaceRefused(request.id)
+        gateway.dispatch(request)
+""",
+            line=13,
+        ),
+        # A loop over what may be empty may settle nothing.
+        Invalid(
+            """
+def _release(ledger, reservations):
+    for reservation in [*reservations]:
+        ledger.settle(reservation, "pre_dispatch_rejected")
+
+def send(ledger, gateway, request, reservations):
+    if changed(request):
+        _release(ledger, reservations)
+        raise SurfaceRefused(request.id)
+    gateway.dispatch(request)
+""",
+            line=9,
+        ),
         # The early return is a path that settles nothing, as an `if` around the settlement is.
         Invalid(
             """
@@ -175,8 +371,8 @@ def settle_refusal(self, run, refusal):
         return (_reserving(config),)
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
-        def is_settle(call: cst.Call) -> bool:
-            return named(dotted(call.func), config.settle)
+        # A call of the module's own code that always settles settles as the ledger call does.
+        is_settle, loops = settling_calls(tree, config), settling_loops(tree, config)
 
         # Only code that holds reservations can leave one open: a comment that says "settle" or a
         # word like "preserve" passes the text filter, but names none in the code.
@@ -197,15 +393,15 @@ def settle_refusal(self, run, refusal):
                 )
 
         for function in tree.functions():
-            covered = _settled_on_the_way_out(tree, function, config, is_settle)
+            covered = _settled_on_the_way_out(tree, function, config, is_settle, loops)
             body = block(function.body)
             if named(function.name.value, config.settle):
                 # A settlement step (or the ledger itself) is judged by whether it settles.
-                skips = _skips_settling(tree, body, is_settle)
+                skips = _skips_settling(tree, body, is_settle, loops)
                 if skips:
                     yield Match(function, f"`{function.name.value}` {skips}", _reservation(tree, function, function))
             else:
-                for raised in unpreceded(tree, body, unsettled_refusals, is_settle):
+                for raised in unpreceded(tree, body, unsettled_refusals, is_settle, loops):
                     assert isinstance(raised, cst.Raise) and raised.exc is not None
                     label = f"refusal {shown(raised.exc)} raised with the reservation open"
                     yield Match(raised, label, _reservation(tree, function, raised))
@@ -224,18 +420,21 @@ def _reservation(tree: Tree, function: cst.FunctionDef, before: cst.CSTNode) -> 
     return ()
 
 
-def _settled_on_the_way_out(tree: Tree, function: cst.FunctionDef, config: ScanConfig, is_settle: Callable[[cst.Call], bool]) -> set[int]:
+def _settled_on_the_way_out(
+    tree: Tree, function: cst.FunctionDef, config: ScanConfig, is_settle: Callable[[cst.Call], bool], loops: Guard
+) -> set[int]:
     """The raises of `function` that a `try` around them settles as they leave: in a `finally` that
     settles on every path, or in an `except` clause that catches them (a refusal type, `Exception`,
-    `BaseException` or everything) and settles."""
-    covered: set[int] = set()
+    `BaseException` or everything) and settles; or that a context manager of the module settles,
+    raised in the block of its `with`."""
+    covered = {id(raised) for part in settled_blocks(tree, config, function) for raised in tree.findall(part, cst.Raise)}
     for statement in tree.findall(function.body, cst.Try, cst.TryStar):
         settling_handlers = [
             handler for handler in statement.handlers
-            if _catches_refusals(handler, config) and guarantees(tree, block(handler.body), is_settle, through_raise=True)
+            if _catches_refusals(handler, config) and guarantees(tree, block(handler.body), is_settle, loops, through_raise=True)
         ]  # fmt: skip
         final = statement.finalbody
-        if final is not None and guarantees(tree, block(final.body), is_settle, through_raise=True):
+        if final is not None and guarantees(tree, block(final.body), is_settle, loops, through_raise=True):
             guarded: list[cst.CSTNode] = [statement.body, *statement.handlers, *([statement.orelse] if statement.orelse else [])]
         elif settling_handlers:
             guarded = [statement.body]
@@ -289,8 +488,9 @@ def _settles_refusals_in_a_handler(tree: Tree, config: ScanConfig) -> bool:
     Refusal types usually share a base defined elsewhere, so any refusal raised in the module is
     taken to reach that handler: the rule then looks only at the settlement steps themselves.
     """
+    settles = settling_calls(tree, config)
     for handler in tree.findall(tree.module, cst.ExceptHandler):
-        if handler.type is None or not tree.calls_to(handler.body, config.settle):
+        if handler.type is None or not any(settles(call) for call in tree.calls(handler.body)):
             continue
         types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
         if any(_refusal(dotted(t.value if isinstance(t, cst.Element) else t).rsplit(".", 1)[-1], config) for t in types):
@@ -298,7 +498,7 @@ def _settles_refusals_in_a_handler(tree: Tree, config: ScanConfig) -> bool:
     return False
 
 
-def _skips_settling(tree: Tree, body: Sequence[cst.BaseStatement], is_settle: Callable[[cst.Call], bool]) -> str:
+def _skips_settling(tree: Tree, body: Sequence[cst.BaseStatement], is_settle: Callable[[cst.Call], bool], loops: Guard) -> str:
     """How a settlement step fails to settle ("settles nothing", "settles on some paths only"); ""
     when it settles on every path.
 
@@ -309,7 +509,7 @@ def _skips_settling(tree: Tree, body: Sequence[cst.BaseStatement], is_settle: Ca
     if all(isinstance(s, SIMPLE) and all(isinstance(x, cst.Pass) for x in s.body) for s in statements):
         return "settles nothing"
     calls_settle = any(is_settle(c) for s in statements for c in tree.calls(s))
-    return "settles on some paths only" if calls_settle and not guarantees(tree, statements, is_settle) else ""
+    return "settles on some paths only" if calls_settle and not guarantees(tree, statements, is_settle, loops) else ""
 
 
 def _docstring(statement: cst.BaseStatement) -> bool:

@@ -1,0 +1,163 @@
+"""Settlement by the module's own code: a call to a function or method of the module that settles
+on every way out of it, and a `with` over a context manager of the module that settles however
+its block is left.
+
+A reservation is as settled by `finally: self._close(reservation)`, when `_close` always calls the
+ledger, as by the ledger call written there; and a refusal raised inside `with self.reserved(...)`
+is settled by the `finally:` around the context manager's `yield`. Calls are followed only where
+the module says which code runs: a plain name to a module-level function, `self.`/`cls.` to a
+method of the caller's class.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import libcst as cst
+
+from .._cfg import block
+from .._flow import Guard, guarantees
+from .._rule import Tree, dotted, named
+from .._types import ScanConfig
+
+Settles = Callable[[cst.Call], bool]
+
+#: Decorators that make a generator a context manager: its `yield` is where the `with` block runs.
+_CONTEXT_MANAGERS = ("contextlib.contextmanager", "contextlib.asynccontextmanager", "contextmanager", "asynccontextmanager")
+#: Decorators that leave a method's body the code a call runs.
+_PLAIN = ("staticmethod", "classmethod")
+
+
+def settling_calls(tree: Tree, config: ScanConfig) -> Settles:
+    """Whether a call settles: a configured settlement call, or a call of a function of the module
+    that settles on every path out of it, raising included (a refusal must not leave before it)."""
+    return _follower(tree, config).settles
+
+
+def settling_loops(tree: Tree, config: ScanConfig) -> Guard:
+    """Whether a statement settles once it completes: a `for` over a literal that holds at least one
+    item (`for lane in (primary, fallback):`), whose body settles on every path through it. Any
+    other loop may run zero times; whether a collection is empty is not decided from its name."""
+    return _follower(tree, config).loop
+
+
+def _follower(tree: Tree, config: ScanConfig) -> _Follower:
+    return tree.memo(("settling", config.settle), lambda: _Follower(tree, config.settle))
+
+
+def settled_blocks(tree: Tree, config: ScanConfig, function: cst.FunctionDef) -> list[cst.BaseSuite]:
+    """The blocks of `with` statements in `function` that a context manager of the module settles
+    however they are left: its `yield` sits in a `try` whose `finally` settles on every path, or
+    whose refusal handlers do."""
+    settles, loops = settling_calls(tree, config), settling_loops(tree, config)
+    found = []
+    for statement in tree.findall(function.body, cst.With):
+        for item in statement.items:
+            manager = _definition(tree, item.item) if isinstance(item.item, cst.Call) else None
+            if manager is not None and _decorated(manager, _CONTEXT_MANAGERS) and _settles_around_yield(tree, manager, settles, loops):
+                found.append(statement.body)
+                break
+    return found
+
+
+#: How many calls deep a settlement is followed: far past any helper chain written by hand, short of
+#: the interpreter's recursion limit on a generated module.
+_DEPTH = 32
+
+
+class _Follower:
+    """Follows calls into the module's functions, deciding each function once. A function whose
+    verdict is being decided settles nothing for the calls inside it (recursion), so a cycle of
+    calls counts as settling only through a path that settles outside the cycle."""
+
+    def __init__(self, tree: Tree, settle: tuple[str, ...]) -> None:
+        self.tree = tree
+        self.settle = settle
+        self.verdicts: dict[int, bool] = {}
+        self.depth = 0
+
+    def settles(self, call: cst.Call) -> bool:
+        if named(dotted(call.func), self.settle):
+            return True
+        function = _definition(self.tree, call)
+        # A generator's body does not run when it is called, nor a decorated function's for sure.
+        if function is None or _generator(self.tree, function) or not _decorated(function, _PLAIN, everything=True):
+            return False
+        key = id(function)
+        if key in self.verdicts:
+            return self.verdicts[key]
+        if self.depth >= _DEPTH:
+            return False  # undecided, so not remembered: a shallower call decides it
+        self.verdicts[key] = False
+        self.depth += 1
+        try:
+            self.verdicts[key] = guarantees(self.tree, block(function.body), self.settles, self.loop, through_raise=True)
+        finally:
+            self.depth -= 1
+        return self.verdicts[key]
+
+    def loop(self, statement: Any) -> bool:
+        if not (isinstance(statement, cst.For) and isinstance(statement.iter, cst.Tuple | cst.List | cst.Set)):
+            return False
+        holds_one = any(not isinstance(element, cst.StarredElement) for element in statement.iter.elements)
+        return holds_one and guarantees(self.tree, block(statement.body), self.settles, self.loop, through_raise=True)
+
+
+def _definition(tree: Tree, call: cst.Call) -> cst.FunctionDef | None:
+    """The function a call runs, when the module defines it once: `name(...)` a module-level
+    function, `self.name(...)`/`cls.name(...)` a method of the class the call is written in."""
+    func = call.func
+    scope: Sequence[cst.BaseStatement]
+    if isinstance(func, cst.Name):
+        scope, name = tree.module.body, func.value
+    elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value in ("self", "cls"):
+        owner = tree.enclosing(call, cst.ClassDef)
+        if owner is None:
+            return None
+        scope, name = block(owner.body), func.attr.value
+    else:
+        return None
+    defined = [s for s in scope if isinstance(s, cst.FunctionDef) and s.name.value == name]
+    return defined[0] if len(defined) == 1 else None
+
+
+def _decorated(function: cst.FunctionDef, names: tuple[str, ...], everything: bool = False) -> bool:
+    """Whether one of the function's decorators is named so; with `everything`, whether all are
+    (a function with none passes)."""
+    given = [named(dotted(d.decorator), names) for d in function.decorators]
+    return all(given) if everything else any(given)
+
+
+def _generator(tree: Tree, function: cst.FunctionDef) -> bool:
+    return any(tree.enclosing(y, cst.FunctionDef) is function for y in tree.findall(function.body, cst.Yield))
+
+
+def _settles_around_yield(tree: Tree, manager: cst.FunctionDef, settles: Settles, loops: Guard) -> bool:
+    """Whether every `yield` of the context manager is in the body of a `try` that settles on the
+    way out: a `finally` that settles on every path, or — for the innermost such `try`, which an
+    exception thrown in at the `yield` reaches first — handlers that all settle, one of them for
+    every exception."""
+    yields = [y for y in tree.findall(manager.body, cst.Yield) if tree.enclosing(y, cst.FunctionDef) is manager]
+    return bool(yields) and all(_settles_around(tree, manager, found, settles, loops) for found in yields)
+
+
+def _settles_around(tree: Tree, manager: cst.FunctionDef, found: cst.Yield, settles: Settles, loops: Guard) -> bool:
+    around = [t for t in _enclosing_tries(tree, found) if tree.within(t, manager.body) and tree.within(found, t.body)]
+    if any(t.finalbody is not None and guarantees(tree, block(t.finalbody.body), settles, loops, through_raise=True) for t in around):
+        return True
+    if not around:
+        return False
+    handlers = around[0].handlers
+    catches_all = any(h.type is None or dotted(h.type) in ("Exception", "BaseException") for h in handlers)
+    return catches_all and all(guarantees(tree, block(h.body), settles, loops, through_raise=True) for h in handlers)
+
+
+def _enclosing_tries(tree: Tree, node: cst.CSTNode) -> list[cst.Try]:
+    """The `try` statements around a node, innermost first."""
+    found = []
+    statement = tree.enclosing(node, cst.Try)
+    while statement is not None:
+        found.append(statement)
+        statement = tree.enclosing(statement, cst.Try)
+    return found
