@@ -50,6 +50,26 @@ class Agent:
         return twin
 """,
         """
+class Agent(BaseModel):
+    tools: list
+
+    def fork(self, name):
+        return self.model_copy(update={"name": name, "tools": [t.model_copy(deep=True) for t in self.tools]})
+
+    async def afork(self):
+        return self.model_copy(update=dict(tools=list(self.tools)))
+""",
+        """
+import dataclasses as dc
+
+@dc.dataclass
+class Agent:
+    tools: list
+
+    def variants(self, names):
+        return [dc.replace(self, name=name, tools=[*self.tools]) for name in names]
+""",
+        """
 import dataclasses
 
 @dataclasses.dataclass
@@ -137,6 +157,16 @@ class Toolbox(Base):
 """,
             line=8,
         ),
+        Invalid(
+            """
+class Agent(BaseModel):
+    tools: list
+
+    async def fork(self, name):
+        return self.model_copy(update={"tools": self.tools, "name": name})
+""",
+            line=6,
+        ),
     )
 
     def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
@@ -210,7 +240,8 @@ def _shares(call: cst.Call, klass: cst.ClassDef, fields: set[str], names: dict[s
     if callee in _COPIES and first == "self" and not _passes_own_list(call, fields):
         return True
     if dotted(call.func) == "self.model_copy":
-        return not any(arg.keyword is not None and arg.keyword.value == "deep" and dotted(arg.value) == "True" for arg in call.args)
+        deep = any(arg.keyword is not None and arg.keyword.value == "deep" and dotted(arg.value) == "True" for arg in call.args)
+        return not deep and not _updates_own_list(call, fields)
     rebuilds = (
         dotted(call.func) in {"self.__class__", klass.name.value}
         or (isinstance(call.func, cst.Call) and dotted(call.func.func) == "type" and dotted(call.func.args[0].value) == "self")
@@ -224,6 +255,20 @@ def _passes_own_list(call: cst.Call, fields: set[str]) -> bool:
         arg.keyword is not None and arg.keyword.value in fields and dotted(arg.value) != f"self.{arg.keyword.value}"
         for arg in call.args
     )
+
+
+def _updates_own_list(call: cst.Call, fields: set[str]) -> bool:
+    """`model_copy(update={"tools": [...]})` (or `update=dict(tools=...)`) gives the copy another list,
+    unless the update hands it `self.tools` itself."""
+    update = next((arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == "update"), None)
+    given: list[tuple[str, cst.BaseExpression]] = []
+    if isinstance(update, cst.Dict):
+        for element in update.elements:
+            if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString):
+                given.append((str(element.key.evaluated_value), element.value))
+    elif isinstance(update, cst.Call) and dotted(update.func) == "dict":
+        given = [(arg.keyword.value, arg.value) for arg in update.args if arg.keyword is not None]
+    return any(key in fields and dotted(value) != f"self.{key}" for key, value in given)
 
 
 def _filled(tree: Tree, method: cst.FunctionDef) -> set[str]:
