@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cmp_to_key
 
 import libcst as cst
 
@@ -77,6 +78,17 @@ class Admission:
         ),
         Invalid(
             """
+def expected_surface(tools):
+    return list(tools)
+
+async def admit(run):
+    expected = expected_surface(run.tools)
+""",
+            line=3,
+            flow=((2, "parameter `tools`"), (3, "returned as the baseline, shared")),
+        ),
+        Invalid(
+            """
 def take_baseline(self, run):
     return recapture(list(run.tools), run)
 """,
@@ -93,15 +105,20 @@ def take_baseline(self, run):
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         copies = _Copies(tree, config)
+        found: list[Match] = []
+        for function in tree.functions():
+            name = function.name.value
+            if "baseline" in name or named(name, config.baseline):
+                for returned in tree.findall(function.body, cst.Return):
+                    if returned.value is not None and copies.shares(returned.value):
+                        found.append(Match(returned, "returned as the baseline, shared", _shared(tree, returned, returned.value, config)))
+                        # Reported where it makes the baseline: its callers are not reported again.
+                        copies.reported.add(name)
         for assign in tree.findall(tree.module, cst.Assign, cst.AnnAssign):
             baselines = [dotted(target) for target in assigned(assign) if named(dotted(target), config.baseline)]
             if baselines and assign.value is not None and copies.shares(assign.value):
-                yield Match(assign, f"baseline `{baselines[0]}` shares it", _shared(tree, assign, assign.value, config))
-        for function in tree.functions():
-            if "baseline" in function.name.value:
-                for returned in tree.findall(function.body, cst.Return):
-                    if returned.value is not None and copies.shares(returned.value):
-                        yield Match(returned, "returned as the baseline, shared", _shared(tree, returned, returned.value, config))
+                found.append(Match(assign, f"baseline `{baselines[0]}` shares it", _shared(tree, assign, assign.value, config)))
+        yield from sorted(found, key=cmp_to_key(lambda a, b: -1 if tree.precedes(a.node, b.node) else 1))
 
 
 def _shared(tree: Tree, at: cst.CSTNode, value: cst.BaseExpression, config: ScanConfig) -> tuple[Place, ...]:
@@ -129,6 +146,8 @@ class _Copies:
         self.names = imports(tree)
         self.tree = tree
         self._returning: dict[str, tuple[list[str], frozenset[str]]] | None = None
+        #: Functions that return a baseline reported at their own return.
+        self.reported: set[str] = set()
 
     def shares(self, value: cst.BaseExpression) -> bool:
         """Whether `value` hands out objects the request still holds."""
@@ -193,7 +212,7 @@ class _Copies:
         if self._returning is None:
             self._returning = _returning(self.tree, self.config)
         target = callee_name(call)
-        if target not in self._returning:
+        if target not in self._returning or target in self.reported:
             return False
         names, returned = self._returning[target]
         offset = 1 if names and names[0] in SELF else 0
