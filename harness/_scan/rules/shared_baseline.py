@@ -118,7 +118,11 @@ def take_baseline(self, run):
             baselines = [dotted(target) for target in assigned(assign) if named(dotted(target), config.baseline)]
             if baselines and assign.value is not None and copies.shares(assign.value):
                 found.append(Match(assign, f"baseline `{baselines[0]}` shares it", _shared(tree, assign, assign.value, config)))
-        yield from sorted(found, key=cmp_to_key(lambda a, b: -1 if tree.precedes(a.node, b.node) else 1))
+
+        def order(first: Match, second: Match) -> int:
+            return -1 if tree.precedes(first.node, second.node) else 1
+
+        yield from sorted(found, key=cmp_to_key(order))
 
 
 def _shared(tree: Tree, at: cst.CSTNode, value: cst.BaseExpression, config: ScanConfig) -> tuple[Place, ...]:
