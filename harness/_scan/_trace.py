@@ -175,7 +175,7 @@ class Trace:
             return joined if joined is not None else None
         if isinstance(statement, cst.FunctionDef):
             # A closure sees the enclosing names as they are where it is defined.
-            nested = Trace(self.tree, self.config, self.names, self.globals, self.setting)
+            nested = type(self)(self.tree, self.config, self.names, self.globals, self.setting)
             self.events.extend(nested.run(statement, env))
             return env
         return env  # classes are traced method by method; `match` is left alone

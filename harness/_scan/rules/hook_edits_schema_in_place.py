@@ -58,6 +58,16 @@ class Fitter:
         names = sorted(request.tools[0]["parameters"]["properties"])
         request.tools = fresh
 """,
+        """
+import copy
+
+def on_before_dispatch(request):
+    def strict(tool):
+        tool = copy.deepcopy(tool)
+        tool.inputSchema["additionalProperties"] = False
+        return tool
+    request.tools = [strict(tool) for tool in request.tools]
+""",
     )
     invalid = (
         Invalid(
@@ -150,17 +160,21 @@ class _CopyTrace(Trace):
 
 def _traced_edits(tree: Tree, config: ScanConfig, hook: cst.FunctionDef) -> dict[int, Mutation]:
     """The hook's in-place edits of values the trace follows, by edited node; several edits of one
-    node (`del a[k], b[k]`) are joined."""
-    trace = _CopyTrace(tree, config, imports(tree), module_names(tree))
-    edits: dict[int, Mutation] = {}
-    for event in trace.run(hook):
-        if isinstance(event, Mutation):
-            before = edits.get(id(event.node))
-            edits[id(event.node)] = event if before is None else Mutation(event.node, join(before.value, event.value) or event.value)
-    return edits
+    node (`del a[k], b[k]`) are joined. Traced once per hook, though TS111 asks too."""
+
+    def trace() -> dict[int, Mutation]:
+        edits: dict[int, Mutation] = {}
+        for event in _CopyTrace(tree, config, imports(tree), module_names(tree)).run(hook):
+            if isinstance(event, Mutation):
+                before = edits.get(id(event.node))
+                joined = event if before is None else Mutation(event.node, join(before.value, event.value) or event.value)
+                edits[id(event.node)] = joined
+        return edits
+
+    return tree.memo(("hook_edits", id(hook), config), trace)
 
 
-def _edits_schema(node: cst.CSTNode, edit: Mutation | None, keys: set[str]) -> bool:
+def _edits_schema(node: cst.Assign | cst.AugAssign | cst.Del | cst.Call, edit: Mutation | None, keys: set[str]) -> bool:
     """Whether the statement or call writes into a schema the hook did not deep-copy: along the
     schema's own path (`tool["input_schema"]["x"] = …`) or through an alias the trace follows back
     to one (`params = tool["input_schema"]; params["x"] = …`)."""
@@ -170,7 +184,7 @@ def _edits_schema(node: cst.CSTNode, edit: Mutation | None, keys: set[str]) -> b
         func = node.func
         along = isinstance(func, cst.Attribute) and func.attr.value in _MUTATING and _through_schema(func.value, keys)
     else:
-        along = any(_inside_schema(target, keys) for target in assigned(node))  # type: ignore[arg-type]
+        along = any(_inside_schema(target, keys) for target in assigned(node))
     return along or (edit is not None and edit.value.schema)
 
 
