@@ -58,6 +58,11 @@ class Agent(BaseModel):
 
     async def afork(self):
         return self.model_copy(update=dict(tools=list(self.tools)))
+
+    def with_tool(self, tool):
+        changes = {"name": self.name}
+        changes["tools"] = [*self.tools, tool]
+        return self.model_copy(update=changes)
 """,
         """
 import dataclasses as dc
@@ -167,6 +172,18 @@ class Agent(BaseModel):
 """,
             line=6,
         ),
+        Invalid(
+            """
+class Agent(BaseModel):
+    tools: list
+
+    def fork(self, name):
+        changes = {"tools": self.tools}
+        changes.update(name=name)
+        return self.model_copy(update=changes)
+""",
+            line=8,
+        ),
     )
 
     def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
@@ -187,7 +204,8 @@ class Agent(BaseModel):
                     if not _shares(call, klass, fields, names) or _given_own_list(tree, method, call, fields):
                         continue
                     splats = any(arg.star == "**" for arg in call.args)
-                    if not (splats and fields & _filled(tree, method)):
+                    kwargs = method.params.star_kwarg.name.value if isinstance(method.params.star_kwarg, cst.Param) else ""
+                    if not (splats and fields & _filled(tree, method, kwargs)):
                         field = _shared_field(call, defined)
                         yield Match(call, f"copied with the same list by {shown(call)}", ((defined[field], f"tool list field `{field}`"),))
 
@@ -261,35 +279,55 @@ def _updates_own_list(call: cst.Call, fields: set[str]) -> bool:
     """`model_copy(update={"tools": [...]})` (or `update=dict(tools=...)`) gives the copy another list,
     unless the update hands it `self.tools` itself."""
     update = next((arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == "update"), None)
-    given: list[tuple[str, cst.BaseExpression]] = []
-    if isinstance(update, cst.Dict):
-        for element in update.elements:
-            if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString):
-                given.append((str(element.key.evaluated_value), element.value))
-    elif isinstance(update, cst.Call) and dotted(update.func) == "dict":
-        given = [(arg.keyword.value, arg.value) for arg in update.args if arg.keyword is not None]
-    return any(key in fields and dotted(value) != f"self.{key}" for key, value in given)
+    return update is not None and _new_list(_entries(update), fields)
 
 
-def _filled(tree: Tree, method: cst.FunctionDef) -> set[str]:
-    """Keys the method puts into its `**kwargs` (`kwargs.setdefault("tools", …)`, `kwargs["tools"] = …`)
-    before splatting them into the copy: the fields the copy is given anew."""
-    kwargs = method.params.star_kwarg.name.value if isinstance(method.params.star_kwarg, cst.Param) else ""
+def _entries(mapping: cst.BaseExpression) -> list[tuple[str, cst.BaseExpression]]:
+    """The literal keys and values of `{"tools": …}` or `dict(tools=…)`."""
+    if isinstance(mapping, cst.Dict):
+        return [
+            (str(element.key.evaluated_value), element.value)
+            for element in mapping.elements
+            if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString)
+        ]
+    if isinstance(mapping, cst.Call) and dotted(mapping.func) == "dict":
+        return [(arg.keyword.value, arg.value) for arg in mapping.args if arg.keyword is not None]
+    return []
+
+
+def _new_list(entries: list[tuple[str, cst.BaseExpression]], fields: set[str]) -> bool:
+    """Whether a tool field is given anything but the original's own list."""
+    return any(key in fields and dotted(value) != f"self.{key}" for key, value in entries)
+
+
+def _filled(tree: Tree, method: cst.FunctionDef, name: str) -> set[str]:
+    """Keys the method puts into the mapping `name` — its `**kwargs`, or the `update=` of a
+    `model_copy` (`kwargs.setdefault("tools", …)`, `kwargs["tools"] = …`, `changes = {"tools": …}`)
+    — before handing it to the copy: the fields the copy is given anew."""
     keys = set()
     for call in tree.calls(method.body):
-        if dotted(call.func) == f"{kwargs}.setdefault" and call.args and isinstance(call.args[0].value, cst.SimpleString):
+        if dotted(call.func) == f"{name}.setdefault" and call.args and isinstance(call.args[0].value, cst.SimpleString):
             keys.add(str(call.args[0].value.evaluated_value))
+        elif dotted(call.func) == f"{name}.update":
+            keys.update(arg.keyword.value for arg in call.args if arg.keyword is not None)
+            keys.update(key for arg in call.args[:1] for key, _ in _entries(arg.value))
     for statement in tree.findall(method.body, cst.Assign):
         for target in assigned(statement):
-            if isinstance(target, cst.Subscript) and dotted(target.value) == kwargs:
+            if isinstance(target, cst.Subscript) and dotted(target.value) == name:
                 index = target.slice[0].slice
                 if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):
                     keys.add(str(index.value.evaluated_value))
+            elif isinstance(target, cst.Name) and target.value == name:
+                keys.update(key for key, value in _entries(statement.value) if dotted(value) != f"self.{key}")
     return keys
 
 
 def _given_own_list(tree: Tree, method: cst.FunctionDef, call: cst.Call, fields: set[str]) -> bool:
-    """`twin = copy.copy(self)` followed by `twin.tools = …` in the same method."""
+    """`twin = copy.copy(self)` followed by `twin.tools = …` in the same method, or
+    `self.model_copy(update=changes)` after the method put a tool field into `changes`."""
+    update = next((arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == "update"), None)
+    if isinstance(update, cst.Name) and fields & _filled(tree, method, update.value):
+        return True
     holders = {
         dotted(target)
         for statement in tree.findall(method.body, cst.Assign)
