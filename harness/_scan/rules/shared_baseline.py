@@ -78,6 +78,17 @@ class Admission:
         ),
         Invalid(
             """
+class Run:
+    def _current(self):
+        return [tool.model_copy() for tool in self.tools]
+
+    def admit(self):
+        self.baseline = self._current()
+""",
+            line=7,
+        ),
+        Invalid(
+            """
 def expected_surface(tools):
     return list(tools)
 
@@ -212,13 +223,15 @@ class _Copies:
 
     def returned_by_helper(self, call: cst.Call) -> bool:
         """`expected_surface(tools)` where the module's `expected_surface` returns what it is handed,
-        or a shallow copy of it."""
+        or a shallow copy of it; `self.current_tools()` where it returns the instance's tool list."""
         if self._returning is None:
             self._returning = _returning(self.tree, self.config)
         target = callee_name(call)
         if target not in self._returning or target in self.reported:
             return False
         names, returned = self._returning[target]
+        if _INSTANCE in returned and dotted(call.func).split(".", 1)[0] in SELF:
+            return True
         offset = 1 if names and names[0] in SELF else 0
         for position, arg in enumerate(call.args):
             if arg.star:
@@ -231,17 +244,28 @@ class _Copies:
 
 def _returning(tree: Tree, config: ScanConfig) -> dict[str, tuple[list[str], frozenset[str]]]:
     """Function name → its parameter names, and those whose value (or a shallow copy of it) the
-    function itself returns; a deep copy is not tracked, so it returns nothing of its parameters."""
+    function itself returns, `_INSTANCE` for a tool list of `self`; a deep copy is not tracked, so it
+    returns nothing of them."""
     found: dict[str, tuple[list[str], frozenset[str]]] = {}
     for function, events in trace_all(tree, config):
-        returned = frozenset(
-            name
+        values = [
+            event.value
             for event in events
             if isinstance(event, Kept) and event.place == "return" and tree.enclosing(event.node, cst.FunctionDef) is function
-            for name in event.value.origin
-        )
-        found[function.name.value] = ([param.name.value for param in parameters(function)], returned)
+        ]
+        returned = {name for value in values for name in value.origin}
+        if any(value.tooling and any(_on_instance(source) for source in value.sources) for value in values):
+            returned.add(_INSTANCE)
+        found[function.name.value] = ([param.name.value for param in parameters(function)], frozenset(returned))
     return found
+
+
+#: What `_returning` names a tool list of the instance by: no parameter is called so.
+_INSTANCE = "self.<tools>"
+
+
+def _on_instance(source: cst.CSTNode) -> bool:
+    return isinstance(source, cst.Attribute) and dotted(source).split(".", 1)[0] in SELF
 
 
 def _first_name(call: cst.Call) -> str:
