@@ -9,7 +9,7 @@ import libcst as cst
 from .._cfg import block
 from .._rule import Invalid, Match, Rule, Tree, assigned, dotted, shown
 from .._types import ScanConfig
-from .._values import SCALAR_TYPES, canonical, imports, is_tool_list_name
+from .._values import SCALAR_TYPES, SHALLOW_COPIES, canonical, imports, is_tool_list_name, parameters
 
 #: Calls that copy an object field by field, every field kept as it is.
 _COPIES = frozenset({"dataclasses.replace", "copy.replace", "copy.copy", "replace", "copy"})
@@ -19,7 +19,8 @@ class CloneSharesTools(Rule):
     """A method of a class with a tool-list field that makes a copy of `self` — `dataclasses.replace`,
     `copy.copy`, `model_copy()`, or its own constructor handed `self.tools` — and gives the copy the
     very same list: appending a tool to the clone adds it to the original, and both share every
-    tool's schema."""
+    tool's schema. A copy given a list of its own — `replace(self, tools=…)`,
+    `model_copy(update={"tools": …})`, a constructor whose `__init__` keeps `list(tools)` — is not."""
 
     id = "TS112"
     name = "clone-shares-tools"
@@ -73,6 +74,19 @@ class Agent:
 
     def variants(self, names):
         return [dc.replace(self, name=name, tools=[*self.tools]) for name in names]
+""",
+        """
+class Worker:
+    def __init__(self, role, tools, *, extra_tools=()):
+        self.role = role
+        self.tools = list(tools)
+        self.extra_tools = [*extra_tools]
+
+    def spawn(self, role):
+        return Worker(role, self.tools)
+
+    def respawn(self):
+        return type(self)(self.role, tools=self.tools, extra_tools=self.extra_tools)
 """,
         """
 import dataclasses
@@ -174,6 +188,19 @@ class Agent(BaseModel):
         ),
         Invalid(
             """
+class Worker:
+    def __init__(self, role, tools):
+        self.role = role
+        self.tools = tools
+        self.names = list(tools)
+
+    def spawn(self, role):
+        return type(self)(role, self.tools)
+""",
+            line=9,
+        ),
+        Invalid(
+            """
 class Agent(BaseModel):
     tools: list
 
@@ -264,7 +291,44 @@ def _shares(call: cst.Call, klass: cst.ClassDef, fields: set[str], names: dict[s
         dotted(call.func) in {"self.__class__", klass.name.value}
         or (isinstance(call.func, cst.Call) and dotted(call.func.func) == "type" and dotted(call.func.args[0].value) == "self")
     )
-    return rebuilds and any(dotted(arg.value) in {f"self.{field}" for field in fields} for arg in call.args)
+    handed = [arg for arg in call.args if dotted(arg.value) in {f"self.{field}" for field in fields}]
+    return rebuilds and any(not _copied_by_init(klass, call, arg, names) for arg in handed)
+
+
+def _copied_by_init(klass: cst.ClassDef, call: cst.Call, arg: cst.Arg, names: dict[str, str]) -> bool:
+    """Whether the class's own `__init__` keeps only a copy of what this argument binds
+    (`self.functions = list(functions)`): the rebuilt object then gets a list of its own."""
+    init = next((s for s in block(klass.body) if isinstance(s, cst.FunctionDef) and s.name.value == "__init__"), None)
+    if init is None or arg.star:
+        return False
+    params = [param.name.value for param in parameters(init)][1:]
+    position = call.args.index(arg)
+    param = arg.keyword.value if arg.keyword is not None else params[position] if position < len(params) else ""
+    kept = [
+        statement.value
+        for line in block(init.body)
+        if isinstance(line, cst.SimpleStatementLine)
+        for statement in line.body
+        if isinstance(statement, cst.Assign) and any(dotted(t.target).startswith("self.") for t in statement.targets)
+    ]
+    # Kept as a copy, and never as itself.
+    copies = [value for value in kept if _copy_of(value, param, names)]
+    return bool(param) and bool(copies) and not any(dotted(value) == param for value in kept)
+
+
+def _copy_of(value: cst.BaseExpression, name: str, names: dict[str, str]) -> bool:
+    """`list(p)`, `tuple(p)`, `copy.copy(p)`, `p.copy()`, `p[:]`, `[*p]`, `[x for x in p]`: a new list of `p`'s items."""
+    if isinstance(value, cst.Call):
+        if isinstance(value.func, cst.Attribute) and value.func.attr.value == "copy" and not value.args:
+            return dotted(value.func.value) == name
+        return canonical(value.func, names) in SHALLOW_COPIES and bool(value.args) and dotted(value.args[0].value) == name
+    if isinstance(value, cst.Subscript):
+        return dotted(value.value) == name and all(isinstance(e.slice, cst.Slice) for e in value.slice)
+    if isinstance(value, cst.List | cst.Tuple):
+        return any(isinstance(e, cst.StarredElement) and dotted(e.value) == name for e in value.elements)
+    if isinstance(value, cst.ListComp | cst.GeneratorExp):
+        return dotted(value.for_in.iter) == name
+    return False
 
 
 def _passes_own_list(call: cst.Call, fields: set[str]) -> bool:
