@@ -9,9 +9,8 @@ import libcst as cst
 from .._module import module_names
 from .._rule import Invalid, Match, Rule, Tree, assigned, shown
 from .._trace import Mutation, Trace
-from .._values import Env
 from .._types import ScanConfig
-from .._values import Share, Value, canonical, deep_copy, imports, join
+from .._values import Env, Share, Value, canonical, deep_copy, imports, join
 
 #: Methods that change a dict or list where it stands.
 _MUTATING = ("update", "pop", "popitem", "setdefault", "clear", "append", "extend", "insert", "remove")

@@ -122,7 +122,8 @@ def take_baseline(self, run):
             if "baseline" in name or named(name, config.baseline):
                 for returned in tree.findall(function.body, cst.Return):
                     if returned.value is not None and copies.shares(returned.value):
-                        found.append(Match(returned, "returned as the baseline, shared", _shared(tree, returned, returned.value, config)))
+                        shared = _shared(tree, returned, returned.value, config)
+                        found.append(Match(returned, "returned as the baseline, shared", shared))
                         # Reported where it makes the baseline: its callers are not reported again.
                         copies.reported.add(name)
         for assign in tree.findall(tree.module, cst.Assign, cst.AnnAssign):
@@ -210,7 +211,8 @@ class _Copies:
         if not isinstance(element, cst.Call):
             return False
         if isinstance(element.func, cst.Attribute) and element.func.attr.value in {"copy", "model_copy"}:
-            return not any(arg.keyword is not None and arg.keyword.value == "deep" and dotted(arg.value) != "False" for arg in element.args)
+            keywords = {arg.keyword.value: dotted(arg.value) for arg in element.args if arg.keyword is not None}
+            return keywords.get("deep", "False") == "False"
         return _copying(canonical(element.func, self.names))
 
     def copies_each(self, function: cst.BaseExpression) -> bool:
@@ -236,7 +238,8 @@ class _Copies:
         for position, arg in enumerate(call.args):
             if arg.star:
                 continue
-            name = arg.keyword.value if arg.keyword is not None else names[position + offset] if position + offset < len(names) else ""
+            index = position + offset
+            name = arg.keyword.value if arg.keyword is not None else names[index] if index < len(names) else ""
             if name in returned and self.holds_tools(arg.value):
                 return True
         return False
