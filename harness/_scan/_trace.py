@@ -58,6 +58,7 @@ _SCALAR_KEYS = frozenset(
 )
 #: Methods that hand out a part of the value (or a view of its parts).
 _PARTS = frozenset({"get", "pop", "setdefault", "items", "values", "keys"})
+#: Methods that hand out a view whose items are the container's parts.
 _VIEWS = frozenset({"items", "values"})
 @dataclass(frozen=True, slots=True)
 class Mutation:
