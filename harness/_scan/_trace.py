@@ -41,6 +41,7 @@ from ._values import (
     join,
     parameters,
     part,
+    part_share,
     seeds,
 )
 
@@ -58,6 +59,8 @@ _SCALAR_KEYS = frozenset(
 )
 #: Methods that hand out a part of the value (or a view of its parts).
 _PARTS = frozenset({"get", "pop", "setdefault", "items", "values", "keys"})
+#: Methods that hand out a view whose items are the container's parts.
+_VIEWS = frozenset({"items", "values"})
 @dataclass(frozen=True, slots=True)
 class Mutation:
     """A tracked value edited where it stands: `x[k] = v`, `del x[k]`, `x.update(…)`."""
@@ -176,7 +179,7 @@ class Trace:
             return joined if joined is not None else None
         if isinstance(statement, cst.FunctionDef):
             # A closure sees the enclosing names as they are where it is defined.
-            nested = Trace(self.tree, self.config, self.names, self.globals, self.setting)
+            nested = type(self)(self.tree, self.config, self.names, self.globals, self.setting)
             self.events.extend(nested.run(statement, env))
             return env
         return env  # classes are traced method by method; `match` is left alone
@@ -348,7 +351,7 @@ class Trace:
         named_schema = key is not None and (key in self.config.schema_keys or owner.tooling and is_schema_name(key, self.config))
         if key is None or owner.schema or named_schema:
             return part(owner, schema=named_schema)
-        return Value(Share.ALIAS, False, is_tool_list_name(key, self.config), owner.origin, owner.held_at, owner.sources)
+        return Value(part_share(owner), False, is_tool_list_name(key, self.config), owner.origin, owner.held_at, owner.sources)
 
     def display(self, node: cst.Dict | cst.List | cst.Tuple | cst.Set, env: Env) -> Value | None:
         """`{**x}` and `[*x]` copy the outer container. A literal that lists a tracked value
@@ -386,10 +389,11 @@ class Trace:
             element = self.value(node.value, inner)
         else:
             element = self.value(node.elt, inner)
-        # `[t for t in tools]`, `[dict(t) for t in tools]`: new outer objects around the caller's parts.
+        # `[t for t in tools]`, `[dict(t) for t in tools]`: new outer objects around the caller's parts;
+        # when each element is a copy (`dict(t)`), writing a key of one edits nothing of the caller's.
         if element is None or source is None:
             return None
-        return element.copied()
+        return replace(element.copied(), fresh_parts=element.share is Share.SHALLOW)
 
     def call(self, node: cst.Call, env: Env) -> Value | None:
         func = node.func
@@ -414,6 +418,9 @@ class Trace:
                 if method == "model_copy":
                     deep = any(_keyword(arg) == "deep" and dotted(arg.value) != "False" for arg in node.args)
                     return None if deep else owner.copied()
+                if owner.fresh_parts and method in _VIEWS and not node.args:
+                    # A view of a container of copies yields the copies themselves.
+                    return owner
                 if method in _PARTS:
                     return self.member(owner, _literal(node.args[0].value) if node.args else None)
         if deep_copy(node, callee, self.config):
@@ -424,7 +431,7 @@ class Trace:
             return first.copied()
         mapped = args[1] if len(args) > 1 else None
         if callee == "map" and mapped is not None and canonical(node.args[0].value, self.names) in SHALLOW_COPIES:
-            return mapped.copied()
+            return replace(mapped.copied(), fresh_parts=True)
         for position, (arg, held) in enumerate(zip(node.args, args, strict=True)):
             if held is not None:
                 self.events.append(Passed(node, _keyword(arg) or position, held))

@@ -55,6 +55,8 @@ class Value:
     #: Where the value entered the function, first reached first: each parameter it was reached
     #: from (its `cst.Param`) and each `self.<field>` or `request.tools` it was read from.
     sources: tuple[cst.CSTNode, ...] = ()
+    #: Its parts are new objects too, one level down: `{k: dict(v) for k, v in props.items()}`.
+    fresh_parts: bool = False
 
     @property
     def caller(self) -> bool:
@@ -75,6 +77,7 @@ def join(left: Value | None, right: Value | None) -> Value | None:
         left.origin | right.origin,
         left.held_at or right.held_at,
         _union(left.sources, right.sources),
+        left.fresh_parts and right.fresh_parts,
     )
 
 
@@ -86,10 +89,16 @@ def _union(left: tuple[cst.CSTNode, ...], right: tuple[cst.CSTNode, ...]) -> tup
 
 
 def part(value: Value | None, schema: bool = False) -> Value | None:
-    """A nested value of `value`: shared with the caller even when `value` is a shallow copy."""
+    """A nested value of `value`: shared with the caller even when `value` is a shallow copy, unless
+    `value` was built of copies (then the part is a new object around the caller's parts)."""
     if value is None:
         return None
-    return Value(Share.ALIAS, value.schema or schema, value.tooling or schema, value.origin, value.held_at, value.sources)
+    return Value(part_share(value), value.schema or schema, value.tooling or schema, value.origin, value.held_at, value.sources)
+
+
+def part_share(value: Value) -> Share:
+    """How much of the caller's object a part of `value` shares."""
+    return Share.SHALLOW if value.fresh_parts else Share.ALIAS
 
 
 Env = dict[str, Value]

@@ -80,6 +80,26 @@ def to_function(function, strict: bool | None = None):
         described["parameters"]["additionalProperties"] = False
     return described
 """,
+        """
+class Annotator:
+    def with_units(self, input_schema, units):
+        props = {key: dict(prop) for key, prop in input_schema.get("properties", {}).items()}
+        for key, unit in units.items():
+            if key in props:
+                props[key]["description"] = unit
+        return {**input_schema, "properties": props}
+""",
+        """
+import copy
+
+async def untitled(json_schema):
+    props = [copy.copy(prop) for prop in json_schema["properties"].values()]
+    for prop in props:
+        prop.pop("title", None)
+    firsts = list(map(dict, json_schema["properties"].values()))
+    firsts[0]["title"] = "first"
+    return props, firsts
+""",
     )
     invalid = (
         Invalid(
@@ -173,6 +193,16 @@ def to_function(function, strict: bool | None = None):
     return described
 """,
             line=8,
+        ),
+        Invalid(
+            """
+def itemless(json_schema):
+    props = {key: dict(prop) for key, prop in json_schema["properties"].items()}
+    for key, prop in props.items():
+        prop["items"]["title"] = key
+    return props
+""",
+            line=5,
         ),
     )
 

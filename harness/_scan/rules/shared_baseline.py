@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cmp_to_key
 
 import libcst as cst
 
+from .._module import callee_name, trace_all
 from .._places import name_source
 from .._rule import Invalid, Match, Place, Rule, Tree, assigned, dotted, is_tools, named, shown
+from .._trace import Kept
 from .._types import ScanConfig
+from .._values import SELF, SHALLOW_COPIES, canonical, imports, parameters
 
-#: Calls that copy only the outer container: every nested schema dict stays shared.
-_SHALLOW = ("list", "tuple", "copy.copy", "dict", "replace", "dataclasses.replace")
+#: Calls that copy only the outer container (read through the module's imports): every nested
+#: schema dict stays shared.
+_SHALLOW = SHALLOW_COPIES | {"replace"}
 
 
 class SharedBaseline(Rule):
@@ -33,6 +38,21 @@ def take_baseline(self, run):
     baseline = _admitted(run.scenario.contract)
     return lambda: baseline
 """,
+        """
+import copy as cp
+
+def _names(tools):
+    return [tool["name"] for tool in tools]
+
+def _frozen(tools):
+    return cp.deepcopy(tools)
+
+async def admit(run, settings):
+    expected = list(map(cp.deepcopy, run.tools))
+    expected = _frozen(run.tools)
+    expected = _names(run.tools)
+    baseline = cp.copy(settings)
+""",
     )
     invalid = (
         Invalid("baseline = list(request.tools)\n", line=1, flow=((1, "tool list `request.tools`"), (1, "baseline `baseline` shares it"))),
@@ -40,6 +60,44 @@ def take_baseline(self, run):
         Invalid("self.baseline = request.tools[:]\n", line=1),
         Invalid("baseline = [tool.copy() for tool in admitted_tools]\n", line=1),
         Invalid("expected_tools = tools\n", line=1),
+        Invalid("import copy as cp\n\ndef admit(tools):\n    baseline = cp.copy(tools)\n", line=4),
+        Invalid("from copy import copy\n\nasync def admit(run):\n    expected = [copy(tool) for tool in run.tools]\n", line=4),
+        Invalid("expected = list(map(dict, request.tools))\n", line=1),
+        Invalid("expected = (*map(lambda tool: tool.copy(), admitted_tools),)\n", line=1),
+        Invalid(
+            """
+class Admission:
+    def _surface_of(self, tools):
+        return [{**tool} for tool in tools]
+
+    def admit(self, run):
+        self.expected = self._surface_of(tools=run.tools)
+""",
+            line=7,
+            flow=((7, "tool list `run.tools`"), (7, "baseline `self.expected` shares it")),
+        ),
+        Invalid(
+            """
+class Run:
+    def _current(self):
+        return [tool.model_copy() for tool in self.tools]
+
+    def admit(self):
+        self.baseline = self._current()
+""",
+            line=7,
+        ),
+        Invalid(
+            """
+def expected_surface(tools):
+    return list(tools)
+
+async def admit(run):
+    expected = expected_surface(run.tools)
+""",
+            line=3,
+            flow=((2, "parameter `tools`"), (3, "returned as the baseline, shared")),
+        ),
         Invalid(
             """
 def take_baseline(self, run):
@@ -57,61 +115,171 @@ def take_baseline(self, run):
         return (config.baseline,)
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
+        copies = _Copies(tree, config)
+        found: list[Match] = []
+        for function in tree.functions():
+            name = function.name.value
+            if "baseline" in name or named(name, config.baseline):
+                for returned in tree.findall(function.body, cst.Return):
+                    if returned.value is not None and copies.shares(returned.value):
+                        shared = _shared(tree, returned, returned.value, config)
+                        found.append(Match(returned, "returned as the baseline, shared", shared))
+                        # Reported where it makes the baseline: its callers are not reported again.
+                        copies.reported.add(name)
         for assign in tree.findall(tree.module, cst.Assign, cst.AnnAssign):
             baselines = [dotted(target) for target in assigned(assign) if named(dotted(target), config.baseline)]
-            if baselines and assign.value is not None and _shares(assign.value, config):
-                yield Match(assign, f"baseline `{baselines[0]}` shares it", _shared(tree, assign, assign.value, config))
-        for function in tree.functions():
-            if "baseline" in function.name.value:
-                for returned in tree.findall(function.body, cst.Return):
-                    if returned.value is not None and _shares(returned.value, config):
-                        yield Match(returned, "returned as the baseline, shared", _shared(tree, returned, returned.value, config))
+            if baselines and assign.value is not None and copies.shares(assign.value):
+                found.append(Match(assign, f"baseline `{baselines[0]}` shares it", _shared(tree, assign, assign.value, config)))
+
+        def order(first: Match, second: Match) -> int:
+            return -1 if tree.precedes(first.node, second.node) else 1
+
+        yield from sorted(found, key=cmp_to_key(order))
 
 
 def _shared(tree: Tree, at: cst.CSTNode, value: cst.BaseExpression, config: ScanConfig) -> tuple[Place, ...]:
     """The tool list the baseline shares: where a plain name got it, else the expression itself."""
-    for node in tree.findall(value, cst.Attribute, cst.Name):
+    # A call's arguments, not its callee: `expected_surface(tools)` names a function, not a list.
+    found = [arg.value for arg in value.args] if isinstance(value, cst.Call) and _own_helper(tree, value) else [value]
+    for node in (each for expression in found for each in tree.findall(expression, cst.Attribute, cst.Name)):
         if _tool_list(node, config):
             entered = name_source(tree, at, node, "tool list") if isinstance(node, cst.Name) else ()
             return entered or ((node, f"tool list {shown(node)}"),)
     return ()
 
 
-def _shares(value: cst.BaseExpression, config: ScanConfig) -> bool:
-    """Whether `value` hands out objects the request still holds."""
-    if isinstance(value, cst.Name | cst.Attribute):
-        return is_tools(value, config) or "admitted" in dotted(value)
-    if _shallow_copy(value, config):
-        return True
-    # A wrapper that makes no snapshot still hands on the shallow copy it was given.
-    return (
-        isinstance(value, cst.Call)
-        and not named(dotted(value.func), config.snapshot)
-        and any(_shallow_copy(arg.value, config) for arg in value.args)
-    )
+def _own_helper(tree: Tree, call: cst.Call) -> bool:
+    name = callee_name(call)
+    return bool(name) and any(function.name.value == name for function in tree.functions())
 
 
-def _shallow_copy(value: cst.BaseExpression, config: ScanConfig) -> bool:
-    """A copy of the tool list's outer container: `list(tools)`, `tools.copy()`, `tools[:]`…"""
-    if isinstance(value, cst.Call):
-        callee = dotted(value.func)
-        if callee.endswith(".copy"):
-            return _tool_list(value.func.value, config)  # type: ignore[attr-defined]
-        copies = named(callee, _SHALLOW) or "shallow" in callee
-        return copies and bool(value.args) and _tool_list(value.args[0].value, config)
-    if isinstance(value, cst.Subscript):
-        whole = any(isinstance(e.slice, cst.Slice) and e.slice.lower is None and e.slice.upper is None for e in value.slice)
-        return whole and _tool_list(value.value, config)
-    if isinstance(value, cst.ListComp | cst.GeneratorExp):
-        # `[t for t in tools]`, `[dict(t) for t in tools]`, `[{**t} for t in tools]`: new outer objects only.
-        element, variable = value.elt, dotted(value.for_in.target)
-        same = isinstance(element, cst.Name) and dotted(element) == variable
-        per_tool = isinstance(element, cst.Dict) or (
-            isinstance(element, cst.Call)
-            and (named(dotted(element.func), _SHALLOW) or dotted(element.func).endswith(".copy"))
-        )
-        return (same or per_tool) and _tool_list(value.for_in.iter, config)
-    return False
+class _Copies:
+    """What shares the tool list in one module: the list itself, a shallow copy of it in any
+    spelling, or what a function of the module returns when handed either."""
+
+    def __init__(self, tree: Tree, config: ScanConfig) -> None:
+        self.config = config
+        self.names = imports(tree)
+        self.tree = tree
+        self._returning: dict[str, tuple[list[str], frozenset[str]]] | None = None
+        #: Functions that return a baseline reported at their own return.
+        self.reported: set[str] = set()
+
+    def shares(self, value: cst.BaseExpression) -> bool:
+        """Whether `value` hands out objects the request still holds."""
+        if isinstance(value, cst.Name | cst.Attribute):
+            return _tool_list(value, self.config)
+        if self.shallow_copy(value):
+            return True
+        if not isinstance(value, cst.Call) or named(dotted(value.func), self.config.snapshot):
+            return False
+        # A wrapper that makes no snapshot still hands on the shallow copy it was given.
+        return any(self.shallow_copy(arg.value) for arg in value.args) or self.returned_by_helper(value)
+
+    def holds_tools(self, value: cst.BaseExpression) -> bool:
+        return _tool_list(value, self.config) or self.shallow_copy(value)
+
+    def shallow_copy(self, value: cst.BaseExpression) -> bool:
+        """A copy of the tool list's outer container: `list(tools)`, `tools.copy()`, `tools[:]`,
+        `copy.copy(tools)`, `list(map(dict, tools))`, `[*tools]`…"""
+        if isinstance(value, cst.Call):
+            callee = canonical(value.func, self.names)
+            first = value.args[0].value if value.args else None
+            if callee == "map" and len(value.args) == 2:
+                return self.copies_each(value.args[0].value) and self.holds_tools(value.args[1].value)
+            if _copying(callee):
+                return first is not None and self.holds_tools(first)
+            if isinstance(value.func, cst.Attribute) and value.func.attr.value == "copy":
+                return _tool_list(value.func.value, self.config)
+            return False
+        if isinstance(value, cst.Subscript):
+            whole = any(isinstance(e.slice, cst.Slice) and e.slice.lower is None and e.slice.upper is None for e in value.slice)
+            return whole and _tool_list(value.value, self.config)
+        if isinstance(value, cst.List | cst.Tuple | cst.Set):
+            # `[*tools]`, `(*map(dict, tools),)`: a new outer container around the same tools.
+            return any(isinstance(e, cst.StarredElement) and self.holds_tools(e.value) for e in value.elements)
+        if isinstance(value, cst.ListComp | cst.GeneratorExp | cst.SetComp):
+            # `[t for t in tools]`, `[dict(t) for t in tools]`, `[{**t} for t in tools]`: new outer objects only.
+            element, variable = value.elt, dotted(value.for_in.target)
+            same = isinstance(element, cst.Name) and dotted(element) == variable
+            per_tool = isinstance(element, cst.Dict) or self.copy_of_one(element)
+            return (same or per_tool) and self.holds_tools(value.for_in.iter)
+        return False
+
+    def copy_of_one(self, element: cst.BaseExpression) -> bool:
+        """`dict(t)`, `copy(t)`, `t.copy()`, `t.model_copy()`: one tool copied, its schema still shared."""
+        if not isinstance(element, cst.Call):
+            return False
+        if isinstance(element.func, cst.Attribute) and element.func.attr.value in {"copy", "model_copy"}:
+            keywords = {arg.keyword.value: dotted(arg.value) for arg in element.args if arg.keyword is not None}
+            return keywords.get("deep", "False") == "False"
+        return _copying(canonical(element.func, self.names))
+
+    def copies_each(self, function: cst.BaseExpression) -> bool:
+        """The function `map` applies: `dict`, `copy.copy`, or `lambda t: dict(t)`."""
+        if isinstance(function, cst.Lambda):
+            body, params = function.body, {param.name.value for param in function.params.params}
+            handed = isinstance(body, cst.Name) and body.value in params
+            return handed or (self.copy_of_one(body) and isinstance(body, cst.Call) and _first_name(body) in params)
+        return _copying(canonical(function, self.names))
+
+    def returned_by_helper(self, call: cst.Call) -> bool:
+        """`expected_surface(tools)` where the module's `expected_surface` returns what it is handed,
+        or a shallow copy of it; `self.current_tools()` where it returns the instance's tool list."""
+        if self._returning is None:
+            self._returning = _returning(self.tree, self.config)
+        target = callee_name(call)
+        if target not in self._returning or target in self.reported:
+            return False
+        names, returned = self._returning[target]
+        if _INSTANCE in returned and dotted(call.func).split(".", 1)[0] in SELF:
+            return True
+        offset = 1 if names and names[0] in SELF else 0
+        for position, arg in enumerate(call.args):
+            if arg.star:
+                continue
+            index = position + offset
+            name = arg.keyword.value if arg.keyword is not None else names[index] if index < len(names) else ""
+            if name in returned and self.holds_tools(arg.value):
+                return True
+        return False
+
+
+def _returning(tree: Tree, config: ScanConfig) -> dict[str, tuple[list[str], frozenset[str]]]:
+    """Function name → its parameter names, and those whose value (or a shallow copy of it) the
+    function itself returns, `_INSTANCE` for a tool list of `self`; a deep copy is not tracked, so it
+    returns nothing of them."""
+    found: dict[str, tuple[list[str], frozenset[str]]] = {}
+    for function, events in trace_all(tree, config):
+        values = [
+            event.value
+            for event in events
+            if isinstance(event, Kept) and event.place == "return" and tree.enclosing(event.node, cst.FunctionDef) is function
+        ]
+        returned = {name for value in values for name in value.origin}
+        if any(value.tooling and any(_on_instance(source) for source in value.sources) for value in values):
+            returned.add(_INSTANCE)
+        found[function.name.value] = ([param.name.value for param in parameters(function)], frozenset(returned))
+    return found
+
+
+#: What `_returning` names a tool list of the instance by: no parameter is called so.
+_INSTANCE = "self.<tools>"
+
+
+def _on_instance(source: cst.CSTNode) -> bool:
+    return isinstance(source, cst.Attribute) and dotted(source).split(".", 1)[0] in SELF
+
+
+def _first_name(call: cst.Call) -> str:
+    """What a one-tool copy copies: `t` of `dict(t)` and of `t.copy()`."""
+    if isinstance(call.func, cst.Attribute) and call.func.attr.value in {"copy", "model_copy"}:
+        return dotted(call.func.value)
+    return dotted(call.args[0].value) if call.args else ""
+
+
+def _copying(callee: str) -> bool:
+    return callee in _SHALLOW or "shallow" in callee.rsplit(".", 1)[-1]
 
 
 def _tool_list(value: cst.BaseExpression, config: ScanConfig) -> bool:
