@@ -120,6 +120,19 @@ def send(self, request, kind):
     reply = self.gateway.dispatch(request)
     reply(request)
 """,
+        # A module-level alias, shadowed by a parameter in one function and checked in the other.
+        """
+from host import gateway
+
+send = gateway.dispatch
+
+def forward(send, request):
+    return send(request)
+
+def ask(request):
+    final_check(request)
+    return send(request)
+""",
     )
     invalid = (
         Invalid(
@@ -302,6 +315,38 @@ class Sender:
 """,
             line=10,
         ),
+        # A module-level `partial` of the dispatch, called from a function.
+        Invalid(
+            """
+import functools
+
+from host import gateway
+
+send = functools.partial(gateway.dispatch, timeout=30)
+
+def ask(request):
+    return send(request)
+""",
+            line=9,
+            flow=(
+                (8, "parameter `request`"),
+                (6, "`send` is the dispatch"),
+                (9, "unchecked dispatch `send(...)`"),
+            ),
+        ),
+        # The dispatch imported under another name, streamed in an `async with` on a path without the check.
+        Invalid(
+            """
+from host.gateway import dispatch as send
+
+async def ask(request, hooks):
+    if hooks:
+        final_check(request)
+    async with send(request) as stream:
+        return await stream.read()
+""",
+            line=7,
+        ),
         # `gateway.dispatch` as a private (name-mangled) field.
         Invalid(
             """
@@ -338,9 +383,14 @@ def send(self, request, hooks):
             return named(name, config.check) or name.rsplit(".", 1)[-1] in checking
 
         aliases = _dispatch_aliases(tree, config)
+        names = imports(tree)
+
+        def dispatching(call: cst.Call) -> bool:
+            # `from host.gateway import dispatch as send` names the dispatch through the import.
+            return named(dotted(call.func), config.dispatch) or id(call) in aliases or named(canonical(call.func, names), config.dispatch)
 
         def dispatches(line: cst.CSTNode) -> Iterator[cst.Call]:
-            return (call for call in tree.calls(line) if named(dotted(call.func), config.dispatch) or id(call) in aliases)
+            return (call for call in tree.calls(line) if dispatching(call))
 
         for function in tree.functions():
             for dispatch in unpreceded(tree, block(function.body), dispatches, is_check, guard=compare_and_raise):
@@ -497,15 +547,38 @@ def _dispatch_aliases(tree: Tree, config: ScanConfig) -> dict[int, tuple[Place, 
     field bound in one method of a class (`self._send = …` in `__init__`) and called in another."""
     names = imports(tree)
 
-    def dispatch_of(value: cst.BaseExpression, aliases: Mapping[str, cst.CSTNode]) -> bool:
+    def dispatch_of(value: cst.BaseExpression | None, aliases: Mapping[str, cst.CSTNode]) -> bool:
         """Whether an expression is the dispatch itself, not a call of it: its name, an alias of it,
-        or a `partial` of either."""
+        or a `partial` of either. A bare annotation (`send: Sender`) binds nothing."""
         if isinstance(value, cst.Name | cst.Attribute):
             return named(dotted(value), config.dispatch) or dotted(value) in aliases
         if isinstance(value, cst.Call) and canonical(value.func, names) == "functools.partial" and value.args:
             return dispatch_of(value.args[0].value, aliases)
         return False
 
+    def bound_to_dispatch(bindings: list[tuple[cst.BaseExpression, Binding]], aliases: dict[str, cst.CSTNode]) -> None:
+        # Rounds, so `send = d` after `d = gateway.dispatch` is one too, in whatever order they are written.
+        while new := {
+            target.value: statement
+            for target, statement in bindings
+            if isinstance(target, cst.Name) and target.value not in aliases and dispatch_of(statement.value, aliases)
+        }:
+            aliases |= new
+
+    # A module-level alias (`send = partial(gateway.dispatch, …)` under the imports) serves every
+    # function that does not bind the name itself.
+    module_aliases: dict[str, cst.CSTNode] = {}
+    bound_to_dispatch(
+        [
+            (target, small)
+            for line in tree.module.body
+            if isinstance(line, cst.SimpleStatementLine)
+            for small in line.body
+            if isinstance(small, cst.Assign | cst.AnnAssign)
+            for target in assigned(small)
+        ],
+        module_aliases,
+    )
     methods = _methods(tree)
     found: dict[int, tuple[Place, ...]] = {}
     fields: dict[tuple[int, str], cst.CSTNode] = {}  # (class, field) → where it is bound
@@ -516,14 +589,10 @@ def _dispatch_aliases(tree: Tree, config: ScanConfig) -> dict[int, tuple[Place, 
             if statement.value is not None
             for target in assigned(statement)
         ]
-        aliases: dict[str, cst.CSTNode] = {}
-        # Rounds, so `send = d` after `d = gateway.dispatch` is one too, in whatever order they are written.
-        while new := {
-            dotted(target): statement
-            for target, statement in bindings
-            if isinstance(target, cst.Name) and target.value not in aliases and dispatch_of(statement.value, aliases)
-        }:
-            aliases |= new
+        own = {target.value for target, _ in bindings if isinstance(target, cst.Name)}
+        own |= {param.name.value for param in parameters(function)}
+        aliases = {name: statement for name, statement in module_aliases.items() if name not in own}
+        bound_to_dispatch(bindings, aliases)
         for call in tree.calls(function.body):
             if isinstance(call.func, cst.Name) and call.func.value in aliases:
                 found[id(call)] = _bound(aliases[call.func.value], call.func.value)
@@ -545,6 +614,10 @@ def _dispatch_aliases(tree: Tree, config: ScanConfig) -> dict[int, tuple[Place, 
                     if statement is not None:
                         found[id(call)] = _bound(statement, dotted(call.func))
     return found
+
+
+#: An assignment that may bind a name to the dispatch.
+Binding = cst.Assign | cst.AnnAssign
 
 
 def _bound(statement: cst.CSTNode, name: str) -> tuple[Place, ...]:
