@@ -82,6 +82,21 @@ def test_a_configured_owner_matches_its_private_spelling_and_the_called_name_onl
     assert [rule.id for rule in applicable("self._client._responses.create(model)\n", config)] == ["TS101"]
 
 
+def test_a_dispatch_called_through_an_alias_counts_as_a_recognised_dispatch():
+    """A module that sends only through `self._send = partial(gateway.dispatch)` has a seam: the
+    scan must not say that no dispatch was recognised."""
+    text = (
+        "from functools import partial\n\n"
+        "class Client:\n"
+        "    def __init__(self, gateway):\n"
+        "        self._send = partial(gateway.dispatch, timeout=30)\n\n"
+        "    def ask(self, request):\n"
+        "        final_check(request)\n"
+        "        return self._send(request)\n"
+    )
+    assert scan_source(text, "client.py", CONFIG) == FileScanned("client.py", (), parsed=True, dispatches=1)
+
+
 def test_a_file_that_does_not_parse_names_its_line_and_column():
     result = scan_source("tools = [\n    1,\n    2 3,\n]\n", "bad.py", CONFIG)
     assert isinstance(result, FileFailed)
