@@ -250,6 +250,26 @@ async def send(self, request):
 """,
             line=6,
         ),
+        # The test is the wrong way round: it refuses the unchanged surface and sends a changed one.
+        Invalid(
+            """
+async def send(self, request):
+    observed = capture(request.tools)
+    if observed == self.baseline:
+        raise SurfaceRefused(request.id)
+    await self.gateway.dispatch(request)
+""",
+            line=6,
+        ),
+        Invalid(
+            """
+def send(request, gateway, expected):
+    if not capture(request.tools) != expected:
+        raise SurfaceRefused(request.id)
+    gateway.dispatch(request)
+""",
+            line=5,
+        ),
         # The mismatch only logs: a captured local compared, but nothing refused.
         Invalid(
             """
@@ -413,14 +433,24 @@ def _compare_and_raise(
         return False
     # The cheap test first: every `if` of every function is asked, and few compare surfaces.
     comparisons = tree.findall(statement.test, cst.Comparison)
-    if not any(_compares_surfaces(tree, comparison, config, held) for comparison in comparisons):
+    if not any(_compares_surfaces(tree, statement.test, comparison, config, held) for comparison in comparisons):
         return False
     return always_leaves(tree, block(statement.body), stops=never_returns)
 
 
-def _compares_surfaces(tree: Tree, comparison: cst.Comparison, config: ScanConfig, held: _Held) -> bool:
-    """An equality test with the surface on one side and the baseline on another."""
-    if not any(isinstance(target.operator, cst.Equal | cst.NotEqual) for target in comparison.comparisons):
+def _compares_surfaces(
+    tree: Tree, test: cst.BaseExpression, comparison: cst.Comparison, config: ScanConfig, held: _Held
+) -> bool:
+    """A test with the surface on one side and the baseline on another that holds when they differ:
+    `!=`, or `==` under a `not`. `if observed == baseline: raise` refuses the unchanged surface and
+    lets a changed one through."""
+    negated = sum(
+        1
+        for unary in tree.findall(test, cst.UnaryOperation)
+        if isinstance(unary.operator, cst.Not) and tree.within(comparison, unary)
+    ) % 2
+    differs = cst.Equal if negated else cst.NotEqual
+    if not any(isinstance(target.operator, differs) for target in comparison.comparisons):
         return False
     sides = [comparison.left, *(target.comparator for target in comparison.comparisons)]
     roles = [_roles(tree, side, config, held.at(comparison)) for side in sides]
