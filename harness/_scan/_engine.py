@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 import libcst as cst
 from libcst.metadata import CodeRange
 
+from ._dispatches import dispatch_calls
 from ._positions import positions
 from ._rule import Match, Rule, Tree, shown
 from ._stack import with_deep_stack
@@ -133,7 +134,7 @@ def _scan(source: str, path: str, config: ScanConfig, rules: Sequence[Rule]) -> 
     try:
         module = cst.parse_module(source)
         tree = Tree(module)
-        dispatches = len(tree.calls_to(module, config.dispatch))
+        dispatches = len(dispatch_calls(tree, config))
         hits = [(rule, found if isinstance(found, Match) else Match(found)) for rule in rules for found in rule.matches(tree, config)]
         if not hits:
             return FileScanned(path, (), parsed=True, dispatches=dispatches)

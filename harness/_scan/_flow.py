@@ -84,7 +84,11 @@ def unpreceded(
                     yield node
 
 
-def always_leaves(tree: Tree, statements: Sequence[cst.BaseStatement]) -> bool:
-    """Whether no path runs these statements to their end: each one returns, raises, or loops
-    forever. A `break` or `continue` that leaves them runs on after them, so it does not count."""
-    return not graph(tree, statements).reached_without(lambda unit: False)[END]
+def always_leaves(tree: Tree, statements: Sequence[cst.BaseStatement], stops: Wanted | None = None) -> bool:
+    """Whether no path runs these statements to their end: each one returns, raises, loops forever,
+    or makes a `stops` call (one to a function that never returns). A `break` or `continue` that
+    leaves them runs on after them, so it does not count."""
+    found = graph(tree, statements)
+    if stops is None:
+        return not found.reached_without(lambda unit: False)[END]
+    return not found.reached_without(lambda unit: any(stops(call) for call in unit.calls))[END]

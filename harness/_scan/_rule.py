@@ -100,9 +100,22 @@ def _one_line(node: cst.CSTNode, width: int, tail: bool = False) -> str:
 
 
 def named(name: str, configured: Iterable[str]) -> bool:
-    """Whether a dotted name ends, segment by segment, with one of the configured names."""
+    """Whether a dotted name ends, segment by segment, with one of the configured names.
+
+    An owner segment may be spelled private: `self._gateway.dispatch` is `gateway.dispatch`, since
+    a leading underscore hides the attribute that holds the gateway, it does not make it another
+    one. The last segment must be equal: `gateway._dispatch` is another function (usually the one
+    `dispatch` wraps), and a configured name spelled with an underscore matches only that spelling.
+    """
     parts = name.split(".")
-    return any(parts[-len(want.split(".")):] == want.split(".") for want in configured if want)
+    return any(_ends_with(parts, want.split(".")) for want in configured if want)
+
+
+def _ends_with(parts: list[str], want: list[str]) -> bool:
+    if len(parts) < len(want) or parts[-1] != want[-1]:
+        return False
+    owners = zip(parts[-len(want) : -1], want[:-1])
+    return all(part == wanted or part.lstrip("_") == wanted for part, wanted in owners)
 
 
 class Tree:

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from toolsurface.harness._scan import FileFailed, FileScanned, Match, Rule, ScanConfig, Step, _stack, scan_paths, scan_source
 from toolsurface.harness._scan._engine import applicable
+from toolsurface.harness._scan._rule import named
 
 CONFIG = ScanConfig()
 SHARED = "def prepare(state):\n    baseline = list(state.tools)  {comment}\n    return baseline\n"
@@ -61,6 +62,39 @@ def test_a_dotted_name_is_mentioned_only_by_text_holding_every_part_of_it():
         "from openai.resources import responses\nsend = responses.create\nsend(model)\n",
     ):
         assert [rule.id for rule in applicable(text, config)] == ["TS101"], text
+
+
+def test_a_configured_owner_matches_its_private_spelling_and_the_called_name_only_itself():
+    """A leading underscore hides the field that holds the gateway; it does not make it another
+    gateway. `gateway._dispatch` is another function, and `_gateway` configured is only that spelling."""
+    assert named("self._gateway.dispatch", CONFIG.dispatch) and named("self.__gateway.dispatch", CONFIG.dispatch)
+    assert not named("gateway._dispatch", CONFIG.dispatch)
+    assert not named("self.my_gateway.dispatch", CONFIG.dispatch)
+    assert not named("_final_check", ("final_check",))
+    assert named("self._gateway.dispatch", ("_gateway.dispatch",))
+    assert not named("self.gateway.dispatch", ("_gateway.dispatch",))
+    # The text filter lets the private spelling through, and the rule reports the call.
+    text = "def send(self, request):\n    return self._gateway.dispatch(request)\n"
+    assert [rule.id for rule in applicable(text, CONFIG)] == ["TS101"]
+    (finding,) = scan_source(text, "send.py", CONFIG).findings
+    assert (finding.rule, finding.line) == ("TS101", 2)
+    config = replace(CONFIG, dispatch=("client.responses.create",))
+    assert [rule.id for rule in applicable("self._client._responses.create(model)\n", config)] == ["TS101"]
+
+
+def test_a_dispatch_called_through_an_alias_counts_as_a_recognised_dispatch():
+    """A module that sends only through `self._send = partial(gateway.dispatch)` has a seam: the
+    scan must not say that no dispatch was recognised."""
+    text = (
+        "from functools import partial\n\n"
+        "class Client:\n"
+        "    def __init__(self, gateway):\n"
+        "        self._send = partial(gateway.dispatch, timeout=30)\n\n"
+        "    def ask(self, request):\n"
+        "        final_check(request)\n"
+        "        return self._send(request)\n"
+    )
+    assert scan_source(text, "client.py", CONFIG) == FileScanned("client.py", (), parsed=True, dispatches=1)
 
 
 def test_a_file_that_does_not_parse_names_its_line_and_column():
