@@ -27,6 +27,12 @@ class SharedBaseline(Rule):
     name = "shared-baseline"
     message = "take the baseline as an immutable snapshot (serialized bytes or a deep copy) before any hook runs"
     valid = (
+        # A baseline read back from where it was kept is not the admitted list (TS103 judges where it came from).
+        """
+def check(request):
+    baseline = request.expected_tools
+    return list(request.expected_surface)
+""",
         """
 baseline = capture(tools)
 expected = copy.deepcopy(request.tools)
@@ -283,4 +289,7 @@ def _copying(callee: str) -> bool:
 
 
 def _tool_list(value: cst.BaseExpression, config: ScanConfig) -> bool:
-    return is_tools(value, config) or "admitted" in dotted(value)
+    """The admitted list: a tool-list name, but not one of the baseline's own names
+    (`request.expected_tools` is a baseline read back, TS103's to judge)."""
+    last = dotted(value).rsplit(".", 1)[-1]
+    return (is_tools(value, config) and last not in config.baseline) or "admitted" in dotted(value)
