@@ -25,6 +25,12 @@ latest = messages[-4:]
 reversed_tools = tools[::-1]
 rotated = tools[2:] + tools[:2]
 """,
+        # Every tool kept, in another order; the cheapest messages, not tools.
+        """
+import heapq
+ordered = heapq.nsmallest(len(tools), tools, key=cost)
+recent = heapq.nlargest(5, messages, key=when)
+""",
         """
 for tool in tools:
     if not allowed(tool):
@@ -36,6 +42,28 @@ for tool in tools:
         Invalid("request.tools = request.tools[:max_tools]\n", line=1),
         Invalid("del tools[limit:]\n", line=1),
         Invalid("kept = list(itertools.islice(tools, 8))\n", line=1),
+        # The cheapest N, and those before the running total passes the budget.
+        Invalid("import heapq\n\nrequest.tools = heapq.nsmallest(limit, request.tools, key=cost)\n", line=3),
+        Invalid(
+            """
+from itertools import accumulate, takewhile
+
+def fit(tool_list, budget):
+    sizes = accumulate(size(t) for t in tool_list)
+    return [tool for tool, total in takewhile(lambda pair: pair[1] <= budget, zip(tool_list, sizes))]
+""",
+            line=6,
+        ),
+        Invalid(
+            """
+import itertools
+
+async def fit(tools, budget):
+    pairs = zip(tools, itertools.accumulate(map(size, tools)))
+    return [tool async for tool, _ in aiter_of(itertools.takewhile(lambda p: p[1] <= budget, pairs))]
+""",
+            line=6,
+        ),
         Invalid(
             """
 def fit(run, budget):
@@ -64,11 +92,50 @@ def fit(run, budget):
             if isinstance(found, cst.Subscript) and is_tools(found.value, config) and _cuts(found):
                 if id(found) not in rotations:
                     yield Match(found, f"cut by {shown(found)}", _entered(tree, found, found.value))
-            elif isinstance(found, cst.Call) and dotted(found.func).endswith("islice") and found.args:
-                if is_tools(found.args[0].value, config):
-                    yield Match(found, f"cut by {shown(found)}", _entered(tree, found, found.args[0].value))
+            elif isinstance(found, cst.Call) and (tools := _cut_by_call(tree, found, config)) is not None:
+                yield Match(found, f"cut by {shown(found)}", _entered(tree, found, tools))
             elif isinstance(found, cst.For) and is_tools(found.iter, config) and _fills_until_full(tree, found):
                 yield Match(found, "filled until the budget runs out, the rest dropped", _entered(tree, found, found.iter))
+
+
+#: Calls that keep at most part of the iterable they are handed, by the position of that iterable:
+#: the first N, the N smallest or largest, or those before the first that fails a test.
+_CUTTING = {"islice": 0, "nsmallest": 1, "nlargest": 1, "takewhile": 1}
+#: Calls that walk the iterable they are handed whole, item by item: cutting what they give cuts it.
+_WALKING = frozenset({"zip", "enumerate", "sorted", "reversed", "list", "tuple", "iter"})
+
+
+def _cut_by_call(tree: Tree, call: cst.Call, config: ScanConfig) -> cst.BaseExpression | None:
+    """The tool list a cutting call keeps only part of (`islice(tools, 8)`, `heapq.nsmallest(k,
+    tools, key=cost)`, `takewhile(fits, zip(tools, accumulate(sizes)))`), or None."""
+    position = _CUTTING.get(dotted(call.func).rsplit(".", 1)[-1])
+    positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
+    if position is None or len(positional) <= position:
+        return None
+    handed = positional[position]
+    walked = [handed]
+    held = handed
+    if isinstance(handed, cst.Name) and not is_tools(handed, config):
+        # `pairs = zip(tools, sizes)` first, then `takewhile(fits, pairs)`.
+        bound = name_source(tree, call, handed, "")
+        if bound and isinstance(bound[0][0], cst.Assign):
+            held = bound[0][0].value
+    if isinstance(held, cst.Call) and dotted(held.func).rsplit(".", 1)[-1] in _WALKING:
+        walked += [arg.value for arg in held.args]
+    tools = next((value for value in walked if is_tools(value, config)), None)
+    if tools is None or any(_length_of(value, tools) for value in positional if value is not handed):
+        return None  # `nsmallest(len(tools), tools, key=…)` keeps every tool, reordered
+    return tools
+
+
+def _length_of(value: cst.BaseExpression, tools: cst.BaseExpression) -> bool:
+    """Whether `value` is `len(tools)`."""
+    return (
+        isinstance(value, cst.Call)
+        and dotted(value.func) == "len"
+        and len(value.args) == 1
+        and dotted(value.args[0].value) == dotted(tools) != ""
+    )
 
 
 def _entered(tree: Tree, at: cst.CSTNode, tools: cst.BaseExpression) -> tuple[Place, ...]:
