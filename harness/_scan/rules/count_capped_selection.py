@@ -33,6 +33,14 @@ class CountCappedSelection(Rule):
     name = "count-capped-selection"
     message = "when more tools qualify than the cap allows, return an explicit capacity result instead of dropping the rest"
     valid = (
+        # Popped down to a count, but messages: not a view of the tools.
+        """
+def trim(messages, tools, limit):
+    recent = sorted(messages, key=when)
+    while len(recent) > limit:
+        recent.pop(0)
+    return recent, tools
+""",
         """
 def select(names, max_tools):
     selected = []
@@ -82,6 +90,27 @@ def numbered(tools):
 """,
     )
     invalid = (
+        # Popped down to a count from a sorted view of the tools, and deleted from a copy.
+        Invalid(
+            """
+def trim(tools, scores, limit):
+    ranked = sorted(tools, key=scores.get, reverse=True)
+    while len(ranked) > limit:
+        ranked.pop()
+    return ranked
+""",
+            line=4,
+        ),
+        Invalid(
+            """
+async def trim(request, n):
+    kept = list(request.tools)
+    while n < len(kept):
+        del kept[-1]
+    request.tools = kept
+""",
+            line=4,
+        ),
         Invalid(
             """
 class Selector:
@@ -228,9 +257,13 @@ def prepare(request, limit):
                 continue  # TS107's
             if isinstance(loop, cst.While):
                 found = _shrinks(tree, loop)
-                if found is not None and tree.mentions(loop.test, words):
-                    measured = [call.args[0].value for call in tree.calls(found) if dotted(call.func) == "len" and call.args]
-                    yield Match(found, f"count cap {shown(found)}", _tool_list(tree, measured[0], "tool list") if measured else ())
+                if found is None:
+                    continue
+                measured = [call.args[0].value for call in tree.calls(found) if dotted(call.func) == "len" and call.args]
+                # `ranked = sorted(tools, …)` then `while len(ranked) > n: ranked.pop()` cuts a view of the tools.
+                view = _view_of(tree, measured[0], loop, words) if measured else ()
+                if tree.mentions(loop.test, words) or view:
+                    yield Match(found, f"count cap {shown(found)}", view or (_tool_list(tree, measured[0], "tool list") if measured else ()))
                 continue
             view = _view_source(tree, loop, words)
             about_tools = tree.mentions(loop.iter, words) or bool(view)
@@ -266,9 +299,12 @@ def _view_source(tree: Tree, loop: cst.For | cst.CompFor, words: tuple[str, ...]
     """Where the list a loop walks by a plain name was made, when it was made as a view of a tool
     list: `ordered = sorted(tools, key=…)`, `reversed(tools)`, `list(tools)`, `tools[:]`, a
     comprehension over tools, or a view of such a view."""
-    walked = _iterated(loop.iter)
+    return _view_of(tree, _iterated(loop.iter), loop, words)
+
+
+def _view_of(tree: Tree, walked: cst.BaseExpression, at: cst.CSTNode, words: tuple[str, ...]) -> tuple[Place, ...]:
+    """Where the list a plain name holds at `at` was made, when it was made as a view of a tool list."""
     seen: set[str] = set()
-    at: cst.CSTNode = loop
     while isinstance(walked, cst.Name) and walked.value not in seen:
         seen.add(walked.value)
         found = name_source(tree, at, walked, "tool list")
