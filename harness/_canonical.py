@@ -123,7 +123,9 @@ def capture(tools: Iterable[Any], fmt: ToolFormat = LOGICAL) -> Snapshot:
     whole = _as_found(tools, fmt)
     if whole is not None:
         with _CAPTURED_LOCK:
-            known = _CAPTURED.get((fmt, whole))
+            known = _CAPTURED.pop((fmt, whole), None)
+            if known is not None:
+                _CAPTURED[(fmt, whole)] = known  # most recently used last
         if known is not None:
             return Snapshot(known)
     value = [fmt.logical(tool) for tool in tools]
@@ -152,7 +154,8 @@ def _as_found(tools: list[Any], fmt: ToolFormat) -> bytes | None:
 
 
 #: Sorted-key bytes by the bytes of the same surface with its keys in the order found, for the
-#: last few surfaces captured (each can be a megabyte, so only a few).
+#: last few surfaces captured (each can be a megabyte, so only a few): by its entries, and by its
+#: tool dicts whole with the format that reads them.
 _CAPTURED: dict[bytes | tuple[ToolFormat, bytes], bytes] = {}
 _CAPTURED_LIMIT = 16
 #: A host may check its surface from threads of its own.
