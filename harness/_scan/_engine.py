@@ -30,12 +30,10 @@ from ._suppressions import suppressed
 from ._types import FileFailed, FileResult, FileScanned, Finding, ScanConfig, Step
 from .rules import RULES
 
-
-@functools.lru_cache(maxsize=1024)
-def _word(words: tuple[str, ...]) -> re.Pattern[str]:
-    """Any of these lower-case words, in lower-cased text. Letters and digits bound a word, `_` does
-    not: `take_baseline` mentions `baseline`, `checked` no `check`."""
-    return re.compile(r"(?<![a-z0-9])(?:" + "|".join(map(re.escape, words)) + r")(?![a-z0-9])")
+#: A run of letters and digits. Letters and digits bound a word, `_` does not: `take_baseline`
+#: mentions `baseline`, `checked` no `check`.
+_TOKEN = re.compile(r"[a-z0-9]+")
+_BOUNDING = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
 
 
 @functools.lru_cache(maxsize=256)
@@ -47,11 +45,45 @@ def _spellings(words: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
     return tuple(sorted(spelling for spelling in spelled if spelling))
 
 
-def _mentions(lowered: str, words: tuple[str, ...]) -> bool:
-    # A substring search rules most parts out at memory speed; the bounded match runs only on
-    # names whose every part occurs somewhere, usually one or two.
-    present = [spelling for spelling in _spellings(words) if all(part in lowered for part in spelling)]
-    return any(all(_word((part,)).search(lowered) for part in spelling) for spelling in present)
+@functools.lru_cache(maxsize=1024)
+def _runs(part: str) -> tuple[str, ...]:
+    return tuple(_TOKEN.findall(part))
+
+
+class _Words:
+    """Lower-cased text and the set of its letter-and-digit runs, taken once for every rule.
+
+    A part made only of letters and digits is a word of the text exactly when it is one of those
+    runs: a set lookup, where a search would read the whole text for each part, each rule. A part
+    with `_` or another sign (`tool_list`, `__class__`) is searched for, once each of its runs is
+    in the set.
+    """
+
+    def __init__(self, source: str) -> None:
+        self.lowered = source.lower()
+        self.tokens = frozenset(_TOKEN.findall(self.lowered))
+
+    def has(self, part: str) -> bool:
+        if part in self.tokens:
+            return True
+        runs = _runs(part)
+        if runs == (part,) or not all(run in self.tokens for run in runs):
+            return False
+        return self._bounded(part)
+
+    def _bounded(self, part: str) -> bool:
+        """Whether `part` occurs with no letter or digit either side (a search loop: a pattern
+        that looks behind reads every byte of the text in Python's `re`)."""
+        text, start = self.lowered, self.lowered.find(part)
+        while start >= 0:
+            end = start + len(part)
+            if (start == 0 or text[start - 1] not in _BOUNDING) and (end == len(text) or text[end] not in _BOUNDING):
+                return True
+            start = text.find(part, start + 1)
+        return False
+
+    def mentions(self, words: tuple[str, ...]) -> bool:
+        return any(all(map(self.has, spelling)) for spelling in _spellings(words))
 
 
 def selected(config: ScanConfig, rules: Sequence[Rule] = RULES) -> list[Rule]:
@@ -61,8 +93,8 @@ def selected(config: ScanConfig, rules: Sequence[Rule] = RULES) -> list[Rule]:
 
 def applicable(source: str, config: ScanConfig, rules: Sequence[Rule] = RULES) -> list[Rule]:
     """The selected rules whose words the text mentions: a cheap test that spares most files a parse."""
-    lowered = source.lower()
-    return [rule for rule in selected(config, rules) if all(_mentions(lowered, group) for group in rule.needs(config))]
+    text = _Words(source)
+    return [rule for rule in selected(config, rules) if all(map(text.mentions, rule.needs(config)))]
 
 
 def worth_parsing(source: str, config: ScanConfig) -> bool:

@@ -1,6 +1,7 @@
 """The engine on one file's text: positions, suppressions, the cheap filter, parse failures."""
 
 import pickle
+import re
 import sysconfig
 from dataclasses import replace
 from pathlib import Path
@@ -9,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from toolsurface.harness._scan import FileFailed, FileScanned, Match, Rule, ScanConfig, Step, _stack, scan_paths, scan_source
-from toolsurface.harness._scan._engine import applicable
+from toolsurface.harness._scan._engine import _spellings, _Words, applicable
 from toolsurface.harness._scan._rule import named
 
 CONFIG = ScanConfig()
@@ -49,6 +50,19 @@ def test_only_rules_whose_words_the_text_mentions_run():
     assert applicable("checked = expectations = 1\n", CONFIG) == []
     # A schema key wakes the rules that follow schemas anywhere, not only in hooks.
     assert {rule.id for rule in applicable("def hook(t): t['input_schema']['x'] = 1\n", CONFIG)} == {"TS109", "TS110", "TS111"}
+
+
+_PIECES = st.sampled_from(["tool", "tools", "list", "_", "__", ".", " ", "\n", "a", "Schema", "9", "$", "x_y"])
+
+
+@given(st.lists(_PIECES, max_size=24).map("".join), st.lists(st.lists(_PIECES, min_size=1, max_size=5).map("".join), max_size=4))
+def test_the_word_set_finds_exactly_what_a_bounded_search_finds(text, words):
+    """The filter reads the text's words from a set; it must agree with the definition it stands
+    for, a search bounded by letters and digits for every part of some spelling."""
+    lowered = text.lower()
+    bounded = [[re.compile(rf"(?<![a-z0-9]){re.escape(part)}(?![a-z0-9])") for part in spelling] for spelling in _spellings(tuple(words))]
+    searched = any(all(pattern.search(lowered) for pattern in spelling) for spelling in bounded)
+    assert _Words(text).mentions(tuple(words)) == searched
 
 
 def test_a_dotted_name_is_mentioned_only_by_text_holding_every_part_of_it():
