@@ -6,7 +6,7 @@ Scanned code is read as text and parsed, never imported or run.
 from ._api import default_cache_dir, python_files, scan_paths
 from ._config import load_config
 from ._engine import scan_source
-from ._rule import Invalid, Match, Rule, Tree
+from ._rule import Invalid, Match, Mentions, Needs, Rule, Tree
 from ._types import FileFailed, FileResult, FileScanned, FileSkipped, Finding, ScanConfig, Step
 from .rules import RULES
 
@@ -19,6 +19,8 @@ __all__ = [
     "Finding",
     "Invalid",
     "Match",
+    "Mentions",
+    "Needs",
     "Rule",
     "ScanConfig",
     "Step",

@@ -53,6 +53,26 @@ class Match:
     before: tuple[Place, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class Mentions:
+    """One of a rule's needs, met by text that mentions any one of these. A plain tuple of strings
+    is a need of words alone.
+
+    Words are parts of identifiers, which `_` joins: `take_baseline` mentions `baseline`, `checked`
+    no `check`. Names are configured names a rule matches only whole, as `named` does: `check`, not
+    `check_output`, and an owner (`gateway` of `gateway.dispatch`) in any private spelling. Endings
+    end a word: `inputSchema` ends with `schema`.
+    """
+
+    words: tuple[str, ...] = ()
+    names: tuple[str, ...] = ()
+    endings: tuple[str, ...] = ()
+
+
+#: What `Rule.needs` gives: every one of these must be met.
+Needs = tuple["tuple[str, ...] | Mentions", ...]
+
+
 class Rule(ABC):
     id: ClassVar[str]
     name: ClassVar[str]
@@ -62,8 +82,11 @@ class Rule(ABC):
     invalid: ClassVar[tuple[Invalid, ...]]
 
     @abstractmethod
-    def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
-        """Words the text must mention for this rule to have anything to find: one of each group."""
+    def needs(self, config: ScanConfig) -> Needs:
+        """What the text must mention for this rule to have anything to find: one of each group.
+
+        Each group must hold whatever the rule's matches depend on, in every spelling the rule
+        reads; a group that misses one hides that finding from the scan."""
 
     @abstractmethod
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode | Match]:

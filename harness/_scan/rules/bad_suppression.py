@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .. import _suppressions
-from .._rule import Invalid, Match, Rule, Tree, shown
+from .._rule import Invalid, Match, Needs, Rule, Tree, shown
 from .._types import ScanConfig
 
 
@@ -31,7 +31,7 @@ class BadSuppression(Rule):
         Invalid("tools = run.tools[:8]  # toolsurface: ignore TS107\n", line=1),
     )
 
-    def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
+    def needs(self, config: ScanConfig) -> Needs:
         return (("toolsurface",), ("ignore",))
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:

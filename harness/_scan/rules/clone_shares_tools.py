@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from .._cfg import block
-from .._rule import Invalid, Match, Rule, Tree, assigned, dotted, shown
+from .._rule import Invalid, Match, Needs, Rule, Tree, assigned, dotted, shown
 from .._types import ScanConfig
 from .._values import SCALAR_TYPES, SHALLOW_COPIES, canonical, imports, is_tool_list_name, parameters
 
@@ -213,7 +213,7 @@ class Agent(BaseModel):
         ),
     )
 
-    def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
+    def needs(self, config: ScanConfig) -> Needs:
         return (("replace", "copy", "model_copy", "__class__", "type"), config.tool_words)
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:

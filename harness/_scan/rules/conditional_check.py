@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from .._rule import Invalid, Match, Rule, Tree, dotted, named, shown
+from .._rule import Invalid, Match, Mentions, Needs, Rule, Tree, dotted, named, shown
 from .._types import ScanConfig
 
 
@@ -100,8 +100,8 @@ def on_before_dispatch(request):
         ),
     )
 
-    def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
-        return (config.check, (*config.hook_words, *config.hook_registration))
+    def needs(self, config: ScanConfig) -> Needs:
+        return (Mentions(names=config.check), Mentions(words=config.hook_words, names=config.hook_registration))
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         # One finding per check, the first reason found for it kept: a condition, a hook, a registration.

@@ -8,7 +8,7 @@ import libcst as cst
 
 from .._cfg import block
 from .._places import name_source
-from .._rule import Invalid, Match, Place, Rule, Tree, dotted, is_tools, shown
+from .._rule import Invalid, Match, Needs, Place, Rule, Tree, dotted, is_tools, shown
 from .._types import ScanConfig
 from .silent_truncation import _fills_until_full
 
@@ -247,7 +247,7 @@ def prepare(request, limit):
         ),
     )
 
-    def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
+    def needs(self, config: ScanConfig) -> Needs:
         return (("len", "enumerate", *_BUDGET), config.tool_words)
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:

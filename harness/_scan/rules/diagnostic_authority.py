@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from .._rule import Invalid, Match, Place, Rule, Tree, assigned, dotted, is_tools, shown
+from .._rule import Invalid, Match, Needs, Place, Rule, Tree, assigned, dotted, is_tools, shown
 from .._types import ScanConfig
 
 #: Names a function collects tools to hide into.
@@ -78,7 +78,7 @@ def usable(tools, history):
         ),
     )
 
-    def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
+    def needs(self, config: ScanConfig) -> Needs:
         return (config.diagnostic_words, config.message_words)
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:

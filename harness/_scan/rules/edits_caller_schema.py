@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 from .._module import editors, trace_all
 from .._places import value_source
-from .._rule import Invalid, Match, Rule, Tree, shown
+from .._rule import Invalid, Match, Mentions, Needs, Rule, Tree, shown
 from .._trace import Mutation, Passed
 from .._types import ScanConfig
 from .._values import Share
@@ -206,8 +206,8 @@ def itemless(json_schema):
         ),
     )
 
-    def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
-        return ((*config.schema_words, *config.schema_keys, *config.tool_words),)
+    def needs(self, config: ScanConfig) -> Needs:
+        return (Mentions(words=(*config.schema_keys, *config.tool_words), endings=config.schema_words),)
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         traced = trace_all(tree, config)

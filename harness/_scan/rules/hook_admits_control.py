@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator
 
 import libcst as cst
 
-from .._rule import Invalid, Match, Rule, Tree, dotted, shown
+from .._rule import Invalid, Match, Mentions, Needs, Rule, Tree, dotted, shown
 from .._types import ScanConfig
 
 #: List operations that put a tool into a tool list.
@@ -83,8 +83,8 @@ class Widening:
         ),
     )
 
-    def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
-        return ((*config.hook_words, *config.hook_registration), config.controls)
+    def needs(self, config: ScanConfig) -> Needs:
+        return (Mentions(words=config.hook_words, names=config.hook_registration), config.controls)
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         controls = {name.lower() for name in config.controls}

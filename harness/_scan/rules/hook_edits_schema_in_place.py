@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from .._module import module_names
-from .._rule import Invalid, Match, Rule, Tree, assigned, shown
+from .._rule import Invalid, Match, Mentions, Needs, Rule, Tree, assigned, shown
 from .._trace import Mutation, Trace
 from .._types import ScanConfig
 from .._values import Env, Share, Value, canonical, deep_copy, imports, join
@@ -129,8 +129,8 @@ def strict_hook(request, fresh):
         ),
     )
 
-    def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
-        return ((*config.hook_words, *config.hook_registration), config.schema_keys)
+    def needs(self, config: ScanConfig) -> Needs:
+        return (Mentions(words=config.hook_words, names=config.hook_registration), config.schema_keys)
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         keys = set(config.schema_keys)

@@ -8,7 +8,7 @@ import libcst as cst
 
 from .._module import trace_all
 from .._places import value_source
-from .._rule import Invalid, Match, Rule, Tree, assigned, shown
+from .._rule import Invalid, Match, Mentions, Needs, Rule, Tree, assigned, shown
 from .._trace import Kept
 from .._types import ScanConfig
 
@@ -164,8 +164,8 @@ class Router:
         ),
     )
 
-    def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
-        return ((*config.schema_words, *config.schema_keys, *config.tool_words),)
+    def needs(self, config: ScanConfig) -> Needs:
+        return (Mentions(words=(*config.schema_keys, *config.tool_words), endings=config.schema_words),)
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         for function, events in trace_all(tree, config):

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from .._rule import Invalid, Match, Place, Rule, Tree, assigned, dotted, named, shown
+from .._rule import Invalid, Match, Mentions, Needs, Place, Rule, Tree, assigned, dotted, named, shown
 from .._types import ScanConfig
 
 
@@ -72,8 +72,8 @@ def final_check(self, run):
         ),
     )
 
-    def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
-        return ((*config.baseline, *config.check), (*config.request_words, *config.seal_words))
+    def needs(self, config: ScanConfig) -> Needs:
+        return (Mentions(names=(*config.baseline, *config.check)), (*config.request_words, *config.seal_words))
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         sources = (*config.request_words, *config.seal_words)

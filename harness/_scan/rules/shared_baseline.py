@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from functools import cmp_to_key
 
@@ -9,7 +10,7 @@ import libcst as cst
 
 from .._module import callee_name, trace_all
 from .._places import name_source
-from .._rule import Invalid, Match, Place, Rule, Tree, assigned, dotted, is_tools, named, shown
+from .._rule import Invalid, Match, Mentions, Needs, Place, Rule, Tree, assigned, dotted, is_tools, named, shown
 from .._trace import Kept
 from .._types import ScanConfig
 from .._values import SELF, SHALLOW_COPIES, canonical, imports, parameters
@@ -117,15 +118,20 @@ def take_baseline(self, run):
         ),
     )
 
-    def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
-        return (config.baseline,)
+    def needs(self, config: ScanConfig) -> Needs:
+        # A baseline (named whole, or a function with the word in its name), and what it shares:
+        # the tool list, or a tool or schema that a helper hands back from the instance.
+        return (
+            Mentions(words=("baseline",), names=config.baseline),
+            Mentions(words=(*config.tool_words, "admitted", *config.schema_keys), endings=config.schema_words),
+        )
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         copies = _Copies(tree, config)
         found: list[Match] = []
         for function in tree.functions():
             name = function.name.value
-            if "baseline" in name or named(name, config.baseline):
+            if "baseline" in name.lower().split("_") or named(name, config.baseline):
                 for returned in tree.findall(function.body, cst.Return):
                     if returned.value is not None and copies.shares(returned.value):
                         shared = _shared(tree, returned, returned.value, config)
@@ -292,4 +298,4 @@ def _tool_list(value: cst.BaseExpression, config: ScanConfig) -> bool:
     """The admitted list: a tool-list name, but not one of the baseline's own names
     (`request.expected_tools` is a baseline read back, TS103's to judge)."""
     last = dotted(value).rsplit(".", 1)[-1]
-    return (is_tools(value, config) and last not in config.baseline) or "admitted" in dotted(value)
+    return (is_tools(value, config) and last not in config.baseline) or "admitted" in re.split(r"[._]", dotted(value).lower())

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from .._places import name_source
-from .._rule import Invalid, Match, Place, Rule, Tree, dotted, is_tools, shown
+from .._rule import Invalid, Match, Needs, Place, Rule, Tree, dotted, is_tools, shown
 from .._types import ScanConfig
 
 
@@ -83,7 +83,7 @@ def fit(run, budget):
         ),
     )
 
-    def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
+    def needs(self, config: ScanConfig) -> Needs:
         return (config.tool_words,)
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:

@@ -10,7 +10,7 @@ from .._cfg import block
 from .._dispatches import dispatch_calls
 from .._flow import Guard, Wanted, always_leaves, guarantees, unpreceded
 from .._places import name_source
-from .._rule import Invalid, Match, Place, Rule, Tree, dotted, named, shown
+from .._rule import Invalid, Match, Mentions, Needs, Place, Rule, Tree, dotted, named, shown
 from .._types import ScanConfig
 
 
@@ -379,8 +379,8 @@ def send(self, request, hooks):
         ),
     )
 
-    def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
-        return (config.dispatch,)
+    def needs(self, config: ScanConfig) -> Needs:
+        return (Mentions(names=config.dispatch),)
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         # Every query of every function asks each `if` again: answer each one once.

@@ -8,7 +8,7 @@ import libcst as cst
 
 from .._cfg import SIMPLE, block
 from .._flow import Guard, guarantees, unpreceded
-from .._rule import Invalid, Match, Place, Rule, Tree, dotted, named, shown
+from .._rule import Invalid, Match, Needs, Place, Rule, Tree, dotted, named, shown
 from .._types import ScanConfig
 from ._settling import settled_blocks, settling_calls, settling_loops
 
@@ -367,7 +367,7 @@ def settle_refusal(self, run, refusal):
         ),
     )
 
-    def needs(self, config: ScanConfig) -> tuple[tuple[str, ...], ...]:
+    def needs(self, config: ScanConfig) -> Needs:
         return (_reserving(config),)
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from toolsurface.harness._scan import FileFailed, FileScanned, Match, Rule, ScanConfig, Step, _stack, scan_paths, scan_source
-from toolsurface.harness._scan._engine import _spellings, _Words, applicable
+from toolsurface.harness._scan._engine import _spellings, _Text, applicable
 from toolsurface.harness._scan._rule import named
 
 CONFIG = ScanConfig()
@@ -46,8 +46,10 @@ def test_text_that_names_nothing_configured_is_not_parsed():
 def test_only_rules_whose_words_the_text_mentions_run():
     assert [rule.id for rule in applicable("gateway.dispatch(request)\n", CONFIG)] == ["TS101"]
     # `_` joins words, letters do not: `take_baseline` mentions `baseline`, `checked` never `check`.
-    assert [rule.id for rule in applicable("def take_baseline(): pass\n", CONFIG)] == ["TS104"]
+    assert "TS104" in {rule.id for rule in applicable("def take_baseline(run): return list(run.tools)\n", CONFIG)}
     assert applicable("checked = expectations = 1\n", CONFIG) == []
+    # A baseline that holds no tool list or schema shares none.
+    assert applicable("def take_baseline(run): return run.when\n", CONFIG) == []
     # A schema key wakes the rules that follow schemas anywhere, not only in hooks.
     assert {rule.id for rule in applicable("def hook(t): t['input_schema']['x'] = 1\n", CONFIG)} == {"TS109", "TS110", "TS111"}
 
@@ -62,7 +64,49 @@ def test_the_word_set_finds_exactly_what_a_bounded_search_finds(text, words):
     lowered = text.lower()
     bounded = [[re.compile(rf"(?<![a-z0-9]){re.escape(part)}(?![a-z0-9])") for part in spelling] for spelling in _spellings(tuple(words))]
     searched = any(all(pattern.search(lowered) for pattern in spelling) for spelling in bounded)
-    assert _Words(text).mentions(tuple(words)) == searched
+    assert _Text(text).mentions(tuple(words)) == searched
+
+
+_SEGMENTS = st.sampled_from(["gateway", "_gateway", "__gateway", "dispatch", "_dispatch", "check", "Check", "run", "my_gateway"])
+
+
+@st.composite
+def _callee_and_names(draw):
+    """A callee, and configured names of which one usually matches it: a tail of its segments,
+    owners sometimes written without their underscores."""
+    segments = draw(st.lists(_SEGMENTS, min_size=1, max_size=4))
+    tail = segments[-draw(st.integers(1, len(segments))) :]
+    matching = [segment.lstrip("_") if draw(st.booleans()) else segment for segment in tail[:-1]] + tail[-1:]
+    others = draw(st.lists(st.lists(_SEGMENTS, min_size=1, max_size=3).map(".".join), max_size=2))
+    return ".".join(segments), (".".join(matching), *others)
+
+
+@given(_callee_and_names())
+def test_a_callee_that_named_matches_always_meets_the_names_need(found):
+    """The filter may let through text the rule then passes over, never the reverse: whenever
+    `named` matches a callee, text holding that call meets the need of those names."""
+    callee, configured = found
+    if named(callee, configured):
+        assert _Text(f"result = {callee}(request)\n").names(configured)
+
+
+def test_a_configured_name_is_met_only_by_an_identifier_that_is_that_name_whole():
+    """A rule that matches calls by their configured names (`named`) needs the name whole: the
+    word `check` of `check_output` wakes nothing."""
+    hooks = "def before_hook(run):\n    {call}(run)\n"
+    assert [rule.id for rule in applicable(hooks.format(call="check"), CONFIG)] == ["TS102"]
+    assert applicable(hooks.format(call="subprocess.check_output"), CONFIG) == []
+    # An owner in its private spelling is still the configured owner.
+    assert [rule.id for rule in applicable("self.__gateway.dispatch(request)\n", CONFIG)] == ["TS101"]
+    assert applicable("self.my_gateway.dispatch(request)\n", CONFIG) == []
+
+
+def test_a_schema_named_in_camel_case_is_followed_like_one_in_snake_case():
+    """`outputSchema` ends with the schema word: the filter must let through what the rule reads."""
+    for name in ("output_schema", "outputSchema"):
+        text = f"class Registry:\n    def add(self, {name}):\n        self.kept = {name}\n"
+        (finding,) = scan_source(text, "registry.py", CONFIG).findings
+        assert (finding.rule, finding.line) == ("TS110", 3), name
 
 
 def test_a_dotted_name_is_mentioned_only_by_text_holding_every_part_of_it():
