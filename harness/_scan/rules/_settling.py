@@ -1,6 +1,6 @@
 """Settlement by the module's own code: a call to a function or method of the module that settles
-on every way out of it, and a `with` over a context manager of the module that settles however
-its block is left.
+on every way out of it, a `with` over a context manager of the module that settles however its
+block is left, and a settlement registered on an `ExitStack`.
 
 A reservation is as settled by `finally: self._close(reservation)`, when `_close` always calls the
 ledger, as by the ledger call written there; and a refusal raised inside `with self.reserved(...)`
@@ -20,11 +20,17 @@ from .._cfg import block
 from .._flow import Guard, guarantees
 from .._rule import Tree, dotted, named
 from .._types import ScanConfig
+from .._values import canonical, imports
 
 Settles = Callable[[cst.Call], bool]
 
 #: Decorators that make a generator a context manager: its `yield` is where the `with` block runs.
 _CONTEXT_MANAGERS = ("contextlib.contextmanager", "contextlib.asynccontextmanager", "contextmanager", "asynccontextmanager")
+#: Context managers that call back what is registered on them however their block is left.
+_EXIT_STACKS = frozenset({"contextlib.ExitStack", "contextlib.AsyncExitStack"})
+#: Their methods that register a callback, the callable first.
+_REGISTERS = frozenset({"callback", "push_async_callback"})
+_PARTIALS = frozenset({"functools.partial", "partial"})
 #: Decorators that leave a method's body the code a call runs.
 _PLAIN = ("staticmethod", "classmethod")
 
@@ -59,6 +65,51 @@ def settled_blocks(tree: Tree, config: ScanConfig, function: cst.FunctionDef) ->
                 found.append(statement.body)
                 break
     return found
+
+
+def settled_by_exit_stacks(tree: Tree, config: ScanConfig, function: cst.FunctionDef) -> list[cst.BaseStatement]:
+    """The statements of `function` that an exit stack settles however they are left: those after
+    `stack.callback(...)` registered a settlement, in the block of `with ExitStack() as stack:`.
+    Only a registration written as a statement of that block counts: one under an `if` may not run."""
+    settles, names = settling_calls(tree, config), imports(tree)
+    found: list[cst.BaseStatement] = []
+    for statement in tree.findall(function.body, cst.With):
+        stacks = {
+            item.asname.name.value
+            for item in statement.items
+            if isinstance(item.item, cst.Call)
+            and canonical(item.item.func, names) in _EXIT_STACKS
+            and item.asname is not None
+            and isinstance(item.asname.name, cst.Name)
+        }
+        lines = list(block(statement.body))
+        for at, line in enumerate(lines):
+            if stacks and _registers_settlement(line, stacks, settles, config, names):
+                found.extend(lines[at + 1 :])
+                break
+    return found
+
+
+def _registers_settlement(line: cst.BaseStatement, stacks: set[str], settles: Settles, config: ScanConfig, names: dict[str, str]) -> bool:
+    if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(line.body[0], cst.Expr)):
+        return False
+    call = line.body[0].value
+    if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute) and call.args):
+        return False
+    on = call.func.value
+    return (
+        isinstance(on, cst.Name) and on.value in stacks and call.func.attr.value in _REGISTERS
+        and _settling_callable(call.args[0].value, settles, config, names)
+    )  # fmt: skip
+
+
+def _settling_callable(value: cst.BaseExpression, settles: Settles, config: ScanConfig, names: dict[str, str]) -> bool:
+    """`ledger.settle`, `lambda: ledger.settle(r)`, `partial(ledger.settle, r)`: a callable that settles when called."""
+    if isinstance(value, cst.Lambda):
+        return isinstance(value.body, cst.Call) and settles(value.body)
+    if isinstance(value, cst.Call) and canonical(value.func, names) in _PARTIALS and value.args:
+        return _settling_callable(value.args[0].value, settles, config, names)
+    return named(dotted(value), config.settle)
 
 
 #: How many calls deep a settlement is followed: far past any helper chain written by hand, short of

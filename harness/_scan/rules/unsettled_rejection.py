@@ -10,7 +10,7 @@ from .._cfg import SIMPLE, block
 from .._flow import Guard, guarantees, unpreceded
 from .._rule import Invalid, Match, Needs, Place, Rule, Tree, dotted, named, shown
 from .._types import ScanConfig
-from ._settling import settled_blocks, settling_calls, settling_loops
+from ._settling import settled_blocks, settled_by_exit_stacks, settling_calls, settling_loops
 
 
 class UnsettledRejection(Rule):
@@ -208,6 +208,28 @@ def send(ledger, gateway, request):
         raise SurfaceRefused(request.id)
     gateway.dispatch(request)
 """,
+        # A settlement registered on an exit stack runs however the block is left: by a lambda,
+        # or the ledger's method with its arguments bound.
+        """
+from contextlib import ExitStack, AsyncExitStack
+from functools import partial
+
+def send(ledger, gateway, request):
+    with ExitStack() as stack:
+        reservation = ledger.reserve(request.id)
+        stack.callback(lambda: ledger.settle(reservation, "pre_dispatch_rejected"))
+        if changed(request):
+            raise SurfaceRefused(request.id)
+        return gateway.dispatch(request)
+
+async def send_async(ledger, gateway, request):
+    async with AsyncExitStack() as stack:
+        reservation = await ledger.reserve(request.id)
+        stack.push_async_callback(partial(ledger.settle, reservation, "pre_dispatch_rejected"))
+        if changed(request):
+            raise SurfaceRefused(request.id)
+        return await gateway.dispatch(request)
+""",
         # The loop leaves only by `break`, after a settlement that did not raise.
         """
 def settle_refusal(self, run, refusal):
@@ -352,6 +374,37 @@ def send(ledger, gateway, request, reservations):
 """,
             line=9,
         ),
+        # A refusal raised before the settlement is registered, or with one registered only on
+        # some paths, leaves the reservation open.
+        Invalid(
+            """
+import contextlib
+
+def send(ledger, gateway, request):
+    with contextlib.ExitStack() as stack:
+        reservation = ledger.reserve(request.id)
+        if changed(request):
+            raise SurfaceRefused(request.id)
+        stack.callback(ledger.settle, reservation, "pre_dispatch_rejected")
+        return gateway.dispatch(request)
+""",
+            line=8,
+        ),
+        Invalid(
+            """
+from contextlib import ExitStack
+
+def send(ledger, gateway, request, audited):
+    with ExitStack() as stack:
+        reservation = ledger.reserve(request.id)
+        if audited:
+            stack.callback(ledger.settle, reservation, "pre_dispatch_rejected")
+        if changed(request):
+            raise SurfaceRefused(request.id)
+        return gateway.dispatch(request)
+""",
+            line=10,
+        ),
         # The early return is a path that settles nothing, as an `if` around the settlement is.
         Invalid(
             """
@@ -427,7 +480,8 @@ def _settled_on_the_way_out(
     settles on every path, or in an `except` clause that catches them (a refusal type, `Exception`,
     `BaseException` or everything) and settles; or that a context manager of the module settles,
     raised in the block of its `with`."""
-    covered = {id(raised) for part in settled_blocks(tree, config, function) for raised in tree.findall(part, cst.Raise)}
+    settled = [*settled_blocks(tree, config, function), *settled_by_exit_stacks(tree, config, function)]
+    covered = {id(raised) for part in settled for raised in tree.findall(part, cst.Raise)}
     for statement in tree.findall(function.body, cst.Try, cst.TryStar):
         settling_handlers = [
             handler for handler in statement.handlers
