@@ -60,6 +60,7 @@ async def admit(run, settings):
     expected = _names(run.tools)
     baseline = cp.copy(settings)
 """,
+        "def take_baselines(surface):\n    baseline = surface.model_copy(deep=True)\n    return baseline\n",
     )
     invalid = (
         Invalid("baseline = list(request.tools)\n", line=1, flow=((1, "tool list `request.tools`"), (1, "baseline `baseline` shares it"))),
@@ -70,6 +71,8 @@ async def admit(run, settings):
         Invalid("import copy as cp\n\ndef admit(tools):\n    baseline = cp.copy(tools)\n", line=4),
         Invalid("from copy import copy\n\nasync def admit(run):\n    expected = [copy(tool) for tool in run.tools]\n", line=4),
         Invalid("expected = list(map(dict, request.tools))\n", line=1),
+        # A model that holds the tool list, copied shallow: the copy's list is the request's.
+        Invalid("def take_baselines(surface):\n    baseline = surface.model_copy()\n    return baseline\n", line=2),
         Invalid("expected = (*map(lambda tool: tool.copy(), admitted_tools),)\n", line=1),
         Invalid(
             """
@@ -201,8 +204,9 @@ class _Copies:
                 return self.copies_each(value.args[0].value) and self.holds_tools(value.args[1].value)
             if _copying(callee):
                 return first is not None and self.holds_tools(first)
-            if isinstance(value.func, cst.Attribute) and value.func.attr.value == "copy":
-                return _tool_list(value.func.value, self.config)
+            if isinstance(value.func, cst.Attribute) and value.func.attr.value in {"copy", "model_copy"}:
+                # `tools.copy()`, or a model that holds the tools copied without `deep=True`.
+                return not _deep(value) and _tool_list(value.func.value, self.config)
             return False
         if isinstance(value, cst.Subscript):
             whole = any(isinstance(e.slice, cst.Slice) and e.slice.lower is None and e.slice.upper is None for e in value.slice)
@@ -223,8 +227,7 @@ class _Copies:
         if not isinstance(element, cst.Call):
             return False
         if isinstance(element.func, cst.Attribute) and element.func.attr.value in {"copy", "model_copy"}:
-            keywords = {arg.keyword.value: dotted(arg.value) for arg in element.args if arg.keyword is not None}
-            return keywords.get("deep", "False") == "False"
+            return not _deep(element)
         return _copying(canonical(element.func, self.names))
 
     def copies_each(self, function: cst.BaseExpression) -> bool:
@@ -281,6 +284,12 @@ _INSTANCE = "self.<tools>"
 
 def _on_instance(source: cst.CSTNode) -> bool:
     return isinstance(source, cst.Attribute) and dotted(source).split(".", 1)[0] in SELF
+
+
+def _deep(call: cst.Call) -> bool:
+    """Whether a `copy()`/`model_copy()` call asks for a deep copy: anything but `deep=False` left out."""
+    keywords = {arg.keyword.value: dotted(arg.value) for arg in call.args if arg.keyword is not None}
+    return keywords.get("deep", "False") != "False"
 
 
 def _first_name(call: cst.Call) -> str:
