@@ -245,7 +245,7 @@ class _Builder:
         for case in statement.cases:
             tried = self.code(case.guard, exits, frontier)
             ends += self.run(block(case.body), [tried], exits)
-            if case.guard is None and _irrefutable(case.pattern):
+            if case.guard is None and irrefutable(case.pattern):
                 return ends
             frontier = [tried]  # no match: the next case is tried
         return ends + frontier
@@ -294,12 +294,12 @@ class _Builder:
         return _Exits(copy(exits.returns), copy(exits.raises), copy(exits.escapes), copy(exits.breaks), copy(exits.continues))
 
 
-def _irrefutable(pattern: cst.MatchPattern) -> bool:
+def irrefutable(pattern: cst.MatchPattern) -> bool:
     """A capture or `_`, alone or as one alternative: the case matches whatever the subject is."""
     if isinstance(pattern, cst.MatchAs):
-        return pattern.pattern is None or _irrefutable(pattern.pattern)
+        return pattern.pattern is None or irrefutable(pattern.pattern)
     if isinstance(pattern, cst.MatchOr):
-        return any(_irrefutable(element.pattern) for element in pattern.patterns)
+        return any(irrefutable(element.pattern) for element in pattern.patterns)
     return False
 
 

@@ -6,7 +6,7 @@ from collections.abc import Iterator, Mapping
 
 import libcst as cst
 
-from .._cfg import block
+from .._cfg import block, irrefutable
 from .._dispatches import dispatch_calls
 from .._flow import Guard, Wanted, always_leaves, guarantees, unpreceded
 from .._places import name_source
@@ -23,6 +23,16 @@ class UnguardedDispatch(Rule):
     name = "unguarded-dispatch"
     message = "check the request's surface against the expected one on every path right before dispatch"
     valid = (
+        # The compare-and-raise written as the first case of a `match`.
+        """
+def send(gateway, request, baseline):
+    match capture(request.tools):
+        case observed if observed != baseline:
+            raise SurfaceRefused(request.id)
+        case _:
+            pass
+    return gateway.dispatch(request)
+""",
         """
 def send(self, run):
     try:
@@ -367,6 +377,19 @@ async def ask(request, hooks):
 """,
             line=7,
         ),
+        # A case before the guarded one lets an empty surface past the match unasked.
+        Invalid(
+            """
+def send(gateway, request, baseline):
+    match capture(request.tools):
+        case []:
+            pass
+        case observed if observed != baseline:
+            raise SurfaceRefused(request.id)
+    return gateway.dispatch(request)
+""",
+            line=8,
+        ),
         # `gateway.dispatch` as a private (name-mangled) field.
         Invalid(
             """
@@ -429,6 +452,8 @@ def _compare_and_raise(
     test (`name not in allowed`) refuses some requests, but it compares no surface with the
     expected one, so it is no check. The `if` may refuse through a function of the module that
     always raises instead of a `raise` of its own."""
+    if isinstance(statement, cst.Match):
+        return _case_refuses(tree, statement, config, held, never_returns)
     if not isinstance(statement, cst.If):
         return False
     # The cheap test first: every `if` of every function is asked, and few compare surfaces.
@@ -436,6 +461,21 @@ def _compare_and_raise(
     if not any(_compares_surfaces(tree, statement.test, comparison, config, held) for comparison in comparisons):
         return False
     return always_leaves(tree, block(statement.body), stops=never_returns)
+
+
+def _case_refuses(tree: Tree, statement: cst.Match, config: ScanConfig, held: _Held, never_returns: Wanted) -> bool:
+    """`match capture(tools): case observed if observed != baseline: raise …`, the same check as a
+    case. Its pattern must take any subject, and every case before it leave, so that every subject
+    that gets past the `match` was asked the guard."""
+    for case in statement.cases:
+        body = block(case.body)
+        if case.guard is not None and irrefutable(case.pattern):
+            comparisons = tree.findall(case.guard, cst.Comparison)
+            if any(_compares_surfaces(tree, case.guard, c, config, held) for c in comparisons) and always_leaves(tree, body, stops=never_returns):
+                return True
+        if not always_leaves(tree, body, stops=never_returns):
+            return False
+    return False
 
 
 def _compares_surfaces(
@@ -532,6 +572,13 @@ class _Held:
             (name, statement.value)
             for statement in self._tree.findall(function.body, cst.Assign, cst.AnnAssign)
             if statement.value is not None and (name := _local(statement))
+        ]
+        # `case observed if …:` binds the subject of its `match` to `observed`.
+        bindings += [
+            (case.pattern.name.value, match.subject)
+            for match in self._tree.findall(function.body, cst.Match)
+            for case in match.cases
+            if isinstance(case.pattern, cst.MatchAs) and case.pattern.pattern is None and isinstance(case.pattern.name, cst.Name)
         ]
         held: dict[str, Roles] = {}
         # Roles only grow, two at most per name: a round that adds none ends it (`a = capture(t); b = a`).
