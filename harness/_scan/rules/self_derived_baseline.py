@@ -32,6 +32,13 @@ check("final", expected, run)
 def final_check(self, run):
     self.check("final", self.expected(run), run)
 """,
+        # The sealed request checked against the admission baseline: the seal is what is observed.
+        """
+def send(self, request):
+    sealed = seal(request)
+    final_check(sealed.tools, self.baseline)
+    return self.gateway.dispatch(sealed)
+""",
         """
 def attempt(ctx, request_context):
     baseline = AttemptBaseline.capture(request_context)
@@ -84,9 +91,12 @@ def final_check(self, run):
             if compares and baselines and assign.value is not None and tree.mentions(assign.value, sources):
                 yield Match(assign, f"baseline `{baselines[0]}` assigned from it", _read(tree, assign.value, config))
         # Every check is handed the request; one handed the seal as its expected side is self-derived.
+        # A seal beside a baseline is the observed side: `final_check(sealed.tools, self.baseline)`.
         for check in tree.calls_to(tree.module, config.check):
-            sealed = [arg.value for arg in check.args if tree.mentions(arg.value, config.seal_words)]
-            if sealed:
+            args = [arg.value for arg in check.args]
+            sealed = [arg for arg in args if tree.mentions(arg, config.seal_words)]
+            against = [arg for arg in args if arg not in sealed and tree.mentions(arg, config.baseline)]
+            if sealed and not against:
                 yield Match(check, f"compared with it as the expected side: {shown(check)}", _read(tree, sealed[0], config))
 
 

@@ -61,6 +61,8 @@ async def admit(run, settings):
     baseline = cp.copy(settings)
 """,
         "def take_baselines(surface):\n    baseline = surface.model_copy(deep=True)\n    return baseline\n",
+        # A baseline taken from the request's seal is self-derived: TS103 reports it, not this rule.
+        "def seal_and_send(gateway, request):\n    sealed = seal(request)\n    expected = sealed.tools\n",
     )
     invalid = (
         Invalid("baseline = list(request.tools)\n", line=1, flow=((1, "tool list `request.tools`"), (1, "baseline `baseline` shares it"))),
@@ -304,7 +306,10 @@ def _copying(callee: str) -> bool:
 
 
 def _tool_list(value: cst.BaseExpression, config: ScanConfig) -> bool:
-    """The admitted list: a tool-list name, but not one of the baseline's own names
-    (`request.expected_tools` is a baseline read back, TS103's to judge)."""
-    last = dotted(value).rsplit(".", 1)[-1]
-    return (is_tools(value, config) and last not in config.baseline) or "admitted" in re.split(r"[._]", dotted(value).lower())
+    """The admitted list: a tool-list name, but not one of the baseline's own names, nor one read
+    from the seal (`request.expected_tools` is a baseline read back, `sealed.tools` the request's
+    own record: TS103's to judge)."""
+    name = dotted(value)
+    parts = re.split(r"[._]", name.lower())
+    sealed = any(word in parts for word in config.seal_words)
+    return (is_tools(value, config) and name.rsplit(".", 1)[-1] not in config.baseline and not sealed) or "admitted" in parts
