@@ -74,7 +74,7 @@ class Editors:
 
     def edit(self, event: Passed) -> bool:
         """Whether the call edits the argument this event hands it."""
-        target = callee_name(event.call)
+        target = event.function or callee_name(event.call)
         if target not in self.edits:
             return False
         if isinstance(event.parameter, str):

@@ -59,6 +59,7 @@ _SCALAR_KEYS = frozenset(
 )
 #: Methods that hand out a part of the value (or a view of its parts).
 _PARTS = frozenset({"get", "pop", "setdefault", "items", "values", "keys"})
+_REDUCE = frozenset({"functools.reduce", "reduce"})
 #: Methods that hand out a view whose items are the container's parts.
 _VIEWS = frozenset({"items", "values"})
 @dataclass(frozen=True, slots=True)
@@ -86,6 +87,9 @@ class Passed:
     call: cst.Call
     parameter: str | int
     value: Value
+    #: The module function or method the value is handed to, when not the call's own callee:
+    #: `reduce(_mark, names, schema)` hands `schema` to `_mark`.
+    function: str = ""
 
 
 Event = Mutation | Kept | Passed
@@ -432,6 +436,11 @@ class Trace:
         mapped = args[1] if len(args) > 1 else None
         if callee == "map" and mapped is not None and canonical(node.args[0].value, self.names) in SHALLOW_COPIES:
             return replace(mapped.copied(), fresh_parts=True)
+        if canonical(func, self.names) in _REDUCE and len(args) == 3 and args[2] is not None:
+            # The initial value is the reducer's first argument, and what each step hands on.
+            owner, _, reducer = dotted(node.args[0].value).rpartition(".")
+            if reducer and owner in {"", *SELF}:
+                self.events.append(Passed(node, 0, args[2], function=reducer))
         for position, (arg, held) in enumerate(zip(node.args, args, strict=True)):
             if held is not None:
                 self.events.append(Passed(node, _keyword(arg) or position, held))

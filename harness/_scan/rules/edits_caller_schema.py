@@ -27,6 +27,18 @@ class EditsCallerSchema(Rule):
     name = "edits-caller-schema"
     message = "deep-copy the schema (copy.deepcopy) and edit and return the copy; never write into a schema the caller still holds"
     valid = (
+        # The reducer edits a deep copy of the caller's schema.
+        """
+import copy
+from functools import reduce
+
+def _mark_required(acc, name):
+    acc.setdefault("required", []).append(name)
+    return acc
+
+def require_all(args_schema):
+    return reduce(_mark_required, list(args_schema.get("properties", {})), copy.deepcopy(args_schema))
+""",
         """
 import copy
 
@@ -102,6 +114,20 @@ async def untitled(json_schema):
 """,
     )
     invalid = (
+        # `reduce` hands its initial value to the reducer, which edits it.
+        Invalid(
+            """
+import functools
+
+def _mark_required(acc, name):
+    acc.setdefault("required", []).append(name)
+    return acc
+
+def require_all(args_schema):
+    return functools.reduce(_mark_required, list(args_schema.get("properties", {})), args_schema)
+""",
+            line=9,
+        ),
         Invalid(
             """
 def ensure_strict(json_schema, path):
