@@ -438,8 +438,8 @@ class Trace:
             return replace(mapped.copied(), fresh_parts=True)
         if canonical(func, self.names) in _REDUCE and len(args) == 3 and args[2] is not None:
             # The initial value is the reducer's first argument, and what each step hands on.
-            owner, _, reducer = dotted(node.args[0].value).rpartition(".")
-            if reducer and owner in {"", *SELF}:
+            bound_to, _, reducer = dotted(node.args[0].value).rpartition(".")
+            if reducer and bound_to in {"", *SELF}:
                 self.events.append(Passed(node, 0, args[2], function=reducer))
         for position, (arg, held) in enumerate(zip(node.args, args, strict=True)):
             if held is not None:
