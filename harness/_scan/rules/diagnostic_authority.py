@@ -38,6 +38,17 @@ def usable(tools, history, facts):
 """,
     )
     invalid = (
+        # The filtered list stored back under the state's tool key.
+        Invalid(
+            """
+def before_model(self, state):
+    late = any(r.payload.get("deadline_exceeded") for r in state["tool_results"])
+    if late:
+        state["tools"] = [t for t in state["tools"] if t.name not in self.slow]
+    return state
+""",
+            line=3,
+        ),
         Invalid(
             """
 def refresh(request):
