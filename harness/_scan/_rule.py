@@ -211,8 +211,8 @@ class Tree:
         """Whether `first` starts before `second` in the source."""
         return bool(self._span[id(first)][0] < self._span[id(second)][0])
 
-    def enclosing(self, node: cst.CSTNode, kind: type[cst.CSTNode]) -> Any:
-        """The innermost node of `kind` strictly around `node`; None outside every one."""
+    def enclosing(self, node: cst.CSTNode, kind: type[cst.CSTNode] | tuple[type[cst.CSTNode], ...]) -> Any:
+        """The innermost node of `kind` (or of one of the kinds) strictly around `node`; None outside every one."""
         start = self._span[id(node)][0]
         # Pre-order: what encloses `node` comes before it, the innermost nearest; walking back from
         # `node` costs the distance to its enclosing node, not a pass over the whole module.

@@ -21,6 +21,17 @@ class DiagnosticAuthority(Rule):
     name = "diagnostic-authority"
     message = "hide a tool only on a typed owner fact bound to this request's identity, never on a diagnostic field"
     valid = (
+        # The messages are read for a diagnostic, but only to log it: the owner's fact hides the tool.
+        """
+def visible_tools(tools, owner, messages):
+    facts = owner.facts()
+    mentions_quota = any("quota" in str(m.get("content")) for m in messages)
+    if mentions_quota:
+        owner.log("model saw a quota message; owner facts decide")
+    if facts.web_search_budget_exhausted:
+        return [t for t in tools if t["name"] != "web_search"]
+    return tools
+""",
         """
 def available(contract, facts, identity):
     hidden = {name for fact in facts if fact.bound_to == identity for name in fact.hides}
@@ -38,6 +49,22 @@ def usable(tools, history, facts):
 """,
     )
     invalid = (
+        # The diagnostic read in a reducer of the module, its total deciding the filter.
+        Invalid(
+            """
+import functools
+
+def _attempts(total, message):
+    return total + int(message.get("metadata", {}).get("provider_attempt", 0))
+
+def narrow(tools, messages, limit=3):
+    attempts = functools.reduce(_attempts, messages, 0)
+    if attempts >= limit:
+        return [s for s in tools if s["name"] != "web_search"]
+    return tools
+""",
+            line=8,
+        ),
         # The filtered list stored back under the state's tool key.
         Invalid(
             """
@@ -93,11 +120,15 @@ def usable(tools, history):
         return (config.diagnostic_words, config.message_words)
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
+        readers = _readers(tree, config)
         for function in tree.functions():
-            if not tree.mentions(function, config.message_words) or not _hides(tree, function, config):
+            if not tree.mentions(function, config.message_words):
+                continue
+            hiding = _hiding(tree, function, config)
+            if not hiding:
                 continue
             for node in tree.findall(function.body, cst.Comparison, cst.Call):
-                if _reads_diagnostic(tree, node, config):
+                if (_reads_diagnostic(tree, node, config) or _calls_reader(node, readers)) and _decides(tree, function, node, hiding):
                     yield Match(node, f"diagnostic read {shown(node)}, tools hidden on its word", _results(tree, function, config))
                     break
 
@@ -113,22 +144,75 @@ def _results(tree: Tree, function: cst.FunctionDef, config: ScanConfig) -> tuple
     return ()
 
 
-def _hides(tree: Tree, function: cst.FunctionDef, config: ScanConfig) -> bool:
-    """Whether the function narrows a tool list, filters one into what it returns or assigns, or
-    collects names to hide."""
-    for assign in tree.findall(function.body, cst.Assign, cst.AugAssign):
-        targets = assigned(assign)
-        if any(is_tools(t, config) or tree.mentions(t, _HIDING) for t in targets):
-            return True
+def _hiding(tree: Tree, function: cst.FunctionDef, config: ScanConfig) -> list[cst.CSTNode]:
+    """Where the function hides tools: it narrows a tool list, filters one into what it returns or
+    assigns, or collects names to hide."""
+    found: list[cst.CSTNode] = [
+        assign
+        for assign in tree.findall(function.body, cst.Assign, cst.AugAssign)
+        if any(is_tools(t, config) or tree.mentions(t, _HIDING) for t in assigned(assign))
+    ]
     filtering = (cst.ListComp, cst.SetComp, cst.GeneratorExp)
-    if any(comp.for_in.ifs and is_tools(comp.for_in.iter, config) for comp in tree.findall(function.body, *filtering)):
-        return True
-    return any(
-        isinstance(call.func, cst.Attribute)
-        and call.func.attr.value in ("add", "update", "remove")
-        and tree.mentions(call.func.value, _HIDING)
+    found += [comp for comp in tree.findall(function.body, *filtering) if comp.for_in.ifs and is_tools(comp.for_in.iter, config)]
+    found += [
+        call
         for call in tree.calls(function.body)
+        if isinstance(call.func, cst.Attribute) and call.func.attr.value in ("add", "update", "remove") and tree.mentions(call.func.value, _HIDING)
+    ]
+    return found
+
+
+def _decides(tree: Tree, function: cst.FunctionDef, read: cst.CSTNode, hiding: list[cst.CSTNode]) -> bool:
+    """Whether what `read` gives decides a hiding: the hiding holds it, or runs under an `if` or
+    `while` whose test does, directly or through a local set from it (`late = any(...)`, or
+    `spent = True` under a test that reads it). A read only logged decides nothing."""
+    tainted: set[str] = set()
+    changed = True
+    while changed:  # names only join the set: a round that adds none ends it
+        changed = False
+        for statement in tree.findall(function.body, cst.Assign, cst.AugAssign, cst.AnnAssign):
+            names = {dotted(target) for target in assigned(statement)} - tainted - {""}
+            value = statement.value
+            if names and value is not None and (_holds(tree, value, read, tainted) or _tested(tree, statement, function, read, tainted)):
+                tainted |= names
+                changed = True
+    return any(_holds(tree, node, read, tainted) or _tested(tree, node, function, read, tainted) for node in hiding)
+
+
+def _holds(tree: Tree, node: cst.CSTNode, read: cst.CSTNode, tainted: set[str]) -> bool:
+    return tree.within(read, node) or any(dotted(name) in tainted for name in tree.findall(node, cst.Name, cst.Attribute))
+
+
+def _tested(tree: Tree, node: cst.CSTNode, function: cst.FunctionDef, read: cst.CSTNode, tainted: set[str]) -> bool:
+    """Whether an `if` or `while` of the function around `node` tests what the read gave."""
+    around = tree.enclosing(node, (cst.If, cst.While))
+    while around is not None and tree.within(around, function):
+        if _holds(tree, around.test, read, tainted):
+            return True
+        around = tree.enclosing(around, (cst.If, cst.While))
+    return False
+
+
+def _readers(tree: Tree, config: ScanConfig) -> frozenset[str]:
+    """The module's functions that read a diagnostic field: calling one, or handing it to a call
+    (`functools.reduce(_attempts, messages, 0)`), reads it too."""
+    return frozenset(
+        function.name.value
+        for function in tree.functions()
+        if any(_reads_diagnostic(tree, node, config) for node in tree.findall(function.body, cst.Comparison, cst.Call))
     )
+
+
+def _calls_reader(node: cst.CSTNode, readers: frozenset[str]) -> bool:
+    if not readers or not isinstance(node, cst.Call):
+        return False
+    return any(_names_reader(each, readers) for each in (node.func, *(arg.value for arg in node.args)))
+
+
+def _names_reader(expression: cst.BaseExpression, readers: frozenset[str]) -> bool:
+    """`_attempts`, `self._attempts`: a reader of the module, named where it runs or is handed on."""
+    owner, _, name = dotted(expression).rpartition(".")
+    return name in readers and owner in ("", "self", "cls")
 
 
 def _reads_diagnostic(tree: Tree, node: cst.CSTNode, config: ScanConfig) -> bool:
