@@ -59,6 +59,16 @@ class ScanConfig:
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
 
+    def __post_init__(self) -> None:
+        # Words are parts of names, compared in lower case: `refusal_words = ["CatalogDrift"]`
+        # written in the exception's own case must still match `raise CatalogDrift(...)`.
+        for name in WORD_SETTINGS:
+            object.__setattr__(self, name, tuple(word.lower() for word in getattr(self, name)))
+
+
+#: The settings that are words, matched in any case; the others are names, matched as written.
+WORD_SETTINGS = ("hook_words", "tool_words", "schema_words", "request_words", "seal_words", "refusal_words", "diagnostic_words", "message_words")
+
 
 @dataclass(frozen=True, slots=True)
 class Step:

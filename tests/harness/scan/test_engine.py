@@ -277,3 +277,17 @@ def test_a_bare_node_is_its_own_one_step_flow_and_a_place_named_twice_is_one_ste
 def test_a_result_with_flows_pickles_whole():
     result = scan_source(SHARED.format(comment=""), "host.py", CONFIG)
     assert pickle.loads(pickle.dumps(result)) == result and len(result.findings[0].flow) == 2
+
+
+def test_words_are_settings_matched_in_any_case():
+    """A team writes its refusal words as its exceptions are spelled: they must still match."""
+    text = (
+        "def send(ledger, gateway, request):\n"
+        "    reservation = ledger.reserve(request.id)\n"
+        "    if drifted(request):\n"
+        "        raise CatalogDrift(request.id)\n"
+        "    gateway.dispatch(request)\n"
+    )
+    config = replace(CONFIG, refusal_words=("CatalogDrift",))
+    assert config.refusal_words == ("catalogdrift",)
+    assert [(f.rule, f.line) for f in scan_source(text, "send.py", config).findings if f.rule == "TS105"] == [("TS105", 4)]
