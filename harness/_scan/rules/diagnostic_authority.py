@@ -63,7 +63,7 @@ def narrow(tools, messages, limit=3):
         return [s for s in tools if s["name"] != "web_search"]
     return tools
 """,
-            line=8,
+            line=5,
         ),
         # The filtered list stored back under the state's tool key.
         Invalid(
@@ -121,6 +121,7 @@ def usable(tools, history):
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         readers = _readers(tree, config)
+        reported: set[int] = set()
         for function in tree.functions():
             if not tree.mentions(function, config.message_words):
                 continue
@@ -128,9 +129,16 @@ def usable(tools, history):
             if not hiding:
                 continue
             for node in tree.findall(function.body, cst.Comparison, cst.Call):
-                if (_reads_diagnostic(tree, node, config) or _calls_reader(node, readers)) and _decides(tree, function, node, hiding):
-                    yield Match(node, f"diagnostic read {shown(node)}, tools hidden on its word", _results(tree, function, config))
-                    break
+                through = _reader_called(node, readers)
+                if (through is None and not _reads_diagnostic(tree, node, config)) or not _decides(tree, function, node, hiding):
+                    continue
+                # A read in a function of the module is reported where it reads, once, its call on the way.
+                read = node if through is None else through
+                if id(read) not in reported:
+                    reported.add(id(read))
+                    places = _results(tree, function, config) + (((node, f"read through {shown(node)}"),) if through is not None else ())
+                    yield Match(read, f"diagnostic read {shown(read)}, tools hidden on its word", places)
+                break
 
 
 def _results(tree: Tree, function: cst.FunctionDef, config: ScanConfig) -> tuple[Place, ...]:
@@ -193,26 +201,33 @@ def _tested(tree: Tree, node: cst.CSTNode, function: cst.FunctionDef, read: cst.
     return False
 
 
-def _readers(tree: Tree, config: ScanConfig) -> frozenset[str]:
-    """The module's functions that read a diagnostic field: calling one, or handing it to a call
-    (`functools.reduce(_attempts, messages, 0)`), reads it too."""
-    return frozenset(
-        function.name.value
-        for function in tree.functions()
-        if any(_reads_diagnostic(tree, node, config) for node in tree.findall(function.body, cst.Comparison, cst.Call))
-    )
+def _readers(tree: Tree, config: ScanConfig) -> dict[str, cst.CSTNode]:
+    """The module's functions that read a diagnostic field, each with its first read: calling one,
+    or handing it to a call (`functools.reduce(_attempts, messages, 0)`), reads it too."""
+    found: dict[str, cst.CSTNode] = {}
+    for function in tree.functions():
+        reads = (node for node in tree.findall(function.body, cst.Comparison, cst.Call) if _reads_diagnostic(tree, node, config))
+        first = next(reads, None)
+        if first is not None:
+            found.setdefault(function.name.value, first)
+    return found
 
 
-def _calls_reader(node: cst.CSTNode, readers: frozenset[str]) -> bool:
+def _reader_called(node: cst.CSTNode, readers: dict[str, cst.CSTNode]) -> cst.CSTNode | None:
+    """The read of the reader that `node` calls or hands on; None when it names none."""
     if not readers or not isinstance(node, cst.Call):
-        return False
-    return any(_names_reader(each, readers) for each in (node.func, *(arg.value for arg in node.args)))
+        return None
+    for each in (node.func, *(arg.value for arg in node.args)):
+        name = _names_reader(each, readers)
+        if name:
+            return readers[name]
+    return None
 
 
-def _names_reader(expression: cst.BaseExpression, readers: frozenset[str]) -> bool:
+def _names_reader(expression: cst.BaseExpression, readers: dict[str, cst.CSTNode]) -> str:
     """`_attempts`, `self._attempts`: a reader of the module, named where it runs or is handed on."""
     owner, _, name = dotted(expression).rpartition(".")
-    return name in readers and owner in ("", "self", "cls")
+    return name if name in readers and owner in ("", "self", "cls") else ""
 
 
 def _reads_diagnostic(tree: Tree, node: cst.CSTNode, config: ScanConfig) -> bool:
