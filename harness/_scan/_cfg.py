@@ -6,7 +6,9 @@ test, a `for` iterator, a `with` item, a `match` subject or case guard, an `exce
 type. Five units are fixed: the entry, the end (control runs off the statements, or a
 `break`/`continue` leaves them), `return`, `raise` (a `raise` statement or failed `assert`)
 and escape (an exception some call raised). Each compound statement also gets a join unit that
-control passes when the statement completes normally, where a whole-statement guard counts.
+control passes when the statement completes normally, where a whole-statement guard counts; an
+`if` or `elif` test is marked with its arm, so that a guard counts past the test of an arm that
+refuses when it holds.
 
 Edges: sequence; each arm of `if`/`elif`/`else`; a loop may run zero times, loops back, and runs
 its `else:` only when it ends without `break` (`while True:` ends only by `break`); `match`
@@ -44,7 +46,8 @@ def block(node: cst.BaseSuite | None) -> Sequence[Any]:
     return node.body if isinstance(node, cst.IndentedBlock) else (node,)
 
 
-#: What a unit completes: a statement, or a same-line suite (`if x: return y`), a line of its own.
+#: What a unit completes: a statement, or a same-line suite (`if x: return y`), a line of its own;
+#: for an `if` or `elif` test, its arm.
 Completed = cst.BaseStatement | cst.BaseSuite
 
 
@@ -217,7 +220,7 @@ class _Builder:
         ends: list[int] = []
         arm: cst.If | cst.Else | None = statement
         while isinstance(arm, cst.If):  # an `elif` is walked here, not by recursion
-            test = self.code(arm.test, exits, frontier)
+            test = self.code(arm.test, exits, frontier, completes=arm)
             ends += self.run(block(arm.body), [test], exits)
             frontier, arm = [test], arm.orelse
         return ends + (self.run(block(arm.body), frontier, exits) if arm is not None else frontier)

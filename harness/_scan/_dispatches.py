@@ -14,9 +14,9 @@ from collections.abc import Mapping
 
 import libcst as cst
 
-from ._rule import Place, Tree, assigned, dotted, named
+from ._rule import Place, Tree, assigned, canonical, dotted, imports, named
 from ._types import ScanConfig
-from ._values import canonical, imports, parameters
+from ._values import parameters
 
 
 def dispatch_calls(tree: Tree, config: ScanConfig) -> dict[int, tuple[Place, ...]]:

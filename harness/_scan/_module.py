@@ -14,10 +14,10 @@ from dataclasses import dataclass
 import libcst as cst
 
 from ._conditions import settings
-from ._rule import Tree, dotted
+from ._rule import Tree, dotted, imports
 from ._trace import Event, Mutation, Passed, Trace
 from ._types import ScanConfig
-from ._values import SELF, Share, bound, imports, parameters
+from ._values import SELF, Share, bound, parameters
 
 
 def module_names(tree: Tree) -> frozenset[str]:

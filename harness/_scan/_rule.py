@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from bisect import bisect_left
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, TypeVar, cast
 
@@ -243,8 +243,10 @@ class Tree:
         return made
 
     def calls_to(self, node: cst.CSTNode, configured: Iterable[str]) -> list[cst.Call]:
-        configured = tuple(configured)
-        return [call for call in self.calls(node) if named(dotted(call.func), configured)]
+        """The calls under `node` to a configured name, as written or through an import alias
+        (`from guard import verify_surface as ensure_parity`)."""
+        configured, names = tuple(configured), imports(self)
+        return [call for call in self.calls(node) if named(dotted(call.func), configured) or named(canonical(call.func, names), configured)]
 
     def identifiers(self, node: cst.CSTNode) -> Iterator[str]:
         """Every plain name and attribute name at or under `node`."""
@@ -293,6 +295,35 @@ class Tree:
             return hooks
 
         return self.memo(("hooks", config), find)
+
+
+def imports(tree: Tree) -> dict[str, str]:
+    """Local name → what it names: `import copy as c` gives `c → copy`, `from copy import deepcopy as dc`
+    gives `dc → copy.deepcopy`. Worked out once per module."""
+    return tree.memo("imports", lambda: _imports(tree))
+
+
+def _imports(tree: Tree) -> dict[str, str]:
+    names: dict[str, str] = {}
+    for statement in tree.findall(tree.module, cst.Import, cst.ImportFrom):
+        if isinstance(statement, cst.Import):
+            for alias in statement.names:
+                full = dotted(alias.name)
+                local = dotted(alias.asname.name) if alias.asname else full.split(".", 1)[0]
+                names[local] = full if alias.asname else local
+        elif not isinstance(statement.names, cst.ImportStar) and statement.module is not None and not statement.relative:
+            for alias in statement.names:
+                local = dotted(alias.asname.name) if alias.asname else dotted(alias.name)
+                names[local] = f"{dotted(statement.module)}.{dotted(alias.name)}"
+    return names
+
+
+def canonical(node: cst.CSTNode, names: Mapping[str, str]) -> str:
+    """The dotted name of a callee with its first segment resolved through the module's imports."""
+    full = dotted(node)
+    head, _, rest = full.partition(".")
+    resolved = names.get(head, head)
+    return f"{resolved}.{rest}" if rest else resolved
 
 
 def _callee(decorator: cst.BaseExpression) -> cst.BaseExpression:

@@ -23,7 +23,7 @@ import libcst as cst
 
 from ._cfg import block
 from ._conditions import Setting, decided, type_tested
-from ._rule import Tree, dotted, named
+from ._rule import Tree, canonical, dotted, named
 from ._types import ScanConfig
 from ._values import (
     IDENTITY,
@@ -33,7 +33,6 @@ from ._values import (
     Share,
     Value,
     bound,
-    canonical,
     constructs,
     deep_copy,
     is_schema_name,

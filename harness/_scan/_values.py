@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import enum
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
 import libcst as cst
 
-from ._rule import Tree, dotted, named
+from ._rule import dotted, named
 from ._types import ScanConfig
 
 #: Calls that build a new outer container and keep every element as it is.
@@ -102,31 +102,6 @@ def part_share(value: Value) -> Share:
 
 
 Env = dict[str, Value]
-
-
-def imports(tree: Tree) -> dict[str, str]:
-    """Local name → what it names: `import copy as c` gives `c → copy`, `from copy import deepcopy as dc`
-    gives `dc → copy.deepcopy`."""
-    names: dict[str, str] = {}
-    for statement in tree.findall(tree.module, cst.Import, cst.ImportFrom):
-        if isinstance(statement, cst.Import):
-            for alias in statement.names:
-                full = dotted(alias.name)
-                local = dotted(alias.asname.name) if alias.asname else full.split(".", 1)[0]
-                names[local] = full if alias.asname else local
-        elif not isinstance(statement.names, cst.ImportStar) and statement.module is not None and not statement.relative:
-            for alias in statement.names:
-                local = dotted(alias.asname.name) if alias.asname else dotted(alias.name)
-                names[local] = f"{dotted(statement.module)}.{dotted(alias.name)}"
-    return names
-
-
-def canonical(node: cst.CSTNode, names: Mapping[str, str]) -> str:
-    """The dotted name of a callee with its first segment resolved through the module's imports."""
-    full = dotted(node)
-    head, _, rest = full.partition(".")
-    resolved = names.get(head, head)
-    return f"{resolved}.{rest}" if rest else resolved
 
 
 def is_schema_name(name: str, config: ScanConfig) -> bool:

@@ -18,9 +18,8 @@ import libcst as cst
 
 from .._cfg import block
 from .._flow import Guard, guarantees
-from .._rule import Tree, dotted, named
+from .._rule import Tree, canonical, dotted, imports, named
 from .._types import ScanConfig
-from .._values import canonical, imports
 
 Settles = Callable[[cst.Call], bool]
 

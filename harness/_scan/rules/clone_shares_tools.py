@@ -7,9 +7,9 @@ from collections.abc import Iterator
 import libcst as cst
 
 from .._cfg import block
-from .._rule import Invalid, Match, Needs, Rule, Tree, assigned, dotted, shown
+from .._rule import Invalid, Match, Needs, Rule, Tree, assigned, canonical, dotted, imports, shown
 from .._types import ScanConfig
-from .._values import SCALAR_TYPES, SHALLOW_COPIES, canonical, imports, is_tool_list_name, parameters
+from .._values import SCALAR_TYPES, SHALLOW_COPIES, is_tool_list_name, parameters
 
 #: Calls that copy an object field by field, every field kept as it is.
 _COPIES = frozenset({"dataclasses.replace", "copy.replace", "copy.copy", "replace", "copy"})

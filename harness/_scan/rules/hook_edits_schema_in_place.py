@@ -7,10 +7,10 @@ from collections.abc import Iterator
 import libcst as cst
 
 from .._module import module_names
-from .._rule import Invalid, Match, Mentions, Needs, Rule, Tree, assigned, shown
+from .._rule import Invalid, Match, Mentions, Needs, Rule, Tree, assigned, canonical, imports, shown
 from .._trace import Mutation, Trace
 from .._types import ScanConfig
-from .._values import Env, Share, Value, canonical, deep_copy, imports, join
+from .._values import Env, Share, Value, deep_copy, join
 
 #: Methods that change a dict or list where it stands.
 _MUTATING = ("update", "pop", "popitem", "setdefault", "clear", "append", "extend", "insert", "remove")

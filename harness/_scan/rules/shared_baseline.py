@@ -10,10 +10,25 @@ import libcst as cst
 
 from .._module import callee_name, trace_all
 from .._places import name_source
-from .._rule import Invalid, Match, Mentions, Needs, Place, Rule, Tree, assigned, dotted, is_tools, named, shown
+from .._rule import (
+    Invalid,
+    Match,
+    Mentions,
+    Needs,
+    Place,
+    Rule,
+    Tree,
+    assigned,
+    canonical,
+    dotted,
+    imports,
+    is_tools,
+    named,
+    shown,
+)
 from .._trace import Kept
 from .._types import ScanConfig
-from .._values import SELF, SHALLOW_COPIES, canonical, imports, parameters
+from .._values import SELF, SHALLOW_COPIES, parameters
 
 #: Calls that copy only the outer container (read through the module's imports): every nested
 #: schema dict stays shared.

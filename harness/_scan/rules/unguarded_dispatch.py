@@ -10,7 +10,7 @@ from .._cfg import block, irrefutable
 from .._dispatches import dispatch_calls
 from .._flow import Guard, Wanted, always_leaves, guarantees, unpreceded
 from .._places import name_source
-from .._rule import Invalid, Match, Mentions, Needs, Place, Rule, Tree, dotted, named, shown
+from .._rule import Invalid, Match, Mentions, Needs, Place, Rule, Tree, canonical, dotted, imports, is_tools, named, shown
 from .._types import ScanConfig
 
 
@@ -23,6 +23,38 @@ class UnguardedDispatch(Rule):
     name = "unguarded-dispatch"
     message = "check the request's surface against the expected one on every path right before dispatch"
     valid = (
+        # The check imported under another name.
+        """
+from host.guard import check as ensure_parity
+
+def send(gateway, request, baseline):
+    ensure_parity(request.tools, baseline)
+    return gateway.dispatch(request)
+""",
+        # One arm calls the check, the other compares and raises: every path is checked.
+        """
+def send(self, gateway, request, baseline):
+    if self.strict:
+        check(request.tools, baseline)
+    elif capture(request.tools) != baseline:
+        raise SurfaceRefused(request.id)
+    return gateway.dispatch(request)
+""",
+        # Digests of the tools read by key, compared with the baseline's.
+        """
+def send(self, gateway, request):
+    current = {t["name"]: digest(t) for t in request["tools"]}
+    if current != self.baseline:
+        raise SurfaceRefused(request["id"])
+    return gateway.dispatch(request)
+""",
+        # A function named for the difference, its result kept and tested.
+        """
+def send(gateway, request, baseline):
+    if drift := diff_surfaces(request.tools, baseline):
+        raise SurfaceRefused(drift)
+    return gateway.dispatch(request)
+""",
         # The compare-and-raise written as the first case of a `match`.
         """
 def send(gateway, request, baseline):
@@ -377,6 +409,16 @@ async def ask(request, hooks):
 """,
             line=7,
         ),
+        # A function that says the surfaces are the same, raising when they are: the changed one goes out.
+        Invalid(
+            """
+def send(gateway, request, baseline):
+    if same_surface(request.tools, baseline):
+        raise SurfaceRefused(request.id)
+    return gateway.dispatch(request)
+""",
+            line=5,
+        ),
         # A case before the guarded one lets an empty surface past the match unasked.
         Invalid(
             """
@@ -422,8 +464,7 @@ def send(self, request, hooks):
         checking = _checking_functions(tree, config, compare_and_raise)
 
         def is_check(call: cst.Call) -> bool:
-            name = dotted(call.func)
-            return named(name, config.check) or name.rsplit(".", 1)[-1] in checking
+            return _configured_check(tree, call, config) or dotted(call.func).rsplit(".", 1)[-1] in checking
 
         sent = dispatch_calls(tree, config)
 
@@ -458,9 +499,26 @@ def _compare_and_raise(
         return False
     # The cheap test first: every `if` of every function is asked, and few compare surfaces.
     comparisons = tree.findall(statement.test, cst.Comparison)
-    if not any(_compares_surfaces(tree, statement.test, comparison, config, held) for comparison in comparisons):
+    compared = any(_compares_surfaces(tree, statement.test, comparison, config, held) for comparison in comparisons)
+    if not compared and not _diffs_surfaces(tree, statement.test, config, held):
         return False
     return always_leaves(tree, block(statement.body), stops=never_returns)
+
+
+#: Words of a function that is true when its arguments differ: `diff_specs`, `surfaces_differ`.
+_DIFFERING = frozenset({"diff", "differ", "differs", "different", "changed", "drift", "drifted", "mismatch", "mismatched"})
+
+
+def _diffs_surfaces(tree: Tree, test: cst.BaseExpression, config: ScanConfig, held: _Held) -> bool:
+    """`if diff_specs(observed, baseline): raise …`, or with the diff kept (`if diff := …`): a
+    function named for a difference, handed the surface and the baseline, tested for truth."""
+    if isinstance(test, cst.NamedExpr):
+        test = test.value
+    if not isinstance(test, cst.Call) or not _DIFFERING & set(dotted(test.func).rsplit(".", 1)[-1].lower().split("_")):
+        return False
+    locals_ = held.at(test)
+    roles = [_roles(tree, arg.value, config, locals_) for arg in test.args]
+    return any(_SURFACE in one and _BASELINE in other for i, one in enumerate(roles) for j, other in enumerate(roles) if i != j)
 
 
 def _case_refuses(tree: Tree, statement: cst.Match, config: ScanConfig, held: _Held, never_returns: Wanted) -> bool:
@@ -513,7 +571,8 @@ def _roles(tree: Tree, side: cst.BaseExpression, config: ScanConfig, locals_: Ma
         return frozenset()
     snapshot = any(named(dotted(call.func), config.snapshot) for call in tree.calls(side))
     roles = set()
-    if snapshot or tree.mentions(side, config.tool_words):
+    keyed = any(is_tools(read, config) for read in tree.findall(side, cst.Subscript))  # `request["tools"]`
+    if snapshot or keyed or tree.mentions(side, config.tool_words):
         roles.add(_SURFACE)
     if snapshot or tree.mentions(side, config.baseline):
         roles.add(_BASELINE)
@@ -552,7 +611,8 @@ class _Held:
         self._held: dict[int, dict[str, Roles]] = {}
 
     def at(self, node: cst.CSTNode) -> Mapping[str, Roles]:
-        """The locals of the function `node` is in; none outside every function."""
+        """The locals of the function `node` (a comparison, or another node of a test) is in; none
+        outside every function."""
         if self._owner is None:
             # Pre-order: an inner function comes after its outer one, so the innermost owner wins.
             self._owner = {
@@ -560,7 +620,7 @@ class _Held:
                 for function in self._tree.functions()
                 for comparison in self._tree.findall(function.body, cst.Comparison)
             }
-        function = self._owner.get(id(node))
+        function = self._owner.get(id(node)) or self._tree.enclosing(node, cst.FunctionDef)
         if function is None:
             return {}
         if id(function) not in self._held:
@@ -613,14 +673,18 @@ def _raising_functions(tree: Tree) -> set[str]:
     }
 
 
+def _configured_check(tree: Tree, call: cst.Call, config: ScanConfig) -> bool:
+    """A configured check, called as written or through an import alias."""
+    return named(dotted(call.func), config.check) or named(canonical(call.func, imports(tree)), config.check)
+
+
 def _checking_functions(tree: Tree, config: ScanConfig, compare_and_raise: Guard) -> set[str]:
     """Names of this module's functions that make a check on every path, directly or through each other."""
     pending = {function.name.value: block(function.body) for function in tree.functions()}
     checking: set[str] = set()
 
     def is_check(call: cst.Call) -> bool:
-        name = dotted(call.func)
-        return named(name, config.check) or name.rsplit(".", 1)[-1] in checking
+        return _configured_check(tree, call, config) or dotted(call.func).rsplit(".", 1)[-1] in checking
 
     # Each round moves the functions that now check into `checking`; a round that moves none ends it.
     while found := {name for name, body in pending.items() if guarantees(tree, body, is_check, compare_and_raise)}:
