@@ -32,6 +32,13 @@ check("final", expected, run)
 def final_check(self, run):
     self.check("final", self.expected(run), run)
 """,
+        # The request names the turn whose grant is looked up: a key, not the surface.
+        """
+def send(self, request):
+    expected = self.expected_for(request.turn)
+    final_check(request.tools, expected)
+    return self.gateway.dispatch(request)
+""",
         # The sealed request checked against the admission baseline: the seal is what is observed.
         """
 def send(self, request):
@@ -88,7 +95,7 @@ def final_check(self, run):
         for assign in tree.findall(tree.module, cst.Assign, cst.AnnAssign):
             targets = assigned(assign)
             baselines = [dotted(t) for t in targets if named(dotted(t), config.baseline)]
-            if compares and baselines and assign.value is not None and tree.mentions(assign.value, sources):
+            if compares and baselines and assign.value is not None and _reads(tree, assign.value, config):
                 yield Match(assign, f"baseline `{baselines[0]}` assigned from it", _read(tree, assign.value, config))
         # Every check is handed the request; one handed the seal as its expected side is self-derived.
         # A seal beside a baseline is the observed side: `final_check(sealed.tools, self.baseline)`.
@@ -111,9 +118,26 @@ def _compares_surfaces(tree: Tree, config: ScanConfig) -> bool:
     return False
 
 
+def _reads(tree: Tree, value: cst.BaseExpression, config: ScanConfig) -> list[cst.BaseExpression]:
+    """The reads of the request or its seal in `value` that hand over the surface: the object
+    itself (`capture(request)`, `run.seal`) or its tools (`request.tools`). A field read past it
+    that names no tools (`envelope.turn`, `request.id`) is a key to look the baseline up by."""
+    chains = tree.findall(value, cst.Attribute, cst.Name)
+    inner = {id(part) for chain in chains if isinstance(chain, cst.Attribute) for part in (chain.value, chain.attr)}
+    sources, tools = {*config.request_words, *config.seal_words}, set(config.tool_words)
+    found = []
+    for chain in (chain for chain in chains if id(chain) not in inner):
+        parts = [set(part.lower().split("_")) for part in dotted(chain).split(".")]
+        marked = [at for at, words in enumerate(parts) if words & sources]
+        after = parts[marked[-1] + 1 :] if marked else []
+        if marked and (not after or any(words & tools for words in after)):
+            found.append(chain)
+    return found
+
+
 def _read(tree: Tree, value: cst.BaseExpression, config: ScanConfig) -> tuple[Place, ...]:
     """The first read of the request or its seal in `value`: `request.tools`, `run.seal`."""
-    for node in tree.findall(value, cst.Attribute, cst.Name):
+    for node in _reads(tree, value, config) or tree.findall(value, cst.Attribute, cst.Name):
         if tree.mentions(node, config.seal_words):
             return ((node, f"seal read {shown(node)}"),)
         if tree.mentions(node, config.request_words):
