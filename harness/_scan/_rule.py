@@ -284,13 +284,17 @@ class Tree:
                 for arg in call.args
                 if dotted(arg.value)
             }
+            # An instance of a class of the module handed to a registration: its methods are the hooks.
+            classes = {klass.name.value for klass in self.findall(self.module, cst.ClassDef) if klass.name.value in registered}
             hooks = []
             for function in self.functions():
                 name = function.name.value
                 decorated = any(named(dotted(_callee(d.decorator)), config.hook_registration) for d in function.decorators)
                 # A function named after a hook event (`on_before_dispatch`) is that event's callback.
                 event = named(name, config.hook_registration)
-                if decorated or event or name in registered or set(name.lower().split("_")) & set(config.hook_words):
+                owner = self.enclosing(function, cst.ClassDef) if classes else None
+                instance = owner is not None and owner.name.value in classes and not name.startswith("__")
+                if decorated or event or instance or name in registered or _has_word(name, config.hook_words):
                     hooks.append(function)
             return hooks
 
@@ -324,6 +328,13 @@ def canonical(node: cst.CSTNode, names: Mapping[str, str]) -> str:
     head, _, rest = full.partition(".")
     resolved = names.get(head, head)
     return f"{resolved}.{rest}" if rest else resolved
+
+
+def _has_word(name: str, words: Iterable[str]) -> bool:
+    """Whether one of `words` is a whole `_`-separated part, or run of parts, of `name`:
+    `pre_send` of `pre_send` and of `on_pre_send`, `hook` of `before_hook`."""
+    padded = f"_{name.lower()}_"
+    return any(f"_{word}_" in padded for word in words)
 
 
 def _callee(decorator: cst.BaseExpression) -> cst.BaseExpression:

@@ -46,6 +46,22 @@ def send(gateway, request, expected):
 """,
     )
     invalid = (
+        # An instance of the module's class handed to the registration: each of its methods is a hook.
+        Invalid(
+            """
+class ParityInterceptor:
+    def __init__(self, baseline):
+        self.baseline = baseline
+
+    def before_send(self, request):
+        check(request.tools, self.baseline)
+        return request
+
+def install(baseline):
+    register_hook(ParityInterceptor(baseline))
+""",
+            line=7,
+        ),
         Invalid(
             """
 def final_check(self, run):

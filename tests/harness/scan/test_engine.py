@@ -291,3 +291,11 @@ def test_words_are_settings_matched_in_any_case():
     config = replace(CONFIG, refusal_words=("CatalogDrift",))
     assert config.refusal_words == ("catalogdrift",)
     assert [(f.rule, f.line) for f in scan_source(text, "send.py", config).findings if f.rule == "TS105"] == [("TS105", 4)]
+
+
+def test_a_hook_word_of_several_words_names_a_hook_by_those_words_whole():
+    """`hook_words = ["pre_send"]` makes `pre_send` and `on_pre_send` hooks, not `pre_sending`."""
+    config = replace(CONFIG, hook_words=("pre_send",))
+    for name, found in (("pre_send", [("TS102", 3)]), ("on_pre_send", [("TS102", 3)]), ("pre_sending", [])):
+        text = f"def {name}(request, baseline):\n    prepare(request)\n    check(request.tools, baseline)\n"
+        assert [(f.rule, f.line) for f in scan_source(text, "hooks.py", config).findings if f.rule == "TS102"] == found, name
