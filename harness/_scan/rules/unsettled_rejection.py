@@ -374,6 +374,63 @@ def send(ledger, gateway, request, reservations):
 """,
             line=9,
         ),
+        # A handler settles what its own `try` raises, not a refusal raised before it.
+        Invalid(
+            """
+async def send_turn(ctx, request):
+    reservation = await ctx.ledger.reserve(request.id)
+    if len(request.tools) > ctx.max_tools:
+        raise CapacityExceeded(len(request.tools))
+    try:
+        check(request.tools, ctx.baseline)
+    except SurfaceRefused:
+        await ctx.ledger.settle(reservation, "pre_dispatch_rejected")
+        raise
+    return await ctx.gateway.dispatch(request)
+""",
+            line=5,
+        ),
+        # A handler that settles only some refusals settles none for sure, even the step's.
+        Invalid(
+            """
+def step(request):
+    if changed(request):
+        raise SurfaceRefused(request.id)
+
+def send(self, request):
+    reservation = self.ledger.reserve(request.id)
+    try:
+        step(request)
+    except SurfaceRefused as refused:
+        if refused.billable:
+            self.ledger.settle(reservation, "pre_dispatch_rejected")
+        raise
+    return self.gateway.dispatch(request)
+""",
+            line=4,
+        ),
+        # The context manager settles one refusal type; the `with` block raises another.
+        Invalid(
+            """
+from contextlib import contextmanager
+
+@contextmanager
+def held(ledger, owner):
+    reservation = ledger.reserve(owner)
+    try:
+        yield reservation
+    except SurfaceRefused:
+        ledger.settle(reservation, "pre_dispatch_rejected")
+        raise
+
+def send(gateway, ledger, request):
+    with held(ledger, request.owner):
+        if len(request.tools) > 128:
+            raise CapacityExceeded(len(request.tools))
+        return gateway.dispatch(request)
+""",
+            line=16,
+        ),
         # A refusal raised before the settlement is registered, or with one registered only on
         # some paths, leaves the reservation open.
         Invalid(
@@ -432,10 +489,11 @@ def settle_refusal(self, run, refusal):
         if not tree.mentions(tree.module, _reserving(config)):
             return
         # A refusal raised in a step is settled where the module catches refusals, if it does.
-        handled = _settles_refusals_in_a_handler(tree, config)
+        handlers = _refusal_handlers(tree, config, is_settle, loops)
         factories = _return_types(tree)
 
         covered: set[int] = set()
+        handled = False
 
         def unsettled_refusals(line: cst.CSTNode) -> Iterator[cst.Raise]:
             if not handled and isinstance(line, SIMPLE):
@@ -446,6 +504,8 @@ def settle_refusal(self, run, refusal):
                 )
 
         for function in tree.functions():
+            # A raise beside the handler is judged by the `try` around it, not by the handler.
+            handled = any(owner is not function for owner in handlers)
             covered = _settled_on_the_way_out(tree, function, config, is_settle, loops)
             body = block(function.body)
             if named(function.name.value, config.settle):
@@ -536,20 +596,26 @@ def _return_types(tree: Tree) -> dict[str, str]:
     return found
 
 
-def _settles_refusals_in_a_handler(tree: Tree, config: ScanConfig) -> bool:
-    """Whether some `except` clause of the module catches a refusal type and settles it.
+def _refusal_handlers(tree: Tree, config: ScanConfig, settles: Callable[[cst.Call], bool], loops: Guard) -> list[cst.FunctionDef | None]:
+    """The functions holding an `except` clause that catches a refusal type and settles it on every path.
 
-    Refusal types usually share a base defined elsewhere, so any refusal raised in the module is
-    taken to reach that handler: the rule then looks only at the settlement steps themselves.
+    Refusal types usually share a base defined elsewhere, so a refusal raised in the module's other
+    functions is taken to reach such a handler: the rule then looks only at the settlement steps
+    themselves. A handler around a context manager's `yield` is not one: it catches what the `with`
+    block raises, which `settled_blocks` judges.
     """
-    settles = settling_calls(tree, config)
+    owners: list[cst.FunctionDef | None] = []
     for handler in tree.findall(tree.module, cst.ExceptHandler):
-        if handler.type is None or not any(settles(call) for call in tree.calls(handler.body)):
+        if handler.type is None or not guarantees(tree, block(handler.body), settles, loops, through_raise=True):
             continue
         types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
-        if any(_refusal(dotted(t.value if isinstance(t, cst.Element) else t).rsplit(".", 1)[-1], config) for t in types):
-            return True
-    return False
+        if not any(_refusal(dotted(t.value if isinstance(t, cst.Element) else t).rsplit(".", 1)[-1], config) for t in types):
+            continue
+        around = tree.enclosing(handler, cst.Try)
+        if around is not None and tree.findall(around.body, cst.Yield):
+            continue
+        owners.append(tree.enclosing(handler, cst.FunctionDef))
+    return owners
 
 
 def _skips_settling(tree: Tree, body: Sequence[cst.BaseStatement], is_settle: Callable[[cst.Call], bool], loops: Guard) -> str:
