@@ -100,6 +100,19 @@ class Settings:
 """,
     )
     invalid = (
+        # A rebuild by the class's own name, in a module that names no copy.
+        Invalid(
+            """
+class Planner:
+    def __init__(self, name, tools):
+        self.name = name
+        self.tools = tools
+
+    def spawn(self, suffix):
+        return Planner(f"{self.name}/{suffix}", self.tools)
+""",
+            line=8,
+        ),
         Invalid(
             """
 import dataclasses
@@ -214,7 +227,8 @@ class Agent(BaseModel):
     )
 
     def needs(self, config: ScanConfig) -> Needs:
-        return (("replace", "copy", "model_copy", "__class__", "type"), config.tool_words)
+        # A rebuild by the class's own name (`Planner(..., self.tools)`) names no copy at all.
+        return (config.tool_words,)
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         names = imports(tree)

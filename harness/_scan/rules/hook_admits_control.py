@@ -6,7 +6,7 @@ from collections.abc import Iterable, Iterator
 
 import libcst as cst
 
-from .._rule import Invalid, Match, Mentions, Needs, Rule, Tree, dotted, shown
+from .._rule import Invalid, Match, Mentions, Needs, Rule, Tree, dotted, is_tools, shown
 from .._types import ScanConfig
 
 #: List operations that put a tool into a tool list.
@@ -40,6 +40,14 @@ def notes_hook(request):
 """,
     )
     invalid = (
+        # The tool list rebuilt with the control tool after it.
+        Invalid(
+            """
+def before_hook(request):
+    request.tools = [*request.tools, CONTROLS["read_tool_result"]]
+""",
+            line=3,
+        ),
         Invalid(
             """
 def before_dispatch_hook(request):
@@ -104,6 +112,12 @@ class Widening:
                 adds = isinstance(operation, cst.AugAssign) or isinstance(operation.operator, cst.Add)
                 if adds and names_control(operation):
                     yield Match(operation, f"control tool added by {shown(operation)}", source)
+            # The list rebuilt around the tools: `[*request.tools, control]`.
+            for literal in tree.findall(hook.body, cst.List, cst.Tuple):
+                elements = literal.elements
+                spread = any(isinstance(e, cst.StarredElement) and is_tools(e.value, config) for e in elements)
+                if spread and any(not isinstance(e, cst.StarredElement) and names_control(e.value) for e in elements):
+                    yield Match(literal, f"control tool added by {shown(literal)}", source)
 
 
 def _names_control(tree: Tree, node: cst.CSTNode, controls: set[str], holders: frozenset[str]) -> bool:
