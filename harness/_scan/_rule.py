@@ -293,7 +293,8 @@ class Tree:
                 # A function named after a hook event (`on_before_dispatch`) is that event's callback.
                 event = named(name, config.hook_registration)
                 owner = self.enclosing(function, cst.ClassDef) if classes else None
-                instance = owner is not None and owner.name.value in classes and not name.startswith("__")
+                # Its own methods, not the object protocol's, but `__call__` is what calling it runs.
+                instance = owner is not None and owner.name.value in classes and (name == "__call__" or not name.startswith("__"))
                 if decorated or event or instance or name in registered or _has_word(name, config.hook_words):
                     hooks.append(function)
             return hooks

@@ -62,6 +62,22 @@ def install(baseline):
 """,
             line=7,
         ),
+        # A callable instance registered: what calling it runs is the hook.
+        Invalid(
+            """
+class ParityStage:
+    def __init__(self, baseline):
+        self.baseline = baseline
+
+    def __call__(self, request):
+        check(request.tools, self.baseline)
+        return request
+
+def install(baseline):
+    register_hook(ParityStage(baseline))
+""",
+            line=7,
+        ),
         Invalid(
             """
 def final_check(self, run):
