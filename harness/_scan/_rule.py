@@ -352,11 +352,11 @@ def assigned(statement: cst.Assign | cst.AnnAssign | cst.AugAssign | cst.Del) ->
 def is_tools(node: cst.CSTNode, config: ScanConfig) -> bool:
     """Whether an expression names the request's tool list (`tools`, `request.tools`, `self.surface`,
     `state["tools"]`…)."""
-    name = _key(node) if isinstance(node, cst.Subscript) else dotted(node).rsplit(".", 1)[-1].lower()
+    name = key_of(node) if isinstance(node, cst.Subscript) else dotted(node).rsplit(".", 1)[-1].lower()
     return bool(name) and any(name == word or name.endswith(f"_{word}") for word in config.tool_words)
 
 
-def _key(node: cst.Subscript) -> str:
+def key_of(node: cst.Subscript) -> str:
     """The string a subscript reads by (`state["tools"]`), lower-cased; "" for any other index."""
     index = node.slice[0].slice if len(node.slice) == 1 else None
     if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString):

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from .._rule import Invalid, Match, Needs, Place, Rule, Tree, assigned, dotted, is_tools, shown
+from .._rule import Invalid, Match, Needs, Place, Rule, Tree, assigned, dotted, is_tools, key_of, shown
 from .._types import ScanConfig
 
 #: Names a function collects tools to hide into.
@@ -49,6 +49,17 @@ def usable(tools, history, facts):
 """,
     )
     invalid = (
+        # Messages read by key from the state, the filtered list handed back under the tools key.
+        Invalid(
+            """
+def before_model(self, state):
+    for msg in reversed(state["messages"]):
+        if msg.get("meta", {}).get("quota_remaining") == 0:
+            return {"tools": [t for t in state["tools"] if t["name"] not in self.metered]}
+    return None
+""",
+            line=4,
+        ),
         # The diagnostic read in a reducer of the module, its total deciding the filter.
         Invalid(
             """
@@ -123,7 +134,7 @@ def usable(tools, history):
         readers = _readers(tree, config)
         reported: set[int] = set()
         for function in tree.functions():
-            if not tree.mentions(function, config.message_words):
+            if not _about_messages(tree, function, config):
                 continue
             hiding = _hiding(tree, function, config)
             if not hiding:
@@ -139,6 +150,15 @@ def usable(tools, history):
                     places = _results(tree, function, config) + (((node, f"read through {shown(node)}"),) if through is not None else ())
                     yield Match(read, f"diagnostic read {shown(read)}, tools hidden on its word", places)
                 break
+
+
+def _about_messages(tree: Tree, function: cst.FunctionDef, config: ScanConfig) -> bool:
+    """Whether the function names messages or tool results: in its names, or as a key it reads by
+    (`state["messages"]`)."""
+    if tree.mentions(function, config.message_words):
+        return True
+    words = set(config.message_words)
+    return any(words & set(key_of(read).split("_")) for read in tree.findall(function, cst.Subscript))
 
 
 def _results(tree: Tree, function: cst.FunctionDef, config: ScanConfig) -> tuple[Place, ...]:

@@ -90,7 +90,6 @@ def final_check(self, run):
         return (Mentions(names=(*config.baseline, *config.check)), (*config.request_words, *config.seal_words))
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
-        sources = (*config.request_words, *config.seal_words)
         compares = _compares_surfaces(tree, config)
         for assign in tree.findall(tree.module, cst.Assign, cst.AnnAssign):
             targets = assigned(assign)
