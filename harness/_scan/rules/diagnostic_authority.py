@@ -8,6 +8,7 @@ import libcst as cst
 
 from .._rule import Invalid, Match, Needs, Place, Rule, Tree, assigned, dotted, is_tools, key_of, shown
 from .._types import ScanConfig
+from .._values import bound
 
 #: Names a function collects tools to hide into.
 _HIDING = ("hidden", "hide", "disabled", "disabled_tools", "unavailable", "blocked")
@@ -21,6 +22,18 @@ class DiagnosticAuthority(Rule):
     name = "diagnostic-authority"
     message = "hide a tool only on a typed owner fact bound to this request's identity, never on a diagnostic field"
     valid = (
+        # The deadline word is in an owner's fact the hiding reads; the messages' quota is only logged.
+        """
+def before_model(self, state):
+    for msg in state["messages"]:
+        if (quota := msg.get("meta", {}).get("quota_remaining")) is not None:
+            log.debug("quota_remaining=%s", quota)
+    facts = self.feed.facts_for(state["run_id"])
+    hidden = set()
+    if any(f.kind == "run_deadline_exhausted" and f.owner == "host" for f in facts):
+        hidden |= {"web_search"}
+    return {"tools": [t for t in state["tools"] if t["name"] not in hidden]}
+""",
         # The messages are read for a diagnostic, but only to log it: the owner's fact hides the tool.
         """
 def visible_tools(tools, owner, messages):
@@ -49,6 +62,18 @@ def usable(tools, history, facts):
 """,
     )
     invalid = (
+        # The diagnostic read from a local holding part of a tool result.
+        Invalid(
+            """
+def visible_tools(tools, outputs):
+    last = outputs[-1] if outputs else None
+    body = last.content if last is not None else {}
+    if body.get("quota_exhausted"):
+        return [t for t in tools if t["name"] != "web_search"]
+    return tools
+""",
+            line=5,
+        ),
         # Messages read by key from the state, the filtered list handed back under the tools key.
         Invalid(
             """
@@ -139,9 +164,12 @@ def usable(tools, history):
             hiding = _hiding(tree, function, config)
             if not hiding:
                 continue
+            carriers = _message_names(tree, function, config)
             for node in tree.findall(function.body, cst.Comparison, cst.Call):
                 through = _reader_called(node, readers)
-                if (through is None and not _reads_diagnostic(tree, node, config)) or not _decides(tree, function, node, hiding):
+                if through is None and not (_reads_diagnostic(tree, node, config) and _of_messages(tree, node, config, carriers)):
+                    continue
+                if not _decides(tree, function, node, hiding):
                     continue
                 # A read in a function of the module is reported where it reads, once, its call on the way.
                 read = node if through is None else through
@@ -152,13 +180,48 @@ def usable(tools, history):
                 break
 
 
-def _about_messages(tree: Tree, function: cst.FunctionDef, config: ScanConfig) -> bool:
-    """Whether the function names messages or tool results: in its names, or as a key it reads by
+def _about_messages(tree: Tree, node: cst.CSTNode, config: ScanConfig) -> bool:
+    """Whether the code names messages or tool results: in its names, or as a key it reads by
     (`state["messages"]`)."""
-    if tree.mentions(function, config.message_words):
+    if tree.mentions(node, config.message_words):
         return True
     words = set(config.message_words)
-    return any(words & set(key_of(read).split("_")) for read in tree.findall(function, cst.Subscript))
+    return any(words & set(key_of(read).split("_")) for read in tree.findall(node, cst.Subscript))
+
+
+def _message_names(tree: Tree, function: cst.FunctionDef, config: ScanConfig) -> frozenset[str]:
+    """The function's names that hold messages or tool results, or a part of one: the variable of
+    a loop or comprehension over them (`for turn in history`, `for m in state["messages"]`), and a
+    local set from one (`body = msg.get("content")`, `last = outputs[-1]`)."""
+    loops = tree.findall(function.body, cst.For, cst.CompFor)
+    assigns = tree.findall(function.body, cst.Assign, cst.AnnAssign, cst.NamedExpr)
+    names: set[str] = set()
+
+    def holds(node: cst.CSTNode) -> bool:
+        return _of_messages(tree, node, config, frozenset(names))
+
+    changed = True
+    while changed:  # names only join: a round that adds none ends it
+        changed = False
+        for loop in loops:
+            if holds(loop.iter) and not set(bound(loop.target)) <= names:
+                names |= set(bound(loop.target))
+                changed = True
+        for assign in assigns:
+            targets = {n for target in _assigned_to(assign) for n in bound(target)}
+            if assign.value is not None and holds(assign.value) and not targets <= names:
+                names |= targets
+                changed = True
+    return frozenset(names)
+
+
+def _assigned_to(statement: cst.Assign | cst.AnnAssign | cst.NamedExpr) -> list[cst.BaseExpression]:
+    return [statement.target] if isinstance(statement, cst.NamedExpr) else assigned(statement)
+
+
+def _of_messages(tree: Tree, read: cst.CSTNode, config: ScanConfig, carriers: frozenset[str]) -> bool:
+    """Whether a diagnostic read reads a message or tool result, not an owner's fact."""
+    return _about_messages(tree, read, config) or any(name.value in carriers for name in tree.findall(read, cst.Name))
 
 
 def _results(tree: Tree, function: cst.FunctionDef, config: ScanConfig) -> tuple[Place, ...]:
