@@ -117,10 +117,19 @@ def wait_for(path, process):
         time.sleep(0.01)  # how often to look, not how long to wait
 
 
+def stoppable():
+    """The stop signals at their defaults, as a user at a terminal has them, whatever this test run
+    inherited: `nohup` ignores SIGHUP and a background job SIGINT, and the command keeps a stop
+    signal its starter ignores."""
+    for stop in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(stop, signal.SIG_DFL)
+
+
 def blocked_run(tmp_path):
     """A `toolsurface run` of the bundled scenarios, stopped inside its first case, results.json half-written."""
     (tmp_path / "blocking.py").write_text(BLOCKING)
-    process = start("run", "--target", "blocking:factory", "--red-target", "none", "--timeout", "3600", "--out", "out", cwd=tmp_path)
+    args = ("run", "--target", "blocking:factory", "--red-target", "none", "--timeout", "3600", "--out", "out")
+    process = start(*args, cwd=tmp_path, preexec_fn=stoppable)
     wait_for(tmp_path / "running", process)
     assert parts(tmp_path / "out"), "the run streams its results into a .part file"
     return process
