@@ -70,7 +70,7 @@ class Mentions:
 
 
 #: What `Rule.needs` gives: every one of these must be met.
-Needs = tuple["tuple[str, ...] | Mentions", ...]
+Needs = tuple[tuple[str, ...] | Mentions, ...]
 
 
 class Rule(ABC):
@@ -342,8 +342,8 @@ def _callee(decorator: cst.BaseExpression) -> cst.BaseExpression:
     return decorator.func if isinstance(decorator, cst.Call) else decorator
 
 
-def assigned(statement: cst.Assign | cst.AnnAssign | cst.AugAssign | cst.Del) -> list[cst.BaseExpression]:
-    """What an assignment (or `del`) writes to."""
+def assigned(statement: cst.Assign | cst.AnnAssign | cst.AugAssign | cst.Del | cst.NamedExpr) -> list[cst.BaseExpression]:
+    """What an assignment (a `del`, a walrus) writes to."""
     if isinstance(statement, cst.Assign):
         return [target.target for target in statement.targets]
     return [statement.target]

@@ -208,15 +208,11 @@ def _message_names(tree: Tree, function: cst.FunctionDef, config: ScanConfig) ->
                 names |= set(bound(loop.target))
                 changed = True
         for assign in assigns:
-            targets = {n for target in _assigned_to(assign) for n in bound(target)}
+            targets = {n for target in assigned(assign) for n in bound(target)}
             if assign.value is not None and holds(assign.value) and not targets <= names:
                 names |= targets
                 changed = True
     return frozenset(names)
-
-
-def _assigned_to(statement: cst.Assign | cst.AnnAssign | cst.NamedExpr) -> list[cst.BaseExpression]:
-    return [statement.target] if isinstance(statement, cst.NamedExpr) else assigned(statement)
 
 
 def _of_messages(tree: Tree, read: cst.CSTNode, config: ScanConfig, carriers: frozenset[str]) -> bool:
