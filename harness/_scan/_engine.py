@@ -14,7 +14,6 @@ nests: the parse and the rules run with a large stack (see `_stack`).
 from __future__ import annotations
 
 import ast
-import functools
 import re
 import warnings
 from collections.abc import Mapping, Sequence
@@ -23,91 +22,14 @@ import libcst as cst
 from libcst.metadata import CodeRange
 
 from ._dispatches import dispatch_calls
+from ._outline import outline
 from ._positions import positions
 from ._rule import Match, Mentions, Rule, Tree, shown
 from ._stack import with_deep_stack
 from ._suppressions import suppressed
+from ._text import Text
 from ._types import FileFailed, FileResult, FileScanned, Finding, ScanConfig, Step
 from .rules import RULES
-
-#: A run of letters and digits. Letters and digits bound a word, `_` does not: `take_baseline`
-#: mentions `baseline`, `checked` no `check`.
-_TOKEN = re.compile(r"[a-z0-9]+")
-#: What an identifier may be made of, read anywhere in the text (a superset of its identifiers).
-_IDENTIFIER = re.compile(r"[a-z0-9_]+")
-_BOUNDING = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
-
-
-@functools.lru_cache(maxsize=256)
-def _spellings(words: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    """The configured names as the text filter looks for them: each as its lower-case parts. A
-    dotted name matches a call only when the callee ends with every one of its parts, so text that
-    lacks one of them (`create` without `responses`) cannot hold such a call, however it aliases."""
-    spelled = {tuple(part for part in word.lower().split(".") if part) for word in words}
-    return tuple(sorted(spelling for spelling in spelled if spelling))
-
-
-@functools.lru_cache(maxsize=1024)
-def _runs(part: str) -> tuple[str, ...]:
-    return tuple(_TOKEN.findall(part))
-
-
-class _Text:
-    """Lower-cased text, with its identifier-like runs and their letter-and-digit words, each
-    taken once as a set for every rule.
-
-    A word made only of letters and digits is in the text exactly when it is one of those words:
-    a set lookup, where a search would read the whole text for each word, each rule. A word with
-    `_` or another sign (`tool_list`, `__class__`) is searched for, once each of its runs is in
-    the set. Case is ignored throughout: a need met in another case only costs a parse.
-    """
-
-    def __init__(self, source: str) -> None:
-        self.lowered = source.lower()
-        self.identifiers = frozenset(_IDENTIFIER.findall(self.lowered))
-        self.words = frozenset(word for run in self.identifiers for word in run.split("_") if word)
-
-    def meets(self, need: tuple[str, ...] | Mentions) -> bool:
-        if not isinstance(need, Mentions):
-            return self.mentions(need)
-        return self.mentions(need.words) or self.names(need.names) or any(map(self.ends, need.endings))
-
-    def mentions(self, words: tuple[str, ...]) -> bool:
-        return any(all(map(self.has, spelling)) for spelling in _spellings(words))
-
-    def has(self, part: str) -> bool:
-        if part in self.words:
-            return True
-        runs = _runs(part)
-        if runs == (part,) or not all(run in self.words for run in runs):
-            return False
-        return self._found(part, left=True)
-
-    def names(self, names: tuple[str, ...]) -> bool:
-        """Whether the text holds one of these names as `named` reads a callee: its last part a
-        whole identifier, each owner one too, or with underscores before it."""
-        return any(
-            spelling[-1] in self.identifiers and all(self._owner(owner) for owner in spelling[:-1])
-            for spelling in _spellings(names)
-        )
-
-    def _owner(self, part: str) -> bool:
-        return part in self.identifiers or any(run.lstrip("_") == part for run in self.identifiers if run.endswith(part))
-
-    def ends(self, ending: str) -> bool:
-        """Whether a word of the text ends with `ending` (`inputschema` with `schema`)."""
-        return self._found(ending.lower(), left=False)
-
-    def _found(self, part: str, left: bool) -> bool:
-        """Whether `part` occurs with no letter or digit after it, nor before it when `left` (a
-        search loop: a pattern that looks behind reads every byte of the text in Python's `re`)."""
-        text, start = self.lowered, self.lowered.find(part)
-        while start >= 0:
-            end = start + len(part)
-            if (not left or start == 0 or text[start - 1] not in _BOUNDING) and (end == len(text) or text[end] not in _BOUNDING):
-                return True
-            start = text.find(part, start + 1)
-        return False
 
 
 def selected(config: ScanConfig, rules: Sequence[Rule] = RULES) -> list[Rule]:
@@ -117,7 +39,7 @@ def selected(config: ScanConfig, rules: Sequence[Rule] = RULES) -> list[Rule]:
 
 def applicable(source: str, config: ScanConfig, rules: Sequence[Rule] = RULES) -> list[Rule]:
     """The selected rules whose needs the text meets: a cheap test that spares most files a parse."""
-    text = _Text(source)
+    text = Text(source)
     return [rule for rule in selected(config, rules) if all(map(text.meets, rule.needs(config)))]
 
 
@@ -149,46 +71,64 @@ def scan_source(source: str, path: str, config: ScanConfig, rules: Sequence[Rule
     return with_deep_stack(lambda: _scan(source, path, config, rules))
 
 
-def _refused(source: str, path: str) -> FileFailed | None:
-    """Why CPython will not parse the text, with its message and position; None when it does.
+def _parsed(source: str, path: str) -> ast.Module | FileFailed | None:
+    """CPython's tree of the text, or why CPython will not parse it, with its message and position.
 
-    Compiling to bytecode keeps CPython's tree in C and costs a third of building it as Python
-    objects. A few errors come only from the compiler, after a parse that succeeded (`return`
-    outside a function, too many nested blocks): for those the parse alone decides. The
-    compiler's warnings (`x is 1`) are the scanned code's business, not the scan's output.
+    None when CPython parses the text but its tree is too deep to build as Python objects: then
+    there is no outline, and libcst parses the whole text. A few errors come only from the
+    compiler, after a parse that succeeded (`return` outside a function, too many nested blocks):
+    libcst reads such text as well as any. The parser's warnings (`"\\d"`) are the scanned code's
+    business, not the scan's output.
     """
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            compile(source, path, "exec", dont_inherit=True)
-    except SyntaxError:
-        return _unparsed(source, path)
-    except (MemoryError, RecursionError):  # CPython's parser gives up on its own stack
-        return FileFailed(path, f"{path}: cannot parse: nested too deeply for CPython's parser")
-    except ValueError as error:  # a NUL byte in the source
-        return FileFailed(path, f"{path}: cannot parse: {error}")
-    return None
-
-
-def _unparsed(source: str, path: str) -> FileFailed | None:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            compile(source, path, "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+            return ast.parse(source, path)
     except SyntaxError as error:
         where = f"{error.lineno}:{max(1, error.offset or 1)}:" if error.lineno else ""
         return FileFailed(path, f"{path}:{where} cannot parse: {error.msg}")
     except (MemoryError, RecursionError):
+        return _compiled(source, path)
+    except ValueError as error:  # a NUL byte in the source
+        return FileFailed(path, f"{path}: cannot parse: {error}")
+
+
+def _compiled(source: str, path: str) -> FileFailed | None:
+    """Whether CPython's parser, which keeps its tree in C, gives up on its own stack too."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            compile(source, path, "exec", dont_inherit=True)
+    except (MemoryError, RecursionError):
         return FileFailed(path, f"{path}: cannot parse: nested too deeply for CPython's parser")
+    except SyntaxError:
+        pass  # the compiler's own errors, after a parse that succeeded
     return None
 
 
+#: A line with its end, as CPython and libcst count lines: `\r\n`, `\r` and `\n` end one, a form feed does not.
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
+
+
+def _needed(source: str, parsed: ast.Module | None, config: ScanConfig, rules: Sequence[Rule]) -> str:
+    """The text libcst must parse: the source with the units no rule wants blanked out (see `_outline`).
+    A unit that names a dispatch is always kept, so the scan counts every dispatch it saw."""
+    if parsed is None:
+        return source
+    lines = _LINE.findall(source)
+    shape = outline(parsed, lines)
+    dispatching = (Mentions(names=config.dispatch),)
+    wanted = [unit for unit in shape.units if unit.meets(dispatching) or any(rule.wants(unit, shape, config) for rule in rules)]
+    kept = shape.kept(wanted)
+    return source if len(kept) == len(shape.units) else shape.sliced(lines, kept)
+
+
 def _scan(source: str, path: str, config: ScanConfig, rules: Sequence[Rule]) -> FileResult:
-    refused = _refused(source, path)
-    if refused is not None:
-        return refused
+    parsed = _parsed(source, path)
+    if isinstance(parsed, FileFailed):
+        return parsed
     try:
-        module = cst.parse_module(source)
+        module = cst.parse_module(_needed(source, parsed, config, rules))
         tree = Tree(module)
         dispatches = len(dispatch_calls(tree, config))
         hits = [(rule, found if isinstance(found, Match) else Match(found)) for rule in rules for found in rule.matches(tree, config)]

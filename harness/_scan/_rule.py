@@ -13,13 +13,16 @@ from abc import ABC, abstractmethod
 from bisect import bisect_left
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, TypeVar, cast
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
 import libcst as cst
 from libcst.helpers import get_full_name_for_node
 
 from ._children import children, comments
 from ._types import ScanConfig
+
+if TYPE_CHECKING:
+    from ._outline import Outline, Unit
 
 T = TypeVar("T")
 
@@ -91,6 +94,13 @@ class Rule(ABC):
     @abstractmethod
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[cst.CSTNode | Match]:
         """The nodes this rule reports in the module, in source order, each alone or as a `Match`."""
+
+    def wants(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
+        """Whether this rule may report in a function or method of the module, or must read it to
+        decide a report elsewhere that the functions it reports in do not reach by name (see
+        `_outline`). The units it reaches by name are kept with it. Only the first pass asks:
+        `matches` sees the module with the units no rule wants blanked out."""
+        return True
 
 
 def dotted(node: cst.CSTNode) -> str:

@@ -49,7 +49,7 @@ MUTATING = frozenset(
     {"update", "pop", "popitem", "setdefault", "clear", "append", "extend", "insert", "remove", "add", "discard", "sort"}
 )
 #: Methods that keep their argument in the container they are called on.
-_KEEPING = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "__setitem__"})
+KEEPING = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "__setitem__"})
 #: JSON Schema keywords (and tool fields) whose values are strings, numbers or booleans.
 _SCALAR_KEYS = frozenset(
     {"type", "title", "description", "format", "pattern", "$ref", "$schema", "$id", "$comment", "name", "strict"}
@@ -405,7 +405,7 @@ class Trace:
         first = args[0] if args else None
         if isinstance(func, cst.Attribute):
             method = func.attr.value
-            if method in _KEEPING:
+            if method in KEEPING:
                 place = self.place(func.value, container=True)
                 kept = next((held for held in args if held is not None), None) or next(
                     (self.listed[id(arg.value)] for arg in node.args if id(arg.value) in self.listed), None

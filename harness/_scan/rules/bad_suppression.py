@@ -5,7 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from .. import _suppressions
+from .._outline import Outline, Unit
 from .._rule import Invalid, Match, Needs, Rule, Tree, shown
+from .._text import Text
 from .._types import ScanConfig
 
 
@@ -33,6 +35,10 @@ class BadSuppression(Rule):
 
     def needs(self, config: ScanConfig) -> Needs:
         return (("toolsurface",), ("ignore",))
+
+    def wants(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
+        # A suppression is a comment: in the unit's text as written, not in the words of its code.
+        return all(map(Text(unit.source).meets, self.needs(config)))
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         from . import RULES  # the registry imports this module, so it is read when the rule runs

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
+from .._outline import Outline, Unit
 from .._rule import Invalid, Match, Mentions, Needs, Rule, Tree, dotted, named, shown
 from .._types import ScanConfig
 
@@ -134,6 +135,10 @@ def on_before_dispatch(request):
 
     def needs(self, config: ScanConfig) -> Needs:
         return (Mentions(names=config.check), Mentions(words=config.hook_words, names=config.hook_registration))
+
+    def wants(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
+        # It reports a check; a registration elsewhere can make the function that runs it a hook.
+        return unit.mentions(names=(*config.check, *config.hook_registration))
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         # One finding per check, the first reason found for it kept: a condition, a hook, a registration.

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 
 import libcst as cst
 
 from .._cfg import block
+from .._outline import Outline, Unit
 from .._places import name_source
 from .._rule import Invalid, Match, Needs, Place, Rule, Tree, dotted, is_tools, shown
 from .._types import ScanConfig
@@ -249,6 +251,11 @@ def prepare(request, limit):
 
     def needs(self, config: ScanConfig) -> Needs:
         return (("len", "enumerate", *_BUDGET), config.tool_words)
+
+    def wants(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
+        # A cap is a comparison in a loop or a comprehension.
+        loops = unit.has(ast.For, ast.AsyncFor, ast.While, ast.comprehension)
+        return loops and unit.meets(self.needs(config))
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         words = config.tool_words

@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
+from .._outline import Outline, Unit
 from .._rule import Invalid, Match, Needs, Place, Rule, Tree, assigned, dotted, is_tools, key_of, shown
 from .._types import ScanConfig
 from .._values import bound
@@ -154,6 +155,11 @@ def usable(tools, history):
 
     def needs(self, config: ScanConfig) -> Needs:
         return (config.diagnostic_words, config.message_words)
+
+    def wants(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
+        # It reports in a function about messages that hides tools; a reader function it calls is
+        # reached by name.
+        return unit.meets(self.needs(config)[1:]) and unit.mentions((*config.tool_words, *_HIDING))
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         readers = _readers(tree, config)

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Iterator
 
 import libcst as cst
 
+from .._outline import Outline, Unit
 from .._rule import Invalid, Match, Mentions, Needs, Rule, Tree, dotted, is_tools, shown
 from .._types import ScanConfig
 
@@ -93,6 +94,11 @@ class Widening:
 
     def needs(self, config: ScanConfig) -> Needs:
         return (Mentions(words=config.hook_words, names=config.hook_registration), config.controls)
+
+    def wants(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
+        # It reports in a hook; a registration elsewhere makes a function or a class's methods hooks.
+        hook = outline.hooks(unit, config) and unit.mentions(config.controls)
+        return hook or unit.mentions(names=config.hook_registration)
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         controls = {name.lower() for name in config.controls}

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from .._module import module_names
+from .._outline import Outline, Unit
 from .._rule import Invalid, Match, Mentions, Needs, Rule, Tree, assigned, canonical, imports, shown
 from .._trace import Mutation, Trace
 from .._types import ScanConfig
@@ -131,6 +132,11 @@ def strict_hook(request, fresh):
 
     def needs(self, config: ScanConfig) -> Needs:
         return (Mentions(words=config.hook_words, names=config.hook_registration), config.schema_keys)
+
+    def wants(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
+        # It reports in a hook; a registration elsewhere makes a function or a class's methods hooks.
+        hook = outline.hooks(unit, config) and unit.mentions(config.schema_keys, endings=config.schema_words)
+        return hook or unit.mentions(names=config.hook_registration)
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         keys = set(config.schema_keys)

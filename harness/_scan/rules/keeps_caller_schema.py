@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 
 import libcst as cst
 
 from .._module import trace_all
+from .._outline import Outline, Unit
 from .._places import value_source
 from .._rule import Invalid, Match, Mentions, Needs, Rule, Tree, assigned, shown
-from .._trace import Kept
+from .._trace import KEEPING, Kept
 from .._types import ScanConfig
+from .._values import SELF
 
 #: Constructors keep what they are given by contract; what a factory or setter keeps is the surprise.
 _CONSTRUCTORS = frozenset({"__init__", "__post_init__", "__new__", "__init_subclass__"})
@@ -166,6 +169,15 @@ class Router:
 
     def needs(self, config: ScanConfig) -> Needs:
         return (Mentions(words=(*config.schema_keys, *config.tool_words), endings=config.schema_words),)
+
+    def wants(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
+        # A caller's value is a parameter, or a tool list read from one; it is kept in an attribute
+        # of the instance or a module's registry, or returned inside an object built around it.
+        if unit.name in _CONSTRUCTORS or not unit.takes_arguments:
+            return False
+        places = {*SELF, *outline.globals}
+        keeps = bool(unit.written & places) or unit.calls_method(KEEPING, on=places) or unit.constructs and unit.has(ast.Return)
+        return keeps and unit.meets(self.needs(config))
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         for function, events in trace_all(tree, config):

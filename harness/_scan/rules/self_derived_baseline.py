@@ -6,6 +6,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
+from .._outline import Outline, Unit
 from .._rule import Invalid, Match, Mentions, Needs, Place, Rule, Tree, assigned, dotted, named, shown
 from .._types import ScanConfig
 
@@ -88,6 +89,13 @@ def final_check(self, run):
 
     def needs(self, config: ScanConfig) -> Needs:
         return (Mentions(names=(*config.baseline, *config.check)), (*config.request_words, *config.seal_words))
+
+    def wants(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
+        # It reports a baseline assigned from the request or its seal, or a check handed the seal;
+        # the module must check or compare a baseline somewhere.
+        last = {name.rsplit(".", 1)[-1] for name in config.baseline}
+        reports = unit.mentions(names=(*config.baseline, *config.check)) and unit.mentions((*config.request_words, *config.seal_words))
+        return reports or unit.calls(config.check) or bool(unit.compared & last)
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         compares = _compares_surfaces(tree, config)

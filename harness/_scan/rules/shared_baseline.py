@@ -9,6 +9,7 @@ from functools import cmp_to_key
 import libcst as cst
 
 from .._module import callee_name, trace_all
+from .._outline import Outline, Unit
 from .._places import name_source
 from .._rule import (
     Invalid,
@@ -145,6 +146,12 @@ def take_baseline(self, run):
             Mentions(words=("baseline",), names=config.baseline),
             Mentions(words=(*config.tool_words, "admitted", *config.schema_keys), endings=config.schema_words),
         )
+
+    def wants(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
+        # It reports a baseline function's return or an assignment to a baseline; what they call
+        # is reached by name.
+        baseline = "baseline" in unit.name.lower().split("_") or named(unit.name, config.baseline)
+        return baseline or bool(unit.assigned & {name.rsplit(".", 1)[-1] for name in config.baseline})
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         copies = _Copies(tree, config)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 
 import libcst as cst
 
+from .._outline import Outline, Unit
 from .._places import name_source
 from .._rule import Invalid, Match, Needs, Place, Rule, Tree, dotted, is_tools, shown
 from .._types import ScanConfig
@@ -85,6 +87,11 @@ def fit(run, budget):
 
     def needs(self, config: ScanConfig) -> Needs:
         return (config.tool_words,)
+
+    def wants(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
+        # A cut is a slice, a cutting call or a loop, of a tool list named in the function or the module.
+        cuts = unit.has(ast.Slice, ast.For, ast.AsyncFor) or unit.mentions(words=tuple(_CUTTING))
+        return cuts and unit.meets(self.needs(config))
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         rotations = {id(part) for joined in tree.findall(tree.module, cst.BinaryOperation) for part in _halves(joined)}

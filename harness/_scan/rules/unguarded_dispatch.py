@@ -9,6 +9,7 @@ import libcst as cst
 from .._cfg import block, irrefutable
 from .._dispatches import dispatch_calls
 from .._flow import Guard, Wanted, always_leaves, guarantees, unpreceded
+from .._outline import Outline, Unit
 from .._places import name_source
 from .._rule import Invalid, Match, Mentions, Needs, Place, Rule, Tree, canonical, dotted, imports, is_tools, named, shown
 from .._types import ScanConfig
@@ -446,6 +447,10 @@ def send(self, request, hooks):
 
     def needs(self, config: ScanConfig) -> Needs:
         return (Mentions(names=config.dispatch),)
+
+    def wants(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
+        # It reports a dispatch; the checks before it are in the same function or reached by name.
+        return unit.meets(self.needs(config))
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         # Every query of every function asks each `if` again: answer each one once.

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
 import libcst as cst
 
 from .._cfg import SIMPLE, block
 from .._flow import Guard, guarantees, unpreceded
+from .._outline import Outline, Unit
 from .._rule import Invalid, Match, Needs, Place, Rule, Tree, dotted, named, shown
 from .._types import ScanConfig
 from ._settling import settled_blocks, settled_by_exit_stacks, settling_calls, settling_loops
@@ -479,6 +481,10 @@ def settle_refusal(self, run, refusal):
 
     def needs(self, config: ScanConfig) -> Needs:
         return (_reserving(config),)
+
+    def wants(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
+        # It reports a raise, or a settlement step; a module's refusal handler settles for the rest.
+        return unit.has(ast.Raise) or unit.meets(self.needs(config)) or unit.mentions(names=config.settle)
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         # A call of the module's own code that always settles settles as the ledger call does.

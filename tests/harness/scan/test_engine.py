@@ -10,8 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from toolsurface.harness._scan import FileFailed, FileScanned, Match, Rule, ScanConfig, Step, _stack, scan_paths, scan_source
-from toolsurface.harness._scan._engine import _spellings, _Text, applicable
+from toolsurface.harness._scan._engine import applicable
 from toolsurface.harness._scan._rule import named
+from toolsurface.harness._scan._text import Text, _spellings
 
 CONFIG = ScanConfig()
 SHARED = "def prepare(state):\n    baseline = list(state.tools)  {comment}\n    return baseline\n"
@@ -64,7 +65,7 @@ def test_the_word_set_finds_exactly_what_a_bounded_search_finds(text, words):
     lowered = text.lower()
     bounded = [[re.compile(rf"(?<![a-z0-9]){re.escape(part)}(?![a-z0-9])") for part in spelling] for spelling in _spellings(tuple(words))]
     searched = any(all(pattern.search(lowered) for pattern in spelling) for spelling in bounded)
-    assert _Text(text).mentions(tuple(words)) == searched
+    assert Text(text).mentions(tuple(words)) == searched
 
 
 _SEGMENTS = st.sampled_from(["gateway", "_gateway", "__gateway", "dispatch", "_dispatch", "check", "Check", "run", "my_gateway"])
@@ -87,7 +88,7 @@ def test_a_callee_that_named_matches_always_meets_the_names_need(found):
     `named` matches a callee, text holding that call meets the need of those names."""
     callee, configured = found
     if named(callee, configured):
-        assert _Text(f"result = {callee}(request)\n").names(configured)
+        assert Text(f"result = {callee}(request)\n").names(configured)
 
 
 def test_a_configured_name_is_met_only_by_an_identifier_that_is_that_name_whole():

@@ -1,0 +1,404 @@
+"""The first pass: a module's outline from CPython's own parser, and the part of it libcst must parse.
+
+libcst's parse is most of a scan's cost, and most functions of a module that mentions the
+configured names have nothing to do with them: a framework's module that names `tools` once in a
+signature holds a hundred other methods. The outline splits the module into units, its functions
+and the methods of its classes, read by the standard library's `ast` at a fraction of libcst's
+cost. Each applicable rule says which units it may report in or must read (`Rule.wants`). The
+units those reach by name, at any depth, are kept with them, and so is all the code outside units
+(imports, module and class statements). Every other unit is blanked out line for line, so the
+text libcst parses holds every kept line at its own line and column.
+
+A rule's `wants` must hold for every unit its matches can depend on other than by name; where a
+rule cannot tell, it wants the unit. The rules' invalid examples, each scanned through this pass,
+test that.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+
+from ._rule import Mentions, Needs
+from ._text import Text
+from ._trace import MUTATING
+from ._types import ScanConfig
+
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+
+#: Methods a class runs when it is built or called: kept with any kept method of their class.
+_BUILDING = frozenset({"__init__", "__post_init__", "__new__", "__call__"})
+
+
+@dataclass(frozen=True, eq=False)
+class Unit:
+    """A function of the module, or a method of one of its classes, nested code included, with
+    what the rules ask of it."""
+
+    node: Function
+    #: The class it is a method of; None for a function of the module.
+    owner: ast.ClassDef | None
+    #: What its code mentions (its words: see `_Facts`), and what each name it uses is bound to
+    #: in the module.
+    text: Text
+    #: Its text as written, comments and docstrings included.
+    source: str
+    #: 0-based lines it spans, decorators included: [start, end).
+    start: int
+    end: int
+    #: Every node type it holds.
+    kinds: frozenset[type[ast.AST]]
+    #: The names and attributes it uses outside annotations: the units it may reach.
+    uses: frozenset[str]
+    #: The last part of each callee (`dispatch` of `self.gateway.dispatch(…)`), an imported alias
+    #: also by the name it imports.
+    called: frozenset[str]
+    #: Each method call as (the root of its receiver, the method): `("self", "append")`.
+    methods: frozenset[tuple[str, str]]
+    #: The roots of the attributes and subscripts it writes or deletes: `self` of `self.tools = …`.
+    written: frozenset[str]
+    #: The last part of every assignment target: `baseline` of `self.baseline = …`.
+    assigned: frozenset[str]
+    #: The last part of every name a comparison compares.
+    compared: frozenset[str]
+    #: Whether it calls what builds an object: `Tool(…)`, `cls(…)`, `type(self)(…)`.
+    constructs: bool
+
+    @property
+    def name(self) -> str:
+        return self.node.name
+
+    def meets(self, needs: Needs) -> bool:
+        return all(map(self.text.meets, needs))
+
+    def mentions(self, words: tuple[str, ...] = (), names: tuple[str, ...] = (), endings: tuple[str, ...] = ()) -> bool:
+        return self.text.meets(Mentions(words, names, endings))
+
+    def has(self, *kinds: type[ast.AST]) -> bool:
+        return any(kind in self.kinds for kind in kinds)
+
+    def calls(self, names: Iterable[str]) -> bool:
+        """Whether it calls one of these (dotted) names, by the last part."""
+        return any(name.rsplit(".", 1)[-1] in self.called for name in names)
+
+    def calls_method(self, methods: Iterable[str], on: Iterable[str] | None = None) -> bool:
+        """Whether it calls one of the methods, on a receiver rooted at one of `on` when given."""
+        wanted, roots = set(methods), None if on is None else set(on)
+        return any(method in wanted and (roots is None or root in roots) for root, method in self.methods)
+
+    @property
+    def takes_arguments(self) -> bool:
+        """Whether it has a parameter other than `self` or `cls`: what a caller hands it."""
+        given = self.node.args
+        every = [*given.posonlyargs, *given.args, *given.kwonlyargs, given.vararg, given.kwarg]
+        return any(arg is not None and arg.arg not in {"self", "cls"} for arg in every)
+
+
+@dataclass(frozen=True, eq=False)
+class Outline:
+    """A module's units, the names its other code uses, and its classes by name."""
+
+    units: tuple[Unit, ...]
+    classes: dict[str, ast.ClassDef] = field(repr=False)
+    #: The names the code outside units uses.
+    outside: frozenset[str] = field(repr=False)
+    #: The names each call hands over, by the callee's last part (`register(Guard())`: Guard).
+    handed: dict[str, frozenset[str]] = field(repr=False)
+    #: The text of each class, decorators and methods included, by name.
+    class_texts: dict[str, Text] = field(repr=False)
+    #: The names the module binds by assignment: a registry a function writes into outlives the call.
+    globals: frozenset[str] = field(repr=False)
+
+    def handed_to(self, names: Iterable[str]) -> frozenset[str]:
+        """The names handed to a call of any of these (by last part): functions and classes registered."""
+        last = {name.rsplit(".", 1)[-1] for name in names}
+        return frozenset(handed for callee, all_handed in self.handed.items() if callee in last for handed in all_handed)
+
+    def hooks(self, unit: Unit, config: ScanConfig) -> bool:
+        """Whether the unit may run as a hook, as `Tree.hook_functions` reads one: named or decorated
+        so, or handed to a registration, itself or as an instance of its class."""
+        if unit.mentions(words=config.hook_words, names=config.hook_registration):
+            return True
+        registered = self.handed_to(config.hook_registration)
+        return unit.name in registered or (unit.owner is not None and unit.owner.name in registered)
+
+    def class_mentions(self, name: str, words: tuple[str, ...]) -> bool:
+        """Whether the class, or a base of it defined in the module, mentions one of the words."""
+        seen: set[str] = set()
+        todo = [name]
+        while todo:
+            current = todo.pop()
+            if current in seen or current not in self.classes:
+                continue
+            seen.add(current)
+            if self.class_texts[current].mentions(words):
+                return True
+            todo.extend(_last(base) for base in self.classes[current].bases)
+        return False
+
+    @functools.cached_property
+    def editors(self) -> frozenset[str]:
+        """The names of the units that may edit what they are handed: they write a subscript, call
+        a method that edits its receiver, or use a unit that may (recursion included)."""
+        found = {unit.name for unit in self.units if ast.Subscript in unit.kinds and unit.written or unit.calls_method(MUTATING)}
+        changed = True
+        while changed:
+            grown = found | {unit.name for unit in self.units if unit.uses & found}
+            changed, found = grown != found, grown
+        return frozenset(found)
+
+    def kept(self, wanted: Iterable[Unit]) -> set[int]:
+        """The ids of the wanted units and of every unit they, or the code outside units, may reach:
+        a function or method by its name, the building methods of a class by the class's name and
+        with any kept method of the class."""
+        by_name: dict[str, list[Unit]] = {}
+        for unit in self.units:
+            by_name.setdefault(unit.name, []).append(unit)
+            if unit.owner is not None and unit.name in _BUILDING:
+                by_name.setdefault(unit.owner.name, []).append(unit)
+        kept: set[int] = set()
+        todo = [*wanted, *(unit for name in self.outside for unit in by_name.get(name, ()))]
+        while todo:
+            unit = todo.pop()
+            if id(unit) in kept:
+                continue
+            kept.add(id(unit))
+            todo += [reached for name in unit.uses for reached in by_name.get(name, ())]
+            if unit.owner is not None:
+                todo += by_name.get(unit.owner.name, ())
+        return kept
+
+    def sliced(self, lines: list[str], kept: set[int]) -> str:
+        """The text with every unit not kept blanked out: its first line an `...` at its own
+        indentation (a class body must not be left empty), the rest empty lines."""
+        out = list(lines)
+        for unit in self.units:
+            if id(unit) not in kept:
+                out[unit.start] = " " * unit.node.col_offset + "...\n"
+                for at in range(unit.start + 1, unit.end):
+                    out[at] = "\n"
+        return "".join(out)
+
+
+def outline(module: ast.Module, lines: list[str]) -> Outline:
+    """The outline of a module parsed by `ast`, `lines` its text split with the line ends kept."""
+    units_at: list[tuple[Function, ast.ClassDef | None]] = []
+    outside: list[ast.AST] = []
+    classes: dict[str, ast.ClassDef] = {}
+    for statement in module.body:
+        if isinstance(statement, Function):
+            units_at.append((statement, None))
+        elif isinstance(statement, ast.ClassDef):
+            classes.setdefault(statement.name, statement)
+            outside += [*statement.bases, *statement.keywords, *statement.decorator_list]
+            for inner in statement.body:
+                if isinstance(inner, Function):
+                    units_at.append((inner, statement))
+                else:
+                    outside.append(inner)
+        else:
+            outside.append(statement)
+    read = [(function, owner, _Facts(function)) for function, owner in units_at]
+    beside = _Facts(*outside)
+    # What a name stands for: a unit that uses `send` after `send = partial(gateway.dispatch, …)`,
+    # `self._send = …` in another method, or `from x import final_check as verify` mentions what
+    # it is bound to, and what that is bound to in turn.
+    stands: dict[str, list[tuple[str, frozenset[str]]]] = {}
+    for facts, attributes_only in ((beside, False), *((facts, True) for _, _, facts in read)):
+        for bound, meant in _bindings(facts.bindings, attributes_only):
+            stands.setdefault(bound, []).append(meant)
+    imported = {alias: name.rsplit(".", 1)[-1] for node in beside.bindings if isinstance(node, ast.Import | ast.ImportFrom) for alias, name in _aliases(node)}
+    units = []
+    for function, owner, facts in read:
+        start = (function.decorator_list[0].lineno if function.decorator_list else function.lineno) - 1
+        end = function.end_lineno or function.lineno
+        text = Text(f"{facts.text} {_meant(facts.uses, stands)}")
+        source = "".join(lines[start:end])
+        called = facts.called | {imported[name] for name in facts.called & imported.keys()}
+        units.append(
+            Unit(
+                function, owner, text, source, start, end, frozenset(facts.kinds), frozenset(facts.uses), frozenset(called),
+                frozenset(facts.methods), frozenset(facts.written), frozenset(facts.assigned), frozenset(facts.compared),
+                facts.constructs,
+            )
+        )  # fmt: skip
+    handed = {callee: frozenset(names) for callee, names in beside.handed.items()}
+    for _, _, facts in read:
+        for callee, names in facts.handed.items():
+            handed[callee] = handed.get(callee, frozenset()) | names
+    module_bound = {_last(target) for node in module.body if isinstance(node, ast.Assign | ast.AnnAssign) for target in _targets(node)}
+    methods: dict[str, list[str]] = {}
+    for _, owner, facts in read:
+        if owner is not None:
+            methods.setdefault(owner.name, []).append(facts.text)
+    texts = {
+        name: Text(" ".join([_Facts(*klass.bases, *(s for s in klass.body if not isinstance(s, Function))).text, *methods.get(name, ())]))
+        for name, klass in classes.items()
+    }
+    return Outline(tuple(units), classes, frozenset(beside.uses), handed, texts, frozenset(module_bound) - {""})
+
+
+class _Facts:
+    """What the rules ask of some code, read in one walk that never recurses (valid Python nests
+    deeper than the interpreter's stack).
+
+    Its words are the code's own: names, attributes, parameters and string constants, not its
+    comments or docstrings, where framework code says "parameters" or "tools" a hundred times
+    without holding either. A name in an annotation is a word but not a use: it names a type.
+    """
+
+    def __init__(self, *roots: ast.AST) -> None:
+        self.kinds: set[type[ast.AST]] = set()
+        self.words: list[str] = []
+        self.uses: set[str] = set()
+        self.called: set[str] = set()
+        self.methods: set[tuple[str, str]] = set()
+        self.written: set[str] = set()
+        self.assigned: set[str] = set()
+        self.compared: set[str] = set()
+        self.constructs = False
+        self.handed: dict[str, set[str]] = {}
+        #: Imports and assignments, for what their names stand for.
+        self.bindings: list[ast.AST] = []
+        words = self.words
+        todo = [(root, False) for root in roots]
+        while todo:
+            node, typed = todo.pop()
+            kind = type(node)
+            self.kinds.add(kind)
+            annotation = None
+            if kind is ast.Name:
+                words.append(node.id)  # type: ignore[attr-defined]
+                if not typed:
+                    self.uses.add(node.id)  # type: ignore[attr-defined]
+            elif kind is ast.Attribute:
+                words.append(node.attr)  # type: ignore[attr-defined]
+                if not typed:
+                    self.uses.add(node.attr)  # type: ignore[attr-defined]
+            elif kind is ast.Constant:
+                if isinstance(node.value, str):  # type: ignore[attr-defined]
+                    words.append(node.value)  # type: ignore[attr-defined]
+            elif kind is ast.Expr and isinstance(node.value, ast.Constant):  # type: ignore[attr-defined]
+                continue  # a docstring, or a string that does nothing
+            elif kind is ast.Call:
+                self._call(node)  # type: ignore[arg-type]
+            elif kind is ast.arg or kind is ast.keyword or kind is ast.alias:
+                words.append(getattr(node, "arg", None) or getattr(node, "name", "") or "")
+                annotation = getattr(node, "annotation", None)
+            elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef or kind is ast.ClassDef:
+                words.append(node.name)  # type: ignore[attr-defined]
+                annotation = getattr(node, "returns", None)
+            elif kind is ast.AnnAssign:
+                annotation = node.annotation  # type: ignore[attr-defined]
+            if kind is ast.Assign or kind is ast.AnnAssign or kind is ast.AugAssign or kind is ast.Delete:
+                self._write(node)
+            elif kind is ast.Compare:
+                self.compared.update(_last(operand) for operand in (node.left, *node.comparators))  # type: ignore[attr-defined]
+            elif kind is ast.Import or kind is ast.ImportFrom:
+                self.bindings.append(node)
+                words.append(getattr(node, "module", None) or "")
+            todo.extend((child, typed or child is annotation) for child in ast.iter_child_nodes(node))
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.words)
+
+    def _call(self, call: ast.Call) -> None:
+        func = call.func
+        last = _last(func)
+        self.called.add(last)
+        if isinstance(func, ast.Attribute):
+            self.methods.add((_root(func.value), func.attr))
+        self.constructs = self.constructs or isinstance(func, ast.Call) or last in {"cls", "__class__"} or (last[:1].isupper() and not last.isupper())
+        if last:
+            for arg in (*call.args, *(keyword.value for keyword in call.keywords)):
+                name = _last(arg.func if isinstance(arg, ast.Call) else arg)
+                if name:
+                    self.handed.setdefault(last, set()).add(name)
+
+    def _write(self, node: ast.AST) -> None:
+        if isinstance(node, ast.Assign | ast.AnnAssign):
+            self.bindings.append(node)
+        for target in _targets(node):
+            self.assigned.add(_last(target))
+            if isinstance(target, ast.Attribute | ast.Subscript):
+                self.written.add(_root(target))
+
+
+def _targets(node: ast.AST) -> list[ast.expr]:
+    """What an assignment, augmented assignment or `del` writes, tuples unpacked."""
+    if isinstance(node, ast.Assign):
+        roots = list(node.targets)
+    elif isinstance(node, ast.Delete):
+        roots = list(node.targets)
+    elif isinstance(node, ast.AnnAssign | ast.AugAssign):
+        roots = [node.target]
+    else:
+        return []
+    found = []
+    while roots:
+        target = roots.pop()
+        if isinstance(target, ast.Tuple | ast.List):
+            roots.extend(target.elts)
+        elif isinstance(target, ast.Starred):
+            roots.append(target.value)
+        else:
+            found.append(target)
+    return found
+
+
+def _root(node: ast.AST) -> str:
+    """`self` of `self.tools[0].x`; "" when the chain starts at no name."""
+    while isinstance(node, ast.Attribute | ast.Subscript | ast.Call):
+        node = node.func if isinstance(node, ast.Call) else node.value
+    return node.id if isinstance(node, ast.Name) else ""
+
+
+def _last(node: ast.AST) -> str:
+    """The last part of a name or attribute chain; "" for anything else."""
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return ""
+
+
+def _aliases(node: ast.Import | ast.ImportFrom) -> Iterator[tuple[str, str]]:
+    """Each name an import binds under another (`as`), with the dotted name it imports."""
+    owner = f"{node.module}." if isinstance(node, ast.ImportFrom) and node.module else ""
+    for alias in node.names:
+        if alias.asname:
+            yield alias.asname, owner + alias.name
+
+
+def _bindings(nodes: list[ast.AST], attributes_only: bool) -> Iterator[tuple[str, tuple[str, frozenset[str]]]]:
+    """The names these statements bind, by import or by assignment to a name or an attribute, each
+    with the text it stands for and the names that text uses. Inside a function only attributes
+    count: its local names are in its own text already."""
+    for node in nodes:
+        if isinstance(node, ast.Import | ast.ImportFrom):
+            yield from ((alias, (name, frozenset())) for alias, name in _aliases(node))
+        elif isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
+            targets = [t for t in _targets(node) if isinstance(t, ast.Attribute) or isinstance(t, ast.Name) and not attributes_only]
+            if targets:
+                value = _Facts(node.value)
+                meant = (value.text, frozenset(value.uses))
+                yield from ((_last(target), meant) for target in targets)
+
+
+def _meant(uses: Iterable[str], stands: dict[str, list[tuple[str, frozenset[str]]]]) -> str:
+    """The text every bound name among `uses` stands for, followed through the names it uses."""
+    seen: set[str] = set()
+    todo = [name for name in uses if name in stands]
+    texts = []
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        for text, used in stands[name]:
+            texts.append(text)
+            todo.extend(used & stands.keys())
+    return " ".join(texts)
