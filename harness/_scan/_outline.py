@@ -65,6 +65,8 @@ class Unit:
     compared: frozenset[str]
     #: Whether it calls what builds an object: `Tool(…)`, `cls(…)`, `type(self)(…)`.
     constructs: bool
+    #: Whether it calls what a call returns: `type(self)(…)`.
+    calls_result: bool
 
     @property
     def name(self) -> str:
@@ -149,6 +151,12 @@ class Outline:
             changed, found = grown != found, grown
         return frozenset(found)
 
+    @functools.cached_property
+    def cloning(self) -> bool:
+        """Whether a method of the module may copy or rebuild its object: `replace(self, …)`,
+        `copy.copy(self)`, `self.model_copy()`, `type(self)(…)`, `self.__class__(…)`, `Agent(…)` in `Agent`."""
+        return any(unit.owner is not None and clones(unit) for unit in self.units)
+
     def kept(self, wanted: Iterable[Unit]) -> set[int]:
         """The ids of the wanted units and of every unit they, or the code outside units, may reach:
         a function or method by its name, the building methods of a class by the class's name and
@@ -180,6 +188,12 @@ class Outline:
                 for at in range(unit.start + 1, unit.end):
                     out[at] = "\n"
         return "".join(out)
+
+
+def clones(unit: Unit) -> bool:
+    """Whether a method may copy or rebuild its own object (see `Outline.cloning`)."""
+    assert unit.owner is not None
+    return unit.calls_result or unit.calls(("replace", "copy", "model_copy", "__class__", unit.owner.name))
 
 
 def outline(module: ast.Module, lines: list[str]) -> Outline:
@@ -221,7 +235,7 @@ def outline(module: ast.Module, lines: list[str]) -> Outline:
             Unit(
                 function, owner, text, source, start, end, frozenset(facts.kinds), frozenset(facts.uses), frozenset(called),
                 frozenset(facts.methods), frozenset(facts.written), frozenset(facts.assigned), frozenset(facts.compared),
-                facts.constructs,
+                facts.constructs, facts.calls_result,
             )
         )  # fmt: skip
     handed = {callee: frozenset(names) for callee, names in beside.handed.items()}
@@ -244,9 +258,9 @@ class _Facts:
     """What the rules ask of some code, read in one walk that never recurses (valid Python nests
     deeper than the interpreter's stack).
 
-    Its words are the code's own: names, attributes, parameters and string constants, not its
-    comments or docstrings, where framework code says "parameters" or "tools" a hundred times
-    without holding either. A name in an annotation is a word but not a use: it names a type.
+    Its words are the code's own: names, attributes, parameters and strings that are one
+    identifier (a key), not its comments, docstrings or messages, where framework code says
+    "parameters" or "expected" a hundred times without holding either. A name in an annotation is a word but not a use: it names a type.
     """
 
     def __init__(self, *roots: ast.AST) -> None:
@@ -259,6 +273,7 @@ class _Facts:
         self.assigned: set[str] = set()
         self.compared: set[str] = set()
         self.constructs = False
+        self.calls_result = False
         self.handed: dict[str, set[str]] = {}
         #: Imports and assignments, for what their names stand for.
         self.bindings: list[ast.AST] = []
@@ -278,7 +293,8 @@ class _Facts:
                 if not typed:
                     self.uses.add(node.attr)  # type: ignore[attr-defined]
             elif kind is ast.Constant:
-                if isinstance(node.value, str):  # type: ignore[attr-defined]
+                # A key or a name (`"input_schema"`); a sentence in a string is not code.
+                if isinstance(node.value, str) and node.value.isidentifier():  # type: ignore[attr-defined]
                     words.append(node.value)  # type: ignore[attr-defined]
             elif kind is ast.Expr and isinstance(node.value, ast.Constant):  # type: ignore[attr-defined]
                 continue  # a docstring, or a string that does nothing
@@ -311,6 +327,7 @@ class _Facts:
         self.called.add(last)
         if isinstance(func, ast.Attribute):
             self.methods.add((_root(func.value), func.attr))
+        self.calls_result = self.calls_result or isinstance(func, ast.Call)
         self.constructs = self.constructs or isinstance(func, ast.Call) or last in {"cls", "__class__"} or (last[:1].isupper() and not last.isupper())
         if last:
             for arg in (*call.args, *(keyword.value for keyword in call.keywords)):

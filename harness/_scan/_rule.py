@@ -191,13 +191,18 @@ class Tree:
         start, end = self._span[id(node)]
         if kinds == (cst.CSTNode,):
             return self._order[start:end]
-        lists = self._kinds.get(kinds)
-        if lists is None:
-            lists = self._kinds[kinds] = [found for kind, found in self._by_type.items() if issubclass(kind, kinds)]
+        lists = self._lists(kinds)
         at = [index for found in lists for index in found[bisect_left(found, start) : bisect_left(found, end)]]
         if len(lists) > 1:
             at.sort()
         return [self._order[index] for index in at]
+
+    def _lists(self, kinds: tuple[type[cst.CSTNode], ...]) -> list[list[int]]:
+        """The positions in source order of the nodes of these kinds, a list per concrete type."""
+        lists = self._kinds.get(kinds)
+        if lists is None:
+            lists = self._kinds[kinds] = [found for kind, found in self._by_type.items() if issubclass(kind, kinds)]
+        return lists
 
     def children(self, node: cst.CSTNode) -> list[cst.CSTNode]:
         """The node's children that are code, in source order."""
@@ -224,13 +229,18 @@ class Tree:
     def enclosing(self, node: cst.CSTNode, kind: type[cst.CSTNode] | tuple[type[cst.CSTNode], ...]) -> Any:
         """The innermost node of `kind` (or of one of the kinds) strictly around `node`; None outside every one."""
         start = self._span[id(node)][0]
-        # Pre-order: what encloses `node` comes before it, the innermost nearest; walking back from
-        # `node` costs the distance to its enclosing node, not a pass over the whole module.
-        for index in range(start - 1, -1, -1):
-            candidate = self._order[index]
-            if isinstance(candidate, kind) and self._span[id(candidate)][1] > start:
-                return candidate
-        return None
+        # Pre-order: what encloses `node` comes before it, the innermost last. Walking back over
+        # the nodes of the kind alone costs the number of them before `node`, not of every node.
+        innermost = -1
+        for found in self._lists(kind if isinstance(kind, tuple) else (kind,)):
+            for at in range(bisect_left(found, start) - 1, -1, -1):
+                index = found[at]
+                if index <= innermost:
+                    break
+                if self._span[id(self._order[index])][1] > start:
+                    innermost = index
+                    break
+        return self._order[innermost] if innermost >= 0 else None
 
     def calls(self, node: cst.CSTNode) -> list[cst.Call]:
         return self.findall(node, cst.Call)

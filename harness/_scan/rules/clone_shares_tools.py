@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Iterator
 
 import libcst as cst
 
 from .._cfg import block
-from .._outline import Outline, Unit
+from .._outline import Outline, Unit, clones
 from .._rule import Invalid, Match, Needs, Rule, Tree, assigned, canonical, dotted, imports, shown
 from .._types import ScanConfig
 from .._values import SCALAR_TYPES, SHALLOW_COPIES, is_tool_list_name, parameters
@@ -234,11 +233,10 @@ class Agent(BaseModel):
 
     def wants(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
         # A method of a class with tool fields, its own or a base's, that copies or rebuilds `self`,
-        # or sets a field on it.
+        # or sets a tool field a copy made elsewhere in the module may share.
         if unit.owner is None or not outline.class_mentions(unit.owner.name, config.tool_words):
             return False
-        copies = unit.calls({*_COPIES, "model_copy", "__class__", unit.owner.name}) or unit.constructs and ast.Call in unit.kinds
-        return copies or "self" in unit.written and unit.mentions(config.tool_words)
+        return clones(unit) or outline.cloning and "self" in unit.written and unit.mentions(config.tool_words)
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         names = imports(tree)
