@@ -120,7 +120,11 @@ def _needed(source: str, parsed: ast.Module | None, config: ScanConfig, rules: S
     dispatching = (Mentions(names=config.dispatch),)
     wanted = [unit for unit in shape.units if unit.meets(dispatching) or any(rule.wants(unit, shape, config) for rule in rules)]
     kept = shape.kept(wanted)
-    return source if len(kept) == len(shape.units) else shape.sliced(lines, kept)
+    needs = [need for rule in rules for need in rule.needs(config)]
+    held = shape.held(kept, lambda text: any(map(text.meets, needs)))
+    if len(kept) == len(shape.units) and len(held) == len(shape.bodies):
+        return source
+    return shape.sliced(lines, kept, held)
 
 
 def _scan(source: str, path: str, config: ScanConfig, rules: Sequence[Rule]) -> FileResult:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import ast
 import functools
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from ._rule import Mentions, Needs
@@ -112,6 +112,10 @@ class Outline:
     class_texts: dict[str, Text] = field(repr=False)
     #: The names the module binds by assignment: a registry a function writes into outlives the call.
     globals: frozenset[str] = field(repr=False)
+    #: Each class's own code: its bases, decorators and the statements of its body that are not methods.
+    bodies: tuple[ClassBody, ...] = field(repr=False)
+    #: The names the module's code outside classes and functions uses.
+    module_uses: frozenset[str] = field(repr=False)
 
     def handed_to(self, names: Iterable[str]) -> frozenset[str]:
         """The names handed to a call of any of these (by last part): functions and classes registered."""
@@ -178,16 +182,51 @@ class Outline:
                 todo += by_name.get(unit.owner.name, ())
         return kept
 
-    def sliced(self, lines: list[str], kept: set[int]) -> str:
-        """The text with every unit not kept blanked out: its first line an `...` at its own
-        indentation (a class body must not be left empty), the rest empty lines."""
+    def held(self, kept: set[int], needed: Callable[[Text], bool]) -> set[str]:
+        """The classes whose own code the rules may read: those with a kept method, those whose
+        own code mentions what a rule needs, those that kept code or the module's other code
+        names, and the bases and names of those in turn."""
+        names = set(self.module_uses)
+        names.update(name for unit in self.units if id(unit) in kept for name in unit.uses)
+        names.update(unit.owner.name for unit in self.units if id(unit) in kept and unit.owner is not None)
+        names.update(body.node.name for body in self.bodies if needed(body.text))
+        held: set[str] = set()
+        while True:
+            grown = {body.node.name for body in self.bodies if body.node.name in names} - held
+            if not grown:
+                return held
+            held |= grown
+            names.update(used for body in self.bodies if body.node.name in grown for used in body.uses)
+
+    def sliced(self, lines: list[str], kept: set[int], held: set[str]) -> str:
+        """The text with every unit not kept, and every class not held, blanked out: its first
+        line an `...` at its own indentation (a class body must not be left empty), the rest
+        empty lines."""
         out = list(lines)
-        for unit in self.units:
-            if id(unit) not in kept:
-                out[unit.start] = " " * unit.node.col_offset + "...\n"
-                for at in range(unit.start + 1, unit.end):
-                    out[at] = "\n"
+        spans: list[tuple[ast.stmt, int, int]] = [(body.node, *_span(body.node)) for body in self.bodies if body.node.name not in held]
+        spans += [(unit.node, unit.start, unit.end) for unit in self.units if id(unit) not in kept and (unit.owner is None or unit.owner.name in held)]
+        for node, start, end in spans:
+            out[start] = " " * node.col_offset + "...\n"
+            for at in range(start + 1, end):
+                out[at] = "\n"
         return "".join(out)
+
+
+@dataclass(frozen=True, eq=False)
+class ClassBody:
+    """A class's own code, its methods aside."""
+
+    node: ast.ClassDef
+    #: What its own code mentions.
+    text: Text
+    #: The names its own code uses: its bases, decorators, and the values of its fields.
+    uses: frozenset[str]
+
+
+def _span(node: ast.ClassDef | Function) -> tuple[int, int]:
+    """The 0-based lines a definition spans, decorators included: [start, end)."""
+    start = (node.decorator_list[0].lineno if node.decorator_list else node.lineno) - 1
+    return start, node.end_lineno or node.lineno
 
 
 def clones(unit: Unit) -> bool:
@@ -201,21 +240,20 @@ def outline(module: ast.Module, lines: list[str]) -> Outline:
     units_at: list[tuple[Function, ast.ClassDef | None]] = []
     outside: list[ast.AST] = []
     classes: dict[str, ast.ClassDef] = {}
+    bodies: list[tuple[ast.ClassDef, _Facts]] = []
     for statement in module.body:
         if isinstance(statement, Function):
             units_at.append((statement, None))
         elif isinstance(statement, ast.ClassDef):
             classes.setdefault(statement.name, statement)
-            outside += [*statement.bases, *statement.keywords, *statement.decorator_list]
-            for inner in statement.body:
-                if isinstance(inner, Function):
-                    units_at.append((inner, statement))
-                else:
-                    outside.append(inner)
+            units_at += [(inner, statement) for inner in statement.body if isinstance(inner, Function)]
+            own = [inner for inner in statement.body if not isinstance(inner, Function)]
+            bodies.append((statement, _Facts(*statement.bases, *statement.keywords, *statement.decorator_list, *own)))
         else:
             outside.append(statement)
     read = [(function, owner, _Facts(function)) for function, owner in units_at]
     beside = _Facts(*outside)
+    beside.merge(*(facts for _, facts in bodies))
     # What a name stands for: a unit that uses `send` after `send = partial(gateway.dispatch, …)`,
     # `self._send = …` in another method, or `from x import final_check as verify` mentions what
     # it is bound to, and what that is bound to in turn.
@@ -226,8 +264,7 @@ def outline(module: ast.Module, lines: list[str]) -> Outline:
     imported = {alias: name.rsplit(".", 1)[-1] for node in beside.bindings if isinstance(node, ast.Import | ast.ImportFrom) for alias, name in _aliases(node)}
     units = []
     for function, owner, facts in read:
-        start = (function.decorator_list[0].lineno if function.decorator_list else function.lineno) - 1
-        end = function.end_lineno or function.lineno
+        start, end = _span(function)
         text = Text(f"{facts.text} {_meant(facts.uses, stands)}")
         source = "".join(lines[start:end])
         called = facts.called | {imported[name] for name in facts.called & imported.keys()}
@@ -247,11 +284,10 @@ def outline(module: ast.Module, lines: list[str]) -> Outline:
     for _, owner, facts in read:
         if owner is not None:
             methods.setdefault(owner.name, []).append(facts.text)
-    texts = {
-        name: Text(" ".join([_Facts(*klass.bases, *(s for s in klass.body if not isinstance(s, Function))).text, *methods.get(name, ())]))
-        for name, klass in classes.items()
-    }
-    return Outline(tuple(units), classes, frozenset(beside.uses), handed, texts, frozenset(module_bound) - {""})
+    texts = {klass.name: Text(" ".join([facts.text, *methods.get(klass.name, ())])) for klass, facts in bodies}
+    class_bodies = tuple(ClassBody(klass, Text(facts.text), frozenset(facts.uses)) for klass, facts in bodies)
+    module_uses = frozenset(_Facts(*outside).uses) if bodies else frozenset(beside.uses)
+    return Outline(tuple(units), classes, frozenset(beside.uses), handed, texts, frozenset(module_bound) - {""}, class_bodies, module_uses)
 
 
 class _Facts:
@@ -315,11 +351,26 @@ class _Facts:
             elif kind is ast.Import or kind is ast.ImportFrom:
                 self.bindings.append(node)
                 words.append(getattr(node, "module", None) or "")
-            todo.extend((child, typed or child is annotation) for child in ast.iter_child_nodes(node))
+            # `ast.iter_child_nodes`, inline: the walk is most of the first pass's cost.
+            for name in node._fields:
+                value = getattr(node, name, None)
+                if isinstance(value, list):
+                    todo.extend((item, typed) for item in value if isinstance(item, ast.AST))
+                elif isinstance(value, ast.AST):
+                    todo.append((value, typed or value is annotation))
 
     @property
     def text(self) -> str:
         return " ".join(self.words)
+
+    def merge(self, *others: _Facts) -> None:
+        """Take in what other code says, as if it had been walked with this."""
+        for other in others:
+            self.words += other.words
+            self.uses |= other.uses
+            self.bindings += other.bindings
+            for callee, names in other.handed.items():
+                self.handed.setdefault(callee, set()).update(names)
 
     def _call(self, call: ast.Call) -> None:
         func = call.func
