@@ -118,8 +118,10 @@ def _needed(source: str, parsed: ast.Module | None, config: ScanConfig, rules: S
     lines = _LINE.findall(source)
     shape = outline(parsed, lines)
     dispatching = (Mentions(names=config.dispatch),)
-    wanted = [unit for unit in shape.units if unit.meets(dispatching) or any(rule.wants(unit, shape, config) for rule in rules)]
-    kept = shape.kept(wanted)
+    following = [rule for rule in rules if rule.follows_calls]
+    alone = [rule for rule in rules if not rule.follows_calls]
+    wanted = [unit for unit in shape.units if unit.meets(dispatching) or any(rule.wants(unit, shape, config) for rule in following)]
+    kept = shape.kept(wanted) | {id(unit) for unit in shape.units if any(rule.wants(unit, shape, config) for rule in alone)}
     needs = [need for rule in rules for need in rule.needs(config)]
     held = shape.held(kept, lambda text: any(map(text.meets, needs)))
     if len(kept) == len(shape.units) and len(held) == len(shape.bodies):

@@ -6,8 +6,8 @@ signature holds a hundred other methods. The outline splits the module into unit
 and the methods of its classes, read by the standard library's `ast` at a fraction of libcst's
 cost. Each applicable rule says which units it may report in or must read (`Rule.wants`). The
 units those reach by name, at any depth, are kept with them, and so is all the code outside units
-(imports, module and class statements). Every other unit is blanked out line for line, so the
-text libcst parses holds every kept line at its own line and column.
+(imports, module and class statements). Every other unit is blanked out, a string of as many
+lines in its place, so the text libcst parses holds every kept line at its own line and column.
 
 A rule's `wants` must hold for every unit its matches can depend on other than by name; where a
 rule cannot tell, it wants the unit. The rules' invalid examples, each scanned through this pass,
@@ -199,17 +199,27 @@ class Outline:
             names.update(used for body in self.bodies if body.node.name in grown for used in body.uses)
 
     def sliced(self, lines: list[str], kept: set[int], held: set[str]) -> str:
-        """The text with every unit not kept, and every class not held, blanked out: its first
-        line an `...` at its own indentation (a class body must not be left empty), the rest
-        empty lines."""
+        """The text with every unit not kept, and every class not held, blanked out: in its place
+        a string of as many lines, at its own indentation. One token keeps the lines where they
+        were, where empty lines would each cost libcst a node; a class body keeps a statement."""
         out = list(lines)
         spans: list[tuple[ast.stmt, int, int]] = [(body.node, *_span(body.node)) for body in self.bodies if body.node.name not in held]
         spans += [(unit.node, unit.start, unit.end) for unit in self.units if id(unit) not in kept and (unit.owner is None or unit.owner.name in held)]
         for node, start, end in spans:
-            out[start] = " " * node.col_offset + "...\n"
-            for at in range(start + 1, end):
-                out[at] = "\n"
+            indent = " " * node.col_offset
+            if end - start == 1:
+                out[start] = indent + "..." + _ending(lines[start])
+                continue
+            out[start] = indent + '"""' + _ending(lines[start])
+            for at in range(start + 1, end - 1):
+                out[at] = _ending(lines[at])
+            out[end - 1] = '"""' + _ending(lines[end - 1])
         return "".join(out)
+
+
+def _ending(line: str) -> str:
+    """The line's end as written: `\\r\\n`, `\\r`, `\\n`, or none on a last line."""
+    return line[len(line.rstrip("\r\n")) :]
 
 
 @dataclass(frozen=True, eq=False)

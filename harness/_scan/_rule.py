@@ -83,6 +83,9 @@ class Rule(ABC):
     message: ClassVar[str]
     valid: ClassVar[tuple[str, ...]]
     invalid: ClassVar[tuple[Invalid, ...]]
+    #: Whether what the rule finds in a function depends on the functions it calls or names
+    #: (a check in a helper, a hook registered by name): the first pass keeps those with it.
+    follows_calls: ClassVar[bool] = True
 
     @abstractmethod
     def needs(self, config: ScanConfig) -> Needs:

@@ -34,6 +34,7 @@ class CountCappedSelection(Rule):
     id = "TS113"
     name = "count-capped-selection"
     message = "when more tools qualify than the cap allows, return an explicit capacity result instead of dropping the rest"
+    follows_calls = False
     valid = (
         # Popped down to a count, but messages: not a view of the tools.
         """

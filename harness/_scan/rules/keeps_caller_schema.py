@@ -28,6 +28,7 @@ class KeepsCallerSchema(Rule):
     id = "TS110"
     name = "keeps-caller-schema"
     message = "deep-copy a caller's schema or tool list (copy.deepcopy) before keeping it in an object, attribute or registry"
+    follows_calls = False
     valid = (
         """
 import copy

@@ -23,6 +23,7 @@ class SelfDerivedBaseline(Rule):
     id = "TS103"
     name = "self-derived-baseline"
     message = "derive the expected surface from the owners' admitted descriptors and trusted facts, never from the request or its seal"
+    follows_calls = False
     valid = (
         """
 baseline = snapshot_of(contract.admitted)

@@ -20,6 +20,7 @@ class SilentTruncation(Rule):
     id = "TS107"
     name = "silent-truncation"
     message = "return an explicit capacity result when the tools do not fit; never send a shortened list"
+    follows_calls = False
     valid = (
         """
 tools = list(request.tools)
