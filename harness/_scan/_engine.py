@@ -140,7 +140,10 @@ def _scan(source: str, path: str, config: ScanConfig, rules: Sequence[Rule]) -> 
         hits = [(rule, found if isinstance(found, Match) else Match(found)) for rule in rules for found in rule.matches(tree, config)]
         if not hits:
             return FileScanned(path, (), parsed=True, dispatches=dispatches)
-        ranges = positions(module)
+        reported = [node for _, match in hits for node in (match.node, *(node for node, _ in match.before))]
+        ranges = positions(module, parsed, tree.statements_of(reported))
+        if not all(node in ranges for node in reported):
+            ranges = positions(module)
     except cst.ParserSyntaxError as error:
         return FileFailed(path, f"{path}:{_parse_problem(error)}")
     except RecursionError:

@@ -67,6 +67,8 @@ class Unit:
     constructs: bool
     #: Whether it calls what a call returns: `type(self)(…)`.
     calls_result: bool
+    #: The last part of the name of what each `raise` raises: `Refused` of `raise errors.Refused(…)`.
+    raised: frozenset[str]
 
     @property
     def name(self) -> str:
@@ -282,7 +284,7 @@ def outline(module: ast.Module, lines: list[str]) -> Outline:
             Unit(
                 function, owner, text, source, start, end, frozenset(facts.kinds), frozenset(facts.uses), frozenset(called),
                 frozenset(facts.methods), frozenset(facts.written), frozenset(facts.assigned), frozenset(facts.compared),
-                facts.constructs, facts.calls_result,
+                facts.constructs, facts.calls_result, frozenset(facts.raised),
             )
         )  # fmt: skip
     handed = {callee: frozenset(names) for callee, names in beside.handed.items()}
@@ -320,6 +322,7 @@ class _Facts:
         self.compared: set[str] = set()
         self.constructs = False
         self.calls_result = False
+        self.raised: set[str] = set()
         self.handed: dict[str, set[str]] = {}
         #: Imports and assignments, for what their names stand for.
         self.bindings: list[ast.AST] = []
@@ -356,6 +359,9 @@ class _Facts:
                 annotation = node.annotation  # type: ignore[attr-defined]
             if kind is ast.Assign or kind is ast.AnnAssign or kind is ast.AugAssign or kind is ast.Delete:
                 self._write(node)
+            elif kind is ast.Raise and node.exc is not None:  # type: ignore[attr-defined]
+                exception = node.exc  # type: ignore[attr-defined]
+                self.raised.add(_last(exception.func if isinstance(exception, ast.Call) else exception))
             elif kind is ast.Compare:
                 self.compared.update(_last(operand) for operand in (node.left, *node.comparators))  # type: ignore[attr-defined]
             elif kind is ast.Import or kind is ast.ImportFrom:

@@ -10,7 +10,7 @@ that also names where the hazardous value came from. Rules read source; they nev
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
@@ -206,6 +206,18 @@ class Tree:
         if lists is None:
             lists = self._kinds[kinds] = [found for kind, found in self._by_type.items() if issubclass(kind, kinds)]
         return lists
+
+    def statements_of(self, nodes: Iterable[cst.CSTNode]) -> list[cst.BaseStatement]:
+        """The statements of the module that hold these nodes; none when one of them is not in a
+        statement (the module itself, a comment before or after every statement)."""
+        starts = self.memo("statement starts", lambda: [self._span[id(statement)][0] for statement in self.module.body])
+        held: list[cst.BaseStatement] = []
+        for node in nodes:
+            at = bisect_right(starts, self._span[id(node)][0]) - 1 if id(node) in self._span else -1
+            if at < 0 or not self.within(node, self.module.body[at]):
+                return []
+            held.append(self.module.body[at])
+        return held
 
     def children(self, node: cst.CSTNode) -> list[cst.CSTNode]:
         """The node's children that are code, in source order."""

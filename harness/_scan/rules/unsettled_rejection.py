@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
 import libcst as cst
@@ -483,8 +482,11 @@ def settle_refusal(self, run, refusal):
         return (_reserving(config),)
 
     def wants(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
-        # It reports a raise, or a settlement step; a module's refusal handler settles for the rest.
-        return unit.has(ast.Raise) or unit.meets(self.needs(config)) or unit.mentions(names=config.settle)
+        # It reports a refusal raised, by its name or a factory of the module that builds it, or a
+        # settlement step; a module's refusal handler settles for the rest.
+        functions = {each.name for each in outline.units}
+        raises = any(_refusal(name, config) or name in functions for name in unit.raised)
+        return raises or unit.meets(self.needs(config)) or unit.mentions(names=config.settle)
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         # A call of the module's own code that always settles settles as the ledger call does.

@@ -1,3 +1,4 @@
+import ast
 import sysconfig
 from pathlib import Path
 
@@ -7,7 +8,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from toolsurface.harness._scan._positions import positions
+from toolsurface.harness._scan._positions import _within, positions
 
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 
@@ -32,3 +33,39 @@ def test_ranges_agree_whatever_the_newlines(lines, newline):
     source = newline.join(line.replace("\n", newline) for line in lines) + newline
     module = cst.parse_module(source)
     assert dict(positions(module)) == dict(_public(module))
+
+
+_STATEMENTS = st.sampled_from(
+    [
+        "x = 1",
+        "a = 1; b = 2",
+        "@decorate\n@decorate(1)\ndef f(a,\n      b):\n    return a",
+        "def g():\n    pass\n    # a comment libcst keeps in the block",
+        "class A:\n    y = (1 +\n         2)  # note",
+        "# a comment before\n\nif x:\n    pass\nelse:\n    z = 3",
+        's = """one\ntwo"""',
+    ]
+)
+
+
+@given(st.lists(_STATEMENTS, min_size=1, max_size=6), st.sampled_from(["\n", "\r\n"]), st.data())
+def test_the_ranges_of_some_statements_are_libcsts_own(statements, newline, data):
+    """Generating only the statements that hold what a report names, each from the line CPython
+    says it starts on, gives the ranges generating the whole module gives."""
+    source = newline.join(statement.replace("\n", newline) for statement in statements) + newline
+    module = cst.parse_module(source)
+    chosen = data.draw(st.lists(st.sampled_from(module.body), min_size=1, unique_by=id))
+    ranges = _within(module, ast.parse(source), {id(statement) for statement in chosen})
+    assert ranges is not None  # the statements alone were generated, not the module
+    public = _public(module)
+    for statement in chosen:
+        for node in _nodes(statement):
+            assert ranges[node] == public[node]
+
+
+def _nodes(root: cst.CSTNode):
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        yield node
+        todo.extend(node.children)

@@ -1,0 +1,110 @@
+"""The first pass: libcst parses only what the rules want, and no finding changes for it."""
+
+import ast
+from unittest import mock
+
+import libcst as cst
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from toolsurface.harness._scan import RULES, ScanConfig, scan_source
+from toolsurface.harness._scan import _engine as engine
+from toolsurface.harness._scan._engine import applicable
+
+CONFIG = ScanConfig()
+
+#: Code no rule wants, though it mentions tools, schemas and requests: in docstrings, comments,
+#: messages, and in code that neither edits, keeps, cuts, copies nor sends them.
+UNWANTED = (
+    '''
+def describe(tools):
+    """Lists the tools and their parameters; the request is checked elsewhere."""
+    # tools, parameters, expected, request: words, not code
+    return ", ".join(tool.name for tool in tools)
+''',
+    '''
+class Catalogue:
+    """Holds tools; the expected schema parameters are documented here."""
+
+    def render(self, request):
+        raise ValueError(f"Expected the request's tools, got {request!r}")
+''',
+    '''
+def count(tools):
+    total = 0
+    for tool in tools:
+        total += len(tool.name)
+    return total
+''',
+)
+EXAMPLES = [code for rule in RULES for code in (*rule.valid, *(example.code for example in rule.invalid))]
+
+
+def _findings(source: str, whole: bool = False):
+    if whole:
+        with mock.patch.object(engine, "_needed", lambda source, *_: source):
+            return scan_source(source, "module.py", CONFIG).findings
+    return scan_source(source, "module.py", CONFIG).findings
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from(EXAMPLES + list(UNWANTED)), min_size=1, max_size=4))
+def test_the_first_pass_changes_no_finding(parts):
+    """Examples of every rule, put together with code no rule wants: what is found, where, and by
+    which way, is what parsing the whole text finds."""
+    source = "\n\n".join(part.strip("\n") for part in parts) + "\n"
+    assert _findings(source) == _findings(source, whole=True)
+
+
+def _needed(source: str, config: ScanConfig = CONFIG) -> str:
+    return engine._needed(source, ast.parse(source), config, applicable(source, config))
+
+
+SENDS = "def send(request):\n    final_check(request)\n    return gateway.dispatch(request)\n"
+
+
+def test_a_function_no_rule_wants_is_blanked_and_every_other_line_stays_where_it_was():
+    source = UNWANTED[0].lstrip("\n") + "\n\n" + "def unchecked(request):\n    return gateway.dispatch(request)\n"
+    needed = _needed(source)
+    assert "join" not in needed and "words, not code" not in needed
+    kept, given = needed.splitlines(), source.splitlines()
+    assert len(kept) == len(given)
+    start = given.index("def unchecked(request):")
+    assert kept[start:] == given[start:]
+    ast.parse(needed)
+    cst.parse_module(needed)
+    (finding,) = _findings(source)
+    assert (finding.rule, finding.line) == ("TS101", start + 2)
+
+
+def test_what_a_wanted_function_calls_is_kept_with_it():
+    """The check is in a helper TS101 does not want for itself: the dispatch that calls it keeps it."""
+    source = (
+        "def verify(request, expected_tools):\n    if request.tools != expected_tools:\n        raise Refused()\n\n"
+        "def send(request):\n    verify(request, BASELINE)\n    return gateway.dispatch(request)\n"
+    )
+    only = ScanConfig(select=("TS101",))
+    assert _needed(source, only) == source
+    assert scan_source(source, "module.py", only).findings == ()
+    assert "raise Refused()" not in _needed(source.replace("verify(request, BASELINE)", "pass"), only)
+
+
+def test_a_class_no_kept_code_names_is_blanked_whole_and_one_whose_fields_a_rule_reads_is_held():
+    source = (
+        "class Unrelated:\n    '''Mentions tools only here.'''\n    size: int = 0\n\n"
+        "class Base:\n    tools: list\n\n"
+        "class Agent(Base):\n    def clone(self):\n        return dataclasses.replace(self)\n"
+    )
+    needed = _needed(source)
+    assert "size: int" not in needed and "tools: list" in needed
+    (finding,) = _findings(source)
+    assert (finding.rule, finding.line) == ("TS112", 10)
+
+
+def test_a_name_bound_elsewhere_in_the_module_is_read_as_what_it_stands_for():
+    """`self._send` is bound to the dispatch in `__init__`: the method that calls it sends."""
+    source = (
+        "class Client:\n    def __init__(self, gateway):\n        self._send = partial(gateway.dispatch, timeout=30)\n\n"
+        "    def ask(self, request):\n        return self._send(request)\n"
+    )
+    assert "return self._send(request)" in _needed(source)
