@@ -1,14 +1,14 @@
 """The scan engine: one file's text in, its findings out. Pure: no file or terminal I/O.
 
-Text that mentions none of the configured names is not parsed at all. Positions are asked of
-libcst only for a file that has something to report, so the common file costs a parse and the
-rules' walks, nothing more.
-
-CPython compiles the text first (about a tenth of the cost of libcst's parse): what CPython
-itself refuses — a syntax error, more than 200 nested parentheses — is reported with CPython's
-own message and line:col and never reaches libcst, whose native parser would exhaust its stack
-on such input and take the process down. What CPython accepts is analysed however deeply it
-nests: the parse and the rules run with a large stack (see `_stack`).
+Text that mentions none of the configured names is not parsed at all. CPython parses the rest
+first (a fraction of the cost of libcst's parse): what CPython itself refuses — a syntax error,
+more than 200 nested parentheses — is reported with CPython's own message and line:col and never
+reaches libcst, whose native parser would exhaust its stack on such input and take the process
+down. CPython's tree is the first pass (see `_outline`): libcst parses only the functions the
+rules want and what those reach, the rest blanked out in place. What CPython accepts is analysed
+however deeply it nests: the parse and the rules run with a large stack (see `_stack`). Positions
+are asked of libcst only for a file that has something to report, and only in the statements
+that hold what it reports.
 """
 
 from __future__ import annotations
