@@ -22,7 +22,7 @@ import libcst as cst
 from libcst.metadata import CodeRange
 
 from ._dispatches import dispatch_calls
-from ._outline import outline
+from ._outline import ClassBody, outline
 from ._positions import positions
 from ._rule import Match, Mentions, Rule, Tree, shown
 from ._stack import with_deep_stack
@@ -123,7 +123,12 @@ def _needed(source: str, parsed: ast.Module | None, config: ScanConfig, rules: S
     wanted = [unit for unit in shape.units if unit.meets(dispatching) or any(rule.wants(unit, shape, config) for rule in following)]
     kept = shape.kept(wanted) | {id(unit) for unit in shape.units if any(rule.wants(unit, shape, config) for rule in alone)}
     needs = [need for rule in rules for need in rule.needs(config)]
-    held = shape.held(kept, lambda text: any(map(text.meets, needs)))
+    commenting = [rule.needs(config) for rule in rules if rule.reads_comments]
+
+    def needed(body: ClassBody) -> bool:
+        return any(map(body.text.meets, needs)) or any(all(map(Text(body.source).meets, wanted)) for wanted in commenting)
+
+    held = shape.held(kept, needed)
     if len(kept) == len(shape.units) and len(held) == len(shape.bodies):
         return source
     return shape.sliced(lines, kept, held)

@@ -184,14 +184,14 @@ class Outline:
                 todo += by_name.get(unit.owner.name, ())
         return kept
 
-    def held(self, kept: set[int], needed: Callable[[Text], bool]) -> set[str]:
+    def held(self, kept: set[int], needed: Callable[[ClassBody], bool]) -> set[str]:
         """The classes whose own code the rules may read: those with a kept method, those whose
         own code mentions what a rule needs, those that kept code or the module's other code
         names, and the bases and names of those in turn."""
         names = set(self.module_uses)
         names.update(name for unit in self.units if id(unit) in kept for name in unit.uses)
         names.update(unit.owner.name for unit in self.units if id(unit) in kept and unit.owner is not None)
-        names.update(body.node.name for body in self.bodies if needed(body.text))
+        names.update(body.node.name for body in self.bodies if needed(body))
         held: set[str] = set()
         while True:
             grown = {body.node.name for body in self.bodies if body.node.name in names} - held
@@ -233,6 +233,8 @@ class ClassBody:
     text: Text
     #: The names its own code uses: its bases, decorators, and the values of its fields.
     uses: frozenset[str]
+    #: The whole class as written, comments and methods included.
+    source: str
 
 
 def _span(node: ast.ClassDef | Function) -> tuple[int, int]:
@@ -297,7 +299,7 @@ def outline(module: ast.Module, lines: list[str]) -> Outline:
         if owner is not None:
             methods.setdefault(owner.name, []).append(facts.text)
     texts = {klass.name: Text(" ".join([facts.text, *methods.get(klass.name, ())])) for klass, facts in bodies}
-    class_bodies = tuple(ClassBody(klass, Text(facts.text), frozenset(facts.uses)) for klass, facts in bodies)
+    class_bodies = tuple(ClassBody(klass, Text(facts.text), frozenset(facts.uses), "".join(lines[slice(*_span(klass))])) for klass, facts in bodies)
     module_uses = frozenset(_Facts(*outside).uses) if bodies else frozenset(beside.uses)
     return Outline(tuple(units), classes, frozenset(beside.uses), handed, texts, frozenset(module_bound) - {""}, class_bodies, module_uses)
 

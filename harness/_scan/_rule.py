@@ -86,6 +86,8 @@ class Rule(ABC):
     #: Whether what the rule finds in a function depends on the functions it calls or names
     #: (a check in a helper, a hook registered by name): the first pass keeps those with it.
     follows_calls: ClassVar[bool] = True
+    #: Whether the rule reads comments, which the words of code leave out.
+    reads_comments: ClassVar[bool] = False
 
     @abstractmethod
     def needs(self, config: ScanConfig) -> Needs:

@@ -19,6 +19,7 @@ class BadSuppression(Rule):
     name = "bad-suppression"
     message = "write `# toolsurface: ignore[TS1xx, …]` naming rules that exist, or `# toolsurface: ignore`; this one silences nothing"
     follows_calls = False
+    reads_comments = True
     valid = (
         "tools = list(run.tools)  # toolsurface: ignore[TS104]\n",
         "tools = list(run.tools)  # toolsurface: ignore[TS104, TS107]  # frozen upstream\n",

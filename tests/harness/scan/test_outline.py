@@ -37,7 +37,9 @@ def count(tools):
     return total
 ''',
 )
-EXAMPLES = [code for rule in RULES for code in (*rule.valid, *(example.code for example in rule.invalid))]
+#: A comment is no word of code, but a rule reads it: a class that holds one is not blanked out.
+COMMENTED = "class Unrelated:\n    size: int = 0  # toolsurface: ignore[TS999]\n"
+EXAMPLES = [COMMENTED] + [code for rule in RULES for code in (*rule.valid, *(example.code for example in rule.invalid))]
 
 
 def _findings(source: str, whole: bool = False):
@@ -108,3 +110,8 @@ def test_a_name_bound_elsewhere_in_the_module_is_read_as_what_it_stands_for():
         "    def ask(self, request):\n        return self._send(request)\n"
     )
     assert "return self._send(request)" in _needed(source)
+
+
+def test_a_class_that_holds_a_comment_a_rule_reads_is_not_blanked():
+    (finding,) = _findings(COMMENTED)
+    assert (finding.rule, finding.line) == ("TS100", 2)
