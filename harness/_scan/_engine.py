@@ -22,7 +22,7 @@ import libcst as cst
 from libcst.metadata import CodeRange
 
 from ._dispatches import dispatch_calls
-from ._outline import ClassBody, outline
+from ._outline import Body, outline
 from ._positions import positions
 from ._rule import Match, Mentions, Rule, Tree, shown
 from ._stack import with_deep_stack
@@ -122,10 +122,10 @@ def _needed(source: str, parsed: ast.Module | None, config: ScanConfig, rules: S
     alone = [rule for rule in rules if not rule.follows_calls]
     wanted = [unit for unit in shape.units if unit.meets(dispatching) or any(rule.wants(unit, shape, config) for rule in following)]
     kept = shape.kept(wanted) | {id(unit) for unit in shape.units if any(rule.wants(unit, shape, config) for rule in alone)}
-    needs = [need for rule in rules for need in rule.needs(config)]
+    needs = [*dispatching, *(need for rule in rules for need in rule.needs(config))]
     commenting = [rule.needs(config) for rule in rules if rule.reads_comments]
 
-    def needed(body: ClassBody) -> bool:
+    def needed(body: Body) -> bool:
         return any(map(body.text.meets, needs)) or any(all(map(Text(body.source).meets, wanted)) for wanted in commenting)
 
     held = shape.held(kept, needed)

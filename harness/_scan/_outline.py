@@ -116,9 +116,9 @@ class Outline:
     class_texts: dict[str, Text] = field(repr=False)
     #: The names the module binds by assignment: a registry a function writes into outlives the call.
     globals: frozenset[str] = field(repr=False)
-    #: Each class's own code: its bases, decorators and the statements of its body that are not methods.
-    bodies: tuple[ClassBody, ...] = field(repr=False)
-    #: The names the module's code outside classes and functions uses.
+    #: Each class's own code, and each statement of the module that may be blanked out.
+    bodies: tuple[Body, ...] = field(repr=False)
+    #: The names the module's code that is never blanked out uses (imports, compound statements).
     module_uses: frozenset[str] = field(repr=False)
 
     def handed_to(self, names: Iterable[str]) -> frozenset[str]:
@@ -186,29 +186,28 @@ class Outline:
                 todo += by_name.get(unit.owner.name, ())
         return kept
 
-    def held(self, kept: set[int], needed: Callable[[ClassBody], bool]) -> set[str]:
-        """The classes whose own code the rules may read: those with a kept method, those whose
-        own code mentions what a rule needs, those that kept code or the module's other code
-        names, and the bases and names of those in turn."""
+    def held(self, kept: set[int], needed: Callable[[Body], bool]) -> set[int]:
+        """The ids of the bodies the rules may read: those that mention what a rule needs, those
+        that bind a name kept code or the module's other code uses, the class of a kept method,
+        and what those use in turn."""
         names = set(self.module_uses)
         names.update(name for unit in self.units if id(unit) in kept for name in unit.uses)
         names.update(unit.owner.name for unit in self.units if id(unit) in kept and unit.owner is not None)
-        names.update(body.node.name for body in self.bodies if needed(body))
-        held: set[str] = set()
-        while True:
-            grown = {body.node.name for body in self.bodies if body.node.name in names} - held
-            if not grown:
-                return held
-            held |= grown
-            names.update(used for body in self.bodies if body.node.name in grown for used in body.uses)
+        held: set[int] = set()
+        grown = [body for body in self.bodies if needed(body) or body.binds & names]
+        while grown:
+            held.update(id(body.node) for body in grown)
+            names.update(used for body in grown for used in body.uses)
+            grown = [body for body in self.bodies if id(body.node) not in held and body.binds & names]
+        return held
 
-    def sliced(self, lines: list[str], kept: set[int], held: set[str]) -> str:
-        """The text with every unit not kept, and every class not held, blanked out: in its place
+    def sliced(self, lines: list[str], kept: set[int], held: set[int]) -> str:
+        """The text with every unit not kept, and every body not held, blanked out: in its place
         a string of as many lines, at its own indentation. One token keeps the lines where they
         were, where empty lines would each cost libcst a node; a class body keeps a statement."""
         out = list(lines)
-        spans: list[tuple[ast.stmt, int, int]] = [(body.node, *_span(body.node)) for body in self.bodies if body.node.name not in held]
-        spans += [(unit.node, unit.start, unit.end) for unit in self.units if id(unit) not in kept and (unit.owner is None or unit.owner.name in held)]
+        spans: list[tuple[ast.stmt, int, int]] = [(body.node, *_span(body.node)) for body in self.bodies if id(body.node) not in held]
+        spans += [(unit.node, unit.start, unit.end) for unit in self.units if id(unit) not in kept and (unit.owner is None or id(unit.owner) in held)]
         for node, start, end in spans:
             indent = " " * node.col_offset
             if end - start == 1:
@@ -227,21 +226,25 @@ def _ending(line: str) -> str:
 
 
 @dataclass(frozen=True, eq=False)
-class ClassBody:
-    """A class's own code, its methods aside."""
+class Body:
+    """Code of the module outside its functions that may be blanked out: a class's own code (its
+    methods aside), or an assignment or expression statement of the module on lines of its own."""
 
-    node: ast.ClassDef
-    #: What its own code mentions.
+    node: ast.stmt
+    #: What its code mentions.
     text: Text
-    #: The names its own code uses: its bases, decorators, and the values of its fields.
+    #: The names its code uses: a class's bases, decorators and the values of its fields.
     uses: frozenset[str]
-    #: The whole class as written, comments and methods included.
+    #: Its text as written, comments included (a class's methods too).
     source: str
+    #: The names it binds: a class's name, an assignment's targets (the root of `x.y = …`).
+    binds: frozenset[str]
 
 
-def _span(node: ast.ClassDef | Function) -> tuple[int, int]:
-    """The 0-based lines a definition spans, decorators included: [start, end)."""
-    start = (node.decorator_list[0].lineno if node.decorator_list else node.lineno) - 1
+def _span(node: ast.stmt) -> tuple[int, int]:
+    """The 0-based lines a statement spans, a definition's decorators included: [start, end)."""
+    decorators = getattr(node, "decorator_list", None)
+    start = (decorators[0].lineno if decorators else node.lineno) - 1
     return start, node.end_lineno or node.lineno
 
 
@@ -257,6 +260,8 @@ def outline(module: ast.Module, lines: list[str]) -> Outline:
     outside: list[ast.AST] = []
     classes: dict[str, ast.ClassDef] = {}
     bodies: list[tuple[ast.ClassDef, _Facts]] = []
+    loose: list[tuple[ast.stmt, _Facts]] = []
+    shared = _shared_lines(module.body)
     for statement in module.body:
         if isinstance(statement, Function):
             units_at.append((statement, None))
@@ -265,11 +270,13 @@ def outline(module: ast.Module, lines: list[str]) -> Outline:
             units_at += [(inner, statement) for inner in statement.body if isinstance(inner, Function)]
             own = [inner for inner in statement.body if not isinstance(inner, Function)]
             bodies.append((statement, _Facts(*statement.bases, *statement.keywords, *statement.decorator_list, *own)))
+        elif isinstance(statement, ast.Assign | ast.AnnAssign | ast.Expr) and statement.lineno not in shared:
+            loose.append((statement, _Facts(statement)))
         else:
             outside.append(statement)
     read = [(function, owner, _Facts(function)) for function, owner in units_at]
     beside = _Facts(*outside)
-    beside.merge(*(facts for _, facts in bodies))
+    beside.merge(*(facts for _, facts in bodies), *(facts for _, facts in loose))
     # What a name stands for: a unit that uses `send` after `send = partial(gateway.dispatch, …)`,
     # `self._send = …` in another method, or `from x import final_check as verify` mentions what
     # it is bound to, and what that is bound to in turn.
@@ -301,9 +308,25 @@ def outline(module: ast.Module, lines: list[str]) -> Outline:
         if owner is not None:
             methods.setdefault(owner.name, []).append(facts.text)
     texts = {klass.name: Text(" ".join([facts.text, *methods.get(klass.name, ())])) for klass, facts in bodies}
-    class_bodies = tuple(ClassBody(klass, Text(facts.text), frozenset(facts.uses), "".join(lines[slice(*_span(klass))])) for klass, facts in bodies)
-    module_uses = frozenset(_Facts(*outside).uses) if bodies else frozenset(beside.uses)
-    return Outline(tuple(units), classes, frozenset(beside.uses), handed, texts, frozenset(module_bound) - {""}, class_bodies, module_uses)
+    blankable = [
+        *(Body(klass, Text(facts.text), frozenset(facts.uses), "".join(lines[slice(*_span(klass))]), frozenset({klass.name})) for klass, facts in bodies),
+        *(Body(statement, Text(facts.text), frozenset(facts.uses), "".join(lines[slice(*_span(statement))]), _binds(statement)) for statement, facts in loose),
+    ]
+    module_uses = frozenset(_Facts(*outside).uses)
+    return Outline(tuple(units), classes, frozenset(beside.uses), handed, texts, frozenset(module_bound) - {""}, tuple(blankable), module_uses)
+
+
+def _shared_lines(statements: list[ast.stmt]) -> set[int]:
+    """The lines on which two statements of the module meet (`a = 1; b = 2`): neither can be blanked alone."""
+    shared: set[int] = set()
+    for before, after in zip(statements, statements[1:]):
+        if after.lineno == before.end_lineno:
+            shared.update({before.lineno, after.lineno})
+    return shared
+
+
+def _binds(statement: ast.stmt) -> frozenset[str]:
+    return frozenset(_root(target) for target in _targets(statement)) - {""}
 
 
 class _Facts:
