@@ -5,10 +5,10 @@ configured names have nothing to do with them: a framework's module that names `
 signature holds a hundred other methods. The outline splits the module into units, its functions
 and the methods of its classes, read by the standard library's `ast` at a fraction of libcst's
 cost. Each applicable rule says which units it may report in or must read (`Rule.wants`). The
-units those reach by name, at any depth, are kept with them, and so is the module's code outside
-classes and functions. A class's own code (its fields) is held when kept code names the class,
-one of its methods is kept, or it mentions what a rule needs. Every other unit and class is
-blanked out, a string of as many lines in its place, so the text libcst parses holds every kept
+units those reach by name, at any depth, are kept with them, and so are the module's imports and
+compound statements. A class's own code (its fields), and an assignment or expression statement
+of the module, is held when kept code names it (or, for a class, one of its methods is kept) or
+when it mentions what a rule needs. Every other unit, class and statement is blanked out, a string of as many lines in its place, so the text libcst parses holds every kept
 line at its own line and column.
 
 A rule's `wants` must hold for every unit its matches can depend on other than by name; where a

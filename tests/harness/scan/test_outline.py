@@ -115,3 +115,11 @@ def test_a_name_bound_elsewhere_in_the_module_is_read_as_what_it_stands_for():
 def test_a_class_that_holds_a_comment_a_rule_reads_is_not_blanked():
     (finding,) = _findings(COMMENTED)
     assert (finding.rule, finding.line) == ("TS100", 2)
+
+
+def test_a_module_statement_no_kept_code_uses_is_blanked_and_one_it_uses_is_held():
+    source = "UNUSED = compute_table(1, 2, 3)\nTIMEOUT = 30\n\ndef unchecked(request):\n    return gateway.dispatch(request, timeout=TIMEOUT)\n"
+    needed = _needed(source)
+    assert "compute_table" not in needed and "TIMEOUT = 30" in needed
+    (finding,) = _findings(source)
+    assert (finding.rule, finding.line) == ("TS101", 5)
