@@ -95,6 +95,11 @@ class Unit:
         return any(method in wanted and (roots is None or root in roots) for root, method in self.methods)
 
     @property
+    def edits(self) -> bool:
+        """Whether it writes a subscript or calls a method that edits its receiver."""
+        return ast.Subscript in self.kinds and bool(self.written) or self.calls_method(MUTATING)
+
+    @property
     def takes_arguments(self) -> bool:
         """Whether it has a parameter other than `self` or `cls`: what a caller hands it."""
         given = self.node.args
@@ -149,10 +154,15 @@ class Outline:
         return False
 
     @functools.cached_property
+    def names(self) -> frozenset[str]:
+        """The names of the module's functions and methods."""
+        return frozenset(unit.name for unit in self.units)
+
+    @functools.cached_property
     def editors(self) -> frozenset[str]:
         """The names of the units that may edit what they are handed: they write a subscript, call
         a method that edits its receiver, or use a unit that may (recursion included)."""
-        found = {unit.name for unit in self.units if ast.Subscript in unit.kinds and unit.written or unit.calls_method(MUTATING)}
+        found = {unit.name for unit in self.units if unit.edits}
         changed = True
         while changed:
             grown = found | {unit.name for unit in self.units if unit.uses & found}

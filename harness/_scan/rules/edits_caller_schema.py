@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import ast
 from collections.abc import Iterator
 
 from .._module import editors, trace_all
 from .._outline import Outline, Unit
 from .._places import value_source
 from .._rule import Invalid, Match, Mentions, Needs, Rule, Tree, shown
-from .._trace import MUTATING, Mutation, Passed
+from .._trace import Mutation, Passed
 from .._types import ScanConfig
 from .._values import Share
 from .hook_edits_schema_in_place import HookEditsSchemaInPlace
@@ -240,7 +239,7 @@ def itemless(json_schema):
     def wants(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
         # Only a value named by a schema key or word is a schema, and only a subscript written, an
         # editing method, or a function of the module that does either edits one.
-        edits = ast.Subscript in unit.kinds and bool(unit.written) or unit.calls_method(MUTATING) or bool(unit.uses & outline.editors)
+        edits = unit.edits or bool(unit.uses & outline.editors)
         return edits and unit.mentions(config.schema_keys, endings=config.schema_words)
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:

@@ -484,8 +484,7 @@ def settle_refusal(self, run, refusal):
     def wants(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
         # It reports a refusal raised, by its name or a factory of the module that builds it, or a
         # settlement step; a module's refusal handler settles for the rest.
-        functions = {each.name for each in outline.units}
-        raises = any(_refusal(name, config) or name in functions for name in unit.raised)
+        raises = any(_refusal(name, config) or name in outline.names for name in unit.raised)
         return raises or unit.meets(self.needs(config)) or unit.mentions(names=config.settle)
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
