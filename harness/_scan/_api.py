@@ -13,7 +13,6 @@ from pathlib import Path
 
 from . import _cache
 from ._cache import default_cache_dir
-from ._engine import worth_parsing
 from ._files import python_files, read_source
 from ._types import FileResult, FileScanned, ScanConfig
 from ._workers import Task, scan_isolated
@@ -52,9 +51,7 @@ def scan_paths(
         cached = _cache.load(cache_dir, key, path) if cache_dir else None
         if cached is not None:
             results[index] = cached
-        elif not worth_parsing(source, config):
-            results[index] = FileScanned(path, (), parsed=False)
-        else:
+        else:  # the text filter runs in the workers too: it reads every byte, and the parent is one core
             pending.append(Task(index, path, source))
     for index, result in scan_isolated(pending, config, jobs or _default_jobs()):
         results[index] = result

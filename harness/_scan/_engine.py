@@ -43,10 +43,6 @@ def applicable(source: str, config: ScanConfig, rules: Sequence[Rule] = RULES) -
     return [rule for rule in selected(config, rules) if all(map(text.meets, rule.needs(config)))]
 
 
-def worth_parsing(source: str, config: ScanConfig) -> bool:
-    return bool(applicable(source, config))
-
-
 #: libcst's own 1-based position of the token it choked on; `editor_line` is off at end of file.
 _AT = re.compile(r"^(?:parser error: )?error at (\d+):(\d+): ")
 
@@ -118,17 +114,17 @@ def _needed(source: str, parsed: ast.Module | None, config: ScanConfig, rules: S
     lines = _LINE.findall(source)
     shape = outline(parsed, lines)
     dispatching = (Mentions(names=config.dispatch),)
-    following = [rule for rule in rules if rule.follows_calls]
-    alone = [rule for rule in rules if not rule.follows_calls]
-    wanted = [unit for unit in shape.units if unit.meets(dispatching) or any(rule.wants(unit, shape, config) for rule in following)]
-    kept = shape.kept(wanted) | {id(unit) for unit in shape.units if any(rule.wants(unit, shape, config) for rule in alone)}
+    kept = shape.kept((unit for unit in shape.units if unit.meets(dispatching)), lambda unit: False)
+    for rule in rules:
+        wanted = [unit for unit in shape.units if rule.wants(unit, shape, config)]
+        kept |= shape.kept(wanted, lambda unit, rule=rule: rule.reaches(unit, shape, config))  # type: ignore[misc]
     needs = [*dispatching, *(need for rule in rules for need in rule.needs(config))]
     commenting = [rule.needs(config) for rule in rules if rule.reads_comments]
 
     def needed(body: Body) -> bool:
         return any(map(body.text.meets, needs)) or any(all(map(Text(body.source).meets, wanted)) for wanted in commenting)
 
-    held = shape.held(kept, needed)
+    kept, held = shape.keep(kept, needed)
     if len(kept) == len(shape.units) and len(held) == len(shape.bodies):
         return source
     return shape.sliced(lines, kept, held)

@@ -113,8 +113,6 @@ class Outline:
 
     units: tuple[Unit, ...]
     classes: dict[str, ast.ClassDef] = field(repr=False)
-    #: The names the code outside units uses.
-    outside: frozenset[str] = field(repr=False)
     #: The names each call hands over, by the callee's last part (`register(Guard())`: Guard).
     handed: dict[str, frozenset[str]] = field(repr=False)
     #: The text of each class, decorators and methods included, by name.
@@ -175,26 +173,49 @@ class Outline:
         `copy.copy(self)`, `self.model_copy()`, `type(self)(…)`, `self.__class__(…)`, `Agent(…)` in `Agent`."""
         return any(unit.owner is not None and clones(unit) for unit in self.units)
 
-    def kept(self, wanted: Iterable[Unit]) -> set[int]:
-        """The ids of the wanted units and of every unit they, or the code outside units, may reach:
-        a function or method by its name, the building methods of a class by the class's name and
-        with any kept method of the class."""
+    @functools.cached_property
+    def _by_name(self) -> dict[str, list[Unit]]:
+        """The units each name may reach: a function or method by its name, the building methods of
+        a class by the class's name."""
         by_name: dict[str, list[Unit]] = {}
         for unit in self.units:
             by_name.setdefault(unit.name, []).append(unit)
             if unit.owner is not None and unit.name in _BUILDING:
                 by_name.setdefault(unit.owner.name, []).append(unit)
+        return by_name
+
+    def kept(self, wanted: Iterable[Unit], reaches: Callable[[Unit], bool] = lambda unit: True) -> set[int]:
+        """The ids of the wanted units and of the units they reach by name, at any depth, that
+        `reaches` lets through; with any kept method, the building methods of its class."""
+        by_name = self._by_name
         kept: set[int] = set()
-        todo = [*wanted, *(unit for name in self.outside for unit in by_name.get(name, ()))]
+        todo = list(wanted)
         while todo:
             unit = todo.pop()
             if id(unit) in kept:
                 continue
             kept.add(id(unit))
-            todo += [reached for name in unit.uses for reached in by_name.get(name, ())]
+            todo += [reached for name in unit.uses for reached in by_name.get(name, ()) if reaches(reached)]
             if unit.owner is not None:
-                todo += by_name.get(unit.owner.name, ())
+                todo += [built for built in by_name.get(unit.owner.name, ()) if built.owner is unit.owner]
         return kept
+
+    def keep(self, kept: set[int], needed: Callable[[Body], bool]) -> tuple[set[int], set[int]]:
+        """The ids of the units and of the bodies libcst must parse, given the units the rules
+        keep: with them, the bodies `held` holds and every unit the module's parsed code names,
+        which a report in that code may depend on, until neither grows."""
+        kept = set(kept)
+        named: set[str] = set()
+        while True:
+            held = self.held(kept, needed)
+            names = self.module_uses.union(*(body.uses for body in self.bodies if id(body.node) in held)) - named
+            if not names:
+                return kept, held
+            named |= names
+            reached = self.kept(unit for name in names for unit in self._by_name.get(name, ()))
+            if reached <= kept:
+                return kept, held
+            kept |= reached
 
     def held(self, kept: set[int], needed: Callable[[Body], bool]) -> set[int]:
         """The ids of the bodies the rules may read: those that mention what a rule needs, those
@@ -286,6 +307,7 @@ def outline(module: ast.Module, lines: list[str]) -> Outline:
             outside.append(statement)
     read = [(function, owner, _Facts(function)) for function, owner in units_at]
     beside = _Facts(*outside)
+    module_uses = frozenset(beside.uses)
     beside.merge(*(facts for _, facts in bodies), *(facts for _, facts in loose))
     # What a name stands for: a unit that uses `send` after `send = partial(gateway.dispatch, …)`,
     # `self._send = …` in another method, or `from x import final_check as verify` mentions what
@@ -322,8 +344,7 @@ def outline(module: ast.Module, lines: list[str]) -> Outline:
         *(Body(klass, Text(facts.text), frozenset(facts.uses), "".join(lines[slice(*_span(klass))]), frozenset({klass.name})) for klass, facts in bodies),
         *(Body(statement, Text(facts.text), frozenset(facts.uses), "".join(lines[slice(*_span(statement))]), _binds(statement)) for statement, facts in loose),
     ]
-    module_uses = frozenset(_Facts(*outside).uses)
-    return Outline(tuple(units), classes, frozenset(beside.uses), handed, texts, frozenset(module_bound) - {""}, tuple(blankable), module_uses)
+    return Outline(tuple(units), classes, handed, texts, frozenset(module_bound) - {""}, tuple(blankable), module_uses)
 
 
 def _shared_lines(statements: list[ast.stmt]) -> set[int]:
@@ -337,6 +358,12 @@ def _shared_lines(statements: list[ast.stmt]) -> set[int]:
 
 def _binds(statement: ast.stmt) -> frozenset[str]:
     return frozenset(_root(target) for target in _targets(statement)) - {""}
+
+
+#: Fields the walk never enters: a name's context (`Load`, `Store`) and an operator say nothing the
+#: rules ask, and are a node each under every name and operation.
+_UNREAD = frozenset({"ctx", "op", "ops"})
+_FIELDS: dict[type[ast.AST], tuple[str, ...]] = {}
 
 
 class _Facts:
@@ -364,53 +391,59 @@ class _Facts:
         #: Imports and assignments, for what their names stand for.
         self.bindings: list[ast.AST] = []
         words = self.words
-        todo = [(root, False) for root in roots]
-        while todo:
-            node, typed = todo.pop()
-            kind = type(node)
-            self.kinds.add(kind)
-            annotation = None
-            if kind is ast.Name:
-                words.append(node.id)  # type: ignore[attr-defined]
-                if not typed:
-                    self.uses.add(node.id)  # type: ignore[attr-defined]
-            elif kind is ast.Attribute:
-                words.append(node.attr)  # type: ignore[attr-defined]
-                if not typed:
-                    self.uses.add(node.attr)  # type: ignore[attr-defined]
-            elif kind is ast.Constant:
-                # A key or a name (`"input_schema"`); a sentence in a string is not code.
-                if isinstance(node.value, str) and node.value.isidentifier():  # type: ignore[attr-defined]
-                    words.append(node.value)  # type: ignore[attr-defined]
-            elif kind is ast.Expr and isinstance(node.value, ast.Constant):  # type: ignore[attr-defined]
-                continue  # a docstring, or a string that does nothing
-            elif kind is ast.Call:
-                self._call(node)  # type: ignore[arg-type]
-            elif kind is ast.arg or kind is ast.keyword or kind is ast.alias:
-                words.append(getattr(node, "arg", None) or getattr(node, "name", "") or "")
-                annotation = getattr(node, "annotation", None)
-            elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef or kind is ast.ClassDef:
-                words.append(node.name)  # type: ignore[attr-defined]
-                annotation = getattr(node, "returns", None)
-            elif kind is ast.AnnAssign:
-                annotation = node.annotation  # type: ignore[attr-defined]
-            if kind is ast.Assign or kind is ast.AnnAssign or kind is ast.AugAssign or kind is ast.Delete:
-                self._write(node)
-            elif kind is ast.Raise and node.exc is not None:  # type: ignore[attr-defined]
-                exception = node.exc  # type: ignore[attr-defined]
-                self.raised.add(_last(exception.func if isinstance(exception, ast.Call) else exception))
-            elif kind is ast.Compare:
-                self.compared.update(_last(operand) for operand in (node.left, *node.comparators))  # type: ignore[attr-defined]
-            elif kind is ast.Import or kind is ast.ImportFrom:
-                self.bindings.append(node)
-                words.append(getattr(node, "module", None) or "")
-            # `ast.iter_child_nodes`, inline: the walk is most of the first pass's cost.
-            for name in node._fields:
-                value = getattr(node, name, None)
-                if isinstance(value, list):
-                    todo.extend((item, typed) for item in value if isinstance(item, ast.AST))
-                elif isinstance(value, ast.AST):
-                    todo.append((value, typed or value is annotation))
+        todo: list[ast.AST] = list(roots)
+        annotations: list[ast.AST] = []  # walked last: a name in one is a word, not a use
+        for typed in (False, True):
+            todo = annotations if typed else todo
+            while todo:
+                node = todo.pop()
+                kind = type(node)
+                self.kinds.add(kind)
+                annotation = None
+                if kind is ast.Name:
+                    words.append(node.id)  # type: ignore[attr-defined]
+                    if not typed:
+                        self.uses.add(node.id)  # type: ignore[attr-defined]
+                elif kind is ast.Attribute:
+                    words.append(node.attr)  # type: ignore[attr-defined]
+                    if not typed:
+                        self.uses.add(node.attr)  # type: ignore[attr-defined]
+                elif kind is ast.Constant:
+                    # A key or a name (`"input_schema"`); a sentence in a string is not code.
+                    if isinstance(node.value, str) and node.value.isidentifier():  # type: ignore[attr-defined]
+                        words.append(node.value)  # type: ignore[attr-defined]
+                elif kind is ast.Expr and isinstance(node.value, ast.Constant):  # type: ignore[attr-defined]
+                    continue  # a docstring, or a string that does nothing
+                elif kind is ast.Call:
+                    self._call(node)  # type: ignore[arg-type]
+                elif kind is ast.arg or kind is ast.keyword or kind is ast.alias:
+                    words.append(getattr(node, "arg", None) or getattr(node, "name", "") or "")
+                    annotation = getattr(node, "annotation", None)
+                elif kind is ast.FunctionDef or kind is ast.AsyncFunctionDef or kind is ast.ClassDef:
+                    words.append(node.name)  # type: ignore[attr-defined]
+                    annotation = getattr(node, "returns", None)
+                elif kind is ast.AnnAssign:
+                    annotation = node.annotation  # type: ignore[attr-defined]
+                if kind is ast.Assign or kind is ast.AnnAssign or kind is ast.AugAssign or kind is ast.Delete:
+                    self._write(node)
+                elif kind is ast.Raise and node.exc is not None:  # type: ignore[attr-defined]
+                    exception = node.exc  # type: ignore[attr-defined]
+                    self.raised.add(_last(exception.func if isinstance(exception, ast.Call) else exception))
+                elif kind is ast.Compare:
+                    self.compared.update(_last(operand) for operand in (node.left, *node.comparators))  # type: ignore[attr-defined]
+                elif kind is ast.Import or kind is ast.ImportFrom:
+                    self.bindings.append(node)
+                    words.append(getattr(node, "module", None) or "")
+                # `ast.iter_child_nodes`, inline: the walk is most of the first pass's cost.
+                fields = _FIELDS.get(kind)
+                if fields is None:
+                    fields = _FIELDS[kind] = tuple(name for name in kind._fields if name not in _UNREAD)
+                for name in fields:
+                    value = getattr(node, name, None)
+                    if isinstance(value, list):
+                        todo += [item for item in value if isinstance(item, ast.AST)]
+                    elif isinstance(value, ast.AST):
+                        (annotations if value is annotation else todo).append(value)
 
     @property
     def text(self) -> str:

@@ -6,16 +6,17 @@ once with a state that splits only tokens holding a newline gives the same range
 of the time. Both lean on libcst internals (`_codegen`, the provider's `_computed`), so a libcst
 that changes them falls back to the public wrapper.
 
-A report needs the ranges of a few nodes only, in one or two of the module's statements. CPython's
-tree says on which line each statement of the module starts, so those statements alone are
-generated, each from its own first line. Where libcst's statements and CPython's do not line up
-one to one, or a generated statement does not start where CPython says, the whole module is.
+A report needs the ranges of a few nodes only, in one or two statements: of the module, or
+methods and fields of its classes. CPython's tree says on which line each statement starts, so
+those statements alone are generated, each from its own first line at its own indentation. Where
+libcst's statements and CPython's do not line up one to one, or a generated statement does not
+start where CPython says, the whole module is.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from typing import cast
 
 import libcst as cst
@@ -55,31 +56,60 @@ def _state(module: cst.Module, provider: PositionProvider) -> _Positions:
 
 
 def _within(module: cst.Module, parsed: ast.Module, holding: set[int]) -> Mapping[cst.CSTNode, CodeRange] | None:
-    starts = _starts(parsed)
-    if len(starts) != len(module.body):
-        return None
     provider = PositionProvider()
-    for statement, (first, own) in zip(module.body, starts, strict=True):
-        if id(statement) not in holding:
-            continue
-        state = _state(module, provider)
-        state.line = first - len(statement.leading_lines)
-        statement._codegen(state)
-        if cast(CodeRange, provider._computed[statement]).start.line != own:
-            return None  # a comment libcst counts elsewhere than the line before it
+    if not _generate(module, provider, module.body, parsed.body, holding, []):
+        return None
     return cast(Mapping[cst.CSTNode, CodeRange], provider._computed)
 
 
-def _starts(parsed: ast.Module) -> list[tuple[int, int]]:
-    """For each statement of the module as libcst groups them (`a = 1; b = 2` is one), the line its
-    code starts on after the comments and blank lines before it, decorators included, and the line
-    libcst's range for it starts on (a function's or class's `def` or `class` line)."""
-    starts: list[tuple[int, int]] = []
+def _generate(
+    module: cst.Module,
+    provider: PositionProvider,
+    statements: Sequence[cst.BaseStatement],
+    parsed: list[ast.stmt],
+    holding: set[int],
+    indents: list[str],
+) -> bool:
+    """Generate the `holding` statements among these, each from its own first line at the
+    indentation it is under, and look for more in the body of a class that holds some; False where
+    libcst's statements and CPython's do not line up."""
+    starts = _starts(parsed)
+    if len(starts) != len(statements):
+        return False
+    for statement, (first, own, node) in zip(statements, starts, strict=True):
+        if id(statement) in holding:
+            state = _state(module, provider)
+            state.indent_tokens = list(indents)
+            state.line = first - len(statement.leading_lines)  # type: ignore[attr-defined]
+            statement._codegen(state)
+            start = cast(CodeRange, provider._computed[statement]).start
+            if (start.line, start.column) != (own, node.col_offset):
+                return False  # a comment libcst counts elsewhere than the line before it
+        elif _holds(statement, holding) and isinstance(node, ast.ClassDef):
+            assert isinstance(statement, cst.ClassDef) and isinstance(statement.body, cst.IndentedBlock)
+            indent = module.default_indent if statement.body.indent is None else statement.body.indent
+            if not _generate(module, provider, statement.body.body, node.body, holding, [*indents, indent]):
+                return False
+    return True
+
+
+def _holds(statement: cst.BaseStatement, holding: set[int]) -> bool:
+    """Whether the statement is a class with a `holding` statement in its body, at any depth."""
+    if not (isinstance(statement, cst.ClassDef) and isinstance(statement.body, cst.IndentedBlock)):
+        return False
+    return any(id(member) in holding or _holds(member, holding) for member in statement.body.body)
+
+
+def _starts(parsed: list[ast.stmt]) -> list[tuple[int, int, ast.stmt]]:
+    """For each statement as libcst groups them (`a = 1; b = 2` is one), the line its code starts
+    on after the comments and blank lines before it, decorators included, the line libcst's range
+    for it starts on (a function's or class's `def` or `class` line), and CPython's statement."""
+    starts: list[tuple[int, int, ast.stmt]] = []
     end = 0
-    for statement in parsed.body:
+    for statement in parsed:
         if statement.lineno == end:
             continue  # after a `;`, in the statement before
         decorators = getattr(statement, "decorator_list", None) or ()
-        starts.append((min([statement.lineno, *(d.lineno for d in decorators)]), statement.lineno))
+        starts.append((min([statement.lineno, *(d.lineno for d in decorators)]), statement.lineno, statement))
         end = statement.end_lineno or statement.lineno
     return starts

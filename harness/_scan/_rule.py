@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, cast
 
@@ -83,9 +83,6 @@ class Rule(ABC):
     message: ClassVar[str]
     valid: ClassVar[tuple[str, ...]]
     invalid: ClassVar[tuple[Invalid, ...]]
-    #: Whether what the rule finds in a function depends on the functions it calls or names
-    #: (a check in a helper, a hook registered by name): the first pass keeps those with it.
-    follows_calls: ClassVar[bool] = True
     #: Whether the rule reads comments, which the words of code leave out.
     reads_comments: ClassVar[bool] = False
 
@@ -105,6 +102,12 @@ class Rule(ABC):
         decide a report elsewhere that the functions it reports in do not reach by name (see
         `_outline`). The units it reaches by name are kept with it. Only the first pass asks:
         `matches` sees the module with the units no rule wants blanked out."""
+        return True
+
+    def reaches(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
+        """Whether a unit that the units this rule wants reach by name (a helper they call, a
+        function they name) may change what the rule finds in them; if so, the first pass keeps it,
+        and follows the names it uses in turn. Any unit, unless the rule knows which matter."""
         return True
 
 
@@ -210,16 +213,27 @@ class Tree:
         return lists
 
     def statements_of(self, nodes: Iterable[cst.CSTNode]) -> list[cst.BaseStatement]:
-        """The statements of the module that hold these nodes; none when one of them is not in a
-        statement (the module itself, a comment before or after every statement)."""
-        starts = self.memo("statement starts", lambda: [self._span[id(statement)][0] for statement in self.module.body])
+        """The innermost statements that hold these nodes, of the module or of the body of a class
+        in it (a method rather than its whole class); none when one of them is in no statement (the
+        module itself, a comment before or after every statement)."""
         held: list[cst.BaseStatement] = []
         for node in nodes:
-            at = bisect_right(starts, self._span[id(node)][0]) - 1 if id(node) in self._span else -1
-            if at < 0 or not self.within(node, self.module.body[at]):
+            found: cst.BaseStatement | None = None
+            statements: Sequence[cst.BaseStatement] = self.module.body
+            while (at := self._holding(statements, node)) is not None:
+                found = at
+                if not (isinstance(at, cst.ClassDef) and isinstance(at.body, cst.IndentedBlock)):
+                    break
+                statements = at.body.body
+            if found is None:
                 return []
-            held.append(self.module.body[at])
+            held.append(found)
         return held
+
+    def _holding(self, statements: Sequence[cst.BaseStatement], node: cst.CSTNode) -> cst.BaseStatement | None:
+        starts = [self._span[id(statement)][0] for statement in statements]
+        at = bisect_right(starts, self._span[id(node)][0]) - 1 if id(node) in self._span else -1
+        return statements[at] if at >= 0 and self.within(node, statements[at]) else None
 
     def children(self, node: cst.CSTNode) -> list[cst.CSTNode]:
         """The node's children that are code, in source order."""

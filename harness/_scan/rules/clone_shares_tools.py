@@ -238,6 +238,9 @@ class Agent(BaseModel):
             return False
         return clones(unit) or outline.cloning and "self" in unit.written and unit.mentions(config.tool_words)
 
+    def reaches(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
+        return False  # only the class's own building methods, which are kept with any of its methods
+
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         names = imports(tree)
         classes = tree.findall(tree.module, cst.ClassDef)

@@ -140,6 +140,9 @@ def on_before_dispatch(request):
         # It reports a check; a registration elsewhere can make the function that runs it a hook.
         return unit.mentions(names=(*config.check, *config.hook_registration))
 
+    def reaches(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
+        return False  # a check it reports is called in the hook or the branch itself
+
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         # One finding per check, the first reason found for it kept: a condition, a hook, a registration.
         found: dict[int, Match] = {}

@@ -34,7 +34,6 @@ class CountCappedSelection(Rule):
     id = "TS113"
     name = "count-capped-selection"
     message = "when more tools qualify than the cap allows, return an explicit capacity result instead of dropping the rest"
-    follows_calls = False
     valid = (
         # Popped down to a count, but messages: not a view of the tools.
         """
@@ -257,6 +256,9 @@ def prepare(request, limit):
         # A cap is a comparison in a loop or a comprehension.
         loops = unit.has(ast.For, ast.AsyncFor, ast.While, ast.comprehension)
         return loops and unit.meets(self.needs(config))
+
+    def reaches(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
+        return False  # nothing it finds depends on another function
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         words = config.tool_words

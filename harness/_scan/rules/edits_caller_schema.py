@@ -242,6 +242,10 @@ def itemless(json_schema):
         edits = unit.edits or bool(unit.uses & outline.editors)
         return edits and unit.mentions(config.schema_keys, endings=config.schema_words)
 
+    def reaches(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
+        # A function edits what it hands a helper only through one that edits: the rest cannot matter.
+        return unit.name in outline.editors
+
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         traced = trace_all(tree, config)
         edits = editors(traced)

@@ -100,6 +100,9 @@ class Widening:
         hook = outline.hooks(unit, config) and unit.mentions(config.controls)
         return hook or unit.mentions(names=config.hook_registration)
 
+    def reaches(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
+        return False  # a control it reports is added in the hook itself
+
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         controls = {name.lower() for name in config.controls}
         module_holders = _holders(tree, _module_assignments(tree.module), controls, frozenset())

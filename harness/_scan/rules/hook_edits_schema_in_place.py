@@ -138,6 +138,9 @@ def strict_hook(request, fresh):
         hook = outline.hooks(unit, config) and unit.mentions(config.schema_keys, endings=config.schema_words)
         return hook or unit.mentions(names=config.hook_registration)
 
+    def reaches(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
+        return False  # an edit it reports is written in the hook itself
+
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         keys = set(config.schema_keys)
         for hook in tree.hook_functions(config):

@@ -28,7 +28,6 @@ class KeepsCallerSchema(Rule):
     id = "TS110"
     name = "keeps-caller-schema"
     message = "deep-copy a caller's schema or tool list (copy.deepcopy) before keeping it in an object, attribute or registry"
-    follows_calls = False
     valid = (
         """
 import copy
@@ -179,6 +178,9 @@ class Router:
         places = {*SELF, *outline.globals}
         keeps = bool(unit.written & places) or unit.calls_method(KEEPING, on=places) or unit.constructs and unit.has(ast.Return)
         return keeps and unit.meets(self.needs(config))
+
+    def reaches(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
+        return False  # nothing it finds depends on another function
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         for function, events in trace_all(tree, config):

@@ -23,7 +23,6 @@ class SelfDerivedBaseline(Rule):
     id = "TS103"
     name = "self-derived-baseline"
     message = "derive the expected surface from the owners' admitted descriptors and trusted facts, never from the request or its seal"
-    follows_calls = False
     valid = (
         """
 baseline = snapshot_of(contract.admitted)
@@ -97,6 +96,9 @@ def final_check(self, run):
         last = {name.rsplit(".", 1)[-1] for name in config.baseline}
         reports = unit.mentions(names=(*config.baseline, *config.check)) and unit.mentions((*config.request_words, *config.seal_words))
         return reports or unit.calls(config.check) or bool(unit.compared & last)
+
+    def reaches(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
+        return False  # nothing it finds depends on another function
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         compares = _compares_surfaces(tree, config)

@@ -20,7 +20,6 @@ class SilentTruncation(Rule):
     id = "TS107"
     name = "silent-truncation"
     message = "return an explicit capacity result when the tools do not fit; never send a shortened list"
-    follows_calls = False
     valid = (
         """
 tools = list(request.tools)
@@ -93,6 +92,9 @@ def fit(run, budget):
         # A cut is a slice, a cutting call or a loop, of a tool list named in the function or the module.
         cuts = unit.has(ast.Slice, ast.For, ast.AsyncFor) or unit.mentions(words=tuple(_CUTTING))
         return cuts and unit.meets(self.needs(config))
+
+    def reaches(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
+        return False  # nothing it finds depends on another function
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         rotations = {id(part) for joined in tree.findall(tree.module, cst.BinaryOperation) for part in _halves(joined)}

@@ -42,6 +42,8 @@ _STATEMENTS = st.sampled_from(
         "@decorate\n@decorate(1)\ndef f(a,\n      b):\n    return a",
         "def g():\n    pass\n    # a comment libcst keeps in the block",
         "class A:\n    y = (1 +\n         2)  # note",
+        "class B(A):\n    \"\"\"doc\"\"\"\n\n    # a comment\n    @property\n    def p(self):\n        return 1\n    z: int = 2; w = 3\n\n    class Inner:\n        async def q(self): pass",
+        "class T:\n\tdef t(self,\n\t      u):\n\t\treturn u\n\t# trailing",
         "# a comment before\n\nif x:\n    pass\nelse:\n    z = 3",
         's = """one\ntwo"""',
     ]
@@ -51,10 +53,11 @@ _STATEMENTS = st.sampled_from(
 @given(st.lists(_STATEMENTS, min_size=1, max_size=6), st.sampled_from(["\n", "\r\n"]), st.data())
 def test_the_ranges_of_some_statements_are_libcsts_own(statements, newline, data):
     """Generating only the statements that hold what a report names, each from the line CPython
-    says it starts on, gives the ranges generating the whole module gives."""
+    says it starts on at its own indentation, gives the ranges generating the whole module gives:
+    statements of the module, or of the body of a class, at any depth."""
     source = newline.join(statement.replace("\n", newline) for statement in statements) + newline
     module = cst.parse_module(source)
-    chosen = data.draw(st.lists(st.sampled_from(module.body), min_size=1, unique_by=id))
+    chosen = data.draw(st.lists(st.sampled_from(list(_statements(module.body))), min_size=1, unique_by=id))
     ranges = _within(module, ast.parse(source), {id(statement) for statement in chosen})
     assert ranges is not None  # the statements alone were generated, not the module
     public = _public(module)
@@ -69,3 +72,10 @@ def _nodes(root: cst.CSTNode):
         node = todo.pop()
         yield node
         todo.extend(node.children)
+
+
+def _statements(statements):
+    for statement in statements:
+        yield statement
+        if isinstance(statement, cst.ClassDef) and isinstance(statement.body, cst.IndentedBlock):
+            yield from _statements(statement.body.body)
