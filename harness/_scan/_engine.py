@@ -106,9 +106,10 @@ def _compiled(source: str, path: str) -> FileFailed | None:
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 
 
-def _needed(source: str, parsed: ast.Module | None, config: ScanConfig, rules: Sequence[Rule]) -> str:
-    """The text libcst must parse: the source with the units no rule wants blanked out (see `_outline`).
-    A unit that names a dispatch is always kept, so the scan counts every dispatch it saw."""
+def _needed(source: str, parsed: ast.Module | None, config: ScanConfig, rules: Sequence[Rule]) -> str | None:
+    """The text libcst must parse: the source with the units no rule wants blanked out (see
+    `_outline`); None when no rule has anything to read in it. A unit that names a dispatch is
+    always kept, so the scan counts every dispatch it saw."""
     if parsed is None:
         return source
     lines = _LINE.findall(source)
@@ -118,13 +119,15 @@ def _needed(source: str, parsed: ast.Module | None, config: ScanConfig, rules: S
     for rule in rules:
         wanted = [unit for unit in shape.units if rule.wants(unit, shape, config)]
         kept |= shape.kept(wanted, lambda unit, rule=rule: rule.reaches(unit, shape, config))  # type: ignore[misc]
-    needs = [*dispatching, *(need for rule in rules for need in rule.needs(config))]
+    needs = [*dispatching, *(need for rule in rules if rule.module_level for need in rule.needs(config))]
     commenting = [rule.needs(config) for rule in rules if rule.reads_comments]
 
     def needed(body: Body) -> bool:
         return any(map(body.text.meets, needs)) or any(all(map(Text(body.source).meets, wanted)) for wanted in commenting)
 
     kept, held = shape.keep(kept, needed)
+    if not (kept or held or commenting or any(map(shape.module_text.meets, needs))):
+        return None
     if len(kept) == len(shape.units) and len(held) == len(shape.bodies):
         return source
     return shape.sliced(lines, kept, held)
@@ -134,8 +137,11 @@ def _scan(source: str, path: str, config: ScanConfig, rules: Sequence[Rule]) -> 
     parsed = _parsed(source, path)
     if isinstance(parsed, FileFailed):
         return parsed
+    needed = _needed(source, parsed, config, rules)
+    if needed is None:
+        return FileScanned(path, (), parsed=True)
     try:
-        module = cst.parse_module(_needed(source, parsed, config, rules))
+        module = cst.parse_module(needed)
         tree = Tree(module)
         dispatches = len(dispatch_calls(tree, config))
         hits = [(rule, found if isinstance(found, Match) else Match(found)) for rule in rules for found in rule.matches(tree, config)]

@@ -65,6 +65,11 @@ class Unit:
     assigned: frozenset[str]
     #: The last part of every name a comparison compares.
     compared: frozenset[str]
+    #: Whether it writes or deletes a subscript: `schema["x"] = …`, `del tools[0]`.
+    subscripts: bool
+    #: The last part of each callee it hands an argument to, and each name it hands as one: what
+    #: it may edit through.
+    gives: frozenset[str]
     #: Whether it calls what builds an object: `Tool(…)`, `cls(…)`, `type(self)(…)`.
     constructs: bool
     #: Whether it calls what a call returns: `type(self)(…)`.
@@ -97,7 +102,7 @@ class Unit:
     @property
     def edits(self) -> bool:
         """Whether it writes a subscript or calls a method that edits its receiver."""
-        return ast.Subscript in self.kinds and bool(self.written) or self.calls_method(MUTATING)
+        return self.subscripts or self.calls_method(MUTATING)
 
     @property
     def takes_arguments(self) -> bool:
@@ -123,6 +128,8 @@ class Outline:
     bodies: tuple[Body, ...] = field(repr=False)
     #: The names the module's code that is never blanked out uses (imports, compound statements).
     module_uses: frozenset[str] = field(repr=False)
+    #: What that code mentions, its imports aside: no rule reports an import.
+    module_text: Text = field(repr=False)
 
     def handed_to(self, names: Iterable[str]) -> frozenset[str]:
         """The names handed to a call of any of these (by last part): functions and classes registered."""
@@ -159,11 +166,11 @@ class Outline:
     @functools.cached_property
     def editors(self) -> frozenset[str]:
         """The names of the units that may edit what they are handed: they write a subscript, call
-        a method that edits its receiver, or use a unit that may (recursion included)."""
+        a method that edits its receiver, or hand something to a unit that may (recursion included)."""
         found = {unit.name for unit in self.units if unit.edits}
         changed = True
         while changed:
-            grown = found | {unit.name for unit in self.units if unit.uses & found}
+            grown = found | {unit.name for unit in self.units if unit.gives & found}
             changed, found = grown != found, grown
         return frozenset(found)
 
@@ -306,9 +313,9 @@ def outline(module: ast.Module, lines: list[str]) -> Outline:
         else:
             outside.append(statement)
     read = [(function, owner, _Facts(function)) for function, owner in units_at]
-    beside = _Facts(*outside)
-    module_uses = frozenset(beside.uses)
-    beside.merge(*(facts for _, facts in bodies), *(facts for _, facts in loose))
+    statements = _Facts(*(statement for statement in outside if not isinstance(statement, ast.Import | ast.ImportFrom)))
+    beside = _Facts(*(statement for statement in outside if isinstance(statement, ast.Import | ast.ImportFrom)))
+    beside.merge(statements, *(facts for _, facts in bodies), *(facts for _, facts in loose))
     # What a name stands for: a unit that uses `send` after `send = partial(gateway.dispatch, …)`,
     # `self._send = …` in another method, or `from x import final_check as verify` mentions what
     # it is bound to, and what that is bound to in turn.
@@ -327,7 +334,7 @@ def outline(module: ast.Module, lines: list[str]) -> Outline:
             Unit(
                 function, owner, text, source, start, end, frozenset(facts.kinds), frozenset(facts.uses), frozenset(called),
                 frozenset(facts.methods), frozenset(facts.written), frozenset(facts.assigned), frozenset(facts.compared),
-                facts.constructs, facts.calls_result, frozenset(facts.raised),
+                facts.subscripts, frozenset(facts.gives), facts.constructs, facts.calls_result, frozenset(facts.raised),
             )
         )  # fmt: skip
     handed = {callee: frozenset(names) for callee, names in beside.handed.items()}
@@ -344,7 +351,7 @@ def outline(module: ast.Module, lines: list[str]) -> Outline:
         *(Body(klass, Text(facts.text), frozenset(facts.uses), "".join(lines[slice(*_span(klass))]), frozenset({klass.name})) for klass, facts in bodies),
         *(Body(statement, Text(facts.text), frozenset(facts.uses), "".join(lines[slice(*_span(statement))]), _binds(statement)) for statement, facts in loose),
     ]
-    return Outline(tuple(units), classes, handed, texts, frozenset(module_bound) - {""}, tuple(blankable), module_uses)
+    return Outline(tuple(units), classes, handed, texts, frozenset(module_bound) - {""}, tuple(blankable), frozenset(statements.uses), Text(statements.text))
 
 
 def _shared_lines(statements: list[ast.stmt]) -> set[int]:
@@ -382,6 +389,8 @@ class _Facts:
         self.called: set[str] = set()
         self.methods: set[tuple[str, str]] = set()
         self.written: set[str] = set()
+        self.subscripts = False
+        self.gives: set[str] = set()
         self.assigned: set[str] = set()
         self.compared: set[str] = set()
         self.constructs = False
@@ -466,11 +475,13 @@ class _Facts:
             self.methods.add((_root(func.value), func.attr))
         self.calls_result = self.calls_result or isinstance(func, ast.Call)
         self.constructs = self.constructs or isinstance(func, ast.Call) or last in {"cls", "__class__"} or (last[:1].isupper() and not last.isupper())
-        if last:
+        if last and (call.args or call.keywords):
+            self.gives.add(last)
             for arg in (*call.args, *(keyword.value for keyword in call.keywords)):
                 name = _last(arg.func if isinstance(arg, ast.Call) else arg)
                 if name:
                     self.handed.setdefault(last, set()).add(name)
+                    self.gives.add(name)
 
     def _write(self, node: ast.AST) -> None:
         if isinstance(node, ast.Assign | ast.AnnAssign):
@@ -479,6 +490,7 @@ class _Facts:
             self.assigned.add(_last(target))
             if isinstance(target, ast.Attribute | ast.Subscript):
                 self.written.add(_root(target))
+                self.subscripts = self.subscripts or isinstance(target, ast.Subscript)
 
 
 def _targets(node: ast.AST) -> list[ast.expr]:

@@ -83,6 +83,10 @@ class Rule(ABC):
     message: ClassVar[str]
     valid: ClassVar[tuple[str, ...]]
     invalid: ClassVar[tuple[Invalid, ...]]
+    #: Whether the rule reports in, or reads, code outside the module's functions (its statements,
+    #: the bodies of its classes) other than what the code it keeps names: the first pass then
+    #: keeps every such statement that mentions one of its needs.
+    module_level: ClassVar[bool] = True
     #: Whether the rule reads comments, which the words of code leave out.
     reads_comments: ClassVar[bool] = False
 

@@ -26,6 +26,7 @@ class CloneSharesTools(Rule):
     id = "TS112"
     name = "clone-shares-tools"
     message = "give the clone its own tool list (tools=list(self.tools), or deep copies of the tools) instead of the original's"
+    module_level = False  # it reports in methods; their classes and bases are kept with them
     valid = (
         """
 import dataclasses

@@ -22,6 +22,7 @@ class DiagnosticAuthority(Rule):
     id = "TS106"
     name = "diagnostic-authority"
     message = "hide a tool only on a typed owner fact bound to this request's identity, never on a diagnostic field"
+    module_level = False  # it reports and reads functions only
     valid = (
         # The deadline word is in an owner's fact the hiding reads; the messages' quota is only logged.
         """

@@ -27,6 +27,7 @@ class EditsCallerSchema(Rule):
     id = "TS111"
     name = "edits-caller-schema"
     message = "deep-copy the schema (copy.deepcopy) and edit and return the copy; never write into a schema the caller still holds"
+    module_level = False  # it reports in functions; the module's registries, it reads by name
     valid = (
         # The reducer edits a deep copy of the caller's schema.
         """
@@ -238,8 +239,8 @@ def itemless(json_schema):
 
     def wants(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
         # Only a value named by a schema key or word is a schema, and only a subscript written, an
-        # editing method, or a function of the module that does either edits one.
-        edits = unit.edits or bool(unit.uses & outline.editors)
+        # editing method, or a function of the module that does either and is handed it edits one.
+        edits = unit.edits or bool(unit.gives & outline.editors)
         return edits and unit.mentions(config.schema_keys, endings=config.schema_words)
 
     def reaches(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:

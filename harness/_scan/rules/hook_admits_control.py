@@ -21,6 +21,7 @@ class HookAdmitsControl(Rule):
     id = "TS108"
     name = "hook-admits-control"
     message = "let the host/fitting entry make the control eligible before the baseline is taken; hooks never add tools"
+    module_level = False  # it reports in hooks; the module's holders of controls, it reads by name
     valid = (
         """
 def fitting_entry(request, truncated):

@@ -25,6 +25,7 @@ class HookEditsSchemaInPlace(Rule):
     id = "TS109"
     name = "hook-edits-schema-in-place"
     message = "hooks must not edit tool schemas; if a change is legitimate, make it an owner decision before the baseline"
+    module_level = False  # it reports in hooks; the module's registries, it reads by name
     valid = (
         """
 def trace_hook(request):

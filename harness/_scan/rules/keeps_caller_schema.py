@@ -28,6 +28,7 @@ class KeepsCallerSchema(Rule):
     id = "TS110"
     name = "keeps-caller-schema"
     message = "deep-copy a caller's schema or tool list (copy.deepcopy) before keeping it in an object, attribute or registry"
+    module_level = False  # it reports in functions; the module's registries, it reads by name
     valid = (
         """
 import copy
