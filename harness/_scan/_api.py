@@ -37,6 +37,7 @@ def scan_paths(
     results: dict[int, FileResult] = {}
     pending: list[Task] = []
     keys: dict[int, str] = {}
+    cache = _cache.Cache(cache_dir) if cache_dir else None
     for index, item in enumerate(found):
         if not isinstance(item, Path):
             results[index] = item
@@ -48,13 +49,15 @@ def scan_paths(
         raw, source = read
         path = str(item)
         keys[index] = key = _cache.key(salt, raw)
-        cached = _cache.load(cache_dir, key, path) if cache_dir else None
+        cached = cache.load(key, path) if cache else None
         if cached is not None:
             results[index] = cached
-        else:  # the text filter runs in the workers too: it reads every byte, and the parent is one core
+        else:  # the text filter runs in the workers: it reads every byte, and the parent is one core
             pending.append(Task(index, path, source))
     for index, result in scan_isolated(pending, config, jobs or _default_jobs()):
         results[index] = result
-        if cache_dir and isinstance(result, FileScanned):
-            _cache.store(cache_dir, keys[index], result)
+        if cache and isinstance(result, FileScanned):
+            cache.store(keys[index], result)
+    if cache:
+        cache.save()
     return (results[index] for index in range(len(found)))

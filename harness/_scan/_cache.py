@@ -1,8 +1,10 @@
 """Scan results cached by content: the file's bytes, the settings, and the scanner's own code.
 
 The key digests the source of the engine and of every rule (read once per process), so an edited
-rule never serves a finding the old code made. An entry is read defensively: anything that is not
-exactly the shape `store` writes (a truncated file, another version's layout) is a miss.
+rule never serves a finding the old code made. A result with findings is a file of its own; a
+result without, as most are, is a line of one shared file (see `Quiet`). An entry is read
+defensively: anything that is not exactly the shape written (a truncated file, a torn line,
+another version's layout) is a miss.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import dataclasses
 import functools
 import hashlib
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -101,3 +104,55 @@ def store(cache_dir: Path, key: str, result: FileScanned) -> None:
     except OSError:  # a cache that cannot be written only costs time, but leaves no partial entry
         with contextlib.suppress(OSError):
             temporary.unlink(missing_ok=True)
+
+
+
+class Cache:
+    """The cache in one folder, for one scan: a result with findings is a file of its own, one
+    without a line of one shared file, `<key> <parsed 0|1> <dispatches>`.
+
+    Most files of a tree hold nothing to report. A file each would cost a cold scan more to create
+    than the rules cost to run, and a warm scan more to open; one append per scan costs neither.
+    Scans that share the cache append whole lines at once, so a line is torn only by a crash, and
+    a torn line is a miss. Past `_MOST` bytes the shared file starts again."""
+
+    _QUIET = "quiet"
+    _MOST = 1 << 24
+    _LINE = re.compile(rb"([0-9a-f]{64}) ([01]) ([0-9]{1,9})")
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._quiet = folder / self._QUIET
+        self._added: list[str] = []
+        try:
+            lines = self._quiet.read_bytes().split(b"\n")
+        except OSError:
+            lines = []
+        found = (self._LINE.fullmatch(line) for line in lines)
+        self._known = {line.group(1).decode(): (line.group(2) == b"1", int(line.group(3))) for line in found if line}
+
+    def load(self, key: str, path: str) -> FileScanned | None:
+        known = self._known.get(key)
+        if known is not None:
+            return FileScanned(path, (), parsed=known[0], dispatches=known[1])
+        return load(self.folder, key, path)
+
+    def store(self, key: str, result: FileScanned) -> None:
+        if result.findings:
+            store(self.folder, key, result)
+        else:
+            self._added.append(f"{key} {int(result.parsed)} {result.dispatches}\n")
+
+    def save(self) -> None:
+        """Append the lines stored since, in one write."""
+        if not self._added:
+            return
+        with contextlib.suppress(OSError):  # a cache that cannot be written only costs time
+            self.folder.mkdir(parents=True, exist_ok=True)
+            full = self._quiet.exists() and self._quiet.stat().st_size > self._MOST
+            descriptor = os.open(self._quiet, os.O_WRONLY | os.O_CREAT | os.O_APPEND | (os.O_TRUNC if full else 0), 0o644)
+            try:
+                os.write(descriptor, "".join(self._added).encode())
+            finally:
+                os.close(descriptor)
+        self._added.clear()

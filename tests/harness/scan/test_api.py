@@ -202,3 +202,27 @@ def test_the_entry_of_the_current_shape_is_served_flow_and_all(tmp_path):
     (tmp_path / key[:2] / key).write_text(entry)
     served = _cache.load(tmp_path, key, "host.py")
     assert served is not None and [(f.message, f.flow) for f in served.findings] == [("m", (Step(2, 5, "x"),))]
+
+
+def test_results_without_findings_are_lines_of_one_file(tmp_path, monkeypatch):
+    (tmp_path / "src").mkdir()
+    folder, cache = tree(tmp_path / "src"), tmp_path / "cache"
+    (folder / "broken.py").unlink()
+    first = list(scan_paths([folder], CONFIG, cache_dir=cache))
+    # The seven flawed files share one text, so one entry; the thirteen others are a line each.
+    entries = sorted(entry.relative_to(cache).parts[-1] for entry in cache.rglob("*") if entry.is_file())
+    assert len(entries) == 2 and "quiet" in entries
+    assert len((cache / "quiet").read_text().splitlines()) == 13
+    monkeypatch.setattr(_workers, "scan_source", lambda *args: pytest.fail("a cached file was parsed again"))
+    assert list(scan_paths([folder], CONFIG, cache_dir=cache)) == first
+
+
+def test_a_torn_or_foreign_line_of_the_shared_file_is_a_miss(tmp_path):
+    folder, cache = tmp_path / "src", tmp_path / "cache"
+    folder.mkdir()
+    (folder / "host.py").write_text(FLAWED)
+    key = _cache.key(_cache.salt(CONFIG), FLAWED.encode())
+    cache.mkdir()
+    (cache / "quiet").write_bytes(b"\x00\xff not a line\n" + f"{key[:-3]} 1 0\n{key} 2 0\n{key.upper()} 1 0\n{key} 1 x".encode())
+    (result,) = scan_paths([folder], CONFIG, cache_dir=cache)
+    assert [f.rule for f in result.findings] == ["TS104"]
