@@ -123,3 +123,28 @@ def test_a_module_statement_no_kept_code_uses_is_blanked_and_one_it_uses_is_held
     assert "compute_table" not in needed and "TIMEOUT = 30" in needed
     (finding,) = _findings(source)
     assert (finding.rule, finding.line) == ("TS101", 5)
+
+
+def test_a_helper_that_cannot_change_what_a_rule_finds_is_not_kept():
+    """TS111 reads a helper only when the helper may edit what it is handed."""
+    source = (
+        "def log_title(name):\n    print(name)\n\n"
+        "def normalise(parameters):\n    log_title(parameters['title'])\n    parameters['additionalProperties'] = False\n"
+    )
+    only = ScanConfig(select=("TS111",))
+    needed = _needed(source, only)
+    assert "print(name)" not in needed and "parameters['additionalProperties'] = False" in needed
+    editing = source.replace("print(name)", "name.pop('x')")
+    assert "name.pop('x')" in _needed(editing, only)
+
+
+def test_a_file_with_nothing_for_the_rules_to_read_is_not_given_to_libcst():
+    """A class that names tools in a field is read by a rule that reports outside functions, and
+    by no rule that reports only in them: for those, the file is done after the first pass."""
+    source = "class Settings:\n    tools: list = []\n\n" + UNWANTED[2].lstrip("\n")
+    in_functions = ScanConfig(select=("TS110", "TS111", "TS112"))
+    assert _needed(source, in_functions) is None
+    with mock.patch.object(cst, "parse_module", side_effect=AssertionError("parsed")):
+        result = scan_source(source, "module.py", in_functions)
+    assert result.parsed and result.findings == ()
+    assert "tools: list = []" in _needed(source, ScanConfig(select=("TS107",)))
