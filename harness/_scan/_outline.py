@@ -4,16 +4,18 @@ libcst's parse is most of a scan's cost, and most functions of a module that men
 configured names have nothing to do with them: a framework's module that names `tools` once in a
 signature holds a hundred other methods. The outline splits the module into units, its functions
 and the methods of its classes, read by the standard library's `ast` at a fraction of libcst's
-cost. Each applicable rule says which units it may report in or must read (`Rule.wants`). The
-units those reach by name, at any depth, are kept with them, and so are the module's imports and
-compound statements. A class's own code (its fields), and an assignment or expression statement
-of the module, is held when kept code names it (or, for a class, one of its methods is kept) or
-when it mentions what a rule needs. Every other unit, class and statement is blanked out, a string of as many lines in its place, so the text libcst parses holds every kept
-line at its own line and column.
+cost. Each applicable rule says which units it may report in or must read (`Rule.wants`), and
+which of the units those reach by name, at any depth, may change what it finds there
+(`Rule.reaches`): those are kept with them. The module's imports and compound statements are kept,
+and every unit they name. A class's own code (its fields), and an assignment or expression
+statement of the module, is held when kept code names it (or, for a class, one of its methods is
+kept) or when it mentions what a rule needs that reads code outside functions
+(`Rule.module_level`). Every other unit, class and statement is blanked out, a string of as many
+lines in its place, so the text libcst parses holds every kept line at its own line and column.
 
-A rule's `wants` must hold for every unit its matches can depend on other than by name; where a
-rule cannot tell, it wants the unit. The rules' invalid examples, each scanned through this pass,
-test that.
+A rule's `wants` must hold for every unit its matches can depend on other than by name, and its
+`reaches` for every unit reached by name it can depend on; where a rule cannot tell, it wants or
+reaches the unit. The rules' invalid examples, each scanned through this pass, test that.
 """
 
 from __future__ import annotations

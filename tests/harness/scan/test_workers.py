@@ -1,6 +1,7 @@
 """A file that kills its worker or runs past the time limit costs that file only, whatever the job count."""
 
 import ctypes
+import gc
 import os
 import time
 
@@ -74,3 +75,26 @@ def _is_child(pid):
             return int(stat.read().rsplit(")", 1)[1].split()[1]) == os.getpid()
     except OSError:
         return False
+
+
+def test_a_worker_never_walks_the_callers_heap_and_the_caller_gets_its_collector_back(tmp_path, monkeypatch):
+    """A worker leaves collections to its own garbage, between tasks: the caller's objects are
+    frozen while it forks, so no collection of the worker's walks them."""
+    if "fork" not in _workers.multiprocessing.get_all_start_methods():
+        pytest.skip("workers do not fork here")
+
+    def collector_state(source, path, config):
+        # The count of dispatches carries the worker's state out: 2 = collector off, caller's heap frozen.
+        return FileScanned(path, (), parsed=True, dispatches=int(not gc.isenabled()) + int(gc.get_freeze_count() > 0))
+
+    monkeypatch.setattr(_workers, "scan_source", collector_state)
+    assert gc.get_freeze_count() == 0
+    results = list(scan_paths([folder(tmp_path, 3)], QUICK, jobs=2, cache_dir=None))
+    assert [r.dispatches for r in results] == [2, 2, 2]
+    assert gc.get_freeze_count() == 0 and gc.isenabled()
+    gc.freeze()  # a caller that froze its own objects keeps them frozen
+    try:
+        list(scan_paths([folder(tmp_path, 1)], QUICK, jobs=1, cache_dir=None))
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
