@@ -31,6 +31,7 @@ from ._capacity import judged_on
 from ._diff import diff_snapshots
 from ._errors import CapacityExceeded, RequestRefused
 from ._formats import FORMATS, ToolFormat
+from ._frozen import frozen
 from ._oracles import EQUIVALENT, LATE, Expected, evidence, judge
 from ._plan import Checkpoints, recorded_checkpoints
 from ._ports import LedgerRefused, Ports
@@ -119,7 +120,12 @@ class Runner:
     def run(self, cases: Iterable[Case], grace: float = 0.0) -> Iterator[CaseRecord | Amendment]:
         """Each case's record, in order; then, after `grace` seconds for what hosts left running, what came late."""
         before = set(threading.enumerate())
-        with alarm_handler(), _exits_refused(), _long_lived_frozen():
+        # What outlives every case (scenarios, their documents, the targets) is kept out of garbage
+        # collection while cases run. Each case decodes its surface afresh, so a surface of N tools
+        # brings full collections about N times as often; were each to walk the scenarios too (also
+        # about N), the cost per case would grow as N². A worker's parent freezes before it forks
+        # (`WorkerPool`), so only a run in this process freezes here, and thaws what it froze.
+        with alarm_handler(), _exits_refused(), frozen():
             for case in cases:
                 yield self.run_case(case)
         settle(grace, before)
@@ -231,23 +237,6 @@ def _collection_paused() -> Iterator[None]:
         yield
     finally:
         gc.enable()
-
-
-@contextlib.contextmanager
-def _long_lived_frozen() -> Iterator[None]:
-    """Keep what outlives every case (scenarios, their documents, the targets) out of
-    garbage collection while cases run. Each case decodes its surface afresh, so a surface of N
-    tools brings full collections about N times as often; were each to walk the scenarios too
-    (also about N), the cost per case would grow as N². A worker's parent freezes before it
-    forks (`WorkerPool`), so only a run in this process freezes here, and thaws what it froze."""
-    if gc.get_freeze_count():
-        yield
-        return
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
 
 
 def settle(grace: float, before: set[threading.Thread]) -> None:

@@ -11,7 +11,6 @@ time limit has its worker killed from outside; either way a fresh worker takes t
 
 from __future__ import annotations
 
-import contextlib
 import faulthandler
 import gc
 import itertools
@@ -24,6 +23,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from multiprocessing.process import BaseProcess
 
+from .._frozen import frozen
 from ._engine import scan_source
 from ._types import FileFailed, FileResult, ScanConfig
 
@@ -63,7 +63,10 @@ class _Worker:
         context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
         self.connection, theirs = context.Pipe()
         self.process: BaseProcess = context.Process(target=_serve, args=(theirs, config), daemon=True)  # type: ignore[attr-defined]
-        with _frozen():
+        # The caller's objects are frozen while the worker forks, so the worker's collections never
+        # walk them: a large heap (a pytest session, a notebook) would cost each its size, and copy
+        # every page it touches.
+        with frozen():
             self.process.start()
         theirs.close()
         self.task: Task | None = None
@@ -81,21 +84,6 @@ class _Worker:
             self.process.kill()
         self.process.join()
         self.connection.close()
-
-
-@contextlib.contextmanager
-def _frozen() -> Iterator[None]:
-    """The caller's objects out of the collector's sight while a worker forks, so the worker's
-    collections never walk them: a large heap (a pytest session, a notebook) would cost every
-    collection its size, and copy each page it touches. The caller's own frozen objects stay so."""
-    if gc.get_freeze_count():
-        yield
-        return
-    gc.freeze()
-    try:
-        yield
-    finally:
-        gc.unfreeze()
 
 
 def scan_isolated(tasks: Sequence[Task], config: ScanConfig, jobs: int) -> Iterator[tuple[int, FileResult]]:
