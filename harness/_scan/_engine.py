@@ -6,10 +6,9 @@ more than 200 nested parentheses — is reported with CPython's own message and 
 reaches libcst, whose native parser would exhaust its stack on such input and take the process
 down. CPython's tree is the first pass (see `_outline`): libcst parses only the functions the
 rules want and what those reach, the rest blanked out in place, and a file with nothing left for a
-rule to read not at all. What CPython accepts is analysed
-however deeply it nests: the parse and the rules run with a large stack (see `_stack`). Positions
-are asked of libcst only for a file that has something to report, and only in the statements
-that hold what it reports.
+rule to read not at all. What CPython accepts is analysed however deeply it nests: the parse and
+the rules run with a large stack (see `_stack`). Positions are asked of libcst only for a file
+that has something to report, and only in the statements that hold what it reports.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """The first pass: libcst parses only what the rules want, and no finding changes for it."""
 
 import ast
+import contextlib
 from unittest import mock
 
 import libcst as cst
@@ -43,10 +44,9 @@ EXAMPLES = [COMMENTED] + [code for rule in RULES for code in (*rule.valid, *(exa
 
 
 def _findings(source: str, whole: bool = False):
-    if whole:
-        with mock.patch.object(engine, "_needed", lambda source, *_: source):
-            return scan_source(source, "module.py", CONFIG).findings
-    return scan_source(source, "module.py", CONFIG).findings
+    """What the scan finds, through the first pass or, with `whole`, parsing all of the text."""
+    with mock.patch.object(engine, "_needed", lambda source, *_: source) if whole else contextlib.nullcontext():
+        return scan_source(source, "module.py", CONFIG).findings
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -60,9 +60,6 @@ def test_the_first_pass_changes_no_finding(parts):
 
 def _needed(source: str, config: ScanConfig = CONFIG) -> str:
     return engine._needed(source, ast.parse(source), config, applicable(source, config))
-
-
-SENDS = "def send(request):\n    final_check(request)\n    return gateway.dispatch(request)\n"
 
 
 def test_a_function_no_rule_wants_is_blanked_and_every_other_line_stays_where_it_was():
