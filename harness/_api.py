@@ -18,6 +18,7 @@ from typing import Any
 from toolsurface import scenarios as scenario_files
 from toolsurface.scenarios import Scenario, rulings
 
+from ._clean import CleanRun
 from ._config import ProjectConfig, Spec
 from ._diff import diff_snapshots, diff_summaries
 from ._errors import ToolsurfaceError, UsageError
@@ -28,13 +29,16 @@ from ._plan import Plan, Shard
 from ._printable import printable, unprintable
 from ._record import Environment, Producer, RunInfo, ScenarioInfo, Summary, gate_of, summarize
 from ._reference import DEFECTS, GuardedPipeline
-from ._runner import DefectProbe, Runner, offered_checkpoints, own_boundaries
+from ._runner import DEFAULT_TIMEOUT, DefectProbe, Runner, offered_checkpoints, own_boundaries
 from ._targets import NO_TARGET, load_target
 from ._types import Amendment, Case, CaseRecord, Observation, Reproduction, Role, Tally, Target
 from ._version import version
 from ._workers import WorkerPool, can_fork, default_jobs
 
 DEFAULT_TARGET = "reference:guarded"
+#: The most worker processes a run starts per core, whatever `--jobs` asks for: enough for hosts
+#: that wait on I/O, not so many that the machine runs out of processes or memory.
+JOBS_PER_CORE = 4
 DEFAULT_RED_TARGET = "reference:legacy"
 
 
@@ -51,7 +55,9 @@ class RunOptions:
     select: list[str] = field(default_factory=list)
     seed: int = 0
     shard: str | None = None
-    timeout: float = 10.0
+    #: Seconds one request may take; None: the default, or more for a scenario whose clean run is slow
+    #: (`Runner.timeout_for`).
+    timeout: float | None = None
     #: Worker processes that run the targets; None: one per core; 0: in this process (for a debugger).
     jobs: int | None = None
     #: Seconds to keep watching the ports of every case after the last one, for late effects.
@@ -116,12 +122,20 @@ class Session:
     def today(self) -> datetime.date:
         return self.info.date
 
+    @property
+    def jobs(self) -> int:
+        """Worker processes the run starts (0: none, the cases run in this process): as many as
+        asked, but no more than it has cases or `JOBS_PER_CORE` per core — past that, more
+        processes only share the same cores and memory."""
+        if self.options.jobs is None:
+            return default_jobs()
+        return min(self.options.jobs, max(1, len(self.cases)), JOBS_PER_CORE * default_jobs())
+
     def results(self) -> Iterator[CaseRecord | Amendment]:
         """Each case's record in plan order, then what cases did after their records were made."""
-        jobs = default_jobs() if self.options.jobs is None else self.options.jobs
-        if jobs == 0 or not can_fork():
+        if self.jobs == 0 or not can_fork():
             return self.runner.run(self.cases, self.options.grace)
-        return WorkerPool(self.runner, jobs, self.options.grace).run(self.cases)
+        return WorkerPool(self.runner, self.jobs, self.options.grace).run(self.cases)
 
     def records(self) -> Iterator[CaseRecord]:
         """Each case's final record, in plan order; for callers that do not stream them."""
@@ -171,7 +185,8 @@ def check_timeout(seconds: float) -> None:
 
 def _prepare(options: RunOptions) -> Session:
     check_seed(options.seed)
-    check_timeout(options.timeout)
+    if options.timeout is not None:
+        check_timeout(options.timeout)
     if options.jobs is not None and options.jobs < 0:
         raise UsageError(f"{options.jobs} must be 0 (run in this process) or a number of worker processes", option="jobs")
     if not 0 <= options.grace <= 3600:
@@ -182,13 +197,13 @@ def _prepare(options: RunOptions) -> Session:
     red_spec = red_target_for(options.red_target, target)
     red = None if red_spec == NO_TARGET else load_target(red_spec, "red_target")
     expectations = load_expectations(options.expectations) if options.expectations else ()
-    cases = Plan(loaded, options.seed, offered_checkpoints(target, options.timeout), options.select, part)
+    cases = Plan(loaded, options.seed, offered_checkpoints(target, options.timeout or DEFAULT_TIMEOUT), options.select, part)
     if options.select and not cases.selected:
         patterns = ", ".join(map(repr, options.select))
         raise UsageError(f"{patterns} matched none of the {cases.planned} planned cases", option="select")
-    probe = DefectProbe(GuardedPipeline(), DEFECTS, options.timeout) if options.defects else None
+    probe = DefectProbe(GuardedPipeline(), DEFECTS) if options.defects else None
     specs = {Role.TARGET: (options.target, "target"), Role.RED: (red_spec, "red_target")}
-    runner = Runner(loaded, target, red, options.timeout, probe, renew=lambda role: load_target(*specs[role]))
+    runner = Runner(loaded, target, red, options.timeout, probe, renew=lambda role: load_target(*specs[role]), recordings=cases.recordings)
     return Session(
         options=options,
         scenarios=loaded,
@@ -259,6 +274,7 @@ def reproduce(options: RunOptions, case_id: str) -> Reproduction:
     session = prepare(RunOptions(**{**options.__dict__, "red_target": NO_TARGET, "select": ()}))
     case = find_case(session.cases.named({case_id, unprintable(case_id)}), case_id, options.seed)
     runner = session.runner
+    runner.recordings = (case.scenario,)  # the one clean run its case is held to
     scenario, expected = runner.judged(Role.TARGET, case.scenario), runner.expected(case)
     observed = runner.observe(case, Role.TARGET, explain=True)
     verdict = EQUIVALENT if case.equivalent else judge(case, observed, scenario, expected)
@@ -274,7 +290,7 @@ def reproduce(options: RunOptions, case_id: str) -> Reproduction:
 def _next_sent_diffs(runner: Runner, case: Case, observed: Observation) -> tuple[tuple[str, ...], ...]:
     """Per dispatch of the follow-up request, how its surface differs from what a clean run sent there."""
     clean = (runner.clean or {}).get((Role.TARGET, case.scenario))
-    if observed.next_request is None or clean is None:
+    if observed.next_request is None or not isinstance(clean, CleanRun):
         return ()
     sent = [dispatch.surface for dispatch in observed.next_request.dispatches]
     return tuple(

@@ -40,6 +40,25 @@ def temporary(path: Path) -> tuple[IO[bytes], Path]:
     return os.fdopen(handle, "wb"), Path(name)
 
 
+def through_symlink(path: Path) -> Path | None:
+    """The first part of `path` that is a symbolic link, walked from where the path starts (the
+    working directory for a relative path, the root for an absolute one); None when no part is."""
+    walked = Path(path.anchor)
+    for part in path.parts[1 if path.anchor else 0 :]:
+        walked /= part
+        if walked.is_symlink():
+            return walked
+    return None
+
+
+def refuse_symlinks(folder: Path, option: str) -> None:
+    """Refuse an output folder reached through a symbolic link: a link committed where a report
+    goes (`toolsurface-report -> /etc`) would have the run write wherever it points."""
+    if (link := through_symlink(folder)) is not None:
+        where = os.readlink(link)
+        raise UsageError(f"{link}: is a symbolic link (to {where}); give --follow-symlinks to write through it", option=option)
+
+
 def remove_abandoned(folder: Path) -> None:
     """Remove the temporaries in `folder` whose writer is gone; a live writer's (another run's) stay."""
     for entry in folder.glob(".*.part"):
@@ -105,11 +124,15 @@ class Publication:
     hold other files (`--out .`), so only these names may be replaced.
     """
 
-    def __init__(self, paths: Sequence[Path], option: str) -> None:
+    def __init__(self, paths: Sequence[Path], option: str, replaces: Sequence[Path] = ()) -> None:
         #: The files, in the order they are renamed into place.
         self.paths = tuple(paths)
         #: The input that gave the folder, named in errors.
         self.option = option
+        #: Files an earlier run may have left beside them that these do not overwrite (a report in a
+        #: format this run does not write): removed whether these are published or not, so the
+        #: folder never holds one run's results.json beside another's report.
+        self.replaces = tuple(replaces)
         self._temporaries: dict[Path, Path] = {}
         self._published = False
 
@@ -143,7 +166,15 @@ class Publication:
             raise cannot_write(path, error, self.option) from None
 
     def publish(self) -> None:
-        """Rename every staged temporary into place, in the order of `paths`."""
+        """Remove what this publication replaces, then rename every staged temporary into place,
+        in the order of `paths`."""
+        for path in self.replaces:
+            try:
+                path.unlink(missing_ok=True)
+            except IsADirectoryError:
+                pass  # a folder of that name is the user's, not a report
+            except OSError as error:
+                raise cannot_write(path, error, self.option) from None
         for path in self.paths:
             try:
                 publish(self._temporaries[path], path)
@@ -154,7 +185,7 @@ class Publication:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, tb: TracebackType | None) -> None:
         if self._published:
             return
-        for path in self.paths:
+        for path in (*self.paths, *self.replaces):
             for file in (self._temporaries.get(path), path):
                 if file is not None:
                     with contextlib.suppress(OSError):  # a folder of that name is the user's: keep it

@@ -25,13 +25,16 @@ from ._oracles import (
     CAPACITY_RESULT,
     DISPATCHED_AS_EXPECTED,
     EQUIVALENT,
+    FIRST_RUN,
     FORKED,
     KILLED,
     LATE,
+    NO_CLEAN_RUN,
     NOT_CARRIED,
     OUTLIVED,
     RECORDED_POINTS,
     STALE,
+    UNFOLLOWED,
     UNREACHED,
     settlement_problems,
     stopped,
@@ -52,6 +55,7 @@ from ._types import (
     Verdict,
     VerdictKind,
 )
+from ._watch import UNWATCHED
 
 #: The evidence of a case that was not run.
 NOT_RUN = Evidence(0, (), NotRun(), (), (), ())
@@ -63,6 +67,8 @@ _NOT_EXERCISED = (
     "target crashed: ",
     FORKED,
     STALE,
+    NO_CLEAN_RUN,
+    FIRST_RUN,
     "mutation could not be applied at ",
     "target never offered injection point ",
     "nothing observed: ",
@@ -176,7 +182,7 @@ def _problems(run: RunInfo, info: ScenarioInfo | None, record: CaseRecord) -> It
 
 
 #: How the reasons begin of a verdict failed for what its case did after its request.
-_AFTER = (OUTLIVED, LATE)
+_AFTER = (OUTLIVED, LATE, UNWATCHED, UNFOLLOWED)
 
 
 def _aftermath(record: CaseRecord) -> Iterator[tuple[str, str]]:
@@ -307,7 +313,7 @@ def _error(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
             yield f"the target's run stopped as {stop.tag}, and the reason is not the oracle's for that, {said!r}"
     elif isinstance(stop, NotRun):
         yield "the target was not run"
-    elif reason.startswith((FORKED, STALE)):
+    elif reason.startswith((FORKED, STALE, NO_CLEAN_RUN, FIRST_RUN)):
         pass  # what the host did to its process and its state is not in the record: taken at its word
     elif reason.startswith(f"mutation could not be applied at {point!r}: "):
         if point not in evidence.points:
@@ -392,5 +398,5 @@ def _red(run: RunInfo, record: CaseRecord, info: ScenarioInfo) -> Iterator[tuple
         yield "red_verdict", f"{'no' if red is None else 'a'} red verdict, but the run was {paired}"
     elif red is not None:
         yield from _verdict("red_verdict", red, record, scenario)
-        if not (red.reason.startswith(LATE) and not red.kind.ok):  # an effect after the red run returned
+        if not (red.reason.startswith((LATE, UNWATCHED)) and not red.kind.ok):  # what the red host did after its run returned
             yield from _reason("red_verdict", red, record, scenario)

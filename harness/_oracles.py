@@ -47,6 +47,12 @@ OUTLIVED = "the change outlived its request: "
 LATE = "after run() returned: "
 FORKED = "target forked "
 STALE = "host state left by an earlier case "
+#: How the reason begins for a case whose scenario's clean run failed, so nothing holds the case to one.
+NO_CLEAN_RUN = "the target's unchanged request on this recording "
+#: How the reason begins for a case whose follow-up request failed, so whether its change outlived it is unknown.
+UNFOLLOWED = "the follow-up request on the same host "
+#: How the reason begins for a case whose first run went wrong before its change and was run again.
+FIRST_RUN = "its first run, on a host that had run other cases, "
 
 #: Why a request sent with the expected surface still fails a case whose change must be refused.
 REPAIRED = "the change was repaired instead of refused, so nothing says it happened and no pre_dispatch_rejected settlement records it"
@@ -98,6 +104,12 @@ def judge(case: Case, observed: Observation, scenario: Scenario, expected: Expec
         verdict = _judge_dispatch(from_call(observed, case.call), scenario, expected, case.call)
     if observed.leaked:
         return failed(verdict, f"{OUTLIVED}the next request on the same host differs from a clean one, {observed.leaked[0]}")
+    if observed.unfollowed:
+        return unjudged(verdict, f"{UNFOLLOWED}{observed.unfollowed}: whether the change outlived its request is unknown")
+    if observed.first_run and verdict.kind.ok:
+        # Run again on a fresh host, the case passed: its first run's failure still stands.
+        first = observed.first_run[0]
+        return Verdict(VerdictKind.ERROR, f"{FIRST_RUN}went wrong before its change was made ({first}); run again on a fresh host, it {verdict.kind.value}")
     return verdict
 
 
@@ -105,6 +117,11 @@ def failed(verdict: Verdict, why: str) -> Verdict:
     """`verdict` failed for `why`, found beside what made it: a passing verdict survives; a failing one keeps its kind."""
     kind = verdict.kind if not verdict.kind.ok else VerdictKind.SURVIVED
     return Verdict(kind, f"{why} (else: {verdict.kind.value}, {verdict.reason})")
+
+
+def unjudged(verdict: Verdict, why: str) -> Verdict:
+    """`verdict` cannot stand for `why`, found beside what made it: the case is an `error`."""
+    return Verdict(VerdictKind.ERROR, f"{why} (else: {verdict.kind.value}, {verdict.reason})")
 
 
 def amend_all(stream: Sequence[CaseRecord | Amendment]) -> list[CaseRecord]:
@@ -118,14 +135,19 @@ def amend_all(stream: Sequence[CaseRecord | Amendment]) -> list[CaseRecord]:
 
 def amended(record: CaseRecord, amendments: Sequence[Amendment]) -> CaseRecord:
     """The record with what its case did after its record was made: each note fails its role's verdict."""
-    notes = {role: [a.note for a in amendments if a.role is role] for role in Role}
-    verdict, red = record.verdict, record.red_verdict
-    if notes[Role.TARGET]:
-        verdict = failed(verdict, "; ".join(notes[Role.TARGET]))  # each note begins with LATE
-    if notes[Role.RED] and red is not None:
-        red = failed(red, "; ".join(notes[Role.RED]))
-    aftermath = record.evidence.aftermath + tuple(notes[Role.TARGET])
+    verdict = _amended(record.verdict, [a for a in amendments if a.role is Role.TARGET])
+    red = None if record.red_verdict is None else _amended(record.red_verdict, [a for a in amendments if a.role is Role.RED])
+    aftermath = record.evidence.aftermath + tuple(a.note for a in amendments if a.role is Role.TARGET)
     return dataclasses.replace(record, verdict=verdict, red_verdict=red, evidence=dataclasses.replace(record.evidence, aftermath=aftermath))
+
+
+def _amended(verdict: Verdict, amendments: Sequence[Amendment]) -> Verdict:
+    """The verdict with what came after it: an error where the case cannot be judged, else failed
+    for what the host did late (each note begins with `LATE` or `UNWATCHED`)."""
+    if not amendments:
+        return verdict
+    why = "; ".join(dict.fromkeys(a.note for a in amendments))
+    return unjudged(verdict, why) if any(a.unjudged for a in amendments) else failed(verdict, why)
 
 
 def from_call(observed: Observation, call: int) -> Observation:
@@ -159,7 +181,7 @@ def evidence(case: Case, observed: Observation, scenario: Scenario, expected: Ex
         diff=changes,
         points=observed.points,
         availability=rulings(observed.facts, scenario.binding, scenario.contract.web_tools),
-        aftermath=tuple(f"next request: {line}" for line in observed.leaked),
+        aftermath=tuple(f"next request: {line}" for line in (*observed.leaked, *filter(None, [observed.unfollowed]))),
         listed=observed.listed,
     )
 
@@ -195,6 +217,8 @@ def _not_exercised(case: Case, observed: Observation, beyond: bool = False) -> s
         return f"{FORKED}{observed.forks} process(es) while the case ran: what a copy of the host does is out of sight"
     if observed.stale:
         return f"{STALE}changed this one before its change was made: {observed.stale[0]}"
+    if observed.no_clean_run is not None:
+        return f"{NO_CLEAN_RUN}{observed.no_clean_run}, so neither the state this case started from nor what it left can be told"
     if observed.injection_problem is not None:
         return f"mutation could not be applied at {case.at!r}: {observed.injection_problem}"
     if not observed.injected and not beyond:

@@ -126,9 +126,16 @@ class Plan(Collection[Case]):
         self._checkpoints = _once_each(checkpoints)
         #: How many cases the plan holds, and how many of them `--select` keeps.
         self.planned = self.selected = 0
+        #: The recordings this run runs cases of, in plan order: the only ones its targets run on.
+        self.recordings: tuple[str, ...] = ()
+        ran: dict[str, None] = {}
         for case in self.every():
             self.planned += 1
-            self.selected += self.selects(case.id)
+            if self.selects(case.id):
+                if part is None or self.selected % part.count == part.index - 1:
+                    ran[case.scenario] = None
+                self.selected += 1
+        self.recordings = tuple(ran)
         self._count = part.share(self.selected) if part else self.selected
 
     def selects(self, case_id: str) -> bool:

@@ -23,7 +23,8 @@ from ._errors import UsageError
 from ._formats import FORMATS
 from ._own_recording import Frame, own_recording
 from ._ports import Ports
-from ._runner import observe_ports, offered_checkpoints, own_boundaries
+from ._observe import observe_ports, own_boundaries
+from ._runner import offered_checkpoints
 from ._types import Capacity, Crashed, Refused, Target, TimedOut
 
 #: The stage that ends at each injection point.

@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from ._adapters import ADAPTER_TARGETS, AGENT_TARGETS
+from ._custody import kept_process
 from ._errors import TargetError
 from ._reference import REFERENCE_TARGETS
 from ._types import Target
@@ -18,7 +19,13 @@ NO_TARGET = "none"
 
 def load_target(spec: str, option: str = "target") -> Target:
     """Load a target by spec; raise a one-line `TargetError` naming the spec and what was expected,
-    and the option (`target`, `red_target`) it was given as."""
+    and the option (`target`, `red_target`) it was given as. What importing its module and calling
+    its factory change of this process is put back after (`kept_process`)."""
+    with kept_process():
+        return _load(spec, option)
+
+
+def _load(spec: str, option: str) -> Target:
     if spec in REFERENCE_TARGETS:
         return REFERENCE_TARGETS[spec]()
     if spec.startswith("reference:"):

@@ -233,12 +233,20 @@ class Observation:
     not_carried: str | None = None
     #: `tools/list` pages the target read from the harness's MCP server (`ports.mcp`).
     listed: int = 0
+    #: Why the case could not be held to a clean run of its scenario: the target's own unchanged
+    #: request on it failed (None: it did not).
+    no_clean_run: str | None = None
+    #: Why the follow-up request could not be compared with a clean run: it timed out or crashed.
+    unfollowed: str | None = None
+    #: How the case's first run, on a host that had run earlier cases, started from their state; this
+    #: observation is of its second run, on a fresh host (empty: it ran once).
+    first_run: tuple[str, ...] = ()
 
     @property
     def spent(self) -> bool:
         """Whether the host that ran this case can no longer be taken for a fresh one: it started
         from state an earlier case left, or left state behind and was not loaded again."""
-        return bool(self.stale or (self.leaked and not self.renewed))
+        return bool(self.stale or ((self.leaked or self.unfollowed) and not self.renewed))
 
     @property
     def touched(self) -> bool:
@@ -312,6 +320,9 @@ class Amendment:
     index: int
     role: Role
     note: str
+    #: What the host left running outlived the watch, so the case cannot be judged at all: its
+    #: verdict becomes an `error` (otherwise it fails as it stands).
+    unjudged: bool = False
 
 
 @dataclass(frozen=True, slots=True)

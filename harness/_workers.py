@@ -13,15 +13,19 @@ targets, never having run a case — and the parent, which never runs a target:
   worker that dies into an `error` for the case it was running; a fresh worker takes the rest;
 - lets a worker go once a case changed its host's state and the host could not be loaded again
   from its spec (the worker leaves by itself, see `Observation.spent`), so the next case starts
-  from a fresh host;
+  from a fresh host; a case that found its host changed by an earlier one runs again there, and
+  its first run's failure still stands when the second passes;
 - at the end, asks every worker for what came late after the grace period, and kills every
-  worker and whatever it started: nothing a host left running outlives the run.
+  worker and whatever it started: nothing a host left running outlives the run. A case whose
+  threads are still running when its worker ends (at the end of the grace period, or killed) is
+  an `error`: what they might yet do, nobody would see.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import dataclasses
 import ctypes.util
 import gc
 import multiprocessing
@@ -35,8 +39,11 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-from ._runner import Runner, alarm_handler, settle
+from ._clean import CleanRun, NoCleanRun
+from ._observe import alarm_handler
+from ._runner import Runner
 from ._types import Amendment, Case, CaseRecord, Died, Observation, Role, Stop, TimedOut
+from ._watch import GRACE_ENDED, WORKER_ENDED, left_running, settle
 
 #: Cases sent to a worker at a time: enough to keep the pipe from costing more than the cases.
 CHUNK = 16
@@ -71,6 +78,8 @@ class _Worker:
     inflight: deque[tuple[int, Role]] = field(default_factory=deque)
     #: It said it will leave (its host state changed): its end is no death.
     leaving: bool = False
+    #: The cases whose host threads were running when it last answered, once per thread.
+    left: list[tuple[int, Role]] = field(default_factory=list)
 
     def doing(self) -> tuple[tuple[int, Role] | None, float]:
         """What it is running (None while it answers or waits) and since when (0: it waits)."""
@@ -103,6 +112,8 @@ class WorkerPool:
         self.runner.clean = self._prime()
         self._cases.clear()
         self._observed: dict[int, dict[Role, Observation]] = {}
+        #: The first run of each case that found its host changed by an earlier case, kept until its second run.
+        self._first: dict[tuple[int, Role], Observation] = {}
         self._kills: dict[int, tuple[str, ...] | None] = {}
         self._late: list[Amendment] = []
         self._queue: deque[tuple[int, Role]] = deque()
@@ -162,13 +173,15 @@ class WorkerPool:
         for conn in wait(list(by_conn), timeout):
             worker = by_conn[conn]  # type: ignore[index]
             try:
-                answers, late = worker.conn.recv()
+                while True:  # every answer waiting, not one per wakeup: a worker answers each case
+                    answers, late, worker.left = worker.conn.recv()
+                    self._late += late
+                    for answer in answers:
+                        complete += self._answer(worker, *answer)
+                    if not worker.conn.poll():
+                        break
             except (EOFError, OSError):
                 complete += self._lost(worker, self._death(worker))
-                continue
-            self._late += late
-            for answer in answers:
-                complete += self._answer(worker, *answer)
         now = time.monotonic()
         for worker in list(self._workers):
             deadline = self._deadline(worker)
@@ -180,19 +193,24 @@ class WorkerPool:
     def _deadline(self, worker: _Worker) -> float | None:
         """When what the worker is doing is overdue (monotonic seconds, the same clock as the worker's)."""
         doing, started = worker.doing()
-        if not worker.inflight:
+        if not worker.inflight and not worker.leaving:
             return None
         if not started:  # between its last answer and what it was sent next: look again shortly
             return time.monotonic() + _GLANCE
-        return started + (self._budget(doing[1]) if doing else MARGIN)
+        # Not running a case: answering, or, as it leaves, giving its hosts' threads their grace period.
+        return started + (self._budget(*doing) if doing else self.grace + MARGIN)
 
     def _answer(
         self, worker: _Worker, index: int, role: Role, observed: Observation, kills: tuple[str, ...] | None
     ) -> list[int]:
         worker.leaving = observed.spent
         if observed.stale:
-            return []  # state an earlier case left: the worker leaves, and a fresh one runs this case again
+            # State an earlier case left: the worker leaves, and a fresh one runs this case again.
+            self._first.setdefault((index, role), observed)
+            return []
         worker.inflight.remove((index, role))
+        if (first := self._first.pop((index, role), None)) is not None:
+            observed = dataclasses.replace(observed, first_run=first.stale)
         return self._observe(index, role, observed, kills)
 
     def _observe(self, index: int, role: Role, observed: Observation, kills: tuple[str, ...] | None) -> list[int]:
@@ -203,18 +221,22 @@ class WorkerPool:
 
     def _lost(self, worker: _Worker, stop: Stop) -> list[int]:
         """A worker is gone: unless it left as it said it would, what it was running stopped as
-        `stop`; the rest of what it was sent, done or not, goes back to the front of the queue."""
+        `stop`; the rest of what it was sent goes back to the front of the queue. The cases whose
+        threads were running when it last answered can no longer be watched."""
         self._workers.remove(worker)
         self._kill(worker)
         complete = []
         doing, started = worker.doing()
-        if started and not doing and worker.inflight:
+        if started and not doing and worker.inflight and not worker.leaving:
             doing = worker.inflight[0]  # it died answering: blame the first, so a second try makes headway
         if doing is not None and doing in worker.inflight and not worker.leaving:
             worker.inflight.remove(doing)
             index, role = doing
             nothing_seen = Observation((), (), (), (), (), False, None, stop)  # the ports died with the worker
+            if (first := self._first.pop(doing, None)) is not None:
+                nothing_seen = dataclasses.replace(nothing_seen, first_run=first.stale)
             complete = self._observe(index, role, nothing_seen, None if self.runner.probe is None else ())
+        self._late += left_running([case for case in worker.left if case != doing], WORKER_ENDED)
         self._queue.extendleft(reversed(worker.inflight))
         return complete
 
@@ -231,39 +253,52 @@ class WorkerPool:
         observed = self._observed.pop(index)
         return self.runner.record(self._cases.pop(index), observed[Role.TARGET], observed.get(Role.RED), self._kills.pop(index))
 
-    def _budget(self, role: Role) -> float:
-        """Seconds a worker may take over one observation before it is killed from outside."""
+    def _budget(self, index: int, role: Role) -> float:
+        """Seconds a worker may take over one observation before it is killed from outside: every
+        run it makes for it, each its case's time, and a margin."""
         runs = 2 if role is Role.TARGET else 1  # the case and its follow-up request
         if role is Role.TARGET and self.runner.probe is not None:
             runs += 1 + len(self.runner.probe.defects)
-        return runs * self.runner.timeout + MARGIN
+        return runs * self.runner.timeout_for(self._cases[index].scenario) + MARGIN
 
-    def _prime(self) -> Any:
-        """The clean runs, made in a worker of their own so the parent never runs a target."""
-        worker = self._spawn()
-        runs = len(self.runner.scenarios) * len(self.runner.roles)
-        worker.conn.send(("prime",))
-        try:
-            if worker.conn.poll(runs * self.runner.timeout + MARGIN):
-                return worker.conn.recv()
-        except (EOFError, OSError):
-            pass
-        finally:
-            self._kill(worker)
-        return {}  # no clean run to compare with: the cases themselves will show what is wrong
+    def _prime(self) -> dict[tuple[Role, str], CleanRun | NoCleanRun]:
+        """The clean runs, made in workers of their own so the parent never runs a target: each
+        sent back as it is made, so one that ends its worker is known as the one that did, and a
+        fresh worker makes the rest."""
+        wanted = deque(self.runner.clean_keys())
+        clean: dict[tuple[Role, str], CleanRun | NoCleanRun] = {}
+        while wanted:
+            worker = self._spawn()
+            try:
+                worker.conn.send(("prime", list(wanted)))
+                while wanted:
+                    if not worker.conn.poll(self.runner.clean_timeout + MARGIN):
+                        clean[wanted.popleft()] = NoCleanRun(f"timed out after {self.runner.clean_timeout:g} s; it ignored the interrupt, so its worker process was killed")
+                        break
+                    clean[wanted.popleft()] = worker.conn.recv()
+            except (EOFError, OSError):
+                clean[wanted.popleft()] = NoCleanRun(f"ended with its worker process, which {self._death(worker).how}")
+            finally:
+                self._kill(worker)
+        return clean
 
     def _drain(self) -> list[Amendment]:
-        """What came late, from every worker, once each has given its host `grace` seconds."""
+        """What came late, from every worker, once each has given its hosts `grace` seconds; a
+        worker that does not answer in time is killed, its cases' running threads unwatched."""
         late: list[Amendment] = []
         workers = [w for w in self._workers if not w.leaving]
         for worker in workers:
             with contextlib.suppress(OSError):
-                worker.conn.send(("drain", self.grace))
+                worker.conn.send(("drain",))
         until = time.monotonic() + self.grace + MARGIN
         for worker in workers:
-            with contextlib.suppress(EOFError, OSError):
+            try:
                 if worker.conn.poll(max(0.0, until - time.monotonic())):
                     late += worker.conn.recv()
+                    continue
+            except (EOFError, OSError):
+                pass
+            late += left_running(worker.left, WORKER_ENDED)
         return late
 
     def _spawn(self) -> _Worker:
@@ -272,7 +307,7 @@ class WorkerPool:
         gc.freeze()
         parent, child = self._context.Pipe()
         marker = self._context.RawArray("d", 3)
-        process = self._context.Process(target=_serve, args=(child, marker, self.runner, os.getpid()), daemon=True)
+        process = self._context.Process(target=_serve, args=(child, marker, self.runner, os.getpid(), self.grace), daemon=True)
         process.start()
         child.close()
         return _Worker(process, parent, marker)
@@ -287,15 +322,15 @@ class WorkerPool:
         worker.conn.close()
 
 
-def _serve(conn: Connection, marker: Any, runner: Runner, parent: int) -> None:
-    """A worker's life: observe what the parent sends until it says stop, then leave without
-    waiting for anything the hosts left running."""
+def _serve(conn: Connection, marker: Any, runner: Runner, parent: int, grace: float) -> None:
+    """A worker's life: observe what the parent sends until it says stop, then let its hosts go
+    and give what they left running `grace` seconds to show itself."""
     try:
         os.setsid()  # a group of its own: the parent can end it with all it started, and ^C goes to the parent alone
         _die_with_parent(parent)
         before = set(threading.enumerate())
         with alarm_handler():
-            _answer(conn, marker, runner, before)
+            _answer(conn, marker, runner, before, grace)
     finally:
         os._exit(0)
 
@@ -325,30 +360,36 @@ def _die_with_parent(parent: int) -> None:
 _PR_SET_PDEATHSIG = 1
 
 
-def _answer(conn: Connection, marker: Any, runner: Runner, before: set[threading.Thread]) -> None:
+def _answer(conn: Connection, marker: Any, runner: Runner, before: set[threading.Thread], grace: float) -> None:
     while True:
         message = conn.recv()
         if message[0] == "prime":
-            runner.prime()
-            conn.send(runner.clean)
+            for role, scenario in message[1]:
+                conn.send(runner.clean_run(role, scenario))
             return
         if message[0] == "drain":
-            settle(message[1], before)
-            conn.send(runner.take_late())
+            conn.send(_let_go(runner, before, grace))
             return
-        # One message back per chunk, not per case: the marker tells the parent what is running.
-        answers, leaving = [], False
+        # One message back per case, so no case's run dies unreported with the worker; the marker
+        # tells the parent what is running meanwhile.
         for case, role in message[1]:
             _mark(marker, case.index, _ROLES.index(role))
             observed = runner.observe(case, role)
-            answers.append((case.index, role, observed, runner.kills(case, observed) if role is Role.TARGET else None))
-            if leaving := observed.spent:
-                break  # this host's state is no longer fresh: a new worker takes the rest
-        _mark(marker, -1, 0)
-        conn.send((answers, runner.take_late()))
+            answer = (case.index, role, observed, runner.kills(case, observed) if role is Role.TARGET else None)
+            _mark(marker, -1, 0)
+            if observed.spent:  # this host's state is no longer fresh: a new worker takes the rest
+                conn.send(([answer], _let_go(runner, before, grace), []))
+                return
+            conn.send(([answer], runner.take_late(), runner.threads.alive()))
         marker[2] = 0.0
-        if leaving:
-            return
+
+
+def _let_go(runner: Runner, before: set[threading.Thread], grace: float) -> list[Amendment]:
+    """What came late once the hosts are let go (what only they held is collected, finalizers and
+    all) and given `grace` seconds; then the cases whose threads are still running, as errors."""
+    runner.release()
+    settle(grace, before)
+    return runner.take_late() + runner.threads.unwatched(GRACE_ENDED)
 
 
 def _mark(marker: Any, index: int, role: int) -> None:

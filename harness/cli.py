@@ -45,7 +45,7 @@ from ._api import reproduce as reproduce_case
 from ._config import load_project_config
 from ._errors import UsageError
 from ._exits import ending, exit_now, interrupting
-from ._files import Publication, cannot_write, write_report
+from ._files import Publication, cannot_write, refuse_symlinks, write_report
 from ._printable import printable
 from ._progress import CaseProgress
 from ._recorder import record as record_run
@@ -146,6 +146,9 @@ SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed for mutation d
 ConfigOpt = Annotated[
     Path | None, typer.Option("--config", help="pyproject.toml with [tool.toolsurface] (default: ./pyproject.toml when present).")
 ]
+FollowOpt = Annotated[
+    bool, typer.Option("--follow-symlinks", help="Write into an --out folder even where it is reached through a symbolic link.")
+]
 FormatOpt = Annotated[
     list[str] | None, typer.Option("--format", help="Reports to write beside results.json: md, html, junit, json (comma-separated or repeated).")
 ]
@@ -178,7 +181,7 @@ def run(
     seed: SeedOpt = None,
     shard: Annotated[str | None, typer.Option("--shard", help="Run part K of N, e.g. 2/4; combine the parts with `merge`.")] = None,
     out_dir: Annotated[Path | None, typer.Option("--out", help="Folder for results.json and the reports [default: toolsurface-report].")] = None,
-    timeout: Annotated[float | None, typer.Option("--timeout", help="Seconds one case may run before it is an error [default: 10].")] = None,
+    timeout: Annotated[float | None, typer.Option("--timeout", help="Seconds each request of a case may take before it is an error [default: 10, or 20 times its scenario's clean run where that is longer].")] = None,
     jobs: Annotated[
         int | None, typer.Option("--jobs", help="Worker processes that run the targets; 0 runs them in this process, for a debugger [default: one per core].")
     ] = None,
@@ -190,6 +193,7 @@ def run(
     expectations: Annotated[Path | None, typer.Option("--expectations", help="TOML file of accepted deviations ([[expect]] entries).")] = None,
     defects: Annotated[bool | None, typer.Option("--defects/--no-defects", help="Also run every reference defect on each case.")] = None,
     today: Annotated[str | None, typer.Option("--today", help="Judge expectation expiry as of this date (YYYY-MM-DD) [default: today, UTC].")] = None,
+    follow_symlinks: FollowOpt = False,
 ) -> None:
     """Run every case against the target (and the red target), write results.json and the reports, and gate."""
     project = load_project_config(config)
@@ -198,16 +202,20 @@ def run(
         out=out_dir, timeout=timeout, jobs=jobs, grace=grace, expectations=expectations, defects=defects, today=_today(today),
     )
     outputs = parse_formats(formats or project.formats)
+    with options.naming_sources():
+        folder = _out_folder(options.out or DEFAULT_OUT, follow_symlinks)
     session = prepare(options)
+    if options.jobs is not None and session.jobs < options.jobs:
+        err.print(f"note: --jobs {options.jobs} is more than this run can use; it starts {session.jobs}", markup=False, soft_wrap=True)
     if options.red_target is None and session.info.red_target is None:
         err.print(printable(f"no red target: {options.target} offers boundaries of its own, which no reference target offers, "
                             "so its cases are not paired (--red-target pairs them)"), markup=False, soft_wrap=True)
     elif session.info.red_target == session.info.target:
         err.print(printable(f"warning: the red target is the target itself ({options.target}): a case fails on both or on neither, "
                             "so none can be controlled; pair with the old path, or --red-target none"), markup=False, soft_wrap=True)
-    results = (options.out or DEFAULT_OUT) / RESULTS_FILE
+    results = folder / RESULTS_FILE
     with options.naming_sources(), _publication(results, outputs) as publication:
-        with ResultsWriter(results.parent, session, publish=publication.stage) as writer, CaseProgress(err, len(session.cases)) as progress:
+        with ResultsWriter(folder, session, publish=publication.stage) as writer, CaseProgress(err, len(session.cases)) as progress:
             for result in session.results():
                 writer.write(result)
                 if isinstance(result, CaseRecord):
@@ -215,10 +223,21 @@ def run(
         _conclude(_reread(publication.temporary(results)), results, outputs, publication)
 
 
+def _out_folder(given: Path, follow_symlinks: bool) -> Path:
+    """The folder to write into; refused where a symbolic link leads to it, unless asked for. (A
+    target cannot move it: whatever its factory or a case in this process does to the working
+    directory is undone, see `kept_process` and `Runner.run`.)"""
+    if not follow_symlinks:
+        refuse_symlinks(given, "out")
+    return given
+
+
 def _publication(results: Path, outputs: tuple[ReportFormat, ...]) -> Publication:
     """results.json and its reports, published together; results.json last, so that whoever sees
-    it finds its reports already in place."""
-    return Publication([*(results.parent / fmt.file_name for fmt in outputs), results], option="out")
+    it finds its reports already in place. The reports of the formats not written are removed:
+    the folder holds one run's files, never an earlier run's report beside this one's results."""
+    others = [results.parent / fmt.file_name for fmt in ReportFormat if fmt not in outputs]
+    return Publication([*(results.parent / fmt.file_name for fmt in outputs), results], option="out", replaces=others)
 
 
 def _reread(path: Path) -> ResultsFile:
@@ -237,7 +256,7 @@ def _conclude(record: ResultsFile, results: Path, outputs: tuple[ReportFormat, .
     reports = write_reports(audit, results.parent, outputs, publication)
     publication.publish()
     for path in reports:
-        err.print(f"wrote {path}", markup=False)
+        err.print(printable(f"wrote {path}"), markup=False)
     summary = RunSummary(audit, str(results))
     out.print(summary, soft_wrap=True)
     raise typer.Exit(0 if summary.ok else 1)
@@ -262,11 +281,12 @@ def merge(
     shards: Annotated[list[Path], typer.Argument(help="The results.json of every shard of one run.")],
     out_dir: Annotated[Path, typer.Option("--out", help="Folder for the merged results.json and the reports.")] = DEFAULT_OUT,
     formats: FormatOpt = None,
+    follow_symlinks: FollowOpt = False,
 ) -> None:
     """Combine the results of `run --shard K/N` into one results.json, write the reports, and gate."""
     outputs = parse_formats(formats or [])
+    results = _out_folder(out_dir, follow_symlinks) / RESULTS_FILE
     merged = merge_results([_reread(path) for path in shards])
-    results = out_dir / RESULTS_FILE
     with _publication(results, outputs) as publication:
         publication.write(results, merged)
         _conclude(merged.record(publication.temporary(results)), results, outputs, publication)
@@ -402,21 +422,23 @@ def record(
     out_dir: Annotated[Path, typer.Option("--out", help="Folder for the recorded scenarios, one file each.")] = Path("recorded"),
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds the run may take.")] = 10.0,
     config: ConfigOpt = None,
+    follow_symlinks: FollowOpt = False,
 ) -> None:
     """Run the target once per scenario, unmutated, and write the scenario each live run shows."""
     check_timeout(timeout)
+    folder = _out_folder(out_dir, follow_symlinks)
     options = _options(config, target=target, scenarios=scenario_paths)
     with options.naming_sources():
         host = load_target(options.target)
     documents = [(scenario.id, record_run(host, scenario, timeout)) for scenario in scenarios.load(options.scenarios or None)]
     try:
-        out_dir.mkdir(parents=True, exist_ok=True)  # --out names a folder of its own, made as `run --out` is
+        folder.mkdir(parents=True, exist_ok=True)  # --out names a folder of its own, made as `run --out` is
     except OSError as error:
-        raise cannot_write(out_dir, error, "out") from None
+        raise cannot_write(folder, error, "out") from None
     for scenario_id, document in documents:  # every run first, so a failing one writes nothing
-        path = out_dir / f"{scenario_id}.json"
+        path = folder / f"{scenario_id}.json"
         write_report(path, orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n", option="out")
-        err.print(f"recorded {path}", markup=False)
+        err.print(printable(f"recorded {path}"), markup=False)
 
 
 #: What `--id` accepts: a scenario id (scenario.schema.json), or for otel the prefix of one.

@@ -289,3 +289,33 @@ def test_a_host_thread_that_never_ends_does_not_keep_the_command_from_exiting(tm
     done = finish(start("run", "--target", "lingering:factory", "--red-target", "none", *SELECT, "--out", "out", cwd=tmp_path))
     assert done.returncode == 0, done.stderr
     assert "PASS:" in done.stdout and (tmp_path / "out" / "results.json").exists()
+
+
+def test_an_out_folder_reached_through_a_symbolic_link_is_refused_unless_asked_for(tmp_path):
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (tmp_path / "toolsurface-report").symlink_to(elsewhere)
+    done = toolsurface("run", *ONE_CASE, cwd=tmp_path)
+    assert done.returncode == 2
+    assert problems(done.stderr) == [f"error: --out toolsurface-report: is a symbolic link (to {elsewhere}); give --follow-symlinks to write through it"]
+    assert list(elsewhere.iterdir()) == []
+    # A link to a folder on the way there is refused the same way.
+    done = toolsurface("run", *ONE_CASE, "--out", "toolsurface-report/nested", cwd=tmp_path)
+    assert done.returncode == 2 and "toolsurface-report: is a symbolic link" in done.stderr
+    followed = toolsurface("run", *ONE_CASE, "--follow-symlinks", cwd=tmp_path)
+    assert followed.returncode == 0, followed.stderr
+    assert (elsewhere / "results.json").is_file()
+
+
+def test_a_run_leaves_no_report_of_an_earlier_run_beside_its_results(tmp_path):
+    first = toolsurface("run", *ONE_CASE, *ALL_FORMATS, "--out", "out", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    second = toolsurface("run", *ONE_CASE, "--format", "md", "--out", "out", cwd=tmp_path)
+    assert second.returncode == 0, second.stderr
+    assert {path.name for path in (tmp_path / "out").iterdir()} == {"results.json", "audit.md"}
+
+
+def test_more_jobs_than_a_run_can_use_are_capped_and_said_so(tmp_path):
+    done = toolsurface("run", *ONE_CASE, "--jobs", "10000", "--out", "out", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "note: --jobs 10000 is more than this run can use; it starts 1" in done.stderr

@@ -1,0 +1,230 @@
+"""Run a target once through ports and record what they saw, whatever the target does to the run.
+
+A target may raise anything, run past its time and catch the interrupt, call `os._exit`, fork,
+or leave objects whose finalizers act on the ports when they are collected. Each becomes part of
+the `Observation`: how the run stopped, and every effect on the ports up to the moment they are
+handed back, finalizers of what the request left behind included.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import inspect
+import os
+import signal
+import threading
+import traceback
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
+
+from toolsurface.scenarios import Scenario
+
+from ._errors import CapacityExceeded, RequestRefused
+from ._formats import FORMATS, ToolFormat
+from ._ports import Injection, LedgerRefused, Ports
+from ._types import Capacity, Crashed, Observation, Refused, Returned, Stop, Target, TimedOut
+
+
+class CaseTimeout(BaseException):
+    """Raised into a target that ran past its time; a BaseException so `except Exception` can't eat it."""
+
+
+def own_boundaries(target: Target) -> bool:
+    """Whether the target offers boundaries of its own (`Target.own_boundaries`), found by a dry run."""
+    return bool(getattr(target, "own_boundaries", False))
+
+
+def tool_format(target: Target, scenario: Scenario) -> ToolFormat:
+    """How the target shapes its tools on this scenario, narrowed to the wire fields it carries."""
+    fmt = FORMATS[getattr(target, "tool_format", None) or scenario.tool_format]
+    carried = getattr(target, "wire_fields", None)
+    return fmt if carried is None else fmt.only(carried)
+
+
+def target_ports(target: Target, scenario: Scenario, point: str | None, injection: Injection | None, watch: int) -> Ports:
+    """Fresh ports for one run of the target on the scenario, `injection` armed at `point`."""
+    return Ports(scenario, tool_format(target, scenario), point, injection, watch=watch, own_boundaries=own_boundaries(target))
+
+
+def observe_ports(target: Target, scenario: Scenario, ports: Ports, timeout: float, terse_refusals: bool = False) -> Observation:
+    """Run the target once on `scenario` through `ports`, and record what they saw.
+
+    A run that was interrupted for its time stopped as `TimedOut`, even where the host caught the
+    interrupt and ran on to an end: what it did past its time was never meant to be judged.
+    """
+    before = ports.publications.snapshot()
+    refusals = tuple(getattr(target, "refusals", ())) or (RequestRefused,)
+    capacity_results = tuple(getattr(target, "capacity_results", ())) or (CapacityExceeded,)
+    stop: Stop = Returned()
+    pid, forks = os.getpid(), _forks()
+    try:
+        with _deadline(timeout) as expired, _stop_forked_copies(pid):
+            _run(target, scenario, ports)
+    except CaseTimeout:
+        stop = TimedOut()
+    except KeyboardInterrupt:
+        raise
+    except LedgerRefused:
+        pass  # the ledger recorded what it refused; the oracle judges that, not the exception
+    except BaseException as error:  # a target may raise anything, SystemExit included
+        stop = _stopped_by(error, refusals, capacity_results, terse_refusals)
+    if expired():
+        stop = TimedOut()
+    # What the request left for the collector goes now, while these ports are still its own: a
+    # finalizer that settles or sends acts within the case, not at some later case's collection.
+    # The youngest generation holds all the request made, since the runner holds collections off
+    # while it runs (`_collection_paused`), so collecting it alone costs what the request built,
+    # not the whole heap; what older objects keep alive is collected at the end of the run.
+    gc.collect(0)
+    after = ports.publications.snapshot()
+    return Observation(
+        dispatches=tuple(ports.gateway.log),
+        ledger=tuple(ports.events),
+        open_reservations=ports.open_reservations,
+        publications_lost=tuple(key for key, body in before.items() if after.get(key) != body),
+        points=tuple(ports.points),
+        injected=ports.injected,
+        injection_problem=ports.injection_problem,
+        stop=stop,
+        not_carried=ports.not_carried,
+        facts=ports.facts.current(),
+        forks=_forks() - forks,
+        listed=ports.mcp.pages_served,
+    )
+
+
+def _run(target: Target, scenario: Scenario, ports: Ports) -> None:
+    """The target's run, an async host's coroutine driven to completion; nothing it returns is kept,
+    so what it returned is collected with the rest of the request."""
+    outcome = target.run(scenario, ports)
+    if inspect.isawaitable(outcome):
+        asyncio.run(_completion(outcome))
+
+
+async def _completion(awaitable: Awaitable[Any]) -> None:
+    await awaitable
+
+
+def _stopped_by(error: BaseException, refusals: tuple[type, ...], capacity_results: tuple[type, ...], terse: bool) -> Stop:
+    name = type(error).__qualname__
+    # A capacity result may also be one of the refusal types (ours is): it is the more specific.
+    if isinstance(error, capacity_results):
+        return Capacity(name, _describe(error))
+    if isinstance(error, refusals):
+        return Refused(name, "refused" if terse else _describe(error))
+    return Crashed(name, _describe(error), "".join(traceback.format_exception(error)))
+
+
+def _describe(error: BaseException) -> str:
+    """`str(error)`, which a target's own exception may fail to give: that is its bug, not the run's."""
+    try:
+        return str(error)
+    except Exception as problem:
+        return f"<str() of {type(error).__name__} failed: {type(problem).__name__}: {problem}>"
+
+
+#: `os._exit` itself: the harness's own way out, whoever replaced the name.
+_exit = os._exit
+
+
+class HostExited(BaseException):
+    """A host called `os._exit` in the process that runs the cases and writes the results."""
+
+
+@contextlib.contextmanager
+def exits_refused() -> Iterator[None]:
+    """Turn a host's `os._exit` into an exception while cases run in this process: the process
+    that would end is the one writing results.json, and its exit status would read as the gate's.
+    (A worker needs no such care: its death is the parent's to judge.)"""
+
+    def refuse(status: int) -> None:
+        raise HostExited(f"the host called os._exit({status}) in the toolsurface process (--jobs 0)")
+
+    os._exit = refuse  # type: ignore[assignment]
+    try:
+        yield
+    finally:
+        os._exit = _exit
+
+
+#: Processes forked from this one so far, as `os.register_at_fork` counts them.
+_forked = [0]
+
+
+def _forks() -> int:
+    return _forked[0]
+
+
+def _count_fork() -> None:
+    _forked[0] += 1
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_parent=_count_fork)
+
+
+@contextlib.contextmanager
+def _stop_forked_copies(pid: int) -> Iterator[None]:
+    """A copy of the process the host forked ends where it comes back to the harness: it must not
+    go on to judge, write results or speak to the parent as if it were this process."""
+    try:
+        yield
+    finally:
+        if os.getpid() != pid:
+            _exit(0)
+
+
+#: Whether `alarm_handler` is active; checked per case, so a plain flag rather than getsignal().
+_handling = False
+#: Whether the armed deadline has passed: set by the alarm itself, so a host that catches the
+#: interrupt cannot hide that it ran past its time.
+_expired = [False]
+
+
+def _expire(signum: int, frame: Any) -> None:
+    _expired[0] = True
+    raise CaseTimeout()
+
+
+def _can_time_out() -> bool:
+    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+
+
+@contextlib.contextmanager
+def alarm_handler() -> Iterator[None]:
+    """Route SIGALRM to case timeouts for a whole run, restoring the previous handler after."""
+    global _handling
+    if _handling or not _can_time_out():
+        yield
+        return
+    previous = signal.signal(signal.SIGALRM, _expire)
+    _handling = True
+    try:
+        yield
+    finally:
+        _handling = False
+        signal.signal(signal.SIGALRM, previous)
+
+
+#: The longest a timer can be armed for: `setitimer` takes seconds as a C long's worth of microseconds.
+_LONGEST = 2.0**31
+
+
+@contextlib.contextmanager
+def _deadline(seconds: float) -> Iterator[Callable[[], bool]]:
+    """Interrupt the block after `seconds` (main thread on POSIX; elsewhere the block runs
+    unbounded); gives a function that tells whether the deadline passed."""
+    _expired[0] = False
+    if seconds <= 0 or not _can_time_out():
+        yield lambda: False
+        return
+    with alarm_handler():
+        # The handler a host installed in its place would let SIGALRM end the process instead.
+        signal.signal(signal.SIGALRM, _expire)
+        signal.setitimer(signal.ITIMER_REAL, min(seconds, _LONGEST))
+        try:
+            yield lambda: _expired[0]
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
