@@ -314,7 +314,7 @@ def _read_lines(path: Path, file: IO[bytes], progress: Progress, trust: Trust) -
         return None
     _check_version(path, head)
     run, summary = _decoded(path, RunInfo, head["run"], "$.run"), _decoded(path, Summary, tail["summary"], "$.summary")
-    # Fed the file's bytes as they are read: the opening, then each case line (the file's first line ends with the first's `\n`).
+    # Fed the file as it is read: the opening (the first line but its `\n`, which begins the first case's), each case line.
     signer = Signer(trust.key if summary.signature is not None else None)
     signer.update(first[:-1])
     read = _read_cases(path, file, (len(first), summary_at), run, summary, progress, signer)
@@ -322,11 +322,14 @@ def _read_lines(path: Path, file: IO[bytes], progress: Progress, trust: Trust) -
         return None  # read whole, to name where the JSON breaks
     tallies, digest, offsets, indices = read
     cases = StoredCases(path, offsets)
-    # Bytes written otherwise than `run` writes them (a tool reformatted a line) still hold if their record does.
-    as_written = digest == summary.digest and first[:-1] == opening(run)
-    state = trust.check(
-        path, summary.signature, lambda: signed(summary.unsigned(), signer).signature if as_written else signature_of(trust.key, run, cases, summary)
-    )
+
+    def signature() -> str | None:
+        if digest == summary.digest and first[:-1] == opening(run):
+            return signed(summary.unsigned(), signer).signature
+        # Bytes written otherwise than `run` writes them (a tool reformatted a line): what was signed is their record.
+        return signature_of(trust.key, run, cases, summary)
+
+    state = trust.check(path, summary.signature, signature)
     if (inconsistency := check_count(run, len(cases))) is not None:
         raise UsageError(f"{path}:{inconsistency.where}: {inconsistency.what}")
     if digest != summary.digest and (canonical := digest_of(cases)) != summary.digest:

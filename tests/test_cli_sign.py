@@ -1,6 +1,7 @@
 """End to end: signed results through the installed `toolsurface` command, with the key in the
 environment as CI passes a secret, and `verify` re-running a sample of a file's cases."""
 
+import dataclasses
 import os
 import re
 import shutil
@@ -127,7 +128,20 @@ def test_verify_finds_a_forged_verdict_and_prints_the_command_that_reproduces_it
     assert lines[-1].startswith("FAIL: 1 of ") and lines[-1].endswith(" re-run cases differ from the recorded verdicts")
 
 
-@pytest.mark.parametrize(("flags", "problem"), [(["--sample", "0"], "--sample 0 must be at least 1"), (["--sample", "2", "--seed", "-1"], "--seed -1 must be an integer from 0 to 2**63 - 1")])
+@pytest.mark.parametrize(
+    ("flags", "problem"),
+    [(["--sample", "0"], "--sample 0 must be at least 1"), (["--sample", "2", "--seed", "-1"], "--seed -1 must be an integer from 0 to 2**63 - 1")],
+)
 def test_verify_refuses_a_sample_or_seed_that_cannot_work(signed, flags, problem):
     done = toolsurface("verify", str(signed / "whole" / "results.json"), *flags)
     assert done.returncode == 2 and done.stderr == f"error: {problem}\n"
+
+
+def test_verify_says_when_the_file_was_written_by_another_version_of_toolsurface(tmp_path, signed):
+    path = tmp_path / "results.json"
+    shutil.copy(signed / "whole" / "results.json", path)
+    forge(path, run=lambda run: dataclasses.replace(run, tool=dataclasses.replace(run.tool, version="0.0.1")), sign=KEY.encode())
+    done = toolsurface("verify", str(path), "--sample", "1", "--seed", "0", key=KEY)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"{path} was written by toolsurface 0.0.1, and this is " in done.stderr
+    assert "written by toolsurface" not in toolsurface("verify", str(signed / "whole" / "results.json"), "--sample", "1", "--seed", "0", key=KEY).stderr
