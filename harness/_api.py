@@ -10,7 +10,7 @@ import contextlib
 import datetime
 import math
 import platform
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -137,9 +137,15 @@ class Session:
             return self.runner.run(self.cases, self.options.grace)
         return WorkerPool(self.runner, self.jobs, self.options.grace).run(self.cases)
 
-    def records(self) -> Iterator[CaseRecord]:
-        """Each case's final record, in plan order; for callers that do not stream them."""
-        return iter(amend_all(list(self.results())))
+    def records(self, done: Callable[[], None] = lambda: None) -> Iterator[CaseRecord]:
+        """Each case's final record, in plan order; for callers that do not stream them. `done` is
+        called as each case finishes, to show how far the run is."""
+        finished: list[CaseRecord | Amendment] = []
+        for item in self.results():
+            finished.append(item)
+            if isinstance(item, CaseRecord):
+                done()
+        return iter(amend_all(finished))
 
     @property
     def planned(self) -> tuple[Case, ...]:

@@ -10,6 +10,7 @@ import fnmatch
 import functools
 import itertools
 import random
+import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -46,6 +47,9 @@ class Shard:
         """How many of `cases` this part runs."""
         return len(range(self.index - 1, cases, self.count))
 
+
+#: What makes a `--select` pattern a glob rather than one id.
+_GLOB = re.compile(r"[*?[]")
 
 #: The (model call, injection point) pairs a target offers on a scenario, in order.
 Checkpoints = Callable[[Scenario], tuple[tuple[int, str], ...]]
@@ -123,6 +127,10 @@ class Plan(Collection[Case]):
 
     def __init__(self, scenarios: Sequence[Scenario], seed: int, checkpoints: Checkpoints, patterns: Sequence[str], part: Shard | None) -> None:
         self._scenarios, self._seed, self._patterns, self._part = tuple(scenarios), seed, tuple(patterns), part
+        # Ids given whole (`verify` selects each case it samples so) are looked up, not matched one
+        # glob after another: thousands of them against every planned id would take minutes.
+        self._ids = frozenset(p for p in self._patterns if not _GLOB.search(p))
+        self._globs = tuple(p for p in self._patterns if _GLOB.search(p))
         self._checkpoints = _once_each(checkpoints)
         #: How many cases the plan holds, and how many of them `--select` keeps.
         self.planned = self.selected = 0
@@ -139,7 +147,7 @@ class Plan(Collection[Case]):
         self._count = part.share(self.selected) if part else self.selected
 
     def selects(self, case_id: str) -> bool:
-        return not self._patterns or matches(case_id, self._patterns)
+        return not self._patterns or case_id in self._ids or matches(case_id, self._globs)
 
     def every(self, work_out: Callable[[str], bool] = lambda case_id: False) -> Iterator[Case]:
         """Every planned case, before `--select` and `--shard`; by default no change is worked out."""

@@ -7,6 +7,7 @@ codec writes and reads it, and its JSON Schema is derived from these declaration
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import shlex
 from collections.abc import Collection, Sequence
@@ -22,7 +23,7 @@ from ._plan import Shard
 from ._types import CaseRecord, Totals
 
 #: Bumped on every change to what results.json holds.
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,11 +114,19 @@ class Summary:
     gate: Gate
     #: The sha256 (hex) of the case lines as written: a case edited after the run no longer matches it.
     digest: str
+    #: `hmac-sha256:` and the hex HMAC, keyed with `TOOLSURFACE_SIGNING_KEY`, of the file as written
+    #: with null here; null when no key was set. Unlike the digest, no one without the key can make it again.
+    signature: str | None = None
 
     @classmethod
     def of(cls, tallies: Tallies, paired: bool, gate: Gate, digest: str) -> Summary:
+        """The summary, not yet signed."""
         red = Totals.counted(tallies.red_verdicts) if paired else None
         return cls(Totals.counted(tallies.verdicts), red, tallies.controlled, gate, digest)
+
+    def unsigned(self) -> Summary:
+        """The summary as it is signed: without its signature."""
+        return dataclasses.replace(self, signature=None)
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,13 +2,13 @@
 
 Cases are written as they finish into a temporary file beside the target; only a run that
 completes renames it into place, so an interrupted or failed run never leaves a partial file.
-The run's info, the cases one per line, then the summary with the digest of those lines: `merge`
-writes through the same three pieces, so the merge of a run's shards is byte for byte the file
-one unsharded run writes.
+The run's info, the cases one per line, then the summary with the digest of those lines and,
+when a key is given, the signature of all of it (`_signing`): `merge` writes through the same three
+pieces, so the merge of a run's shards is byte for byte the file one unsharded run writes.
 
 Reading trusts a file only as far as it holds together: every case's verdict must be one its own
-evidence could have been given (`_integrity`), the case lines must still have their digest, and
-the summary must add up to the cases.
+evidence could have been given (`_integrity`), the case lines must still have their digest, the
+summary must add up to the cases, and the signature must be what the reader's key makes of it.
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from ._gate import Tallies
 from ._integrity import CaseCheck, check_cases, check_count, share_of
 from ._oracles import amended as amended_record
 from ._record import SCHEMA_VERSION, Results, RunInfo, Summary, summarize
+from ._signing import Signed, Signer, Trust
 from ._types import Amendment, CaseRecord
 
 T = TypeVar("T")
@@ -61,6 +62,24 @@ def encode(results: Results) -> bytes:
     return opening(results.run) + body + closing(results.summary)
 
 
+def signed(summary: Summary, signer: Signer) -> Summary:
+    """The summary with the signature of everything before it (fed to `signer`) and of itself."""
+    if not signer.signing:
+        return summary
+    signer.update(closing(summary.unsigned()))
+    return dataclasses.replace(summary, signature=signer.signature())
+
+
+def signature_of(key: bytes | None, run: RunInfo, cases: Iterable[CaseRecord], summary: Summary) -> str | None:
+    """The signature of the record as `encode` writes it, worked out anew: for a file laid out otherwise."""
+    signer = Signer(key)
+    signer.update(opening(run))
+    for index, record in enumerate(cases):
+        signer.update(case_line(record, index == 0))
+    signer.update(closing(summary.unsigned()))
+    return signer.signature()
+
+
 def digest_of(cases: Iterable[CaseRecord]) -> str:
     """The sha256 (hex) of the case lines as `encode` and `ResultsWriter` write them."""
     digest = hashlib.sha256()
@@ -73,14 +92,16 @@ class ResultsWriter:
     """Writes `results.json` for one session; use as a context manager around the run.
 
     Any failed write (a full disk, a file size limit) is a `UsageError` naming results.json, and
-    leaves no temporary behind.
+    leaves no temporary behind. With a `key`, the file is signed as it is written.
     """
 
-    def __init__(self, out: Path, session: Session, publish: Callable[[Path, Path], None] = publish) -> None:
+    def __init__(self, out: Path, session: Session, publish: Callable[[Path, Path], None] = publish, key: bytes | None = None) -> None:
         self.path = out / RESULTS_FILE
         self._session = session
         self._tallies = session.tallies()
         self._digest = hashlib.sha256()
+        self._key = key
+        self._signer = Signer(key)
         self._file: IO[bytes] | None = None
         #: What cases did after their records were written, by plan index: applied when the run ends.
         self._late: dict[int, list[Amendment]] = {}
@@ -95,8 +116,10 @@ class ResultsWriter:
             self._file, self._temp = temporary(self.path)
         except OSError as error:
             raise cannot_write(self.path.parent, error, "out") from None
+        head = opening(self._session.info)
         with self._writing():
-            self._file.write(opening(self._session.info))
+            self._file.write(head)
+        self._signer.update(head)
         return self
 
     def write(self, item: CaseRecord | Amendment) -> None:
@@ -108,6 +131,7 @@ class ResultsWriter:
         with self._writing():
             self._file.write(line)
         self._digest.update(line)
+        self._signer.update(line)
         self._written.append(item.case.index)
         self._tallies.add(item.case.index, item.tally)
 
@@ -119,7 +143,7 @@ class ResultsWriter:
         with self._writing():
             if self._late:
                 self._amend()
-            self.summary = self._session.summarize(self._tallies, self._digest.hexdigest())
+            self.summary = signed(self._session.summarize(self._tallies, self._digest.hexdigest()), self._signer)
             self._file.write(closing(self.summary))
             self._file.close()  # flushes: a full disk may only show here
             self._publish(self._temp, self.path)
@@ -148,10 +172,12 @@ class ResultsWriter:
         self._file.close()
         amend_at = {at: late for index, late in self._late.items() if (at := self._position(index)) is not None}
         target, amended = temporary(self.path)
-        self._digest = hashlib.sha256()
+        self._digest, self._signer = hashlib.sha256(), Signer(self._key)
         try:
             with self._temp.open("rb") as source, target:
-                target.write(source.readline().rstrip(b"\n"))  # the opening
+                head = source.readline().rstrip(b"\n")  # the opening
+                target.write(head)
+                self._signer.update(head)
                 for at, line in enumerate(source):  # each a case, then `,\n` unless it is the last
                     body = line.rstrip(b",\n")
                     if at in amend_at:
@@ -163,6 +189,7 @@ class ResultsWriter:
                     written = b"\n" + line.rstrip(b"\n")
                     target.write(written)
                     self._digest.update(written)
+                    self._signer.update(written)
             amended.replace(self._temp)
         except BaseException:
             amended.unlink(missing_ok=True)
@@ -175,8 +202,8 @@ class ResultsWriter:
         return at if at < len(self._written) and self._written[at] == index else None
 
 
-def write_results(out: Path, session: Session, records: Iterable[CaseRecord | Amendment]) -> Path:
-    with ResultsWriter(out, session) as writer:
+def write_results(out: Path, session: Session, records: Iterable[CaseRecord | Amendment], key: bytes | None = None) -> Path:
+    with ResultsWriter(out, session, key=key) as writer:
         for record in records:
             writer.write(record)
     return writer.path
@@ -198,6 +225,8 @@ class ResultsFile:
     #: place in the plan (`merge` interleaves shards by it).
     offsets: array[int]
     indices: array[int]
+    #: Whether it was signed, and if so, whether the signature was verified.
+    signed: Signed = Signed.NO
 
 
 class StoredCases(Collection[CaseRecord]):
@@ -216,6 +245,13 @@ class StoredCases(Collection[CaseRecord]):
     def __contains__(self, item: object) -> bool:
         return any(record == item for record in self)
 
+    def at(self, positions: Iterable[int]) -> Iterator[CaseRecord]:
+        """The cases at these positions in file order, each read where its line starts."""
+        with self._path.open("rb") as file:
+            for position in positions:
+                file.seek(self._offsets[position])
+                yield decode(CaseRecord, orjson.loads(file.readline().rstrip(b",\n")))
+
     def lines(self) -> Iterator[bytes]:
         """Each case as the JSON text written, in file order."""
         if not self._offsets:
@@ -231,9 +267,9 @@ _CASES_OPEN = b',"cases":[\n'
 _CASES_CLOSE = b'],"summary":'
 
 
-def read_results(path: Path) -> Results:
+def read_results(path: Path, trust: Trust = Trust()) -> Results:
     """The record in `path`, every case in memory; see `open_results`."""
-    opened = open_results(path)
+    opened = open_results(path, trust=trust)
     return Results(opened.schema_version, opened.run, tuple(opened.cases), opened.summary)
 
 
@@ -241,26 +277,27 @@ def read_results(path: Path) -> Results:
 Progress = Callable[[int], Callable[[], None]]
 
 
-def open_results(path: Path, progress: Progress | None = None) -> ResultsFile:
+def open_results(path: Path, progress: Progress | None = None, trust: Trust = Trust()) -> ResultsFile:
     """The record in `path`, checked; a `UsageError` naming the file and JSON path when it is not
     one: a case whose verdict its evidence contradicts, case lines that no longer have their digest,
-    or a summary that does not add up to the cases. `progress` shows how far the reading is.
+    a summary that does not add up to the cases, or a signature `trust` does not accept (see
+    `Trust`). `progress` shows how far the reading is.
 
     A file in the layout `run` writes (one case per line) is read a case at a time; any other
     layout of the same JSON (reformatted by hand or by a tool) is read whole."""
     try:
         with path.open("rb") as file:
-            opened = _read_lines(path, file, progress or _unshown)
+            opened = _read_lines(path, file, progress or _unshown, trust)
     except OSError as error:
         raise UsageError(f"{path}: cannot read: {error.strerror}") from None
-    return opened if opened is not None else _read_whole(path)
+    return opened if opened is not None else _read_whole(path, trust)
 
 
 def _unshown(total: int) -> Callable[[], None]:
     return lambda: None
 
 
-def _read_lines(path: Path, file: IO[bytes], progress: Progress) -> ResultsFile | None:
+def _read_lines(path: Path, file: IO[bytes], progress: Progress, trust: Trust) -> ResultsFile | None:
     """The record read case by case, or None when the file is not in the layout `run` writes."""
     first = file.readline()
     if not first.endswith(_CASES_OPEN):
@@ -277,36 +314,60 @@ def _read_lines(path: Path, file: IO[bytes], progress: Progress) -> ResultsFile 
         return None
     _check_version(path, head)
     run, summary = _decoded(path, RunInfo, head["run"], "$.run"), _decoded(path, Summary, tail["summary"], "$.summary")
-    expectations = _expectations(summary)
-    tallies = Tallies(tuple(e for e, _ in expectations))
+    # Fed the file as it is read: the opening (the first line but its `\n`, which begins the first case's), each case line.
+    signer = Signer(trust.key if summary.signature is not None else None)
+    signer.update(first[:-1])
+    read = _read_cases(path, file, (len(first), summary_at), run, summary, progress, signer)
+    if read is None:
+        return None  # read whole, to name where the JSON breaks
+    tallies, digest, offsets, indices = read
+    cases = StoredCases(path, offsets)
+
+    def signature() -> str | None:
+        if digest == summary.digest and first[:-1] == opening(run):
+            return signed(summary.unsigned(), signer).signature
+        # Bytes written otherwise than `run` writes them (a tool reformatted a line): what was signed is their record.
+        return signature_of(trust.key, run, cases, summary)
+
+    state = trust.check(path, summary.signature, signature)
+    if (inconsistency := check_count(run, len(cases))) is not None:
+        raise UsageError(f"{path}:{inconsistency.where}: {inconsistency.what}")
+    if digest != summary.digest and (canonical := digest_of(cases)) != summary.digest:
+        _edited(path, canonical)
+    _check_summary(path, run, tallies, summary)
+    return ResultsFile(path, SCHEMA_VERSION, run, summary, cases, tallies, offsets, indices, state)
+
+
+def _read_cases(
+    path: Path, file: IO[bytes], span: tuple[int, int], run: RunInfo, summary: Summary, progress: Progress, signer: Signer
+) -> tuple[Tallies, str, array[int], array[int]] | None:
+    """The case lines in `span` of the file, each checked as it is read and fed to `signer`: their
+    tallies, their digest, where each starts and each one's place in the plan; None when one is not JSON."""
+    tallies = Tallies(tuple(e for e, _ in _expectations(summary)))
     check, digest = CaseCheck(run), hashlib.sha256()
     offsets, indices = array("q"), array("q")
     advance = progress(share_of(run))
-    file.seek(len(first))
-    while (at := file.tell()) < summary_at:
+    start, end = span
+    file.seek(start)
+    while (at := file.tell()) < end:
         line = file.readline()
         body = line.rstrip(b",\n")
         try:
             data = orjson.loads(body)
         except orjson.JSONDecodeError:
-            return None  # read whole, to name where the JSON breaks
+            return None
         record = _decoded(path, CaseRecord, data, f"$.cases[{len(offsets)}]")
         if (inconsistency := check(len(offsets), record)) is not None:
             raise UsageError(f"{path}:{inconsistency.where}: {inconsistency.what}")
         # The digest covers `\n` + first case, `,\n` + each next one: the bytes up to the last case's end.
-        digest.update((b"," if offsets else b"") + b"\n" + body)
+        written = (b"," if offsets else b"") + b"\n" + body
+        digest.update(written)
+        signer.update(written)
         tallies.add(record.case.index, record.tally)
         offsets.append(at)
         indices.append(record.case.index)
         advance()
-    cases = StoredCases(path, offsets)
-    if (inconsistency := check_count(run, len(cases))) is not None:
-        raise UsageError(f"{path}:{inconsistency.where}: {inconsistency.what}")
-    # Bytes written otherwise than `run` writes them (a tool reformatted a line) still hold if their cases do.
-    if digest.hexdigest() != summary.digest and (canonical := digest_of(cases)) != summary.digest:
-        _edited(path, canonical)
-    _check_summary(path, run, tallies, expectations, summary)
-    return ResultsFile(path, SCHEMA_VERSION, run, summary, cases, tallies, offsets, indices)
+    return tallies, digest.hexdigest(), offsets, indices
 
 
 def _closing_line(file: IO[bytes]) -> tuple[int, bytes | None]:
@@ -329,7 +390,7 @@ def _closing_line(file: IO[bytes]) -> tuple[int, bytes | None]:
     return end, None
 
 
-def _read_whole(path: Path) -> ResultsFile:
+def _read_whole(path: Path, trust: Trust) -> ResultsFile:
     try:
         document = orjson.loads(path.read_bytes())
     except OSError as error:
@@ -340,13 +401,14 @@ def _read_whole(path: Path) -> ResultsFile:
     results = _decoded(path, Results, document, "$")
     if (inconsistency := check_cases(results.run, results.cases)) is not None:
         raise UsageError(f"{path}:{inconsistency.where}: {inconsistency.what}")
-    if (digest := digest_of(results.cases)) != results.summary.digest:
+    run, cases, summary = results.run, results.cases, results.summary
+    state = trust.check(path, summary.signature, lambda: signature_of(trust.key, run, cases, summary))
+    if (digest := digest_of(cases)) != summary.digest:
         _edited(path, digest)
-    expectations = _expectations(results.summary)
-    tallies = Tallies.of((case.tally for case in results.cases), tuple(e for e, _ in expectations))
-    _check_summary(path, results.run, tallies, expectations, results.summary)
-    indices = array("q", (case.case.index for case in results.cases))
-    return ResultsFile(path, results.schema_version, results.run, results.summary, results.cases, tallies, array("q"), indices)
+    tallies = Tallies.of((case.tally for case in cases), tuple(e for e, _ in _expectations(summary)))
+    _check_summary(path, run, tallies, summary)
+    indices = array("q", (case.case.index for case in cases))
+    return ResultsFile(path, results.schema_version, run, summary, cases, tallies, array("q"), indices, state)
 
 
 def _check_version(path: Path, document: Any) -> None:
@@ -367,11 +429,11 @@ def _edited(path: Path, digest: str) -> NoReturn:
     raise UsageError(f"{path}:$.summary.digest: {edited}")
 
 
-def _check_summary(
-    path: Path, run: RunInfo, tallies: Tallies, expectations: Sequence[tuple[Expectation, int]], summary: Summary
-) -> None:
-    if (judged := summarize(run, tallies, [n for _, n in expectations], summary.digest)) != summary:
-        where, stored, given = _first_difference(summary, judged)
+def _check_summary(path: Path, run: RunInfo, tallies: Tallies, summary: Summary) -> None:
+    """Refuse a summary that is not the one its cases give (its signature aside: that is checked apart)."""
+    planned = [n for _, n in _expectations(summary)]
+    if (judged := summarize(run, tallies, planned, summary.digest)) != summary.unsigned():
+        where, stored, given = _first_difference(summary.unsigned(), judged)
         raise UsageError(f"{path}:{where}: {stored} does not add up to the cases, which give {given}")
 
 
@@ -395,7 +457,7 @@ def _short(value: Any) -> str:
     return text if len(text) <= 60 else text[:59] + "…"
 
 
-def merge_results(shards: Sequence[ResultsFile]) -> Merged:
+def merge_results(shards: Sequence[ResultsFile], key: bytes | None = None) -> Merged:
     """The results.json of the whole run whose shards these are, to be written chunk by chunk; a
     `UsageError` naming the shard at fault otherwise.
 
@@ -404,7 +466,8 @@ def merge_results(shards: Sequence[ResultsFile]) -> Merged:
     digests, expectations, thresholds, date), and no case in two shards. The cases go back into
     plan order and the summary is judged anew over all of them: a stale expectation is only stale
     once every shard has had its say. Each shard was checked on reading, so its case lines are
-    copied as they are, never decoded again.
+    copied as they are, never decoded again. With a `key`, the merge is signed as it is written:
+    with the key the shards were run with, it is byte for byte the signed file of the unsharded run.
     """
     if not shards:
         raise UsageError("merge needs at least one results.json")
@@ -412,22 +475,23 @@ def merge_results(shards: Sequence[ResultsFile]) -> Merged:
     for results in shards[1:]:
         _check_same_run(shards[0], results)
     _check_disjoint(shards)
-    return Merged(shards)
+    return Merged(shards, key)
 
 
 class Merged:
     """The merge of checked shards: its bytes, chunk by chunk, and then the record they make."""
 
-    def __init__(self, shards: Sequence[ResultsFile]) -> None:
-        self._shards = shards
+    def __init__(self, shards: Sequence[ResultsFile], key: bytes | None = None) -> None:
+        self._shards, self._key = shards, key
         self.run = dataclasses.replace(shards[0].run, shard=None)
         self.tallies = Tallies.merged([shard.tallies for shard in shards])
         self._offsets, self._indices = array("q"), array("q")
         self._summary: Summary | None = None
 
     def __iter__(self) -> Iterator[bytes]:
-        digest = hashlib.sha256()
+        digest, signer = hashlib.sha256(), Signer(self._key)
         head = opening(self.run)
+        signer.update(head)
         yield head
         at = len(head)
         lines = heapq.merge(*(zip(shard.indices, _lines_of(shard), strict=True) for shard in self._shards), key=lambda pair: pair[0])
@@ -437,16 +501,18 @@ class Merged:
             self._indices.append(index)
             at += len(line)
             digest.update(line)
+            signer.update(line)
             yield line
         planned = [n for _, n in _expectations(self._shards[0].summary)]
-        self._summary = summarize(self.run, self.tallies, planned, digest.hexdigest())
+        self._summary = signed(summarize(self.run, self.tallies, planned, digest.hexdigest()), signer)
         yield closing(self._summary)
 
     def record(self, path: Path) -> ResultsFile:
         """The merged record, once every chunk is written to `path`: its shards were checked, so it is not read back."""
         assert self._summary is not None, "the merge is not written yet"
         cases = StoredCases(path, self._offsets)
-        return ResultsFile(path, SCHEMA_VERSION, self.run, self._summary, cases, self.tallies, self._offsets, self._indices)
+        state = Signed.NO if self._summary.signature is None else Signed.VERIFIED  # signed here, with the key it was read with
+        return ResultsFile(path, SCHEMA_VERSION, self.run, self._summary, cases, self.tallies, self._offsets, self._indices, state)
 
 
 def _lines_of(shard: ResultsFile) -> Iterator[bytes]:

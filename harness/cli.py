@@ -16,9 +16,10 @@ import dataclasses
 import datetime
 import enum
 import io
+import os
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Annotated, Any, NoReturn
 
@@ -35,12 +36,13 @@ from toolsurface.reports import (
     ReportFormat,
     ReproductionView,
     RunSummary,
+    VerificationView,
     parse_formats,
     write_reports,
 )
 
 from ._adapters import ADAPTER_TARGETS, AGENT_TARGETS
-from ._api import RunOptions, check_timeout, defect_kills, prepare
+from ._api import RunOptions, check_seed, check_timeout, defect_kills, prepare
 from ._api import reproduce as reproduce_case
 from ._config import load_project_config
 from ._errors import UsageError
@@ -50,9 +52,12 @@ from ._printable import printable
 from ._progress import CaseProgress
 from ._recorder import record as record_run
 from ._reference import REFERENCE_TARGETS
-from ._results import RESULTS_FILE, ResultsFile, ResultsWriter, merge_results, open_results
+from ._results import RESULTS_FILE, Progress, ResultsFile, ResultsWriter, merge_results, open_results
+from ._signing import Signed, Trust, unverified_note
 from ._targets import load_target
 from ._types import CaseRecord
+from ._verify import draw_seed
+from ._verify import verify as verify_sample
 from ._version import version
 
 #: What each value is, as `--help` shows it and docs/commands.md writes it (rather than its Python type).
@@ -62,6 +67,7 @@ _METAVARS = {
     "scenario_paths": "PATH",
     "select": "GLOB",
     "seed": "N",
+    "sample": "N",
     "shard": "K/N",
     "out_dir": "DIR",
     "timeout": "SECONDS",
@@ -149,6 +155,14 @@ ConfigOpt = Annotated[
 FollowOpt = Annotated[
     bool, typer.Option("--follow-symlinks", help="Write into an --out folder even where it is reached through a symbolic link.")
 ]
+RequireSignatureOpt = Annotated[
+    bool,
+    typer.Option(
+        "--require-signature",
+        help="Refuse a results.json without a signature verified with TOOLSURFACE_SIGNING_KEY "
+        "(also: TOOLSURFACE_REQUIRE_SIGNATURE=1).",
+    ),
+]
 FormatOpt = Annotated[
     list[str] | None, typer.Option("--format", help="Reports to write beside results.json: md, html, junit, json (comma-separated or repeated).")
 ]
@@ -196,6 +210,8 @@ def run(
     follow_symlinks: FollowOpt = False,
 ) -> None:
     """Run every case against the target (and the red target), write results.json and the reports, and gate."""
+    trust = Trust.from_environment(os.environ)
+    trust.check_can_sign()
     project = load_project_config(config)
     options = RunOptions.configured(
         project, target=target, red_target=red_target, scenarios=scenario_paths, select=select, seed=seed, shard=shard,
@@ -215,12 +231,13 @@ def run(
                             "so none can be controlled; pair with the old path, or --red-target none"), markup=False, soft_wrap=True)
     results = folder / RESULTS_FILE
     with options.naming_sources(), _publication(results, outputs) as publication:
-        with ResultsWriter(folder, session, publish=publication.stage) as writer, CaseProgress(err, len(session.cases)) as progress:
+        writing = ResultsWriter(folder, session, publish=publication.stage, key=trust.key)
+        with writing as writer, CaseProgress(err, len(session.cases)) as progress:
             for result in session.results():
                 writer.write(result)
                 if isinstance(result, CaseRecord):
                     progress.advance()
-        _conclude(_reread(publication.temporary(results)), results, outputs, publication)
+        _conclude(_reread(publication.temporary(results), trust), results, outputs, publication)
 
 
 def _out_folder(given: Path, follow_symlinks: bool) -> Path:
@@ -240,14 +257,25 @@ def _publication(results: Path, outputs: tuple[ReportFormat, ...]) -> Publicatio
     return Publication([*(results.parent / fmt.file_name for fmt in outputs), results], option="out", replaces=others)
 
 
-def _reread(path: Path) -> ResultsFile:
-    """A results.json checked case by case, showing how far the check is on a long one."""
+def _reread(path: Path, trust: Trust) -> ResultsFile:
+    """A results.json checked case by case, showing how far the check is on a long one; its
+    signature held to `trust`, and a line said when it is signed but cannot be verified."""
+    with _progress("checking") as progress:
+        opened = open_results(path, progress, trust)
+    if opened.signed is Signed.UNVERIFIED:
+        err.print(printable(unverified_note(path)), markup=False, soft_wrap=True)
+    return opened
+
+
+@contextlib.contextmanager
+def _progress(doing: str) -> Iterator[Progress]:
+    """Where a long pass over cases shows how far it is: a bar per pass, each closed with the block."""
     with contextlib.ExitStack() as shown:
 
         def progress(total: int) -> Callable[[], None]:
-            return shown.enter_context(CaseProgress(err, total, doing="checking")).advance
+            return shown.enter_context(CaseProgress(err, total, doing=doing)).advance
 
-        return open_results(path, progress)
+        yield progress
 
 
 def _conclude(record: ResultsFile, results: Path, outputs: tuple[ReportFormat, ...], publication: Publication) -> NoReturn:
@@ -267,9 +295,10 @@ def report(
     results: Annotated[Path, typer.Argument(help="A results.json written by `run` or `merge`.")],
     format: Annotated[ReportFormat, typer.Option("--format", help="md, html, junit or json.")] = ReportFormat.MD,
     output: Annotated[Path | None, typer.Option("--output", help="Write the report here instead of stdout.")] = None,
+    require_signature: RequireSignatureOpt = False,
 ) -> None:
     """Render a results.json as a Markdown audit, an HTML report, JUnit XML or a JSON summary."""
-    audit = Audit(_reread(results))
+    audit = Audit(_reread(results, Trust.from_environment(os.environ, require_signature)))
     if output is None:
         sys.stdout.buffer.write(format.render(audit))  # whole: a renderer's failure prints nothing
     else:
@@ -281,15 +310,44 @@ def merge(
     shards: Annotated[list[Path], typer.Argument(help="The results.json of every shard of one run.")],
     out_dir: Annotated[Path, typer.Option("--out", help="Folder for the merged results.json and the reports.")] = DEFAULT_OUT,
     formats: FormatOpt = None,
+    require_signature: RequireSignatureOpt = False,
     follow_symlinks: FollowOpt = False,
 ) -> None:
     """Combine the results of `run --shard K/N` into one results.json, write the reports, and gate."""
     outputs = parse_formats(formats or [])
+    trust = Trust.from_environment(os.environ, require_signature)
     results = _out_folder(out_dir, follow_symlinks) / RESULTS_FILE
-    merged = merge_results([_reread(path) for path in shards])
+    merged = merge_results([_reread(path, trust) for path in shards], key=trust.key)
     with _publication(results, outputs) as publication:
         publication.write(results, merged)
         _conclude(merged.record(publication.temporary(results)), results, outputs, publication)
+
+
+@app.command()
+def verify(
+    results: Annotated[Path, typer.Argument(help="A results.json written by `run` or `merge`.")],
+    sample: Annotated[int, typer.Option("--sample", help="How many of its non-equivalent cases to re-run, drawn at random.")],
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Seed that draws the sample (the run's own seed is the file's) [default: drawn and printed].")
+    ] = None,
+    require_signature: RequireSignatureOpt = False,
+) -> None:
+    """Re-run a random sample of a results.json's cases on the targets it names and compare each verdict with the recorded one."""
+    trust = Trust.from_environment(os.environ, require_signature)
+    if sample < 1:
+        raise UsageError(f"{sample} must be at least 1", option="sample")
+    if seed is None:
+        seed = draw_seed()
+        err.print(f"sample drawn with --seed {seed}: give it again to re-run the same cases", markup=False)
+    check_seed(seed)
+    record = _reread(results, trust)
+    if record.run.tool.version != version():
+        err.print(printable(f"{results} was written by toolsurface {record.run.tool.version}, and this is {version()}: "
+                            "a verdict may differ for that alone"), markup=False, soft_wrap=True)
+    with _progress("re-running") as progress:
+        found = verify_sample(record, sample, seed, progress)
+    out.print(VerificationView(found), soft_wrap=True)
+    raise typer.Exit(0 if found.ok else 1)
 
 
 def _options(config: Path | None, **flags: Any) -> RunOptions:

@@ -15,6 +15,7 @@ from ._markdown import render_markdown
 from ._outputs import ReportFormat, parse_formats, write_reports
 from ._reproduce import ReproductionView
 from ._terminal import THEME, RunSummary
+from ._verify import VerificationView
 
 __all__ = [
     "DOES_NOT_PROVE",
@@ -26,6 +27,7 @@ __all__ = [
     "ReportFormat",
     "ReproductionView",
     "RunSummary",
+    "VerificationView",
     "audit_document",
     "parse_formats",
     "render_html",

@@ -26,6 +26,11 @@ class _CheckoutFolders(importlib.abc.MetaPathFinder):
 
 sys.meta_path.insert(0, _CheckoutFolders())
 
+# A signing key or a demand for signatures in the shell that runs the tests would sign, or refuse,
+# every file they write and read, the installed command's included: each test that signs sets its own.
+for _variable in ("TOOLSURFACE_SIGNING_KEY", "TOOLSURFACE_REQUIRE_SIGNATURE"):
+    os.environ.pop(_variable, None)
+
 # CI runs are derandomized: the same commit gives the same examples.
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
 settings.register_profile("dev", deadline=None)

@@ -3,6 +3,7 @@
 import ast
 import importlib
 import json
+import os
 import re
 import shlex
 import shutil
@@ -66,6 +67,34 @@ def test_the_workflow_runs_its_toolsurface_steps_and_uploads_what_they_write(tmp
     assert paths == ["toolsurface.sarif", "toolsurface-report/junit.xml", "toolsurface-report/"]
     assert all((tmp_path / path).exists() for path in paths)
     assert (tmp_path / "toolsurface-report" / "report.html").is_file()
+
+
+def test_the_signed_shards_recipe_merges_signed_shards_and_verifies_a_sample(tmp_path):
+    workflow = yaml.safe_load(blocks("docs/ci.md", "## Signed shards", "yaml")[0])
+    assert workflow["env"] == {"TOOLSURFACE_SIGNING_KEY": "${{ secrets.TOOLSURFACE_SIGNING_KEY }}", "TOOLSURFACE_REQUIRE_SIGNATURE": "1"}
+    env = {**os.environ, **workflow["env"], "TOOLSURFACE_SIGNING_KEY": "a test secret"}
+    (tmp_path / "myhost").mkdir()
+    (tmp_path / "myhost" / "adapter.py").write_text("from toolsurface.harness._reference import GuardedPipeline as factory\n")
+
+    def run(command, **changes):
+        # Through a shell, as a runner does: the merge's `shard-*` is a glob. One scenario's cases keep it short.
+        line = command.replace("toolsurface ", f"{shlex.quote(installed())} ", 1) + (" --select 'web-read-child-single-tool/*'" if " run " in command else "")
+        return subprocess.run(line, shell=True, cwd=tmp_path, env={**env, **changes}, capture_output=True, text=True, timeout=600)
+
+    shard, gate = (workflow["jobs"][job] for job in ("shard", "gate"))
+    (command,) = [step["run"] for step in shard["steps"] if step.get("run", "").startswith("toolsurface ")]
+    # A run that cannot sign (a pull request from a fork gets no secrets) stops before it starts.
+    assert run(command.replace("${{ matrix.shard }}", "1"), TOOLSURFACE_SIGNING_KEY="").returncode == 2
+    for part in shard["strategy"]["matrix"]["shard"]:
+        done = run(command.replace("${{ matrix.shard }}", str(part)))
+        assert done.returncode == 0, done.stdout + done.stderr
+    commands = [step["run"] for step in gate["steps"] if step.get("run", "").startswith("toolsurface ")]
+    assert [command.split()[1] for command in commands] == ["merge", "verify"]
+    for command in commands:
+        done = run(command)
+        assert done.returncode == 0, command + "\n" + done.stdout + done.stderr
+    assert "PASS: every re-run verdict is the recorded one (50 cases)" in done.stdout
+    assert b'"signature":"hmac-sha256:' in (tmp_path / "toolsurface-report" / "results.json").read_bytes()
 
 
 def test_the_pre_commit_hook_and_its_config_validate(tmp_path):

@@ -236,7 +236,7 @@ def test_a_hostile_string_in_every_field_stays_text(record):
     shown = elements.by_id
     for section in ("causes", "totals", "pairing", "defects", "expectations", "scenarios", "cases"):
         assert HOSTILE in shown[section], section
-    for fact in (f"Tool surface audit: {HOSTILE} — {HOSTILE}", f"{HOSTILE} (results schema 8), Python {HOSTILE} on {HOSTILE}"):
+    for fact in (f"Tool surface audit: {HOSTILE} — {HOSTILE}", f"{HOSTILE} (results schema 9), Python {HOSTILE} on {HOSTILE}"):
         assert html.escape(fact) in page
     # And carried whole to the case view.
     (hostile,) = [case for case in cases_in(json.loads(data)) if case["reason"] == HOSTILE]

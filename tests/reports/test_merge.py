@@ -5,31 +5,34 @@ from array import array
 
 import pytest
 
+from tests.fixtures.forgery import forge
 from toolsurface.harness._api import RunOptions, prepare
 from toolsurface.harness._errors import UsageError
 from toolsurface.harness._expectations import Standing
 from toolsurface.harness._results import merge_results, open_results, read_results, write_results
+from toolsurface.harness._signing import Signed, Trust
 
 SELECT = ["web-read-child-single-tool/*", "etf-compare-main-openai/*/evidence/*"]
 TODAY = datetime.date(2026, 12, 2)
+KEY = b"the CI secret"
 
 
-def write(tmp_path, name, **options):
+def write(tmp_path, name, key=None, **options):
     session = prepare(RunOptions(select=SELECT, today=TODAY, **options))
-    return write_results(tmp_path / name, session, session.results())
+    return write_results(tmp_path / name, session, session.results(), key=key)
 
 
-def shards(tmp_path, count, **options):
-    paths = [write(tmp_path, f"shard{k}", shard=f"{k}/{count}", **options) for k in range(1, count + 1)]
-    return [open_results(path) for path in paths]
+def shards(tmp_path, count, key=None, **options):
+    paths = [write(tmp_path, f"shard{k}", key=key, shard=f"{k}/{count}", **options) for k in range(1, count + 1)]
+    return [open_results(path, trust=Trust(key)) for path in paths]
 
 
-def merged(parts, tmp_path):
+def merged(parts, tmp_path, key=None):
     """The merge written to a file; the record it gives is the record read back from that file."""
     path = tmp_path / "merged.json"
-    merge = merge_results(parts)
+    merge = merge_results(parts, key)
     path.write_bytes(b"".join(merge))
-    given, read = merge.record(path), open_results(path)
+    given, read = merge.record(path), open_results(path, trust=Trust(key))
     assert (given.run, given.summary, tuple(given.cases), given.tallies) == (read.run, read.summary, tuple(read.cases), read.tallies)
     assert (given.offsets, given.indices) == (read.offsets, read.indices)
     return path
@@ -39,6 +42,35 @@ def merged(parts, tmp_path):
 def test_merged_shards_are_byte_for_byte_the_unsharded_run(tmp_path, count):
     whole = write(tmp_path, "whole")
     assert merged(shards(tmp_path, count), tmp_path).read_bytes() == whole.read_bytes()
+
+
+@pytest.mark.parametrize("count", [1, 2, 3])
+def test_merged_signed_shards_are_byte_for_byte_the_signed_unsharded_run(tmp_path, count):
+    whole = write(tmp_path, "whole", key=KEY)
+    parts = shards(tmp_path, count, key=KEY)
+    assert all(part.signed is Signed.VERIFIED for part in parts)
+    path = merged(parts, tmp_path, KEY)
+    assert path.read_bytes() == whole.read_bytes() and read_results(path).summary.signature is not None
+    # Merged without the key, the same shards give the unsigned run's file.
+    unsigned = merged([open_results(part.path) for part in parts], tmp_path)
+    assert unsigned.read_bytes() == write(tmp_path, "unsigned").read_bytes()
+
+
+def test_shards_forged_to_pass_merge_into_a_pass_without_the_key_and_are_refused_with_it(tmp_path):
+    """The forgery the digest cannot stop: each failing case of the legacy path given the verdict and
+    evidence the guard gives it, the digest, totals and gate of each shard worked out again."""
+    legacy = {"target": "reference:legacy", "red_target": "none"}
+    paths = [write(tmp_path, f"shard{k}", key=KEY, shard=f"{k}/2", **legacy) for k in (1, 2)]
+    assert not read_results(merged([open_results(path) for path in paths], tmp_path)).summary.gate.ok
+    guarded = {record.id: record for record in prepare(RunOptions(select=SELECT, today=TODAY, red_target="none")).records()}
+    for path in paths:
+        assert forge(path, cases=lambda cases: tuple(case if case.verdict.kind.ok else guarded[case.id] for case in cases))
+    parts = [open_results(path) for path in paths]
+    assert [part.signed for part in parts] == [Signed.UNVERIFIED] * 2
+    assert read_results(merged(parts, tmp_path)).summary.gate.ok  # what the digest alone lets through
+    for path in paths:
+        with pytest.raises(UsageError, match=re.escape(f"{path}: signature does not match: altered after it was signed, or signed with another key")):
+            open_results(path, trust=Trust(KEY))
 
 
 def test_a_stale_expectation_is_judged_over_every_shard(tmp_path):
