@@ -55,6 +55,8 @@ def _escape(char: str) -> str:
 def printable(text: str) -> str:
     """`text` with every `hidden` character escaped (ESC as `\\x1b`, a newline as `\\n`, U+202E as
     `\\u202e`), and with a backslash doubled where what follows it would read as an escape."""
+    if text.isascii() and text.isprintable() and "\\" not in text:
+        return text  # most ids and reasons: nothing to look at, and reports print thousands
 
     def shown(match: re.Match[str]) -> str:
         char = match[0]

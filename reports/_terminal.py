@@ -78,7 +78,7 @@ class RunSummary:
                      f"{audit.controlled} controlled (RED there, GREEN here)")
             )
         if audit.defects is not None:
-            alive = [row.name for row in audit.defects if not row.kills]
+            alive = [printable(row.name) for row in audit.defects if not row.kills]  # as results.json names them
             killed = len(audit.defects) - len(alive)
             line = f"reference defects: {killed} of {len(audit.defects)} killed"
             parts.append(Text(line + (f"; not killed: {', '.join(alive)}" if alive else ""), style="toolsurface.fail" if alive else ""))
