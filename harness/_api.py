@@ -260,24 +260,37 @@ def _run_info(
 
 
 def find_case(planned: Iterable[Case], case_id: str, seed: int) -> Case:
-    """The planned case with this id, as results.json holds it or as the terminal printed it."""
+    """The planned case with this id, as every report and the terminal print it or as results.json
+    holds it.
+
+    Printed first: an id exactly as `printable` shows some case is that case, even when another
+    case's raw id is that very text (`a:\\x1b` is how the id holding an ESC prints, and also the
+    raw id of one holding a backslash, which prints as `a:\\\\x1b`), since every printed reproduce
+    command carries ids so. Then an id as written; then one with escapes typed by hand (`\\x0a`).
+    """
     as_printed = unprintable(case_id)
     by_id = {case.id: case for case in planned if case.id in (case_id, as_printed)}
-    written, printed = by_id.get(case_id), by_id.get(as_printed)
-    if written and printed and written is not printed:
-        raise UsageError(
-            f"{case_id!r} is case {written.id!r} as written and case {printed.id!r} as printed: "
-            f"give the first as printed, {printable(written.id)!r}"
-        )
+    printed, written = by_id.get(as_printed), by_id.get(case_id)
+    if printed is not None and printable(printed.id) == case_id:
+        return printed
     if found := written or printed:
         return found
     raise UsageError(f"no case {case_id!r} in the plan for seed {seed} (see `toolsurface list cases`)")
 
 
+def _as_printed(path: Path) -> Path:
+    """A scenario path as a reproduce command prints it: the path as given when something is
+    there, else the path it is the `printable` form of."""
+    return path if path.exists() else Path(unprintable(str(path)))
+
+
 def reproduce(options: RunOptions, case_id: str) -> Reproduction:
     """Re-run one case on `options.target`, keeping the refusal's own words."""
-    # Any planned case can be reproduced, whatever a configured `select` leaves to `run`.
-    session = prepare(RunOptions(**{**options.__dict__, "red_target": NO_TARGET, "select": ()}))
+    # Any planned case can be reproduced, whatever a configured `select` leaves to `run`; the
+    # target and the scenario paths are read as the printed command shows them (`RunInfo.reproduce`).
+    # No importable target spec holds a backslash, so reading one as printed changes no real spec.
+    settings = {"target": unprintable(options.target), "scenarios": [_as_printed(path) for path in options.scenarios]}
+    session = prepare(RunOptions(**{**options.__dict__, **settings, "red_target": NO_TARGET, "select": ()}))
     case = find_case(session.cases.named({case_id, unprintable(case_id)}), case_id, options.seed)
     runner = session.runner
     runner.recordings = (case.scenario,)  # the one clean run its case is held to

@@ -216,8 +216,8 @@ class CaseItem(pytest.Item):
         lines.append(f"target     {prepared.info.target}")
         lines += _labelled("diff", evidence.diff or ("(none)",))
         lines += _labelled("ledger", tuple(map(str, evidence.ledger)) or ("(untouched)",))
-        lines.append(f"reproduce  {prepared.info.reproduce(self.case.id)}")
-        return "\n".join(map(printable, lines))
+        shown = [printable(line) for line in lines]
+        return "\n".join([*shown, f"reproduce  {prepared.info.reproduce(self.case.id)}"])  # printed already
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
         if isinstance(excinfo.value, CaseFailed):

@@ -20,6 +20,7 @@ from ._codec import schema
 from ._config import Spec
 from ._gate import Gate, Tallies, Thresholds, judge_gate
 from ._plan import Shard
+from ._printable import printable
 from ._types import CaseRecord, Totals
 
 #: Bumped on every change to what results.json holds.
@@ -95,11 +96,19 @@ class RunInfo:
     scenarios: tuple[ScenarioInfo, ...]
 
     def reproduce(self, case_id: str) -> str:
-        """One command that re-runs one case on the target under test and shows its evidence."""
+        """One command that re-runs one case on the target under test and shows its evidence, as
+        every report prints it: each word as `printable` shows it, quoted for a POSIX shell.
+
+        No one-line POSIX command can hand over a newline or an ESC (`$'\\n'` is not POSIX, and
+        `$(printf)` drops a trailing newline), and a raw bidi control would reorder the line it is
+        on. So the command holds only printable characters, and `reproduce` reads its case id,
+        target and scenario paths as printed (`unprintable`): the same text works pasted from the
+        terminal, the audit, JUnit or the HTML page. It is already inert: never `printable` it again.
+        """
         words = ["toolsurface", "reproduce", case_id, "--target", self.target, "--seed", str(self.seed)]
         for path in self.scenario_paths:
             words += ["--scenarios", path]
-        return shlex.join(words)
+        return shlex.join(map(printable, words))
 
 
 @dataclass(frozen=True, slots=True)

@@ -284,7 +284,7 @@ def _conclude(record: ResultsFile, results: Path, outputs: tuple[ReportFormat, .
     reports = write_reports(audit, results.parent, outputs, publication)
     publication.publish()
     for path in reports:
-        err.print(printable(f"wrote {path}"), markup=False)
+        err.print(printable(f"wrote {path}"), markup=False, soft_wrap=True)
     summary = RunSummary(audit, str(results))
     out.print(summary, soft_wrap=True)
     raise typer.Exit(0 if summary.ok else 1)
@@ -496,7 +496,7 @@ def record(
     for scenario_id, document in documents:  # every run first, so a failing one writes nothing
         path = folder / f"{scenario_id}.json"
         write_report(path, orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n", option="out")
-        err.print(printable(f"recorded {path}"), markup=False)
+        err.print(printable(f"recorded {path}"), markup=False, soft_wrap=True)
 
 
 #: What `--id` accepts: a scenario id (scenario.schema.json), or for otel the prefix of one.

@@ -1,25 +1,43 @@
 """The audit as JSON (`--format json`): the totals, matrices and failing cases, without every case.
 
 For dashboards and bots that want the gate and its numbers, not results.json's per-case evidence;
-its schema is `reports/audit.schema.json`.
+its schema is `reports/audit.schema.json`. Ids and reasons are data here, as results.json holds
+them, but written with every character `printable` hides as a JSON escape: a program reads the
+raw text back, and `cat` or an editor shows no bidi control or separator raw. Reproduce commands
+are the printed ones every report shows.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import Any
 
 import orjson
 
+from toolsurface.harness._printable import hidden
 from toolsurface.harness._types import VerdictKind
 
 from ._audit import DOES_NOT_PROVE, PROVES, Audit
 
 AUDIT_SCHEMA_VERSION = 2
 
+#: What orjson may write raw that `printable` would hide: DEL and everything past ASCII. Only a
+#: string's content can hold such a character, and there a JSON escape reads back the same.
+_MAYBE_HIDDEN = re.compile("[\x7f-\U0010ffff]")
+
 
 def render_json(audit: Audit) -> bytes:
-    return orjson.dumps(audit_document(audit), option=orjson.OPT_INDENT_2) + b"\n"
+    text = orjson.dumps(audit_document(audit), option=orjson.OPT_INDENT_2).decode()
+    return _MAYBE_HIDDEN.sub(_json_escaped, text).encode() + b"\n"
+
+
+def _json_escaped(match: re.Match[str]) -> str:
+    char = match[0]
+    if not hidden(char):
+        return char
+    units = char.encode("utf-16-be")  # past U+FFFF, JSON writes a character as its surrogate pair
+    return "".join(f"\\u{int.from_bytes(units[at : at + 2], 'big'):04x}" for at in range(0, len(units), 2))
 
 
 def _counts(counter: Counter[VerdictKind]) -> dict[str, int]:

@@ -23,6 +23,7 @@ from urllib.parse import urlencode
 import orjson
 
 from toolsurface.harness._expectations import Judged, Standing
+from toolsurface.harness._printable import printable
 from toolsurface.harness._types import CaseRecord, VerdictKind
 
 from ._audit import DOES_NOT_PROVE, PROVES, Audit, error_of, ledger_lines
@@ -103,7 +104,7 @@ def render_html(audit: Audit) -> str:
         f'<meta http-equiv="Content-Security-Policy" content="{policy}">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         '<meta name="referrer" content="no-referrer">\n'
-        f"<title>{escape(audit.title)}</title>\n<style>{css}</style>\n</head>\n<body>\n{body}\n"
+        f"<title>{_text(audit.title)}</title>\n<style>{css}</style>\n</head>\n<body>\n{body}\n"
         f'<script type="application/json" id="case-data">{_case_data(audit)}</script>\n'
         f"<script>{js}</script>\n</body>\n</html>\n"
     )
@@ -124,12 +125,12 @@ def _header(audit: Audit) -> str:
     contents = "".join(f'<li><a href="#{anchor}">{name}</a></li>' for anchor, name in _CONTENTS)
     broad = "".join(
         f'<p class="broad" id="broad-{index}"><strong>broad expectation</strong> {_code(j.expectation.case)} '
-        f"({escape(j.expectation.verdict)}): {escape(audit.reach(j))}</p>\n"
+        f"({_text(j.expectation.verdict)}): {_text(audit.reach(j))}</p>\n"
         for index, j in enumerate(audit.broad)
     )
     return (
-        f"<header>\n<h1>{escape(audit.title)}</h1>\n"
-        f'<p class="gate {gate}" id="gate"><strong>{word}</strong><span id="headline">{escape(audit.headline)}</span></p>\n'
+        f"<header>\n<h1>{_text(audit.title)}</h1>\n"
+        f'<p class="gate {gate}" id="gate"><strong>{word}</strong><span id="headline">{_text(audit.headline)}</span></p>\n'
         f"{broad}<nav><ul>{contents}</ul></nav>\n</header>"
     )
 
@@ -137,13 +138,13 @@ def _header(audit: Audit) -> str:
 def _facts(audit: Audit) -> str:
     run = audit.run
     facts = [
-        ("spec", escape(audit.spec or "") or '<span class="muted">none configured</span>'),
-        ("toolsurface", escape(audit.versions)),
+        ("spec", _text(audit.spec or "") or '<span class="muted">none configured</span>'),
+        ("toolsurface", _text(audit.versions)),
         ("target under test", _code(run.target)),
         ("red target", _code(run.red_target) if run.red_target else "none (pairing off)"),
         ("seed", str(run.seed)),
         ("cases", audit.coverage(_code)),
-        ("expectations judged on", escape(run.date.isoformat())),
+        ("expectations judged on", _text(run.date.isoformat())),
     ]
     return _table(("", ""), facts, "facts")
 
@@ -174,9 +175,9 @@ def _cause(audit: Audit, number: int, cause: Cause) -> str:
     plural = "s" if len(cause.groups) > 1 else ""
     return (
         f'<details class="cause" id="cause-{number}"><summary><span class="count">{cause.count}</span> '
-        f'{_verdict(cause.verdict)} <span class="reason">{escape(cause.reason)}</span> '
+        f'{_verdict(cause.verdict)} <span class="reason">{_text(cause.reason)}</span> '
         f'<span class="muted">· {len(cause.groups)} group{plural}</span></summary>\n'
-        f'<p>First case: {_case_link(first.id, cause=str(number))}: {escape(first.verdict.reason)}'
+        f'<p>First case: {_case_link(first.id, cause=str(number))}: {_text(first.verdict.reason)}'
         f'<code class="cmd">{escape(audit.reproduce(first))}</code></p>\n'
         '<table class="groups"><thead><tr><th class="n">cases</th><th>kind · point · delivery</th>'
         f"<th>reproduce its first case (the count lists its cases)</th></tr></thead><tbody>{groups}</tbody></table>\n"
@@ -190,7 +191,7 @@ def _group_row(audit: Audit, number: int, group: Group) -> str:
     key = _group_key(number, group)
     first = group.representative
     return (
-        f'<tr><td class="n">{_filter_link(str(group.count), group=key)}</td><td>{escape(group.where)}</td>'
+        f'<tr><td class="n">{_filter_link(str(group.count), group=key)}</td><td>{_text(group.where)}</td>'
         f'<td><code class="cmd">{escape(audit.reproduce(first))}</code></td></tr>'
     )
 
@@ -219,11 +220,11 @@ def _totals(audit: Audit) -> str:
     parts = [_facts(audit), _table(("verdict", "cases"), rows, numeric=(1,))]
     if endings := audit.endings():
         ended = " · ".join(f"{count} {ending}" for ending, count in endings.items())
-        parts.append(f"<p>Requests ended: {escape(ended)}.</p>")
+        parts.append(f"<p>Requests ended: {_text(ended)}.</p>")
     if audit.accepted:
         accepted = f"{len(audit.accepted)} failing cases are accepted by expectations (see below): they do not fail the gate."
         parts.append(f"<p>{accepted}</p>")
-    parts += [f"<p><strong>threshold not reached:</strong> {escape(shortfall)}</p>" for shortfall in audit.shortfalls]
+    parts += [f"<p><strong>threshold not reached:</strong> {_text(shortfall)}</p>" for shortfall in audit.shortfalls]
     return _section("totals", "Totals", *parts)
 
 
@@ -252,7 +253,7 @@ def _matrix(audit: Audit) -> str:
 
 def _point(point: str) -> str:
     # Point names are snake_case: let a narrow column wrap them at an underscore.
-    return "<code>" + escape(point).replace("_", "_<wbr>") + "</code>"
+    return "<code>" + _text(point).replace("_", "_<wbr>") + "</code>"
 
 
 def _failing_in(counts: Counter[VerdictKind]) -> int:
@@ -316,15 +317,15 @@ def _expectations(audit: Audit) -> str:
         return _section("expectations", "Expectations", "<p>None: no deviation is accepted.</p>")
     header = ("cases", "verdict accepted", "reason", "expires", "standing", "why", "planned cases named", "cases accepted")
     rows = [
-        (_code(e.case), _code(e.verdict), escape(e.reason), escape(e.expires.isoformat()), _standing(j.standing),
-         escape(j.why), _named(audit, j), str(len(j.cases)))
+        (_code(e.case), _code(e.verdict), _text(e.reason), _text(e.expires.isoformat()), _standing(j.standing),
+         _text(j.why), _named(audit, j), str(len(j.cases)))
         for j in audit.expectations
         for e in (j.expectation,)
     ]  # fmt: skip
     parts = [_table(header, rows, numeric=(6, 7))]
     if audit.accepted:
         accepted = (
-            f"<li>{_verdict(case.verdict.kind)} {_case_link(case.id)}: {escape(case.verdict.reason)}</li>" for case in audit.accepted
+            f"<li>{_verdict(case.verdict.kind)} {_case_link(case.id)}: {_text(case.verdict.reason)}</li>" for case in audit.accepted
         )
         parts.append("<p>Accepted cases:</p>\n<ul>" + "".join(accepted) + "</ul>")
     return _section("expectations", "Expectations", *parts)
@@ -336,13 +337,13 @@ def _named(audit: Audit, judged: Judged) -> str:
 
 
 def _standing(standing: Standing) -> str:
-    return f'<strong class="standing-{"ok" if standing.ok else "fail"}">{escape(standing)}</strong>'
+    return f'<strong class="standing-{"ok" if standing.ok else "fail"}">{_text(standing)}</strong>'
 
 
 def _scenarios(audit: Audit) -> str:
     scenarios = audit.run.scenarios
     rows = [
-        (_code(s.id), *map(escape, (s.mode, s.lane, s.outcome)), f'<code title="{escape(s.digest)}">{escape(s.digest[:12])}</code>')
+        (_code(s.id), *map(_text, (s.mode, s.lane, s.outcome)), f'<code title="{_text(s.digest)}">{_text(s.digest[:12])}</code>')
         for s in scenarios
     ]
     header = ("scenario", "mode", "lane", "unmutated outcome", "sha256")
@@ -351,7 +352,7 @@ def _scenarios(audit: Audit) -> str:
 
 def _scope() -> str:
     def items(lines: Iterable[str]) -> str:
-        return "<ul>" + "".join(f"<li>{escape(line)}</li>" for line in lines) + "</ul>"
+        return "<ul>" + "".join(f"<li>{_text(line)}</li>" for line in lines) + "</ul>"
 
     return _section(
         "scope", "Scope", "<p>What this run proves:</p>", items(PROVES), "<p>What it does not prove:</p>", items(DOES_NOT_PROVE)
@@ -371,7 +372,7 @@ def _browser(audit: Audit) -> str:
     ]
     selects = "".join(
         f'<label>{label}<select id="f-{name}"><option value="">all</option>'
-        + "".join(f'<option value="{escape(value)}">{escape(value)} ({n})</option>' for value, n in options)
+        + "".join(f'<option value="{_text(value)}">{_text(value)} ({n})</option>' for value, n in options)
         + "</select></label>"
         for name, label, options in filters
     )
@@ -394,25 +395,34 @@ def _browser(audit: Audit) -> str:
 
 
 def _case_data(audit: Audit) -> str:
-    """Every case as JSON for the script, with nothing in it that could end the script element."""
+    """Every case as JSON for the script, with nothing in it that could end the script element,
+    each string as printed (`printable`): the script shows and copies them as the terminal does."""
     strings: dict[str, int] = {}
     lists: dict[tuple[int | None, ...], int] = {}
+    shown: dict[str, str] = {}  # most strings repeat across cases: print each once
 
     def ref(value: str | None) -> int | None:
-        return None if value is None else strings.setdefault(value, len(strings))
+        if value is None:
+            return None
+        if (text := shown.get(value)) is None:
+            text = shown[value] = printable(value)
+        return strings.setdefault(text, len(strings))
 
     def refs(values: Iterable[str]) -> int:
         return lists.setdefault(tuple(map(ref, values)), len(lists))
 
     def split(case_id: str) -> list[int | None]:
-        # Up to the mutation (`scenario/lane/hooks/point/`) and from it (`kind.delivery:variant:aim`).
+        # Up to the mutation (`scenario/lane/hooks/point/`) and from it (`kind.delivery:variant:aim`):
+        # the parts of the printed id, which join back to it (the printed parts of the raw id might not).
+        case_id = printable(case_id)
         colon = case_id.find(":")
         cut = case_id.rfind("/", 0, colon if colon >= 0 else len(case_id)) + 1
-        return [ref(case_id[:cut]), ref(case_id[cut:])]
+        return [_interned(strings, case_id[:cut]), _interned(strings, case_id[cut:])]
 
     def around(case_id: str, reproduce: str) -> list[int | None]:
-        before, found, after = reproduce.partition(case_id)
-        return [ref(before), ref(after)] if found else [ref(reproduce)]
+        # The command is printed already, its id too.
+        before, found, after = reproduce.partition(printable(case_id))
+        return [_interned(strings, before), _interned(strings, after)] if found else [_interned(strings, reproduce)]
 
     def encode(case: CaseRecord) -> list[Any]:
         row: list[Any] = []
@@ -438,6 +448,11 @@ def _case_data(audit: Audit) -> str:
     return text
 
 
+def _interned(strings: dict[str, int], text: str) -> int:
+    """The index of text already printed in the string table."""
+    return strings.setdefault(text, len(strings))
+
+
 def _counted(counts: Counter[str], values: Iterable[str]) -> list[tuple[str, int]]:
     return [(value, counts[value]) for value in values if counts[value]]
 
@@ -447,7 +462,7 @@ def _in_order(counts: Counter[Any], order: Iterable[Any]) -> list[tuple[Any, int
 
 
 def _section(anchor: str, title: str, *parts: str) -> str:
-    return f'<section id="{anchor}">\n<h2>{escape(title)}</h2>\n' + "\n".join(parts) + "\n</section>"
+    return f'<section id="{anchor}">\n<h2>{_text(title)}</h2>\n' + "\n".join(parts) + "\n</section>"
 
 
 def _table(header: Sequence[str], rows: Iterable[Sequence[str]], cls: str = "", numeric: Iterable[int] = ()) -> str:
@@ -468,17 +483,25 @@ def _verdict(kind: VerdictKind) -> str:
     return f'<span class="verdict v-{kind}">{kind}</span>'
 
 
+def _text(text: str) -> str:
+    """Untrusted text as the terminal shows it (`printable`), escaped for HTML: a bidi control or
+    an invisible character would reorder or hide it on the page as on a terminal."""
+    return escape(printable(text))
+
+
 def _code(text: str) -> str:
-    return f"<code>{escape(text)}</code>"
+    return f"<code>{_text(text)}</code>"
 
 
 def _case_link(case_id: str, **state: str) -> str:
     """A link to the case's view, in the case table filtered by `state`."""
     # Ids are long paths: let them wrap after a slash rather than at a hyphen.
-    return _filter_link(f"<code>{escape(case_id).replace('/', '/<wbr>')}</code>", **state, case=case_id)
+    return _filter_link(f"<code>{_text(case_id).replace('/', '/<wbr>')}</code>", **state, case=case_id)
 
 
 def _filter_link(inner: str, title: str = "", **state: str) -> str:
-    """A link to the case table filtered by `state` (the hash keys of report.js)."""
-    tooltip = f' title="{escape(title)}"' if title else ""
-    return f'<a href="{escape("#" + urlencode(state))}"{tooltip}>{inner}</a>'
+    """A link to the case table filtered by `state` (the hash keys of report.js), each value as
+    printed, since the embedded cases hold their text so."""
+    tooltip = f' title="{_text(title)}"' if title else ""
+    shown = {key: printable(value) for key, value in state.items()}
+    return f'<a href="{escape("#" + urlencode(shown))}"{tooltip}>{inner}</a>'

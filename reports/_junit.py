@@ -6,23 +6,25 @@ id. Every failing verdict is a `<failure>` typed with the verdict, so the failur
 number of failing cases; equivalent and accepted cases are `<skipped>` with the reason. An
 expectation that fails the gate (expired or stale) is a failing testcase of its own suite, since
 it fails the run without being a case.
+
+Every name, message and line from a scenario, a target or an expectations file is written as
+`printable` shows it on the terminal: no control character (which XML 1.0 cannot carry even
+escaped), line or paragraph separator or bidi control reaches the file, and a case id or a
+reproduce command copied from a CI page is the one the terminal and the audit show.
 """
 
 from __future__ import annotations
 
-import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Sequence
 
 from toolsurface.harness._expectations import Judged
+from toolsurface.harness._printable import printable
 from toolsurface.harness._types import CaseRecord, VerdictKind
 
 from ._audit import Audit, ledger_lines
 
 EXPECTATIONS_SUITE = "toolsurface.expectations"
-
-#: Characters XML 1.0 cannot carry at all, even escaped; a hostile description may hold them.
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
 
 def render_junit(audit: Audit) -> bytes:
@@ -35,7 +37,7 @@ def junit_chunks(audit: Audit) -> Iterator[bytes]:
     order, a scenario's together; a scenario met again later would start a suite of the same name."""
     spec = audit.run.spec
     failed_entries = [entry for entry in audit.expectations if not entry.standing.ok]
-    root = ET.Element("testsuites", name=f"toolsurface {spec.id if spec else audit.run.target}")
+    root = ET.Element("testsuites", name=printable(f"toolsurface {spec.id if spec else audit.run.target}"))
     skipped = audit.totals[VerdictKind.EQUIVALENT] + len(audit.accepted)
     _count(root, audit.count + len(failed_entries), len(audit.failing) + len(failed_entries), skipped)
     ET.SubElement(root, "suites")
@@ -73,16 +75,12 @@ def _indented(suite: ET.Element) -> bytes:
 
 
 def _serialized(element: ET.Element) -> bytes:
-    """The element in UTF-8, every text and attribute rid of what XML 1.0 cannot carry."""
-    for node in element.iter():
-        node.text = node.text and _xml_text(node.text)
-        for key, value in node.attrib.items():
-            node.set(key, _xml_text(value))
+    """The element in UTF-8: every text in it is printed already, so XML 1.0 can carry it."""
     return ET.tostring(element, encoding="utf-8")
 
 
 def _suite(name: str, cases: Sequence[CaseRecord], audit: Audit, *, failures: int | None = None, tests: int | None = None) -> ET.Element:
-    suite = ET.Element("testsuite", name=name)
+    suite = ET.Element("testsuite", name=printable(name))
     skipped = sum(case.verdict.kind is VerdictKind.EQUIVALENT or audit.is_accepted(case) for case in cases)
     failed = sum(audit.is_failing(case) for case in cases) if failures is None else failures
     _count(suite, len(cases) if tests is None else tests, failed, skipped)
@@ -92,38 +90,36 @@ def _suite(name: str, cases: Sequence[CaseRecord], audit: Audit, *, failures: in
     facts = (("target", run.target), ("red_target", run.red_target), ("seed", str(run.seed)), ("spec", spec))
     for key, value in facts:
         if value is not None:
-            ET.SubElement(properties, "property", name=key, value=value)
+            ET.SubElement(properties, "property", name=key, value=printable(value))
     return suite
 
 
 def _testcase(suite: ET.Element, case: CaseRecord, audit: Audit) -> None:
-    element = ET.SubElement(suite, "testcase", classname=case.case.scenario, name=case.id)
+    element = ET.SubElement(suite, "testcase", classname=printable(case.case.scenario), name=printable(case.id))
     verdict = case.verdict
+    reason = printable(verdict.reason)
     if verdict.kind is VerdictKind.EQUIVALENT:
-        ET.SubElement(element, "skipped", message=f"equivalent: {verdict.reason}")
+        ET.SubElement(element, "skipped", message=f"equivalent: {reason}")
     elif audit.is_accepted(case):
-        ET.SubElement(element, "skipped", message=f"accepted {verdict.kind}: {verdict.reason}")
+        ET.SubElement(element, "skipped", message=f"accepted {verdict.kind}: {reason}")
     elif audit.is_failing(case):
-        failure = ET.SubElement(element, "failure", message=f"{verdict.kind}: {verdict.reason}", type=verdict.kind.value)
+        failure = ET.SubElement(element, "failure", message=f"{verdict.kind}: {reason}", type=verdict.kind.value)
         failure.text = "\n".join(
             [
-                f"{verdict.kind}: {verdict.reason}",
-                *(f"  {line}" for line in case.evidence.diff),
-                *(f"  ledger: {line}" for line in ledger_lines(case)),
-                f"reproduce: {audit.reproduce(case)}",
+                f"{verdict.kind}: {reason}",
+                *(f"  {printable(line)}" for line in case.evidence.diff),
+                *(f"  ledger: {printable(line)}" for line in ledger_lines(case)),
+                f"reproduce: {audit.reproduce(case)}",  # printed already
             ]
         )
 
 
 def _expectation(suite: ET.Element, judged: Judged) -> None:
     entry = judged.expectation
-    element = ET.SubElement(suite, "testcase", classname=EXPECTATIONS_SUITE, name=entry.case)
-    failure = ET.SubElement(element, "failure", message=f"{judged.standing}: {judged.why}", type=judged.standing)
-    failure.text = f"{judged.standing}: {judged.why}\naccepts {entry.verdict} until {entry.expires.isoformat()}: {entry.reason}"
-
-
-def _xml_text(text: str) -> str:
-    return _NOT_XML.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+    element = ET.SubElement(suite, "testcase", classname=EXPECTATIONS_SUITE, name=printable(entry.case))
+    why = printable(judged.why)
+    failure = ET.SubElement(element, "failure", message=f"{judged.standing}: {why}", type=judged.standing)
+    failure.text = f"{judged.standing}: {why}\naccepts {entry.verdict} until {entry.expires.isoformat()}: {printable(entry.reason)}"
 
 
 def _count(element: ET.Element, tests: int, failures: int, skipped: int) -> None:

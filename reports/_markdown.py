@@ -3,9 +3,11 @@
 Its size does not grow with the number of cases: failures are shown by cause, with a few examples
 and one reproduce command per group, and the full list is left to results.json and junit.xml.
 
-Strings from scenarios and targets are untrusted (a tool description may hold markup): they
-appear only in code spans, or in prose with Markdown and HTML punctuation escaped, so a viewer
-that renders HTML in Markdown shows them as text.
+Strings from scenarios and targets are untrusted (a tool description may hold markup, an ESC or a
+bidi control): they are shown as `printable` shows them on the terminal, so no control, separator
+or invisible character reaches the file and an id reads the same here as there, and they appear
+only in code spans, or in prose with Markdown and HTML punctuation escaped, so a viewer that
+renders HTML in Markdown shows them as text.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from toolsurface.harness._expectations import Judged
+from toolsurface.harness._printable import printable
 from toolsurface.harness._types import VerdictKind
 
 from ._audit import DOES_NOT_PROVE, PROVES, Audit
@@ -122,7 +125,7 @@ def _matrix(audit: Audit) -> Iterable[str]:
     yield ""
     cells, points = audit.matrix(), audit.points()
     rows = [(f"`{kind}`", *(_cell(cells.get((kind, point), Counter())) for point in points)) for kind in audit.kinds()]
-    yield from _table(("kind", *(f"`{point}`" for point in points)), rows)
+    yield from _table(("kind", *map(_code, points)), rows)  # a host's own point may hold a backtick
     yield "By lane and hook mode:"
     yield ""
     lanes = [(f"`{lane}`", f"`{hooks}`", _cell(counts)) for (lane, hooks), counts in audit.by_lane().items()]
@@ -161,7 +164,7 @@ def _defects(audit: Audit) -> Iterable[str]:
     yield ""
     rows = [
         (
-            f"`{row.name}`",
+            _code(row.name),
             str(row.kills) if row.kills else "**0 — not killed**",
             ", ".join(f"{kind} {count}" for kind, count in row.by_kind.items()) or "—",
             _code(row.first) if row.first else "—",
@@ -207,13 +210,13 @@ def _cause(audit: Audit, number: int, cause: Cause) -> Iterable[str]:
     yield f"- representative {_code(representative.id)}: {_prose(representative.verdict.reason)}"
     for line in representative.evidence.diff[:MAX_EXAMPLES]:
         yield f"  - {_code(line)}"
-    yield f"  - reproduce: {_code(audit.reproduce(representative))}"
+    yield f"  - reproduce: {_command(audit.reproduce(representative))}"
     others = [case for case in cause.members if case is not representative][:MAX_EXAMPLES]
     if others:
         yield "- also: " + ", ".join(_code(case.id) for case in others)
     yield ""
     shown = cause.groups[:MAX_GROUPS_SHOWN]
-    rows = [(str(g.count), f"`{g.kind}`", f"`{g.point}`", f"`{g.delivery}`", _code(audit.reproduce(g.representative))) for g in shown]
+    rows = [(str(g.count), f"`{g.kind}`", _code(g.point), f"`{g.delivery}`", _command(audit.reproduce(g.representative))) for g in shown]
     yield from _table(("cases", "kind", "point", "delivery", "reproduce its first case"), rows)
     if len(cause.groups) > len(shown):
         rest = cause.groups[len(shown) :]
@@ -255,7 +258,7 @@ def _named(audit: Audit, judged: Judged) -> str:
 def _scenarios(audit: Audit) -> Iterable[str]:
     yield f"## Scenarios ({len(audit.run.scenarios)})"
     yield ""
-    rows = [(_code(s.id), s.mode, s.lane, s.outcome, f"`{s.digest[:12]}`") for s in audit.run.scenarios]
+    rows = [(_code(s.id), s.mode, s.lane, s.outcome, _code(s.digest[:12])) for s in audit.run.scenarios]
     yield from _table(("scenario", "mode", "lane", "unmutated outcome", "sha256"), rows)
 
 
@@ -263,19 +266,28 @@ def _table(header: Sequence[str], rows: Iterable[Sequence[str]]) -> Iterable[str
     yield "| " + " | ".join(header) + " |"
     yield "|" + "|".join(" --- " for _ in header) + "|"
     for row in rows:
-        # GFM splits cells on every unescaped pipe, code spans included; prose pipes are already escaped.
-        yield "| " + " | ".join(re.sub(r"(?<!\\)\|", r"\\|", cell) for cell in row) + " |"
+        # GFM splits cells on every pipe not right after a backslash, code spans included, then takes
+        # one backslash off each `\|`: escaping every pipe gives each cell back as written, a code
+        # span's `\|` included (as `\\|`), and a prose `\|` still reads as a pipe.
+        yield "| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |"
     yield ""
 
 
 def _code(text: str) -> str:
-    """A code span holding `text` literally, even with backticks in it."""
-    text = " ".join(text.split())
-    fence = "`" * (max((len(run) for run in re.findall(r"`+", text)), default=0) + 1)
-    pad = " " if text.startswith("`") or text.endswith("`") else ""
-    return f"{fence}{pad}{text}{pad}{fence}"
+    """A code span showing untrusted `text` as the terminal does."""
+    return _command(printable(text))
+
+
+def _command(shown: str) -> str:
+    """A code span holding `shown` (text already printed: no line ends) exactly as it is, backticks
+    and runs of spaces included, so that what a reviewer copies is what the terminal shows."""
+    fence = "`" * (max((len(run) for run in re.findall(r"`+", shown)), default=0) + 1)
+    # A span strips one space from each end when both have one, and a backtick at an end would
+    # join the fence: pad both ends then, unless the text is all spaces, which is never stripped.
+    pad = " " if shown.strip(" ") and (shown[0] in "` " or shown[-1] in "` ") else ""
+    return f"{fence}{pad}{shown}{pad}{fence}"
 
 
 def _prose(text: str) -> str:
-    """`text` on one line with Markdown and HTML punctuation escaped."""
-    return _PUNCTUATION.sub(r"\\\1", " ".join(text.split()))
+    """Untrusted `text` as the terminal shows it, on one line, with Markdown and HTML punctuation escaped."""
+    return _PUNCTUATION.sub(r"\\\1", " ".join(printable(text).split()))

@@ -21,13 +21,14 @@ class MutantsView:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         run = self.run
-        # Source text and reasons come from the user's files and targets: plain Text, never markup.
-        yield Text(f"mutants of {_shown(run.path)} on {printable(run.target)} ({run.cases} cases that pass on it unmutated)")
+        # Source text, paths and reasons come from the user's files and targets: plain Text, never
+        # markup, and through `printable`, so no control or bidi character in them acts on the terminal.
+        yield Text(printable(f"mutants of {_shown(run.path)} on {run.target} ({run.cases} cases that pass on it unmutated)"))
         for result in run.results:
             mutant = result.mutant
             yield Text.assemble(
                 (f"{result.status:>13} ", _STYLE.get(result.status, "toolsurface.error")),
-                f"{mutant.id}  {mutant.description}",
+                printable(f"{mutant.id}  {mutant.description}"),
             )
             # A killing case's id and a verdict's reason may hold a scenario's control characters.
             if result.killed_by:
@@ -35,7 +36,7 @@ class MutantsView:
             else:
                 yield Text(f"              {printable(result.reason)}")
             if not result.killed_by and result.status != "Ignored":
-                yield Text(mutant.diff.rstrip())
+                yield Text("\n".join(map(printable, mutant.diff.rstrip().split("\n"))))
         style = "toolsurface.ok" if run.ok else "toolsurface.fail"
         ignored = len(run.results) - run.counted
         tail = f" ({ignored} equivalent, ignored)" if ignored else ""

@@ -24,6 +24,7 @@ from urllib.parse import quote
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
+from toolsurface.harness._printable import printable
 from toolsurface.harness._scan import RULES, FileFailed, FileResult, FileScanned, FileSkipped, Finding, Rule, ScanConfig, Step
 
 JSON_VERSION = 1
@@ -86,23 +87,24 @@ class ScanReport:
         return 2 if self.failures else 1 if self.active else 0
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        # Paths, messages and source lines come from the scanned tree: plain Text, never markup.
+        # Paths, messages and source lines come from the scanned tree: plain Text, never markup, and
+        # through `printable`, so a Trojan Source line (a bidi override in a string) shows its controls.
         for finding in self.active:
             yield Text.assemble(
-                (f"{finding.path}:{finding.line}:{finding.column}", "toolsurface.command"),
+                (printable(f"{finding.path}:{finding.line}:{finding.column}"), "toolsurface.command"),
                 " ",
                 (f"{finding.rule} {finding.name}", "toolsurface.survived"),
-                f": {finding.message}",
+                printable(f": {finding.message}"),
             )
-            yield Text(f"    {finding.source.strip()}")
+            yield Text(printable(f"    {finding.source.strip()}"))
             if len(finding.flow) > 1:
-                yield Text(f"    path: {' → '.join(f'{step.line}:{step.column} {step.label}' for step in finding.flow)}")
+                yield Text(printable(f"    path: {' → '.join(f'{step.line}:{step.column} {step.label}' for step in finding.flow)}"))
         for failure in self.failures:
-            yield Text(f"error: {failure.problem}", style="toolsurface.error")
+            yield Text(printable(f"error: {failure.problem}"), style="toolsurface.error")
         for skip in self.skipped:
-            yield Text(f"skipped: {skip.path}: {skip.reason}")
+            yield Text(printable(f"skipped: {skip.path}: {skip.reason}"))
         for note in self.notes:
-            yield Text(f"note: {note}")
+            yield Text(printable(f"note: {note}"))
         suppressed = len(self.findings) - len(self.active)
         counts = ", ".join(f"{rule} ×{n}" for rule, n in sorted(Counter(f.rule for f in self.active).items()))
         summary = (

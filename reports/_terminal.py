@@ -1,7 +1,7 @@
 """The terminal summary of a run: built as a value first, rendered by rich second.
 
-Case ids, reasons, diffs and expectation patterns come from scenarios, targets and files: they are
-shown through `printable`, so none of them can drive the terminal.
+Case ids, reasons, diffs, paths and expectation patterns come from scenarios, targets and files:
+they are shown through `printable`, so none of them can drive the terminal or reorder a line.
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ class RunSummary:
                      f"{audit.controlled} controlled (RED there, GREEN here)")
             )
         if audit.defects is not None:
-            alive = [row.name for row in audit.defects if not row.kills]
+            alive = [printable(row.name) for row in audit.defects if not row.kills]  # as results.json names them
             killed = len(audit.defects) - len(alive)
             line = f"reference defects: {killed} of {len(audit.defects)} killed"
             parts.append(Text(line + (f"; not killed: {', '.join(alive)}" if alive else ""), style="toolsurface.fail" if alive else ""))
@@ -87,17 +87,17 @@ class RunSummary:
             parts.append(Text(f"{len(audit.accepted)} failing cases accepted by expectations"))
         for judged in audit.expectations:
             if not judged.standing.ok:
-                entry = f"expectation {printable(judged.expectation.case)}: {judged.why}"
+                entry = printable(f"expectation {judged.expectation.case}: {judged.why}")
                 parts.append(Text.assemble((f"{judged.standing:>12} ", "toolsurface.fail"), entry))
         for judged in audit.broad:
-            entry = f"expectation {printable(judged.expectation.case)} ({judged.expectation.verdict}): {audit.reach(judged)}"
+            entry = printable(f"expectation {judged.expectation.case} ({judged.expectation.verdict}): {audit.reach(judged)}")
             parts.append(Text.assemble((f"{'broad':>12} ", "toolsurface.broad"), entry))
         for shortfall in audit.shortfalls:
-            parts.append(Text.assemble(("   threshold ", "toolsurface.fail"), shortfall))
+            parts.append(Text.assemble(("   threshold ", "toolsurface.fail"), printable(shortfall)))
         if audit.ok:
             parts.append(Text(f"PASS: {audit.headline}", style="toolsurface.ok"))
         else:
-            parts.append(Text(f"FAIL: {self._why_failed()}; results: {self.results_path}", style="toolsurface.fail"))
+            parts.append(Text(f"FAIL: {self._why_failed()}; results: {printable(self.results_path)}", style="toolsurface.fail"))
         yield Group(*parts)
 
     def _causes(self) -> list[RenderableType]:
@@ -114,11 +114,12 @@ class RunSummary:
             if case.verdict.reason != cause.reason:
                 parts.append(Text(f"             {printable(case.verdict.reason)}"))
             parts += [Text(f"               {printable(line)}", style="toolsurface.diff") for line in case.evidence.diff[:MAX_DIFF_LINES]]
-            parts.append(Text(f"             {printable(audit.reproduce(case))}", style="toolsurface.command"))
+            # Printed already, word by word (`RunInfo.reproduce`): `printable` again would double its backslashes.
+            parts.append(Text(f"             {audit.reproduce(case)}", style="toolsurface.command"))
         if len(causes) > MAX_CAUSES:
             rest = causes[MAX_CAUSES:]
             cases = sum(cause.count for cause in rest)
-            parts.append(Text(f"… and {len(rest)} more causes ({cases} cases): the audit lists them, {self.results_path} has every case"))
+            parts.append(Text(f"… and {len(rest)} more causes ({cases} cases): the audit lists them, {printable(self.results_path)} has every case"))
         return parts
 
     def _why_failed(self) -> str:

@@ -1,11 +1,14 @@
 import dataclasses
 import json
+import shlex
 from pathlib import Path
 
 import jsonschema
 import orjson
 import pytest
 
+from tests.fixtures.hostile_records import ACTING, everywhere
+from toolsurface.harness._printable import hidden, printable
 from toolsurface.harness._types import (
     Capacity,
     Crashed,
@@ -66,6 +69,18 @@ def test_the_json_summary_follows_its_schema_and_the_gate(record):
     assert summary["totals"][VerdictKind.SURVIVED] == record.summary.totals.survived > 0
     for case in summary["failing"]:
         assert case["reproduce"] == record.run.reproduce(case["id"]) and case["id"] in case["reproduce"]
+
+
+def test_the_json_summary_keeps_raw_text_as_data_and_writes_nothing_a_terminal_acts_on(record):
+    hostile = everywhere(record, ACTING)
+    audit = Audit(hostile)
+    data = render_json(audit)
+    assert not [char for char in data.decode() if hidden(char) and char != "\n"]
+    document = json.loads(data)
+    assert document == json.loads(orjson.dumps(audit_document(audit)))  # what a program reads back is the raw text
+    (failing,) = [case for case in document["failing"] if case["id"] == ACTING]
+    assert failing["reason"] == ACTING and failing["reproduce"] == audit.run.reproduce(ACTING)
+    assert shlex.split(failing["reproduce"])[2] == printable(ACTING)
 
 
 def test_an_accepted_case_neither_fails_nor_counts_as_failing(record):

@@ -7,28 +7,26 @@ Chromium and drive it with real clicks and keystrokes.
 """
 
 import base64
-import datetime
 import hashlib
 import html
 import json
+import shlex
 from dataclasses import replace
 from html.parser import HTMLParser
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 import pytest
 
+from tests.fixtures.hostile_records import ACTING, everywhere, with_case
 from toolsurface.harness._api import RunOptions, prepare
-from toolsurface.harness._config import Spec
-from toolsurface.harness._expectations import Expectation, Judged, Standing
-from toolsurface.harness._record import Environment, Producer
+from toolsurface.harness._printable import hidden, printable
 from toolsurface.harness._results import read_results, write_results
-from toolsurface.harness._types import Crashed, LedgerEvent, LedgerOp, Verdict, VerdictKind
-from toolsurface.mutators import Kind, Tool
+from toolsurface.harness._types import VerdictKind
+from toolsurface.mutators import Kind
 from toolsurface.reports import Audit, render_html
 from toolsurface.reports._audit import error_of, ledger_lines
 from toolsurface.scenarios import Point
-from toolsurface.scenarios._availability import Binding, FactKind, OwnerFact, Ruling
 
 HOSTILE = '</script><img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>'
 BUNDLED = Path(__file__).resolve().parents[2] / "scenarios" / "bundled" / "etf-compare-main-hooked.json"
@@ -130,7 +128,17 @@ def cases_in(payload):
 
 
 def in_view(audit, record):
-    """What the case view shows of one case, read from its record (not through `_FIELDS`)."""
+    """What the case view shows of one case, read from its record (not through `_FIELDS`): every
+    string as the terminal prints it, the reproduce command printed already."""
+    case, mutation, evidence, red = record.case, record.case.mutation, record.evidence, record.red_verdict
+    shown = {
+        name: tuple(map(printable, value)) if isinstance(value, tuple) else printable(value) if isinstance(value, str) else value
+        for name, value in _in_view(audit, record).items()
+    }
+    return {**shown, "reproduce": audit.run.reproduce(record.id)}
+
+
+def _in_view(audit, record):
     case, mutation, evidence, red = record.case, record.case.mutation, record.evidence, record.red_verdict
     return {
         "id": record.id, "scenario": case.scenario, "lane": case.lane, "hook_mode": "hooks" if case.hooks else "no-hooks",
@@ -162,35 +170,8 @@ def embedded(page):
     return text
 
 
-def with_case(record, at, case):
-    return replace(record, cases=(*record.cases[:at], case, *record.cases[at + 1 :]))
-
-
 def hostile_everywhere(record):
-    """The record with the hostile string in every string field a report shows."""
-    run = record.run
-    run = replace(
-        run, tool=Producer(HOSTILE, HOSTILE), environment=Environment(HOSTILE, HOSTILE), spec=Spec(HOSTILE, HOSTILE),
-        target=HOSTILE, red_target=HOSTILE, scenario_paths=(HOSTILE,),
-        select=(HOSTILE,), defects=(HOSTILE,),
-        scenarios=(replace(run.scenarios[0], id=HOSTILE, source=HOSTILE, digest=HOSTILE), *run.scenarios[1:]),
-    )  # fmt: skip
-    at, survivor = next((at, c) for at, c in enumerate(record.cases) if c.verdict.kind is VerdictKind.SURVIVED)
-    mutation = replace(survivor.case.mutation, variant=HOSTILE, aim=Tool(HOSTILE))
-    fact = OwnerFact(FactKind.SEARCH_BUDGET_EXHAUSTED, HOSTILE, Binding(HOSTILE, HOSTILE, HOSTILE, HOSTILE), (HOSTILE,))
-    evidence = replace(
-        survivor.evidence, diff=(HOSTILE,), points=(HOSTILE,), stop=Crashed(HOSTILE, HOSTILE, HOSTILE),
-        ledger=(LedgerEvent(HOSTILE, LedgerOp.RESERVE, HOSTILE, accepted=False, note=HOSTILE),),
-        availability=(Ruling(fact, HOSTILE, (), ()), Ruling(fact, "", (HOSTILE,), (HOSTILE,))),
-    )  # fmt: skip
-    hostile = replace(
-        survivor, case=replace(survivor.case, id=HOSTILE, scenario=HOSTILE, mutation=mutation, change=(HOSTILE,)),
-        verdict=Verdict(VerdictKind.SURVIVED, HOSTILE), red_verdict=replace(survivor.red_verdict, reason=HOSTILE),
-        evidence=evidence, defects_killed=(HOSTILE,),
-    )  # fmt: skip
-    expectation = Expectation(HOSTILE, VerdictKind.SURVIVED, HOSTILE, datetime.date(2027, 1, 1))
-    gate = replace(record.summary.gate, shortfalls=(HOSTILE,), expectations=(Judged(expectation, Standing.STALE, HOSTILE, 1, ()),))
-    return replace(with_case(record, at, hostile), run=run, summary=replace(record.summary, gate=gate))
+    return everywhere(record, HOSTILE)
 
 
 def test_nothing_loads_from_anywhere(page):
@@ -256,7 +237,24 @@ def test_a_line_end_for_old_parsers_cannot_end_the_data(record):
     edited = with_case(record, 0, replace(first, verdict=replace(first.verdict, reason="a\u2028b\u2029c</script><!--")))
     data = embedded(render_html(Audit(edited)))
     assert not set(data) & {"<", ">", "\u2028", "\u2029"}
-    assert next(cases_in(json.loads(data)))["reason"] == "a\u2028b\u2029c</script><!--"
+    assert next(cases_in(json.loads(data)))["reason"] == "a\\u2028b\\u2029c</script><!--"  # as the terminal prints it
+
+
+def test_no_control_bidi_or_separator_character_reaches_the_page(record):
+    hostile = everywhere(record, ACTING)
+    audit = Audit(hostile)
+    page = render_html(audit)
+    assert not [char for char in page if hidden(char) and char != "\n"]
+    # Shown, and carried to the case view, as the terminal prints it; the command as every report prints it.
+    shown = printable(ACTING)
+    assert page.count(html.escape(shown)) >= 20
+    survivor = next(case for case in hostile.cases if case.id == ACTING)
+    (view,) = [case for case in cases_in(json.loads(embedded(page))) if case["id"] == shown]
+    assert view == in_view(audit, survivor) and view["reason"] == shown and view["diff"] == (shown,)
+    assert view["reproduce"] == audit.reproduce(survivor) and shlex.split(view["reproduce"])[2] == shown
+    assert f'<code class="cmd">{html.escape(audit.reproduce(survivor))}</code>' in page
+    # A link to its view names it as the case data does, so the script finds it.
+    assert html.escape("#" + urlencode({"case": shown})) in page
 
 
 def test_the_summary_shows_the_audits_totals(audit, page):
@@ -371,6 +369,23 @@ def test_hostile_text_is_shown_as_text_in_the_case_view(browser, url, audit):
     # The policy would stop an injected handler anyway; the view must not have made the element at all.
     made = page.execute_script("return [typeof window.__pwned, document.images.length, document.scripts.length]")
     assert made == ["undefined", 0, 2]
+
+
+def test_a_case_view_shows_and_copies_an_id_and_command_as_the_terminal_prints_them(browser, record, tmp_path):
+    hostile = everywhere(record, ACTING)
+    audit = Audit(hostile)
+    survivor = next(case for case in hostile.cases if case.id == ACTING)
+    path = tmp_path / "report.html"
+    path.write_text(render_html(audit), encoding="utf-8")
+    shown = printable(ACTING)
+    # Opened by a link naming the case, as the summary's links do.
+    page = opened(browser, path.as_uri() + "#" + urlencode({"case": shown}))
+    view = page.find_element("css selector", "tr.case-view")
+    command = view.find_element("css selector", "code.reproduce")
+    assert command.text == audit.reproduce(survivor) and shown in view.text
+    (link,) = [link for link in page.find_elements("css selector", "#case-rows tr.case-row .case-link") if "touch pwned" in link.text]
+    assert link.text == shown
+    assert page.execute_script("return document.body.innerText.match(/[\\u202a-\\u202e\\u2066-\\u2069\\u2028\\u2029\\x1b]/)") is None
 
 
 @pytest.mark.slow

@@ -1,14 +1,17 @@
 import datetime
+import shlex
 import xml.etree.ElementTree as ET
 from dataclasses import replace
 
 import pytest
 from junitparser import Failure, JUnitXml, Skipped
 
+from tests.fixtures.hostile_records import ACTING, everywhere
 from toolsurface.harness._expectations import Expectation, Judged, Standing
+from toolsurface.harness._printable import hidden, printable, unprintable
 from toolsurface.harness._types import VerdictKind
 from toolsurface.reports import Audit, render_junit
-from toolsurface.reports._junit import junit_chunks
+from toolsurface.reports._junit import EXPECTATIONS_SUITE, junit_chunks
 
 FAILING = (VerdictKind.SURVIVED, VerdictKind.FALSE_REJECT, VerdictKind.ERROR)
 
@@ -62,12 +65,40 @@ def test_accepted_cases_are_skipped_and_a_stale_expectation_is_a_failure_of_its_
     assert xml.failures == sum(c.verdict.kind in FAILING for c in record.cases)
 
 
-def test_characters_xml_cannot_carry_are_escaped_not_written(record):
+def test_characters_xml_cannot_carry_are_shown_as_the_terminal_shows_them(record):
     case = next(c for c in record.cases if c.verdict.kind is VerdictKind.SURVIVED)
     case = replace(case, verdict=replace(case.verdict, reason="bell\x07 and <tag> & \x1b[31mred"))
     data = render_junit(Audit(replace(record, cases=(case,))))
     failure = ET.fromstring(data).find(".//failure")
-    assert failure.get("message") == "survived: bell\\u0007 and <tag> & \\u001b[31mred"
+    assert failure.get("message") == "survived: bell\\x07 and <tag> & \\x1b[31mred"
+
+
+def test_no_control_bidi_or_separator_character_from_any_field_reaches_the_file(tmp_path, record):
+    hostile = everywhere(record, ACTING)
+    audit = Audit(hostile)
+    data = render_junit(audit)
+    text = data.decode()
+    assert not [char for char in text if hidden(char) and char != "\n"]
+    # Valid XML 1.0, read by a CI parser as by the standard library.
+    root = ET.fromstring(data)
+    (path := tmp_path / "junit.xml").write_bytes(data)
+    assert JUnitXml.fromfile(str(path)).failures == len(audit.failing) + 1  # and the stale expectation
+    # The id, the reason, the evidence and the command read as the terminal and the audit show them.
+    shown = printable(ACTING)
+    survivor = next(case for case in hostile.cases if case.id == ACTING)
+    (testcase,) = [element for element in root.iter("testcase") if (element.get("classname"), element.get("name")) == (shown, shown)]
+    failure = testcase.find("failure")
+    assert failure.get("message") == f"survived: {shown}"
+    lines = failure.text.split("\n")
+    assert lines[0] == f"survived: {shown}" and f"  {shown}" in lines
+    assert lines[-1] == f"reproduce: {audit.reproduce(survivor)}"
+    # Whose id is the printed one, read back by `reproduce` as the raw id.
+    words = shlex.split(audit.reproduce(survivor))
+    assert words[2] == shown and unprintable(words[2]) == ACTING
+    (expectation,) = [element for element in root.iter("testcase") if element.get("classname") == EXPECTATIONS_SUITE]
+    assert expectation.get("name") == shown and expectation.find("failure").text.endswith(f": {shown}")
+    properties = {p.get("name"): p.get("value") for p in root.find("testsuite").iter("property")}
+    assert properties["target"] == properties["red_target"] == shown
 
 
 class Counted:

@@ -1,16 +1,19 @@
 import datetime
+import html
 import re
 from dataclasses import asdict, replace
 
 import pytest
 from markdown_it import MarkdownIt
 
+from tests.fixtures.hostile_records import ACTING, everywhere
 from toolsurface.harness._config import Spec
 from toolsurface.harness._expectations import Expectation, Judged, Standing
+from toolsurface.harness._printable import hidden, printable
 from toolsurface.harness._record import Environment
 from toolsurface.harness._types import VerdictKind
 from toolsurface.reports import Audit, render_html, render_markdown
-from toolsurface.reports._markdown import FULL_LIST, MAX_CAUSES, MAX_CAUSES_SHOWN, MAX_GROUPS_SHOWN, _prose
+from toolsurface.reports._markdown import FULL_LIST, MAX_CAUSES, MAX_CAUSES_SHOWN, MAX_GROUPS_SHOWN, _command, _prose, _table
 
 HOSTILE = '</script><img src=x onerror="window.__pwned=1">`|*bold*|`<script>window.__pwned=2</script>'
 
@@ -120,3 +123,41 @@ def test_a_run_without_expectations_says_so_in_the_words_the_html_uses(failing_r
 def test_identifiers_and_counts_read_as_written_and_markup_is_still_escaped():
     assert _prose("dispatched 1 request(s) for req_main_0025") == "dispatched 1 request(s) for req_main_0025"
     assert _prose("_lead_ [x](y) <b>") == r"\_lead\_ \[x\](y) \<b\>"
+
+
+def code_spans(markdown):
+    """The text of every code span as a GFM viewer renders it, table cells included."""
+    tokens = MarkdownIt("commonmark").enable("table").parse(markdown)
+    return [child.content for token in tokens if token.type == "inline" for child in token.children if child.type == "code_inline"]
+
+
+def test_no_control_bidi_or_separator_character_from_any_field_reaches_the_audit(failing_record):
+    hostile = everywhere(failing_record, ACTING)
+    audit = Audit(hostile)
+    text = render_markdown(audit)
+    assert not [char for char in text if hidden(char) and char != "\n"]
+    # Every code span renders exactly as the terminal prints its text: the id, a diff line, the
+    # target, the scenario and the expectation, backticks, pipes, backslashes and spaces included,
+    # in a list item as in a table cell.
+    shown = printable(ACTING)
+    survivor = next(case for case in hostile.cases if case.id == ACTING)
+    spans = code_spans(text)
+    assert spans.count(shown) >= 5
+    assert spans.count(audit.reproduce(survivor)) == 2  # under its cause, and in its group's row
+    commands = [span for span in spans if span.startswith("toolsurface reproduce ")]
+    assert set(commands) <= {audit.reproduce(case) for case in audit.failing}
+    # Prose shows it as printed too, punctuation and all, on one line.
+    def escaped(text):
+        return html.escape(text, quote=False).replace('"', "&quot;")
+
+    assert f"<li>representative <code>{escaped(shown)}</code>: {escaped(' '.join(shown.split()))}\n" in html_of(text)
+
+
+@pytest.mark.parametrize(
+    "shown",
+    ["a`b", "`lead", "trail`", " both ", "a|b", "a\\|b", "a\\\\|b|", "``x``", "  two  spaces  "],
+)
+def test_a_code_span_renders_its_text_exactly_in_prose_and_in_a_table(shown):
+    item = f"- {_command(shown)}"
+    table = "\n".join(_table(("h",), [(_command(shown),)]))
+    assert code_spans(item) == [shown] and code_spans(table) == [shown]

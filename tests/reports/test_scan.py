@@ -130,6 +130,17 @@ def test_text_shows_the_path_line_only_when_the_flow_has_a_source():
     ]
 
 
+def test_text_shows_a_trojan_source_line_with_its_bidi_controls_escaped():
+    # A comment holding a right-to-left override and an isolate: shown raw, it would reorder the line.
+    source = "expected = tools[:4]  # \u202e } \u2066if admin:\u2069 \u2066 begin\x1b]0;t\x07\n"
+    console = Console(file=io.StringIO(), width=400, color_system=None, theme=THEME)
+    console.print(ScanReport.build([scan_source(source, "h\u202eost.py", ScanConfig())]))
+    text = console.file.getvalue()
+    assert "    expected = tools[:4]  # \\u202e } \\u2066if admin:\\u2069 \\u2066 begin\\x1b]0;t\\x07" in text.splitlines()
+    assert text.startswith("h\\u202eost.py:1:12 TS107 ")
+    assert not {char for char in text if not char.isprintable() and char != "\n"}
+
+
 def test_a_recognised_dispatch_takes_the_note_away(tmp_path):
     source = "def send(request):\n    check(request)\n    gateway.dispatch(request)\n"
     seen = ScanReport.build([scan_source(source, str(tmp_path / "host.py"), ScanConfig())])

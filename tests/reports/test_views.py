@@ -44,3 +44,18 @@ def test_defect_matrix_keeps_each_case_id_on_one_line_at_80_columns():
     for killers in matrix.kills.values():
         if killers:
             assert any(line.endswith(killers[0].case.id) for line in lines), killers[0].case.id
+
+
+def test_a_surviving_mutant_shows_its_diff_and_reason_with_bidi_and_control_characters_escaped():
+    from toolsurface.harness._mutants import MutantResult, MutantRun
+    from toolsurface.harness._scan._seams import SourceMutant
+    from toolsurface.reports._mutants import MutantsView
+
+    diff = "--- a/guard.py\n+++ b/guard.py\n-    check(tools)  # \u202e }\u2066\n+    pass  # \x1b]0;t\x07\n"
+    mutant = SourceMutant("RemoveCheck@3:5", "RemoveCheck", "check \u2028removed", 3, 5, 3, 17, "check(tools)", "pass", "", diff)
+    run = MutantRun("reference:guarded", "guard\u202e.py", "", 4, (MutantResult(mutant, "Survived", None, "no case \x1b[2Jfailed"),))
+    text = render(MutantsView(run))
+    assert not {char for char in text if not char.isprintable() and char != "\n"}
+    assert "-    check(tools)  # \\u202e }\\u2066\n+    pass  # \\x1b]0;t\\x07\n" in text
+    assert "RemoveCheck@3:5  check \\u2028removed\n" in text and "no case \\x1b[2Jfailed\n" in text
+    assert "mutants of guard\\u202e.py on reference:guarded" in text
