@@ -88,20 +88,7 @@ def judge(case: Case, observed: Observation, scenario: Scenario, expected: Expec
         if isinstance(observed.stop, Crashed) and _settled_as_refusal(observed, scenario):
             problem += untyped_refusal(observed.stop)
         return Verdict(VerdictKind.ERROR, problem)
-    if observed.not_carried is not None:
-        return Verdict(VerdictKind.EQUIVALENT, f"{NOT_CARRIED}{observed.not_carried}")
-    if case.mutation.kind is Kind.MCP and not observed.listed and not observed.leaked:
-        return UNREACHED
-    if (earlier := _earlier_calls(case, observed, scenario, expected)) is not None:
-        verdict = earlier
-    elif beyond:
-        verdict = _judge_capacity(observed, scenario)
-    elif case.must is Must.REFUSE:
-        verdict = _judge_refusal(from_call(observed, case.call), scenario, expected)
-    elif scenario.outcome is RequestOutcome.CAPACITY:
-        verdict = _judge_capacity(observed, scenario)
-    else:
-        verdict = _judge_dispatch(from_call(observed, case.call), scenario, expected, case.call)
+    verdict = _request(case, observed, scenario, expected, beyond)
     if observed.leaked:
         return failed(verdict, f"{OUTLIVED}the next request on the same host differs from a clean one, {observed.leaked[0]}")
     if observed.unfollowed:
@@ -111,6 +98,23 @@ def judge(case: Case, observed: Observation, scenario: Scenario, expected: Expec
         first = observed.first_run[0]
         return Verdict(VerdictKind.ERROR, f"{FIRST_RUN}went wrong before its change was made ({first}); run again on a fresh host, it {verdict.kind.value}")
     return verdict
+
+
+def _request(case: Case, observed: Observation, scenario: Scenario, expected: Expected, beyond: bool) -> Verdict:
+    """The verdict on the case's own request, exercised as planned."""
+    if observed.not_carried is not None:
+        return Verdict(VerdictKind.EQUIVALENT, f"{NOT_CARRIED}{observed.not_carried}")
+    if case.mutation.kind is Kind.MCP and not observed.listed and not observed.leaked:
+        return UNREACHED
+    if (earlier := _earlier_calls(case, observed, scenario, expected)) is not None:
+        return earlier
+    if beyond:
+        return _judge_capacity(observed, scenario)
+    if case.must is Must.REFUSE:
+        return _judge_refusal(from_call(observed, case.call), scenario, expected)
+    if scenario.outcome is RequestOutcome.CAPACITY:
+        return _judge_capacity(observed, scenario)
+    return _judge_dispatch(from_call(observed, case.call), scenario, expected, case.call)
 
 
 def failed(verdict: Verdict, why: str) -> Verdict:

@@ -118,7 +118,8 @@ class Runner:
         return [(role, scenario) for role in self.roles for scenario in self.recordings]
 
     def clean_run(self, role: Role, scenario: str) -> CleanRun | NoCleanRun:
-        return clean_run(self.target_of(role), self.scenarios[scenario], self.clean_timeout)
+        with _collection_paused():
+            return clean_run(self.target_of(role), self.scenarios[scenario], self.clean_timeout)
 
     def run(self, cases: Iterable[Case], grace: float = 0.0) -> Iterator[CaseRecord | Amendment]:
         """Each case's record, in order; then, after `grace` seconds for what hosts left running, what came late."""
@@ -150,6 +151,7 @@ class Runner:
         """One run of the case on the role's target, checked against a clean run before and after;
         the threads its host started are watched from then on, and a host the case left changed
         is loaded again (`renewed`)."""
+        self.prime()  # first: the clean runs' threads are no case's
         before = ThreadWatch.running()
         with _collection_paused():
             observed = self._observe(case, role, explain)
@@ -159,7 +161,6 @@ class Runner:
         return observed
 
     def _observe(self, case: Case, role: Role, explain: bool) -> Observation:
-        self.prime()
         assert self.clean is not None
         target, scenario = self.target_of(role), self.scenarios[case.scenario]
         if (role, scenario.id) not in self.clean:  # a case of a scenario not primed (`reproduce`, a test's own)
@@ -174,7 +175,10 @@ class Runner:
             return dataclasses.replace(observed, no_clean_run=clean.why)
         earlier = self._last.get(role)
         self._last[role] = case.id
-        stale = tuple(f"after {earlier}: {line}" for line in clean.before_change(case, ports, observed)) if earlier else ()
+        # A run that crashed or timed out is judged as it happened, whatever came before it: only
+        # one that ran to an end and differed from a clean run before its change is run again.
+        fresh = not earlier or failed_request(observed, timeout) is not None
+        stale = () if fresh else tuple(f"after {earlier}: {line}" for line in clean.before_change(case, ports, observed))
         if role is Role.RED or stale or not observed.touched:
             return dataclasses.replace(observed, stale=stale)
         after, next_request = unchanged_request(target, scenario, timeout)

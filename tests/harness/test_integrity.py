@@ -21,7 +21,7 @@ K, P, S, F, E, Q = (VerdictKind.KILLED, VerdictKind.PASSED, VerdictKind.SURVIVED
 
 
 def recorded(**options):
-    session = prepare(RunOptions(select=SELECT, grace=60, **options))
+    session = prepare(RunOptions(**{"select": SELECT, "grace": 60, **options}))
     return session.info, tuple(session.records())
 
 
@@ -41,6 +41,10 @@ GENUINE = {
     "a host that re-sends refused requests late": ({"target": HOSTILE.format("RetriesLater")}, {P, S, Q}),
     "a host whose process exits": ({"target": HOSTILE.format("Exits")}, {K, P, E, Q}),
     "a host that forks": ({"target": HOSTILE.format("Forks"), "jobs": 1}, {K, P, E, Q}),
+    "a host that leaves threads running past the grace period": ({"target": SPEC.format("LeavesAThreadForever"), "grace": 0.1}, {E, Q}),
+    "a host whose follow-up requests fail": ({"target": SPEC.format("FailsEverySecondRequest"), "red_target": "none"}, {E, Q}),
+    "a host that fails its third request": ({"target": HOSTILE.format("FailsThirdRequest"), "jobs": 1}, {K, P, E, Q}),
+    "a host whose finalizers settle again": ({"target": HOSTILE.format("SettlesAgainWhenReplaced")}, {P, S, Q}),
     "a host whose format has no place for a wire field": ({"target": "tests.fixtures.wire_hosts:OpenAIWire", "red_target": "none"}, {K, Q}),
 }
 

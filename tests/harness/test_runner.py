@@ -8,7 +8,7 @@ from toolsurface.harness._plan import plan
 from toolsurface.harness._reference import GuardedPipeline
 from toolsurface.harness._runner import Runner
 from toolsurface.harness._targets import load_target
-from toolsurface.harness._types import Crashed, Role, VerdictKind
+from toolsurface.harness._types import Crashed, Role, Verdict, VerdictKind
 from toolsurface.mutators import Must
 from toolsurface.scenarios import load
 
@@ -197,3 +197,75 @@ def test_collection_waits_while_a_case_runs_and_what_outlives_the_cases_is_froze
     # The clean runs (primed on the first case) and each case's own run: paused, frozen.
     assert seen and all(paused == (False, True) for paused in seen)
     assert gc.isenabled() and gc.get_freeze_count() == 0
+
+
+def test_a_host_that_catches_the_interrupt_and_runs_on_has_still_timed_out(scenarios, cases):
+    result = run(scenarios, "CatchesTheInterrupt", cases[1], timeout=0.05)
+    assert result.verdict == Verdict(VerdictKind.ERROR, "target timed out")
+    assert result.evidence.dispatches == 1  # it did send, past its time: nothing of that is judged
+
+
+def test_a_follow_up_request_that_fails_is_an_error_naming_it_not_a_verdict_on_state(scenarios, cases):
+    result = run(scenarios, "FailsEverySecondRequest", cases[1])
+    assert result.verdict.kind is VerdictKind.ERROR
+    assert result.verdict.reason.startswith(
+        "the follow-up request on the same host crashed (ConnectionError: connection reset): whether the change outlived its request is unknown"
+    )
+    assert result.evidence.aftermath == ("next request: crashed (ConnectionError: connection reset)",)
+
+
+def test_a_clean_run_that_fails_makes_each_case_of_its_scenario_an_error(scenarios, cases):
+    # Its first request is the scenario's clean run, which works; the second, the case's, crashes
+    # and so does every second one: here the clean run is the one that fails.
+    runner = Runner(scenarios, load_target(SPEC.format("FailsEverySecondRequest")), recordings=[cases[1].scenario])
+    runner.target.requests = 1
+    result = runner.run_case(cases[1])
+    assert result.verdict == Verdict(
+        VerdictKind.ERROR,
+        "the target's unchanged request on this recording crashed (ConnectionError: connection reset), "
+        "so neither the state this case started from nor what it left can be told",
+    )
+
+
+def test_a_thread_still_running_when_the_grace_period_ends_makes_its_case_an_error(scenarios, cases):
+    from toolsurface.harness._oracles import amend_all
+    from tests.fixtures import user_targets
+
+    user_targets.RELEASE.clear()
+    try:
+        stream = list(Runner(scenarios, user_targets.LeavesAWaitingThread()).run(list(cases), grace=0.05))
+    finally:
+        user_targets.RELEASE.set()
+    records = amend_all(stream)
+    # Two threads each (the case's request and its follow-up's), named as the host named them.
+    assert [record.verdict.kind for record in records] == [VerdictKind.ERROR, VerdictKind.ERROR]
+    for record in records:
+        assert record.verdict.reason.startswith("the host left 2 threads running ('keepalive', …) when the grace period ended")
+        assert record.evidence.aftermath
+
+
+def test_threads_that_end_within_the_grace_period_cost_nothing(scenarios, cases):
+    from tests.fixtures import user_targets
+
+    user_targets.RELEASE.set()
+    records = list(Runner(scenarios, user_targets.LeavesAWaitingThread()).run(list(cases), grace=5))
+    assert [record.verdict.kind for record in records] == [VerdictKind.KILLED, VerdictKind.PASSED]
+
+
+def test_a_finalizer_that_settles_again_acts_within_its_own_case(scenarios, cases):
+    result = run(scenarios, "SettlesAgainWhenCollected", cases[0])
+    assert result.verdict.kind is VerdictKind.SURVIVED
+    assert "second settlement" in result.verdict.reason and not result.evidence.aftermath
+
+
+def test_without_a_timeout_a_scenario_with_a_slow_clean_run_gets_more_time(scenarios):
+    from toolsurface.harness._clean import CleanRun
+    from toolsurface.harness._runner import DEFAULT_TIMEOUT, TIMEOUT_SCALE
+    from toolsurface.harness._types import Ending
+
+    runner = Runner(scenarios, GuardedPipeline())
+    fast, slow = scenarios[0].id, scenarios[1].id
+    runner.clean = {(Role.TARGET, fast): CleanRun((), Ending.DISPATCHED, (), 0.01), (Role.TARGET, slow): CleanRun((), Ending.DISPATCHED, (), 2.0)}
+    assert runner.timeout_for(fast) == DEFAULT_TIMEOUT
+    assert runner.timeout_for(slow) == TIMEOUT_SCALE * 2.0
+    assert Runner(scenarios, GuardedPipeline(), timeout=0.5).timeout_for(slow) == 0.5
