@@ -234,7 +234,7 @@ def test_a_host_that_reads_only_the_first_page_loses_the_tools_on_the_others(no_
 
 def judged(planned, target, case):
     scenario = planned.runner.scenarios[case.scenario]
-    return judge(case, observe(target, case, scenario, planned.runner.timeout), scenario, planned.runner.expected(case))
+    return judge(case, observe(target, case, scenario, planned.runner.timeout_for(case.scenario)), scenario, planned.runner.expected(case))
 
 
 @pytest.mark.parametrize("target", TARGETS)
@@ -298,7 +298,7 @@ def _observe(target: str, scenario: str, point: str, mutator: str, delivery: str
         if (c.scenario, c.point, c.mutation.mutator, c.mutation.delivery) == (scenario, point, mutator, delivery)
     )
     runner = planned.runner
-    return runner.target, case, observe(runner.target, case, runner.scenarios[case.scenario], runner.timeout)
+    return runner.target, case, observe(runner.target, case, runner.scenarios[case.scenario], runner.timeout_for(case.scenario))
 
 
 @pytest.mark.parametrize("target", TARGETS)
@@ -361,7 +361,7 @@ def test_a_change_before_the_second_model_call_is_refused_after_the_first_went_o
         if (c.scenario, c.call, c.point, c.mutation.mutator, c.mutation.delivery) == (TOOL_LOOP, 2, "hook", "add.foreign", "in_place")
     )
     runner = planned.runner
-    observed = observe(runner.target, case, runner.scenarios[TOOL_LOOP], runner.timeout)
+    observed = observe(runner.target, case, runner.scenarios[TOOL_LOOP], runner.timeout_for(TOOL_LOOP))
     assert case.must is Must.REFUSE and isinstance(observed.stop, Refused)
     assert [d.call for d in observed.dispatches] == [1] and len(runner.target.last_transport.requests) == 1
     # Settled once, as refused, though a model call of the request had already gone out.
