@@ -234,6 +234,10 @@ class Runner:
         red_verdict = None if red is None else judge(case, red, self.judged(Role.RED, case.scenario), self.expected(case, Role.RED))
         return CaseRecord(case, judge(case, observed, scenario, expected), red_verdict, evidence(case, observed, scenario, expected), kills)
 
+    def passes(self, case: Case, role: Role, observed: Observation) -> bool:
+        """Whether the role's run of the case passes as it stands (what comes late aside)."""
+        return judge(case, observed, self.judged(role, case.scenario), self.expected(case, role)).kind.ok
+
     def expected(self, case: Case, role: Role = Role.TARGET) -> Expected:
         """What the case's request must go out as on the role's target."""
         return expected_surface(self.target_of(role), self.scenarios[case.scenario], case)

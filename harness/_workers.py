@@ -370,17 +370,24 @@ def _answer(conn: Connection, marker: Any, runner: Runner, before: set[threading
         if message[0] == "drain":
             conn.send(_let_go(runner, before, grace))
             return
-        # One message back per case, so no case's run dies unreported with the worker; the marker
-        # tells the parent what is running meanwhile.
+        # One message back per chunk, not per case, with the marker telling the parent what is
+        # running meanwhile; but a run of the target under test that does not pass is sent at
+        # once, so none dies unreported with the worker: what a death loses is only such runs that
+        # passed (and red runs), which may run again without hiding a failure.
+        answers = []
         for case, role in message[1]:
             _mark(marker, case.index, _ROLES.index(role))
             observed = runner.observe(case, role)
-            answer = (case.index, role, observed, runner.kills(case, observed) if role is Role.TARGET else None)
+            answers.append((case.index, role, observed, runner.kills(case, observed) if role is Role.TARGET else None))
             _mark(marker, -1, 0)
             if observed.spent:  # this host's state is no longer fresh: a new worker takes the rest
-                conn.send(([answer], _let_go(runner, before, grace), []))
+                conn.send((answers, _let_go(runner, before, grace), []))
                 return
-            conn.send(([answer], runner.take_late(), runner.threads.alive()))
+            if role is Role.TARGET and not runner.passes(case, role, observed):
+                conn.send((answers, runner.take_late(), runner.threads.alive()))
+                answers = []
+        if answers:
+            conn.send((answers, runner.take_late(), runner.threads.alive()))
         marker[2] = 0.0
 
 
