@@ -95,8 +95,8 @@ def judge(case: Case, observed: Observation, scenario: Scenario, expected: Expec
         return unjudged(verdict, f"{UNFOLLOWED}{observed.unfollowed}: whether the change outlived its request is unknown")
     if observed.first_run and verdict.kind.ok:
         # Run again on a fresh host, the case passed: its first run's failure still stands.
-        first = observed.first_run[0]
-        return Verdict(VerdictKind.ERROR, f"{FIRST_RUN}went wrong before its change was made ({first}); run again on a fresh host, it {verdict.kind.value}")
+        first, then = observed.first_run[0], verdict.kind.value
+        return Verdict(VerdictKind.ERROR, f"{FIRST_RUN}went wrong before its change was made ({first}); run again on a fresh host, it {then}")
     return verdict
 
 

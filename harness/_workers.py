@@ -25,8 +25,8 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import dataclasses
 import ctypes.util
+import dataclasses
 import gc
 import multiprocessing
 import os
@@ -173,7 +173,7 @@ class WorkerPool:
         for conn in wait(list(by_conn), timeout):
             worker = by_conn[conn]  # type: ignore[index]
             try:
-                while True:  # every answer waiting, not one per wakeup: a worker answers each case
+                while True:  # every answer waiting, not one per wakeup
                     answers, late, worker.left = worker.conn.recv()
                     self._late += late
                     for answer in answers:
@@ -273,7 +273,8 @@ class WorkerPool:
                 worker.conn.send(("prime", list(wanted)))
                 while wanted:
                     if not worker.conn.poll(self.runner.clean_timeout + MARGIN):
-                        clean[wanted.popleft()] = NoCleanRun(f"timed out after {self.runner.clean_timeout:g} s; it ignored the interrupt, so its worker process was killed")
+                        why = f"timed out after {self.runner.clean_timeout:g} s; it ignored the interrupt, so its worker process was killed"
+                        clean[wanted.popleft()] = NoCleanRun(why)
                         break
                     clean[wanted.popleft()] = worker.conn.recv()
             except (EOFError, OSError):
