@@ -182,11 +182,13 @@ def test_an_out_folder_that_becomes_unusable_during_the_run_fails_cleanly(tmp_pa
         (["run", "--seed", "-1"], "--seed -1 must be an integer from 0 to 2**63 - 1"),
         (["list", "cases", "--seed", str(2**64)], f"--seed {2**64} must be an integer from 0 to 2**63 - 1"),
         (["reproduce", "some/case", "--seed", str(2**64)], f"--seed {2**64} must be an integer from 0 to 2**63 - 1"),
-        (["run", "--timeout", "nan"], "--timeout nan must be a positive, finite number of seconds"),
-        (["run", "--timeout", "inf"], "--timeout inf must be a positive, finite number of seconds"),
-        (["run", "--timeout", "-inf"], "--timeout -inf must be a positive, finite number of seconds"),
-        (["run", "--timeout", "0"], "--timeout 0.0 must be a positive, finite number of seconds"),
-        (["record", "--timeout", "nan"], "--timeout nan must be a positive, finite number of seconds"),
+        (["run", "--timeout", "nan"], "--timeout nan must be a positive number of seconds, at most 86400 (a day)"),
+        (["run", "--timeout", "inf"], "--timeout inf must be a positive number of seconds, at most 86400 (a day)"),
+        (["run", "--timeout", "-inf"], "--timeout -inf must be a positive number of seconds, at most 86400 (a day)"),
+        (["run", "--timeout", "0"], "--timeout 0.0 must be a positive number of seconds, at most 86400 (a day)"),
+        (["record", "--timeout", "nan"], "--timeout nan must be a positive number of seconds, at most 86400 (a day)"),
+        (["run", "--timeout", "1e308"], "--timeout 1e+308 must be a positive number of seconds, at most 86400 (a day)"),
+        (["record", "--timeout", "1e308"], "--timeout 1e+308 must be a positive number of seconds, at most 86400 (a day)"),
     ],
 )
 def test_a_seed_or_timeout_out_of_range_is_one_line_and_exit_2(tmp_path, args, problem):
@@ -206,11 +208,14 @@ def test_the_largest_seed_is_accepted():
     ("setting", "problem"),
     [
         ("seed = 99999999999999999999999", "seed: 99999999999999999999999 must be an integer from 0 to 2**63 - 1"),
-        ("timeout = nan", "timeout: nan must be a positive, finite number of seconds"),
-        ("timeout = inf", "timeout: inf must be a positive, finite number of seconds"),
+        ("timeout = nan", "timeout: nan must be a positive number of seconds, at most 86400 (a day)"),
+        ("timeout = inf", "timeout: inf must be a positive number of seconds, at most 86400 (a day)"),
+        (f"timeout = {2**63 - 1}", f"timeout: {2**63 - 1} must be a positive number of seconds, at most 86400 (a day)"),
+        (f"thresholds = {{ min_cases = {2**64} }}", f"thresholds.min_cases: {2**64} is greater than the maximum of {2**63 - 1}"),
+        (f"thresholds = {{ min_controlled = {2**63} }}", f"thresholds.min_controlled: {2**63} is greater than the maximum of {2**63 - 1}"),
     ],
 )
-def test_a_seed_or_timeout_out_of_range_in_the_config_is_named_by_file_and_key(tmp_path, setting, problem):
+def test_a_setting_out_of_range_in_the_config_is_named_by_file_and_key(tmp_path, setting, problem):
     config = tmp_path / "pyproject.toml"
     config.write_text(f'[tool.toolsurface]\n{setting}\nout = "out"\n')
     done = toolsurface("run", "--config", str(config))
