@@ -161,6 +161,10 @@ def check_seed(seed: int) -> None:
         raise UsageError(f"{seed} must be an integer from 0 to 2**63 - 1", option="seed")
 
 
+#: The most worker processes a run starts: more than any machine runs cases on at once, and far
+#: fewer than would exhaust its memory or process table.
+JOBS_LIMIT = 1024
+
 #: The longest timeout, in seconds: a day. A case's timer, and a worker's budget of several
 #: timeouts, must fit the clocks that arm them (a 64-bit count of nanoseconds, some 292 years).
 TIMEOUT_LIMIT = 86_400
@@ -177,8 +181,8 @@ def check_timeout(seconds: float) -> None:
 def _prepare(options: RunOptions) -> Session:
     check_seed(options.seed)
     check_timeout(options.timeout)
-    if options.jobs is not None and options.jobs < 0:
-        raise UsageError(f"{options.jobs} must be 0 (run in this process) or a number of worker processes", option="jobs")
+    if options.jobs is not None and not 0 <= options.jobs <= JOBS_LIMIT:
+        raise UsageError(f"{options.jobs} must be 0 (run in this process) or a number of worker processes up to {JOBS_LIMIT}", option="jobs")
     if not 0 <= options.grace <= 3600:
         raise UsageError(f"{options.grace} must be a number of seconds from 0 to 3600", option="grace")
     part = Shard.parse(options.shard) if options.shard else None
