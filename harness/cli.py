@@ -434,7 +434,7 @@ def record(
     options = _options(config, target=target, scenarios=scenario_paths)
     with options.naming_sources():
         host = load_target(options.target)
-    documents = [(scenario.id, record_run(host, scenario, timeout)) for scenario in scenarios.load(options.scenarios or None)]
+        documents = [(scenario.id, record_run(host, scenario, timeout, options.target)) for scenario in scenarios.load(options.scenarios or None)]
     try:
         out_dir.mkdir(parents=True, exist_ok=True)  # --out names a folder of its own, made as `run --out` is
     except OSError as error:

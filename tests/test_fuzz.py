@@ -90,6 +90,12 @@ FOUND = {
     "a scenario path longer than a file name may be": (("list", "cases", "--scenarios", "a" * 300), {}, ": cannot read: File name too long"),
     "a path with a newline, once two lines": (("report", "new\nline"), {}, "error: new\\nline: cannot read"),
     "an import whose notes came before its failed write": (("import", "openai", LOG_FILE, "--output", "missing/x"), {}, "--output missing/x: cannot write there"),
+    "a shard count past 64 bits, which results.json cannot hold": ((*RUN, "--shard", "1/" + "9" * 30), {}, "--shard '1/999"),
+    "a shard of digits int() refuses": ((*RUN, "--shard", "²/³"), {}, "--shard '²/³' must look like K/N"),
+    "a target that crashes while it is recorded, once named by no input": (
+        ("record", "--scenarios", "s.json", "--target", "tests.fixtures.user_targets:Crashing"), {},
+        "--target 'tests.fixtures.user_targets:Crashing': recording web-read-child-single-tool: the target crashed: RuntimeError",
+    ),
     "a flag typer refuses, once typer's usage block of four lines": (("run", "--jobs", "x"), {}, "error: Invalid value for '--jobs'"),
 }  # fmt: skip
 
