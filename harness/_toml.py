@@ -2,10 +2,11 @@
 
 `tomllib` fails in more ways than `TOMLDecodeError`: an integer of more than 4300 digits is a
 `ValueError` (Python's limit on reading one), arrays nested a few hundred deep a `RecursionError`.
-And it reads more than TOML allows: TOML's integers are 64-bit ("an integer that cannot be
-represented losslessly must be an error"), but tomllib takes any, and a hexadecimal one of
-thousands of digits is then too long even to print. Here every such file is one error naming it,
-and `wide_integer` finds the integers a reader of TOML must refuse.
+Tables it nests as deep as a dotted key is long (`a.a.a…`), without recursing, which anything
+that walks them then would. And it reads more than TOML allows: TOML's integers are 64-bit ("an
+integer that cannot be represented losslessly must be an error"), but tomllib takes any, and a
+hexadecimal one of thousands of digits is then too long even to print. Here every such file is
+one error naming it, and `wide_integer` finds the integers a reader of TOML must refuse.
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ from typing import Any
 INTEGERS = range(-(2**63), 2**63)
 #: Past this many bits an integer has more digits than Python prints (4300).
 _PRINTABLE_BITS = 14_000
+#: How deep tables and arrays may nest: far deeper than any settings file, and shallow enough for
+#: whatever walks them to recurse.
+DEPTH = 100
 
 
 class TomlError(ValueError):
@@ -32,18 +36,33 @@ def read_toml(path: Path) -> dict[str, Any]:
     except UnicodeDecodeError as error:
         raise TomlError(f"{path}: not valid TOML: {error}") from None
     try:
-        return tomllib.loads(text)
+        document = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise TomlError(f"{path}: not valid TOML: {error}") from None
     except RecursionError:
         raise TomlError(f"{path}: not valid TOML: arrays or tables nested too deeply to read") from None
     except ValueError:  # Python refuses to read an integer of more than 4300 digits
         raise TomlError(f"{path}: not valid TOML: an integer too long to read; TOML's integers are 64-bit") from None
+    if _deeper(document, DEPTH):
+        raise TomlError(f"{path}: tables or arrays nested more than {DEPTH} levels deep; toolsurface reads no deeper")
+    return document
+
+
+def _deeper(value: Any, depth: int) -> bool:
+    """Whether `value` nests tables or arrays more than `depth` levels deep; a loop, not recursion."""
+    stack = [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict | list):
+            if level == depth:
+                return True
+            stack.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return False
 
 
 def wide_integer(value: Any, at: tuple[str | int, ...] = ()) -> tuple[tuple[str | int, ...], int] | None:
     """The first integer in `value` past TOML's 64 bits, and the keys and indices that lead to it;
-    None when there is none. (Recursion is safe here: `tomllib` itself recursed as deep.)"""
+    None when there is none. (Recursion is safe here: `read_toml` reads no deeper than `DEPTH`.)"""
     if isinstance(value, int) and not isinstance(value, bool):
         return None if value in INTEGERS else (at, value)
     items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()

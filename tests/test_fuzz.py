@@ -82,6 +82,7 @@ FOUND = {
     "a pyproject whose tool table is a string": (("run", "--config", CONFIG_FILE), {CONFIG_FILE: b'tool = "toolsurface"\n'}, "[tool]: expected a table, found str"),
     "a scan table that is a number": (("scan", GUARD_FILE, "--config", CONFIG_FILE), {CONFIG_FILE: b"[tool.toolsurface]\nscan = 1\n"}, "[tool.toolsurface.scan]: expected a table"),
     "TOML arrays nested 3000 deep": (("run", "--config", CONFIG_FILE), {CONFIG_FILE: b"[tool.toolsurface]\nselect = " + b"[" * 3000 + b"]" * 3000}, "nested too deeply"),
+    "TOML tables nested 3000 deep by one dotted key": (("scan", GUARD_FILE, "--config", CONFIG_FILE), {CONFIG_FILE: b"[tool.toolsurface.scan]\n" + b".".join([b"a"] * 3000) + b" = 1"}, "nested more than 100 levels deep"),
     "a TOML integer of 5000 digits": (("run", "--expectations", EXPECTATIONS_FILE), {EXPECTATIONS_FILE: b"a = 1" + b"0" * 5000}, "an integer too long to read"),
     "a TOML integer of 16000 bits": (("run", "--config", CONFIG_FILE), {CONFIG_FILE: b"[tool.toolsurface]\nseed = 0x" + b"f" * 4000}, "an integer of 16000 bits"),
     "--jobs past any machine, once a fork per planned worker until memory ran out": ((*RUN, "--jobs", "1679945453245"), {}, "--jobs 1679945453245 must be"),

@@ -37,6 +37,8 @@ class Tally:
     inputs: int = 0
     statuses: Counter[int] = field(default_factory=Counter)
     tracebacks: int = 0
+    #: Exits 2 with more than one line: a file with several problems gives one line for each.
+    several_lines: int = 0
     unnamed_lines: int = 0
     left_files: int = 0
     breaking: list[tuple[Attempt, tuple[str, ...]]] = field(default_factory=list)
@@ -45,6 +47,7 @@ class Tally:
         self.inputs += 1
         self.statuses[ended.status if ended.status in (*ALLOWED, 3) else -1] += 1
         self.tracebacks += ended.escaped is not None or "Traceback (most recent call last)" in ended.stderr
+        self.several_lines += ended.status == 2 and ended.stderr.count("\n") > 1
         self.unnamed_lines += len(unnamed(attempt, ended.stderr, ended.stdout)) if ended.status == 2 else 0
         self.left_files += bool(ended.temporaries or ended.gone or (ended.status not in (0, 1) and ended.new))
         if found := breaches(attempt, ended):
@@ -64,11 +67,12 @@ def fuzz(kind: str, count: int, folder, cache) -> Tally:
     return tally
 
 
-COLUMNS = ("inputs", "exit 0", "exit 1", "exit 2", "exit 3", "other", "tracebacks", "exit-2 lines naming no input", "files left or taken")
+COLUMNS = ("inputs", "exit 0", "exit 1", "exit 2", "exit 3", "other", "tracebacks", "exit 2 in 2+ lines", "exit-2 lines naming no input", "files left or taken")
 
 
 def row(name: str, tally: Tally) -> str:
-    cells = (tally.inputs, *(tally.statuses[status] for status in (0, 1, 2, 3, -1)), tally.tracebacks, tally.unnamed_lines, tally.left_files)
+    statuses = (tally.statuses[status] for status in (0, 1, 2, 3, -1))
+    cells = (tally.inputs, *statuses, tally.tracebacks, tally.several_lines, tally.unnamed_lines, tally.left_files)
     return f"{name:<13}" + "".join(f"{cell:>{max(8, len(column) + 2)}}" for cell, column in zip(cells, COLUMNS, strict=True))
 
 
@@ -80,6 +84,7 @@ def test_ten_thousand_inputs(tmp_path, capsys):
         total.inputs += tally.inputs
         total.statuses += tally.statuses
         total.tracebacks += tally.tracebacks
+        total.several_lines += tally.several_lines
         total.unnamed_lines += tally.unnamed_lines
         total.left_files += tally.left_files
         total.breaking += tally.breaking

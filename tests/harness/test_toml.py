@@ -12,6 +12,8 @@ NOT_TOML = {
     "an integer of 5000 digits": (b"seed = 1" + b"0" * 5000, "not valid TOML: an integer too long to read; TOML's integers are 64-bit"),
     "arrays nested 3000 deep": (b"a = " + b"[" * 3000 + b"]" * 3000, "not valid TOML: arrays or tables nested too deeply to read"),
     "bytes that are not UTF-8": (b'a = "\xff"', "not valid TOML: 'utf-8' codec can't decode byte 0xff"),
+    "tables nested 3000 deep by a dotted key": (b".".join([b"a"] * 3000) + b" = 1", "tables or arrays nested more than 100 levels deep"),
+    "inline tables nested 3000 deep": (b"a = " + b"{a = " * 3000 + b"1" + b"}" * 3000, "not valid TOML: arrays or tables nested too deeply to read"),
     "a key twice": (b"a = 1\na = 2", "not valid TOML: Cannot overwrite a value"),
 }
 
