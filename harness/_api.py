@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import datetime
-import math
 import platform
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
@@ -182,11 +181,17 @@ def check_seed(seed: int) -> None:
         raise UsageError(f"{seed} must be an integer from 0 to 2**63 - 1", option="seed")
 
 
+#: The longest timeout, in seconds: a day. A case's timer, and a worker's budget of several
+#: timeouts, must fit the clocks that arm them (a 64-bit count of nanoseconds, some 292 years).
+TIMEOUT_LIMIT = 86_400
+
+
 def check_timeout(seconds: float) -> None:
-    """Refuse a timeout that is not a positive number of seconds, naming the `timeout` option."""
-    # Not `seconds <= 0` alone: nan passes that, and neither nan nor inf can arm a timer.
-    if not (math.isfinite(seconds) and seconds > 0):
-        raise UsageError(f"{seconds} must be a positive, finite number of seconds", option="timeout")
+    """Refuse a timeout that is not a positive number of seconds up to a day, naming the `timeout` option."""
+    # Not `seconds <= 0` alone: nan passes that, and neither nan nor inf can arm a timer. No
+    # `math.isfinite` either: an integer too large for a float (from a config file) overflows it.
+    if not 0 < seconds <= TIMEOUT_LIMIT:
+        raise UsageError(f"{seconds} must be a positive number of seconds, at most {TIMEOUT_LIMIT} (a day)", option="timeout")
 
 
 def _prepare(options: RunOptions) -> Session:

@@ -179,7 +179,8 @@ def _union_decoder(args: tuple[Any, ...]) -> Decoder:
     def read(value: Any, path: str) -> Any:
         if isinstance(value, dict) and tagged:
             kind = value.get("type") if len(tagged) > 1 else next(iter(tagged))
-            if kind not in tagged:
+            # Between tagged records, a "type" that is not a string (an array, an object) names none of them.
+            if len(tagged) > 1 and not isinstance(kind, str) or kind not in tagged:
                 raise DecodeError(_member(path, "type"), f"expected one of {', '.join(map(repr, tagged))}, found {_shown(kind)}")
             return tagged[kind](value, path)
         problems = []

@@ -8,7 +8,7 @@ read by the scan.
 from __future__ import annotations
 
 import functools
-import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -20,6 +20,7 @@ from jsonschema.exceptions import best_match
 
 from ._errors import UsageError
 from ._gate import Thresholds
+from ._toml import TomlError, read_toml, wide, wide_integer
 
 #: The file read when no `--config` is given, if it exists.
 DEFAULT_CONFIG = Path("pyproject.toml")
@@ -66,11 +67,30 @@ def _validator() -> jsonschema.Draft202012Validator:
 def read_pyproject(path: Path) -> dict[str, Any]:
     """The TOML document in `path`; a one-line `UsageError` when it cannot be read or parsed."""
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        return read_toml(path)
     except OSError as error:
-        raise UsageError(f"{path}: cannot read: {error.strerror}", option="config") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise UsageError(f"{path}: not valid TOML: {error}") from None
+        raise UsageError(f"{path}: cannot read: {error.strerror or error}", option="config") from None
+    except TomlError as error:
+        raise UsageError(str(error)) from None
+
+
+def tool_table(path: Path, *names: str) -> dict[str, Any]:
+    """`[tool.<names>]` of the pyproject file in `path`, empty when it has none; a one-line
+    `UsageError` when it or a table around it is not a table, or holds an integer TOML does not."""
+    table: Any = read_pyproject(path)
+    for depth, name in enumerate(("tool", *names), start=1):
+        table = table.get(name, {})
+        if not isinstance(table, dict):
+            raise UsageError(f"{path}:[{'.'.join(('tool', *names)[:depth])}]: expected a table, found {type(table).__name__}")
+    if (found := wide_integer(table)) is not None:
+        at, value = found
+        raise UsageError(f"{path}:{key_path(('tool', *names), at)}: {wide(value)}")
+    return table
+
+
+def key_path(table: tuple[str, ...], keys: Iterable[str | int]) -> str:
+    """Where a value is in a pyproject file: `[tool.toolsurface].thresholds.min_cases`, `[tool.toolsurface].formats[0]`."""
+    return f"[{'.'.join(table)}]" + "".join(f"[{key}]" if isinstance(key, int) else f".{key}" for key in keys)
 
 
 def load_project_config(path: Path | None) -> ProjectConfig:
@@ -79,11 +99,10 @@ def load_project_config(path: Path | None) -> ProjectConfig:
         if not DEFAULT_CONFIG.is_file():
             return ProjectConfig()
         path = DEFAULT_CONFIG
-    table: dict[str, Any] = read_pyproject(path).get("tool", {}).get("toolsurface", {})
+    table = tool_table(path, "toolsurface")
     error = best_match(_validator().iter_errors(table))
     if error is not None:
-        where = ".".join(str(part) if isinstance(part, str) else f"[{part}]" for part in error.absolute_path)
-        raise UsageError(f"{path}:[tool.toolsurface]{'.' if where else ''}{where}: {error.message}".replace(".[", "["))
+        raise UsageError(f"{path}:{key_path(('tool', 'toolsurface'), error.absolute_path)}: {error.message}")
     base = path.parent
 
     def relative(value: str | None) -> Path | None:

@@ -27,9 +27,15 @@ class ToolsurfaceError(Exception):
         #: The pyproject file whose `[tool.toolsurface]` gave that value, when no flag did.
         self.config: Path | None = None
 
+    @property
+    def problems(self) -> tuple[str, ...]:
+        """What is wrong, one problem each: the message, whole. (Not its lines: a path a problem
+        names may hold a newline, which the front end escapes rather than breaks the line at.)"""
+        return (str(self),)
+
     def lines(self, flag: Callable[[str], str]) -> list[str]:
         """One line per problem, the input at fault named by `flag(option)` or by its config key."""
-        lines = str(self).splitlines()
+        lines = list(self.problems)
         if self.option is None:
             return lines
         if self.config is not None:
@@ -49,8 +55,12 @@ class ExpectationsError(ToolsurfaceError):
     """An expectations file that cannot be read or is invalid; each problem is one line."""
 
     def __init__(self, problems: list[str] | tuple[str, ...], *, option: str | None = None) -> None:
-        self.problems = tuple(problems)
-        super().__init__("\n".join(self.problems), option=option)
+        self._problems = tuple(problems)
+        super().__init__("\n".join(self._problems), option=option)
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        return self._problems
 
 
 class RequestRefused(Exception):

@@ -16,7 +16,6 @@ import datetime
 import enum
 import fnmatch
 import functools
-import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -28,6 +27,7 @@ import orjson
 from jsonschema.exceptions import best_match
 
 from ._errors import ExpectationsError
+from ._toml import TomlError, read_toml, wide, wide_integer
 from ._types import VerdictKind
 
 
@@ -136,11 +136,15 @@ def _plain(value: Any) -> Any:
 def load_expectations(path: Path) -> tuple[Expectation, ...]:
     """Read an expectations file (TOML, `[[expect]]` tables); raise `ExpectationsError` naming every problem."""
     try:
-        document = _plain(tomllib.loads(path.read_text(encoding="utf-8")))
+        read = read_toml(path)
     except OSError as error:
-        raise ExpectationsError([f"{path}: cannot read: {error.strerror}"], option="expectations") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
-        raise ExpectationsError([f"{path}: not valid TOML: {error}"]) from None
+        raise ExpectationsError([f"{path}: cannot read: {error.strerror or error}"], option="expectations") from None
+    except TomlError as error:
+        raise ExpectationsError([str(error)]) from None
+    if (found := wide_integer(read)) is not None:
+        at, value = found
+        raise ExpectationsError([f"{path}:$" + "".join(f"[{key}]" if isinstance(key, int) else f".{key}" for key in at) + f": {wide(value)}"])
+    document = _plain(read)
     problems = []
     for entry_errors in _errors_by_entry(_validator().iter_errors(document)):
         best = best_match(entry_errors)

@@ -26,6 +26,10 @@ from ._ports import Gateway
 from ._types import Case
 
 
+#: `K/N`, each a number of ASCII digits.
+_SHARD = re.compile(r"(?P<index>[0-9]{1,19})/(?P<count>[0-9]{1,19})")
+
+
 @dataclass(frozen=True, slots=True)
 class Shard:
     """Run every N-th case, starting at the K-th (1-based)."""
@@ -35,10 +39,12 @@ class Shard:
 
     @classmethod
     def parse(cls, text: str) -> Shard:
-        index, _, count = text.partition("/")
-        if not (index.isdigit() and count.isdigit() and 1 <= int(index) <= int(count)):
-            raise UsageError(f"{text!r} must look like K/N with 1 ≤ K ≤ N, e.g. 2/4", option="shard")
-        return cls(int(index), int(count))
+        # ASCII digits, and few enough for results.json's 64-bit integers: `str.isdigit` takes
+        # digits `int` refuses (²), and `int` refuses more than 4300 of them.
+        found = _SHARD.fullmatch(text)
+        if not (found and 1 <= int(found["index"]) <= int(found["count"]) < 2**63):
+            raise UsageError(f"{text!r} must look like K/N with 1 ≤ K ≤ N < 2**63, e.g. 2/4", option="shard")
+        return cls(int(found["index"]), int(found["count"]))
 
     def __str__(self) -> str:
         return f"{self.index}/{self.count}"

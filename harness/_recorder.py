@@ -46,8 +46,19 @@ class RecordingPorts(Ports):
         return super().inject(point, tools, messages)
 
 
-def record(target: Target, scenario: Scenario, timeout: float = 10.0) -> dict[str, Any]:
-    """The scenario document of one unmutated run of `target` on `scenario`; checked by the loader."""
+def record(target: Target, scenario: Scenario, timeout: float = 10.0, spec: str | None = None) -> dict[str, Any]:
+    """The scenario document of one unmutated run of `target` on `scenario`; checked by the loader.
+    What the run shows that cannot be recorded is the target's doing: given its `spec`, the error
+    names it, as the `target` option."""
+    try:
+        return _record(target, scenario, timeout)
+    except UsageError as error:
+        if spec is None or error.option is not None:
+            raise
+        raise UsageError(f"{spec!r}: {error}", option="target") from None
+
+
+def _record(target: Target, scenario: Scenario, timeout: float) -> dict[str, Any]:
     fmt_name = getattr(target, "tool_format", None) or scenario.tool_format
     own = own_boundaries(target)
     ports = RecordingPorts(scenario, fmt_name, own)

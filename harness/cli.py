@@ -46,7 +46,7 @@ from ._api import RunOptions, check_seed, check_timeout, defect_kills, prepare
 from ._api import reproduce as reproduce_case
 from ._config import load_project_config
 from ._errors import UsageError
-from ._exits import ending, exit_now, interrupting
+from ._exits import BAD_INPUT, ending, exit_now, interrupting
 from ._files import Publication, cannot_write, refuse_symlinks, write_report
 from ._printable import printable
 from ._progress import CaseProgress
@@ -106,15 +106,40 @@ class _Commands(TyperGroup):
         return command
 
     def invoke(self, ctx: Any) -> Any:
+        _showing_any_path(sys.stdout)
         try:
             return super().invoke(ctx)
-        except (typer.Exit, typer.Abort, typer.TyperException, BrokenPipeError):
-            raise  # typer's own endings: a command's exit status, a flag it refuses, a closed stdout
+        except typer.TyperException as error:
+            if (line := _usage_line(error)) is None:
+                raise
+            err.print(printable(line), markup=False, soft_wrap=True)
+            raise typer.Exit(BAD_INPUT) from None
+        except (typer.Exit, typer.Abort, BrokenPipeError):
+            raise  # typer's own endings: a command's exit status, an abort, a closed stdout
         except (Exception, KeyboardInterrupt) as error:
             status, lines = ending(error, flag)
             for line in lines:
                 err.print(printable(line), markup=False, soft_wrap=True)
             raise typer.Exit(status) from None
+
+
+def _showing_any_path(stream: Any) -> None:
+    """Let `stream` print any path a command was given. A file name that is not UTF-8 reaches
+    Python as lone surrogates (PEP 383), which a strict UTF-8 stdout refuses to write: they are
+    written back as the bytes they stand for, as `ls` shows such a name. (stderr already escapes them.)"""
+    if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+        stream.reconfigure(errors="surrogateescape")
+
+
+def _usage_line(error: typer.TyperException) -> str | None:
+    """A flag or argument typer refuses (a word where a number goes, a flag without its value), as
+    the one line any bad input gets, rather than typer's usage block; None for its other endings
+    (the help shown for a command given no arguments)."""
+    if error.exit_code != BAD_INPUT or type(error).__name__ == "NoArgsIsHelpError":
+        return None
+    context = getattr(error, "ctx", None)
+    hint = f" (see '{context.command_path} --help')" if context is not None else ""
+    return f"error: {error.format_message()}{hint}"
 
 
 app = typer.Typer(
@@ -405,12 +430,13 @@ def scan(
     from toolsurface.reports._scan import ScanReport, scan_json, scan_sarif
 
     from ._scan import default_cache_dir, load_config, scan_paths
+    from ._scan._config import TIME_LIMIT_MAX
     from ._scan._engine import selected
 
     if jobs is not None and jobs < 1:
         raise UsageError(f"{jobs} must be at least 1", option="jobs")
-    if time_limit is not None and not 0 < time_limit < float("inf"):
-        raise UsageError(f"{time_limit} must be a positive number of seconds", option="time_limit")
+    if time_limit is not None and not 0 < time_limit <= TIME_LIMIT_MAX:
+        raise UsageError(f"{time_limit} must be a positive number of seconds, at most {TIME_LIMIT_MAX} (a day)", option="time_limit")
     settings = load_config(config)
     if time_limit is not None:
         settings = dataclasses.replace(settings, time_limit=time_limit)
@@ -488,7 +514,7 @@ def record(
     options = _options(config, target=target, scenarios=scenario_paths)
     with options.naming_sources():
         host = load_target(options.target)
-    documents = [(scenario.id, record_run(host, scenario, timeout)) for scenario in scenarios.load(options.scenarios or None)]
+        documents = [(scenario.id, record_run(host, scenario, timeout, options.target)) for scenario in scenarios.load(options.scenarios or None)]
     try:
         folder.mkdir(parents=True, exist_ok=True)  # --out names a folder of its own, made as `run --out` is
     except OSError as error:
@@ -527,8 +553,6 @@ def import_(
         raise UsageError(f"{output}: is a file; otel writes one scenario per model-call span into a folder", option="output")
     imported = scenarios.import_log_file(kind.value, file, scenario_id)
     documents = [orjson.dumps(scenario, option=orjson.OPT_INDENT_2) + b"\n" for scenario in imported.scenarios]
-    for note in imported.notes:  # what was kept out, skipped or stood in for: the user reviews the skeleton with these
-        err.print(printable(note), markup=False, soft_wrap=True)
     if kind.value == "otel" and output is not None:
         paths = [output / f"{scenario['id']}.json" for scenario in imported.scenarios]
         with Publication(paths, option="output") as publication:  # all of them or none
@@ -541,6 +565,10 @@ def import_(
         sys.stdout.buffer.write(documents[0])
     else:
         write_report(output, documents[0], option="output")
+    # What was kept out, skipped or stood in for, once the skeletons are written (a failed write is its one line):
+    # the user reviews the skeleton with these.
+    for note in imported.notes:
+        err.print(printable(note), markup=False, soft_wrap=True)
     if kind.value == "otel" and output is not None:
         err.print(printable(f"wrote {len(documents)} scenario{'s' if len(documents) > 1 else ''} to {output}"), markup=False, soft_wrap=True)
 

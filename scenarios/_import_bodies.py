@@ -12,7 +12,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
 
 from ._import_common import (
     CUSTOM_TOOL,
@@ -21,6 +20,7 @@ from ._import_common import (
     Logged,
     Problem,
     calls,
+    json_text,
     label,
     list_at,
     object_at,
@@ -137,7 +137,7 @@ def read_openai(document: Any) -> Logged:
         path = f"$.{key}[{index}]"
         message = object_at(raw, path, "a message")
         if "role" not in message:  # a Responses item that is not a message: a call or its output
-            messages.append({"role": "tool", "content": orjson.dumps(message).decode()})
+            messages.append({"role": "tool", "content": json_text(message, path)})
             continue
         content = "\n".join(filter(None, [text(message.get("content"), f"{path}.content"), *calls(message, path)]))
         messages.append({"role": role(message["role"], f"{path}.role"), "content": content})

@@ -78,6 +78,37 @@ def shown(text: str) -> str:
     return _CONTROL.sub(lambda match: f"\\x{ord(match[0]):02x}", text)
 
 
+#: How many levels of arrays and objects orjson writes; it reads logs four times as deep (1024).
+WRITABLE_DEPTH = 254
+#: How deep a tool's input schema may nest: a scenario holds it four levels down, at
+#: `$.contract.admitted[i].input_schema`.
+SCHEMA_DEPTH = WRITABLE_DEPTH - 4
+
+
+def nesting(value: Any) -> int:
+    """How many levels of arrays and objects `value` is (0 for a string or a number); a loop, not
+    recursion, so that a log nested as deep as orjson reads it cannot exhaust the stack."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, level)
+            stack.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def no_deeper_than(value: Any, depth: int, path: str) -> Any:
+    """`value` (at `path`), when it nests no deeper than `depth` levels."""
+    if nesting(value) > depth:
+        raise Problem(path, f"nested more than {depth} levels deep: a scenario cannot hold it")
+    return value
+
+
+def json_text(value: Any, path: str) -> str:
+    """Logged JSON (at `path`) as the compact text a scenario message holds it in."""
+    return orjson.dumps(no_deeper_than(value, WRITABLE_DEPTH, path)).decode()
+
+
 def object_at(value: Any, path: str, what: str) -> dict[str, Any]:
     if not isinstance(value, dict):
         raise Problem(path, f"expected {what}, found {type(value).__name__}")
@@ -103,7 +134,7 @@ def tool(name: Any, description: Any, schema: Any, path: str, keys: tuple[str, s
         raise Problem(f"{path}.{keys[1]}", f"tool {name!r} has a description that is not a string ({type(description).__name__})")
     if schema is None:
         schema = {"type": "object", "properties": {}}  # a function without parameters takes none
-    schema = object_at(schema, f"{path}.{keys[2]}", "a JSON Schema object")
+    schema = no_deeper_than(object_at(schema, f"{path}.{keys[2]}", "a JSON Schema object"), SCHEMA_DEPTH, f"{path}.{keys[2]}")
     if schema.get("type") != "object":
         raise Problem(f"{path}.{keys[2]}.type", f"tool {name!r} takes {schema.get('type')!r} arguments; a tool's input schema is an object")
     kept = {field: value for field, value in (wire or {}).items() if value is not None}
@@ -144,18 +175,20 @@ def part_text(part: Any, path: str) -> str:
     if kind in ("text", "input_text", "output_text"):
         return str(part.get("text", part.get("content", "")))
     if kind in ("tool_use", "tool_call"):
-        return call_text(part.get("name"), part.get("input", part.get("arguments", {})))
+        key = "input" if "input" in part else "arguments"
+        return call_text(part.get("name"), part.get(key, {}), f"{path}.{key}")
     if kind == "tool_result":
         return text(part.get("content"), f"{path}.content")
     if kind == "tool_call_response":
-        response = part.get("response", part.get("result"))  # `result` in the conventions' first drafts
-        return response if isinstance(response, str) else orjson.dumps(response).decode()
+        key = "response" if "response" in part else "result"  # `result` in the conventions' first drafts
+        response = part.get(key)
+        return response if isinstance(response, str) else json_text(response, f"{path}.{key}")
     return f"[{kind} part]"
 
 
-def call_text(name: Any, arguments: Any) -> str:
-    """A tool call spelled out in a message: its name and its arguments as sent."""
-    return f"[tool_call {name}] {arguments if isinstance(arguments, str) else orjson.dumps(arguments).decode()}"
+def call_text(name: Any, arguments: Any, path: str) -> str:
+    """A tool call spelled out in a message: its name and its arguments (at `path`) as sent."""
+    return f"[tool_call {name}] {arguments if isinstance(arguments, str) else json_text(arguments, path)}"
 
 
 def calls(message: dict[str, Any], path: str) -> list[str]:
@@ -163,8 +196,9 @@ def calls(message: dict[str, Any], path: str) -> list[str]:
     spelled = []
     for index, call in enumerate(list_at(message.get("tool_calls") or [], f"{path}.tool_calls", "a list of tool calls")):
         function = object_at(call, f"{path}.tool_calls[{index}]", "a tool call").get("function") or {}
-        function = object_at(function, f"{path}.tool_calls[{index}].function", "a function call")
-        spelled.append(call_text(function.get("name"), function.get("arguments", "")))
+        where = f"{path}.tool_calls[{index}].function"
+        function = object_at(function, where, "a function call")
+        spelled.append(call_text(function.get("name"), function.get("arguments", ""), f"{where}.arguments"))
     return spelled
 
 

@@ -29,6 +29,7 @@ from ._import_common import (
     Logged,
     Problem,
     calls,
+    json_text,
     label,
     list_at,
     object_at,
@@ -260,7 +261,7 @@ def _event_text(body: dict[str, Any], path: str) -> str:
         except orjson.JSONDecodeError:
             tool_calls = None
     content = body.get("content")
-    said = content if content is None or isinstance(content, str | list) else orjson.dumps(content).decode()
+    said = content if content is None or isinstance(content, str | list) else json_text(content, f"{path}.content")
     return "\n".join(filter(None, [text(said, f"{path}.content"), *calls({"tool_calls": tool_calls}, path)]))
 
 

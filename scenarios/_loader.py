@@ -71,12 +71,15 @@ def scenario_files(paths: Iterable[Path | str]) -> tuple[list[Path], list[str]]:
     problems: list[str] = []
     for raw in paths:
         path = Path(raw)
-        if path.is_dir():
-            files.extend(sorted(path.glob("*.json")))
-        elif path.is_file():
-            files.append(path)
-        else:
-            problems.append(f"{path}: no such scenario file or folder")
+        try:
+            if path.is_dir():
+                files.extend(sorted(path.glob("*.json")))
+            elif path.is_file():
+                files.append(path)
+            else:
+                problems.append(f"{path}: no such scenario file or folder")
+        except OSError as error:  # a name too long for the system, a folder that cannot be listed
+            problems.append(f"{path}: cannot read: {error.strerror or error}")
     return files, problems
 
 

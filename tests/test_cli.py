@@ -400,11 +400,11 @@ def test_scan_names_a_path_that_is_not_python_and_checks_its_time_limit(tmp_path
     assert done.returncode == 2
     assert done.stdout.splitlines()[0].startswith(f"error: {tmp_path / 'notes.txt'}: not Python source (")
     bad = toolsurface("scan", str(tmp_path), "--time-limit", "0")
-    assert (bad.returncode, bad.stderr) == (2, "error: --time-limit 0.0 must be a positive number of seconds\n")
+    assert (bad.returncode, bad.stderr) == (2, "error: --time-limit 0.0 must be a positive number of seconds, at most 86400 (a day)\n")
     config = tmp_path / "pyproject.toml"
     config.write_text("[tool.toolsurface.scan]\ntime_limit = -1\n")
     refused = toolsurface("scan", str(tmp_path), "--config", str(config))
-    assert (refused.returncode, refused.stderr) == (2, f"error: {config}:[tool.toolsurface.scan].time_limit: expected a positive number of seconds, got -1\n")
+    assert (refused.returncode, refused.stderr) == (2, f"error: {config}:[tool.toolsurface.scan].time_limit: expected a positive number of seconds, at most 86400 (a day), got -1\n")
 
 
 @pytest.mark.whole_matrix

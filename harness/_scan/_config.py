@@ -9,7 +9,7 @@ from typing import Any
 
 import libcst as cst
 
-from .._config import read_pyproject
+from .._config import tool_table
 from .._errors import UsageError
 from ._presets import PRESETS, with_presets
 from ._types import ScanConfig
@@ -28,7 +28,7 @@ def load_config(path: Path | None) -> ScanConfig:
         path = Path("pyproject.toml")
         if not path.is_file():
             return ScanConfig()
-    table = dict(read_pyproject(path).get("tool", {}).get("toolsurface", {}).get("scan", {}))
+    table = dict(tool_table(path, "toolsurface", "scan"))
     presets = _presets(table.pop("preset", ()), f"{path}:[tool.toolsurface.scan].preset")
     defaults = {field.name: field.default for field in dataclasses.fields(ScanConfig)}
     known = set(defaults)
@@ -65,10 +65,15 @@ def _presets(value: object, where: str) -> tuple[str, ...]:
     return tuple(names)
 
 
+#: The longest a file may take, in seconds: a day. A worker's deadline must fit the clock that
+#: arms it (a 64-bit count of nanoseconds); no file takes anything near it.
+TIME_LIMIT_MAX = 86_400
+
+
 def time_limit(value: object, where: str) -> float:
-    """Seconds one file may take: a positive number (TOML's `30` or `2.5`)."""
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < float("inf"):
-        raise UsageError(f"{where}: expected a positive number of seconds, got {value!r}")
+    """Seconds one file may take: a positive number (TOML's `30` or `2.5`), at most a day."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= TIME_LIMIT_MAX:
+        raise UsageError(f"{where}: expected a positive number of seconds, at most {TIME_LIMIT_MAX} (a day), got {value!r}")
     return float(value)
 
 

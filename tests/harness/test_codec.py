@@ -104,6 +104,10 @@ def test_a_union_of_records_is_written_with_its_type_and_read_by_it():
     with pytest.raises(DecodeError) as refused:
         decode(tuple[Shape, ...], [{"type": "circle", "size": 1}, {"type": "hexagon", "size": 1}])
     assert str(refused.value) == """$[1].type: expected one of 'circle', 'square', found "hexagon\""""
+    for kind, shown in ((["circle"], "an array of 1"), ({"circle": 1}, "an object"), (1.5, "1.5")):
+        with pytest.raises(DecodeError) as refused:
+            decode(tuple[Shape, ...], [{"type": kind, "size": 1}])
+        assert str(refused.value) == f"$[0].type: expected one of 'circle', 'square', found {shown}"
     with pytest.raises(DecodeError, match=r"""^\$\.type: expected 'square', found "circle"$"""):
         decode(Square, {"type": "circle", "size": 1})
     shapes = validator(Shape)

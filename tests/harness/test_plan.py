@@ -89,7 +89,7 @@ def test_selection_and_sharding_partition_the_plan(scenarios):
     assert sorted(c.id for p in parts for c in p) == sorted(c.id for c in cases)
 
 
-@pytest.mark.parametrize("text", ["0/3", "4/3", "a/b", "3", "1/0"])
+@pytest.mark.parametrize("text", ["0/3", "4/3", "a/b", "3", "1/0", "²/³", "1/" + "9" * 5000, f"1/{2**63}", "１/２"])
 def test_bad_shards_are_named(text):
     with pytest.raises(UsageError, match=re.escape(f"{text!r} must look like K/N")) as raised:
         Shard.parse(text)

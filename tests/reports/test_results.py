@@ -119,6 +119,18 @@ REFUSED = {
         lambda d: d["cases"][0]["evidence"]["stop"].update(type="exploded"),
         f'$.cases[0].evidence.stop.type: expected one of {STOPS}, found "exploded"',
     ),
+    "a stop type that is not a string": (
+        lambda d: d["cases"][0]["evidence"]["stop"].update(type=["refused"]),
+        f"$.cases[0].evidence.stop.type: expected one of {STOPS}, found an array of 1",
+    ),
+    "a stop type that is an object": (
+        lambda d: d["cases"][0]["evidence"]["stop"].update(type={"type": "refused"}),
+        f"$.cases[0].evidence.stop.type: expected one of {STOPS}, found an object",
+    ),
+    "a stop type that is a number": (
+        lambda d: d["cases"][0]["evidence"]["stop"].update(type=7),
+        f"$.cases[0].evidence.stop.type: expected one of {STOPS}, found 7",
+    ),
     "a date that is not one": (lambda d: d["run"].update(date="tomorrow"), '$.run.date: expected a date, YYYY-MM-DD, found "tomorrow"'),
     "an unknown key": (lambda d: d["run"]["environment"].update(shell="bash"), "$.run.environment.shell: unexpected key in Environment"),
     "a missing key": (lambda d: d["cases"][1]["evidence"].pop("stop"), "$.cases[1].evidence: missing 'stop' of Evidence"),

@@ -201,6 +201,36 @@ def test_a_log_that_cannot_be_a_scenario_is_one_line_naming_the_path(kind, body,
     assert line.startswith(problem)
 
 
+def nested(depth):
+    """A JSON object `depth` levels deep: orjson reads up to 1024 levels, but writes only 254."""
+    value = {}
+    for _ in range(depth):
+        value = {"a": value}
+    return value
+
+
+CALL = {"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "web", "arguments": nested(500)}}]}
+PART = {"role": "assistant", "content": [{"type": "tool_use", "id": "t", "name": "web", "input": nested(500)}]}
+ITEM = {"type": "function_call", "name": "web", "arguments": nested(500)}
+
+
+@pytest.mark.parametrize(
+    ("kind", "body", "problem"),
+    [
+        ("openai", {"messages": [CALL], "tools": [TOOL]}, "log.json:$.messages[0].tool_calls[0].function.arguments: nested more than 254 levels deep"),
+        ("anthropic", {"messages": [PART], "tools": [ANTHROPIC_TOOL]}, "log.json:$.messages[0].content[0].input: nested more than 254 levels deep"),
+        ("openai", {"input": [ITEM], "tools": [RESPONSES_TOOL]}, "log.json:$.input[0]: nested more than 254 levels deep"),
+        ("openai", {"messages": [], "tools": [{**TOOL, "function": {**TOOL["function"], "parameters": {"type": "object", "x": nested(500)}}}]},
+         "log.json:$.tools[0].function.parameters: nested more than 250 levels deep"),
+    ],
+)  # fmt: skip
+def test_arguments_nested_deeper_than_a_scenario_can_hold_are_one_line_naming_the_path(kind, body, problem):
+    with pytest.raises(ScenarioError) as raised:
+        import_scenario(kind, body, "log.json", "x")
+    (line,) = raised.value.problems
+    assert line.startswith(problem), line
+
+
 def test_a_file_that_is_not_json_names_its_line_and_column(tmp_path):
     path = tmp_path / "log.json"
     path.write_text('{"tools": [\n  oops]}')

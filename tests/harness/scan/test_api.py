@@ -167,8 +167,8 @@ def test_the_defaults_never_take_a_json_rpc_send_for_a_model_dispatch(tmp_path):
         ('hook_condition = ["run.hooks and"]', r"\[tool.toolsurface.scan\].hook_condition: 'run.hooks and' is not a Python expression"),
         ('preset = "crewai"', r"\[tool.toolsurface.scan\].preset: unknown preset 'crewai' \(known: langchain, pydantic-ai, openai-agents, mcp\)"),
         ("preset = 3", r"\[tool.toolsurface.scan\].preset: expected a preset name or a list of them"),
-        ("time_limit = 0", r"\[tool.toolsurface.scan\].time_limit: expected a positive number of seconds, got 0"),
-        ('time_limit = "30"', r"\[tool.toolsurface.scan\].time_limit: expected a positive number of seconds, got '30'"),
+        ("time_limit = 0", r"\[tool.toolsurface.scan\].time_limit: expected a positive number of seconds, at most 86400 \(a day\), got 0"),
+        ('time_limit = "30"', r"\[tool.toolsurface.scan\].time_limit: expected a positive number of seconds, at most 86400 \(a day\), got '30'"),
     ],
 )
 def test_bad_settings_name_the_file_and_key(tmp_path, table, message):
