@@ -189,8 +189,7 @@ def test_an_out_folder_that_becomes_unusable_during_the_run_fails_cleanly(tmp_pa
         (["record", "--timeout", "nan"], "--timeout nan must be a positive number of seconds, at most 86400 (a day)"),
         (["run", "--timeout", "1e308"], "--timeout 1e+308 must be a positive number of seconds, at most 86400 (a day)"),
         (["record", "--timeout", "1e308"], "--timeout 1e+308 must be a positive number of seconds, at most 86400 (a day)"),
-        (["run", "--jobs", str(2**40)], f"--jobs {2**40} must be 0 (run in this process) or a number of worker processes up to 1024"),
-        (["run", "--jobs", "-1"], "--jobs -1 must be 0 (run in this process) or a number of worker processes up to 1024"),
+        (["run", "--jobs", "-1"], "--jobs -1 must be 0 (run in this process) or a number of worker processes"),
     ],
 )
 def test_a_seed_timeout_or_jobs_out_of_range_is_one_line_and_exit_2(tmp_path, args, problem):

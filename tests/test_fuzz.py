@@ -106,7 +106,7 @@ def test_what_the_fuzz_found_ends_as_promised(folders, args, files, problem):
     import_log = {LOG_FILE: json.dumps(LOGS["openai"]).encode()} if args[0] == "import" else {}  # a custom tool: a note to print
     ended = attempted(Attempt("found", args, tuple({**seeds().files(), **import_log, **files}.items()), names), folders)
     if problem is None:  # written as the byte the name stands for
-        assert ended.status in (0, 1) and "results: \ufffd/results.json" in ended.stdout and ended.new[0] == "\udcff/results.json"
+        assert ended.status in (0, 1) and "results: \\udcff/results.json" in ended.stdout and ended.new[0] == "\udcff/results.json"
     else:
         assert ended.status == 2 and problem in ended.stderr and ended.stderr.count("\n") == 1, ended.stderr
 
