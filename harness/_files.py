@@ -46,8 +46,11 @@ def through_symlink(path: Path) -> Path | None:
     walked = Path(path.anchor)
     for part in path.parts[1 if path.anchor else 0 :]:
         walked /= part
-        if walked.is_symlink():
-            return walked
+        try:
+            if walked.is_symlink():
+                return walked
+        except OSError:  # a name the system cannot look up (too long): writing there says why
+            return None
     return None
 
 

@@ -16,7 +16,7 @@ import os
 import signal
 import threading
 import traceback
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Iterator
 from typing import Any
 
 from toolsurface.scenarios import Scenario
@@ -60,7 +60,7 @@ def observe_ports(target: Target, scenario: Scenario, ports: Ports, timeout: flo
     stop: Stop = Returned()
     pid, forks = os.getpid(), _forks()
     try:
-        with _deadline(timeout) as expired, _stop_forked_copies(pid):
+        with _deadline(timeout), _stop_forked_copies(pid):
             _run(target, scenario, ports)
     except CaseTimeout:
         stop = TimedOut()
@@ -70,7 +70,7 @@ def observe_ports(target: Target, scenario: Scenario, ports: Ports, timeout: flo
         pass  # the ledger recorded what it refused; the oracle judges that, not the exception
     except BaseException as error:  # a target may raise anything, SystemExit included
         stop = _stopped_by(error, refusals, capacity_results, terse_refusals)
-    if expired():
+    if _expired[0]:
         stop = TimedOut()
     # What the request left for the collector goes now, while these ports are still its own: a
     # finalizer that settles or sends acts within the case, not at some later case's collection.
@@ -212,19 +212,23 @@ def alarm_handler() -> Iterator[None]:
 _LONGEST = 2.0**31
 
 
+#: The shortest a timer can be armed for: `setitimer` counts microseconds, and zero disarms it.
+_SHORTEST = 1e-6
+
+
 @contextlib.contextmanager
-def _deadline(seconds: float) -> Iterator[Callable[[], bool]]:
+def _deadline(seconds: float) -> Iterator[None]:
     """Interrupt the block after `seconds` (main thread on POSIX; elsewhere the block runs
-    unbounded); gives a function that tells whether the deadline passed."""
+    unbounded); `_expired` says afterwards whether the deadline passed."""
     _expired[0] = False
     if seconds <= 0 or not _can_time_out():
-        yield lambda: False
+        yield
         return
     with alarm_handler():
         # The handler a host installed in its place would let SIGALRM end the process instead.
         signal.signal(signal.SIGALRM, _expire)
-        signal.setitimer(signal.ITIMER_REAL, min(seconds, _LONGEST))
+        signal.setitimer(signal.ITIMER_REAL, min(max(seconds, _SHORTEST), _LONGEST))
         try:
-            yield lambda: _expired[0]
+            yield
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)

@@ -532,12 +532,13 @@ def _check_parts(shards: Sequence[ResultsFile]) -> None:
         if shard.index in parts:
             raise UsageError(f"{path}:$.run.shard: shard {shard} is also {parts[shard.index]}")
         parts[shard.index] = path
+    given = ", ".join(str(path) for path in parts.values())
     if len(counts) > 1:
-        raise UsageError(f"shards of different splits: {', '.join(f'/{n}' for n in sorted(counts))}")
+        raise UsageError(f"{given}:$.run.shard: shards of different splits: {', '.join(f'/{n}' for n in sorted(counts))}")
     (count,) = counts
     missing = [f"{index}/{count}" for index in range(1, count + 1) if index not in parts]
     if missing:
-        raise UsageError(f"shard {', '.join(missing)} missing: merge needs every part of the split")
+        raise UsageError(f"{given}:$.run.shard: shard {', '.join(missing)} missing: merge needs every part of the split")
 
 
 def _check_same_run(first: ResultsFile, results: ResultsFile) -> None:

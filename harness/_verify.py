@@ -21,7 +21,7 @@ from typing import NoReturn
 import orjson
 
 from toolsurface import scenarios as scenario_files
-from toolsurface.scenarios import Scenario
+from toolsurface.scenarios import Scenario, ScenarioError
 
 from ._api import SEED_LIMIT, RunOptions, Session, prepare
 from ._errors import ToolsurfaceError, UsageError
@@ -77,7 +77,7 @@ def verify(results: ResultsFile, size: int, seed: int, progress: Progress) -> Ve
     if not sampled:  # every case is equivalent: none ran, so none can run again
         return Verification(str(results.path), seed, 0, 0, run.target, run.red_target, ())
     options = rerun_options(run, (record.id for record in sampled))
-    check_recordings(results, scenario_files.load(options.scenarios or None))
+    check_recordings(results, _recordings(results, options))
     session = _prepared(results, options, sampled)
     rerun = {record.id: record for record in session.records(progress(len(sampled)))}
     differences = tuple(
@@ -127,6 +127,14 @@ def rerun_options(run: RunInfo, case_ids: Iterable[str]) -> RunOptions:
 def literal(case_id: str) -> str:
     """A `--select` glob that matches this id alone: `*`, `?` and `[` each matched as itself."""
     return re.sub(r"([*?[])", r"[\1]", case_id)
+
+
+def _recordings(results: ResultsFile, options: RunOptions) -> tuple[Scenario, ...]:
+    """The recordings the file names, loaded; a problem with them is the file's to name."""
+    try:
+        return scenario_files.load(options.scenarios or None)
+    except ScenarioError as error:
+        raise UsageError(f"{results.path}:$.run.scenario_paths: the recordings it was run on do not load: {error.problems[0]}") from None
 
 
 def check_recordings(results: ResultsFile, loaded: Sequence[Scenario]) -> None:

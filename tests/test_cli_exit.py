@@ -328,3 +328,10 @@ def test_more_jobs_than_a_run_can_use_are_capped_and_said_so(tmp_path, jobs):
     done = toolsurface("run", *ONE_CASE, "--jobs", jobs, "--out", "out", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert f"note: --jobs {jobs} is more than this run can use; it starts 1" in done.stderr
+
+
+def test_a_timeout_shorter_than_a_timer_can_count_still_times_every_case_out(tmp_path):
+    # Once an internal error: the alarm went off before the deadline's block began.
+    done = toolsurface("run", *ONE_CASE, "--timeout", "1e-300", "--jobs", "0", "--red-target", "none", "--out", "out", cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr

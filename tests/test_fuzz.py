@@ -97,6 +97,8 @@ FOUND = {
         "--target 'tests.fixtures.user_targets:Crashing': recording web-read-child-single-tool: the target crashed: RuntimeError",
     ),
     "a flag typer refuses, once typer's usage block of four lines": (("run", "--jobs", "x"), {}, "error: Invalid value for '--jobs'"),
+    "an --out too long to look up, once a crash looking for symbolic links": (("merge", *SHARD_FILES, "--out", "a" * 300), {}, "cannot write there"),
+    "one shard of two, once refused naming no input": (("merge", "--out", "merged", SHARD_FILES[0]), {}, ":$.run.shard: shard 2/2 missing"),
 }  # fmt: skip
 
 
