@@ -286,7 +286,11 @@ def find_case(planned: Iterable[Case], case_id: str, seed: int) -> Case:
 def _as_printed(path: Path) -> Path:
     """A scenario path as a reproduce command prints it: the path as given when something is
     there, else the path it is the `printable` form of."""
-    return path if path.exists() else Path(unprintable(str(path)))
+    try:
+        there = path.exists()
+    except OSError:  # a name the system cannot look up (too long): loading it says why
+        there = True
+    return path if there else Path(unprintable(str(path)))
 
 
 def reproduce(options: RunOptions, case_id: str) -> Reproduction:

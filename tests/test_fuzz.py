@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from tests.fixtures.fuzz.documents import DOCUMENTS, RUN
 from tests.fixtures.fuzz.flags import BASE, VALUES, flag_attempts, parameters
 from tests.fixtures.fuzz.runs import Attempt, Ended, breaches, run_attempt, work_folder
-from tests.fixtures.fuzz.seeds import CONFIG_FILE, EXPECTATIONS_FILE, GUARD_FILE, LOG_FILE, RESULTS_FILE, SHARD_FILES, seeds
+from tests.fixtures.fuzz.seeds import CASE, CONFIG_FILE, EXPECTATIONS_FILE, GUARD_FILE, LOG_FILE, RESULTS_FILE, SHARD_FILES, seeds
 from tests.scenarios.test_import import LOGS
 from toolsurface.harness._printable import printable
 from toolsurface.harness.cli import app
@@ -98,6 +98,7 @@ FOUND = {
     ),
     "a flag typer refuses, once typer's usage block of four lines": (("run", "--jobs", "x"), {}, "error: Invalid value for '--jobs'"),
     "an --out too long to look up, once a crash looking for symbolic links": (("merge", *SHARD_FILES, "--out", "a" * 300), {}, "cannot write there"),
+    "a reproduce path too long to look up, once a crash reading it as printed": (("reproduce", CASE, "--scenarios", "a" * 300), {}, "File name too long"),
     "one shard of two, once refused naming no input": (("merge", "--out", "merged", SHARD_FILES[0]), {}, ":$.run.shard: shard 2/2 missing"),
 }  # fmt: skip
 
