@@ -200,7 +200,9 @@ def test_collection_waits_while_a_case_runs_and_what_outlives_the_cases_is_froze
 
 
 def test_a_host_that_catches_the_interrupt_and_runs_on_has_still_timed_out(scenarios, cases):
-    result = run(scenarios, "CatchesTheInterrupt", cases[1], timeout=0.05)
+    from tests.fixtures.hostile_hosts import SlowAndSwallowsInterrupts
+
+    result = Runner(scenarios, SlowAndSwallowsInterrupts(), timeout=0.05).run_case(cases[1])
     assert result.verdict == Verdict(VerdictKind.ERROR, "target timed out")
     assert result.evidence.dispatches == 1  # it did send, past its time: nothing of that is judged
 
