@@ -17,7 +17,8 @@ PUBLIC = {
     "Publications", "ToolFormat", "FORMATS", "Snapshot", "capture", "snapshot_of", "RequestRefused", "SurfaceRefused",
     "SummaryRefused", "CapacityExceeded", "Scenario", "ToolDescriptor", "Message", "Contract", "Lane", "OwnerFact",
     "hidden_by", "Binding", "WebTools", "Must", "MutatedRequest", "tool_descriptors", "surfaces", "scenarios_for", "owner_facts",
-    "edit_sequences", "mutated_requests", "McpCatalogue", "ToolsPage",
+    "edit_sequences", "mutated_requests", "McpCatalogue", "ToolsPage", "Stage", "StageKind", "Point", "RequestOutcome",
+    "compress", "FactKind", "Ruling", "rulings",
 }  # fmt: skip
 
 
