@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .harness._canonical import Snapshot, capture, snapshot_of
+    from .harness._capacity import compress
     from .harness._errors import CapacityExceeded, RequestRefused, SummaryRefused, SurfaceRefused
     from .harness._formats import FORMATS, ToolFormat
     from .harness._mcp import McpCatalogue, ToolsPage
@@ -28,8 +29,8 @@ if TYPE_CHECKING:
         surfaces,
         tool_descriptors,
     )
-    from .scenarios._availability import Binding, OwnerFact, WebTools, hidden_by
-    from .scenarios._model import Contract, Lane, Message, Scenario, ToolDescriptor
+    from .scenarios._availability import Binding, FactKind, OwnerFact, Ruling, WebTools, hidden_by, rulings
+    from .scenarios._model import Contract, Lane, Message, Point, RequestOutcome, Scenario, Stage, StageKind, ToolDescriptor
 
 #: Where each public name lives.
 _HOMES = {
@@ -63,7 +64,18 @@ _HOMES = {
     "Message": "scenarios._model",
     "Contract": "scenarios._model",
     "Lane": "scenarios._model",
+    # What a host compares its own account with: each stage and its kind, the boundary after it,
+    # how the unchanged request ends, and what a context fit keeps.
+    "Stage": "scenarios._model",
+    "StageKind": "scenarios._model",
+    "Point": "scenarios._model",
+    "RequestOutcome": "scenarios._model",
+    "compress": "harness._capacity",
+    # Owner facts: building one, and what each does to a request.
     "OwnerFact": "scenarios._availability",
+    "FactKind": "scenarios._availability",
+    "Ruling": "scenarios._availability",
+    "rulings": "scenarios._availability",
     "hidden_by": "scenarios._availability",
     # What `hidden_by` is asked about: the identity a fact must be bound to, and the web tools facts govern.
     "Binding": "scenarios._availability",

@@ -104,6 +104,8 @@ def rule(fact: OwnerFact, binding: Binding, web: WebTools | None) -> Ruling:
 
 
 def rulings(facts: Iterable[OwnerFact], binding: Binding, web: WebTools | None) -> tuple[Ruling, ...]:
+    """The ruling on each fact for a request bound to `binding`, in the facts' order: why a fact a
+    host ignored may be ignored, or which tools one it trusted hides."""
     return tuple(rule(fact, binding, web) for fact in facts)
 
 

@@ -17,7 +17,7 @@ import typer
 import yaml
 
 from tests.fixtures.docs import PAGES, ROOT, all_blocks, blocks, prose
-from toolsurface import Binding, Ledger, OwnerFacts, RequestRefused, SurfaceRefused
+from toolsurface import Binding, FactKind, Ledger, OwnerFact, OwnerFacts, RequestRefused, SurfaceRefused, WebTools
 from toolsurface.harness.cli import app
 
 
@@ -211,21 +211,23 @@ def test_the_synopsis_shows_every_command_and_option():
 
 
 
-def run_guard_example(tools):
-    """The guard page's host example, run as written on three admitted OpenAI tools and `tools`:
-    what the model was sent, what the ledger settled, and the refusal raised, if any."""
-    (example,) = blocks("docs/guards.md", "## A host of your own", "python")
+def run_guard_example(hooks, facts=()):
+    """The guard page's host example, run as written on three admitted OpenAI tools, with `hooks`
+    as its recovery and hooks and `facts` in its owners' store: what the model was sent, what the
+    ledger settled, and the refusal raised, if any."""
+    example = blocks("docs/guards.md", "## A host of your own", "python")[0]
     admitted = [{"type": "function", "function": {"name": f"tool_{i}", "description": f"tool {i}", "parameters": {"type": "object"}}} for i in range(3)]
     sent, events = [], []
     client = SimpleNamespace(chat=SimpleNamespace(completions=SimpleNamespace(create=lambda **request: sent.append(request["tools"]))))
     given = {
         "ledger": Ledger("main", events),
-        "fact_store": OwnerFacts(()),
-        "incoming": SimpleNamespace(binding=Binding("run_1", "scope:research", "inv_1", "conn_1"), id="req_1"),
+        "fact_store": OwnerFacts(tuple(facts)),
+        "incoming": SimpleNamespace(binding=BINDING, id="req_1"),
         "admitted_tools": admitted,
-        "web_tools": None,
-        "tools": tools(json.loads(json.dumps(admitted))),
+        "web_tools": WebTools("tool_0", "tool_1"),
+        "run_hooks": lambda tools, messages: (hooks(tools), messages),
         "messages": [{"role": "user", "content": "Compare the two funds."}],
+        "fit_context": lambda messages: messages,
         "client": client,
         "model": "a-model",
     }
@@ -238,9 +240,23 @@ def run_guard_example(tools):
     return admitted, sent, settled, refused
 
 
+BINDING = Binding("run_1", "scope:research", "inv_1", "conn_1")
+
+
 def test_the_guard_example_sends_the_admitted_tools_and_settles_them_as_dispatched():
     admitted, sent, settled, refused = run_guard_example(lambda tools: tools)
     assert (sent, settled, refused) == ([admitted], [("req_1", "dispatched")], None)
+
+
+def test_the_guard_example_starts_a_request_from_the_tools_a_trusted_fact_leaves():
+    # A run deadline the host itself recorded for this request hides both web tools from the start:
+    # the request goes out without them, not refused as if it had dropped them itself.
+    deadline = OwnerFact(FactKind.RUN_DEADLINE_EXHAUSTED, "host", BINDING)
+    admitted, sent, settled, refused = run_guard_example(lambda tools: tools, facts=[deadline])
+    assert (sent, settled, refused) == ([[admitted[2]]], [("req_1", "dispatched")], None)
+    # The same fact bound to another run is not this request's: all three go.
+    elsewhere = OwnerFact(FactKind.RUN_DEADLINE_EXHAUSTED, "host", Binding("run_2", "scope:research", "inv_1", "conn_1"))
+    assert run_guard_example(lambda tools: tools, facts=[elsewhere])[1] == [admitted]
 
 
 def test_the_guard_example_refuses_an_edited_schema_before_the_model_and_settles_it_once():
@@ -248,6 +264,8 @@ def test_the_guard_example_refuses_an_edited_schema_before_the_model_and_settles
         tools[1]["function"]["parameters"]["additionalProperties"] = True
         return tools
 
-    _, sent, settled, refused = run_guard_example(edited)
+    admitted, sent, settled, refused = run_guard_example(edited)
     assert isinstance(refused, SurfaceRefused)
     assert (sent, settled) == ([], [("req_1", "pre_dispatch_rejected")])
+    # The hook edited the request's own copies, never the admitted list the next request starts from.
+    assert "additionalProperties" not in admitted[1]["function"]["parameters"]

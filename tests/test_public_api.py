@@ -1,6 +1,7 @@
 """The public API is small, loads lazily, and each name is what it says; the registries behind the engine are complete."""
 
 import ast
+import re
 import importlib
 import inspect
 import subprocess
@@ -17,7 +18,8 @@ PUBLIC = {
     "Publications", "ToolFormat", "FORMATS", "Snapshot", "capture", "snapshot_of", "RequestRefused", "SurfaceRefused",
     "SummaryRefused", "CapacityExceeded", "Scenario", "ToolDescriptor", "Message", "Contract", "Lane", "OwnerFact",
     "hidden_by", "Binding", "WebTools", "Must", "MutatedRequest", "tool_descriptors", "surfaces", "scenarios_for", "owner_facts",
-    "edit_sequences", "mutated_requests", "McpCatalogue", "ToolsPage",
+    "edit_sequences", "mutated_requests", "McpCatalogue", "ToolsPage", "Stage", "StageKind", "Point", "RequestOutcome",
+    "compress", "FactKind", "Ruling", "rulings",
 }  # fmt: skip
 
 
@@ -78,3 +80,23 @@ def test_the_example_host_imports_nothing_of_toolsurface_but_the_public_api():
             internal += [f"{path.name}:{node.lineno}: {ast.unparse(node)}" for m in modules if m.startswith("toolsurface.")]
     assert internal == []
     assert public and public <= PUBLIC, public - PUBLIC
+
+
+def test_the_api_table_in_docs_lists_every_public_name_and_the_wire_accessors():
+    from tests.fixtures.docs import section
+
+    table = section("docs/targets.md", "## The public API")
+    listed = set(re.findall(r"`(\w+)", table))
+    assert set(toolsurface.__all__) <= listed, set(toolsurface.__all__) - listed
+    assert {"ToolFormat.get_wire", "ToolDescriptor.wire"} <= set(re.findall(r"`(\w+\.\w+)", table))
+
+
+def test_a_host_builds_an_owner_fact_and_reads_its_ruling_from_public_names_alone():
+    binding = toolsurface.Binding("run_1", "scope", "inv_1", "conn_1")
+    web = toolsurface.WebTools("web_search", "web_read")
+    budget = toolsurface.OwnerFact(toolsurface.FactKind.SEARCH_BUDGET_EXHAUSTED, "web_gateway", binding, source_refs=("src_1",))
+    forged = toolsurface.OwnerFact(toolsurface.FactKind.RUN_DEADLINE_EXHAUSTED, "web_gateway", binding)
+    trusted, ignored = toolsurface.rulings([budget, forged], binding, web)
+    assert isinstance(trusted, toolsurface.Ruling) and trusted.trusted and trusted.hides == ("web_search",)
+    assert not ignored.trusted and ignored.ignored_because == "produced by web_gateway, not by host"
+    assert toolsurface.hidden_by([budget, forged], binding, web) == {"web_search"}
