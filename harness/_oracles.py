@@ -79,10 +79,11 @@ def judge(case: Case, observed: Observation, scenario: Scenario, expected: Expec
     From the case's call on, the calls are judged as one request made from there.
     """
     # A case whose point lies past where its request must end in a capacity result (by the target's
-    # own token count: see `judged_on`) is judged on that result; its change is never made. On a
+    # own token count: see `judged_on`) is judged on that result; its change is never made. The
+    # request ends at its first model call's fit, so every boundary of a later call is past it. On a
     # target's own boundaries, where its capacity check sits is its own: past it is where it stopped.
     beyond = scenario.outcome is RequestOutcome.CAPACITY and (
-        case.point not in scenario.points if case.point in RECORDED_POINTS else case.at not in observed.points
+        case.call > 1 or case.point not in scenario.points if case.point in RECORDED_POINTS else case.at not in observed.points
     )
     if (problem := _not_exercised(case, observed, beyond)) is not None:
         if isinstance(observed.stop, Crashed) and _settled_as_refusal(observed, scenario):

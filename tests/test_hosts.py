@@ -2,14 +2,15 @@
 
 Four styles: a host on `SurfaceGuard` (docs/guards.md's "Under toolsurface" block, run as
 written), and in `tests/fixtures/protocol_hosts.py` a plain host of its own, a host that lists its
-tools from the harness's MCP server port, and an async host. Each runs through the installed
+tools from the harness's MCP server port, and an async host; and the plain host with a token count
+of its own, declared. Each runs through the installed
 `toolsurface run --red-target none --jobs 2` and must exit 0 with no case survived, falsely
 rejected or in error.
 
 Time: the whole default matrix takes about 15 to 60 s per host on two busy cores, more than a
 test suite with a 30-minute budget on 2 cores should spend four times. So the guards.md host,
 the one the issue's "done when" names, runs the whole default matrix (marked `whole_matrix`);
-the other three each run one deterministic `--shard` of it (a quarter or a sixth: the plan is
+the others each run one deterministic `--shard` of it (a quarter or a sixth: the plan is
 dealt round robin, so every shard reaches every recording, the over-capacity ones and the MCP
 list changes included, which the test checks).
 """
@@ -31,7 +32,7 @@ from tests.fixtures.docs import ROOT, blocks
 
 FIXTURE = ROOT / "tests" / "fixtures" / "protocol_hosts.py"
 #: The three fixture hosts, each with the shard of the default matrix it runs.
-FIXTURE_HOSTS = [("plain", "1/4"), ("async_host", "2/4"), ("mcp_listing", "3/6")]
+FIXTURE_HOSTS = [("plain", "1/4"), ("async_host", "2/4"), ("mcp_listing", "3/6"), ("counting", "4/6")]
 #: What a gate that passes must not hold.
 FAILING = {"survived", "false_reject", "error"}
 
@@ -121,3 +122,8 @@ def test_a_host_of_each_documented_style_passes_its_shard_of_the_default_matrix(
     else:
         # Its tools come from the scenario: the server's list changes never reach it.
         assert set(mcp) <= {"equivalent"}, mcp
+    if factory == "counting":
+        # By its own count a request of several model calls ends at its first call's fit: a case
+        # at a later call's boundary is judged on that capacity result, never "not offered".
+        later = [case for case in cases if case["case"]["call"] > 1 and case["verdict"]["kind"] == "passed"]
+        assert later and all(case["verdict"]["reason"].startswith("explicit capacity result") for case in later)
