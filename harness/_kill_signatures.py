@@ -1,7 +1,7 @@
 """Kill signatures: where and how each reference defect fails while the guarded design passes.
 
 A failing case's signature is what its failure looks like without the particulars of one
-recording: the mutation's kind and delivery, the boundary it lands at, the lane and hook mode of
+recording: the mutation's kind, variant and delivery, the boundary it lands at, the lane and hook mode of
 the recording, and how the case failed (its verdict, how the request ended, and how its reservation
 was settled: an unsettled refusal and one settled twice end alike). A defect's kill
 signature is the set of signatures of the cases it fails on the default matrix, with how many cases
@@ -29,9 +29,9 @@ from ._types import CaseRecord, LedgerOp, VerdictKind
 DATA_FILE = "kill_signatures.json"
 #: What a signature is made of, in order: written into the data, so data made of other fields is
 #: never read as this kind.
-FIELDS = ("kind", "delivery", "at", "lane", "hooks", "verdict", "ending", "settled")
+FIELDS = ("kind", "variant", "delivery", "at", "lane", "hooks", "verdict", "ending", "settled")
 #: How many of `FIELDS` say where a case is; the rest say how it failed.
-WHERE = 5
+WHERE = 6
 #: A case's signature: one value per field of `FIELDS`.
 Signature = tuple[str, ...]
 #: The verdicts a defect is killed by: an `error` is never a kill (see `DefectProbe`).
@@ -41,7 +41,7 @@ KILLING = frozenset({VerdictKind.SURVIVED, VerdictKind.FALSE_REJECT})
 def where_of(record: CaseRecord) -> Signature:
     """Where a case is, without how it ended: the first `WHERE` fields of its signature."""
     case = record.case
-    return (case.mutation.kind.value, case.mutation.delivery.value, case.at, case.lane.value, case.hook_mode)
+    return (case.mutation.kind.value, case.mutation.variant, case.mutation.delivery.value, case.at, case.lane.value, case.hook_mode)
 
 
 def signature_of(record: CaseRecord) -> Signature:
@@ -102,13 +102,20 @@ def kill_signature(defect: str, failing: Iterable[CaseRecord]) -> KillSignature:
 
 
 def encode(data: KillSignatures) -> bytes:
-    """The data file: one line per defect, each signature as its fields then its count."""
-    lines = [
-        orjson.dumps(defect.defect).decode() + ": " + orjson.dumps([[*key, count] for key, count in defect.signatures.items()]).decode()
+    """The data file, compact: each field's values listed once, each signature as the index of its
+    value in each field's list then its count, one line per defect."""
+    values: list[dict[str, int]] = [{} for _ in FIELDS]
+    for defect in data.defects:
+        for signature in defect.signatures:
+            for index, value in zip(values, signature, strict=True):
+                index.setdefault(value, len(index))
+    rows = {
+        defect.defect: [[*(index[value] for index, value in zip(values, key, strict=True)), count] for key, count in defect.signatures.items()]
         for defect in data.defects
-    ]
-    head = orjson.dumps({"fields": list(FIELDS), "seed": data.seed, "cases": data.cases}).decode()[1:-1]
-    return ("{" + head + ',\n"defects": {\n' + ",\n".join(lines) + "\n}}\n").encode()
+    }
+    head = {"fields": list(FIELDS), "values": [list(index) for index in values], "seed": data.seed, "cases": data.cases}
+    lines = [f"{orjson.dumps(name).decode()}: {orjson.dumps(row).decode()}" for name, row in rows.items()]
+    return (orjson.dumps(head).decode()[:-1] + ',\n"defects": {\n' + ",\n".join(lines) + "\n}}\n").encode()
 
 
 def decode(raw: bytes) -> KillSignatures:
@@ -116,8 +123,10 @@ def decode(raw: bytes) -> KillSignatures:
     document: dict[str, Any] = orjson.loads(raw)
     if tuple(document["fields"]) != FIELDS:
         raise ValueError(f"{DATA_FILE} is made of {document['fields']}, not {list(FIELDS)}: regenerate it")
+    values = document["values"]
     defects = tuple(
-        KillSignature(name, FLAWS[name], {tuple(row[:-1]): row[-1] for row in rows}) for name, rows in document["defects"].items()
+        KillSignature(name, FLAWS[name], {tuple(field[at] for field, at in zip(values, row[:-1], strict=True)): row[-1] for row in rows})
+        for name, rows in document["defects"].items()
     )
     return KillSignatures(document["seed"], document["cases"], defects)
 

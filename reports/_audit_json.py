@@ -83,7 +83,7 @@ def audit_document(audit: Audit) -> dict[str, Any]:
         "diagnosis": {
             "likely": [
                 {
-                    "defect": like.defect, "flaw": like.flaw, "cases": like.count, "shown": round(like.shown, 4),
+                    "defect": like.defect, "alike": list(like.alike), "flaw": like.flaw, "cases": like.count, "shown": round(like.shown, 4),
                     "example": like.representative.id, "reproduce": audit.reproduce(like.representative),
                 }
                 for like in audit.diagnosis.likely

@@ -163,11 +163,12 @@ def _likely(audit: Audit) -> str:
         'not a proof; every failing case is still in its <a href="#causes">cause</a>.</p>'
     )
     rows = [
-        (_filter_link(f"{like.count:,}", like=like.defect), _code(like.defect), _text(like.flaw), f"{like.shown:.0%}",
+        (_filter_link(f"{like.count:,}", like=like.defect), _code(like.defect) + "".join(f" (or {_code(name)})" for name in like.alike),
+         _text(like.flaw), f"{like.shown:.0%}",
          _case_link(like.representative.id, like=like.defect) + f'<code class="cmd">{escape(audit.reproduce(like.representative))}</code>')
         for like in diagnosis.likely
     ]  # fmt: skip
-    parts = [intro, _table(("cases", "fails like", "its flaw", "its signatures seen", "e.g., and how to reproduce it"), rows, numeric=(0, 3))]
+    parts = [intro, _table(("cases", "fails like", "its flaw", "its signatures where the run fails", "e.g., and how to reproduce it"), rows, numeric=(0, 3))]
     if diagnosis.unexplained:
         parts.append(
             f"<p>{len(diagnosis.unexplained):,} failing cases fail like no reference defect, "

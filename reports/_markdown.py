@@ -186,15 +186,16 @@ def _likely(audit: Audit) -> Iterable[str]:
         "Each failing case's signature (mutation kind, delivery, boundary, lane, hook mode, verdict, how the request "
         "ended and was settled) matched against the kill signatures of the reference defects, each the guarded design "
         "with one flaw: a host that fails like one fails where and how that flaw fails, so look there first. A likeness, "
-        "not a proof; every failing case is still in its cause below."
+        "not a proof; defects whose cases cannot be told apart are named together (or …), and every failing case is "
+        "still in its cause below."
     )
     yield ""
     rows = [
-        (_code(like.defect), _prose(like.flaw), f"{like.count:,}", f"{like.shown:.0%}", _code(like.representative.id),
+        (_code(like.defect) + "".join(f" (or {_code(name)})" for name in like.alike), _prose(like.flaw), f"{like.count:,}", f"{like.shown:.0%}", _code(like.representative.id),
          _command(audit.reproduce(like.representative)))
         for like in diagnosis.likely
     ]  # fmt: skip
-    yield from _table(("fails like", "its flaw", "cases", "its signatures seen", "e.g.", "reproduce"), rows)
+    yield from _table(("fails like", "its flaw", "cases", "its signatures where the run fails", "e.g.", "reproduce"), rows)
     if diagnosis.unexplained:
         unexplained = diagnosis.unexplained_causes
         yield f"{len(diagnosis.unexplained):,} failing cases fail like no reference defect, in {len(unexplained)} causes; the largest:"

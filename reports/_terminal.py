@@ -114,6 +114,7 @@ class RunSummary:
         for likeness in diagnosis.likely[:MAX_LIKELY]:
             case = likeness.representative
             head = f"fails like {printable(likeness.defect)} ({printable(likeness.flaw)}): {likeness.count:,} cases"
+            head += f"; these cases fail alike on {', '.join(map(printable, likeness.alike))}" if likeness.alike else ""
             parts.append(Text.assemble(("  " + head, "toolsurface.fail")))
             parts.append(Text(f"             e.g. {printable(case.id)}"))
             parts.append(Text(f"             {audit.reproduce(case)}", style="toolsurface.command"))
