@@ -13,11 +13,13 @@ from dataclasses import dataclass
 
 from toolsurface.harness._expectations import Judged
 from toolsurface.harness._gate import Gate
+from toolsurface.harness._kill_signatures import Signature, bundled, where_of
 from toolsurface.harness._record import Record, RunInfo
 from toolsurface.harness._types import Capacity, CaseRecord, Crashed, Ending, Refused, Stop, VerdictKind
 from toolsurface.mutators import Kind
 from toolsurface.scenarios import POINTS
 
+from ._diagnosis import Diagnosis, diagnose
 from ._groups import Cause, Group, causes
 
 #: What a GREEN run proves, and what it does not: every audit says so in these words.
@@ -173,6 +175,19 @@ class Audit:
         """The failing cases grouped by cause, largest first (see `_groups`)."""
         return causes(self._tally.failing)
 
+    @functools.cached_property
+    def diagnosis(self) -> Diagnosis:
+        """Which reference defects the failing cases fail like, and what none explains (see `_diagnosis`)."""
+        return diagnose(self._tally.failing, self._tally.wheres, bundled())
+
+    def likeness_of(self, case: CaseRecord) -> str | None:
+        """The reference defect a failing case fails like; None for one no defect explains, or that passes."""
+        return self._likeness_by_case.get(case.id)
+
+    @functools.cached_property
+    def _likeness_by_case(self) -> dict[str, str]:
+        return {case.id: likeness.defect for likeness in self.diagnosis.likely for case in likeness.cases}
+
     def cause_of(self, case: CaseRecord) -> tuple[int, Group] | None:
         """The number of the cause a failing case belongs to (from 1, as reports list them) and its
         group; None for a case that does not fail."""
@@ -297,6 +312,8 @@ class _Tally:
         #: Cases by what the HTML case table filters on: kind, point, lane, hook mode and scenario.
         self.facets: dict[str, Counter[str]] = {facet: Counter() for facet in FACETS}
         self.red_failing = 0
+        #: Where every case is (`where_of`): where the run could have shown a flaw failing.
+        self.wheres: set[Signature] = set()
         self.failing: list[CaseRecord] = []
         self.accepted: list[CaseRecord] = []
         #: Per defect: the cases that kill it by mutation kind, and the first of them.
@@ -309,6 +326,7 @@ class _Tally:
         self.matrix.setdefault((kind, point), Counter())[verdict] += 1
         self.by_lane.setdefault((case.case.lane.value, case.case.hook_mode), Counter())[verdict] += 1
         self.points.setdefault(point)
+        self.wheres.add(where_of(case))
         for facet, value in zip(FACETS, (kind, point, case.case.lane, case.case.hook_mode, case.case.scenario), strict=True):
             self.facets[facet][value] += 1
         red_fails = case.red_verdict is not None and not case.red_verdict.kind.ok

@@ -20,7 +20,7 @@ from toolsurface.harness._types import VerdictKind
 
 from ._audit import DOES_NOT_PROVE, PROVES, Audit
 
-AUDIT_SCHEMA_VERSION = 2
+AUDIT_SCHEMA_VERSION = 3
 
 #: What orjson may write raw that `printable` would hide: DEL and everything past ASCII. Only a
 #: string's content can hold such a character, and there a JSON escape reads back the same.
@@ -80,6 +80,16 @@ def audit_document(audit: Audit) -> dict[str, Any]:
         "defects": None
         if audit.defects is None
         else [{"name": row.name, "kills": row.kills, "by_kind": dict(row.by_kind), "first": row.first} for row in audit.defects],
+        "diagnosis": {
+            "likely": [
+                {
+                    "defect": like.defect, "alike": list(like.alike), "flaw": like.flaw, "cases": like.count, "shown": round(like.shown, 4),
+                    "example": like.representative.id, "reproduce": audit.reproduce(like.representative),
+                }
+                for like in audit.diagnosis.likely
+            ],
+            "unexplained": len(audit.diagnosis.unexplained),
+        },
         "failing": [
             {"id": case.id, "verdict": case.verdict.kind, "reason": case.verdict.reason, "reproduce": audit.reproduce(case)}
             for case in audit.failing

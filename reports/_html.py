@@ -63,13 +63,14 @@ _FIELDS: tuple[tuple[str, str, Callable[[Audit, CaseRecord], Any]], ...] = (
     ("error", "ref", lambda a, c: error_of(c.evidence.stop)),
     ("defects_killed", "refs", lambda a, c: c.defects_killed or ()),
     ("reproduce", "around", lambda a, c: a.reproduce(c)),
+    ("fails_like", "ref", lambda a, c: a.likeness_of(c)),
     ("cause", "ref", lambda a, c: _cause_of(a, c)[0]),
     ("group", "ref", lambda a, c: _cause_of(a, c)[1]),
 )
 
 #: The sections, in page order, as the contents list names them.
 _CONTENTS = (
-    ("causes", "Failures by cause"), ("totals", "Totals"), ("matrix", "Matrix"), ("pairing", "RED/GREEN pairing"), ("defects", "Defects"),
+    ("likely", "Likely flaws"), ("causes", "Failures by cause"), ("totals", "Totals"), ("matrix", "Matrix"), ("pairing", "RED/GREEN pairing"), ("defects", "Defects"),
 ("expectations", "Expectations"), ("scenarios", "Scenarios"), ("scope", "Scope"),
     ("cases", "All cases"),
 )  # fmt: skip
@@ -94,7 +95,7 @@ def render_html(audit: Audit) -> str:
     )
     sections = "\n".join(
         [
-            _causes(audit), _totals(audit), _matrix(audit), _pairing(audit), _defects(audit), _expectations(audit),
+            _likely(audit), _causes(audit), _totals(audit), _matrix(audit), _pairing(audit), _defects(audit), _expectations(audit),
             _scenarios(audit), _scope(), _browser(audit),
         ]
     )  # fmt: skip
@@ -147,6 +148,33 @@ def _facts(audit: Audit) -> str:
         ("expectations judged on", _text(run.date.isoformat())),
     ]
     return _table(("", ""), facts, "facts")
+
+
+def _likely(audit: Audit) -> str:
+    """The reference defects the failing cases fail like, each linking to its cases in the table."""
+    diagnosis = audit.diagnosis
+    if not diagnosis.likely:
+        none = "<p>None: no failing case fails like a reference defect.</p>" if audit.failing else "<p>None: no case failed.</p>"
+        return _section("likely", "Likely flaws", none)
+    intro = (
+        "<p>Each failing case's signature (mutation kind, delivery, boundary, lane, hook mode, verdict, how the request "
+        "ended and was settled) matched against the kill signatures of the reference defects, each the guarded design "
+        "with one flaw: a host that fails like one fails where and how that flaw fails, so look there first. A likeness, "
+        'not a proof; every failing case is still in its <a href="#causes">cause</a>.</p>'
+    )
+    rows = [
+        (_filter_link(f"{like.count:,}", like=like.defect), _code(like.defect) + "".join(f" (or {_code(name)})" for name in like.alike),
+         _text(like.flaw), f"{like.shown:.0%}",
+         _case_link(like.representative.id, like=like.defect) + f'<code class="cmd">{escape(audit.reproduce(like.representative))}</code>')
+        for like in diagnosis.likely
+    ]  # fmt: skip
+    parts = [intro, _table(("cases", "fails like", "its flaw", "its signatures where the run fails", "e.g., and how to reproduce it"), rows, numeric=(0, 3))]
+    if diagnosis.unexplained:
+        parts.append(
+            f"<p>{len(diagnosis.unexplained):,} failing cases fail like no reference defect, "
+            f"in {len(diagnosis.unexplained_causes)} causes.</p>"
+        )
+    return _section("likely", f"Likely flaws ({len(diagnosis.likely)})", *parts)
 
 
 def _causes(audit: Audit) -> str:
@@ -368,6 +396,7 @@ def _browser(audit: Audit) -> str:
         ("lane", "lane", _counted(audit.facet("lane"), sorted(audit.facet("lane")))),
         ("hooks", "hook mode", _counted(audit.facet("hooks"), ["hooks", "no-hooks"])),
         ("scenario", "scenario", _counted(audit.facet("scenario"), [s.id for s in audit.run.scenarios])),
+        ("like", "fails like", [(like.defect, like.count) for like in audit.diagnosis.likely]),
         ("cause", "cause", [(str(number), cause.count) for number, cause in enumerate(audit.causes, 1)]),
     ]
     selects = "".join(
@@ -386,7 +415,7 @@ def _browser(audit: Audit) -> str:
         "<label>group (a cause's links set it)<input id=\"f-group\" readonly placeholder=\"all\"></label>"
         '<label>search ids, reasons, diffs, ledger and facts<input type="search" id="f-q" autocomplete="off"></label>'
         '<button type="button" id="case-reset">clear filters</button></div>\n'
-        '<output id="case-count" for="f-verdict f-kind f-point f-lane f-hooks f-scenario f-cause f-group f-q" aria-live="polite">'
+        '<output id="case-count" for="f-verdict f-kind f-point f-lane f-hooks f-scenario f-like f-cause f-group f-q" aria-live="polite">'
         "</output>\n"
         '<table id="case-table"><thead><tr><th>verdict</th><th>case (click for its view)</th><th>ending</th>'
         '<th>red target</th><th>reason</th></tr></thead><tbody id="case-rows"></tbody></table>\n'

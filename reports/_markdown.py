@@ -57,6 +57,7 @@ def _lines(audit: Audit) -> Iterable[str]:
     if audit.broad:
         yield ""
     yield from _run_facts(audit)
+    yield from _likely(audit)
     yield from _causes(audit)
     yield from _totals(audit)
     yield from _matrix(audit)
@@ -172,6 +173,35 @@ def _defects(audit: Audit) -> Iterable[str]:
         for row in audit.defects
     ]
     yield from _table(("defect", "killed by", "by kind", "first killing case"), rows)
+
+
+def _likely(audit: Audit) -> Iterable[str]:
+    """The reference defects the failing cases fail like: only when some do."""
+    diagnosis = audit.diagnosis
+    if not diagnosis.likely:
+        return
+    yield f"## Likely flaws ({len(diagnosis.likely)})"
+    yield ""
+    yield (
+        "Each failing case's signature (mutation kind, delivery, boundary, lane, hook mode, verdict, how the request "
+        "ended and was settled) matched against the kill signatures of the reference defects, each the guarded design "
+        "with one flaw: a host that fails like one fails where and how that flaw fails, so look there first. A likeness, "
+        "not a proof; defects whose cases cannot be told apart are named together (or …), and every failing case is "
+        "still in its cause below."
+    )
+    yield ""
+    rows = [
+        (_code(like.defect) + "".join(f" (or {_code(name)})" for name in like.alike), _prose(like.flaw), f"{like.count:,}", f"{like.shown:.0%}", _code(like.representative.id),
+         _command(audit.reproduce(like.representative)))
+        for like in diagnosis.likely
+    ]  # fmt: skip
+    yield from _table(("fails like", "its flaw", "cases", "its signatures where the run fails", "e.g.", "reproduce"), rows)
+    if diagnosis.unexplained:
+        unexplained = diagnosis.unexplained_causes
+        yield f"{len(diagnosis.unexplained):,} failing cases fail like no reference defect, in {len(unexplained)} causes; the largest:"
+        yield ""
+        yield from (f"- `{cause.verdict}` × {cause.count}: {_reason(cause.reason)}" for cause in unexplained[:MAX_EXAMPLES])
+        yield ""
 
 
 def _causes(audit: Audit) -> Iterable[str]:

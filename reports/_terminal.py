@@ -38,6 +38,8 @@ THEME = Theme(
 #: How many causes of failure the summary shows, each by one representative case, before pointing
 #: at the audit and results.json: a red run reads as its few causes, not its first cases.
 MAX_CAUSES = 10
+#: How many likely flaws the summary shows before pointing at the audit for the rest.
+MAX_LIKELY = 5
 #: How many lines of each failing case's surface diff it shows.
 MAX_DIFF_LINES = 3
 
@@ -82,6 +84,7 @@ class RunSummary:
             killed = len(audit.defects) - len(alive)
             line = f"reference defects: {killed} of {len(audit.defects)} killed"
             parts.append(Text(line + (f"; not killed: {', '.join(alive)}" if alive else ""), style="toolsurface.fail" if alive else ""))
+        parts += self._likely()
         parts += self._causes()
         if audit.accepted:
             parts.append(Text(f"{len(audit.accepted)} failing cases accepted by expectations"))
@@ -99,6 +102,29 @@ class RunSummary:
         else:
             parts.append(Text(f"FAIL: {self._why_failed()}; results: {printable(self.results_path)}", style="toolsurface.fail"))
         yield Group(*parts)
+
+    def _likely(self) -> list[RenderableType]:
+        """The reference defects the failing cases fail like, each with its flaw, its count, an
+        example and the command that reproduces it; then how many cases fail like none."""
+        audit = self.audit
+        diagnosis = audit.diagnosis
+        if not diagnosis.likely:
+            return []
+        parts: list[RenderableType] = [Text("likely flaws (the reference defects these failures look like; see the causes below for why each failed):")]
+        for likeness in diagnosis.likely[:MAX_LIKELY]:
+            case = likeness.representative
+            head = f"fails like {printable(likeness.defect)} ({printable(likeness.flaw)}): {likeness.count:,} cases"
+            head += f"; these cases fail alike on {', '.join(map(printable, likeness.alike))}" if likeness.alike else ""
+            parts.append(Text.assemble(("  " + head, "toolsurface.fail")))
+            parts.append(Text(f"             e.g. {printable(case.id)}"))
+            parts.append(Text(f"             {audit.reproduce(case)}", style="toolsurface.command"))
+        if len(diagnosis.likely) > MAX_LIKELY:
+            rest = diagnosis.likely[MAX_LIKELY:]
+            parts.append(Text(f"  … and {len(rest)} more likely flaws ({sum(like.count for like in rest):,} cases): the audit lists them"))
+        if diagnosis.unexplained:
+            unexplained = len(diagnosis.unexplained)
+            parts.append(Text(f"  {unexplained:,} failing cases fail like no reference defect, in {len(diagnosis.unexplained_causes)} causes"))
+        return parts
 
     def _causes(self) -> list[RenderableType]:
         """Each cause: its verdict, size and reason class, then its representative case with that

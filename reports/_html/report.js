@@ -11,7 +11,7 @@
   // Filter controls and the case field each one compares.
   var FILTERS = {
     verdict: "verdict", kind: "kind", point: "point", lane: "lane", hooks: "hook_mode", scenario: "scenario",
-    cause: "cause", group: "group"
+    like: "fails_like", cause: "cause", group: "group"
   };
   var STATE = Object.keys(FILTERS).concat(["q"]);
 

@@ -158,3 +158,16 @@ def test_an_expectation_naming_a_tenth_of_the_plan_or_more_is_broad(recorded, tm
     entries = audit_document(audit)["expectations"]
     assert [(entry["planned"], entry["broad"]) for entry in entries] == [(planned, True), (6, False)]
     jsonschema.validate(audit_document(audit), SCHEMA, format_checker=jsonschema.FormatChecker())
+
+
+def test_the_json_summary_opens_its_failures_with_the_defect_they_fail_like(record):
+    audit = Audit(record)
+    diagnosis = audit_document(audit)["diagnosis"]
+    (top, *_) = diagnosis["likely"]
+    likeness = audit.diagnosis.likely[0]
+    assert top == {
+        "defect": "shared-ref", "alike": [], "flaw": likeness.flaw, "cases": likeness.count, "shown": round(likeness.shown, 4),
+        "example": likeness.representative.id, "reproduce": record.run.reproduce(likeness.representative.id),
+    }  # fmt: skip
+    assert sum(like["cases"] for like in diagnosis["likely"]) + diagnosis["unexplained"] == len(audit.failing)
+    assert {audit.likeness_of(case) for case in likeness.cases} == {"shared-ref"}

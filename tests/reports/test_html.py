@@ -150,8 +150,14 @@ def _in_view(audit, record):
         "change": case.change, "diff": evidence.diff, "ledger": tuple(str(event) for event in evidence.ledger),
         "points": evidence.points, "dispatches": evidence.dispatches, "facts": tuple(str(ruling) for ruling in evidence.availability),
         "error": error_of(evidence.stop), "defects_killed": record.defects_killed or (), "reproduce": audit.run.reproduce(record.id),
+        "fails_like": likened(audit).get(record.id),
         **grouped(audit).get(record.id, {"cause": None, "group": None}),
     }  # fmt: skip
+
+
+def likened(audit):
+    """Per failing case id, the reference defect it fails like, as the case table filters them."""
+    return {case.id: likeness.defect for likeness in audit.diagnosis.likely for case in likeness.cases}
 
 
 def grouped(audit):
@@ -268,7 +274,7 @@ def test_the_summary_shows_the_audits_totals(audit, page):
     assert f"<h2>Failures by cause ({len(audit.failing)} failing cases, {len(causes)} causes)</h2>" in page
     # Every cause and every group of it shows its first case's reproduce command.
     groups = [group for cause in causes for group in cause.groups]
-    assert page.count('<code class="cmd">') == len(causes) + len(groups)
+    assert page.count('<code class="cmd">') == len(audit.diagnosis.likely) + len(causes) + len(groups)
     for group in groups:
         assert html.escape(audit.reproduce(group.representative)) in page
     for line in audit.kinds():
@@ -307,11 +313,11 @@ def url(tmp_path_factory, page):
 
 
 def layout(browser):
-    """The page's scroll width, its client width and height, and where the causes and the case table start."""
+    """The page's scroll width, its client width and height, and where the likely flaws, the causes and the case table start."""
     return browser.execute_script(
         "var page = document.documentElement, top = id => document.getElementById(id).getBoundingClientRect().top + scrollY;"
         "return {width: page.scrollWidth, client: page.clientWidth, height: page.scrollHeight,"
-        " causes: top('causes'), cases: top('cases')};"
+        " likely: top('likely'), causes: top('causes'), cases: top('cases')};"
     )
 
 

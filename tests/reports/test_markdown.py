@@ -161,3 +161,23 @@ def test_a_code_span_renders_its_text_exactly_in_prose_and_in_a_table(shown):
     item = f"- {_command(shown)}"
     table = "\n".join(_table(("h",), [(_command(shown),)]))
     assert code_spans(item) == [shown] and code_spans(table) == [shown]
+
+
+def test_the_likely_flaws_come_before_the_causes_each_with_an_example_and_its_command(failing_record):
+    audit = Audit(failing_record)
+    text = render_markdown(audit)
+    (likeness,) = audit.diagnosis.likely
+    assert likeness.defect == "no-settle" and likeness.count == len(audit.failing)
+    assert text.index("## Likely flaws (1)") < text.index("## Failures by cause")
+    case = likeness.representative
+    row = (
+        f"| `no-settle` | {_prose(likeness.flaw)} | {likeness.count:,} | {likeness.shown:.0%} | {_command(printable(case.id))} "
+        f"| {_command(audit.reproduce(case))} |"
+    )
+    assert row in text
+    assert "fail like no reference defect" not in text
+
+
+def test_a_passing_audit_has_no_likely_flaws_section(recorded):
+    text = render_markdown(Audit(recorded(select=["web-read-child-single-tool/*/evidence/*"])))
+    assert "## Likely flaws" not in text and "## Failures by cause (0 failing cases, 0 causes)" in text

@@ -28,7 +28,7 @@ def test_a_failing_run_shows_each_cause_by_a_representative_with_its_diff_and_co
     assert f"             {case}\n             dispatched 1 request(s) with the change: removed 'market__web_read' (was at 0)\n" in text
     assert "               removed 'market__web_read' (was at 0)\n" in text
     assert f"             toolsurface reproduce {case} --target reference:legacy --seed 0\n" in text
-    assert text.count("toolsurface reproduce") == 1
+    assert text.count("toolsurface reproduce") == 1 + len(audit.diagnosis.likely)
     assert "FAIL: 6 of 6 cases failed; results: out/results.json" in text
 
 
@@ -42,7 +42,7 @@ def test_past_ten_causes_the_summary_says_how_many_more_and_where(audit_of):
     regrouped = Audit(replace(audit.results, cases=cases))
     text = render(RunSummary(regrouped, "out/results.json"))
     shown, rest = regrouped.causes[:10], regrouped.causes[10:]
-    assert text.count("toolsurface reproduce") == 10
+    assert text.count("toolsurface reproduce") == 10 + len(regrouped.diagnosis.likely)
     assert all(f"× {cause.count}: {cause.reason}\n" in text for cause in shown)
     assert not any(f": {cause.reason}\n" in text for cause in rest)
     more = sum(cause.count for cause in rest)
@@ -76,3 +76,30 @@ def test_a_failing_case_id_from_a_scenario_is_shown_escaped(audit_of):
     assert "\x1b" not in text and "\x07" not in text and "\r" not in text
     assert f"    survived × 1: a b\n             {first.id}\\x1b]0;pwned\\x07\\n\n             a\\rb\n" in text
     assert f"toolsurface reproduce '{first.id}\\x1b]0;pwned\\x07\\n' --target reference:legacy --seed 0\n" in text
+
+
+def test_a_failing_run_opens_with_the_flaws_it_fails_like_before_its_causes(audit_of):
+    globs = ["etf-compare-main-late-budget/*/hook/*", "etf-compare-main-hooked/*/post_seal/*", "etf-compare-main-openai/*/post_seal/*"]
+    audit = audit_of(target="reference:legacy", red_target="none", select=globs)
+    text = render(RunSummary(audit, "out/results.json"))
+    likely = audit.diagnosis.likely
+    assert [likeness.defect for likeness in likely[:2]] == ["early-only", "no-settle"]
+    head = "likely flaws (the reference defects these failures look like; see the causes below for why each failed):\n"
+    assert text.index(head) < text.index(f"× {audit.causes[0].count}: ")
+    for likeness in likely:
+        case = likeness.representative
+        assert (
+            f"  fails like {likeness.defect} ({likeness.flaw}): {likeness.count:,} cases\n"
+            f"             e.g. {case.id}\n"
+            f"             {audit.reproduce(case)}\n"
+        ) in text
+    if audit.diagnosis.unexplained:
+        assert f"  {len(audit.diagnosis.unexplained):,} failing cases fail like no reference defect, in " in text
+    # Only an id and the command that holds it may run past 160 characters: neither can be cut.
+    assert [line for line in text.splitlines() if len(line) > 160 and "/" not in line] == []
+
+
+def test_a_passing_run_shows_no_likely_flaws(audit_of):
+    audit = audit_of(select=["web-read-child-single-tool/*/evidence/*"])
+    assert audit.diagnosis.likely == ()
+    assert "likely flaws" not in render(RunSummary(audit, "out/results.json"))
