@@ -22,6 +22,7 @@ from toolsurface.mutators import Kind, Must
 from toolsurface.scenarios import RequestOutcome
 
 from ._oracles import (
+    BEFORE_POINT,
     CAPACITY_RESULT,
     DISPATCHED_AS_EXPECTED,
     EQUIVALENT,
@@ -38,8 +39,8 @@ from ._oracles import (
     UNREACHED,
     settlement_problems,
     stopped,
-    untyped_refusal,
 )
+from ._reasons import MAX_REASON, begins, fits
 from ._record import RunInfo, ScenarioInfo
 from ._types import (
     Capacity,
@@ -71,6 +72,7 @@ _NOT_EXERCISED = (
     FIRST_RUN,
     "mutation could not be applied at ",
     "target never offered injection point ",
+    BEFORE_POINT,
     "nothing observed: ",
     "made ",
 )
@@ -165,6 +167,10 @@ def _problems(run: RunInfo, info: ScenarioInfo | None, record: CaseRecord) -> It
         return
     scenario = _Judged.of(info, info.target_outcome)
     verdict = record.verdict
+    for where, judged in (("verdict", verdict), ("red_verdict", record.red_verdict)):
+        if judged is not None and not fits(judged.reason):
+            yield f"{where}.reason", f"{_unfit(judged.reason)}: the oracle writes one line of at most {MAX_REASON}"
+            return
     if record.evidence.aftermath or verdict.reason.startswith(_AFTER):
         # What the case did after its request: the verdict fails for it, whatever the request showed.
         yield from _aftermath(record)
@@ -179,6 +185,13 @@ def _problems(run: RunInfo, info: ScenarioInfo | None, record: CaseRecord) -> It
     killed, defects = record.defects_killed, run.defects
     if (killed is None) != (defects is None) or set(killed or ()) - set(defects or ()):
         yield "defects_killed", f"{killed!r} does not fit the defects the run ran ({defects!r})"
+
+
+def _unfit(reason: str) -> str:
+    """What keeps a reason from being one the oracle writes: its length, or its line breaks and spacing."""
+    if len(reason) > MAX_REASON:
+        return f"{len(reason)} characters"
+    return "a line break in it" if reason.splitlines() != [reason] else "spacing the oracle never writes"
 
 
 #: How the reasons begin of a verdict failed for what its case did after its request.
@@ -308,19 +321,21 @@ def _error(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
     if (said := stopped(stop)) is not None:
         hinted = said
         if isinstance(stop, Crashed) and not evidence.dispatches and not any(_ledger(evidence.ledger, scenario, Settlement.PRE_DISPATCH_REJECTED)):
-            hinted += untyped_refusal(stop)  # settled as a refusal (unless a publication was lost, which no record shows)
+            hinted = stopped(stop, settled_as_refusal=True) or said  # settled as a refusal (unless a publication was lost, which no record shows)
         if reason not in (said, hinted):
             yield f"the target's run stopped as {stop.tag}, and the reason is not the oracle's for that, {said!r}"
     elif isinstance(stop, NotRun):
         yield "the target was not run"
     elif reason.startswith((FORKED, STALE, NO_CLEAN_RUN, FIRST_RUN)):
         pass  # what the host did to its process and its state is not in the record: taken at its word
-    elif reason.startswith(f"mutation could not be applied at {point!r}: "):
+    elif begins(reason, f"mutation could not be applied at {point!r}: "):
         if point not in evidence.points:
             yield f"the target never offered {point!r}, so no mutation can have failed there"
     elif point not in evidence.points and not scenario.beyond(record):
-        if not reason.startswith(f"target never offered injection point {point!r}"):
-            yield f"the target never offered {point!r}, and the reason does not say so"
+        # Ended in its own capacity result before the point, or never offered it at all.
+        said = f"{BEFORE_POINT}{point!r}" if isinstance(stop, Capacity) else f"target never offered injection point {point!r}"
+        if not begins(reason, said):
+            yield f"the target never offered {point!r} (its run ended {evidence.ending}), and the reason does not say so"
     elif not evidence.dispatches and not evidence.ledger:
         if not reason.startswith("nothing observed: "):
             yield "the target touched neither gateway nor ledger, and the reason does not say so"

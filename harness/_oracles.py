@@ -16,7 +16,8 @@ from toolsurface.mutators import Kind, Must
 from toolsurface.scenarios import POINTS, RequestOutcome, Scenario, rulings
 
 from ._canonical import Snapshot
-from ._diff import diff_snapshots, diff_summaries
+from ._diff import Change, diff_snapshots, diff_summaries
+from ._reasons import MAX_REASON, changes_said, clip, fits, listed
 from ._types import (
     Amendment,
     Capacity,
@@ -49,13 +50,19 @@ FORKED = "target forked "
 STALE = "host state left by an earlier case "
 #: How the reason begins for a case whose scenario's clean run failed, so nothing holds the case to one.
 NO_CLEAN_RUN = "the target's unchanged request on this recording "
+#: How the reason begins for a case whose request ended in the host's own capacity result before
+#: the boundary its change was to be made at.
+BEFORE_POINT = "target ended in a capacity result before it reached injection point "
 #: How the reason begins for a case whose follow-up request failed, so whether its change outlived it is unknown.
 UNFOLLOWED = "the follow-up request on the same host "
 #: How the reason begins for a case whose first run went wrong before its change and was run again.
 FIRST_RUN = "its first run, on a host that had run other cases, "
 
 #: Why a request sent with the expected surface still fails a case whose change must be refused.
-REPAIRED = "the change was repaired instead of refused, so nothing says it happened and no pre_dispatch_rejected settlement records it"
+REPAIRED = "the change was repaired instead of refused, and no pre_dispatch_rejected settlement records it"
+#: Why a request sent with the expected surface fails a case whose change the MCP server made to
+#: its tool list: the host sent the list it had before, so it never saw the change to refuse it.
+MISSED = "the tools as listed before the MCP server changed its list: the host missed the change, so nothing refused the request"
 
 KILLED = Verdict(VerdictKind.KILLED, "refused before dispatch and settled as pre_dispatch_rejected")
 DISPATCHED_AS_EXPECTED = Verdict(VerdictKind.PASSED, "dispatched with the expected surface and settled as dispatched")
@@ -76,8 +83,14 @@ def judge(case: Case, observed: Observation, scenario: Scenario, expected: Expec
     """The verdict on one run of one case, and on the follow-up request after it.
 
     The model calls before the case's own are judged first: each must carry its expected surface.
-    From the case's call on, the calls are judged as one request made from there.
+    From the case's call on, the calls are judged as one request made from there. Its reason is
+    one line of at most `MAX_REASON` characters; what it names only in part, the evidence holds.
     """
+    verdict = _judge(case, observed, scenario, expected)
+    return verdict if fits(verdict.reason) else Verdict(verdict.kind, clip(verdict.reason))
+
+
+def _judge(case: Case, observed: Observation, scenario: Scenario, expected: Expected) -> Verdict:
     # A case whose point lies past where its request must end in a capacity result (by the target's
     # own token count: see `judged_on`) is judged on that result; its change is never made. The
     # request ends at its first model call's fit, so every boundary of a later call is past it. On a
@@ -85,26 +98,28 @@ def judge(case: Case, observed: Observation, scenario: Scenario, expected: Expec
     beyond = scenario.outcome is RequestOutcome.CAPACITY and (
         case.call > 1 or case.point not in scenario.points if case.point in RECORDED_POINTS else case.at not in observed.points
     )
+    if isinstance(observed.stop, Crashed):
+        return Verdict(VerdictKind.ERROR, stopped(observed.stop, _settled_as_refusal(observed, scenario)) or "")
     if (problem := _not_exercised(case, observed, beyond)) is not None:
-        if isinstance(observed.stop, Crashed) and _settled_as_refusal(observed, scenario):
-            problem += untyped_refusal(observed.stop)
-        return Verdict(VerdictKind.ERROR, problem)
+        return Verdict(VerdictKind.ERROR, clip(problem))
     verdict = _request(case, observed, scenario, expected, beyond)
     if observed.leaked:
-        return failed(verdict, f"{OUTLIVED}the next request on the same host differs from a clean one, {observed.leaked[0]}")
+        said = f"{OUTLIVED}the next request differs from a clean one: "
+        return failed(verdict, said + listed(observed.leaked, _WHY - len(said)))
     if observed.unfollowed:
-        return unjudged(verdict, f"{UNFOLLOWED}{observed.unfollowed}: whether the change outlived its request is unknown")
+        return unjudged(verdict, f"{UNFOLLOWED}{clip(observed.unfollowed, 48)}: whether the change outlived its request is unknown")
     if observed.first_run and verdict.kind.ok:
         # Run again on a fresh host, the case passed: its first run's failure still stands.
-        first, then = observed.first_run[0], verdict.kind.value
-        return Verdict(VerdictKind.ERROR, f"{FIRST_RUN}went wrong before its change was made ({first}); run again on a fresh host, it {then}")
+        then = f"); run again on a fresh host, it {verdict.kind.value}"
+        first = listed(observed.first_run, MAX_REASON - len(FIRST_RUN) - len("went wrong before its change was made (") - len(then))
+        return Verdict(VerdictKind.ERROR, f"{FIRST_RUN}went wrong before its change was made ({first}{then}")
     return verdict
 
 
 def _request(case: Case, observed: Observation, scenario: Scenario, expected: Expected, beyond: bool) -> Verdict:
     """The verdict on the case's own request, exercised as planned."""
     if observed.not_carried is not None:
-        return Verdict(VerdictKind.EQUIVALENT, f"{NOT_CARRIED}{observed.not_carried}")
+        return Verdict(VerdictKind.EQUIVALENT, NOT_CARRIED + clip(observed.not_carried, MAX_REASON - len(NOT_CARRIED)))
     if case.mutation.kind is Kind.MCP and not observed.listed and not observed.leaked:
         return UNREACHED
     if (earlier := _earlier_calls(case, observed, scenario, expected)) is not None:
@@ -112,21 +127,34 @@ def _request(case: Case, observed: Observation, scenario: Scenario, expected: Ex
     if beyond:
         return _judge_capacity(observed, scenario)
     if case.must is Must.REFUSE:
-        return _judge_refusal(from_call(observed, case.call), scenario, expected)
+        return _judge_refusal(from_call(observed, case.call), scenario, expected, case.mutation.kind)
     if scenario.outcome is RequestOutcome.CAPACITY:
         return _judge_capacity(observed, scenario)
     return _judge_dispatch(from_call(observed, case.call), scenario, expected, case.call)
 
 
+#: Of a reason that says why a verdict fails beside what the verdict was (`failed`, `unjudged`),
+#: how much the why may take: room is left to name the verdict it overrides (` (else: false_reject)`).
+_WHY = MAX_REASON - len(" (else: false_reject)")
+
+
 def failed(verdict: Verdict, why: str) -> Verdict:
     """`verdict` failed for `why`, found beside what made it: a passing verdict survives; a failing one keeps its kind."""
     kind = verdict.kind if not verdict.kind.ok else VerdictKind.SURVIVED
-    return Verdict(kind, f"{why} (else: {verdict.kind.value}, {verdict.reason})")
+    return Verdict(kind, _beside(why, verdict))
 
 
 def unjudged(verdict: Verdict, why: str) -> Verdict:
     """`verdict` cannot stand for `why`, found beside what made it: the case is an `error`."""
-    return Verdict(VerdictKind.ERROR, f"{why} (else: {verdict.kind.value}, {verdict.reason})")
+    return Verdict(VerdictKind.ERROR, _beside(why, verdict))
+
+
+def _beside(why: str, verdict: Verdict) -> str:
+    """`why (else: kind, reason)` in one reason: `why` first, cut to `_WHY`; the verdict it
+    overrides by its kind and reason where they fit whole beside it, else by its kind alone."""
+    why = clip(why, _WHY)
+    whole = f"{why} (else: {verdict.kind.value}, {verdict.reason})"
+    return whole if len(whole) <= MAX_REASON else f"{why} (else: {verdict.kind.value})"
 
 
 def amend_all(stream: Sequence[CaseRecord | Amendment]) -> list[CaseRecord]:
@@ -151,7 +179,7 @@ def _amended(verdict: Verdict, amendments: Sequence[Amendment]) -> Verdict:
     for what the host did late (each note begins with `LATE` or `UNWATCHED`)."""
     if not amendments:
         return verdict
-    why = "; ".join(dict.fromkeys(a.note for a in amendments))
+    why = listed(list(dict.fromkeys(a.note for a in amendments)), _WHY)
     return unjudged(verdict, why) if any(a.unjudged for a in amendments) else failed(verdict, why)
 
 
@@ -167,48 +195,58 @@ def _earlier_calls(case: Case, observed: Observation, scenario: Scenario, expect
     made later, cannot explain it."""
     for sent in observed.dispatches:
         if sent.call < case.call and sent.surface != expected[sent.call - 1]:
-            changes = "; ".join(map(str, diff_snapshots(expected[sent.call - 1], sent.surface)))
-            return Verdict(VerdictKind.SURVIVED, f"model call {sent.call} of {scenario.model_calls}, before the change, sent a surface that differs from the expected one: {changes}")
+            said = f"model call {sent.call} of {scenario.model_calls}, before the change, sent a surface that differs from the expected one: "
+            return Verdict(VerdictKind.SURVIVED, said + changes_said(diff_snapshots(expected[sent.call - 1], sent.surface), MAX_REASON - len(said)))
     return None
 
 
 def evidence(case: Case, observed: Observation, scenario: Scenario, expected: Expected) -> Evidence:
-    if (later := from_call(observed, case.call).dispatches):
-        sent = later[0]
-        changes = tuple(map(str, diff_snapshots(_of_call(expected, sent.call), sent.surface)))
-        changes += diff_summaries(scenario.contract.summary, sent.summary)
-    else:
-        changes = case.change or ()
+    """What the case's verdict rests on, each list whole: a reason names only the first few of it."""
     return Evidence(
         dispatches=len(observed.dispatches),
         ledger=observed.ledger,
         stop=observed.stop,
-        diff=changes,
+        diff=_diff_spoken_of(case, observed, scenario, expected),
         points=observed.points,
         availability=rulings(observed.facts, scenario.binding, scenario.contract.web_tools),
         aftermath=tuple(f"next request: {line}" for line in (*observed.leaked, *filter(None, [observed.unfollowed]))),
         listed=observed.listed,
+        before=observed.stale or observed.first_run,
     )
 
 
-def stopped(stop: Stop) -> str | None:
-    """Why a run that stopped so cannot be judged; None when it ran to an end."""
+def _diff_spoken_of(case: Case, observed: Observation, scenario: Scenario, expected: Expected) -> tuple[str, ...]:
+    """Every change of the model call a reason speaks of: the first that differs from its expected
+    surface (or capability summary), else the first from the case's own call; when nothing was
+    sent from there, the case's change."""
+    for sent in observed.dispatches:
+        # Before the case's own call only the surface is judged (`_earlier_calls`).
+        summary = diff_summaries(scenario.contract.summary, sent.summary) if sent.call >= case.call else ()
+        if changes := (*map(str, diff_snapshots(_of_call(expected, sent.call), sent.surface)), *summary):
+            return changes
+    return () if from_call(observed, case.call).dispatches else (case.change or ())
+
+
+def stopped(stop: Stop, settled_as_refusal: bool = False) -> str | None:
+    """Why a run that stopped so cannot be judged; None when it ran to an end.
+
+    A crash that sent nothing and was settled as a refusal gets a hint (`settled_as_refusal`): it
+    may be the host's own refusal type, which the harness cannot know unless the target declares it.
+    """
     if isinstance(stop, TimedOut):
         return "target timed out; it ignored the interrupt, so its worker process was killed" if stop.killed else "target timed out"
     if isinstance(stop, Died):
         return f"target's worker process {stop.how} while the case ran"
     if isinstance(stop, Crashed):
-        return f"target crashed: {stop.error_type}: {stop.message}"
+        kind = clip(stop.error_type, _NAME)
+        hint = f"; it sent nothing and settled as a refusal: if {kind} is its refusal, declare it in `refusals`" if settled_as_refusal else ""
+        head = f"target crashed: {kind}: "
+        return clip(head + clip(stop.message, MAX_REASON - len(head) - len(hint)) + hint)
     return None
 
 
-def untyped_refusal(crash: Crashed) -> str:
-    """The hint for a crash that sent nothing and was settled as a refusal is: it may be the
-    host's own refusal type, which the harness cannot know unless the target declares it."""
-    return (
-        f"; it sent nothing and settled the request as pre_dispatch_rejected, as a refusal does: if {crash.error_type}"
-        " is how the host refuses, declare it in the target's `refusals`"
-    )
+#: How much of an exception type's name a reason shows: room is left for its message.
+_NAME = 24
 
 
 def _settled_as_refusal(observed: Observation, scenario: Scenario) -> bool:
@@ -221,17 +259,29 @@ def _not_exercised(case: Case, observed: Observation, beyond: bool = False) -> s
     if observed.forks:
         return f"{FORKED}{observed.forks} process(es) while the case ran: what a copy of the host does is out of sight"
     if observed.stale:
-        return f"{STALE}changed this one before its change was made: {observed.stale[0]}"
+        said = f"{STALE}changed this one before its change was made: "
+        return said + listed(observed.stale, MAX_REASON - len(said))
     if observed.no_clean_run is not None:
-        return f"{NO_CLEAN_RUN}{observed.no_clean_run}, so neither the state this case started from nor what it left can be told"
+        why = clip(observed.no_clean_run, MAX_REASON - len(NO_CLEAN_RUN) - len(_UNTOLD))
+        return f"{NO_CLEAN_RUN}{why}{_UNTOLD}"
     if observed.injection_problem is not None:
-        return f"mutation could not be applied at {case.at!r}: {observed.injection_problem}"
+        said = f"mutation could not be applied at {case.at!r}: "
+        return said + clip(observed.injection_problem, MAX_REASON - len(said))
     if not observed.injected and not beyond:
         offered = ", ".join(observed.points) or "none"
-        return f"target never offered injection point {case.at!r} (offered: {offered})"
+        if isinstance(observed.stop, Capacity):
+            # The host's own capacity check ended the request first: nothing was there to change.
+            said = f"{BEFORE_POINT}{case.at!r} (offered: "
+        else:
+            said = f"target never offered injection point {case.at!r} (offered: "
+        return f"{said}{clip(offered, MAX_REASON - len(said) - 1)})"
     if not observed.touched:
         return "nothing observed: the target touched neither the gateway nor the ledger"
     return None
+
+
+#: How a reason ends for a case whose scenario's clean run failed.
+_UNTOLD = ", so what this case started from and what it left cannot be told"
 
 
 def settlement_problems(ledger: Sequence[LedgerEvent], lane: str, request: str, settlement: Settlement) -> list[str]:
@@ -268,23 +318,26 @@ def _calls(observed: Observation, scenario: Scenario) -> str:
     return f"model call {observed.dispatches[0].call} of {scenario.model_calls}: "
 
 
-def _judge_refusal(observed: Observation, scenario: Scenario, expected: Expected) -> Verdict:
+def _judge_refusal(observed: Observation, scenario: Scenario, expected: Expected, kind: Kind) -> Verdict:
     if observed.dispatches:
         sent = observed.dispatches[0]
         must = _of_call(expected, sent.call)
-        changes = [*map(str, diff_snapshots(must, sent.surface)), *diff_summaries(scenario.contract.summary, sent.summary)]
+        changes: list[Change | str] = [*diff_snapshots(must, sent.surface), *diff_summaries(scenario.contract.summary, sent.summary)]
         recorded = scenario.model_calls - sent.call + 1
         if not changes and len(observed.dispatches) == recorded:
-            # The change was undone before dispatch: the request looks right, but what was changed
-            # between admission and dispatch went unreported and unsettled as a refusal.
+            # The request went out as admitted. On the MCP server's list, the change was the
+            # server's: a host that sent its list from before it missed the change, and repaired
+            # nothing. Elsewhere the change was undone before dispatch, unreported and unsettled.
+            if kind is Kind.MCP:
+                return Verdict(VerdictKind.SURVIVED, f"{_calls(observed, scenario)}dispatched {MISSED}")
             return Verdict(VerdictKind.SURVIVED, f"{_calls(observed, scenario)}dispatched the expected surface: {REPAIRED}")
         said = f"{_calls(observed, scenario)}dispatched {len(observed.dispatches)} request(s) with the change"
         if changes:
-            said += ": " + "; ".join(changes[:3]) + ("; …" if len(changes) > 3 else "")
+            said += ": " + changes_said(changes, MAX_REASON - len(said) - 2)
         return Verdict(VerdictKind.SURVIVED, said)
     problems = _ledger_problems(observed, scenario, Settlement.PRE_DISPATCH_REJECTED)
     if problems:
-        return Verdict(VerdictKind.SURVIVED, "refused, but " + "; ".join(problems))
+        return Verdict(VerdictKind.SURVIVED, "refused, but " + listed(problems, MAX_REASON - len("refused, but ")))
     return KILLED
 
 
@@ -298,10 +351,11 @@ def _judge_capacity(observed: Observation, scenario: Scenario) -> Verdict:
         )
     if not isinstance(observed.stop, Capacity):
         why = observed.stop.message if isinstance(observed.stop, Refused) else "no dispatch and no capacity result"
-        return Verdict(VerdictKind.FALSE_REJECT, f"refused instead of an explicit capacity result: {why}")
+        said = "refused instead of an explicit capacity result: "
+        return Verdict(VerdictKind.FALSE_REJECT, said + clip(why, MAX_REASON - len(said)))
     problems = _ledger_problems(observed, scenario, Settlement.PRE_DISPATCH_REJECTED)
     if problems:
-        return Verdict(VerdictKind.SURVIVED, "capacity result, but " + "; ".join(problems))
+        return Verdict(VerdictKind.SURVIVED, "capacity result, but " + listed(problems, MAX_REASON - len("capacity result, but ")))
     return CAPACITY_RESULT
 
 
@@ -314,19 +368,21 @@ def _judge_dispatch(observed: Observation, scenario: Scenario, expected: Expecte
     for sent in observed.dispatches:
         said = f"model call {sent.call} of {calls}: " if calls > 1 else ""
         if sent.surface != (must := _of_call(expected, sent.call)):
-            changes = "; ".join(map(str, diff_snapshots(must, sent.surface)))
-            return Verdict(VerdictKind.SURVIVED, f"{said}dispatched a surface that differs from the expected one: {changes}")
+            said += "dispatched a surface that differs from the expected one: "
+            return Verdict(VerdictKind.SURVIVED, said + changes_said(diff_snapshots(must, sent.surface), MAX_REASON - len(said)))
         if summary := diff_summaries(scenario.contract.summary, sent.summary):
-            return Verdict(VerdictKind.SURVIVED, f"{said}dispatched a capability summary the contract does not state: {'; '.join(summary)}")
+            said += "dispatched a capability summary the contract does not state: "
+            return Verdict(VerdictKind.SURVIVED, said + changes_said(summary, MAX_REASON - len(said)))
     if last < calls:
         missing = f"model call {last + 1} of {calls} was never made: " if calls > 1 else ""
         if isinstance(observed.stop, Refused | Capacity):
-            return Verdict(VerdictKind.FALSE_REJECT, f"a legitimate change was refused: {missing}{observed.stop.message}")
+            said = f"a legitimate change was refused: {missing}"
+            return Verdict(VerdictKind.FALSE_REJECT, said + clip(observed.stop.message, MAX_REASON - len(said)))
         if last == 0:
             return Verdict(VerdictKind.FALSE_REJECT, f"a legitimate change was refused: {missing}no dispatch")
         # It sent what it was asked to and stopped: the recording it was to follow was not followed.
         return Verdict(VerdictKind.ERROR, f"made {last} of the {calls} model calls the recording makes: the tool calls of reply {last} were never answered")
     problems = _ledger_problems(observed, scenario, Settlement.DISPATCHED)
     if problems:
-        return Verdict(VerdictKind.SURVIVED, "dispatched, but " + "; ".join(problems))
+        return Verdict(VerdictKind.SURVIVED, "dispatched, but " + listed(problems, MAX_REASON - len("dispatched, but ")))
     return DISPATCHED_AS_EXPECTED

@@ -24,7 +24,7 @@ from ._printable import printable
 from ._types import CaseRecord, Totals
 
 #: Bumped on every change to what results.json holds.
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 
 
 @dataclass(frozen=True, slots=True)

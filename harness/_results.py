@@ -414,7 +414,8 @@ def _read_whole(path: Path, trust: Trust) -> ResultsFile:
 def _check_version(path: Path, document: Any) -> None:
     version = document.get("schema_version") if isinstance(document, dict) else None
     if version != SCHEMA_VERSION:
-        raise UsageError(f"{path}:$.schema_version: expected results.json schema version {SCHEMA_VERSION}, found {version!r}")
+        other = ": written by another version of toolsurface" if isinstance(version, int) and not isinstance(version, bool) else ""
+        raise UsageError(f"{path}:$.schema_version: expected results.json schema version {SCHEMA_VERSION}, found {version!r}{other}")
 
 
 def _decoded(path: Path, cls: type[T], data: Any, where: str) -> T:

@@ -300,6 +300,9 @@ class Evidence:
     #: `tools/list` pages the target read from the harness's MCP server: none, and an MCP list
     #: change could not reach it.
     listed: int = 0
+    #: How the host differed from a clean run before the case's change was made: state an earlier
+    #: case left, or what went wrong in the case's first run on such a host (empty: nothing).
+    before: tuple[str, ...] = ()
 
     @property
     def ending(self) -> Ending:

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from toolsurface.harness._reasons import CUT, clip
 from toolsurface.harness._types import CaseRecord, VerdictKind
 
 #: What a reason class leaves out, in order: quoted names first (they may hold digits or slashes),
@@ -23,22 +24,26 @@ _PARTICULAR = (
     (re.compile(r"(?<![\w/])/[^\s;,]*"), "<path>"),
     (re.compile(r"\d+"), "N"),
 )
+#: The count that opens a list of several changes (`_reasons.changes_said`), numbers already `N`.
+_COUNTED = re.compile(r"^(?:(?:, | and )?\w+ N [\w ]+?)+, e\.g\. ")
 _VERDICT_ORDER = {kind: index for index, kind in enumerate(VerdictKind)}
 
 
 def reason_class(reason: str) -> str:
-    """`reason` with what is particular to one case left out, and each repeated clause of its
-    list of changes kept once: `removed 'a' (was at 2); removed 'b' (was at 3)` and
-    `removed 'c' (was at 0)` are one class."""
+    """`reason` with what is particular to one case left out, and its list of changes said by the
+    kinds of change it names, each once: `removed 2 tools, e.g. removed 'a' (was at 2); removed 'b'
+    (was at 3)` and `removed 'c' (was at 0)` are one class. At most `MAX_REASON` characters."""
     text = " ".join(reason.split())
     for pattern, placeholder in _PARTICULAR:
         text = pattern.sub(placeholder, text)
     head, colon, tail = text.rpartition(": ")
     if not colon:
-        return text
-    # A reason lists its changes last, `; `-separated, and cuts a long list with `…`.
-    clauses = [clause for clause in dict.fromkeys(tail.split("; ")) if clause != "…"]
-    return f"{head}: {'; '.join(clauses)}"
+        return clip(text)
+    # A reason lists its changes last, `; `-separated: counted first (`moved N tools, e.g. `) when
+    # there are several, and cut with `…` where the list or a change in it did not fit.
+    tail = _COUNTED.sub("", tail)
+    clauses = [clause for clause in dict.fromkeys(tail.split("; ")) if not clause.endswith(CUT)]
+    return clip(f"{head}: {'; '.join(clauses) or CUT}")
 
 
 @dataclass(frozen=True, slots=True)

@@ -56,6 +56,8 @@ _FIELDS: tuple[tuple[str, str, Callable[[Audit, CaseRecord], Any]], ...] = (
     ("ending", "ref", lambda a, c: c.evidence.ending),
     ("change", "refs", lambda a, c: c.case.change),
     ("diff", "refs", lambda a, c: c.evidence.diff),
+    ("before", "refs", lambda a, c: c.evidence.before),
+    ("aftermath", "refs", lambda a, c: c.evidence.aftermath),
     ("ledger", "refs", lambda a, c: ledger_lines(c)),
     ("points", "refs", lambda a, c: c.evidence.points),
     ("dispatches", "plain", lambda a, c: c.evidence.dispatches),

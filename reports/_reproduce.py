@@ -10,7 +10,7 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
 from toolsurface.harness._printable import printable
-from toolsurface.harness._types import Capacity, Crashed, Refused, Reproduction
+from toolsurface.harness._types import Capacity, Crashed, Dispatch, Refused, Reproduction
 
 #: How each way of stopping with an exception is labelled, aligned with the other labels.
 _STOPPED = {Refused: "refusal ", Capacity: "capacity", Crashed: "crash   "}
@@ -33,8 +33,9 @@ class ReproductionView:
             yield _line(f"{'facts' if index == 0 else '':9}{ruling}")
         yield _line("gateway  " + ("no dispatch" if not observed.dispatches else f"{len(observed.dispatches)} dispatch(es)"))
         for dispatch, diff in zip(observed.dispatches, r.sent_diffs, strict=True):
-            against = "; ".join(diff) or "identical to the expected surface"
-            yield _line(f"  sent {dispatch.request}: {len(dispatch.surface)} tools; {against}")
+            yield from _sent(dispatch, diff, "the expected surface")
+        for index, line in enumerate(observed.stale or observed.first_run):
+            yield _line(f"{'before' if index == 0 else '':9}{line}")
         yield _line(f"ending   {observed.ending}")
         yield _line("ledger" + ("" if observed.ledger else "   untouched"))
         for event in observed.ledger:
@@ -58,13 +59,22 @@ def _next_request(r: Reproduction) -> Iterator[Text]:
     yield _line(f"next     an unchanged request on the same host, after this one: ended {follow.ending}")
     yield _line(f"  points {', '.join(follow.points) or 'none offered'}")
     for dispatch, diff in zip(follow.dispatches, r.next_sent_diffs, strict=True):
-        against = "; ".join(diff) or "identical to what a clean run sends"
-        yield _line(f"  sent {dispatch.request}: {len(dispatch.surface)} tools; {against}")
+        yield from _sent(dispatch, diff, "what a clean run sends")
     if leaked:
         for index, line in enumerate(leaked):
             yield _line(f"  {'differs' if index == 0 else '       '} from a clean run: {line}")
     else:
         yield _line("  as a clean run: nothing outlived the request")
+
+
+def _sent(dispatch: Dispatch, diff: tuple[str, ...], against: str) -> Iterator[Text]:
+    """One dispatch and every way it differs from `against`, one change a line: the verdict's
+    reason names only the first few."""
+    if not diff:
+        yield _line(f"  sent {dispatch.request}: {len(dispatch.surface)} tools; identical to {against}")
+        return
+    yield _line(f"  sent {dispatch.request}: {len(dispatch.surface)} tools; {len(diff)} difference(s) from {against}:")
+    yield from (_line(f"    {change}") for change in diff)
 
 
 def _line(text: str) -> Text:

@@ -14,6 +14,7 @@ from rich.text import Text
 from rich.theme import Theme
 
 from toolsurface.harness._printable import printable
+from toolsurface.harness._reasons import clip
 from toolsurface.harness._types import VerdictKind
 
 from ._audit import Audit
@@ -135,11 +136,13 @@ class RunSummary:
         for cause in causes[:MAX_CAUSES]:
             case = cause.representative
             kind = cause.verdict.value
-            parts.append(Text.assemble((f"{kind:>12} ", f"toolsurface.{kind}"), f"× {cause.count}: {printable(cause.reason)}"))
+            parts.append(Text.assemble((f"{kind:>12} ", f"toolsurface.{kind}"), f"× {cause.count}: {clip(printable(cause.reason))}"))
             parts.append(Text(f"             {printable(case.id)}"))
             if case.verdict.reason != cause.reason:
-                parts.append(Text(f"             {printable(case.verdict.reason)}"))
-            parts += [Text(f"               {printable(line)}", style="toolsurface.diff") for line in case.evidence.diff[:MAX_DIFF_LINES]]
+                parts.append(Text(f"             {clip(printable(case.verdict.reason))}"))
+            # The first changes, each cut to a line: the whole list is in results.json and the HTML report.
+            diff = case.evidence.diff[:MAX_DIFF_LINES]
+            parts += [Text(f"               {clip(printable(line))}", style="toolsurface.diff") for line in diff]
             # Printed already, word by word (`RunInfo.reproduce`): `printable` again would double its backslashes.
             parts.append(Text(f"             {audit.reproduce(case)}", style="toolsurface.command"))
         if len(causes) > MAX_CAUSES:

@@ -51,7 +51,7 @@
   }
 
   function searchText(c) {
-    var lines = [c.id, c.reason, c.error || ""].concat(c.change, c.diff, c.ledger, c.facts, c.defects_killed);
+    var lines = [c.id, c.reason, c.error || ""].concat(c.change, c.diff, c.before, c.aftermath, c.ledger, c.facts, c.defects_killed);
     return lines.join("\n").toLowerCase();
   }
 
@@ -139,7 +139,10 @@
     item("ending", c.ending + ", " + c.dispatches + " request(s) dispatched");
     item("points offered", c.points.length ? c.points.join(" → ") : el("span", "none", "none"));
     item("change", lines(c.change));
+    // Every change, whole: the reason above names only the first few.
     item("surface diff", lines(c.diff));
+    if (c.before.length) item("before its change", lines(c.before));
+    if (c.aftermath.length) item("after its request", lines(c.aftermath));
     // As `toolsurface reproduce` shows it: every reservation and settlement, refused ones marked.
     item("ledger trace", c.ledger.length ? lines(c.ledger) : el("span", "none", "untouched"));
     item("owner facts", lines(c.facts));

@@ -166,6 +166,20 @@ EDITS = {
         kind(K), lambda c: replace(c, defects_killed=("no-settle",)),
         "defects_killed", "('no-settle',) does not fit the defects the run ran (None)",
     ),
+    # The oracle writes one line of at most MAX_REASON characters: a list spelled out, or a message
+    # with its own lines, was put there by hand (and would flood the terminal and the reports).
+    "a reason spelled out past the limit": (
+        kind(S, "dispatched 1 request(s)"), lambda c: replace(c, verdict=Verdict(S, c.verdict.reason + "; moved 'x' from 1 to 2" * 8)),
+        "verdict.reason", "{long} characters: the oracle writes one line of at most 160",
+    ),
+    "a reason on two lines": (
+        kind(S, "dispatched 1 request(s)"), lambda c: replace(c, verdict=Verdict(S, "dispatched 1 request(s) with the change:\nremoved 'a'")),
+        "verdict.reason", "a line break in it: the oracle writes one line of at most 160",
+    ),
+    "a red reason spelled out past the limit": (
+        kind(K), lambda c: replace(c, red_verdict=Verdict(S, "dispatched " + "x" * 200)),
+        "red_verdict.reason", "211 characters: the oracle writes one line of at most 160",
+    ),
     "a red verdict on a run that was not paired": (
         kind(K), lambda c: replace(c, red_verdict=KILLED),
         "red_verdict", "a red verdict, but the run was not paired",
@@ -183,7 +197,8 @@ def test_an_edited_case_is_named_at_its_json_path(legacy, which, edit, where, wh
     found = check_cases(run, edited)
     assert found is not None and found.where == f"$.cases[{index}].{where}"
     diff = original.evidence.diff[0] if original.evidence.diff else ""
-    assert found.what == what.format(lane=scenario.lane, request=scenario.request, point=original.case.point.value, diff=diff)
+    long = len(edit(original).verdict.reason)
+    assert found.what == what.format(lane=scenario.lane, request=scenario.request, point=original.case.point.value, diff=diff, long=long)
 
 
 def test_a_record_holds_exactly_the_cases_its_run_selected(legacy):

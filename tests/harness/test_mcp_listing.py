@@ -135,7 +135,7 @@ def test_a_host_that_reads_only_the_first_page_loses_page_two(paged, paged_cases
     control = next(r for r in failed if r.case.mutation.mutator == "mcp.tool_added")
     assert control.verdict.kind is VerdictKind.SURVIVED
     assert "removed 'market__web_search' (was at 2)" in control.verdict.reason
-    assert "removed 'portfolio__get_holdings' (was at 4)" in control.verdict.reason
+    assert "removed 'portfolio__get_holdings' (was at 4)" in control.evidence.diff  # the reason names the first few
 
 
 @pytest.mark.parametrize(

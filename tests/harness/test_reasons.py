@@ -37,7 +37,7 @@ def test_an_undeclared_refusal_that_was_settled_gets_the_hint_to_declare_it(scen
     assert refused and all(r.verdict.kind is VerdictKind.ERROR for r in refused)
     assert all(
         r.verdict.reason
-        == "target crashed: HostSaysNo: tool surface changed; it sent nothing and settled the request as pre_dispatch_rejected,"
-        " as a refusal does: if HostSaysNo is how the host refuses, declare it in the target's `refusals`"
+        == "target crashed: HostSaysNo: tool surface changed; it sent nothing and settled as a refusal: if HostSaysNo is its refusal,"
+        " declare it in `refusals`"
         for r in refused
     )

@@ -90,17 +90,18 @@ def test_a_host_of_another_style_that_checks_passes(scenarios, cases):
 @pytest.mark.parametrize(
     ("host", "why"),
     [
-        ("CapsAt40", "dispatched a surface that differs from the expected one: removed '"),
-        ("CutsDescriptions", "dispatched a surface that differs from the expected one: description of "),
-        ("SelectsToLimit", "dispatched 128 of 140 required tools instead of an explicit capacity result"),
+        # Several changes are counted first, then named: `removed 6 tools, e.g. removed 'a' (was at 40); …`.
+        ("CapsAt40", r"dispatched a surface that differs from the expected one: (removed \d+ tools, e\.g\. )?removed '"),
+        ("CutsDescriptions", r"dispatched a surface that differs from the expected one: (changed \d+ descriptions, e\.g\. )?description of "),
+        ("SelectsToLimit", r"dispatched 128 of 140 required tools instead of an explicit capacity result"),
     ],
 )
 def test_a_host_that_caps_cuts_or_selects_fails_with_its_bug(scenarios, cases, host, why):
     failed = failing(run(scenarios, cases, HOSTS.format(host), f"{SIZES}/*"))
     assert failed and all(r.verdict.kind is VerdictKind.SURVIVED for r in failed)
-    assert all(r.verdict.reason.startswith(why) for r in failed)
+    assert all(re.match(why, r.verdict.reason) for r in failed)
     if host == "CapsAt40":  # whichever tool is 41st once owner facts have narrowed the list
-        assert all("(was at 40)" in r.verdict.reason for r in failed)
+        assert all(r.evidence.diff[0].endswith("(was at 40)") and "(was at 40)" in r.verdict.reason for r in failed)
 
 
 # -- capacity by the target's own arithmetic ------------------------------------------------------
@@ -122,7 +123,11 @@ def test_without_a_declared_estimator_the_recording_decides(scenarios, cases):
     failed = failing(run(scenarios, cases, HOSTS.format("UndeclaredCautiousHost"), f"{OPENAI}/*"))
     kinds = {r.verdict.kind for r in failed}
     assert kinds == {VerdictKind.ERROR, VerdictKind.FALSE_REJECT}
-    assert any(r.verdict.reason.startswith("target never offered injection point 'evidence'") for r in failed)
+    # Its own capacity result ended the request before the points past fitting: the reason says so.
+    before = [r for r in failed if r.verdict.kind is VerdictKind.ERROR]
+    assert before and all(r.evidence.ending is Ending.CAPACITY for r in before)
+    assert any(r.verdict.reason.startswith("target ended in a capacity result before it reached injection point 'evidence'") for r in before)
+    assert not any("never offered" in r.verdict.reason for r in before)
 
 
 def test_an_estimator_never_makes_a_recorded_capacity_result_fit(scenarios):

@@ -16,7 +16,7 @@ REASONS = [
     "refused, but reservation main:req_main_0019 was never settled; reservation left open: main:req_main_0019",
     "refused, but reservation child:req_child_0004 was never settled; reservation left open: child:req_child_0004",
     "dispatched 1 request(s) with the change: removed 'market__web_search' (was at 2)",
-    "dispatched 2 request(s) with the change: removed 'a' (was at 0); removed 'b' (was at 3); …",
+    "dispatched 2 request(s) with the change: removed 5 tools, e.g. removed 'a' (was at 0); removed 'b' (was at 3); …",
     "dispatched 1 request(s) with the change: schema of 'x' changed at /$defs/source_ref/properties/kind/enum",
     "a legitimate change was refused: final check: tool surface differs from the expected one: added 'w' at 2",
     "mutation could not be applied at 'hook': no tool named 'q1' in the request at this point",
@@ -36,6 +36,23 @@ def pool(recorded):
         ((REASONS[2], REASONS[3]), True),
         ((REASONS[2], REASONS[4]), False),
         (("target crashed: ValueError: 3", "target crashed: ValueError: 17"), True),
+        # A list counted and named in part is one class with a list of one, wherever it was cut.
+        (
+            (
+                "dispatched a surface that differs from the expected one: moved 38 tools, e.g. moved 'a' from 3 to 0; moved 'bcd' …",
+                "dispatched a surface that differs from the expected one: moved 'x' from 1 to 0",
+            ),
+            True,
+        ),
+        (
+            (
+                "dispatched a surface that differs from the expected one: moved 2 tools and removed 1 tool, e.g. moved 'a' from 3 to 0; …",
+                "dispatched a surface that differs from the expected one: moved 'x' from 1 to 0",
+            ),
+            True,
+        ),
+        (("dispatched a surface that differs from the expected one: moved 3 tools, e.g. moved 'a' from 3 to 0; …",
+          "dispatched a surface that differs from the expected one: removed 3 tools, e.g. removed 'a' (was at 0); …"), False),
         (("target crashed: ValueError: x", "target crashed: KeyError: x"), False),
     ],
 )

@@ -21,6 +21,7 @@ import pytest
 from tests.fixtures.hostile_records import ACTING, everywhere, with_case
 from toolsurface.harness._api import RunOptions, prepare
 from toolsurface.harness._printable import hidden, printable
+from toolsurface.harness._record import SCHEMA_VERSION
 from toolsurface.harness._results import read_results, write_results
 from toolsurface.harness._types import VerdictKind
 from toolsurface.mutators import Kind
@@ -147,7 +148,8 @@ def _in_view(audit, record):
         "verdict": record.verdict.kind, "reason": record.verdict.reason,
         "red_verdict": red and red.kind, "red_reason": red and red.reason,
         "controlled": record.controlled, "accepted": record.id in audit.gate.accepted, "ending": evidence.ending,
-        "change": case.change, "diff": evidence.diff, "ledger": tuple(str(event) for event in evidence.ledger),
+        "change": case.change, "diff": evidence.diff, "before": evidence.before, "aftermath": evidence.aftermath,
+        "ledger": tuple(str(event) for event in evidence.ledger),
         "points": evidence.points, "dispatches": evidence.dispatches, "facts": tuple(str(ruling) for ruling in evidence.availability),
         "error": error_of(evidence.stop), "defects_killed": record.defects_killed or (), "reproduce": audit.run.reproduce(record.id),
         "fails_like": likened(audit).get(record.id),
@@ -223,7 +225,7 @@ def test_a_hostile_string_in_every_field_stays_text(record):
     shown = elements.by_id
     for section in ("causes", "totals", "pairing", "defects", "expectations", "scenarios", "cases"):
         assert HOSTILE in shown[section], section
-    for fact in (f"Tool surface audit: {HOSTILE} — {HOSTILE}", f"{HOSTILE} (results schema 9), Python {HOSTILE} on {HOSTILE}"):
+    for fact in (f"Tool surface audit: {HOSTILE} — {HOSTILE}", f"{HOSTILE} (results schema {SCHEMA_VERSION}), Python {HOSTILE} on {HOSTILE}"):
         assert html.escape(fact) in page
     # And carried whole to the case view.
     (hostile,) = [case for case in cases_in(json.loads(data)) if case["reason"] == HOSTILE]

@@ -155,7 +155,11 @@ REFUSED = {
         lambda d: d["summary"]["gate"].update(ok=False),
         "$.summary.gate.ok: false does not add up to the cases, which give true",
     ),
-    "an older schema": (lambda d: d.update(schema_version=3), "$.schema_version: expected results.json schema version 9, found 3"),
+    "an older schema": (lambda d: d.update(schema_version=3), "$.schema_version: expected results.json schema version 10, found 3: written by another version of toolsurface"),
+    # Version 9 said no more than the first changes in a reason, had no `evidence.before`, and ended a run that settled twice as `returned`.
+    "the schema before this one": (
+        lambda d: d.update(schema_version=9), "$.schema_version: expected results.json schema version 10, found 9: written by another version of toolsurface"
+    ),
 }
 
 

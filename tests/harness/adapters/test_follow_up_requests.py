@@ -14,11 +14,12 @@ import pytest
 
 from tests.fixtures.frameworks import run_cases
 from toolsurface.harness._api import RunOptions, prepare
+from toolsurface.harness._reasons import begins
 from toolsurface.harness._types import VerdictKind
 
 #: Schema edits made in place on the live tool objects, at the first and the last point of a run.
 IN_PLACE_SCHEMA_EDITS = ["etf-compare-main-hooked/*/hook/schema.in_place:*", "etf-compare-main-hooked/*/post_seal/schema.in_place:*"]
-OUTLIVED = "the change outlived its request: the next request on the same host differs from a clean one, "
+OUTLIVED = "the change outlived its request: the next request differs from a clean one: "
 #: The import name each extra installs.
 _MODULES = {"pydantic-ai": "pydantic_ai", "langchain": "langchain", "openai-agents": "agents"}
 
@@ -38,7 +39,8 @@ def test_a_stock_in_place_schema_edit_outlives_its_request_and_the_guard_keeps_i
         (change,) = result.case.change  # "schema of 'market__web_search' changed at /type": the tool and the pointer
         assert result.verdict.kind is VerdictKind.SURVIVED, result.verdict.reason
         # The next run of the same agent shows the edit from its first boundary on, as the case made it.
-        assert result.verdict.reason.startswith(f"{OUTLIVED}at 'hook': {change}"), result.verdict.reason
+        # The reason names it as far as it fits on a line; the evidence keeps it whole.
+        assert begins(result.verdict.reason, f"{OUTLIVED}at 'hook': {change}"), result.verdict.reason
         assert result.evidence.aftermath == (f"next request: at 'hook': {change}",)
     guarded = run_cases(f"{framework}:guarded", IN_PLACE_SCHEMA_EDITS)
     assert [r.case.id for r in guarded] == [r.case.id for r in stock]
@@ -79,10 +81,11 @@ def test_reproduce_shows_the_follow_up_request_against_a_clean_run(tmp_path):
     start = lines.index("next     an unchanged request on the same host, after this one: ended dispatched")
     follow_up = lines[start:]
     # What the mutated request sent, then what the follow-up sent against a clean run, and where they differ.
-    assert any(line.startswith("  sent ") and line.endswith(change) for line in lines[:start])
-    assert any(line.startswith("  sent ") and line.endswith(change) for line in follow_up)
+    # Each sent request, then every change in it on a line of its own.
+    assert any(line.startswith("  sent ") and lines[at + 1] == f"    {change}" for at, line in enumerate(lines[:start]))
+    assert any(line.startswith("  sent ") and follow_up[at + 1] == f"    {change}" for at, line in enumerate(follow_up))
     assert f"  differs from a clean run: at 'hook': {change}" in follow_up
-    assert lines[-1].startswith(f"verdict  survived — {OUTLIVED}at 'hook': {change}")
+    assert begins(lines[-1].removeprefix("verdict  survived — "), f"{OUTLIVED}at 'hook': {change}")
     guarded = _reproduce(case_id, "pydantic-ai:guarded", tmp_path)
     assert guarded.returncode == 0, guarded.stdout + guarded.stderr
     assert "  sent req_main_0003: 6 tools; identical to what a clean run sends" in guarded.stdout

@@ -1,0 +1,138 @@
+"""Verdict reasons sized for a person: one line of at most `MAX_REASON` characters.
+
+A reason says what went wrong in words a reviewer reads at a glance; it is not the record of it.
+A list of changes is said by its size and its first few (`changes_said`), a host's own message is
+cut to fit (`clip`), and the whole of each lives in the case's evidence (`Evidence.diff`,
+`Evidence.before`, `Evidence.aftermath`, `Evidence.stop`), which the HTML case view and
+`toolsurface reproduce` show in full. A reason that lists 46 moved tools one by one runs to
+thousands of characters on one terminal line and tells a reviewer less than "moved 46 tools".
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from ._diff import Added, Change, DescriptionChanged, Moved, Removed, Renamed, SchemaChanged, Swapped, WireChanged
+
+#: The most characters a verdict's reason may have: about two thirds of a wide terminal line, so a
+#: line's own prefix (a verdict, a count) still fits beside it.
+MAX_REASON = 160
+#: How many changes a reason names before it only counts them.
+EXAMPLES = 3
+#: Marks text cut short to fit.
+CUT = "…"
+
+#: How each type of change is counted: the verb, and what one of it changes.
+_COUNTED: dict[type, tuple[str, str, str]] = {
+    Added: ("added", "tool", "tools"),
+    Removed: ("removed", "tool", "tools"),
+    Renamed: ("renamed", "tool", "tools"),
+    Moved: ("moved", "tool", "tools"),
+    Swapped: ("swapped", "pair", "pairs"),
+    DescriptionChanged: ("changed", "description", "descriptions"),
+    SchemaChanged: ("changed", "schema place", "schema places"),
+    WireChanged: ("changed", "wire field", "wire fields"),
+    # The capability summary's differences come as words (`diff_summaries`).
+    str: ("changed", "summary line", "summary lines"),
+}
+
+
+def one_line(text: str) -> str:
+    """`text` on one line: every run of whitespace, line breaks of any kind included, one space."""
+    return " ".join(text.split())
+
+
+def clip(text: str, width: int = MAX_REASON) -> str:
+    """`text` on one line, cut to at most `width` characters with `…` where it was cut."""
+    line = one_line(text)
+    if len(line) <= width:
+        return line
+    return line[: max(width - 1, 0)].rstrip() + CUT if width > 0 else ""
+
+
+def fits(reason: str) -> bool:
+    """Whether `reason` is a reason the oracle may write: one line, at most `MAX_REASON` characters."""
+    return len(reason) <= MAX_REASON and reason == one_line(reason)
+
+
+def begins(reason: str, prefix: str) -> bool:
+    """Whether `reason` begins with `prefix`, or with `prefix` cut short to fit (a long tool name or
+    point in it): what comes before its first `…` begins `prefix`."""
+    if reason.startswith(prefix):
+        return True
+    kept, cut, _ = reason.partition(CUT)
+    return bool(cut) and bool(kept) and one_line(prefix).startswith(kept.rstrip())
+
+
+def changes_said(changes: Sequence[Change | str], width: int = MAX_REASON) -> str:
+    """A list of changes in at most `width` characters: one change as itself; several counted by
+    type, then the first few that fit: `moved 38 tools, e.g. moved 'a' from 3 to 0; moved 'b' …`."""
+    if len(changes) == 1:
+        return said_in(changes[0], width)
+    if not changes:
+        return ""
+    return _examples(f"{tally(changes)}, e.g. ", changes, width)
+
+
+def listed(items: Sequence[str], width: int = MAX_REASON) -> str:
+    """Findings in at most `width` characters: the first few that fit, then how many there are in all."""
+    if len(items) == 1:
+        return clip(items[0], width)
+    if not items:
+        return ""
+    return _examples("", items, width, total=True)
+
+
+def tally(changes: Sequence[Change | str]) -> str:
+    """How many changes of each type, in the order each type first comes: `moved 36 tools and swapped 1 pair`."""
+    counts: dict[tuple[str, str, str], int] = {}
+    for change in changes:
+        key = _COUNTED[type(change) if not isinstance(change, str) else str]
+        counts[key] = counts.get(key, 0) + 1
+    said = [f"{verb} {count} {one if count == 1 else many}" for (verb, one, many), count in counts.items()]
+    return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
+
+
+def said_in(change: Change | str, width: int) -> str:
+    """One change in at most `width` characters: a change too long has its longest tool names cut,
+    so what happened to the tool and where still shows (`removed 'research_library__sea…' (was at 40)`)."""
+    line = one_line(str(change))
+    while len(line) > width and not isinstance(change, str):
+        names = [f.name for f in dataclasses.fields(change) if f.name in _NAMES and _cuttable(getattr(change, f.name))]
+        if not names:
+            break
+        longest = max(names, key=lambda name: len(getattr(change, name)))
+        keep = max(len(getattr(change, longest)) - (len(line) - width) - 1, _SHORTEST)
+        change = dataclasses.replace(change, **{longest: getattr(change, longest)[:keep] + CUT})
+        line = one_line(str(change))
+    return clip(line, width)
+
+
+def _cuttable(value: object) -> bool:
+    """A name that cutting to `_SHORTEST` characters and `…` makes shorter."""
+    return isinstance(value, str) and len(value) > _SHORTEST + len(CUT)
+
+
+#: The fields of a change that hold a tool's name, and how short a cut name may get.
+_NAMES = frozenset({"name", "first", "second", "before", "after"})
+_SHORTEST = 8
+
+
+def _examples(head: str, items: Sequence[Change | str], width: int, total: bool = False) -> str:
+    """`head`, then as many of the first `EXAMPLES` items as fit whole, `; `-separated; the first is
+    cut to fit when even it does not. A list said in part ends `; …` (with how many in all, when
+    `total`: nothing before says it)."""
+
+    def rest(shown: int) -> str:
+        return "" if shown == len(items) else (f"; … ({len(items)} in all)" if total else f"; {CUT}")
+
+    shown: list[str] = []
+    for item in items[:EXAMPLES]:
+        line = one_line(str(item))
+        if len(f"{head}{'; '.join([*shown, line])}{rest(len(shown) + 1)}") > width:
+            break
+        shown.append(line)
+    if not shown:
+        shown = [said_in(items[0], max(width - len(head) - len(rest(1)), 1))]
+    return clip(f"{head}{'; '.join(shown)}{rest(len(shown))}", width)
