@@ -29,6 +29,7 @@ from ._printable import printable, unprintable
 from ._record import Environment, Producer, RunInfo, ScenarioInfo, Summary, gate_of, summarize
 from ._reference import DEFECTS, GuardedPipeline
 from ._runner import DEFAULT_TIMEOUT, DefectProbe, Runner, offered_checkpoints, own_boundaries
+from ._sources import portable_path, portable_source
 from ._targets import NO_TARGET, load_target
 from ._types import Amendment, Case, CaseRecord, Observation, Reproduction, Role, Tally, Target
 from ._version import version
@@ -246,7 +247,7 @@ def _run_info(
         seed=options.seed,
         target=options.target,
         red_target=None if red is None else red_spec,
-        scenario_paths=tuple(map(str, options.scenarios)),
+        scenario_paths=tuple(portable_path(str(path)) for path in options.scenarios),
         select=tuple(options.select),
         shard=part,
         date=options.today or datetime.datetime.now(datetime.UTC).date(),
@@ -256,7 +257,7 @@ def _run_info(
         defects=None if runner.probe is None else tuple(runner.probe.defects),
         scenarios=tuple(
             ScenarioInfo(
-                s.id, s.source, s.digest, s.mode, s.lane, s.identity.request, s.outcome,
+                s.id, portable_source(s.source, s.digest), s.digest, s.mode, s.lane, s.identity.request, s.outcome,
                 runner.outcome(Role.TARGET, s.id), None if red is None else runner.outcome(Role.RED, s.id), s.model_calls,
             )
             for s in loaded

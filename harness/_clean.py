@@ -19,7 +19,7 @@ from ._canonical import Snapshot
 from ._diff import diff_snapshots
 from ._observe import observe_ports, target_ports
 from ._ports import Ports
-from ._types import Capacity, Case, Crashed, Died, Ending, Observation, Refused, Returned, Target, TimedOut
+from ._types import Capacity, Case, Crashed, Died, Ending, Interrupted, Observation, Refused, Returned, SettlementRefused, Target, TimedOut
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +78,7 @@ class NoCleanRun:
 def how(observed: Observation) -> str:
     """How a run ended, with its own words where it has some: `crashed (RuntimeError: pool exhausted)`."""
     stop = observed.stop
-    said = getattr(stop, "message", "") or getattr(stop, "how", "")
+    said = getattr(stop, "message", "") or getattr(stop, "how", "") or getattr(stop, "note", "")
     if isinstance(stop, Crashed):
         said = f"{stop.error_type}: {said}" if said else stop.error_type
     return f"{observed.ending.value} ({said})" if said else observed.ending.value
@@ -91,7 +91,7 @@ def failed_request(observed: Observation, timeout: float) -> str | None:
         return f"timed out after {timeout:g} s"
     if isinstance(stop, Crashed):
         return f"crashed ({stop.error_type}: {stop.message})"
-    if isinstance(stop, Died):
+    if isinstance(stop, Died | Interrupted):
         return f"ended with its worker process, which {stop.how}"
     if observed.forks:
         return f"forked {observed.forks} process(es)"
@@ -113,6 +113,6 @@ def clean_run(target: Target, scenario: Scenario, timeout: float) -> CleanRun | 
     started = time.monotonic()
     ports, observed = unchanged_request(target, scenario, timeout)
     seconds = time.monotonic() - started
-    if (failure := failed_request(observed, timeout)) is not None or not isinstance(observed.stop, Returned | Refused | Capacity):
+    if (failure := failed_request(observed, timeout)) is not None or not isinstance(observed.stop, Returned | Refused | Capacity | SettlementRefused):
         return NoCleanRun(failure or how(observed))
     return CleanRun(tuple(ports.offered), observed.ending, tuple(dispatch.surface for dispatch in observed.dispatches), seconds)

@@ -48,6 +48,7 @@ from ._types import (
     Crashed,
     Died,
     Evidence,
+    Interrupted,
     LedgerEvent,
     LedgerOp,
     NotRun,
@@ -369,7 +370,7 @@ _RULES: dict[VerdictKind, Callable[[CaseRecord, _Judged], Iterator[str]]] = {
 def _unexercised(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
     """What the oracle turns into an `error` before any other verdict: the case did not run as planned."""
     evidence, point = record.evidence, record.case.at
-    if isinstance(evidence.stop, TimedOut | Crashed | Died | NotRun):
+    if isinstance(evidence.stop, TimedOut | Crashed | Died | Interrupted | NotRun):
         yield f"the target's run stopped as {evidence.stop.tag}"
     elif point not in evidence.points and not scenario.beyond(record):
         yield f"the target never offered its injection point {point!r}"

@@ -24,7 +24,7 @@ from toolsurface.scenarios import Scenario
 from ._errors import CapacityExceeded, RequestRefused
 from ._formats import FORMATS, ToolFormat
 from ._ports import Injection, LedgerRefused, Ports
-from ._types import Capacity, Crashed, Observation, Refused, Returned, Stop, Target, TimedOut
+from ._types import Capacity, Crashed, Observation, Refused, Returned, SettlementRefused, Stop, Target, TimedOut
 
 
 class CaseTimeout(BaseException):
@@ -66,8 +66,9 @@ def observe_ports(target: Target, scenario: Scenario, ports: Ports, timeout: flo
         stop = TimedOut()
     except KeyboardInterrupt:
         raise
-    except LedgerRefused:
-        pass  # the ledger recorded what it refused; the oracle judges that, not the exception
+    except LedgerRefused as refusal:
+        # The ledger recorded what it refused, and the oracle judges that; the run ended with its error.
+        stop = SettlementRefused(str(refusal))
     except BaseException as error:  # a target may raise anything, SystemExit included
         stop = _stopped_by(error, refusals, capacity_results, terse_refusals)
     if _expired[0]:

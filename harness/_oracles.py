@@ -26,6 +26,7 @@ from ._types import (
     Crashed,
     Died,
     Evidence,
+    Interrupted,
     LedgerEvent,
     LedgerOp,
     Observation,
@@ -107,7 +108,8 @@ def _judge(case: Case, observed: Observation, scenario: Scenario, expected: Expe
         said = f"{OUTLIVED}the next request differs from a clean one: "
         return failed(verdict, said + listed(observed.leaked, _WHY - len(said)))
     if observed.unfollowed:
-        return unjudged(verdict, f"{UNFOLLOWED}{clip(observed.unfollowed, 48)}: whether the change outlived its request is unknown")
+        unknown = ": whether the change outlived its request is unknown"
+        return unjudged(verdict, UNFOLLOWED + clip(observed.unfollowed, _WHY - len(UNFOLLOWED) - len(unknown)) + unknown)
     if observed.first_run and verdict.kind.ok:
         # Run again on a fresh host, the case passed: its first run's failure still stands.
         then = f"); run again on a fresh host, it {verdict.kind.value}"
@@ -235,7 +237,7 @@ def stopped(stop: Stop, settled_as_refusal: bool = False) -> str | None:
     """
     if isinstance(stop, TimedOut):
         return "target timed out; it ignored the interrupt, so its worker process was killed" if stop.killed else "target timed out"
-    if isinstance(stop, Died):
+    if isinstance(stop, Died | Interrupted):
         return f"target's worker process {stop.how} while the case ran"
     if isinstance(stop, Crashed):
         kind = clip(stop.error_type, _NAME)

@@ -48,7 +48,9 @@ class ScenarioInfo:
     """A recording the run planned cases from; `digest` pins its content."""
 
     id: str
-    #: The file it was loaded from: differs from machine to machine, so never part of what a run is.
+    #: The file it was loaded from, named the same on every machine (`_sources.portable_source`):
+    #: `toolsurface/scenarios/bundled/…` for a bundled one, a path relative to the run's working
+    #: directory for a user's, else `sha256:<digest>`.
     source: str
     digest: str
     mode: Mode
@@ -80,7 +82,8 @@ class RunInfo:
     target: str
     #: The old path each case is paired against, by its spec; None when pairing is off.
     red_target: str | None
-    #: The scenario files and folders given; empty for the bundled ones.
+    #: The scenario files and folders given, relative to the run's working directory where they lie
+    #: under it; empty for the bundled ones.
     scenario_paths: tuple[str, ...]
     select: tuple[str, ...]
     shard: Shard | None

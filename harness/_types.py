@@ -101,14 +101,23 @@ class LedgerEvent:
 
 
 class Ending(enum.StrEnum):
-    """How the target's run of one request ended, as the ports saw it."""
+    """How the target's run of one request ended, as the ports saw it: a closed set, each member
+    named for what happened (one per way `run` can stop, and a dispatch, which outranks them)."""
 
     DISPATCHED = "dispatched"
     REFUSED = "refused"
     #: An explicit capacity result: the required tools do not fit the context budget.
     CAPACITY = "capacity"
+    #: `run` raised an exception that is neither a refusal nor a capacity result.
     CRASHED = "crashed"
+    #: `run` raised the ledger's refusal of one of its settlements (a second settlement, or one of
+    #: no reservation): the host let the harness's own error out of its run.
+    SETTLEMENT_REFUSED = "settlement_refused"
     TIMED_OUT = "timed_out"
+    #: The worker process running it exited or was killed by a signal.
+    DIED = "died"
+    #: The worker process running it was interrupted (SIGINT, a KeyboardInterrupt in it).
+    INTERRUPTED = "interrupted"
     #: Returned with nothing sent and no typed refusal or capacity result.
     RETURNED = "returned"
     #: Not run: an equivalent case is counted without running the target.
@@ -160,6 +169,18 @@ class Crashed:
 
 
 @dataclass(frozen=True, slots=True)
+class SettlementRefused:
+    """`run` raised the ledger's refusal of a settlement (`LedgerRefused`): it settled a request
+    twice, or one it never reserved, and let the ledger's error out. What the ledger refused is in
+    its events; this says how the run ended."""
+
+    tag: ClassVar[str] = "settlement_refused"
+    ending: ClassVar[Ending] = Ending.SETTLEMENT_REFUSED
+    #: The ledger's words: `second settlement`.
+    note: str
+
+
+@dataclass(frozen=True, slots=True)
 class TimedOut:
     """`run` was still going when the case's time ran out."""
 
@@ -174,8 +195,19 @@ class Died:
     """The worker process running the target died during `run`: it exited or was killed by a signal."""
 
     tag: ClassVar[str] = "died"
-    ending: ClassVar[Ending] = Ending.CRASHED
-    #: How, in words: `exited with status 0`, `killed by SIGSEGV`.
+    ending: ClassVar[Ending] = Ending.DIED
+    #: How, in words: `exited with status 0`, `was killed by SIGSEGV`.
+    how: str
+
+
+@dataclass(frozen=True, slots=True)
+class Interrupted:
+    """The worker process running the target was interrupted during `run`: SIGINT reached it (or
+    the host raised KeyboardInterrupt there), and it ended as an interrupted process does."""
+
+    tag: ClassVar[str] = "interrupted"
+    ending: ClassVar[Ending] = Ending.INTERRUPTED
+    #: How, in words, as `Died.how` says it: `was interrupted by SIGINT`.
     how: str
 
 
@@ -187,7 +219,7 @@ class NotRun:
     ending: ClassVar[Ending] = Ending.NOT_RUN
 
 
-Stop = Returned | Refused | Capacity | Crashed | TimedOut | Died | NotRun
+Stop = Returned | Refused | Capacity | Crashed | SettlementRefused | TimedOut | Died | Interrupted | NotRun
 
 
 def ending(stop: Stop, dispatched: bool) -> Ending:

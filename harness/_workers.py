@@ -42,7 +42,7 @@ from typing import Any
 from ._clean import CleanRun, NoCleanRun
 from ._observe import alarm_handler
 from ._runner import Runner
-from ._types import Amendment, Case, CaseRecord, Died, Observation, Role, Stop, TimedOut
+from ._types import Amendment, Case, CaseRecord, Died, Interrupted, Observation, Role, Stop, TimedOut
 from ._watch import GRACE_ENDED, WORKER_ENDED, left_running, settle
 
 #: Cases sent to a worker at a time: enough to keep the pipe from costing more than the cases.
@@ -240,11 +240,13 @@ class WorkerPool:
         self._queue.extendleft(reversed(worker.inflight))
         return complete
 
-    def _death(self, worker: _Worker) -> Died:
+    def _death(self, worker: _Worker) -> Died | Interrupted:
         worker.process.join(MARGIN)
         code = worker.process.exitcode
         if code is None:
             return Died("closed its pipe and stopped answering")
+        if code == -signal.SIGINT:  # a worker interrupted ends by its signal (`_serve`)
+            return Interrupted("was interrupted by SIGINT")
         if code < 0:
             return Died(f"was killed by {signal.Signals(-code).name}")
         return Died(f"exited with status {code}")
@@ -332,8 +334,19 @@ def _serve(conn: Connection, marker: Any, runner: Runner, parent: int, grace: fl
         before = set(threading.enumerate())
         with alarm_handler():
             _answer(conn, marker, runner, before, grace)
+    except KeyboardInterrupt as interrupt:
+        # A signal (or the host) interrupted the worker: it ends by that signal, so the parent reads
+        # an interrupt, not a worker that exited with status 0.
+        _end_by(getattr(interrupt, "signal", signal.SIGINT))
     finally:
         os._exit(0)
+
+
+def _end_by(signum: int) -> None:
+    """End this process by `signum` at its default disposition, as if it had not been caught."""
+    signal.signal(signum, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signum})
+    os.kill(os.getpid(), signum)
 
 
 def _die_with_parent(parent: int) -> None:

@@ -15,7 +15,7 @@ from toolsurface.harness._expectations import Judged
 from toolsurface.harness._gate import Gate
 from toolsurface.harness._kill_signatures import Signature, bundled, where_of
 from toolsurface.harness._record import Record, RunInfo
-from toolsurface.harness._types import Capacity, CaseRecord, Crashed, Ending, Refused, Stop, VerdictKind
+from toolsurface.harness._types import Capacity, CaseRecord, Crashed, Ending, Refused, SettlementRefused, Stop, VerdictKind
 from toolsurface.mutators import Kind
 from toolsurface.scenarios import POINTS
 
@@ -352,6 +352,8 @@ def error_of(stop: Stop) -> str | None:
         return stop.traceback or f"{stop.error_type}: {stop.message}"
     if isinstance(stop, Refused | Capacity):
         return stop.error_type if stop.message == "refused" else f"{stop.error_type}: {stop.message}"
+    if isinstance(stop, SettlementRefused):  # the ledger's own error, let out of the host's run
+        return f"LedgerRefused: {stop.note}"
     return None
 
 

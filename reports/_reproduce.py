@@ -10,7 +10,7 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
 from toolsurface.harness._printable import printable
-from toolsurface.harness._types import Capacity, Crashed, Dispatch, Refused, Reproduction
+from toolsurface.harness._types import Capacity, Crashed, Dispatch, Refused, Reproduction, SettlementRefused
 
 #: How each way of stopping with an exception is labelled, aligned with the other labels.
 _STOPPED = {Refused: "refusal ", Capacity: "capacity", Crashed: "crash   "}
@@ -45,6 +45,8 @@ class ReproductionView:
             yield _line(f"{_STOPPED[type(stop)]} {stop.error_type}: {stop.message}")
         if isinstance(stop, Crashed):
             yield from map(_line, stop.traceback.rstrip().split("\n"))
+        if isinstance(stop, SettlementRefused):
+            yield _line(f"raised   the ledger's refusal of a settlement out of run(): {stop.note}")
         yield from _next_request(r)
         verdict = r.verdict
         yield Text.assemble("verdict  ", (verdict.kind.value, f"toolsurface.{verdict.kind.value}"), f" — {printable(verdict.reason)}")

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.test_cli import results
-from toolsurface.harness._types import Died, Ending, TimedOut, VerdictKind
+from toolsurface.harness._types import Died, Ending, Interrupted, TimedOut, VerdictKind
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -43,6 +43,8 @@ def no_temporaries(folder):
     [
         ("Exits", Died, "worker process exited with status 0"),
         ("Segfaults", Died, "worker process was killed by SIGSEGV"),
+        # SIGINT in a worker once read as a worker that `exited with status 0`: it is an interrupt.
+        ("InterruptsItself", Interrupted, "worker process was interrupted by SIGINT"),
         ("SwallowsInterrupts", TimedOut, "ignored the interrupt, so its worker process was killed"),
         ("HangsInC", TimedOut, "ignored the interrupt, so its worker process was killed"),
     ],
@@ -57,7 +59,8 @@ def test_a_host_that_kills_or_hangs_its_process_costs_that_case_an_error(tmp_pat
     assert bad, "the misbehaving case must fail"
     for case in bad:
         assert case.verdict.kind is VerdictKind.ERROR and words in case.verdict.reason
-        assert isinstance(case.evidence.stop, stop)
+        assert isinstance(case.evidence.stop, stop) and case.evidence.ending is stop.ending
+        assert "status 0" not in case.verdict.reason or host == "Exits"
     # A fresh worker took over after each: cases after the first failure were run, and pass.
     after = [case for case in record.cases if case.case.index > bad[0].case.index]
     assert [case for case in after if case.verdict.kind.ok]
@@ -118,7 +121,8 @@ def test_in_process_state_a_host_keeps_past_its_reload_names_the_case_it_came_fr
     stale = [case for case in record.cases if case.verdict.reason.startswith("host state left by an earlier case")]
     ids = {case.case.id for case in record.cases}
     assert stale and all(case.verdict.kind is VerdictKind.ERROR for case in stale)
-    assert all(any(f"after {other}: " in case.verdict.reason for other in ids - {case.case.id}) for case in stale)
+    # The case it came from is named whole in the evidence (an id fills most of a reason's line).
+    assert all(any(case.evidence.before[0].startswith(f"after {other}: ") for other in ids - {case.case.id}) for case in stale)
 
 
 def test_the_guard_gives_the_same_results_for_any_number_of_workers_and_in_process(tmp_path):
@@ -142,4 +146,7 @@ def test_in_process_a_host_that_exits_costs_a_case_not_the_run(tmp_path):
     record = results(tmp_path / "out")
     assert record.summary.totals.cases == len(record.cases) > 25
     bad = failing(record)
-    assert bad and all("the host called os._exit(0) in the toolsurface process" in case.verdict.reason for case in bad)
+    exited = "the host called os._exit(0) in the toolsurface process"
+    # Said in the reason where it fits; whole in the evidence (the follow-up request's, in its aftermath).
+    assert bad and all(exited in case.verdict.reason or exited in "".join(case.evidence.aftermath) for case in bad)
+    assert any(exited in case.verdict.reason for case in bad)

@@ -103,7 +103,7 @@ def document(tmp_path_factory, session):
 
 
 KINDS = ", ".join(repr(kind.value) for kind in VerdictKind)
-STOPS = "'returned', 'refused', 'capacity', 'crashed', 'timed_out', 'died', 'not_run'"
+STOPS = "'returned', 'refused', 'capacity', 'crashed', 'settlement_refused', 'timed_out', 'died', 'interrupted', 'not_run'"
 KILLED = 0  # the first case is killed (asserted below), so flipping it to survived leaves the totals wrong
 
 REFUSED = {
