@@ -98,25 +98,39 @@ def said_in(change: Change | str, width: int) -> str:
     """One change in at most `width` characters: a change too long has its longest tool names cut,
     so what happened to the tool and where still shows (`removed 'research_library__sea…' (was at 40)`)."""
     line = one_line(str(change))
+    # A rename's note that the new name is the old one cut short is kept: cutting both names for
+    # room would hide it.
+    note = change.cut if isinstance(change, Renamed) else ""
     while len(line) > width and not isinstance(change, str):
         names = [f.name for f in dataclasses.fields(change) if f.name in _NAMES and _cuttable(getattr(change, f.name))]
         if not names:
             break
-        longest = max(names, key=lambda name: len(getattr(change, name)))
-        keep = max(len(getattr(change, longest)) - (len(line) - width) - 1, _SHORTEST)
-        change = dataclasses.replace(change, **{longest: getattr(change, longest)[:keep] + CUT})
-        line = one_line(str(change))
+        widths = sorted((len(repr(getattr(change, name))), name) for name in names)
+        (most, longest), next_most = widths[-1], widths[-2][0] if len(widths) > 1 else 0
+        kept = getattr(change, longest).removesuffix(CUT)
+        # A character may show as several (`\U000114da`): cut as many as the excess takes, at least
+        # one, and no shorter than the next longest name, so two long names are cut alike.
+        shown = max(len(repr(kept)) // len(kept), 1)
+        cut = min(len(line) - width, max(most - next_most, 1)) // shown
+        kept = kept[: max(len(kept) - max(cut, 1), 1)]
+        change = dataclasses.replace(change, **{longest: kept + CUT})
+        line = one_line(_rename_said(change, note) if isinstance(change, Renamed) else str(change))
     return clip(line, width)
 
 
+def _rename_said(change: Renamed, note: str) -> str:
+    """A rename with its names cut, and the note the uncut names gave (`(cut to 48 characters)`)."""
+    return f"renamed {change.before!r} → {change.after!r} at {change.index}{note}"
+
+
 def _cuttable(value: object) -> bool:
-    """A name that cutting to `_SHORTEST` characters and `…` makes shorter."""
-    return isinstance(value, str) and len(value) > _SHORTEST + len(CUT)
+    """A name that shows as more than `_SHORTEST` characters and can lose one more."""
+    return isinstance(value, str) and len(repr(value)) > _SHORTEST and len(value.removesuffix(CUT)) > 1
 
 
-#: The fields of a change that hold a tool's name, and how short a cut name may get.
+#: The fields of a change that hold a tool's name, and how short a cut name may show.
 _NAMES = frozenset({"name", "first", "second", "before", "after"})
-_SHORTEST = 8
+_SHORTEST = 12
 
 
 def _examples(head: str, items: Sequence[Change | str], width: int, total: bool = False) -> str:

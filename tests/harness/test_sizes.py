@@ -70,7 +70,7 @@ def test_the_new_mutations_are_refused_and_only_at_real_sizes(cases):
     [
         ("cap-after-check", "removed 'fixed_income__get_spread_history' (was at 40)"),
         ("description-cut-after-check", "description of "),
-        ("name-cut-after-check", "research_library__search_broker_notes_by_sector_"),
+        ("name-cut-after-check", "(cut to 48 characters)"),
         ("selector-trim", "dispatched 128 of 140 required tools instead of an explicit capacity result"),
     ],
 )
