@@ -11,9 +11,10 @@ thousands of characters on one terminal line and tells a reviewer less than "mov
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 
-from ._diff import Added, Change, DescriptionChanged, Moved, Removed, Renamed, SchemaChanged, Swapped, WireChanged
+from ._diff import Change, Renamed
 
 #: The most characters a verdict's reason may have: about two thirds of a wide terminal line, so a
 #: line's own prefix (a verdict, a count) still fits beside it.
@@ -23,19 +24,35 @@ EXAMPLES = 3
 #: Marks text cut short to fit.
 CUT = "…"
 
-#: How each type of change is counted: the verb, and what one of it changes.
-_COUNTED: dict[type, tuple[str, str, str]] = {
-    Added: ("added", "tool", "tools"),
-    Removed: ("removed", "tool", "tools"),
-    Renamed: ("renamed", "tool", "tools"),
-    Moved: ("moved", "tool", "tools"),
-    Swapped: ("swapped", "pair", "pairs"),
-    DescriptionChanged: ("changed", "description", "descriptions"),
-    SchemaChanged: ("changed", "schema place", "schema places"),
-    WireChanged: ("changed", "wire field", "wire fields"),
-    # The capability summary's differences come as words (`diff_summaries`).
-    str: ("changed", "summary line", "summary lines"),
-}
+#: How each kind of change is counted, read from how `_diff` words it (so a reason read back as
+#: text, its names and numbers left out, is counted alike: `reports._groups`): the verb, and what
+#: one and several of it are. First match wins; a cut is told apart from any other change.
+_KINDS: tuple[tuple[re.Pattern[str], tuple[str, str, str]], ...] = tuple(
+    (re.compile(pattern), words)
+    for pattern, words in (
+        (r"^added ", ("added", "tool", "tools")),
+        (r"^removed ", ("removed", "tool", "tools")),
+        (r"^renamed .* \(cut to \S+ characters\)$", ("cut", "name", "names")),
+        (r"^renamed ", ("renamed", "tool", "tools")),
+        (r"^moved ", ("moved", "tool", "tools")),
+        (r"^swapped ", ("swapped", "pair", "pairs")),
+        (r"^description of .* cut from \S+ to \S+ characters$", ("cut", "description", "descriptions")),
+        (r"^description of ", ("changed", "description", "descriptions")),
+        (r"^schema of ", ("changed", "schema place", "schema places")),
+        (r"^summary claims ", ("claimed", "summary line", "summary lines")),
+        (r"^summary no longer states ", ("dropped", "summary line", "summary lines")),
+        (r"^(a )?capability summary", ("changed", "capability summary", "capability summaries")),
+        (r"^(\w+) of .* changed", ("changed", r"\1 field", r"\1 fields")),  # a wire field: `strict of 'x' changed`
+    )
+)
+
+
+def kind_of(change: str) -> tuple[str, str, str] | None:
+    """How a change, as `_diff` words it, is counted: `("moved", "tool", "tools")`; None: not a change."""
+    for pattern, (verb, one, many) in _KINDS:
+        if (match := pattern.match(change)) is not None:
+            return verb, match.expand(one), match.expand(many)
+    return None
 
 
 def one_line(text: str) -> str:
@@ -85,10 +102,10 @@ def listed(items: Sequence[str], width: int = MAX_REASON) -> str:
 
 
 def tally(changes: Sequence[Change | str]) -> str:
-    """How many changes of each type, in the order each type first comes: `moved 36 tools and swapped 1 pair`."""
+    """How many changes of each kind, in the order each kind first comes: `moved 36 tools and swapped 1 pair`."""
     counts: dict[tuple[str, str, str], int] = {}
     for change in changes:
-        key = _COUNTED[type(change) if not isinstance(change, str) else str]
+        key = kind_of(one_line(str(change))) or ("made", "other change", "other changes")
         counts[key] = counts.get(key, 0) + 1
     said = [f"{verb} {count} {one if count == 1 else many}" for (verb, one, many), count in counts.items()]
     return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
