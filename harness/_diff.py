@@ -43,8 +43,12 @@ class Renamed:
     index: int
 
     def __str__(self) -> str:
-        cut = f" (cut to {len(self.after)} characters)" if _shortened(self.before, self.after) else ""
-        return f"renamed {self.before!r} → {self.after!r} at {self.index}{cut}"
+        return f"renamed {self.before!r} → {self.after!r} at {self.index}{self.cut}"
+
+    @property
+    def cut(self) -> str:
+        """` (cut to N characters)` when the new name is the old one cut short, as a length limit cuts."""
+        return f" (cut to {len(self.after)} characters)" if _shortened(self.before, self.after) else ""
 
 
 @dataclass(frozen=True, slots=True)

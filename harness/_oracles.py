@@ -106,10 +106,10 @@ def _judge(case: Case, observed: Observation, scenario: Scenario, expected: Expe
     verdict = _request(case, observed, scenario, expected, beyond)
     if observed.leaked:
         said = f"{OUTLIVED}the next request differs from a clean one: "
-        return failed(verdict, said + listed(observed.leaked, _WHY - len(said)))
+        return failed(verdict, said + listed(observed.leaked, _room(verdict) - len(said)))
     if observed.unfollowed:
         unknown = ": whether the change outlived its request is unknown"
-        return unjudged(verdict, UNFOLLOWED + clip(observed.unfollowed, _WHY - len(UNFOLLOWED) - len(unknown)) + unknown)
+        return unjudged(verdict, UNFOLLOWED + clip(observed.unfollowed, _room(verdict) - len(UNFOLLOWED) - len(unknown)) + unknown)
     if observed.first_run and verdict.kind.ok:
         # Run again on a fresh host, the case passed: its first run's failure still stands.
         then = f"); run again on a fresh host, it {verdict.kind.value}"
@@ -135,9 +135,10 @@ def _request(case: Case, observed: Observation, scenario: Scenario, expected: Ex
     return _judge_dispatch(from_call(observed, case.call), scenario, expected, case.call)
 
 
-#: Of a reason that says why a verdict fails beside what the verdict was (`failed`, `unjudged`),
-#: how much the why may take: room is left to name the verdict it overrides (` (else: false_reject)`).
-_WHY = MAX_REASON - len(" (else: false_reject)")
+def _room(verdict: Verdict) -> int:
+    """Of a reason that says why `verdict` fails beside what it was (`failed`, `unjudged`), how much
+    the why may take: room is left to name the verdict it overrides by its kind (` (else: killed)`)."""
+    return MAX_REASON - len(f" (else: {verdict.kind.value})")
 
 
 def failed(verdict: Verdict, why: str) -> Verdict:
@@ -152,9 +153,9 @@ def unjudged(verdict: Verdict, why: str) -> Verdict:
 
 
 def _beside(why: str, verdict: Verdict) -> str:
-    """`why (else: kind, reason)` in one reason: `why` first, cut to `_WHY`; the verdict it
+    """`why (else: kind, reason)` in one reason: `why` first, cut to `_room`; the verdict it
     overrides by its kind and reason where they fit whole beside it, else by its kind alone."""
-    why = clip(why, _WHY)
+    why = clip(why, _room(verdict))
     whole = f"{why} (else: {verdict.kind.value}, {verdict.reason})"
     return whole if len(whole) <= MAX_REASON else f"{why} (else: {verdict.kind.value})"
 
@@ -181,7 +182,7 @@ def _amended(verdict: Verdict, amendments: Sequence[Amendment]) -> Verdict:
     for what the host did late (each note begins with `LATE` or `UNWATCHED`)."""
     if not amendments:
         return verdict
-    why = listed(list(dict.fromkeys(a.note for a in amendments)), _WHY)
+    why = listed(list(dict.fromkeys(a.note for a in amendments)), _room(verdict))
     return unjudged(verdict, why) if any(a.unjudged for a in amendments) else failed(verdict, why)
 
 

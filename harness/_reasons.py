@@ -11,9 +11,10 @@ thousands of characters on one terminal line and tells a reviewer less than "mov
 from __future__ import annotations
 
 import dataclasses
+import re
 from collections.abc import Sequence
 
-from ._diff import Added, Change, DescriptionChanged, Moved, Removed, Renamed, SchemaChanged, Swapped, WireChanged
+from ._diff import Change, Renamed
 
 #: The most characters a verdict's reason may have: about two thirds of a wide terminal line, so a
 #: line's own prefix (a verdict, a count) still fits beside it.
@@ -23,19 +24,35 @@ EXAMPLES = 3
 #: Marks text cut short to fit.
 CUT = "…"
 
-#: How each type of change is counted: the verb, and what one of it changes.
-_COUNTED: dict[type, tuple[str, str, str]] = {
-    Added: ("added", "tool", "tools"),
-    Removed: ("removed", "tool", "tools"),
-    Renamed: ("renamed", "tool", "tools"),
-    Moved: ("moved", "tool", "tools"),
-    Swapped: ("swapped", "pair", "pairs"),
-    DescriptionChanged: ("changed", "description", "descriptions"),
-    SchemaChanged: ("changed", "schema place", "schema places"),
-    WireChanged: ("changed", "wire field", "wire fields"),
-    # The capability summary's differences come as words (`diff_summaries`).
-    str: ("changed", "summary line", "summary lines"),
-}
+#: How each kind of change is counted, read from how `_diff` words it (so a reason read back as
+#: text, its names and numbers left out, is counted alike: `reports._groups`): the verb, and what
+#: one and several of it are. First match wins; a cut is told apart from any other change.
+_KINDS: tuple[tuple[re.Pattern[str], tuple[str, str, str]], ...] = tuple(
+    (re.compile(pattern), words)
+    for pattern, words in (
+        (r"^added ", ("added", "tool", "tools")),
+        (r"^removed ", ("removed", "tool", "tools")),
+        (r"^renamed .* \(cut to \S+ characters\)$", ("cut", "name", "names")),
+        (r"^renamed ", ("renamed", "tool", "tools")),
+        (r"^moved ", ("moved", "tool", "tools")),
+        (r"^swapped ", ("swapped", "pair", "pairs")),
+        (r"^description of .* cut from \S+ to \S+ characters$", ("cut", "description", "descriptions")),
+        (r"^description of ", ("changed", "description", "descriptions")),
+        (r"^schema of ", ("changed", "schema place", "schema places")),
+        (r"^summary claims ", ("claimed", "summary line", "summary lines")),
+        (r"^summary no longer states ", ("dropped", "summary line", "summary lines")),
+        (r"^(a )?capability summary", ("changed", "capability summary", "capability summaries")),
+        (r"^(\w+) of .* changed", ("changed", r"\1 field", r"\1 fields")),  # a wire field: `strict of 'x' changed`
+    )
+)
+
+
+def kind_of(change: str) -> tuple[str, str, str] | None:
+    """How a change, as `_diff` words it, is counted: `("moved", "tool", "tools")`; None: not a change."""
+    for pattern, (verb, one, many) in _KINDS:
+        if (match := pattern.match(change)) is not None:
+            return verb, match.expand(one), match.expand(many)
+    return None
 
 
 def one_line(text: str) -> str:
@@ -85,10 +102,10 @@ def listed(items: Sequence[str], width: int = MAX_REASON) -> str:
 
 
 def tally(changes: Sequence[Change | str]) -> str:
-    """How many changes of each type, in the order each type first comes: `moved 36 tools and swapped 1 pair`."""
+    """How many changes of each kind, in the order each kind first comes: `moved 36 tools and swapped 1 pair`."""
     counts: dict[tuple[str, str, str], int] = {}
     for change in changes:
-        key = _COUNTED[type(change) if not isinstance(change, str) else str]
+        key = kind_of(one_line(str(change))) or ("made", "other change", "other changes")
         counts[key] = counts.get(key, 0) + 1
     said = [f"{verb} {count} {one if count == 1 else many}" for (verb, one, many), count in counts.items()]
     return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
@@ -98,25 +115,39 @@ def said_in(change: Change | str, width: int) -> str:
     """One change in at most `width` characters: a change too long has its longest tool names cut,
     so what happened to the tool and where still shows (`removed 'research_library__sea…' (was at 40)`)."""
     line = one_line(str(change))
+    # A rename's note that the new name is the old one cut short is kept: cutting both names for
+    # room would hide it.
+    note = change.cut if isinstance(change, Renamed) else ""
     while len(line) > width and not isinstance(change, str):
         names = [f.name for f in dataclasses.fields(change) if f.name in _NAMES and _cuttable(getattr(change, f.name))]
         if not names:
             break
-        longest = max(names, key=lambda name: len(getattr(change, name)))
-        keep = max(len(getattr(change, longest)) - (len(line) - width) - 1, _SHORTEST)
-        change = dataclasses.replace(change, **{longest: getattr(change, longest)[:keep] + CUT})
-        line = one_line(str(change))
+        widths = sorted((len(repr(getattr(change, name))), name) for name in names)
+        (most, longest), next_most = widths[-1], widths[-2][0] if len(widths) > 1 else 0
+        kept = getattr(change, longest).removesuffix(CUT)
+        # A character may show as several (`\U000114da`): cut as many as the excess takes, at least
+        # one, and no shorter than the next longest name, so two long names are cut alike.
+        shown = max(len(repr(kept)) // len(kept), 1)
+        cut = min(len(line) - width, max(most - next_most, 1)) // shown
+        kept = kept[: max(len(kept) - max(cut, 1), 1)]
+        change = dataclasses.replace(change, **{longest: kept + CUT})
+        line = one_line(_rename_said(change, note) if isinstance(change, Renamed) else str(change))
     return clip(line, width)
 
 
+def _rename_said(change: Renamed, note: str) -> str:
+    """A rename with its names cut, and the note the uncut names gave (`(cut to 48 characters)`)."""
+    return f"renamed {change.before!r} → {change.after!r} at {change.index}{note}"
+
+
 def _cuttable(value: object) -> bool:
-    """A name that cutting to `_SHORTEST` characters and `…` makes shorter."""
-    return isinstance(value, str) and len(value) > _SHORTEST + len(CUT)
+    """A name that shows as more than `_SHORTEST` characters and can lose one more."""
+    return isinstance(value, str) and len(repr(value)) > _SHORTEST and len(value.removesuffix(CUT)) > 1
 
 
-#: The fields of a change that hold a tool's name, and how short a cut name may get.
+#: The fields of a change that hold a tool's name, and how short a cut name may show.
 _NAMES = frozenset({"name", "first", "second", "before", "after"})
-_SHORTEST = 8
+_SHORTEST = 12
 
 
 def _examples(head: str, items: Sequence[Change | str], width: int, total: bool = False) -> str:

@@ -1,7 +1,8 @@
 """Failing cases grouped by cause, so a run with thousands of failures reads as a few dozen findings.
 
 A cause is a failing verdict and its reason class: the verdict's reason with what is particular to
-one case left out (quoted tool names, request ids, JSON pointers, numbers). Within a cause, its
+one case left out (quoted tool names, request ids, JSON pointers, numbers), and a list of changes
+said by the kinds of change in it. Within a cause, its
 cases are grouped by mutation kind, injection point and delivery. The reason is the most stable
 field a failure carries: it is the oracle's own words, and every report already shows it.
 """
@@ -12,38 +13,70 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from toolsurface.harness._reasons import CUT, clip
+from toolsurface.harness._reasons import CUT, clip, kind_of
 from toolsurface.harness._types import CaseRecord, VerdictKind
 
 #: What a reason class leaves out, in order: quoted names first (they may hold digits or slashes),
-#: then `lane:request` and bare request ids, JSON pointers, and what numbers remain.
+#: a quote cut short to fit before them, then `lane:request` and bare request ids, JSON pointers,
+#: and what numbers remain.
 _PARTICULAR = (
+    # A quote cut short where a reason was cut to fit (`summary claims '- client portfolio: ho…`).
+    (re.compile(r"'[^']*…(?=; |$)"), "'…"),
     (re.compile(r"'(?:[^'\\]|\\.)*'"), "'…'"),
     (re.compile(r"\b[\w.-]+:req_\w+"), "<request>"),
     (re.compile(r"\breq_\w+"), "<request>"),
     (re.compile(r"(?<![\w/])/[^\s;,]*"), "<path>"),
     (re.compile(r"\d+"), "N"),
 )
-#: The count that opens a list of several changes (`_reasons.changes_said`), numbers already `N`.
-_COUNTED = re.compile(r"^(?:(?:, | and )?\w+ N [\w ]+?)+, e\.g\. ")
+#: A list of several changes as `_reasons.changes_said` counts it, numbers already `N`:
+#: `removed N tools and moved N tools, e.g. …`; each count is a verb, `N` and what it counts.
+_TALLY = re.compile(r"^(?P<counts>.+?), e\.g\. ")
+_COUNT = re.compile(r"^(\w+) N (.+)$")
 _VERDICT_ORDER = {kind: index for index, kind in enumerate(VerdictKind)}
 
 
 def reason_class(reason: str) -> str:
-    """`reason` with what is particular to one case left out, and its list of changes said by the
-    kinds of change it names, each once: `removed 2 tools, e.g. removed 'a' (was at 2); removed 'b'
-    (was at 3)` and `removed 'c' (was at 0)` are one class. At most `MAX_REASON` characters."""
+    """`reason` with what is particular to one case left out, and a list of changes said by the
+    kinds of change in it, whichever of them the reason had room to name: `removed 2 tools and
+    added 1 tool, e.g. removed 'a' (was at 2); …` and `removed 'c' (was at 0); added 'd' at 1` are
+    one class, `… removed N tools and added N tools`. At most `MAX_REASON` characters."""
     text = " ".join(reason.split())
     for pattern, placeholder in _PARTICULAR:
         text = pattern.sub(placeholder, text)
     head, colon, tail = text.rpartition(": ")
     if not colon:
         return clip(text)
-    # A reason lists its changes last, `; `-separated: counted first (`moved N tools, e.g. `) when
-    # there are several, and cut with `…` where the list or a change in it did not fit.
-    tail = _COUNTED.sub("", tail)
-    clauses = [clause for clause in dict.fromkeys(tail.split("; ")) if not clause.endswith(CUT)]
+    if (kinds := _kinds(tail)) is not None:
+        return clip(f"{head}: {kinds}")
+    # Any other list (`refused, but …; …`) keeps each finding it names once, not the one cut short
+    # nor the count of those it left out.
+    clauses = [clause for clause in dict.fromkeys(tail.split("; ")) if not clause.endswith(CUT) and not clause.startswith(CUT)]
     return clip(f"{head}: {'; '.join(clauses) or CUT}")
+
+
+def _kinds(changes: str) -> str | None:
+    """The kinds of change in a list of changes, as its count names them (`moved N tools and
+    changed N descriptions`), or as a count would name its changes when it lists them one by one;
+    None when `changes` is not a list of changes."""
+    if (tally := _TALLY.match(changes)) is not None:
+        counts = [_COUNT.match(count) for count in re.split(r", | and ", tally["counts"])]
+        # `removed N tool` where there was one: read back, a kind is named by its plural.
+        said = [f"{match[1]} N {_plural(match[2])}" for match in counts if match]
+        return _joined(said) if all(counts) and said else None
+    # A change cut too short to tell (`ad…`), or the `…` that ends a list said in part, is not one to class by.
+    kinds = [kind for clause in changes.split("; ") if (kind := kind_of(clause)) is not None or not clause.endswith(CUT)]
+    named = [f"{kind[0]} N {kind[2]}" for kind in kinds if kind is not None]
+    return _joined(list(dict.fromkeys(named))) if named and len(named) == len(kinds) else None
+
+
+def _plural(counted: str) -> str:
+    if counted.endswith("summary"):
+        return counted.removesuffix("summary") + "summaries"
+    return counted if counted.endswith("s") else f"{counted}s"
+
+
+def _joined(kinds: list[str]) -> str:
+    return kinds[0] if len(kinds) == 1 else f"{', '.join(kinds[:-1])} and {kinds[-1]}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -229,7 +229,8 @@ def test_a_host_that_reads_only_the_first_page_loses_the_tools_on_the_others(no_
     # Its guard takes its baseline from that admission, so only the oracle's own expected surface catches it.
     verdict = judged(planned, FirstPageTarget(), case)
     assert verdict.kind is VerdictKind.SURVIVED
-    assert "removed 'market__web_search' (was at 2)" in verdict.reason and "removed 'portfolio__get_holdings' (was at 4)" in verdict.reason
+    assert verdict.reason.startswith("dispatched a surface that differs from the expected one: removed 3 tools, e.g. ")
+    assert "removed 'market__web_search' (was at 2)" in verdict.reason
 
 
 def judged(planned, target, case):

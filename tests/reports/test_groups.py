@@ -36,7 +36,8 @@ def pool(recorded):
         ((REASONS[2], REASONS[3]), True),
         ((REASONS[2], REASONS[4]), False),
         (("target crashed: ValueError: 3", "target crashed: ValueError: 17"), True),
-        # A list counted and named in part is one class with a list of one, wherever it was cut.
+        # A list counted and named in part is one class with a list of one, wherever it was cut: a
+        # class names the kinds of change the count names, not the few there was room to list.
         (
             (
                 "dispatched a surface that differs from the expected one: moved 38 tools, e.g. moved 'a' from 3 to 0; moved 'bcd' …",
@@ -46,13 +47,26 @@ def pool(recorded):
         ),
         (
             (
-                "dispatched a surface that differs from the expected one: moved 2 tools and removed 1 tool, e.g. moved 'a' from 3 to 0; …",
-                "dispatched a surface that differs from the expected one: moved 'x' from 1 to 0",
+                "dispatched a surface that differs from the expected one: removed 2 tools and added 1 tool, e.g. removed 'a' (was at 3); …",
+                "dispatched a surface that differs from the expected one: removed 'x' (was at 1); added 'y' at 4",
             ),
             True,
         ),
+        (
+            (
+                "dispatched a surface that differs from the expected one: moved 2 tools and removed 1 tool, e.g. moved 'a' from 3 to 0; …",
+                "dispatched a surface that differs from the expected one: moved 'x' from 1 to 0",
+            ),
+            False,
+        ),
         (("dispatched a surface that differs from the expected one: moved 3 tools, e.g. moved 'a' from 3 to 0; …",
           "dispatched a surface that differs from the expected one: removed 3 tools, e.g. removed 'a' (was at 0); …"), False),
+        # A cut is not any other change of the same field: a length limit, not an edit.
+        (("dispatched 1 request(s) with the change: description of 'x' cut from 6912 to 1024 characters",
+          "dispatched 1 request(s) with the change: description of 'y' changed"), False),
+        # A host's message cut to fit, wherever it was cut, is the same finding.
+        (("a legitimate change was refused: final check: tool surface differs from the expected one: added 'market__web_search' at 2; ad…",
+          "a legitimate change was refused: final check: tool surface differs from the expected one: added 'market__web_se…"), True),
         (("target crashed: ValueError: x", "target crashed: KeyError: x"), False),
     ],
 )
@@ -63,8 +77,9 @@ def test_a_reason_class_leaves_out_only_what_is_particular_to_a_case(reasons, sa
 
 def test_a_reason_class_reads_as_the_reason_with_placeholders():
     assert reason_class(REASONS[0]) == "refused, but reservation <request> was never settled; reservation left open: <request>"
-    assert reason_class(REASONS[3]) == "dispatched N request(s) with the change: removed '…' (was at N)"
-    assert reason_class(REASONS[4]) == "dispatched N request(s) with the change: schema of '…' changed at <path>"
+    assert reason_class(REASONS[3]) == "dispatched N request(s) with the change: removed N tools"
+    assert reason_class(REASONS[4]) == "dispatched N request(s) with the change: changed N schema places"
+    assert reason_class(REASONS[6]) == "mutation could not be applied at '…': no tool named '…' in the request at this point"
 
 
 @st.composite

@@ -109,7 +109,7 @@ def test_stock_is_refused_by_langchain_itself_only_for_names_its_tool_node_does_
     # made in place is on the agent's own StructuredTool by then, so the refused change outlives its request.
     renamed = find_case(stock_results, "etf-compare-main-hooked", "post_seal", "rename.suffix", "in_place")
     assert renamed.evidence.stop.error_type == "FrameworkRefused" and renamed.evidence.dispatches == 0
-    assert renamed.verdict.kind is VerdictKind.SURVIVED and "(else: killed, " in renamed.verdict.reason
+    assert renamed.verdict.kind is VerdictKind.SURVIVED and "(else: killed" in renamed.verdict.reason
     assert renamed.evidence.aftermath[0].startswith("next request: at 'hook': renamed ")
     # A re-validation that rebuilds the tools launders a hook's add before LangChain checks it.
     laundered = find_case(stock_results, "note-refresh-main-mcp-hooked", "hook", "add.foreign", "replace")
