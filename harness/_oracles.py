@@ -289,14 +289,16 @@ _UNTOLD = ", so what this case started from and what it left cannot be told"
 
 def settlement_problems(ledger: Sequence[LedgerEvent], lane: str, request: str, settlement: Settlement) -> list[str]:
     """What keeps these ledger events from showing exactly one `settlement` of `lane:request` and
-    no other; `read_results` holds a recorded verdict to the same rule."""
-    problems = [f"ledger refused: {event}" for event in ledger if not event.accepted]
+    no other; `read_results` holds a recorded verdict to the same rule. What became of the case's own
+    reservation comes first: a reason too short for every problem names that one."""
+    problems = []
     settled = [e for e in ledger if e.op is LedgerOp.SETTLE and e.accepted]
     ours = [e for e in settled if e.lane == lane and e.request == request]
     if not ours:
         problems.append(f"reservation {lane}:{request} was never settled")
     elif ours[0].settlement is not settlement:
         problems.append(f"reservation settled as {ours[0].settlement}, expected {settlement}")
+    problems += [f"ledger refused: {event}" for event in ledger if not event.accepted]
     problems += [f"settlement on another lane or request: {e}" for e in settled if e not in ours]
     return problems
 
