@@ -12,13 +12,36 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .harness._canonical import Snapshot, capture, snapshot_of
+    from .contract._canonical import Snapshot, capture, snapshot_of
+    from .contract._facts import (
+        Binding,
+        FactKind,
+        OwnerFact,
+        Ruling,
+        WebTools,
+        hidden_by,
+        rulings,
+    )
+    from .contract._formats import FORMATS, ToolDescriptor, ToolFormat
+    from .contract._owner import Settlement
+    from .contract._refusals import (
+        CapacityExceeded,
+        RequestRefused,
+        SummaryRefused,
+        SurfaceRefused,
+    )
     from .harness._capacity import compress
-    from .harness._errors import CapacityExceeded, RequestRefused, SummaryRefused, SurfaceRefused
-    from .harness._formats import FORMATS, ToolFormat
     from .harness._mcp import McpCatalogue, ToolsPage
-    from .harness._ports import Gateway, Ledger, LedgerRefused, OwnerFacts, Ports, Publications, Reservation
-    from .harness._types import Dispatch, Settlement, Target
+    from .harness._ports import (
+        Gateway,
+        Ledger,
+        LedgerRefused,
+        OwnerFacts,
+        Ports,
+        Publications,
+        Reservation,
+    )
+    from .harness._types import Dispatch, Target
     from .mutators._base import Must
     from .mutators._strategies import (
         MutatedRequest,
@@ -29,8 +52,16 @@ if TYPE_CHECKING:
         surfaces,
         tool_descriptors,
     )
-    from .scenarios._availability import Binding, FactKind, OwnerFact, Ruling, WebTools, hidden_by, rulings
-    from .scenarios._model import Contract, Lane, Message, Point, RequestOutcome, Scenario, Stage, StageKind, ToolDescriptor
+    from .scenarios._model import (
+        Contract,
+        Lane,
+        Message,
+        Point,
+        RequestOutcome,
+        Scenario,
+        Stage,
+        StageKind,
+    )
 
 #: Where each public name lives.
 _HOMES = {
@@ -41,26 +72,26 @@ _HOMES = {
     "Dispatch": "harness._types",
     "Ledger": "harness._ports",
     "Reservation": "harness._ports",
-    "Settlement": "harness._types",
+    "Settlement": "contract._owner",
     "LedgerRefused": "harness._ports",
     "OwnerFacts": "harness._ports",
     "Publications": "harness._ports",
     "McpCatalogue": "harness._mcp",
     "ToolsPage": "harness._mcp",
     # Tools as a host shapes them, and their canonical snapshot.
-    "ToolFormat": "harness._formats",
-    "FORMATS": "harness._formats",
-    "Snapshot": "harness._canonical",
-    "capture": "harness._canonical",
-    "snapshot_of": "harness._canonical",
+    "ToolFormat": "contract._formats",
+    "FORMATS": "contract._formats",
+    "Snapshot": "contract._canonical",
+    "capture": "contract._canonical",
+    "snapshot_of": "contract._canonical",
     # The typed refusals and the capacity result.
-    "RequestRefused": "harness._errors",
-    "SurfaceRefused": "harness._errors",
-    "SummaryRefused": "harness._errors",
-    "CapacityExceeded": "harness._errors",
+    "RequestRefused": "contract._refusals",
+    "SurfaceRefused": "contract._refusals",
+    "SummaryRefused": "contract._refusals",
+    "CapacityExceeded": "contract._refusals",
     # The recorded request a target runs.
     "Scenario": "scenarios._model",
-    "ToolDescriptor": "scenarios._model",
+    "ToolDescriptor": "contract._formats",
     "Message": "scenarios._model",
     "Contract": "scenarios._model",
     "Lane": "scenarios._model",
@@ -72,14 +103,14 @@ _HOMES = {
     "RequestOutcome": "scenarios._model",
     "compress": "harness._capacity",
     # Owner facts: building one, and what each does to a request.
-    "OwnerFact": "scenarios._availability",
-    "FactKind": "scenarios._availability",
-    "Ruling": "scenarios._availability",
-    "rulings": "scenarios._availability",
-    "hidden_by": "scenarios._availability",
+    "OwnerFact": "contract._facts",
+    "FactKind": "contract._facts",
+    "Ruling": "contract._facts",
+    "rulings": "contract._facts",
+    "hidden_by": "contract._facts",
     # What `hidden_by` is asked about: the identity a fact must be bound to, and the web tools facts govern.
-    "Binding": "scenarios._availability",
-    "WebTools": "scenarios._availability",
+    "Binding": "contract._facts",
+    "WebTools": "contract._facts",
     # Hypothesis strategies for property tests of a guard.
     "Must": "mutators._base",
     "MutatedRequest": "mutators._strategies",

@@ -5,7 +5,15 @@ owners' facts, where it is settled) and calls the request's checks at its own st
 framework integrations are thin layers over it, each in the framework's own idiom.
 """
 
-from ._core import Capacity, Estimator, GuardedRequest, Owner, SurfaceGuard, current_owner, estimate_tokens, owning, summary_of
+from toolsurface.contract._guard import (
+    Capacity,
+    Estimator,
+    GuardedRequest,
+    SurfaceGuard,
+    estimate_tokens,
+    summary_of,
+)
+from toolsurface.contract._owner import Owner, current_owner, owning
 
 __all__ = [
     "Capacity",

@@ -16,7 +16,7 @@ from typing import Any
 
 from agents import FunctionTool
 
-from toolsurface.harness._formats import LOGICAL
+from toolsurface.contract._formats import LOGICAL
 
 #: The roles an easy input message may carry that a recorded conversation uses.
 ROLES = frozenset({"system", "user", "assistant", "developer"})

@@ -13,10 +13,16 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from pydantic_ai.messages import ModelMessage, SystemPromptPart, TextPart, ToolReturnPart, UserPromptPart
+from pydantic_ai.messages import (
+    ModelMessage,
+    SystemPromptPart,
+    TextPart,
+    ToolReturnPart,
+    UserPromptPart,
+)
 from pydantic_ai.tools import ToolDefinition
 
-from toolsurface.harness._formats import LOGICAL
+from toolsurface.contract._formats import LOGICAL
 
 #: The guard compares name, description and input schema: a pydantic-ai tool definition's wire
 #: fields (`strict`, metadata, return schema) are the provider conversion's business, not the surface's.

@@ -93,11 +93,11 @@ import threading
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import Any
 
-from toolsurface.harness._formats import LOGICAL
-from toolsurface.harness._types import Settlement
-from toolsurface.scenarios import WebTools
+from toolsurface.contract._facts import WebTools
+from toolsurface.contract._formats import LOGICAL
+from toolsurface.contract._guard import Capacity, GuardedRequest, SurfaceGuard
+from toolsurface.contract._owner import Owner, Settlement, current_owner, owning
 
-from ._core import Capacity, GuardedRequest, Owner, SurfaceGuard, current_owner, owning
 from ._langchain_views import message_views, tool_name, tool_view, wire_tool
 
 __all__ = ["SurfaceGuardMiddleware", "refused_by_langchain"]

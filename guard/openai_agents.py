@@ -67,11 +67,11 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from toolsurface.contract._canonical import capture
+from toolsurface.contract._facts import WebTools
+from toolsurface.contract._refusals import SummaryRefused
 from toolsurface.guard import Capacity, GuardedRequest, Owner, current_owner, summary_of
 from toolsurface.guard import SurfaceGuard as CoreGuard
-from toolsurface.harness._canonical import capture
-from toolsurface.harness._errors import SummaryRefused
-from toolsurface.scenarios import WebTools
 
 from ._openai_agents_views import CHECKED, checked_view, message_views
 

@@ -81,11 +81,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import replace
 from typing import Any
 
-from toolsurface.harness._canonical import capture
-from toolsurface.harness._types import Settlement
-from toolsurface.scenarios import WebTools
+from toolsurface.contract._canonical import capture
+from toolsurface.contract._facts import WebTools
+from toolsurface.contract._guard import Capacity, GuardedRequest, SurfaceGuard
+from toolsurface.contract._owner import Owner, Settlement, current_owner
 
-from ._core import Capacity, GuardedRequest, Owner, SurfaceGuard, current_owner
 from ._pydantic_ai_views import VIEWS, message_views, tool_view
 
 __all__ = ["SurfaceCheckpoint", "SurfaceGuardCapability"]

@@ -15,24 +15,48 @@ from pathlib import Path
 from typing import Any
 
 from toolsurface import scenarios as scenario_files
-from toolsurface.scenarios import Scenario, rulings
+from toolsurface.common._errors import ToolsurfaceError, UsageError
+from toolsurface.common._printable import printable, unprintable
+from toolsurface.common._version import version
+from toolsurface.contract._diff import diff_snapshots, diff_summaries
+from toolsurface.contract._facts import rulings
+from toolsurface.scenarios import Scenario
 
 from ._clean import CleanRun
 from ._config import ProjectConfig, Spec
-from ._diff import diff_snapshots, diff_summaries
-from ._errors import ToolsurfaceError, UsageError
 from ._expectations import Expectation, load_expectations, planned_matches
 from ._gate import Gate, Tallies, Thresholds
 from ._oracles import EQUIVALENT, amend_all, judge
 from ._plan import Plan, Shard
-from ._printable import printable, unprintable
-from ._record import Environment, Producer, RunInfo, ScenarioInfo, Summary, gate_of, summarize
+from ._record import (
+    Environment,
+    Producer,
+    RunInfo,
+    ScenarioInfo,
+    Summary,
+    gate_of,
+    summarize,
+)
 from ._reference import DEFECTS, GuardedPipeline
-from ._runner import DEFAULT_TIMEOUT, DefectProbe, Runner, offered_checkpoints, own_boundaries
+from ._runner import (
+    DEFAULT_TIMEOUT,
+    DefectProbe,
+    Runner,
+    offered_checkpoints,
+    own_boundaries,
+)
 from ._sources import portable_path, portable_source
 from ._targets import NO_TARGET, load_target
-from ._types import Amendment, Case, CaseRecord, Observation, Reproduction, Role, Tally, Target
-from ._version import version
+from ._types import (
+    Amendment,
+    Case,
+    CaseRecord,
+    Observation,
+    Reproduction,
+    Role,
+    Tally,
+    Target,
+)
 from ._workers import WorkerPool, can_fork, default_jobs
 
 DEFAULT_TARGET = "reference:guarded"

@@ -13,10 +13,9 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
-from toolsurface.guard import Capacity, Estimator, estimate_tokens
+from toolsurface.contract._guard import Capacity, Estimator, estimate_tokens
+from toolsurface.contract._refusals import CapacityExceeded
 from toolsurface.scenarios import RequestOutcome, Scenario, Stage
-
-from ._errors import CapacityExceeded
 
 
 def compress(messages: list[dict[str, Any]], keep: int) -> list[dict[str, Any]]:

@@ -13,13 +13,26 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from toolsurface.contract._canonical import Snapshot
+from toolsurface.contract._diff import diff_snapshots
 from toolsurface.scenarios import Scenario
 
-from ._canonical import Snapshot
-from ._diff import diff_snapshots
 from ._observe import observe_ports, target_ports
 from ._ports import Ports
-from ._types import Capacity, Case, Crashed, Died, Ending, Interrupted, Observation, Refused, Returned, SettlementRefused, Target, TimedOut
+from ._types import (
+    Capacity,
+    Case,
+    Crashed,
+    Died,
+    Ending,
+    Interrupted,
+    Observation,
+    Refused,
+    Returned,
+    SettlementRefused,
+    Target,
+    TimedOut,
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,19 +8,18 @@ read by the scan.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 import jsonschema
 import orjson
 from jsonschema.exceptions import best_match
 
-from ._errors import UsageError
+from toolsurface.common._errors import UsageError
+from toolsurface.common._toml import key_path, tool_table
+
 from ._gate import Thresholds
-from ._toml import TomlError, read_toml, wide, wide_integer
 
 #: The file read when no `--config` is given, if it exists.
 DEFAULT_CONFIG = Path("pyproject.toml")
@@ -62,35 +61,6 @@ class ProjectConfig:
 def _validator() -> jsonschema.Draft202012Validator:
     schema = orjson.loads(resources.files(__package__).joinpath("config.schema.json").read_bytes())
     return jsonschema.Draft202012Validator(schema)
-
-
-def read_pyproject(path: Path) -> dict[str, Any]:
-    """The TOML document in `path`; a one-line `UsageError` when it cannot be read or parsed."""
-    try:
-        return read_toml(path)
-    except OSError as error:
-        raise UsageError(f"{path}: cannot read: {error.strerror or error}", option="config") from None
-    except TomlError as error:
-        raise UsageError(str(error)) from None
-
-
-def tool_table(path: Path, *names: str) -> dict[str, Any]:
-    """`[tool.<names>]` of the pyproject file in `path`, empty when it has none; a one-line
-    `UsageError` when it or a table around it is not a table, or holds an integer TOML does not."""
-    table: Any = read_pyproject(path)
-    for depth, name in enumerate(("tool", *names), start=1):
-        table = table.get(name, {})
-        if not isinstance(table, dict):
-            raise UsageError(f"{path}:[{'.'.join(('tool', *names)[:depth])}]: expected a table, found {type(table).__name__}")
-    if (found := wide_integer(table)) is not None:
-        at, value = found
-        raise UsageError(f"{path}:{key_path(('tool', *names), at)}: {wide(value)}")
-    return table
-
-
-def key_path(table: tuple[str, ...], keys: Iterable[str | int]) -> str:
-    """Where a value is in a pyproject file: `[tool.toolsurface].thresholds.min_cases`, `[tool.toolsurface].formats[0]`."""
-    return f"[{'.'.join(table)}]" + "".join(f"[{key}]" if isinstance(key, int) else f".{key}" for key in keys)
 
 
 def load_project_config(path: Path | None) -> ProjectConfig:

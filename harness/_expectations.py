@@ -26,8 +26,9 @@ import jsonschema
 import orjson
 from jsonschema.exceptions import best_match
 
-from ._errors import ExpectationsError
-from ._toml import TomlError, read_toml, wide, wide_integer
+from toolsurface.common._errors import ExpectationsError
+from toolsurface.common._toml import TomlError, read_toml, wide, wide_integer
+
 from ._types import VerdictKind
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
+from toolsurface.contract._owner import Settlement
 from toolsurface.mutators import Kind, Must
 from toolsurface.scenarios import RequestOutcome
 
@@ -52,7 +53,6 @@ from ._types import (
     LedgerEvent,
     LedgerOp,
     NotRun,
-    Settlement,
     TimedOut,
     Verdict,
     VerdictKind,

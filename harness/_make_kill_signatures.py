@@ -17,7 +17,13 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from ._api import DEFAULT_TARGET, RunOptions, prepare
-from ._kill_signatures import DATA_FILE, KillSignature, KillSignatures, encode, kill_signature
+from ._kill_signatures import (
+    DATA_FILE,
+    KillSignature,
+    KillSignatures,
+    encode,
+    kill_signature,
+)
 from ._reference import DEFECTS
 from ._targets import NO_TARGET
 from ._types import CaseRecord

@@ -16,7 +16,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from toolsurface.scenarios import Contract, ListChange, ListChangeKind, McpListing, Scenario, ToolDescriptor
+from toolsurface.contract._formats import ToolDescriptor
+from toolsurface.scenarios import (
+    Contract,
+    ListChange,
+    ListChangeKind,
+    McpListing,
+    Scenario,
+)
 
 #: The cursor of the page that starts at an offset; opaque to a client, as MCP cursors are.
 _CURSOR = "tools-from-"

@@ -15,12 +15,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from toolsurface.common._errors import UsageError
+from toolsurface.scan import ScanConfig
+from toolsurface.scan._seams import SourceMutant, source_mutants
+
 from ._api import RunOptions, Session, prepare
-from ._errors import UsageError
 from ._reference import REFERENCE_TARGETS
 from ._runner import Runner
-from ._scan import ScanConfig
-from ._scan._seams import SourceMutant, source_mutants
 from ._targets import NO_TARGET
 from ._types import Case, Target, VerdictKind
 

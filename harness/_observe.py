@@ -19,12 +19,22 @@ import traceback
 from collections.abc import Awaitable, Iterator
 from typing import Any
 
+from toolsurface.contract._formats import FORMATS, ToolFormat
+from toolsurface.contract._refusals import CapacityExceeded, RequestRefused
 from toolsurface.scenarios import Scenario
 
-from ._errors import CapacityExceeded, RequestRefused
-from ._formats import FORMATS, ToolFormat
 from ._ports import Injection, LedgerRefused, Ports
-from ._types import Capacity, Crashed, Observation, Refused, Returned, SettlementRefused, Stop, Target, TimedOut
+from ._types import (
+    Capacity,
+    Crashed,
+    Observation,
+    Refused,
+    Returned,
+    SettlementRefused,
+    Stop,
+    Target,
+    TimedOut,
+)
 
 
 class CaseTimeout(BaseException):

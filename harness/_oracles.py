@@ -12,11 +12,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Sequence
 
+from toolsurface.contract._canonical import Snapshot
+from toolsurface.contract._diff import Change, diff_snapshots, diff_summaries
+from toolsurface.contract._facts import rulings
+from toolsurface.contract._owner import Settlement
 from toolsurface.mutators import Kind, Must
-from toolsurface.scenarios import POINTS, RequestOutcome, Scenario, rulings
+from toolsurface.scenarios import POINTS, RequestOutcome, Scenario
 
-from ._canonical import Snapshot
-from ._diff import Change, diff_snapshots, diff_summaries
 from ._reasons import MAX_REASON, changes_said, clip, fits, listed
 from ._types import (
     Amendment,
@@ -32,7 +34,6 @@ from ._types import (
     Observation,
     Refused,
     Role,
-    Settlement,
     Stop,
     TimedOut,
     Verdict,

@@ -16,11 +16,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from toolsurface.common._errors import UsageError
 from toolsurface.scenarios import Scenario, StageKind, boundary, call_of
 
 from ._adapters._agent import sealed_views
 from ._capacity import compress
-from ._errors import UsageError
 from ._ports import Publications
 
 

@@ -14,17 +14,29 @@ import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from toolsurface.mutators import MUTATORS, Edit, Mutation, MutationNotApplicable, Mutator
-from toolsurface.scenarios import OwnerFact, Scenario, ToolDescriptor, boundary
+from toolsurface.common._errors import UsageError
+from toolsurface.contract._canonical import (
+    Snapshot,
+    capture,
+    entries_to_read,
+    logical_tools,
+    snapshot_of,
+)
+from toolsurface.contract._diff import diff, diff_summaries
+from toolsurface.contract._facts import OwnerFact
+from toolsurface.contract._formats import LOGICAL, ToolDescriptor
+from toolsurface.mutators import (
+    MUTATORS,
+    Edit,
+    Mutation,
+    MutationNotApplicable,
+    Mutator,
+)
+from toolsurface.scenarios import Scenario, boundary
 
-from ._canonical import Snapshot, capture, entries_to_read, logical_tools, snapshot_of
-from ._diff import diff, diff_summaries
-from ._errors import UsageError
-from ._formats import LOGICAL
 from ._mcp import McpCatalogue
 from ._ports import Gateway
 from ._types import Case
-
 
 #: `K/N`, each a number of ASCII digits.
 _SHARD = re.compile(r"(?P<index>[0-9]{1,19})/(?P<count>[0-9]{1,19})")

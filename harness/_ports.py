@@ -14,14 +14,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from toolsurface.guard import Capacity, summary_of
+from toolsurface.contract._canonical import Snapshot, capture
+from toolsurface.contract._facts import OwnerFact
+from toolsurface.contract._formats import ToolFormat
+from toolsurface.contract._guard import Capacity, summary_of
+from toolsurface.contract._owner import Settlement
 from toolsurface.mutators import MutationNotApplicable, NotCarried
-from toolsurface.scenarios import Lane, OwnerFact, Scenario, ToolCall, boundary, call_of
+from toolsurface.scenarios import Lane, Scenario, ToolCall, boundary, call_of
 
-from ._canonical import Snapshot, capture
-from ._formats import ToolFormat
 from ._mcp import McpCatalogue
-from ._types import Dispatch, LedgerEvent, LedgerOp, Settlement
+from ._types import Dispatch, LedgerEvent, LedgerOp
 
 #: Told, in words, of each effect on closed ports: `dispatched request 'req_main_0001'`.
 LateEffect = Callable[[str], None]

@@ -18,14 +18,14 @@ from typing import Any
 
 import pytest
 
+from toolsurface.common._errors import ToolsurfaceError
+from toolsurface.common._printable import printable
 from toolsurface.scenarios import ScenarioError
 
 from ._api import RunOptions, Session, prepare
 from ._config import ProjectConfig, load_project_config
-from ._errors import ToolsurfaceError
 from ._expectations import Expectation, Standing
 from ._gate import Gate
-from ._printable import printable
 from ._targets import NO_TARGET
 from ._types import Case, CaseRecord, Tally, VerdictKind
 

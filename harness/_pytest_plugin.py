@@ -33,7 +33,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     if config.getoption("toolsurface"):
-        from ._pytest_cases import register  # the engine, only for a run that asks for it
+        from ._pytest_cases import (
+            register,  # the engine, only for a run that asks for it
+        )
 
         register(config)
         return

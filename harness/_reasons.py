@@ -14,7 +14,7 @@ import dataclasses
 import re
 from collections.abc import Sequence
 
-from ._diff import Change, Renamed
+from toolsurface.contract._diff import Change, Renamed
 
 #: The most characters a verdict's reason may have: about two thirds of a wide terminal line, so a
 #: line's own prefix (a verdict, a count) still fits beside it.

@@ -14,13 +14,13 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
+from toolsurface.common._printable import printable
 from toolsurface.scenarios import Lane, Mode, RequestOutcome
 
 from ._codec import schema
 from ._config import Spec
 from ._gate import Gate, Tallies, Thresholds, judge_gate
 from ._plan import Shard
-from ._printable import printable
 from ._types import CaseRecord, Totals
 
 #: Bumped on every change to what results.json holds.

@@ -16,14 +16,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from toolsurface.scenarios import POINTS, RECORDED_KINDS, Scenario, StageKind, hidden_by, parse
+from toolsurface.common._errors import UsageError
+from toolsurface.contract._canonical import entries_as_found
+from toolsurface.contract._facts import hidden_by
+from toolsurface.contract._formats import FORMATS
+from toolsurface.scenarios import POINTS, RECORDED_KINDS, Scenario, StageKind, parse
 
-from ._canonical import entries_as_found
-from ._errors import UsageError
-from ._formats import FORMATS
+from ._observe import observe_ports, own_boundaries
 from ._own_recording import Frame, own_recording
 from ._ports import Ports
-from ._observe import observe_ports, own_boundaries
 from ._runner import offered_checkpoints
 from ._types import Capacity, Crashed, Refused, Target, TimedOut
 

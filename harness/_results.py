@@ -28,11 +28,12 @@ from typing import IO, Any, NoReturn, TypeVar
 
 import orjson
 
+from toolsurface.common._errors import UsageError
+from toolsurface.common._files import cannot_write, publish, temporary
+
 from ._api import Session
 from ._codec import DecodeError, decode, dumps
-from ._errors import UsageError
 from ._expectations import Expectation
-from ._files import cannot_write, publish, temporary
 from ._gate import Tallies
 from ._integrity import CaseCheck, check_cases, check_count, share_of
 from ._oracles import amended as amended_record

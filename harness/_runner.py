@@ -16,19 +16,38 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
+from toolsurface.common._frozen import frozen
+from toolsurface.contract._canonical import Snapshot, snapshot_of
+from toolsurface.contract._facts import OwnerFact
+from toolsurface.contract._formats import ToolFormat
 from toolsurface.mutators import Edit, Must, by_key
-from toolsurface.scenarios import OwnerFact, RequestOutcome, Scenario, call_of
+from toolsurface.scenarios import RequestOutcome, Scenario, call_of
 
-from ._canonical import Snapshot, snapshot_of
 from ._capacity import judged_on
 from ._clean import CleanRun, NoCleanRun, clean_run, failed_request, unchanged_request
-from ._formats import ToolFormat
-from ._frozen import frozen
-from ._observe import alarm_handler, exits_refused, observe_ports, own_boundaries, target_ports, tool_format
+from ._observe import (
+    alarm_handler,
+    exits_refused,
+    observe_ports,
+    own_boundaries,
+    target_ports,
+    tool_format,
+)
 from ._oracles import EQUIVALENT, LATE, Expected, evidence, judge
 from ._plan import Checkpoints, recorded_checkpoints
 from ._ports import Ports
-from ._types import Amendment, Case, CaseRecord, Evidence, NotRun, Observation, Role, Target, Verdict, VerdictKind
+from ._types import (
+    Amendment,
+    Case,
+    CaseRecord,
+    Evidence,
+    NotRun,
+    Observation,
+    Role,
+    Target,
+    Verdict,
+    VerdictKind,
+)
 from ._watch import GRACE_ENDED, ThreadWatch, settle
 
 __all__ = ["DefectProbe", "Runner", "alarm_handler", "expected_surface", "observe", "offered_checkpoints", "own_boundaries"]

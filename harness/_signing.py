@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from ._errors import UsageError
+from toolsurface.common._errors import UsageError
 
 #: The secret results.json is signed and verified with; unset or empty, nothing is signed.
 SIGNING_KEY = "TOOLSURFACE_SIGNING_KEY"

@@ -7,9 +7,10 @@ import os
 import sys
 from typing import Any
 
+from toolsurface.common._errors import TargetError
+
 from ._adapters import ADAPTER_TARGETS, AGENT_TARGETS
 from ._custody import kept_process
-from ._errors import TargetError
 from ._reference import REFERENCE_TARGETS
 from ._types import Target
 

@@ -11,10 +11,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
+from toolsurface.contract._canonical import Snapshot
+from toolsurface.contract._facts import OwnerFact, Ruling
+from toolsurface.contract._owner import Settlement
 from toolsurface.mutators import Must, Mutation
-from toolsurface.scenarios import Lane, OwnerFact, Ruling, Scenario, boundary
-
-from ._canonical import Snapshot
+from toolsurface.scenarios import Lane, Scenario, boundary
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,14 +55,6 @@ class Case:
     @property
     def hook_mode(self) -> str:
         return "hooks" if self.hooks else "no-hooks"
-
-
-class Settlement(enum.StrEnum):
-    """How a reservation may be settled in an owner ledger."""
-
-    DISPATCHED = "dispatched"
-    PRE_DISPATCH_REJECTED = "pre_dispatch_rejected"
-    FAILED = "failed"
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,15 +21,16 @@ from typing import NoReturn
 import orjson
 
 from toolsurface import scenarios as scenario_files
+from toolsurface.common._errors import ToolsurfaceError, UsageError
+from toolsurface.common._version import version
 from toolsurface.scenarios import Scenario, ScenarioError
 
 from ._api import SEED_LIMIT, RunOptions, Session, prepare
-from ._errors import ToolsurfaceError, UsageError
 from ._record import RunInfo
 from ._results import Progress, ResultsFile, StoredCases
 from ._targets import NO_TARGET
 from ._types import CaseRecord, Verdict, VerdictKind
-from ._version import version
+
 
 @dataclass(frozen=True, slots=True)
 class Difference:

@@ -42,7 +42,17 @@ from typing import Any
 from ._clean import CleanRun, NoCleanRun
 from ._observe import alarm_handler
 from ._runner import Runner
-from ._types import Amendment, Case, CaseRecord, Died, Interrupted, Observation, Role, Stop, TimedOut
+from ._types import (
+    Amendment,
+    Case,
+    CaseRecord,
+    Died,
+    Interrupted,
+    Observation,
+    Role,
+    Stop,
+    TimedOut,
+)
 from ._watch import GRACE_ENDED, WORKER_ENDED, left_running, settle
 
 #: Cases sent to a worker at a time: enough to keep the pipe from costing more than the cases.

@@ -31,7 +31,17 @@ from ._aims import (
     Where,
     WireField,
 )
-from ._base import Delivery, Edit, Example, Kind, Must, Mutation, MutationNotApplicable, Mutator, NotCarried
+from ._base import (
+    Delivery,
+    Edit,
+    Example,
+    Kind,
+    Must,
+    Mutation,
+    MutationNotApplicable,
+    Mutator,
+    NotCarried,
+)
 from ._registry import MUTATORS, by_key
 
 __all__ = [

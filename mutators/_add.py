@@ -8,10 +8,19 @@ from abc import abstractmethod
 from collections.abc import Iterable
 from typing import Any
 
-from toolsurface.scenarios import Scenario, ToolDescriptor
+from toolsurface.contract._formats import ToolDescriptor
+from toolsurface.scenarios import Scenario
 
 from ._aims import Insert, Tool
-from ._base import Edit, Example, Kind, MutationNotApplicable, Mutator, one_of, shown_admitted
+from ._base import (
+    Edit,
+    Example,
+    Kind,
+    MutationNotApplicable,
+    Mutator,
+    one_of,
+    shown_admitted,
+)
 from ._fixtures import HOLDINGS, PROFILE, SEARCH, WEB_READ, WEB_SEARCH
 
 #: Realistic tools no research turn admits: the kind a careless hook or plugin would slip in.

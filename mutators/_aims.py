@@ -13,7 +13,7 @@ import enum
 from dataclasses import dataclass
 from typing import ClassVar, TypeAlias, TypeVar
 
-from toolsurface.scenarios import FactKind
+from toolsurface.contract._facts import FactKind
 
 _E = TypeVar("_E", bound=enum.StrEnum)
 

@@ -15,7 +15,8 @@ from typing import Any
 
 import orjson
 
-from toolsurface.scenarios import FactKind, OwnerFact, Scenario
+from toolsurface.contract._facts import FactKind, OwnerFact
+from toolsurface.scenarios import Scenario
 
 from ._aims import Diagnostic, LooksLike, Tool
 from ._base import Edit, Example, Kind, Must, MutationNotApplicable, Mutator, one_of

@@ -22,7 +22,8 @@ import orjson
 from ._aims import Aim
 
 if TYPE_CHECKING:
-    from toolsurface.scenarios import Binding, Capability, ListChange, OwnerFact, Scenario, WebTools
+    from toolsurface.contract._facts import Binding, OwnerFact, WebTools
+    from toolsurface.scenarios import Capability, ListChange, Scenario
 
 
 _A = TypeVar("_A")

@@ -11,8 +11,24 @@ from typing import Any
 from toolsurface.scenarios import Scenario
 
 from ._aims import Keep, Selection, Tool
-from ._base import Edit, Example, Kind, MutationNotApplicable, Mutator, one_of, shown_admitted
-from ._fixtures import LONG_NAME, PROFILE, READ_TOOL_RESULT, SEARCH, SHELF, WEB_READ, WEB_SEARCH
+from ._base import (
+    Edit,
+    Example,
+    Kind,
+    MutationNotApplicable,
+    Mutator,
+    one_of,
+    shown_admitted,
+)
+from ._fixtures import (
+    LONG_NAME,
+    PROFILE,
+    READ_TOOL_RESULT,
+    SEARCH,
+    SHELF,
+    WEB_READ,
+    WEB_SEARCH,
+)
 
 #: Caps real hosts put on the list: Cursor's 40 tools, and OpenAI's 128 tools per request.
 CAPS = (40, 128)

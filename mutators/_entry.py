@@ -11,7 +11,8 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from toolsurface.scenarios import SUMMARY_HEADER, Access, Capability, Scenario, capability_summary
+from toolsurface.contract._guard import SUMMARY_HEADER
+from toolsurface.scenarios import Access, Capability, Scenario, capability_summary
 
 from ._aims import Claim
 from ._base import Delivery, Edit, Example, Kind, MutationNotApplicable, Mutator, one_of

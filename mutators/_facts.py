@@ -19,9 +19,19 @@ import re
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from toolsurface.scenarios import Binding, FactKind, OwnerFact, Scenario, hidden_by
+from toolsurface.contract._facts import Binding, FactKind, OwnerFact, hidden_by
+from toolsurface.scenarios import Scenario
 
-from ._aims import Aim, FactField, ForeignOwner, Forgery, LookAlike, Narrowing, ParentBound, Where
+from ._aims import (
+    Aim,
+    FactField,
+    ForeignOwner,
+    Forgery,
+    LookAlike,
+    Narrowing,
+    ParentBound,
+    Where,
+)
 from ._base import Delivery, Edit, Example, Kind, Must, Mutator
 from ._fixtures import SEARCH, WEB_READ, WEB_SEARCH, WEB_TOOLS
 from ._testing import BINDING

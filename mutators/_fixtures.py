@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolsurface.scenarios import WebTools
+from toolsurface.contract._facts import WebTools
 
 SEARCH: dict[str, Any] = {
     "name": "market__search_instruments",

@@ -12,7 +12,8 @@ from typing import Any
 
 import orjson
 
-from toolsurface.scenarios import Scenario, ToolDescriptor
+from toolsurface.contract._formats import ToolDescriptor
+from toolsurface.scenarios import Scenario
 
 from ._aims import Messages, Tool
 from ._base import Edit, Example, Kind, Must, Mutator, one_of, shown_admitted

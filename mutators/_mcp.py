@@ -22,11 +22,22 @@ from abc import abstractmethod
 from collections.abc import Iterable
 from typing import Any
 
-from toolsurface.scenarios import ListChange, ListChangeKind, Scenario, ToolDescriptor
+from toolsurface.contract._formats import ToolDescriptor
+from toolsurface.scenarios import ListChange, ListChangeKind, Scenario
 
 from ._add import FOREIGN
 from ._aims import Tool
-from ._base import Delivery, Edit, Example, Kind, Must, MutationNotApplicable, Mutator, one_of, shown_admitted
+from ._base import (
+    Delivery,
+    Edit,
+    Example,
+    Kind,
+    Must,
+    MutationNotApplicable,
+    Mutator,
+    one_of,
+    shown_admitted,
+)
 from ._description import INJECTION
 from ._fixtures import SEARCH, WEB_READ, WEB_SEARCH
 

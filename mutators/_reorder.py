@@ -15,7 +15,15 @@ from toolsurface.scenarios import Scenario
 
 # Qualified: the aims share their names with the mutators that take them.
 from . import _aims
-from ._base import Edit, Example, Kind, MutationNotApplicable, Mutator, one_of, shown_admitted
+from ._base import (
+    Edit,
+    Example,
+    Kind,
+    MutationNotApplicable,
+    Mutator,
+    one_of,
+    shown_admitted,
+)
 from ._fixtures import HOLDINGS, PROFILE, SEARCH, SHELF, WEB_READ, WEB_SEARCH
 
 

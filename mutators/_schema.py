@@ -17,7 +17,15 @@ from typing import Any
 from toolsurface.scenarios import Scenario
 
 from ._aims import SchemaPath
-from ._base import Edit, Example, Kind, MutationNotApplicable, Mutator, one_of, shown_admitted
+from ._base import (
+    Edit,
+    Example,
+    Kind,
+    MutationNotApplicable,
+    Mutator,
+    one_of,
+    shown_admitted,
+)
 from ._fixtures import HOLDINGS, PROFILE, SEARCH, WEB_READ
 from ._pointer import join, resolve, schema_nodes, split_last
 

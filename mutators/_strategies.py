@@ -16,10 +16,20 @@ from typing import Any
 from hypothesis import reject
 from hypothesis import strategies as st
 
-from toolsurface.scenarios import Binding, FactKind, OwnerFact, Scenario, ToolDescriptor, WebTools
+from toolsurface.contract._facts import Binding, FactKind, OwnerFact, WebTools
+from toolsurface.contract._formats import ToolDescriptor
+from toolsurface.scenarios import Scenario
 
 from ._aims import Aim
-from ._base import Delivery, Edit, Must, Mutation, MutationNotApplicable, Mutator, NotCarried
+from ._base import (
+    Delivery,
+    Edit,
+    Must,
+    Mutation,
+    MutationNotApplicable,
+    Mutator,
+    NotCarried,
+)
 from ._fixtures import READ_TOOL_RESULT
 from ._registry import MUTATORS, by_key
 from ._testing import BINDING, descriptor, minimal_scenario
@@ -193,7 +203,7 @@ def edit_sequences(
     case the planner could produce. Fewer than `min_size` steps applicable: the draw is rejected.
     """
     # Imported here, not at the top: the harness imports this package to plan its cases.
-    from toolsurface.harness._formats import LOGICAL
+    from toolsurface.contract._formats import LOGICAL
 
     if not 0 <= min_size <= max_size:
         raise ValueError(f"{min_size=} and {max_size=} must satisfy 0 <= min_size <= max_size")
@@ -245,8 +255,8 @@ def mutated_requests(draw: st.DrawFn, scenario: Scenario, tool_format: str = "lo
     `anthropic`, `mcp`), by either delivery. A change that leaves the surface canonically equal
     while it must be refused (reordering one tool) is never drawn: there is nothing to refuse.
     Use as `surfaces().flatmap(scenarios_for).flatmap(mutated_requests)`."""
-    from toolsurface.harness._canonical import capture
-    from toolsurface.harness._formats import FORMATS
+    from toolsurface.contract._canonical import capture
+    from toolsurface.contract._formats import FORMATS
 
     fmt = FORMATS[tool_format]
     (mutation,) = draw(edit_sequences(scenario, min_size=1, max_size=1))

@@ -8,8 +8,9 @@ import dataclasses
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from toolsurface.contract._facts import Binding, OwnerFact, WebTools
+from toolsurface.contract._formats import ToolDescriptor
 from toolsurface.scenarios import (
-    Binding,
     Capability,
     Contract,
     Identity,
@@ -17,12 +18,9 @@ from toolsurface.scenarios import (
     McpListing,
     Message,
     Mode,
-    OwnerFact,
     Scenario,
     Stage,
     StageKind,
-    ToolDescriptor,
-    WebTools,
 )
 
 from ._base import Example, ToolAccess

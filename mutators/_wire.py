@@ -15,10 +15,20 @@ from abc import abstractmethod
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from toolsurface.scenarios import WIRE_FIELDS_OF, Scenario
+from toolsurface.contract._formats import WIRE_FIELDS_OF
+from toolsurface.scenarios import Scenario
 
 from ._aims import WireField
-from ._base import Edit, Example, Kind, MutationNotApplicable, Mutator, NotCarried, one_of, shown_admitted
+from ._base import (
+    Edit,
+    Example,
+    Kind,
+    MutationNotApplicable,
+    Mutator,
+    NotCarried,
+    one_of,
+    shown_admitted,
+)
 from ._fixtures import MCP_HOLDINGS, SEARCH, WEB_READ
 from ._pointer import join, split_last
 

@@ -15,7 +15,16 @@ from toolsurface.harness._expectations import Judged
 from toolsurface.harness._gate import Gate
 from toolsurface.harness._kill_signatures import Signature, bundled, where_of
 from toolsurface.harness._record import Record, RunInfo
-from toolsurface.harness._types import Capacity, CaseRecord, Crashed, Ending, Refused, SettlementRefused, Stop, VerdictKind
+from toolsurface.harness._types import (
+    Capacity,
+    CaseRecord,
+    Crashed,
+    Ending,
+    Refused,
+    SettlementRefused,
+    Stop,
+    VerdictKind,
+)
 from toolsurface.mutators import Kind
 from toolsurface.scenarios import POINTS
 

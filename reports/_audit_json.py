@@ -15,7 +15,7 @@ from typing import Any
 
 import orjson
 
-from toolsurface.harness._printable import hidden
+from toolsurface.common._printable import hidden
 from toolsurface.harness._types import VerdictKind
 
 from ._audit import DOES_NOT_PROVE, PROVES, Audit

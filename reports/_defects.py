@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
-from toolsurface.harness._printable import printable
+from toolsurface.common._printable import printable
 from toolsurface.harness._types import CaseRecord
 
 

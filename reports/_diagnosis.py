@@ -18,7 +18,13 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 
-from toolsurface.harness._kill_signatures import WHERE, KillSignature, KillSignatures, Signature, signature_of
+from toolsurface.harness._kill_signatures import (
+    WHERE,
+    KillSignature,
+    KillSignatures,
+    Signature,
+    signature_of,
+)
 from toolsurface.harness._types import CaseRecord
 
 from ._groups import Cause, causes

@@ -22,8 +22,8 @@ from urllib.parse import urlencode
 
 import orjson
 
+from toolsurface.common._printable import printable
 from toolsurface.harness._expectations import Judged, Standing
-from toolsurface.harness._printable import printable
 from toolsurface.harness._types import CaseRecord, VerdictKind
 
 from ._audit import DOES_NOT_PROVE, PROVES, Audit, error_of, ledger_lines

@@ -18,8 +18,8 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator, Sequence
 
+from toolsurface.common._printable import printable
 from toolsurface.harness._expectations import Judged
-from toolsurface.harness._printable import printable
 from toolsurface.harness._types import CaseRecord, VerdictKind
 
 from ._audit import Audit, ledger_lines

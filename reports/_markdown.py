@@ -16,8 +16,8 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
+from toolsurface.common._printable import printable
 from toolsurface.harness._expectations import Judged
-from toolsurface.harness._printable import printable
 from toolsurface.harness._types import VerdictKind
 
 from ._audit import DOES_NOT_PROVE, PROVES, Audit

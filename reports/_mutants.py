@@ -9,8 +9,8 @@ from typing import Any
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
+from toolsurface.common._printable import printable
 from toolsurface.harness._mutants import MutantRun
-from toolsurface.harness._printable import printable
 
 _STYLE = {"Killed": "toolsurface.killed", "Survived": "toolsurface.survived", "Ignored": "toolsurface.equivalent"}
 

@@ -6,8 +6,8 @@ import enum
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 
-from toolsurface.harness._errors import UsageError
-from toolsurface.harness._files import Publication
+from toolsurface.common._errors import UsageError
+from toolsurface.common._files import Publication
 
 from ._audit import Audit
 from ._audit_json import render_json

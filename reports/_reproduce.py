@@ -9,8 +9,15 @@ from dataclasses import dataclass
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
-from toolsurface.harness._printable import printable
-from toolsurface.harness._types import Capacity, Crashed, Dispatch, Refused, Reproduction, SettlementRefused
+from toolsurface.common._printable import printable
+from toolsurface.harness._types import (
+    Capacity,
+    Crashed,
+    Dispatch,
+    Refused,
+    Reproduction,
+    SettlementRefused,
+)
 
 #: How each way of stopping with an exception is labelled, aligned with the other labels.
 _STOPPED = {Refused: "refusal ", Capacity: "capacity", Crashed: "crash   "}

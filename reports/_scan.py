@@ -24,8 +24,18 @@ from urllib.parse import quote
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 
-from toolsurface.harness._printable import printable
-from toolsurface.harness._scan import RULES, FileFailed, FileResult, FileScanned, FileSkipped, Finding, Rule, ScanConfig, Step
+from toolsurface.common._printable import printable
+from toolsurface.scan import (
+    RULES,
+    FileFailed,
+    FileResult,
+    FileScanned,
+    FileSkipped,
+    Finding,
+    Rule,
+    ScanConfig,
+    Step,
+)
 
 JSON_VERSION = 1
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

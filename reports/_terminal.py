@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 from rich.theme import Theme
 
-from toolsurface.harness._printable import printable
+from toolsurface.common._printable import printable
 from toolsurface.harness._reasons import clip
 from toolsurface.harness._types import VerdictKind
 

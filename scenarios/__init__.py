@@ -1,16 +1,33 @@
 """Recorded request pipelines: their value types, the owner-fact rule, their JSON Schema, the loader,
 and skeletons imported from logged requests."""
 
-from ._availability import Binding, FactKind, OwnerFact, Ruling, WebTools, hidden_by, rule, rulings
+from toolsurface.contract._facts import (
+    Binding,
+    FactKind,
+    OwnerFact,
+    Ruling,
+    WebTools,
+    hidden_by,
+    rule,
+    rulings,
+)
+from toolsurface.contract._formats import WIRE_FIELDS, WIRE_FIELDS_OF, ToolDescriptor
+from toolsurface.contract._guard import SUMMARY_HEADER
+
 from ._errors import ScenarioError
-from ._import import IMPORT_KINDS, Imported, import_file, import_log, import_log_file, import_scenario, scenario_id_for
+from ._import import (
+    IMPORT_KINDS,
+    Imported,
+    import_file,
+    import_log,
+    import_log_file,
+    import_scenario,
+    scenario_id_for,
+)
 from ._loader import bundled_dir, load, load_file, parse
 from ._model import (
     POINTS,
     RECORDED_KINDS,
-    SUMMARY_HEADER,
-    WIRE_FIELDS,
-    WIRE_FIELDS_OF,
     Access,
     Capability,
     Contract,
@@ -29,7 +46,6 @@ from ._model import (
     StageKind,
     Step,
     ToolCall,
-    ToolDescriptor,
     boundary,
     call_of,
     capability_summary,

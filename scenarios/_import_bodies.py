@@ -12,7 +12,6 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-
 from ._import_common import (
     CUSTOM_TOOL,
     PROVIDER_TOOL,

@@ -20,14 +20,14 @@ import jsonschema
 import orjson
 from jsonschema.exceptions import best_match
 
+from toolsurface.contract._facts import Binding, FactKind, OwnerFact, WebTools
+from toolsurface.contract._formats import WIRE_FIELDS, WIRE_FIELDS_OF, ToolDescriptor
+
 from . import _validated
-from ._availability import Binding, FactKind, OwnerFact, WebTools
 from ._errors import ScenarioError
 from ._model import (
     OWN_POINT_PATTERN,
     RECORDED_KINDS,
-    WIRE_FIELDS,
-    WIRE_FIELDS_OF,
     Access,
     Capability,
     Contract,
@@ -45,7 +45,6 @@ from ._model import (
     StageKind,
     Step,
     ToolCall,
-    ToolDescriptor,
     boundary,
     own_point_problem,
 )

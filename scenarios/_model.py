@@ -17,7 +17,9 @@ from typing import Any
 
 import orjson
 
-from ._availability import Binding, OwnerFact, WebTools, hidden_by
+from toolsurface.contract._facts import Binding, OwnerFact, WebTools, hidden_by
+from toolsurface.contract._formats import ToolDescriptor
+from toolsurface.contract._guard import SUMMARY_HEADER
 
 
 class Lane(enum.StrEnum):
@@ -126,58 +128,6 @@ def call_of(label: str) -> int:
 #: The wire fields a tool may carry beyond name, description and input schema, in the order a
 #: snapshot lists them: OpenAI's and Anthropic's `strict`, MCP's `title`, `annotations` and
 #: `outputSchema` (here `output_schema`, as the scenario format spells it).
-WIRE_FIELDS: tuple[str, ...] = ("strict", "title", "annotations", "output_schema")
-
-#: Which wire fields each recorded tool format has; a scenario records only these.
-WIRE_FIELDS_OF: dict[str, tuple[str, ...]] = {
-    "logical": WIRE_FIELDS,
-    "openai": ("strict",),
-    "anthropic": ("strict",),
-    "mcp": ("title", "annotations", "output_schema"),
-}
-
-
-@dataclass(frozen=True, slots=True)
-class ToolDescriptor:
-    """One logical tool: what the model is told it may call."""
-
-    name: str
-    description: str
-    #: The input JSON Schema exactly as recorded (key order kept), as JSON bytes.
-    schema_json: bytes
-    #: The wire fields recorded beside the three (`WIRE_FIELDS`, in that order) as a JSON object;
-    #: empty bytes when the tool has none, so such a tool snapshots exactly as before they existed.
-    wire_json: bytes = b""
-
-    @classmethod
-    def of(
-        cls, name: str, description: str, input_schema: Mapping[str, Any], wire: Mapping[str, Any] | None = None
-    ) -> ToolDescriptor:
-        fields = {key: wire[key] for key in WIRE_FIELDS if wire and wire.get(key) is not None}
-        return cls(name, description, _shared(orjson.dumps(input_schema)), orjson.dumps(fields) if fields else b"")
-
-    @property
-    def input_schema(self) -> dict[str, Any]:
-        """A fresh copy of the input schema; editing it changes nothing here."""
-        return orjson.loads(self.schema_json)
-
-    @property
-    def wire(self) -> dict[str, Any]:
-        """A fresh copy of the wire fields beyond the three (empty when none were recorded)."""
-        return orjson.loads(self.wire_json) if self.wire_json else {}
-
-    def as_logical(self) -> dict[str, Any]:
-        """A fresh `name/description/input_schema` dict, with the wire fields the tool has."""
-        return {"name": self.name, "description": self.description, "input_schema": self.input_schema, **self.wire}
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _shared(data: bytes) -> bytes:
-    """One object for equal bytes: the recordings of one host repeat the same tool schemas, each
-    often kilobytes, so a set of many recordings holds each schema once."""
-    return data
-
-
 @dataclass(frozen=True, slots=True)
 class Identity:
     """Who a request belongs to; owner facts and settlements are bound to it."""
@@ -213,7 +163,6 @@ class Capability:
 
 
 #: The first line of every capability summary; the gateway finds the summary by it.
-SUMMARY_HEADER = "Host capabilities this turn (access only; nothing has been read or fetched yet):"
 
 
 def capability_summary(capabilities: Iterable[Capability]) -> str:

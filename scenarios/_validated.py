@@ -21,10 +21,18 @@ import os
 from importlib import metadata, resources
 from pathlib import Path
 
+from toolsurface.common._version import version
+
 #: What `remember` writes; any other content of an entry is a miss.
 _VALID = b"valid scenario\n"
-#: The modules whose code decides whether a recording is valid.
-_CHECKS = ("_loader.py", "_model.py", "_availability.py")
+#: The modules whose code decides whether a recording is valid, by package.
+_CHECKS = (
+    ("toolsurface.scenarios", "scenario.schema.json"),
+    ("toolsurface.scenarios", "_loader.py"),
+    ("toolsurface.scenarios", "_model.py"),
+    ("toolsurface.contract", "_facts.py"),
+    ("toolsurface.contract", "_formats.py"),
+)
 
 
 def cache_dir() -> Path:
@@ -37,12 +45,9 @@ def cache_dir() -> Path:
 @functools.cache
 def _salt() -> bytes:
     """What every key starts with: the versions, the scenario schema and the checks' code, read once per process."""
-    from toolsurface.harness._version import version  # the harness imports scenarios: import on first use
-
-    package = resources.files(__package__)
     digest = hashlib.sha256(version().encode() + b"\0" + metadata.version("jsonschema").encode() + b"\0")
-    for name in ("scenario.schema.json", *_CHECKS):
-        digest.update(name.encode() + b"\0" + package.joinpath(name).read_bytes() + b"\0")
+    for package, name in _CHECKS:
+        digest.update(name.encode() + b"\0" + resources.files(package).joinpath(name).read_bytes() + b"\0")
     return digest.digest()
 
 

@@ -302,7 +302,7 @@ def test_the_commands_that_run_and_report_cases_never_load_libcst_or_hypothesis(
     # each which of the two it has loaded so far.
     code = (
         "import json, sys\n"
-        "from toolsurface.harness.cli import main\n"
+        "from toolsurface.cli._app import main\n"
         f"for argv in {commands!r}:\n"
         "    sys.argv = ['toolsurface', *argv]\n"
         "    try:\n"

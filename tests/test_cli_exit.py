@@ -16,7 +16,7 @@ import time
 import pytest
 
 from tests.test_cli import toolsurface
-from toolsurface.harness._version import version
+from toolsurface.common._version import version
 
 #: 78 cases, whose results.json is about 100 kB.
 SELECT = ["--select", "*/post_seal/delete.*"]
@@ -227,11 +227,11 @@ def test_a_setting_out_of_range_in_the_config_is_named_by_file_and_key(tmp_path,
 
 
 def plant_fault(name, args, cwd, debug=False):
-    """The console script's `main`, in its own process, with `toolsurface.harness.cli.<name>` raising
+    """The console script's `main`, in its own process, with `toolsurface.cli._app.<name>` raising
     as a bug in toolsurface would."""
     code = (
         "import sys\n"
-        "import toolsurface.harness.cli as cli\n"
+        "import toolsurface.cli._app as cli\n"
         "def fault(*args, **kwargs):\n"
         "    raise ValueError('planted\\n fault')\n"
         f"cli.{name} = fault\n"

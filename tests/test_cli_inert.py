@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 
-from toolsurface.harness._printable import hidden, printable
+from toolsurface.common._printable import hidden, printable
 from toolsurface.harness._results import read_results
 
 SMALL = Path(__file__).resolve().parent.parent / "scenarios" / "bundled" / "web-read-child-single-tool.json"

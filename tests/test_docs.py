@@ -17,8 +17,17 @@ import typer
 import yaml
 
 from tests.fixtures.docs import PAGES, ROOT, all_blocks, blocks, prose
-from toolsurface import Binding, FactKind, Ledger, OwnerFact, OwnerFacts, RequestRefused, SurfaceRefused, WebTools
-from toolsurface.harness.cli import app
+from toolsurface import (
+    Binding,
+    FactKind,
+    Ledger,
+    OwnerFact,
+    OwnerFacts,
+    RequestRefused,
+    SurfaceRefused,
+    WebTools,
+)
+from toolsurface.cli._app import app
 
 
 def installed():

@@ -16,10 +16,19 @@ from hypothesis import strategies as st
 from tests.fixtures.fuzz.documents import DOCUMENTS, RUN
 from tests.fixtures.fuzz.flags import BASE, VALUES, flag_attempts, parameters
 from tests.fixtures.fuzz.runs import Attempt, Ended, breaches, run_attempt, work_folder
-from tests.fixtures.fuzz.seeds import CASE, CONFIG_FILE, EXPECTATIONS_FILE, GUARD_FILE, LOG_FILE, RESULTS_FILE, SHARD_FILES, seeds
+from tests.fixtures.fuzz.seeds import (
+    CASE,
+    CONFIG_FILE,
+    EXPECTATIONS_FILE,
+    GUARD_FILE,
+    LOG_FILE,
+    RESULTS_FILE,
+    SHARD_FILES,
+    seeds,
+)
 from tests.scenarios.test_import import LOGS
-from toolsurface.harness._printable import printable
-from toolsurface.harness.cli import app
+from toolsurface.cli._app import app
+from toolsurface.common._printable import printable
 
 #: Every kind of input: each file format, and the flags.
 ATTEMPTS = {**DOCUMENTS, "flag": flag_attempts}

@@ -9,7 +9,7 @@ import pytest
 import toolsurface
 
 ROOT = Path(__file__).resolve().parents[1]
-FOLDERS = ("harness", "mutators", "scenarios", "reports", "examples")
+FOLDERS = ("contract", "common", "guard", "scenarios", "mutators", "harness", "scan", "reports", "cli", "examples")
 SOURCES = sorted(
     path
     for folder in (*FOLDERS, "tests")

@@ -1,9 +1,9 @@
 """The public API is small, loads lazily, and each name is what it says; the registries behind the engine are complete."""
 
 import ast
-import re
 import importlib
 import inspect
+import re
 import subprocess
 import sys
 from pathlib import Path

@@ -24,7 +24,16 @@ import httpx2
 
 from toolsurface import CapacityExceeded, Ports, RequestRefused, Scenario
 
-from .host import PROVIDERS, REQUEST_HEADER, McpHost, Services, ToolCall, ToolRunner, Turn, trace_annotations
+from .host import (
+    PROVIDERS,
+    REQUEST_HEADER,
+    McpHost,
+    Services,
+    ToolCall,
+    ToolRunner,
+    Turn,
+    trace_annotations,
+)
 from .server import build_server
 
 

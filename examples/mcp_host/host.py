@@ -49,10 +49,18 @@ from typing import Any, ClassVar, Protocol
 import anthropic
 import httpx2
 import openai
-from anthropic.types import MessageParam, TextBlockParam, ToolResultBlockParam, ToolUseBlockParam
+from anthropic.types import (
+    MessageParam,
+    TextBlockParam,
+    ToolResultBlockParam,
+    ToolUseBlockParam,
+)
 from mcp import Client, types
 from mcp.server import Server
-from openai.types.chat import ChatCompletionMessageFunctionToolCallParam, ChatCompletionMessageParam
+from openai.types.chat import (
+    ChatCompletionMessageFunctionToolCallParam,
+    ChatCompletionMessageParam,
+)
 
 from toolsurface import (
     FORMATS,

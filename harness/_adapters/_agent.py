@@ -25,14 +25,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from toolsurface.guard import owning
+from toolsurface.contract._owner import Settlement, owning
+from toolsurface.contract._refusals import CapacityExceeded, RequestRefused
 from toolsurface.scenarios import Message, Scenario, StageKind
 
 from .._capacity import recorded_capacity
-from .._errors import CapacityExceeded, RequestRefused
 from .._ports import Ports, Publications, RequestOwner
 from .._reference._stages import replay_messages
-from .._types import Settlement
 from ._common import KeptAgents
 
 #: A boundary name keeps to what case ids and `--select` globs read plainly.

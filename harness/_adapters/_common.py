@@ -14,19 +14,18 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NoReturn
 
-from toolsurface.guard import GuardedRequest
-from toolsurface.guard import SurfaceGuard as PublicGuard
+from toolsurface.contract._canonical import Snapshot, snapshot_of
+from toolsurface.contract._formats import LOGICAL
+from toolsurface.contract._guard import GuardedRequest
+from toolsurface.contract._guard import SurfaceGuard as PublicGuard
+from toolsurface.contract._refusals import CapacityExceeded, RequestRefused
 from toolsurface.scenarios import Scenario
-
-from .._canonical import Snapshot, snapshot_of
-from .._errors import CapacityExceeded, RequestRefused
-from .._formats import LOGICAL
 
 #: The tool views every framework target shows: logical dicts of name, description and input schema.
 #: The frameworks' tool objects built from a scenario keep no wire field (`strict`, MCP titles,
 #: annotations, output schemas), so nothing else is compared; a change to one is equivalent here.
 VIEWS = LOGICAL.only(())
-from .._types import Settlement  # noqa: E402
+from toolsurface.contract._owner import Settlement  # noqa: E402
 
 
 class AgentTarget:

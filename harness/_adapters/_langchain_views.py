@@ -22,11 +22,24 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from langchain.tools import ToolRuntime
-from langchain_core.messages import AIMessage, AnyMessage, HumanMessage, SystemMessage, ToolMessage
+from langchain_core.messages import (
+    AIMessage,
+    AnyMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+)
 from langchain_core.tools import BaseTool, StructuredTool
 
-from toolsurface.guard._langchain_views import ROLE_OF, message_views, tool_view, visible, wire_tool
-from toolsurface.scenarios import Message, ToolDescriptor
+from toolsurface.contract._formats import ToolDescriptor
+from toolsurface.guard._langchain_views import (
+    ROLE_OF,
+    message_views,
+    tool_view,
+    visible,
+    wire_tool,
+)
+from toolsurface.scenarios import Message
 
 from ._common import TOOL_RESULT_NAME, CallIds, write_back
 

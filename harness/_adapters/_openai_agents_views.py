@@ -23,7 +23,12 @@ from typing import Any
 
 from agents import FunctionTool
 
-from toolsurface.guard._openai_agents_views import ROLES, message_views, shown_as, tool_view
+from toolsurface.guard._openai_agents_views import (
+    ROLES,
+    message_views,
+    shown_as,
+    tool_view,
+)
 from toolsurface.scenarios import Message
 
 from ._common import TOOL_RESULT_NAME, CallIds, write_back

@@ -61,14 +61,21 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from toolsurface.contract._canonical import capture
+from toolsurface.contract._formats import LOGICAL
 from toolsurface.guard.langchain import SurfaceGuardMiddleware, refused_by_langchain
 from toolsurface.scenarios import Scenario, Stage, StageKind
 
-from .._canonical import capture
 from .._capacity import capacity_of
-from .._formats import LOGICAL
 from .._reference._stages import replay_messages
-from ._common import AgentTarget, FrameworkRefused, PreparedRequest, contract_guard, same, settle_run
+from ._common import (
+    AgentTarget,
+    FrameworkRefused,
+    PreparedRequest,
+    contract_guard,
+    same,
+    settle_run,
+)
 from ._langchain_views import Crossing, history, message_views, tool_of, tool_view
 
 ANSWER = "Nothing to add: this offline model only records what reached it."

@@ -43,9 +43,17 @@ import inspect
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from toolsurface.scenarios import Scenario, ToolDescriptor
+from toolsurface.contract._formats import ToolDescriptor
+from toolsurface.scenarios import Scenario
 
-from ._agent import AgentRun, UserAgentTarget, boundary_name, current_run, offer, sealed_messages
+from ._agent import (
+    AgentRun,
+    UserAgentTarget,
+    boundary_name,
+    current_run,
+    offer,
+    sealed_messages,
+)
 from ._common import same
 from ._langchain_views import Crossing, history, message_views, tool_view
 from .langchain import GatewayModel, _framework_refusal

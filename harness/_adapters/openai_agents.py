@@ -53,12 +53,23 @@ from __future__ import annotations
 _INSTALL = "the openai-agents targets need the OpenAI Agents SDK 0.24: pip install 'toolsurface[openai-agents]'"
 try:
     import agents
-    from agents import Agent, FunctionTool, RunConfig, RunContextWrapper, RunHooks, Runner
+    from agents import (
+        Agent,
+        FunctionTool,
+        RunConfig,
+        RunContextWrapper,
+        RunHooks,
+        Runner,
+    )
     from agents.items import ModelResponse
     from agents.models.interface import Model
     from agents.run_config import CallModelData, ModelInputData
     from agents.usage import Usage
-    from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
+    from openai.types.responses import (
+        ResponseFunctionToolCall,
+        ResponseOutputMessage,
+        ResponseOutputText,
+    )
 except ImportError as error:  # not installed, another `agents` package, or a version without these APIs
     raise ImportError(f"{_INSTALL} ({error})") from error
 if not getattr(agents, "__version__", "").startswith("0.24."):
@@ -70,13 +81,13 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolsurface.guard import owning
+from toolsurface.contract._canonical import capture
+from toolsurface.contract._formats import LOGICAL
+from toolsurface.contract._owner import owning
 from toolsurface.guard.openai_agents import SurfaceGuard
 from toolsurface.scenarios import Scenario, Stage, StageKind
 
-from .._canonical import capture
 from .._capacity import recorded_capacity
-from .._formats import LOGICAL
 from .._reference._stages import replay_messages
 from ._common import AgentTarget, PreparedRequest, contract_guard, same, settle_run
 from ._openai_agents_views import Crossing, input_items, tool_view

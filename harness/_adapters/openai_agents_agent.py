@@ -43,7 +43,11 @@ try:
     from agents.models.interface import Model
     from agents.run_config import CallModelData, ModelInputData
     from agents.usage import Usage
-    from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessage, ResponseOutputText
+    from openai.types.responses import (
+        ResponseFunctionToolCall,
+        ResponseOutputMessage,
+        ResponseOutputText,
+    )
 except ImportError as error:  # not installed, another `agents` package, or a version without these APIs
     raise ImportError(f"{_INSTALL} ({error})") from error
 if not getattr(agents, "__version__", "").startswith("0.24."):
@@ -59,9 +63,9 @@ import json
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any, cast
 
-from toolsurface.scenarios import Scenario, ToolDescriptor
+from toolsurface.contract._formats import FORMATS, ToolDescriptor
+from toolsurface.scenarios import Scenario
 
-from .._formats import FORMATS
 from .._ports import Ports
 from ._agent import UserAgentTarget, boundary_name, current_run, offer, sealed_messages
 from ._common import same

@@ -60,12 +60,12 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from toolsurface.guard import owning
+from toolsurface.contract._canonical import capture
+from toolsurface.contract._formats import LOGICAL
+from toolsurface.contract._owner import owning
 from toolsurface.scenarios import Scenario, Stage, StageKind
 
-from .._canonical import capture
 from .._capacity import capacity_of
-from .._formats import LOGICAL
 from .._reference._stages import replay_messages
 from ._common import AgentTarget, FrameworkRefused, PreparedRequest, same, settle_run
 from ._pydantic_ai_views import Crossing, history

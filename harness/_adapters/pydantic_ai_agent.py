@@ -40,7 +40,11 @@ try:
     import pydantic_ai
     import pydantic_ai.agent as agent_module
     from pydantic_ai import Agent, Tool
-    from pydantic_ai.capabilities import AbstractCapability, PrepareTools, ProcessHistory
+    from pydantic_ai.capabilities import (
+        AbstractCapability,
+        PrepareTools,
+        ProcessHistory,
+    )
     from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart
     from pydantic_ai.models.function import AgentInfo, FunctionModel
     from pydantic_ai.tools import ToolDefinition
@@ -54,9 +58,17 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from toolsurface.scenarios import Scenario, ToolDescriptor
+from toolsurface.contract._formats import ToolDescriptor
+from toolsurface.scenarios import Scenario
 
-from ._agent import AgentRun, UserAgentTarget, boundary_name, current_run, offer, sealed_messages
+from ._agent import (
+    AgentRun,
+    UserAgentTarget,
+    boundary_name,
+    current_run,
+    offer,
+    sealed_messages,
+)
 from ._common import same
 from ._pydantic_ai_views import Crossing, history
 from .pydantic_ai import ANSWER, _framework_refusal

@@ -9,9 +9,10 @@ from __future__ import annotations
 import dataclasses
 from typing import ClassVar
 
-from toolsurface.scenarios import FactKind, OwnerFact, Stage
+from toolsurface.contract._canonical import Snapshot
+from toolsurface.contract._facts import FactKind, OwnerFact
+from toolsurface.scenarios import Stage
 
-from .._canonical import Snapshot
 from .._capacity import compress, estimate_tokens
 from ._diagnostics import diagnostic_hides
 from ._guarded import GuardedPipeline

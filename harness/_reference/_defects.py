@@ -12,14 +12,14 @@ import hashlib
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+from toolsurface.contract._canonical import Snapshot, canonical_json, capture
+from toolsurface.contract._owner import Settlement
+from toolsurface.contract._refusals import RequestRefused
 from toolsurface.mutators._base import fresh_copy
 from toolsurface.mutators._conversion import StrictSchema
 from toolsurface.scenarios import Lane, Stage
 
-from .._canonical import Snapshot, canonical_json, capture
 from .._capacity import estimate_tokens
-from .._errors import RequestRefused
-from .._types import Settlement
 from ._contract_defects import (
     AnyKnownOwner,
     BudgetHidesRead,
@@ -35,7 +35,12 @@ from ._contract_defects import (
 )
 from ._guarded import GuardedPipeline, recapture
 from ._mcp_defects import FirstPageOnly, ListChangeAdopted, ListChangeIgnored
-from ._size_defects import CapAfterCheck, DescriptionCutAfterCheck, NameCutAfterCheck, SelectorTrim
+from ._size_defects import (
+    CapAfterCheck,
+    DescriptionCutAfterCheck,
+    NameCutAfterCheck,
+    SelectorTrim,
+)
 from ._stages import Run
 from ._step_defects import FirstCallOnly, FrozenAtFirstCall
 

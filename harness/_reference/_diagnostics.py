@@ -12,7 +12,7 @@ from typing import Any
 
 import orjson
 
-from toolsurface.scenarios import WebTools
+from toolsurface.contract._facts import WebTools
 
 
 def diagnostic_hides(messages: Iterable[dict[str, Any]], web: WebTools | None) -> frozenset[str]:

@@ -17,14 +17,20 @@ import functools
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from toolsurface.scenarios import OwnerFact, Scenario, Stage, StageKind, ToolDescriptor, hidden_by
+from toolsurface.contract._canonical import Snapshot, capture, snapshot_of
+from toolsurface.contract._facts import OwnerFact, hidden_by
+from toolsurface.contract._formats import ToolDescriptor, ToolFormat
+from toolsurface.contract._owner import Settlement
+from toolsurface.contract._refusals import (
+    CapacityExceeded,
+    RequestRefused,
+    SummaryRefused,
+    SurfaceRefused,
+)
+from toolsurface.scenarios import Scenario, Stage, StageKind
 
-from .._canonical import Snapshot, capture, snapshot_of
 from .._capacity import compress, over_capacity
-from .._errors import CapacityExceeded, RequestRefused, SummaryRefused, SurfaceRefused
-from .._formats import ToolFormat
 from .._ports import Gateway, Ports
-from .._types import Settlement
 from ._stages import Run, replay
 
 

@@ -13,11 +13,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import ClassVar
 
+from toolsurface.contract._canonical import Snapshot
+from toolsurface.contract._refusals import RequestRefused
 from toolsurface.scenarios import StageKind
 
-from .._canonical import Snapshot
-from .._errors import RequestRefused
-from ._contract_defects import DiagnosticAuthority, EntryOverclaim, FinalOnly, RecoveryReparse, SilentCapacityDrop
+from ._contract_defects import (
+    DiagnosticAuthority,
+    EntryOverclaim,
+    FinalOnly,
+    RecoveryReparse,
+    SilentCapacityDrop,
+)
 from ._defects import HookOnlyFinal
 from ._guarded import recapture, shallow_copies
 from ._mcp_defects import ListChangeIgnored

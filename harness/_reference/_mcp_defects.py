@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from toolsurface.scenarios import ToolDescriptor
+from toolsurface.contract._canonical import snapshot_of
+from toolsurface.contract._formats import ToolDescriptor
 
-from .._canonical import snapshot_of
 from ._guarded import GuardedPipeline
 from ._stages import Run
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolsurface.scenarios import OwnerFact, Scenario, Stage, StageKind, ToolDescriptor
+from toolsurface.contract._canonical import Snapshot, capture
+from toolsurface.contract._facts import OwnerFact
+from toolsurface.contract._formats import ToolDescriptor, ToolFormat
+from toolsurface.scenarios import Scenario, Stage, StageKind
 
-from .._canonical import Snapshot, capture
 from .._capacity import compress
-from .._formats import ToolFormat
 from .._ports import Ledger, Ports, Publications, Reservation
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from .._canonical import Snapshot
+from toolsurface.contract._canonical import Snapshot
+
 from ._guarded import GuardedPipeline
 from ._stages import Run
 

@@ -21,7 +21,15 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 
 from tests.fixtures.fuzz.documents import DOCUMENTS
 from tests.fixtures.fuzz.flags import flag_attempts
-from tests.fixtures.fuzz.runs import ALLOWED, Attempt, Ended, breaches, run_attempt, unnamed, work_folder
+from tests.fixtures.fuzz.runs import (
+    ALLOWED,
+    Attempt,
+    Ended,
+    breaches,
+    run_attempt,
+    unnamed,
+    work_folder,
+)
 
 #: Each kind's share of the inputs: the flags of every command, then each file format.
 SHARES = {"flag": 0.30, "scenario": 0.15, "results": 0.15, "config": 0.15, "expectations": 0.08, "import": 0.12, "scan": 0.05}

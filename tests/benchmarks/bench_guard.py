@@ -28,8 +28,8 @@ import orjson
 import pytest
 
 from tests.benchmarks._surfaces import schema_bytes, surface
+from toolsurface.contract._canonical import capture, snapshot_of
 from toolsurface.guard import owning
-from toolsurface.harness._canonical import capture, snapshot_of
 from toolsurface.scenarios import Binding, ToolDescriptor
 
 TOOLS = surface(128)

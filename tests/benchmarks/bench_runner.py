@@ -4,8 +4,8 @@ Compared in the same run with the bare reference pipeline on the same scenarios 
 no oracle): the ratio is the harness's own overhead per case.
 """
 
-from toolsurface.harness._errors import CapacityExceeded
-from toolsurface.harness._formats import FORMATS
+from toolsurface.contract._formats import FORMATS
+from toolsurface.contract._refusals import CapacityExceeded
 from toolsurface.harness._plan import plan
 from toolsurface.harness._ports import Ports
 from toolsurface.harness._runner import Runner

@@ -21,8 +21,8 @@ import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from toolsurface.harness._scan import ScanConfig, python_files, scan_paths
-from toolsurface.harness._scan._presets import PRESETS, with_presets
+from toolsurface.scan import ScanConfig, python_files, scan_paths
+from toolsurface.scan._presets import PRESETS, with_presets
 
 FRAMEWORKS = ("pydantic_ai", "langchain", "langchain_core", "langgraph", "agents", "mcp", "openai", "anthropic")
 

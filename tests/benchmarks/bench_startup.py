@@ -14,7 +14,7 @@ PYTHON = "python -c pass"
 HELP = "toolsurface --help"
 #: The modules the CLI no longer imports unless `scan` or `mutants` runs: with them, its old start-up.
 EAGER = (
-    "toolsurface.harness._scan",
+    "toolsurface.scan",
     "toolsurface.harness._mutants",
     "toolsurface.reports._scan",
     "toolsurface.reports._mutants",
@@ -51,5 +51,5 @@ def test_help_with_the_old_eager_imports(benchmark):
     benchmark.name = EAGER_HELP
     benchmark.extra_info["against"] = HELP
     # As the console script calls it, with the old imports in front.
-    code = f"import sys, {', '.join(EAGER)}\nfrom toolsurface.harness.cli import main\nsys.argv = ['toolsurface', '--help']\nmain()"
+    code = f"import sys, {', '.join(EAGER)}\nfrom toolsurface.cli._app import main\nsys.argv = ['toolsurface', '--help']\nmain()"
     benchmark.pedantic(started, args=([sys.executable, "-c", code],), rounds=15, iterations=1)

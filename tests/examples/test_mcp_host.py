@@ -25,7 +25,12 @@ pytest.importorskip("anthropic", reason=_INSTALL)
 
 from mcp import Client, types  # noqa: E402
 
-from tests.fixtures.frameworks import CROSS_SECTION, find_case, refuse_connections, settled  # noqa: E402
+from tests.fixtures.frameworks import (  # noqa: E402
+    CROSS_SECTION,
+    find_case,
+    refuse_connections,
+    settled,
+)
 from tests.fixtures.strata import default_strata, sample, strata  # noqa: E402
 from toolsurface import (  # noqa: E402
     FORMATS,
@@ -33,12 +38,12 @@ from toolsurface import (  # noqa: E402
     scenarios,  # noqa: E402
     snapshot_of,
 )
+from toolsurface.common._errors import TargetError  # noqa: E402
+from toolsurface.contract._formats import LOGICAL  # noqa: E402
 from toolsurface.examples.mcp_host import adapter  # noqa: E402
 from toolsurface.examples.mcp_host.host import McpHost  # noqa: E402
 from toolsurface.examples.mcp_host.server import build_server  # noqa: E402
 from toolsurface.harness._api import RunOptions, Session, prepare  # noqa: E402
-from toolsurface.harness._errors import TargetError  # noqa: E402
-from toolsurface.harness._formats import LOGICAL  # noqa: E402
 from toolsurface.harness._mcp import served  # noqa: E402
 from toolsurface.harness._oracles import judge  # noqa: E402
 from toolsurface.harness._ports import Ports  # noqa: E402

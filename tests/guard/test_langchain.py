@@ -21,9 +21,9 @@ from langchain_core.outputs import ChatGeneration, ChatResult  # noqa: E402
 from langchain_core.tools import StructuredTool, tool  # noqa: E402
 from langchain_core.utils.function_calling import convert_to_openai_tool  # noqa: E402
 
+from toolsurface.contract._refusals import CapacityExceeded, SurfaceRefused  # noqa: E402
 from toolsurface.guard import Capacity, owning  # noqa: E402
 from toolsurface.guard.langchain import SurfaceGuardMiddleware  # noqa: E402
-from toolsurface.harness._errors import CapacityExceeded, SurfaceRefused  # noqa: E402
 from toolsurface.scenarios import Binding, FactKind, OwnerFact, WebTools  # noqa: E402
 
 ORDER_SCHEMA = {

@@ -16,7 +16,13 @@ pytest.importorskip("pydantic_ai", reason="needs the pydantic-ai extra: pip inst
 
 from pydantic_ai import Agent, RunContext, Tool  # noqa: E402
 from pydantic_ai.capabilities import AbstractCapability  # noqa: E402
-from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart, ToolReturnPart  # noqa: E402
+from pydantic_ai.messages import (  # noqa: E402
+    ModelMessage,
+    ModelResponse,
+    TextPart,
+    ToolCallPart,
+    ToolReturnPart,
+)
 from pydantic_ai.models import Model  # noqa: E402
 from pydantic_ai.models.function import AgentInfo, FunctionModel  # noqa: E402
 from pydantic_ai.models.wrapper import WrapperModel  # noqa: E402

@@ -4,9 +4,9 @@ from dataclasses import replace
 
 import pytest
 
+from toolsurface.common._errors import UsageError
+from toolsurface.common._printable import printable
 from toolsurface.harness._api import RunOptions, find_case, prepare
-from toolsurface.harness._errors import UsageError
-from toolsurface.harness._printable import printable
 
 
 @pytest.fixture(scope="module")

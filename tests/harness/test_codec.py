@@ -12,9 +12,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from toolsurface.contract._facts import Binding, FactKind, OwnerFact, Ruling
+from toolsurface.contract._owner import Settlement
 from toolsurface.harness._codec import DecodeError, decode, dumps, schema
 from toolsurface.harness._expectations import Expectation
-from toolsurface.harness._types import (
+from toolsurface.harness._types import (  # fmt: skip
     Capacity,
     Crashed,
     Evidence,
@@ -23,15 +25,13 @@ from toolsurface.harness._types import (
     NotRun,
     Refused,
     Returned,
-    Settlement,
     Stop,
     TimedOut,
     Totals,
     Verdict,
     VerdictKind,
-)  # fmt: skip
+)
 from toolsurface.mutators import Insert
-from toolsurface.scenarios._availability import Binding, FactKind, OwnerFact, Ruling
 
 texts = st.text(max_size=12)
 lines = st.lists(texts, max_size=3).map(tuple)

@@ -1,8 +1,8 @@
 import pytest
 
+from toolsurface.common._errors import TargetError, UsageError
 from toolsurface.harness._api import RunOptions, prepare
 from toolsurface.harness._config import Spec, load_project_config
-from toolsurface.harness._errors import TargetError, UsageError
 from toolsurface.harness._gate import Thresholds
 
 

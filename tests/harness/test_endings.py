@@ -7,8 +7,8 @@ import typing
 
 import pytest
 
-from toolsurface.harness._integrity import check_cases
 from toolsurface.harness._api import RunOptions, prepare
+from toolsurface.harness._integrity import check_cases
 from toolsurface.harness._oracles import MISSED, REPAIRED
 from toolsurface.harness._types import Ending, SettlementRefused, Stop, VerdictKind
 from toolsurface.mutators import Kind, Must

@@ -5,8 +5,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolsurface.harness._errors import ExpectationsError
-from toolsurface.harness._expectations import Expectation, Standing, judge_expectations, load_expectations, planned_matches
+from toolsurface.common._errors import ExpectationsError
+from toolsurface.harness._expectations import (
+    Expectation,
+    Standing,
+    judge_expectations,
+    load_expectations,
+    planned_matches,
+)
 from toolsurface.harness._types import VerdictKind
 
 TODAY = datetime.date(2026, 12, 2)

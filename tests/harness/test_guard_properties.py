@@ -5,12 +5,12 @@ refuses (or gives a capacity result) and settles once on its own lane."""
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolsurface.harness._canonical import capture, snapshot_of
-from toolsurface.harness._errors import CapacityExceeded, RequestRefused
-from toolsurface.harness._formats import FORMATS
+from toolsurface.contract._canonical import capture, snapshot_of
+from toolsurface.contract._formats import FORMATS
+from toolsurface.contract._owner import Settlement
+from toolsurface.contract._refusals import CapacityExceeded, RequestRefused
 from toolsurface.harness._ports import Gateway, Ports
 from toolsurface.harness._targets import load_target
-from toolsurface.harness._types import Settlement
 from toolsurface.mutators import Edit, by_key
 from toolsurface.mutators._strategies import edit_sequences
 from toolsurface.scenarios import RequestOutcome, load

@@ -5,10 +5,23 @@ from dataclasses import replace
 
 import pytest
 
+from toolsurface.contract._owner import Settlement
 from toolsurface.harness._api import RunOptions, prepare
 from toolsurface.harness._integrity import check_cases
-from toolsurface.harness._oracles import CAPACITY_RESULT, DISPATCHED_AS_EXPECTED, EQUIVALENT, KILLED
-from toolsurface.harness._types import Crashed, LedgerEvent, LedgerOp, Settlement, TimedOut, Verdict, VerdictKind
+from toolsurface.harness._oracles import (
+    CAPACITY_RESULT,
+    DISPATCHED_AS_EXPECTED,
+    EQUIVALENT,
+    KILLED,
+)
+from toolsurface.harness._types import (
+    Crashed,
+    LedgerEvent,
+    LedgerOp,
+    TimedOut,
+    Verdict,
+    VerdictKind,
+)
 from toolsurface.mutators import Must
 
 #: Every scenario after sealing, the over-capacity one throughout and the recovery one at one point: every kind of ending.

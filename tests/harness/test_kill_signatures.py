@@ -8,7 +8,15 @@ mutator fails this test until the data is made again.
 
 import pytest
 
-from toolsurface.harness._kill_signatures import FIELDS, WHERE, KillSignature, KillSignatures, bundled, decode, encode
+from toolsurface.harness._kill_signatures import (
+    FIELDS,
+    WHERE,
+    KillSignature,
+    KillSignatures,
+    bundled,
+    decode,
+    encode,
+)
 from toolsurface.harness._make_kill_signatures import make
 from toolsurface.harness._reference import DEFECTS
 from toolsurface.harness._reference._flaws import FLAWS

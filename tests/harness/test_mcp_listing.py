@@ -8,8 +8,8 @@ from dataclasses import replace
 import orjson
 import pytest
 
+from toolsurface.contract._formats import LOGICAL
 from toolsurface.harness._api import RunOptions, prepare
-from toolsurface.harness._formats import LOGICAL
 from toolsurface.harness._integrity import check_cases
 from toolsurface.harness._mcp import InvalidCursor, McpCatalogue, served
 from toolsurface.harness._oracles import UNREACHED
@@ -19,7 +19,14 @@ from toolsurface.harness._runner import Runner
 from toolsurface.harness._targets import load_target
 from toolsurface.harness._types import VerdictKind
 from toolsurface.mutators import Kind, Must
-from toolsurface.scenarios import ListChange, ListChangeKind, ScenarioError, bundled_dir, load, parse
+from toolsurface.scenarios import (
+    ListChange,
+    ListChangeKind,
+    ScenarioError,
+    bundled_dir,
+    load,
+    parse,
+)
 
 PAGED = "etf-compare-main-mcp-paged"
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from toolsurface.harness._api import RunOptions
 from toolsurface.harness._mutants import run_mutants
-from toolsurface.harness._scan import ScanConfig, load_config
+from toolsurface.scan import ScanConfig, load_config
 
 SMALL_GUARD = "tests.fixtures.small_guard:factory"
 ROOT = Path(__file__).resolve().parents[2]

@@ -2,8 +2,15 @@ import re
 
 import pytest
 
-from toolsurface.harness._errors import UsageError
-from toolsurface.harness._plan import Plan, Shard, plan, recorded_checkpoints, select, shard
+from toolsurface.common._errors import UsageError
+from toolsurface.harness._plan import (
+    Plan,
+    Shard,
+    plan,
+    recorded_checkpoints,
+    select,
+    shard,
+)
 from toolsurface.scenarios import load
 
 ID = re.compile(r"^[a-z0-9-]+/(main|child)/(hooks|no-hooks)/[a-z_]+(@[2-9])?/[a-z]+\.(replace|in_place):[a-z_]+:.+$")

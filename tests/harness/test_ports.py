@@ -1,8 +1,8 @@
 import pytest
 
-from toolsurface.harness._formats import FORMATS
+from toolsurface.contract._formats import FORMATS
+from toolsurface.contract._owner import Settlement
 from toolsurface.harness._ports import LedgerRefused, Ports
-from toolsurface.harness._types import Settlement
 from toolsurface.scenarios import load
 
 
@@ -96,8 +96,8 @@ def test_effects_before_the_close_are_not_late(ports):
 
 
 def test_watched_boundaries_are_snapshotted_before_the_change(scenario):
-    from toolsurface.harness._canonical import capture
-    from toolsurface.harness._formats import LOGICAL
+    from toolsurface.contract._canonical import capture
+    from toolsurface.contract._formats import LOGICAL
 
     tools = [descriptor.as_logical() for descriptor in scenario.surface]
     ports = Ports(scenario, LOGICAL, "evidence", lambda t, m, f: ([], m), watch=2)

@@ -15,8 +15,8 @@ import sys
 import pytest
 
 from toolsurface import scenarios
+from toolsurface.common._printable import printable
 from toolsurface.harness._api import RunOptions, prepare
-from toolsurface.harness._printable import printable
 
 pytest_plugins = ["pytester"]
 

@@ -9,17 +9,32 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toolsurface.harness._canonical import Snapshot, canonical_json
-from toolsurface.harness._diff import Removed, diff
-from toolsurface.harness._oracles import LATE, amended, evidence, failed, judge, unjudged
+from toolsurface.contract._canonical import Snapshot, canonical_json
+from toolsurface.contract._diff import Removed, diff
+from toolsurface.contract._owner import Settlement
+from toolsurface.harness._oracles import (
+    LATE,
+    amended,
+    evidence,
+    failed,
+    judge,
+    unjudged,
+)
 from toolsurface.harness._plan import plan
-from toolsurface.harness._reasons import MAX_REASON, changes_said, clip, fits, listed, said_in
+from toolsurface.harness._reasons import (
+    MAX_REASON,
+    changes_said,
+    clip,
+    fits,
+    listed,
+    said_in,
+)
 from toolsurface.harness._runner import expected_surface
 from toolsurface.harness._targets import load_target
 from toolsurface.harness._types import (
     Amendment,
-    CaseRecord,
     Capacity,
+    CaseRecord,
     Crashed,
     Died,
     Dispatch,
@@ -29,7 +44,6 @@ from toolsurface.harness._types import (
     Refused,
     Returned,
     Role,
-    Settlement,
     TimedOut,
     Verdict,
     VerdictKind,

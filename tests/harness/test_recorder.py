@@ -7,9 +7,9 @@ import pytest
 
 from tests.fixtures.user_targets import Adapter, Crashing, Idle, NoInjection
 from toolsurface import scenarios
+from toolsurface.common._errors import UsageError
 from toolsurface.harness._api import RunOptions, prepare
 from toolsurface.harness._capacity import compress
-from toolsurface.harness._errors import UsageError
 from toolsurface.harness._own_recording import Frame, own_recording
 from toolsurface.harness._plan import plan
 from toolsurface.harness._ports import Publications

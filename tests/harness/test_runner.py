@@ -233,8 +233,8 @@ def test_a_clean_run_that_fails_makes_each_case_of_its_scenario_an_error(scenari
 
 
 def test_a_thread_still_running_when_the_grace_period_ends_makes_its_case_an_error(scenarios, cases):
-    from toolsurface.harness._oracles import amend_all
     from tests.fixtures import user_targets
+    from toolsurface.harness._oracles import amend_all
 
     user_targets.RELEASE.clear()
     try:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from toolsurface.harness._errors import UsageError
+from toolsurface.common._errors import UsageError
 from toolsurface.harness._signing import Signed, Signer, Trust, signing_key
 
 PATH = Path("out/results.json")

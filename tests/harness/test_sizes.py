@@ -5,7 +5,11 @@ import re
 
 import pytest
 
-from toolsurface.harness._capacity import declared_estimator, ends_in_capacity, judged_on
+from toolsurface.harness._capacity import (
+    declared_estimator,
+    ends_in_capacity,
+    judged_on,
+)
 from toolsurface.harness._plan import plan, select
 from toolsurface.harness._runner import Runner
 from toolsurface.harness._targets import load_target

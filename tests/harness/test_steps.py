@@ -9,7 +9,7 @@ import pytest
 
 from tests.fixtures.docs import blocks
 from tests.fixtures.step_hosts import CheckedLoop
-from toolsurface.harness._formats import FORMATS
+from toolsurface.contract._formats import FORMATS
 from toolsurface.harness._plan import plan
 from toolsurface.harness._ports import Ports
 from toolsurface.harness._runner import Runner

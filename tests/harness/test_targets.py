@@ -1,6 +1,6 @@
 import pytest
 
-from toolsurface.harness._errors import TargetError
+from toolsurface.common._errors import TargetError
 from toolsurface.harness._reference import DEFECTS, REFERENCE_TARGETS
 from toolsurface.harness._targets import load_target
 

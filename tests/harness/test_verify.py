@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from tests.fixtures.forgery import TIMED_OUT, first_killed, forge
+from toolsurface.common._errors import UsageError
 from toolsurface.harness._api import RunOptions, prepare
-from toolsurface.harness._errors import UsageError
 from toolsurface.harness._results import open_results, write_results
 from toolsurface.harness._types import Verdict, VerdictKind
 from toolsurface.harness._verify import literal, sample, verify

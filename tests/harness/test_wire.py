@@ -2,17 +2,24 @@
 and hosts that change what goes on the wire after their check fail the default matrix naming it."""
 
 import re
+
 import pytest
 
-from toolsurface.harness._canonical import capture, snapshot_of
-from toolsurface.harness._diff import WireChanged, diff_snapshots
-from toolsurface.harness._formats import FORMATS, LOGICAL, MCP, OPENAI
+from toolsurface.contract._canonical import capture, snapshot_of
+from toolsurface.contract._diff import WireChanged, diff_snapshots
+from toolsurface.contract._formats import FORMATS, LOGICAL, MCP, OPENAI
 from toolsurface.harness._oracles import NOT_CARRIED
 from toolsurface.harness._plan import plan
 from toolsurface.harness._runner import Runner
 from toolsurface.harness._targets import load_target
 from toolsurface.harness._types import VerdictKind
-from toolsurface.scenarios import ScenarioError, ToolDescriptor, import_scenario, load, parse
+from toolsurface.scenarios import (
+    ScenarioError,
+    ToolDescriptor,
+    import_scenario,
+    load,
+    parse,
+)
 
 SPEC = "tests.fixtures.wire_hosts:{}"
 ANNOTATED = "etf-compare-main-mcp-annotated"

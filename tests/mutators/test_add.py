@@ -4,11 +4,23 @@ import random
 
 import pytest
 
-from toolsurface.harness._formats import LOGICAL, OPENAI
-from toolsurface.mutators import Delivery, Edit, Insert, MutationNotApplicable, Tool, by_key
+from toolsurface.contract._formats import LOGICAL, OPENAI
+from toolsurface.mutators import (
+    Delivery,
+    Edit,
+    Insert,
+    MutationNotApplicable,
+    Tool,
+    by_key,
+)
 from toolsurface.mutators._add import FOREIGN, TWIN_DESCRIPTION
 from toolsurface.mutators._fixtures import HOLDINGS, PROFILE, SEARCH
-from toolsurface.mutators._testing import descriptor, live_tools, minimal_scenario, read_surface
+from toolsurface.mutators._testing import (
+    descriptor,
+    live_tools,
+    minimal_scenario,
+    read_surface,
+)
 
 FOREIGN_NAMES = [tool.name for tool in FOREIGN]
 

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from toolsurface.harness._formats import OPENAI
+from toolsurface.contract._formats import OPENAI
 from toolsurface.mutators import Delivery, Edit, MutationNotApplicable, Tool, by_key
 from toolsurface.mutators._fixtures import READ_TOOL_RESULT, SEARCH, WEB_READ
 from toolsurface.mutators._testing import descriptor, live_tools, minimal_scenario

@@ -4,9 +4,15 @@ import random
 
 import pytest
 
-from toolsurface.harness._formats import MCP
+from toolsurface.contract._formats import MCP
 from toolsurface.mutators import Delivery, Edit, MutationNotApplicable, Tool, by_key
-from toolsurface.mutators._fixtures import HOLDINGS, PROFILE, SEARCH, WEB_READ, WEB_SEARCH
+from toolsurface.mutators._fixtures import (
+    HOLDINGS,
+    PROFILE,
+    SEARCH,
+    WEB_READ,
+    WEB_SEARCH,
+)
 from toolsurface.mutators._testing import descriptor, live_tools, minimal_scenario
 
 FIVE = [descriptor(tool) for tool in (SEARCH, PROFILE, WEB_SEARCH, WEB_READ, HOLDINGS)]

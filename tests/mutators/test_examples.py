@@ -9,12 +9,27 @@ import random
 import orjson
 import pytest
 
-from toolsurface.harness._canonical import snapshot_of
-from toolsurface.harness._formats import LOGICAL, MCP, OPENAI
+from toolsurface.contract._canonical import snapshot_of
+from toolsurface.contract._formats import LOGICAL, MCP, OPENAI
 from toolsurface.harness._mcp import McpCatalogue, served
 from toolsurface.harness._ports import Gateway
-from toolsurface.mutators import MUTATORS, Delivery, Edit, Example, Kind, Must, Mutator, NotCarried, WireField
-from toolsurface.mutators._testing import descriptor, example_scenario, live_tools, read_surface
+from toolsurface.mutators import (
+    MUTATORS,
+    Delivery,
+    Edit,
+    Example,
+    Kind,
+    Must,
+    Mutator,
+    NotCarried,
+    WireField,
+)
+from toolsurface.mutators._testing import (
+    descriptor,
+    example_scenario,
+    live_tools,
+    read_surface,
+)
 
 FORMATS = (LOGICAL, OPENAI, MCP)
 

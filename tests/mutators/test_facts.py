@@ -4,7 +4,15 @@ forges every identity field at every place, and the producer both ways."""
 import pytest
 
 from toolsurface.harness._plan import plan
-from toolsurface.mutators import FactField, ForeignOwner, LookAlike, Narrowing, ParentBound, Where, by_key
+from toolsurface.mutators import (
+    FactField,
+    ForeignOwner,
+    LookAlike,
+    Narrowing,
+    ParentBound,
+    Where,
+    by_key,
+)
 from toolsurface.mutators._facts import forged, look_alike_at
 from toolsurface.scenarios import FactKind, hidden_by, load, rule
 

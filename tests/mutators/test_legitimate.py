@@ -5,7 +5,7 @@ import random
 import orjson
 import pytest
 
-from toolsurface.harness._formats import OPENAI
+from toolsurface.contract._formats import OPENAI
 from toolsurface.mutators import Delivery, Edit, Messages, Tool, by_key
 from toolsurface.mutators._fixtures import CONVERSATION, HOLDINGS, SEARCH
 from toolsurface.mutators._legitimate import reverse_keys

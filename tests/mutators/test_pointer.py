@@ -3,7 +3,13 @@
 import pytest
 
 from toolsurface.mutators import MutationNotApplicable
-from toolsurface.mutators._pointer import join, resolve, schema_nodes, split_last, tokens
+from toolsurface.mutators._pointer import (
+    join,
+    resolve,
+    schema_nodes,
+    split_last,
+    tokens,
+)
 
 
 def test_join_escapes_and_tokens_unescape() -> None:

@@ -11,8 +11,13 @@ import orjson
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolsurface.harness._canonical import Snapshot, capture, entries_as_found, snapshot_of
-from toolsurface.harness._diff import (
+from toolsurface.contract._canonical import (
+    Snapshot,
+    capture,
+    entries_as_found,
+    snapshot_of,
+)
+from toolsurface.contract._diff import (
     Added,
     DescriptionChanged,
     Moved,
@@ -23,7 +28,7 @@ from toolsurface.harness._diff import (
     WireChanged,
     diff_snapshots,
 )
-from toolsurface.harness._formats import LOGICAL, MCP, OPENAI
+from toolsurface.contract._formats import LOGICAL, MCP, OPENAI
 from toolsurface.mutators import (
     MUTATORS,
     Aim,

@@ -4,10 +4,30 @@ import random
 
 import pytest
 
-from toolsurface.harness._formats import LOGICAL
-from toolsurface.mutators import Delivery, Edit, MutationNotApplicable, Reverse, Rotate, Swap, Tool, by_key
-from toolsurface.mutators._fixtures import PROFILE, READ_TOOL_RESULT, SEARCH, WEB_READ, WEB_SEARCH
-from toolsurface.mutators._testing import descriptor, live_tools, minimal_scenario, read_surface
+from toolsurface.contract._formats import LOGICAL
+from toolsurface.mutators import (
+    Delivery,
+    Edit,
+    MutationNotApplicable,
+    Reverse,
+    Rotate,
+    Swap,
+    Tool,
+    by_key,
+)
+from toolsurface.mutators._fixtures import (
+    PROFILE,
+    READ_TOOL_RESULT,
+    SEARCH,
+    WEB_READ,
+    WEB_SEARCH,
+)
+from toolsurface.mutators._testing import (
+    descriptor,
+    live_tools,
+    minimal_scenario,
+    read_surface,
+)
 
 FOUR = [descriptor(tool) for tool in (SEARCH, PROFILE, WEB_SEARCH, WEB_READ)]
 

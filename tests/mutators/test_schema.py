@@ -4,8 +4,14 @@ import random
 
 import pytest
 
-from toolsurface.harness._formats import LOGICAL, MCP, OPENAI
-from toolsurface.mutators import Delivery, Edit, MutationNotApplicable, SchemaPath, by_key
+from toolsurface.contract._formats import LOGICAL, MCP, OPENAI
+from toolsurface.mutators import (
+    Delivery,
+    Edit,
+    MutationNotApplicable,
+    SchemaPath,
+    by_key,
+)
 from toolsurface.mutators._fixtures import HOLDINGS, PROFILE, SEARCH
 from toolsurface.mutators._schema import Enum, Required, Type
 from toolsurface.mutators._testing import descriptor, live_tools, minimal_scenario

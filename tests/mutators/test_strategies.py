@@ -12,7 +12,12 @@ from toolsurface import scenarios
 from toolsurface.mutators import by_key
 from toolsurface.mutators._fixtures import CONVERSATION, HOLDINGS, PROFILE, SEARCH
 from toolsurface.mutators._pointer import schema_nodes
-from toolsurface.mutators._strategies import edit_sequences, scenarios_for, surfaces, tool_descriptors
+from toolsurface.mutators._strategies import (
+    edit_sequences,
+    scenarios_for,
+    surfaces,
+    tool_descriptors,
+)
 from toolsurface.mutators._testing import descriptor, minimal_scenario
 from toolsurface.scenarios import Scenario, ToolDescriptor
 
@@ -144,7 +149,7 @@ def test_edit_sequences_check_their_bounds() -> None:
 @quick
 @given(st.data())
 def test_a_mutated_request_in_a_format_without_a_wire_field_is_never_drawn_for_it(data) -> None:
-    from toolsurface.harness._formats import MCP
+    from toolsurface.contract._formats import MCP
     from toolsurface.mutators import WireField
     from toolsurface.mutators._strategies import mutated_requests
 

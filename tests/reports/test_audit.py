@@ -8,7 +8,8 @@ import orjson
 import pytest
 
 from tests.fixtures.hostile_records import ACTING, everywhere
-from toolsurface.harness._printable import hidden, printable
+from toolsurface.common._printable import hidden, printable
+from toolsurface.contract._owner import Settlement
 from toolsurface.harness._types import (
     Capacity,
     Crashed,
@@ -17,7 +18,6 @@ from toolsurface.harness._types import (
     NotRun,
     Refused,
     Returned,
-    Settlement,
     TimedOut,
     VerdictKind,
 )

@@ -10,7 +10,13 @@ import fnmatch
 
 import pytest
 
-from toolsurface.harness._kill_signatures import KillSignature, KillSignatures, bundled, signature_of, where_of
+from toolsurface.harness._kill_signatures import (
+    KillSignature,
+    KillSignatures,
+    bundled,
+    signature_of,
+    where_of,
+)
 from toolsurface.harness._plan import plan
 from toolsurface.harness._runner import Runner
 from toolsurface.harness._targets import load_target

@@ -19,8 +19,8 @@ from urllib.parse import quote, urlencode
 import pytest
 
 from tests.fixtures.hostile_records import ACTING, everywhere, with_case
+from toolsurface.common._printable import hidden, printable
 from toolsurface.harness._api import RunOptions, prepare
-from toolsurface.harness._printable import hidden, printable
 from toolsurface.harness._record import SCHEMA_VERSION
 from toolsurface.harness._results import read_results, write_results
 from toolsurface.harness._types import VerdictKind

@@ -7,8 +7,8 @@ import pytest
 from junitparser import Failure, JUnitXml, Skipped
 
 from tests.fixtures.hostile_records import ACTING, everywhere
+from toolsurface.common._printable import hidden, printable, unprintable
 from toolsurface.harness._expectations import Expectation, Judged, Standing
-from toolsurface.harness._printable import hidden, printable, unprintable
 from toolsurface.harness._types import VerdictKind
 from toolsurface.reports import Audit, render_junit
 from toolsurface.reports._junit import EXPECTATIONS_SUITE, junit_chunks

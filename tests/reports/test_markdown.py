@@ -7,13 +7,21 @@ import pytest
 from markdown_it import MarkdownIt
 
 from tests.fixtures.hostile_records import ACTING, everywhere
+from toolsurface.common._printable import hidden, printable
 from toolsurface.harness._config import Spec
 from toolsurface.harness._expectations import Expectation, Judged, Standing
-from toolsurface.harness._printable import hidden, printable
 from toolsurface.harness._record import Environment
 from toolsurface.harness._types import VerdictKind
 from toolsurface.reports import Audit, render_html, render_markdown
-from toolsurface.reports._markdown import FULL_LIST, MAX_CAUSES, MAX_CAUSES_SHOWN, MAX_GROUPS_SHOWN, _command, _prose, _table
+from toolsurface.reports._markdown import (
+    FULL_LIST,
+    MAX_CAUSES,
+    MAX_CAUSES_SHOWN,
+    MAX_GROUPS_SHOWN,
+    _command,
+    _prose,
+    _table,
+)
 
 HOSTILE = '</script><img src=x onerror="window.__pwned=1">`|*bold*|`<script>window.__pwned=2</script>'
 

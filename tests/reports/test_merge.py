@@ -6,10 +6,15 @@ from array import array
 import pytest
 
 from tests.fixtures.forgery import forge
+from toolsurface.common._errors import UsageError
 from toolsurface.harness._api import RunOptions, prepare
-from toolsurface.harness._errors import UsageError
 from toolsurface.harness._expectations import Standing
-from toolsurface.harness._results import merge_results, open_results, read_results, write_results
+from toolsurface.harness._results import (
+    merge_results,
+    open_results,
+    read_results,
+    write_results,
+)
 from toolsurface.harness._signing import Signed, Trust
 
 SELECT = ["web-read-child-single-tool/*", "etf-compare-main-openai/*/evidence/*"]

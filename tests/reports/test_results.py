@@ -10,16 +10,31 @@ import jsonschema
 import orjson
 import pytest
 
+from toolsurface.common._errors import UsageError
+from toolsurface.common._files import temporary
 from toolsurface.harness import _results
 from toolsurface.harness._api import RunOptions, prepare
 from toolsurface.harness._codec import decode
 from toolsurface.harness._config import Spec
-from toolsurface.harness._errors import UsageError
-from toolsurface.harness._files import temporary
 from toolsurface.harness._gate import Tallies, Thresholds
 from toolsurface.harness._record import SCHEMA_VERSION, Results, results_schema
-from toolsurface.harness._results import RESULTS_FILE, ResultsWriter, digest_of, encode, open_results, read_results, write_results
-from toolsurface.harness._types import Capacity, Crashed, NotRun, Refused, Returned, VerdictKind
+from toolsurface.harness._results import (
+    RESULTS_FILE,
+    ResultsWriter,
+    digest_of,
+    encode,
+    open_results,
+    read_results,
+    write_results,
+)
+from toolsurface.harness._types import (
+    Capacity,
+    Crashed,
+    NotRun,
+    Refused,
+    Returned,
+    VerdictKind,
+)
 
 SCHEMA_FILE = Path(__file__).resolve().parents[2] / "harness" / "results.schema.json"
 REGENERATE = (

@@ -9,9 +9,16 @@ import jsonschema
 import pytest
 from rich.console import Console
 
-from toolsurface.harness._scan import RULES, FileFailed, FileSkipped, ScanConfig, Step, scan_source
 from toolsurface.reports import THEME
 from toolsurface.reports._scan import ScanReport, scan_json, scan_sarif
+from toolsurface.scan import (
+    RULES,
+    FileFailed,
+    FileSkipped,
+    ScanConfig,
+    Step,
+    scan_source,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 SARIF = json.loads((ROOT / "tests" / "fixtures" / "schemas" / "sarif-2.1.0.schema.json").read_text())

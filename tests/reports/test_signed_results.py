@@ -11,8 +11,8 @@ import pytest
 
 from tests.fixtures.forgery import TIMED_OUT, first_killed, forge
 from tests.reports.test_results import LAYOUTS, SELECT, validate
+from toolsurface.common._errors import UsageError
 from toolsurface.harness._api import RunOptions, prepare
-from toolsurface.harness._errors import UsageError
 from toolsurface.harness._results import open_results, read_results, write_results
 from toolsurface.harness._signing import Signed, Trust
 from toolsurface.harness._types import Amendment

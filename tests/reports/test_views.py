@@ -48,8 +48,8 @@ def test_defect_matrix_keeps_each_case_id_on_one_line_at_80_columns():
 
 def test_a_surviving_mutant_shows_its_diff_and_reason_with_bidi_and_control_characters_escaped():
     from toolsurface.harness._mutants import MutantResult, MutantRun
-    from toolsurface.harness._scan._seams import SourceMutant
     from toolsurface.reports._mutants import MutantsView
+    from toolsurface.scan._seams import SourceMutant
 
     diff = "--- a/guard.py\n+++ b/guard.py\n-    check(tools)  # \u202e }\u2066\n+    pass  # \x1b]0;t\x07\n"
     mutant = SourceMutant("RemoveCheck@3:5", "RemoveCheck", "check \u2028removed", 3, 5, 3, 17, "check(tools)", "pass", "", diff)

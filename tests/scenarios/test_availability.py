@@ -7,7 +7,15 @@ from hypothesis import strategies as st
 
 from toolsurface.mutators._strategies import owner_facts
 from toolsurface.mutators._testing import BINDING
-from toolsurface.scenarios import Binding, FactKind, OwnerFact, WebTools, hidden_by, rule, rulings
+from toolsurface.scenarios import (
+    Binding,
+    FactKind,
+    OwnerFact,
+    WebTools,
+    hidden_by,
+    rule,
+    rulings,
+)
 
 WEB = WebTools(search="market__web_search", read="market__web_read")
 

@@ -19,7 +19,16 @@ import pytest
 from toolsurface import scenarios
 from toolsurface.harness._capacity import compress, estimate_tokens
 from toolsurface.mutators._conversion import StripTitles
-from toolsurface.scenarios import RECORDED_KINDS, FactKind, Lane, Mode, RequestOutcome, Scenario, StageKind, ToolDescriptor
+from toolsurface.scenarios import (
+    RECORDED_KINDS,
+    FactKind,
+    Lane,
+    Mode,
+    RequestOutcome,
+    Scenario,
+    StageKind,
+    ToolDescriptor,
+)
 
 SCENARIOS = scenarios.load()
 BY_ID = {s.id: s for s in SCENARIOS}

@@ -7,7 +7,15 @@ from hypothesis import strategies as st
 
 from tests.fixtures.json_edits import edits
 from toolsurface.mutators._strategies import surfaces
-from toolsurface.scenarios import IMPORT_KINDS, ScenarioError, import_file, import_log, import_scenario, parse, scenario_id_for
+from toolsurface.scenarios import (
+    IMPORT_KINDS,
+    ScenarioError,
+    import_file,
+    import_log,
+    import_scenario,
+    parse,
+    scenario_id_for,
+)
 
 
 def described(tool):

@@ -148,7 +148,10 @@ def test_the_spans_pydantic_ai_instrumentation_emits_import_as_its_model_calls()
     from pydantic_ai import Agent
     from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart
     from pydantic_ai.models.function import FunctionModel
-    from pydantic_ai.models.instrumented import InstrumentationSettings, InstrumentedModel
+    from pydantic_ai.models.instrumented import (
+        InstrumentationSettings,
+        InstrumentedModel,
+    )
 
     def reply(messages, info):
         if len(messages) == 1:

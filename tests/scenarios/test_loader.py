@@ -14,7 +14,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from toolsurface import scenarios
-from toolsurface.scenarios import RECORDED_KINDS, Binding, Lane, Scenario, ScenarioError, StageKind
+from toolsurface.scenarios import (
+    RECORDED_KINDS,
+    Binding,
+    Lane,
+    Scenario,
+    ScenarioError,
+    StageKind,
+)
 
 BASE_FILE = scenarios.bundled_dir() / "etf-compare-main-hooked.json"
 STAGE_ORDER = "order: recover, hook, revalidate, context_fit, evidence, publication, async_prep, seal"

@@ -8,10 +8,15 @@ import importlib.util
 
 import pytest
 
-from tests.fixtures.frameworks import CROSS_SECTION, refuse_connections, run_cases, settled
+from tests.fixtures.frameworks import (
+    CROSS_SECTION,
+    refuse_connections,
+    run_cases,
+    settled,
+)
 from toolsurface import scenarios
+from toolsurface.contract._formats import FORMATS
 from toolsurface.harness._adapters import ADAPTER_TARGETS
-from toolsurface.harness._formats import FORMATS
 from toolsurface.harness._ports import Ports
 from toolsurface.harness._targets import load_target
 from toolsurface.harness._types import Ending, LedgerOp, VerdictKind

@@ -19,11 +19,17 @@ from langchain_core.utils.function_calling import convert_to_openai_tool  # noqa
 
 from tests.fixtures.frameworks import find_case, run_cases, settled  # noqa: E402
 from toolsurface import scenarios  # noqa: E402
+from toolsurface.contract._canonical import snapshot_of
+from toolsurface.contract._formats import FORMATS
+from toolsurface.contract._refusals import SurfaceRefused
 from toolsurface.harness._adapters import langchain as adapter  # noqa: E402
-from toolsurface.harness._adapters._langchain_views import Crossing, history, message_views, tool_of, tool_view  # noqa: E402
-from toolsurface.harness._canonical import snapshot_of
-from toolsurface.harness._errors import SurfaceRefused
-from toolsurface.harness._formats import FORMATS
+from toolsurface.harness._adapters._langchain_views import (  # noqa: E402
+    Crossing,
+    history,
+    message_views,
+    tool_of,
+    tool_view,
+)
 from toolsurface.harness._ports import Ports
 from toolsurface.harness._targets import load_target  # noqa: E402
 from toolsurface.harness._types import VerdictKind
@@ -126,7 +132,7 @@ def refuse(*args, **kwargs):
 socket.socket.connect = socket.socket.connect_ex = refuse
 socket.create_connection = socket.getaddrinfo = refuse
 from toolsurface import scenarios
-from toolsurface.harness._formats import FORMATS
+from toolsurface.contract._formats import FORMATS
 from toolsurface.harness._ports import Ports
 from toolsurface.harness._adapters import langchain as adapter
 scenario = next(s for s in scenarios.load(None) if s.id == "etf-compare-main-hooked")

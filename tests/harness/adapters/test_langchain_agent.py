@@ -10,8 +10,8 @@ if not langchain.__version__.startswith("1."):
 
 from tests.fixtures.frameworks import run_cases  # noqa: E402
 from toolsurface import scenarios  # noqa: E402
+from toolsurface.contract._formats import FORMATS  # noqa: E402
 from toolsurface.harness._api import RunOptions, prepare  # noqa: E402
-from toolsurface.harness._formats import FORMATS  # noqa: E402
 from toolsurface.harness._ports import Ports  # noqa: E402
 from toolsurface.harness._types import VerdictKind  # noqa: E402
 

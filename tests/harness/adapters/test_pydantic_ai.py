@@ -14,12 +14,12 @@ from pydantic_ai.messages import repair_messages  # noqa: E402
 
 from tests.fixtures.frameworks import CROSS_SECTION, find_case, run_cases, settled  # noqa: E402
 from toolsurface import scenarios  # noqa: E402
+from toolsurface.contract._canonical import snapshot_of
+from toolsurface.contract._formats import FORMATS
+from toolsurface.contract._refusals import SurfaceRefused
 from toolsurface.harness._adapters import ADAPTER_TARGETS  # noqa: E402
 from toolsurface.harness._adapters import pydantic_ai as adapter  # noqa: E402
 from toolsurface.harness._adapters._pydantic_ai_views import Crossing, history  # noqa: E402
-from toolsurface.harness._canonical import snapshot_of
-from toolsurface.harness._errors import SurfaceRefused
-from toolsurface.harness._formats import FORMATS
 from toolsurface.harness._ports import Ports
 from toolsurface.harness._types import VerdictKind
 

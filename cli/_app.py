@@ -1,0 +1,635 @@
+"""The `toolsurface` command: flags in, an options object to the API, rendered results out.
+
+Exit status is the CI gate: 0 when nothing survived, was falsely rejected or errored; 1 when
+something did; 2 for bad input, reported as one line per problem and nothing written; 3 for an
+internal error; 128 + n when stopped by signal n. Every command ends through one place, the
+command group's `invoke` (see `_exits`).
+
+Only `scan` and `mutants` read source with libcst, and they import it when they run: the
+commands that run and report on cases never load it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import datetime
+import enum
+import io
+import os
+import re
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Annotated, Any, NoReturn
+
+import orjson
+import typer
+from rich.console import Console
+from typer.core import TyperArgument, TyperGroup, TyperOption
+
+from toolsurface import mutators, scenarios
+from toolsurface.common._errors import UsageError
+from toolsurface.common._files import Publication, cannot_write, refuse_symlinks, write_report
+from toolsurface.common._printable import printable
+from toolsurface.common._version import version
+from toolsurface.harness._adapters import ADAPTER_TARGETS, AGENT_TARGETS
+from toolsurface.harness._api import (
+    RunOptions,
+    check_seed,
+    check_timeout,
+    defect_kills,
+    prepare,
+)
+from toolsurface.harness._api import reproduce as reproduce_case
+from toolsurface.harness._config import load_project_config
+from toolsurface.harness._recorder import record as record_run
+from toolsurface.harness._reference import REFERENCE_TARGETS
+from toolsurface.harness._results import (
+    RESULTS_FILE,
+    Progress,
+    ResultsFile,
+    ResultsWriter,
+    merge_results,
+    open_results,
+)
+from toolsurface.harness._signing import Signed, Trust, unverified_note
+from toolsurface.harness._targets import load_target
+from toolsurface.harness._types import CaseRecord
+from toolsurface.harness._verify import draw_seed
+from toolsurface.harness._verify import verify as verify_sample
+from toolsurface.reports import (
+    THEME,
+    Audit,
+    DefectMatrix,
+    ReportFormat,
+    ReproductionView,
+    RunSummary,
+    VerificationView,
+    parse_formats,
+    write_reports,
+)
+
+from ._exits import BAD_INPUT, ending, exit_now, interrupting
+from ._progress import CaseProgress
+
+#: What each value is, as `--help` shows it and docs/commands.md writes it (rather than its Python type).
+_METAVARS = {
+    "target": "SPEC",
+    "red_target": "SPEC|none",
+    "scenario_paths": "PATH",
+    "select": "GLOB",
+    "seed": "N",
+    "sample": "N",
+    "shard": "K/N",
+    "out_dir": "DIR",
+    "timeout": "SECONDS",
+    "jobs": "N",
+    "grace": "SECONDS",
+    "time_limit": "SECONDS",
+    "rules": "RULE",
+    "ignored": "RULE",
+    "formats": "md,html,junit,json",
+    "config": "PYPROJECT",
+    "expectations": "FILE",
+    "today": "YYYY-MM-DD",
+    "output": "FILE",
+    "source": "PATH",
+    "scenario_id": "ID",
+    "results": "RESULTS.json",
+    "shards": "SHARD.json...",
+    "case_id": "CASE_ID",
+    "paths": "PATH...",
+    "file": "FILE",
+}
+
+
+class _Commands(TyperGroup):
+    """The commands, each run through `invoke`: the one place that turns how a command ended
+    into its exit status and one line on stderr."""
+
+    def get_command(self, ctx: Any, name: str) -> Any:
+        command = super().get_command(ctx, name)
+        for param in command.params if command else ():
+            if isinstance(param, TyperOption | TyperArgument) and param.name in _METAVARS and not param.type_descriptor.is_choice:
+                param.metavar = _METAVARS[param.name]
+                if isinstance(param, TyperArgument):
+                    # An argument's help shows its type beside its name; the name says it all.
+                    setattr(param, "display_type", lambda ctx: "")
+        return command
+
+    def invoke(self, ctx: Any) -> Any:
+        _showing_any_path(sys.stdout)
+        try:
+            return super().invoke(ctx)
+        except typer.TyperException as error:
+            if (line := _usage_line(error)) is None:
+                raise
+            err.print(printable(line), markup=False, soft_wrap=True)
+            raise typer.Exit(BAD_INPUT) from None
+        except (typer.Exit, typer.Abort, BrokenPipeError):
+            raise  # typer's own endings: a command's exit status, an abort, a closed stdout
+        except (Exception, KeyboardInterrupt) as error:
+            status, lines = ending(error, flag)
+            for line in lines:
+                err.print(printable(line), markup=False, soft_wrap=True)
+            raise typer.Exit(status) from None
+
+
+def _showing_any_path(stream: Any) -> None:
+    """Let `stream` print any path a command was given. A file name that is not UTF-8 reaches
+    Python as lone surrogates (PEP 383), which a strict UTF-8 stdout refuses to write: they are
+    written back as the bytes they stand for, as `ls` shows such a name. (stderr already escapes them.)"""
+    if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+        stream.reconfigure(errors="surrogateescape")
+
+
+def _usage_line(error: typer.TyperException) -> str | None:
+    """A flag or argument typer refuses (a word where a number goes, a flag without its value), as
+    the one line any bad input gets, rather than typer's usage block; None for its other endings
+    (the help shown for a command given no arguments)."""
+    if error.exit_code != BAD_INPUT or type(error).__name__ == "NoArgsIsHelpError":
+        return None
+    context = getattr(error, "ctx", None)
+    hint = f" (see '{context.command_path} --help')" if context is not None else ""
+    return f"error: {error.format_message()}{hint}"
+
+
+app = typer.Typer(
+    cls=_Commands,
+    name="toolsurface",
+    help="Prove that the tools a model receives are exactly the tools that were admitted.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+    # Help texts name TOML tables like [tool.toolsurface]: plain text, not rich markup.
+    rich_markup_mode=None,
+)
+out = Console(theme=THEME, highlight=False, soft_wrap=True)
+err = Console(theme=THEME, stderr=True, highlight=False, soft_wrap=True)
+
+#: Where results.json and the reports go when neither --out nor [tool.toolsurface] says.
+DEFAULT_OUT = Path("toolsurface-report")
+
+TargetOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--target",
+        help="Target under test: reference:<name>, package.module:factory, or your agent as <framework>:package.module:factory "
+        "[default: reference:guarded].",
+    ),
+]
+RedOpt = Annotated[
+    str | None, typer.Option("--red-target", help="Old path to pair each case with; 'none' turns pairing off [default: reference:legacy].")
+]
+ScenariosOpt = Annotated[
+    list[Path] | None, typer.Option("--scenarios", help="Scenario file or folder (repeatable); default: the bundled ones.")
+]
+SelectOpt = Annotated[list[str] | None, typer.Option("--select", help="Only case ids matching this glob (repeatable).")]
+SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed for mutation details; same seed, same cases and ids [default: 0].")]
+ConfigOpt = Annotated[
+    Path | None, typer.Option("--config", help="pyproject.toml with [tool.toolsurface] (default: ./pyproject.toml when present).")
+]
+FollowOpt = Annotated[
+    bool, typer.Option("--follow-symlinks", help="Write into an --out folder even where it is reached through a symbolic link.")
+]
+RequireSignatureOpt = Annotated[
+    bool,
+    typer.Option(
+        "--require-signature",
+        help="Refuse a results.json without a signature verified with TOOLSURFACE_SIGNING_KEY "
+        "(also: TOOLSURFACE_REQUIRE_SIGNATURE=1).",
+    ),
+]
+FormatOpt = Annotated[
+    list[str] | None, typer.Option("--format", help="Reports to write beside results.json: md, html, junit, json (comma-separated or repeated).")
+]
+
+
+#: The options whose flag is not the option's name in kebab case.
+_FLAGS = {"formats": "--format"}
+
+
+def flag(option: str) -> str:
+    """This command's flag for an option the engine names (`red_target` → `--red-target`)."""
+    return _FLAGS.get(option) or f"--{option.replace('_', '-')}"
+
+
+def _today(text: str | None) -> datetime.date | None:
+    if text is None:
+        return None
+    try:
+        return datetime.date.fromisoformat(text)
+    except ValueError:
+        raise UsageError(f"{text!r} must be a date, YYYY-MM-DD", option="today") from None
+
+
+@app.command()
+def run(
+    target: TargetOpt = None,
+    red_target: RedOpt = None,
+    scenario_paths: ScenariosOpt = None,
+    select: SelectOpt = None,
+    seed: SeedOpt = None,
+    shard: Annotated[str | None, typer.Option("--shard", help="Run part K of N, e.g. 2/4; combine the parts with `merge`.")] = None,
+    out_dir: Annotated[Path | None, typer.Option("--out", help="Folder for results.json and the reports [default: toolsurface-report].")] = None,
+    timeout: Annotated[float | None, typer.Option("--timeout", help="Seconds each request of a case may take before it is an error [default: 10, or 20 times its scenario's clean run where that is longer].")] = None,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", help="Worker processes that run the targets; 0 runs them in this process, for a debugger [default: one per core].")
+    ] = None,
+    grace: Annotated[
+        float | None, typer.Option("--grace", help="Seconds to keep watching every case's ports after the last case, for late effects [default: 1].")
+    ] = None,
+    formats: FormatOpt = None,
+    config: ConfigOpt = None,
+    expectations: Annotated[Path | None, typer.Option("--expectations", help="TOML file of accepted deviations ([[expect]] entries).")] = None,
+    defects: Annotated[bool | None, typer.Option("--defects/--no-defects", help="Also run every reference defect on each case.")] = None,
+    today: Annotated[str | None, typer.Option("--today", help="Judge expectation expiry as of this date (YYYY-MM-DD) [default: today, UTC].")] = None,
+    follow_symlinks: FollowOpt = False,
+) -> None:
+    """Run every case against the target (and the red target), write results.json and the reports, and gate."""
+    trust = Trust.from_environment(os.environ)
+    trust.check_can_sign()
+    project = load_project_config(config)
+    options = RunOptions.configured(
+        project, target=target, red_target=red_target, scenarios=scenario_paths, select=select, seed=seed, shard=shard,
+        out=out_dir, timeout=timeout, jobs=jobs, grace=grace, expectations=expectations, defects=defects, today=_today(today),
+    )
+    outputs = parse_formats(formats or project.formats)
+    with options.naming_sources():
+        folder = _out_folder(options.out or DEFAULT_OUT, follow_symlinks)
+    session = prepare(options)
+    if options.jobs is not None and session.jobs < options.jobs:
+        err.print(f"note: --jobs {options.jobs} is more than this run can use; it starts {session.jobs}", markup=False, soft_wrap=True)
+    if options.red_target is None and session.info.red_target is None:
+        err.print(printable(f"no red target: {options.target} offers boundaries of its own, which no reference target offers, "
+                            "so its cases are not paired (--red-target pairs them)"), markup=False, soft_wrap=True)
+    elif session.info.red_target == session.info.target:
+        err.print(printable(f"warning: the red target is the target itself ({options.target}): a case fails on both or on neither, "
+                            "so none can be controlled; pair with the old path, or --red-target none"), markup=False, soft_wrap=True)
+    results = folder / RESULTS_FILE
+    with options.naming_sources(), _publication(results, outputs) as publication:
+        writing = ResultsWriter(folder, session, publish=publication.stage, key=trust.key)
+        with writing as writer, CaseProgress(err, len(session.cases)) as progress:
+            for result in session.results():
+                writer.write(result)
+                if isinstance(result, CaseRecord):
+                    progress.advance()
+        _conclude(_reread(publication.temporary(results), trust), results, outputs, publication)
+
+
+def _out_folder(given: Path, follow_symlinks: bool) -> Path:
+    """The folder to write into; refused where a symbolic link leads to it, unless asked for. (A
+    target cannot move it: whatever its factory or a case in this process does to the working
+    directory is undone, see `kept_process` and `Runner.run`.)"""
+    if not follow_symlinks:
+        refuse_symlinks(given, "out")
+    return given
+
+
+def _publication(results: Path, outputs: tuple[ReportFormat, ...]) -> Publication:
+    """results.json and its reports, published together; results.json last, so that whoever sees
+    it finds its reports already in place. The reports of the formats not written are removed:
+    the folder holds one run's files, never an earlier run's report beside this one's results."""
+    others = [results.parent / fmt.file_name for fmt in ReportFormat if fmt not in outputs]
+    return Publication([*(results.parent / fmt.file_name for fmt in outputs), results], option="out", replaces=others)
+
+
+def _reread(path: Path, trust: Trust) -> ResultsFile:
+    """A results.json checked case by case, showing how far the check is on a long one; its
+    signature held to `trust`, and a line said when it is signed but cannot be verified."""
+    with _progress("checking") as progress:
+        opened = open_results(path, progress, trust)
+    if opened.signed is Signed.UNVERIFIED:
+        err.print(printable(unverified_note(path)), markup=False, soft_wrap=True)
+    return opened
+
+
+@contextlib.contextmanager
+def _progress(doing: str) -> Iterator[Progress]:
+    """Where a long pass over cases shows how far it is: a bar per pass, each closed with the block."""
+    with contextlib.ExitStack() as shown:
+
+        def progress(total: int) -> Callable[[], None]:
+            return shown.enter_context(CaseProgress(err, total, doing=doing)).advance
+
+        yield progress
+
+
+def _conclude(record: ResultsFile, results: Path, outputs: tuple[ReportFormat, ...], publication: Publication) -> NoReturn:
+    """Write the reports of a finished results.json, publish them with it, print its summary, and exit with its gate."""
+    audit = Audit(record)
+    reports = write_reports(audit, results.parent, outputs, publication)
+    publication.publish()
+    for path in reports:
+        err.print(printable(f"wrote {path}"), markup=False, soft_wrap=True)
+    summary = RunSummary(audit, str(results))
+    out.print(summary, soft_wrap=True)
+    raise typer.Exit(0 if summary.ok else 1)
+
+
+@app.command()
+def report(
+    results: Annotated[Path, typer.Argument(help="A results.json written by `run` or `merge`.")],
+    format: Annotated[ReportFormat, typer.Option("--format", help="md, html, junit or json.")] = ReportFormat.MD,
+    output: Annotated[Path | None, typer.Option("--output", help="Write the report here instead of stdout.")] = None,
+    require_signature: RequireSignatureOpt = False,
+) -> None:
+    """Render a results.json as a Markdown audit, an HTML report, JUnit XML or a JSON summary."""
+    audit = Audit(_reread(results, Trust.from_environment(os.environ, require_signature)))
+    if output is None:
+        sys.stdout.buffer.write(format.render(audit))  # whole: a renderer's failure prints nothing
+    else:
+        write_report(output, format.chunks(audit), option="output")
+
+
+@app.command()
+def merge(
+    shards: Annotated[list[Path], typer.Argument(help="The results.json of every shard of one run.")],
+    out_dir: Annotated[Path, typer.Option("--out", help="Folder for the merged results.json and the reports.")] = DEFAULT_OUT,
+    formats: FormatOpt = None,
+    require_signature: RequireSignatureOpt = False,
+    follow_symlinks: FollowOpt = False,
+) -> None:
+    """Combine the results of `run --shard K/N` into one results.json, write the reports, and gate."""
+    outputs = parse_formats(formats or [])
+    trust = Trust.from_environment(os.environ, require_signature)
+    results = _out_folder(out_dir, follow_symlinks) / RESULTS_FILE
+    merged = merge_results([_reread(path, trust) for path in shards], key=trust.key)
+    with _publication(results, outputs) as publication:
+        publication.write(results, merged)
+        _conclude(merged.record(publication.temporary(results)), results, outputs, publication)
+
+
+@app.command()
+def verify(
+    results: Annotated[Path, typer.Argument(help="A results.json written by `run` or `merge`.")],
+    sample: Annotated[int, typer.Option("--sample", help="How many of its non-equivalent cases to re-run, drawn at random.")],
+    seed: Annotated[
+        int | None, typer.Option("--seed", help="Seed that draws the sample (the run's own seed is the file's) [default: drawn and printed].")
+    ] = None,
+    require_signature: RequireSignatureOpt = False,
+) -> None:
+    """Re-run a random sample of a results.json's cases on the targets it names and compare each verdict with the recorded one."""
+    trust = Trust.from_environment(os.environ, require_signature)
+    if sample < 1:
+        raise UsageError(f"{sample} must be at least 1", option="sample")
+    if seed is None:
+        seed = draw_seed()
+        err.print(f"sample drawn with --seed {seed}: give it again to re-run the same cases", markup=False)
+    check_seed(seed)
+    record = _reread(results, trust)
+    if record.run.tool.version != version():
+        err.print(printable(f"{results} was written by toolsurface {record.run.tool.version}, and this is {version()}: "
+                            "a verdict may differ for that alone"), markup=False, soft_wrap=True)
+    with _progress("re-running") as progress:
+        found = verify_sample(record, sample, seed, progress)
+    out.print(VerificationView(found), soft_wrap=True)
+    raise typer.Exit(0 if found.ok else 1)
+
+
+def _options(config: Path | None, **flags: Any) -> RunOptions:
+    """Options for the commands that plan cases: flags, then [tool.toolsurface], then defaults."""
+    return RunOptions.configured(load_project_config(config), **flags)
+
+
+@app.command()
+def defects(scenario_paths: ScenariosOpt = None, select: SelectOpt = None, seed: SeedOpt = None, config: ConfigOpt = None) -> None:
+    """Run the cases against every defect variant and show which cases kill which defect."""
+    options = _options(config, scenarios=scenario_paths, select=select, seed=seed)
+    matrix = DefectMatrix(defect_kills(options))
+    out.print(matrix)
+    raise typer.Exit(1 if matrix.alive else 0)
+
+
+@app.command()
+def reproduce(
+    case_id: Annotated[str, typer.Argument(help="A case id, as printed by `run` or `list cases` or as results.json holds it.")],
+    target: TargetOpt = None,
+    scenario_paths: ScenariosOpt = None,
+    seed: SeedOpt = None,
+    config: ConfigOpt = None,
+) -> None:
+    """Re-run one case and show the surface diff, the gateway log and the ledger trace."""
+    options = _options(config, target=target, scenarios=scenario_paths, seed=seed)
+    reproduction = reproduce_case(options, case_id)
+    out.print(ReproductionView(reproduction))
+    raise typer.Exit(0 if reproduction.verdict.kind.ok else 1)
+
+
+class ScanFormat(enum.StrEnum):
+    text = "text"
+    json = "json"
+    sarif = "sarif"
+
+
+@app.command()
+def scan(
+    paths: Annotated[list[Path], typer.Argument(help="Python files or folders to scan.")],
+    format: Annotated[ScanFormat, typer.Option("--format", help="text, json or sarif.")] = ScanFormat.text,
+    output: Annotated[Path | None, typer.Option("--output", help="Write the report here instead of stdout.")] = None,
+    config: Annotated[Path | None, typer.Option("--config", help="pyproject.toml with [tool.toolsurface.scan].")] = None,
+    jobs: Annotated[int | None, typer.Option("--jobs", help="Worker processes (default: every core).")] = None,
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Parse every file, ignoring cached results.")] = False,
+    time_limit: Annotated[
+        float | None, typer.Option("--time-limit", help="Seconds one file may take before it is reported and skipped (default 30).")
+    ] = None,
+    rules: Annotated[
+        list[str] | None, typer.Option("--select", help="Run only these rules, by id (TS104, or TS104,TS107; repeatable).")
+    ] = None,
+    ignored: Annotated[list[str] | None, typer.Option("--ignore", help="Leave these rules out, by id (repeatable).")] = None,
+) -> None:
+    """Find the risky patterns of guard code in Python source, without importing or running it."""
+    from toolsurface.reports._scan import ScanReport, scan_json, scan_sarif
+    from toolsurface.scan import default_cache_dir, load_config, scan_paths
+    from toolsurface.scan._config import TIME_LIMIT_MAX
+    from toolsurface.scan._engine import selected
+
+    if jobs is not None and jobs < 1:
+        raise UsageError(f"{jobs} must be at least 1", option="jobs")
+    if time_limit is not None and not 0 < time_limit <= TIME_LIMIT_MAX:
+        raise UsageError(f"{time_limit} must be a positive number of seconds, at most {TIME_LIMIT_MAX} (a day)", option="time_limit")
+    settings = load_config(config)
+    if time_limit is not None:
+        settings = dataclasses.replace(settings, time_limit=time_limit)
+    if rules:
+        settings = dataclasses.replace(settings, select=_rule_ids(rules, "select"))
+    if ignored:
+        settings = dataclasses.replace(settings, ignore=_rule_ids(ignored, "ignore"))
+    found = scan_paths(paths, settings, jobs=jobs, cache_dir=None if no_cache else default_cache_dir())
+    # Without TS101 nothing looks for dispatches, so their absence says nothing.
+    report = ScanReport.build(found, settings.dispatch if "TS101" in {rule.id for rule in selected(settings)} else ())
+    if format is ScanFormat.text and output is None:
+        out.print(report)  # the listing names each file error: stderr does not repeat them
+        raise typer.Exit(report.exit_code)
+    if format is ScanFormat.text and output is not None:
+        text = io.StringIO()
+        Console(file=text, theme=THEME, color_system=None, width=120, soft_wrap=True).print(report)
+        write_report(output, text.getvalue().encode(), option="output")
+    else:
+        document = scan_json(report) if format is ScanFormat.json else scan_sarif(report, Path.cwd(), version())
+        data = orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n"
+        if output is None:
+            sys.stdout.buffer.write(data)
+        else:
+            write_report(output, data, option="output")
+    for failure in report.failures:
+        err.print(f"error: {printable(failure.problem)}", markup=False, soft_wrap=True)
+    raise typer.Exit(report.exit_code)
+
+
+def _rule_ids(given: list[str], option: str) -> tuple[str, ...]:
+    """Rule ids from a repeatable, comma-separated flag, each one a rule's."""
+    from toolsurface.scan._config import unknown_rules
+
+    ids = tuple(rule_id.strip() for value in given for rule_id in value.split(",") if rule_id.strip())
+    unknown_rules(ids, option=option)
+    return ids
+
+
+@app.command()
+def mutants(
+    target: Annotated[str, typer.Argument(help="Target whose guard is mutated: reference:<name> or package.module:factory.")],
+    source: Annotated[Path | None, typer.Option("--source", help="The module to mutate (default: the target's own).")] = None,
+    scenario_paths: ScenariosOpt = None,
+    select: SelectOpt = None,
+    seed: SeedOpt = None,
+    output: Annotated[Path | None, typer.Option("--output", help="Write the mutation-testing report (JSON) here.")] = None,
+    config: ConfigOpt = None,
+) -> None:
+    """Weaken each seam of the target's guard in a copy of its source and run the cases against it."""
+    from toolsurface.harness._mutants import run_mutants
+    from toolsurface.reports._mutants import MutantsView, stryker_report
+    from toolsurface.scan import load_config
+
+    options = _options(config, target=target, scenarios=scenario_paths, select=select, seed=seed)
+    run = run_mutants(options, source, load_config(config))
+    if output is not None:
+        write_report(output, orjson.dumps(stryker_report(run, Path.cwd()), option=orjson.OPT_INDENT_2) + b"\n", option="output")
+    out.print(MutantsView(run))
+    raise typer.Exit(0 if run.ok else 1)
+
+
+@app.command()
+def record(
+    target: TargetOpt = None,
+    scenario_paths: ScenariosOpt = None,
+    out_dir: Annotated[Path, typer.Option("--out", help="Folder for the recorded scenarios, one file each.")] = Path("recorded"),
+    timeout: Annotated[float, typer.Option("--timeout", help="Seconds the run may take.")] = 10.0,
+    config: ConfigOpt = None,
+    follow_symlinks: FollowOpt = False,
+) -> None:
+    """Run the target once per scenario, unmutated, and write the scenario each live run shows."""
+    check_timeout(timeout)
+    folder = _out_folder(out_dir, follow_symlinks)
+    options = _options(config, target=target, scenarios=scenario_paths)
+    with options.naming_sources():
+        host = load_target(options.target)
+        documents = [(scenario.id, record_run(host, scenario, timeout, options.target)) for scenario in scenarios.load(options.scenarios or None)]
+    try:
+        folder.mkdir(parents=True, exist_ok=True)  # --out names a folder of its own, made as `run --out` is
+    except OSError as error:
+        raise cannot_write(folder, error, "out") from None
+    for scenario_id, document in documents:  # every run first, so a failing one writes nothing
+        path = folder / f"{scenario_id}.json"
+        write_report(path, orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n", option="out")
+        err.print(printable(f"recorded {path}"), markup=False, soft_wrap=True)
+
+
+#: What `--id` accepts: a scenario id (scenario.schema.json), or for otel the prefix of one.
+_SCENARIO_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+
+# Built from the importers, so a new one is a choice here without an edit; mypy cannot see its members.
+ImportKind = enum.StrEnum("ImportKind", {kind: kind for kind in scenarios.IMPORT_KINDS})  # type: ignore[misc]
+
+
+@app.command("import")
+def import_(
+    kind: Annotated[
+        ImportKind,
+        typer.Argument(help="What the file is: an openai or anthropic request body, an mcp tools/list response, or an otel span export (OTLP JSON)."),
+    ],
+    file: Annotated[Path, typer.Argument(help="The logged JSON.")],
+    output: Annotated[
+        Path | None, typer.Option("--output", help="Write the scenario here instead of stdout; for otel, a folder for one file per model-call span.")
+    ] = None,
+    scenario_id: Annotated[
+        str | None, typer.Option("--id", help="The scenario's id (default: from the file name); for otel, each id's prefix, before the span id.")
+    ] = None,
+) -> None:
+    """Turn a logged request, an MCP tool list or an OTLP span export into scenario skeletons that load."""
+    if scenario_id is not None and not _SCENARIO_ID.fullmatch(scenario_id):
+        raise UsageError(f"{scenario_id!r} must be a scenario id: lower-case letters, digits and dashes", option="id")
+    if kind.value == "otel" and output is not None and output.exists() and not output.is_dir():
+        raise UsageError(f"{output}: is a file; otel writes one scenario per model-call span into a folder", option="output")
+    imported = scenarios.import_log_file(kind.value, file, scenario_id)
+    documents = [orjson.dumps(scenario, option=orjson.OPT_INDENT_2) + b"\n" for scenario in imported.scenarios]
+    if kind.value == "otel" and output is not None:
+        paths = [output / f"{scenario['id']}.json" for scenario in imported.scenarios]
+        with Publication(paths, option="output") as publication:  # all of them or none
+            for path, data in zip(paths, documents, strict=True):
+                publication.write(path, data)
+            publication.publish()
+    elif len(documents) > 1:
+        raise UsageError(f"{file} holds {len(documents)} model-call spans with tools: name a folder for their scenarios with --output DIR")
+    elif output is None:
+        sys.stdout.buffer.write(documents[0])
+    else:
+        write_report(output, documents[0], option="output")
+    # What was kept out, skipped or stood in for, once the skeletons are written (a failed write is its one line):
+    # the user reviews the skeleton with these.
+    for note in imported.notes:
+        err.print(printable(note), markup=False, soft_wrap=True)
+    if kind.value == "otel" and output is not None:
+        err.print(printable(f"wrote {len(documents)} scenario{'s' if len(documents) > 1 else ''} to {output}"), markup=False, soft_wrap=True)
+
+
+class Listing(enum.StrEnum):
+    scenarios = "scenarios"
+    targets = "targets"
+    mutators = "mutators"
+    cases = "cases"
+
+
+@app.command("list")
+def list_(
+    what: Annotated[Listing, typer.Argument(help="What to list.")],
+    scenario_paths: ScenariosOpt = None,
+    select: SelectOpt = None,
+    seed: SeedOpt = None,
+    target: TargetOpt = None,
+    config: ConfigOpt = None,
+) -> None:
+    """List scenarios, targets, mutators or planned case ids (a target with boundaries of its own, such
+    as your agent, plans its cases at them)."""
+    options = _options(config, scenarios=scenario_paths, select=select, seed=seed, target=target, red_target="none")
+    if what is Listing.targets:
+        for spec, cls in REFERENCE_TARGETS.items():
+            out.print(f"{spec}\t{(cls.__doc__ or '').strip().splitlines()[0]}", markup=False)
+        for framework in ADAPTER_TARGETS.values():
+            out.print(f"{framework.spec}\t{framework.about} (pip install 'toolsurface[{framework.extra}]')", markup=False)
+        for name in AGENT_TARGETS:
+            out.print(f"{name}:package.module:factory\tyour own {name} agent, built by factory(tools, model) (pip install 'toolsurface[{name}]')", markup=False)
+    elif what is Listing.mutators:
+        for mutator in mutators.MUTATORS:
+            out.print(f"{mutator.key()}\tmust {mutator.must.value}\t{(type(mutator).__doc__ or '').strip().splitlines()[0]}", markup=False)
+    elif what is Listing.scenarios:
+        for scenario in scenarios.load(options.scenarios or None):
+            hooks = "hooks" if scenario.hooks else "no-hooks"
+            tools = f"{len(scenario.surface)} of {len(scenario.contract.surface)} tools"
+            fields = (scenario.id, scenario.mode, scenario.lane, hooks, tools, scenario.outcome, scenario.description)
+            out.print("\t".join(printable(field) for field in fields), markup=False)
+    else:
+        for case in prepare(options).cases:
+            out.print(printable(case.id), markup=False, soft_wrap=True)
+
+
+def main() -> NoReturn:
+    """The console script: run the command, then exit with its status (see `_exits`)."""
+    with interrupting():
+        try:
+            app()
+            status = 0
+        except SystemExit as done:
+            status = int(done.code or 0)
+    exit_now(status)

@@ -1,0 +1,69 @@
+"""Seams and their source mutants: one weakened seam per copy, the original never touched."""
+
+from pathlib import Path
+
+import libcst as cst
+
+from toolsurface.scan import ScanConfig
+from toolsurface.scan._seams import source_mutants
+
+ROOT = Path(__file__).resolve().parents[2]
+GUARDED = ROOT / "harness" / "_reference" / "_guarded.py"
+
+
+def test_the_guard_has_a_seam_at_each_check_and_settlement():
+    source = GUARDED.read_text()
+    mutants = source_mutants(source, str(GUARDED), ScanConfig())
+    assert [(m.mutator, m.original.split("(")[0]) for m in mutants] == [
+        ("RemoveSettlement", "self.settle_refusal"),
+        ("RemoveCheck", "self.early_check"),
+        ("RemoveCheck", "self.final_check"),
+        ("ConditionalOnHooks", "self.final_check"),
+        ("BaselineFromRequest", "lambda: baseline"),
+        ("RemoveCheck", "self.check"),
+        ("RemoveCheck", "self.check"),
+        ("RemoveSettlement", "run.ledger.settle"),
+        ("RemoveCheck", "self.check_summary"),
+    ]
+    assert len({m.id for m in mutants}) == len(mutants)
+    for mutant in mutants:
+        cst.parse_module(mutant.source)  # every mutant is valid Python
+    for mutant in (m for m in mutants if m.mutator.startswith("Remove")):
+        before, after = source.splitlines(), mutant.source.splitlines()
+        changed = [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b]
+        assert changed == [mutant.line - 1] and after[mutant.line - 1].strip() == "pass"
+        assert f"-{before[mutant.line - 1]}" in mutant.diff and f"+{after[mutant.line - 1]}" in mutant.diff
+
+
+def test_a_snapshot_in_a_baseline_step_becomes_the_object_itself():
+    source = "def take_baseline(tools, fmt):\n    return capture(tools, fmt)\n"
+    (mutant,) = source_mutants(source, "guard.py", ScanConfig())
+    assert (mutant.mutator, mutant.original, mutant.replacement) == ("SnapshotToObject", "capture(tools, fmt)", "tools")
+    assert mutant.source == "def take_baseline(tools, fmt):\n    return tools\n"
+
+
+def test_only_settlements_on_refusal_paths_are_seams():
+    source = (
+        "def send(ledger, reservation, gateway):\n"
+        "    gateway.dispatch(reservation)\n"
+        "    ledger.settle(reservation, 'dispatched')\n"
+    )
+    assert source_mutants(source, "host.py", ScanConfig()) == ()
+
+
+def test_the_final_check_made_conditional_and_the_baseline_read_from_the_request():
+    mutants = {m.mutator: m for m in source_mutants(GUARDED.read_text(), str(GUARDED), ScanConfig())}
+    conditional = mutants["ConditionalOnHooks"].source.splitlines()
+    line = mutants["ConditionalOnHooks"].line
+    assert conditional[line - 1 : line + 1] == ["        if run.scenario.hooks:", "            self.final_check(run)"]
+    assert "        return lambda: capture(run.tools, run.fmt)\n" in mutants["BaselineFromRequest"].source
+
+
+def test_a_template_the_guard_has_no_names_for_is_skipped():
+    source = "def take_baseline(tools, fmt):\n    return capture(tools, fmt)\n"
+    # `run` is neither a parameter nor a module name here, so no BaselineFromRequest mutant.
+    assert [m.mutator for m in source_mutants(source, "g.py", ScanConfig())] == ["SnapshotToObject"]
+    templated = ScanConfig(request_baseline=("lambda: capture(tools, fmt)",))
+    assert [m.mutator for m in source_mutants(source, "g.py", templated)] == ["SnapshotToObject"]  # no `capture` here
+    imported = "from toolsurface import capture\n\n" + source
+    assert [m.mutator for m in source_mutants(imported, "g.py", templated)] == ["SnapshotToObject", "BaselineFromRequest"]
