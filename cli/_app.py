@@ -111,7 +111,11 @@ class _Commands(TyperGroup):
     def get_command(self, ctx: Any, name: str) -> Any:
         command = super().get_command(ctx, name)
         for param in command.params if command else ():
-            if isinstance(param, TyperOption | TyperArgument) and param.name in _METAVARS and not param.type_descriptor.is_choice:
+            if (
+                isinstance(param, TyperOption | TyperArgument)
+                and param.name in _METAVARS
+                and not param.type_descriptor.is_choice
+            ):
                 param.metavar = _METAVARS[param.name]
                 if isinstance(param, TyperArgument):
                     # An argument's help shows its type beside its name; the name says it all.
@@ -180,18 +184,28 @@ TargetOpt = Annotated[
     ),
 ]
 RedOpt = Annotated[
-    str | None, typer.Option("--red-target", help="Old path to pair each case with; 'none' turns pairing off [default: reference:legacy].")
+    str | None,
+    typer.Option(
+        "--red-target", help="Old path to pair each case with; 'none' turns pairing off [default: reference:legacy]."
+    ),
 ]
 ScenariosOpt = Annotated[
-    list[Path] | None, typer.Option("--scenarios", help="Scenario file or folder (repeatable); default: the bundled ones.")
+    list[Path] | None,
+    typer.Option("--scenarios", help="Scenario file or folder (repeatable); default: the bundled ones."),
 ]
 SelectOpt = Annotated[list[str] | None, typer.Option("--select", help="Only case ids matching this glob (repeatable).")]
-SeedOpt = Annotated[int | None, typer.Option("--seed", help="Seed for mutation details; same seed, same cases and ids [default: 0].")]
+SeedOpt = Annotated[
+    int | None, typer.Option("--seed", help="Seed for mutation details; same seed, same cases and ids [default: 0].")
+]
 ConfigOpt = Annotated[
-    Path | None, typer.Option("--config", help="pyproject.toml with [tool.toolsurface] (default: ./pyproject.toml when present).")
+    Path | None,
+    typer.Option("--config", help="pyproject.toml with [tool.toolsurface] (default: ./pyproject.toml when present)."),
 ]
 FollowOpt = Annotated[
-    bool, typer.Option("--follow-symlinks", help="Write into an --out folder even where it is reached through a symbolic link.")
+    bool,
+    typer.Option(
+        "--follow-symlinks", help="Write into an --out folder even where it is reached through a symbolic link."
+    ),
 ]
 RequireSignatureOpt = Annotated[
     bool,
@@ -202,7 +216,10 @@ RequireSignatureOpt = Annotated[
     ),
 ]
 FormatOpt = Annotated[
-    list[str] | None, typer.Option("--format", help="Reports to write beside results.json: md, html, junit, json (comma-separated or repeated).")
+    list[str] | None,
+    typer.Option(
+        "--format", help="Reports to write beside results.json: md, html, junit, json (comma-separated or repeated)."
+    ),
 ]
 
 
@@ -231,20 +248,46 @@ def run(
     scenario_paths: ScenariosOpt = None,
     select: SelectOpt = None,
     seed: SeedOpt = None,
-    shard: Annotated[str | None, typer.Option("--shard", help="Run part K of N, e.g. 2/4; combine the parts with `merge`.")] = None,
-    out_dir: Annotated[Path | None, typer.Option("--out", help="Folder for results.json and the reports [default: toolsurface-report].")] = None,
-    timeout: Annotated[float | None, typer.Option("--timeout", help="Seconds each request of a case may take before it is an error [default: 10, or 20 times its scenario's clean run where that is longer].")] = None,
+    shard: Annotated[
+        str | None, typer.Option("--shard", help="Run part K of N, e.g. 2/4; combine the parts with `merge`.")
+    ] = None,
+    out_dir: Annotated[
+        Path | None,
+        typer.Option("--out", help="Folder for results.json and the reports [default: toolsurface-report]."),
+    ] = None,
+    timeout: Annotated[
+        float | None,
+        typer.Option(
+            "--timeout",
+            help="Seconds each request of a case may take before it is an error [default: 10, or 20 times its scenario's clean run where that is longer].",
+        ),
+    ] = None,
     jobs: Annotated[
-        int | None, typer.Option("--jobs", help="Worker processes that run the targets; 0 runs them in this process, for a debugger [default: one per core].")
+        int | None,
+        typer.Option(
+            "--jobs",
+            help="Worker processes that run the targets; 0 runs them in this process, for a debugger [default: one per core].",
+        ),
     ] = None,
     grace: Annotated[
-        float | None, typer.Option("--grace", help="Seconds to keep watching every case's ports after the last case, for late effects [default: 1].")
+        float | None,
+        typer.Option(
+            "--grace",
+            help="Seconds to keep watching every case's ports after the last case, for late effects [default: 1].",
+        ),
     ] = None,
     formats: FormatOpt = None,
     config: ConfigOpt = None,
-    expectations: Annotated[Path | None, typer.Option("--expectations", help="TOML file of accepted deviations ([[expect]] entries).")] = None,
-    defects: Annotated[bool | None, typer.Option("--defects/--no-defects", help="Also run every reference defect on each case.")] = None,
-    today: Annotated[str | None, typer.Option("--today", help="Judge expectation expiry as of this date (YYYY-MM-DD) [default: today, UTC].")] = None,
+    expectations: Annotated[
+        Path | None, typer.Option("--expectations", help="TOML file of accepted deviations ([[expect]] entries).")
+    ] = None,
+    defects: Annotated[
+        bool | None, typer.Option("--defects/--no-defects", help="Also run every reference defect on each case.")
+    ] = None,
+    today: Annotated[
+        str | None,
+        typer.Option("--today", help="Judge expectation expiry as of this date (YYYY-MM-DD) [default: today, UTC]."),
+    ] = None,
     follow_symlinks: FollowOpt = False,
 ) -> None:
     """Run every case against the target (and the red target), write results.json and the reports, and gate."""
@@ -252,21 +295,49 @@ def run(
     trust.check_can_sign()
     project = load_project_config(config)
     options = RunOptions.configured(
-        project, target=target, red_target=red_target, scenarios=scenario_paths, select=select, seed=seed, shard=shard,
-        out=out_dir, timeout=timeout, jobs=jobs, grace=grace, expectations=expectations, defects=defects, today=_today(today),
+        project,
+        target=target,
+        red_target=red_target,
+        scenarios=scenario_paths,
+        select=select,
+        seed=seed,
+        shard=shard,
+        out=out_dir,
+        timeout=timeout,
+        jobs=jobs,
+        grace=grace,
+        expectations=expectations,
+        defects=defects,
+        today=_today(today),
     )
     outputs = parse_formats(formats or project.formats)
     with options.naming_sources():
         folder = _out_folder(options.out or DEFAULT_OUT, follow_symlinks)
     session = prepare(options)
     if options.jobs is not None and session.jobs < options.jobs:
-        err.print(f"note: --jobs {options.jobs} is more than this run can use; it starts {session.jobs}", markup=False, soft_wrap=True)
+        err.print(
+            f"note: --jobs {options.jobs} is more than this run can use; it starts {session.jobs}",
+            markup=False,
+            soft_wrap=True,
+        )
     if options.red_target is None and session.info.red_target is None:
-        err.print(printable(f"no red target: {options.target} offers boundaries of its own, which no reference target offers, "
-                            "so its cases are not paired (--red-target pairs them)"), markup=False, soft_wrap=True)
+        err.print(
+            printable(
+                f"no red target: {options.target} offers boundaries of its own, which no reference target offers, "
+                "so its cases are not paired (--red-target pairs them)"
+            ),
+            markup=False,
+            soft_wrap=True,
+        )
     elif session.info.red_target == session.info.target:
-        err.print(printable(f"warning: the red target is the target itself ({options.target}): a case fails on both or on neither, "
-                            "so none can be controlled; pair with the old path, or --red-target none"), markup=False, soft_wrap=True)
+        err.print(
+            printable(
+                f"warning: the red target is the target itself ({options.target}): a case fails on both or on neither, "
+                "so none can be controlled; pair with the old path, or --red-target none"
+            ),
+            markup=False,
+            soft_wrap=True,
+        )
     results = folder / RESULTS_FILE
     with options.naming_sources(), _publication(results, outputs) as publication:
         writing = ResultsWriter(folder, session, publish=publication.stage, key=trust.key)
@@ -316,7 +387,9 @@ def _progress(doing: str) -> Iterator[Progress]:
         yield progress
 
 
-def _conclude(record: ResultsFile, results: Path, outputs: tuple[ReportFormat, ...], publication: Publication) -> NoReturn:
+def _conclude(
+    record: ResultsFile, results: Path, outputs: tuple[ReportFormat, ...], publication: Publication
+) -> NoReturn:
     """Write the reports of a finished results.json, publish them with it, print its summary, and exit with its gate."""
     audit = Audit(record)
     reports = write_reports(audit, results.parent, outputs, publication)
@@ -346,7 +419,9 @@ def report(
 @app.command()
 def merge(
     shards: Annotated[list[Path], typer.Argument(help="The results.json of every shard of one run.")],
-    out_dir: Annotated[Path, typer.Option("--out", help="Folder for the merged results.json and the reports.")] = DEFAULT_OUT,
+    out_dir: Annotated[
+        Path, typer.Option("--out", help="Folder for the merged results.json and the reports.")
+    ] = DEFAULT_OUT,
     formats: FormatOpt = None,
     require_signature: RequireSignatureOpt = False,
     follow_symlinks: FollowOpt = False,
@@ -364,9 +439,14 @@ def merge(
 @app.command()
 def verify(
     results: Annotated[Path, typer.Argument(help="A results.json written by `run` or `merge`.")],
-    sample: Annotated[int, typer.Option("--sample", help="How many of its non-equivalent cases to re-run, drawn at random.")],
+    sample: Annotated[
+        int, typer.Option("--sample", help="How many of its non-equivalent cases to re-run, drawn at random.")
+    ],
     seed: Annotated[
-        int | None, typer.Option("--seed", help="Seed that draws the sample (the run's own seed is the file's) [default: drawn and printed].")
+        int | None,
+        typer.Option(
+            "--seed", help="Seed that draws the sample (the run's own seed is the file's) [default: drawn and printed]."
+        ),
     ] = None,
     require_signature: RequireSignatureOpt = False,
 ) -> None:
@@ -380,8 +460,14 @@ def verify(
     check_seed(seed)
     record = _reread(results, trust)
     if record.run.tool.version != version():
-        err.print(printable(f"{results} was written by toolsurface {record.run.tool.version}, and this is {version()}: "
-                            "a verdict may differ for that alone"), markup=False, soft_wrap=True)
+        err.print(
+            printable(
+                f"{results} was written by toolsurface {record.run.tool.version}, and this is {version()}: "
+                "a verdict may differ for that alone"
+            ),
+            markup=False,
+            soft_wrap=True,
+        )
     with _progress("re-running") as progress:
         found = verify_sample(record, sample, seed, progress)
     out.print(VerificationView(found), soft_wrap=True)
@@ -394,7 +480,9 @@ def _options(config: Path | None, **flags: Any) -> RunOptions:
 
 
 @app.command()
-def defects(scenario_paths: ScenariosOpt = None, select: SelectOpt = None, seed: SeedOpt = None, config: ConfigOpt = None) -> None:
+def defects(
+    scenario_paths: ScenariosOpt = None, select: SelectOpt = None, seed: SeedOpt = None, config: ConfigOpt = None
+) -> None:
     """Run the cases against every defect variant and show which cases kill which defect."""
     options = _options(config, scenarios=scenario_paths, select=select, seed=seed)
     matrix = DefectMatrix(defect_kills(options))
@@ -404,7 +492,9 @@ def defects(scenario_paths: ScenariosOpt = None, select: SelectOpt = None, seed:
 
 @app.command()
 def reproduce(
-    case_id: Annotated[str, typer.Argument(help="A case id, as printed by `run` or `list cases` or as results.json holds it.")],
+    case_id: Annotated[
+        str, typer.Argument(help="A case id, as printed by `run` or `list cases` or as results.json holds it.")
+    ],
     target: TargetOpt = None,
     scenario_paths: ScenariosOpt = None,
     seed: SeedOpt = None,
@@ -428,16 +518,22 @@ def scan(
     paths: Annotated[list[Path], typer.Argument(help="Python files or folders to scan.")],
     format: Annotated[ScanFormat, typer.Option("--format", help="text, json or sarif.")] = ScanFormat.text,
     output: Annotated[Path | None, typer.Option("--output", help="Write the report here instead of stdout.")] = None,
-    config: Annotated[Path | None, typer.Option("--config", help="pyproject.toml with [tool.toolsurface.scan].")] = None,
+    config: Annotated[
+        Path | None, typer.Option("--config", help="pyproject.toml with [tool.toolsurface.scan].")
+    ] = None,
     jobs: Annotated[int | None, typer.Option("--jobs", help="Worker processes (default: every core).")] = None,
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Parse every file, ignoring cached results.")] = False,
     time_limit: Annotated[
-        float | None, typer.Option("--time-limit", help="Seconds one file may take before it is reported and skipped (default 30).")
+        float | None,
+        typer.Option("--time-limit", help="Seconds one file may take before it is reported and skipped (default 30)."),
     ] = None,
     rules: Annotated[
-        list[str] | None, typer.Option("--select", help="Run only these rules, by id (TS104, or TS104,TS107; repeatable).")
+        list[str] | None,
+        typer.Option("--select", help="Run only these rules, by id (TS104, or TS104,TS107; repeatable)."),
     ] = None,
-    ignored: Annotated[list[str] | None, typer.Option("--ignore", help="Leave these rules out, by id (repeatable).")] = None,
+    ignored: Annotated[
+        list[str] | None, typer.Option("--ignore", help="Leave these rules out, by id (repeatable).")
+    ] = None,
 ) -> None:
     """Find the risky patterns of guard code in Python source, without importing or running it."""
     from toolsurface.reports._scan import ScanReport, scan_json, scan_sarif
@@ -448,7 +544,9 @@ def scan(
     if jobs is not None and jobs < 1:
         raise UsageError(f"{jobs} must be at least 1", option="jobs")
     if time_limit is not None and not 0 < time_limit <= TIME_LIMIT_MAX:
-        raise UsageError(f"{time_limit} must be a positive number of seconds, at most {TIME_LIMIT_MAX} (a day)", option="time_limit")
+        raise UsageError(
+            f"{time_limit} must be a positive number of seconds, at most {TIME_LIMIT_MAX} (a day)", option="time_limit"
+        )
     settings = load_config(config)
     if time_limit is not None:
         settings = dataclasses.replace(settings, time_limit=time_limit)
@@ -489,12 +587,18 @@ def _rule_ids(given: list[str], option: str) -> tuple[str, ...]:
 
 @app.command()
 def mutants(
-    target: Annotated[str, typer.Argument(help="Target whose guard is mutated: reference:<name> or package.module:factory.")],
-    source: Annotated[Path | None, typer.Option("--source", help="The module to mutate (default: the target's own).")] = None,
+    target: Annotated[
+        str, typer.Argument(help="Target whose guard is mutated: reference:<name> or package.module:factory.")
+    ],
+    source: Annotated[
+        Path | None, typer.Option("--source", help="The module to mutate (default: the target's own).")
+    ] = None,
     scenario_paths: ScenariosOpt = None,
     select: SelectOpt = None,
     seed: SeedOpt = None,
-    output: Annotated[Path | None, typer.Option("--output", help="Write the mutation-testing report (JSON) here.")] = None,
+    output: Annotated[
+        Path | None, typer.Option("--output", help="Write the mutation-testing report (JSON) here.")
+    ] = None,
     config: ConfigOpt = None,
 ) -> None:
     """Weaken each seam of the target's guard in a copy of its source and run the cases against it."""
@@ -505,7 +609,9 @@ def mutants(
     options = _options(config, target=target, scenarios=scenario_paths, select=select, seed=seed)
     run = run_mutants(options, source, load_config(config))
     if output is not None:
-        write_report(output, orjson.dumps(stryker_report(run, Path.cwd()), option=orjson.OPT_INDENT_2) + b"\n", option="output")
+        write_report(
+            output, orjson.dumps(stryker_report(run, Path.cwd()), option=orjson.OPT_INDENT_2) + b"\n", option="output"
+        )
     out.print(MutantsView(run))
     raise typer.Exit(0 if run.ok else 1)
 
@@ -514,7 +620,9 @@ def mutants(
 def record(
     target: TargetOpt = None,
     scenario_paths: ScenariosOpt = None,
-    out_dir: Annotated[Path, typer.Option("--out", help="Folder for the recorded scenarios, one file each.")] = Path("recorded"),
+    out_dir: Annotated[Path, typer.Option("--out", help="Folder for the recorded scenarios, one file each.")] = Path(
+        "recorded"
+    ),
     timeout: Annotated[float, typer.Option("--timeout", help="Seconds the run may take.")] = 10.0,
     config: ConfigOpt = None,
     follow_symlinks: FollowOpt = False,
@@ -525,7 +633,10 @@ def record(
     options = _options(config, target=target, scenarios=scenario_paths)
     with options.naming_sources():
         host = load_target(options.target)
-        documents = [(scenario.id, record_run(host, scenario, timeout, options.target)) for scenario in scenarios.load(options.scenarios or None)]
+        documents = [
+            (scenario.id, record_run(host, scenario, timeout, options.target))
+            for scenario in scenarios.load(options.scenarios or None)
+        ]
     try:
         folder.mkdir(parents=True, exist_ok=True)  # --out names a folder of its own, made as `run --out` is
     except OSError as error:
@@ -547,21 +658,33 @@ ImportKind = enum.StrEnum("ImportKind", {kind: kind for kind in scenarios.IMPORT
 def import_(
     kind: Annotated[
         ImportKind,
-        typer.Argument(help="What the file is: an openai or anthropic request body, an mcp tools/list response, or an otel span export (OTLP JSON)."),
+        typer.Argument(
+            help="What the file is: an openai or anthropic request body, an mcp tools/list response, or an otel span export (OTLP JSON)."
+        ),
     ],
     file: Annotated[Path, typer.Argument(help="The logged JSON.")],
     output: Annotated[
-        Path | None, typer.Option("--output", help="Write the scenario here instead of stdout; for otel, a folder for one file per model-call span.")
+        Path | None,
+        typer.Option(
+            "--output",
+            help="Write the scenario here instead of stdout; for otel, a folder for one file per model-call span.",
+        ),
     ] = None,
     scenario_id: Annotated[
-        str | None, typer.Option("--id", help="The scenario's id (default: from the file name); for otel, each id's prefix, before the span id.")
+        str | None,
+        typer.Option(
+            "--id",
+            help="The scenario's id (default: from the file name); for otel, each id's prefix, before the span id.",
+        ),
     ] = None,
 ) -> None:
     """Turn a logged request, an MCP tool list or an OTLP span export into scenario skeletons that load."""
     if scenario_id is not None and not _SCENARIO_ID.fullmatch(scenario_id):
         raise UsageError(f"{scenario_id!r} must be a scenario id: lower-case letters, digits and dashes", option="id")
     if kind.value == "otel" and output is not None and output.exists() and not output.is_dir():
-        raise UsageError(f"{output}: is a file; otel writes one scenario per model-call span into a folder", option="output")
+        raise UsageError(
+            f"{output}: is a file; otel writes one scenario per model-call span into a folder", option="output"
+        )
     imported = scenarios.import_log_file(kind.value, file, scenario_id)
     documents = [orjson.dumps(scenario, option=orjson.OPT_INDENT_2) + b"\n" for scenario in imported.scenarios]
     if kind.value == "otel" and output is not None:
@@ -571,7 +694,9 @@ def import_(
                 publication.write(path, data)
             publication.publish()
     elif len(documents) > 1:
-        raise UsageError(f"{file} holds {len(documents)} model-call spans with tools: name a folder for their scenarios with --output DIR")
+        raise UsageError(
+            f"{file} holds {len(documents)} model-call spans with tools: name a folder for their scenarios with --output DIR"
+        )
     elif output is None:
         sys.stdout.buffer.write(documents[0])
     else:
@@ -581,7 +706,11 @@ def import_(
     for note in imported.notes:
         err.print(printable(note), markup=False, soft_wrap=True)
     if kind.value == "otel" and output is not None:
-        err.print(printable(f"wrote {len(documents)} scenario{'s' if len(documents) > 1 else ''} to {output}"), markup=False, soft_wrap=True)
+        err.print(
+            printable(f"wrote {len(documents)} scenario{'s' if len(documents) > 1 else ''} to {output}"),
+            markup=False,
+            soft_wrap=True,
+        )
 
 
 class Listing(enum.StrEnum):
@@ -607,12 +736,20 @@ def list_(
         for spec, cls in REFERENCE_TARGETS.items():
             out.print(f"{spec}\t{(cls.__doc__ or '').strip().splitlines()[0]}", markup=False)
         for framework in ADAPTER_TARGETS.values():
-            out.print(f"{framework.spec}\t{framework.about} (pip install 'toolsurface[{framework.extra}]')", markup=False)
+            out.print(
+                f"{framework.spec}\t{framework.about} (pip install 'toolsurface[{framework.extra}]')", markup=False
+            )
         for name in AGENT_TARGETS:
-            out.print(f"{name}:package.module:factory\tyour own {name} agent, built by factory(tools, model) (pip install 'toolsurface[{name}]')", markup=False)
+            out.print(
+                f"{name}:package.module:factory\tyour own {name} agent, built by factory(tools, model) (pip install 'toolsurface[{name}]')",
+                markup=False,
+            )
     elif what is Listing.mutators:
         for mutator in mutators.MUTATORS:
-            out.print(f"{mutator.key()}\tmust {mutator.must.value}\t{(type(mutator).__doc__ or '').strip().splitlines()[0]}", markup=False)
+            out.print(
+                f"{mutator.key()}\tmust {mutator.must.value}\t{(type(mutator).__doc__ or '').strip().splitlines()[0]}",
+                markup=False,
+            )
     elif what is Listing.scenarios:
         for scenario in scenarios.load(options.scenarios or None):
             hooks = "hooks" if scenario.hooks else "no-hooks"

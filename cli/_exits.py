@@ -57,7 +57,9 @@ def interrupting() -> Iterator[None]:
         raise Interrupted(signum)
 
     previous = {
-        signum: signal.signal(signum, interrupt) for signum in STOP_SIGNALS if signal.getsignal(signum) is not signal.SIG_IGN
+        signum: signal.signal(signum, interrupt)
+        for signum in STOP_SIGNALS
+        if signal.getsignal(signum) is not signal.SIG_IGN
     }
     try:
         yield
@@ -96,7 +98,11 @@ def exit_now(status: int) -> NoReturn:
     Python would wait for it at exit, and a CI job would hang after its run is over. Only then is
     the interpreter's shutdown skipped, once what was printed is flushed.
     """
-    if any(thread.is_alive() and not thread.daemon for thread in threading.enumerate() if thread is not threading.main_thread()):
+    if any(
+        thread.is_alive() and not thread.daemon
+        for thread in threading.enumerate()
+        if thread is not threading.main_thread()
+    ):
         for stream in (sys.stdout, sys.stderr):
             with contextlib.suppress(OSError, ValueError):  # a closed or broken stream has nothing to flush
                 stream.flush()

@@ -36,7 +36,13 @@ class CaseProgress:
     """Counts finished cases and shows how far the run is and about how long it has left."""
 
     def __init__(
-        self, console: Console, total: int, *, doing: str = "running", every: float = 10.0, clock: Callable[[], float] = time.monotonic
+        self,
+        console: Console,
+        total: int,
+        *,
+        doing: str = "running",
+        every: float = 10.0,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.console, self.total, self.doing, self.every, self.clock = console, total, doing, every, clock
         self.done = 0
@@ -45,8 +51,14 @@ class CaseProgress:
         # process, and a fork copies no thread but may copy a lock one holds.
         self.bar = (
             Progress(
-                TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                TextColumn("left"), TimeRemainingColumn(), console=console, auto_refresh=False,
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                TextColumn("left"),
+                TimeRemainingColumn(),
+                console=console,
+                auto_refresh=False,
             )  # fmt: skip
             if console.is_terminal
             else None
@@ -77,7 +89,9 @@ class CaseProgress:
         share = self.done * 100 // self.total if self.total else 100
         return f"{self.doing}: {self.done:,} of {self.total:,} cases ({share}%) in {duration(elapsed)}{estimate}"
 
-    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
+    ) -> None:
         if self.bar is not None:
             self.bar.refresh()
             self.bar.stop()

@@ -59,7 +59,9 @@ def refuse_symlinks(folder: Path, option: str) -> None:
     goes (`toolsurface-report -> /etc`) would have the run write wherever it points."""
     if (link := through_symlink(folder)) is not None:
         where = os.readlink(link)
-        raise UsageError(f"{link}: is a symbolic link (to {where}); give --follow-symlinks to write through it", option=option)
+        raise UsageError(
+            f"{link}: is a symbolic link (to {where}); give --follow-symlinks to write through it", option=option
+        )
 
 
 def remove_abandoned(folder: Path) -> None:

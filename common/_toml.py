@@ -98,7 +98,9 @@ def tool_table(path: Path, *names: str) -> dict[str, Any]:
     for depth, name in enumerate(("tool", *names), start=1):
         table = table.get(name, {})
         if not isinstance(table, dict):
-            raise UsageError(f"{path}:[{'.'.join(('tool', *names)[:depth])}]: expected a table, found {type(table).__name__}")
+            raise UsageError(
+                f"{path}:[{'.'.join(('tool', *names)[:depth])}]: expected a table, found {type(table).__name__}"
+            )
     if (found := wide_integer(table)) is not None:
         at, value = found
         raise UsageError(f"{path}:{key_path(('tool', *names), at)}: {wide(value)}")

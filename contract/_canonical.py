@@ -97,11 +97,20 @@ def logical_tools(descriptors: tuple[ToolDescriptor, ...]) -> list[dict[str, Any
 @functools.lru_cache(maxsize=64)
 def _logical_json(descriptors: tuple[ToolDescriptor, ...]) -> bytes:
     # The members in `as_logical`'s order: name, description, input schema, then the wire fields.
-    return b"[" + b",".join(
-        b'{"name":%b,"description":%b,"input_schema":%b%b}'
-        % (orjson.dumps(d.name), orjson.dumps(d.description), d.schema_json, b"," + d.wire_json[1:-1] if d.wire_json else b"")
-        for d in descriptors
-    ) + b"]"
+    return (
+        b"["
+        + b",".join(
+            b'{"name":%b,"description":%b,"input_schema":%b%b}'
+            % (
+                orjson.dumps(d.name),
+                orjson.dumps(d.description),
+                d.schema_json,
+                b"," + d.wire_json[1:-1] if d.wire_json else b"",
+            )
+            for d in descriptors
+        )
+        + b"]"
+    )
 
 
 def entries_as_found(tools: Iterable[Any], fmt: ToolFormat = LOGICAL) -> list[list[Any]]:

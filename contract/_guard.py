@@ -195,6 +195,10 @@ class GuardedRequest:
             if (named := None if refusal is None else refusal(error)) is not None:
                 self.settle(Settlement.PRE_DISPATCH_REJECTED, str(named))
                 raise named from error
-            self.settle(Settlement.DISPATCHED if self.dispatched else Settlement.FAILED, f"run failed: {type(error).__name__}")
+            self.settle(
+                Settlement.DISPATCHED if self.dispatched else Settlement.FAILED, f"run failed: {type(error).__name__}"
+            )
             raise
-        self.settle(Settlement.DISPATCHED if self.dispatched else Settlement.FAILED, "" if self.dispatched else "no model call")
+        self.settle(
+            Settlement.DISPATCHED if self.dispatched else Settlement.FAILED, "" if self.dispatched else "no model call"
+        )

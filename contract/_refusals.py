@@ -43,7 +43,9 @@ class SurfaceRefused(RequestRefused):
 
     def __str__(self) -> str:
         more = f"; … {len(self.changes) - 3} more" if len(self.changes) > 3 else ""
-        return f"{self.checkpoint} check: tool surface differs from the expected one: {'; '.join(self.changes[:3])}{more}"
+        return (
+            f"{self.checkpoint} check: tool surface differs from the expected one: {'; '.join(self.changes[:3])}{more}"
+        )
 
 
 class SummaryRefused(RequestRefused):

@@ -34,7 +34,11 @@ def tool_view(tool: BaseTool | dict[str, Any]) -> dict[str, Any]:
     """The logical dict of a tool, sharing its live schema; an OpenAI-format dict tool is read as it is."""
     if isinstance(tool, dict):
         function = tool.get("function", tool)
-        return {"name": function["name"], "description": function.get("description", ""), "input_schema": function.get("parameters", {})}
+        return {
+            "name": function["name"],
+            "description": function.get("description", ""),
+            "input_schema": function.get("parameters", {}),
+        }
     if isinstance(tool.args_schema, dict):
         return {"name": tool.name, "description": tool.description or "", "input_schema": tool.args_schema}
     return tool_view(convert_to_openai_tool(tool))
@@ -45,7 +49,10 @@ def wire_tool(tool: BaseTool | dict[str, Any]) -> dict[str, Any]:
     if isinstance(tool, dict):
         return tool
     if isinstance(tool.args_schema, dict):
-        return {"type": "function", "function": {"name": tool.name, "description": tool.description, "parameters": tool.args_schema}}
+        return {
+            "type": "function",
+            "function": {"name": tool.name, "description": tool.description, "parameters": tool.args_schema},
+        }
     return convert_to_openai_tool(tool)
 
 
@@ -64,4 +71,8 @@ def visible(message: BaseMessage) -> bool:
 
 def message_views(messages: Sequence[BaseMessage | dict[str, Any]]) -> list[dict[str, Any]]:
     """The text messages as `{"role", "content"}` dicts; a dict is taken as a view already."""
-    return [m if isinstance(m, dict) else {"role": ROLE_OF[type(m)], "content": m.content} for m in messages if isinstance(m, dict) or visible(m)]
+    return [
+        m if isinstance(m, dict) else {"role": ROLE_OF[type(m)], "content": m.content}
+        for m in messages
+        if isinstance(m, dict) or visible(m)
+    ]

@@ -55,4 +55,6 @@ def as_items(input: str | Sequence[Any]) -> Sequence[Any]:
 
 def message_views(items: str | Sequence[Any]) -> list[dict[str, Any]]:
     """What the model is told, as logical messages (for the entry summary and the token count)."""
-    return [{"role": shown[0], "content": shown[1]} for item in as_items(items) if (shown := shown_as(item)) is not None]
+    return [
+        {"role": shown[0], "content": shown[1]} for item in as_items(items) if (shown := shown_as(item)) is not None
+    ]

@@ -29,7 +29,12 @@ from toolsurface.contract._formats import LOGICAL
 VIEWS = LOGICAL.only(())
 
 #: The role each part type a message view shows is shown as.
-ROLE_OF: dict[type, str] = {SystemPromptPart: "system", UserPromptPart: "user", TextPart: "assistant", ToolReturnPart: "tool"}
+ROLE_OF: dict[type, str] = {
+    SystemPromptPart: "system",
+    UserPromptPart: "user",
+    TextPart: "assistant",
+    ToolReturnPart: "tool",
+}
 
 
 def tool_view(tool: ToolDefinition) -> dict[str, Any]:

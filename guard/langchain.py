@@ -126,7 +126,9 @@ class SurfaceGuardMiddleware(AgentMiddleware[AgentState[Any], Any]):
         capacity: Capacity | None = None, owner: Callable[[], Owner] = current_owner,
     ) -> None:  # fmt: skip
         super().__init__()
-        self.core = SurfaceGuard([tool_view(tool) for tool in tools], _VIEWS, web_tools=web_tools, summary=summary, capacity=capacity)
+        self.core = SurfaceGuard(
+            [tool_view(tool) for tool in tools], _VIEWS, web_tools=web_tools, summary=summary, capacity=capacity
+        )
         self.owner = owner
         #: Each admitted tool as the user made it, by name: a request's own tools are copies of it.
         self._templates = {tool_name(tool): tool for tool in tools}
@@ -162,9 +164,14 @@ class SurfaceGuardMiddleware(AgentMiddleware[AgentState[Any], Any]):
         if error is not None and (said := refused_by_langchain(error)) is not None:
             run.settle(Settlement.PRE_DISPATCH_REJECTED, f"LangChain refused the tool list: {said}")
         elif error is not None:
-            run.settle(Settlement.DISPATCHED if run.dispatched else Settlement.FAILED, f"run failed: {type(error).__name__}")
+            run.settle(
+                Settlement.DISPATCHED if run.dispatched else Settlement.FAILED, f"run failed: {type(error).__name__}"
+            )
         else:
-            run.settle(Settlement.DISPATCHED if run.dispatched else Settlement.FAILED, "" if run.dispatched else "no model call")
+            run.settle(
+                Settlement.DISPATCHED if run.dispatched else Settlement.FAILED,
+                "" if run.dispatched else "no model call",
+            )
         self._close(run)
 
     @contextlib.contextmanager
@@ -201,7 +208,9 @@ class SurfaceGuardMiddleware(AgentMiddleware[AgentState[Any], Any]):
             self._end(run, error)
             raise
 
-    async def awrap_model_call(self, request: ModelRequest[Any], handler: Callable[[ModelRequest[Any]], Awaitable[Any]]) -> Any:
+    async def awrap_model_call(
+        self, request: ModelRequest[Any], handler: Callable[[ModelRequest[Any]], Awaitable[Any]]
+    ) -> Any:
         run = self.run_of(self.owner())
         try:
             return await handler(self._own(run, request))
@@ -226,7 +235,9 @@ class SurfaceGuardMiddleware(AgentMiddleware[AgentState[Any], Any]):
         for name, description, schema, *_ in self.core.baseline.entries():
             template = self._templates[name]
             if isinstance(template, dict):
-                fresh.append({"type": "function", "function": {"name": name, "description": description, "parameters": schema}})
+                fresh.append(
+                    {"type": "function", "function": {"name": name, "description": description, "parameters": schema}}
+                )
             elif isinstance(template.args_schema, dict):
                 fresh.append(template.model_copy(update={"description": description, "args_schema": schema}))
             else:  # a pydantic model schema: no dict to edit in place. The early check found the
@@ -234,7 +245,9 @@ class SurfaceGuardMiddleware(AgentMiddleware[AgentState[Any], Any]):
                 fresh.append(template.model_copy())
         return fresh
 
-    def fit(self, tools: Sequence[Tool], messages: Sequence[BaseMessage | dict[str, Any]], capacity: Capacity | None = None) -> None:
+    def fit(
+        self, tools: Sequence[Tool], messages: Sequence[BaseMessage | dict[str, Any]], capacity: Capacity | None = None
+    ) -> None:
         """Refuse with `CapacityExceeded` (settled) unless these tools and messages fit `capacity`
         (default: the guard's): for a middleware of yours that fits the context, where it does."""
         self.run_of(self.owner()).fit([tool_view(tool) for tool in tools], message_views(messages), capacity)
@@ -262,7 +275,9 @@ class Checkpoint(AgentMiddleware[AgentState[Any], Any]):
         self.check(request)
         return handler(request)
 
-    async def awrap_model_call(self, request: ModelRequest[Any], handler: Callable[[ModelRequest[Any]], Awaitable[Any]]) -> Any:
+    async def awrap_model_call(
+        self, request: ModelRequest[Any], handler: Callable[[ModelRequest[Any]], Awaitable[Any]]
+    ) -> Any:
         self.check(request)
         return await handler(request)
 
@@ -280,7 +295,9 @@ class FinalCheck(Checkpoint):
     def wrap_model_call(self, request: ModelRequest[Any], handler: Callable[[ModelRequest[Any]], Any]) -> Any:
         return handler(self._checked(request))
 
-    async def awrap_model_call(self, request: ModelRequest[Any], handler: Callable[[ModelRequest[Any]], Awaitable[Any]]) -> Any:
+    async def awrap_model_call(
+        self, request: ModelRequest[Any], handler: Callable[[ModelRequest[Any]], Awaitable[Any]]
+    ) -> Any:
         return await handler(self._checked(request))
 
     def _checked(self, request: ModelRequest[Any]) -> ModelRequest[Any]:

@@ -107,14 +107,24 @@ class SurfaceGuard:
             if not isinstance(tool, FunctionTool):
                 raise TypeError(f"tools[{index}] is a {type(tool).__name__}: the guard admits FunctionTools only")
         self._tools = [tool for tool in tools if isinstance(tool, FunctionTool)]  # all of them, as checked
-        self.core = CoreGuard([checked_view(tool) for tool in self._tools], CHECKED, web_tools=web_tools, summary=summary, capacity=capacity)
+        self.core = CoreGuard(
+            [checked_view(tool) for tool in self._tools],
+            CHECKED,
+            web_tools=web_tools,
+            summary=summary,
+            capacity=capacity,
+        )
         self.capacity = capacity
         self._owner = owner
         #: Sets of run tools a finished run left exactly as they were made, for the next runs.
         self._spare: list[_OwnTools] = []
-        self._run: contextvars.ContextVar[_Run | None] = contextvars.ContextVar("toolsurface_openai_agents_run", default=None)
+        self._run: contextvars.ContextVar[_Run | None] = contextvars.ContextVar(
+            "toolsurface_openai_agents_run", default=None
+        )
 
-    async def run(self, agent: Agent[Any], input: str | list[Any], *, hooks: RunHooks[Any] | None = None, **kwargs: Any) -> RunResult:
+    async def run(
+        self, agent: Agent[Any], input: str | list[Any], *, hooks: RunHooks[Any] | None = None, **kwargs: Any
+    ) -> RunResult:
         """`Runner.run(agent, input, hooks=hooks, **kwargs)` as one guarded request of the current owner."""
         request = self.core.request(self._owner())
         try:
@@ -228,7 +238,11 @@ class _OwnTools:
 def _state(tool: FunctionTool) -> tuple[Any, ...]:
     """A tool's attribute names and values, then the items of those that are lists."""
     attributes = vars(tool)
-    return (*attributes, *attributes.values(), *(item for value in attributes.values() if isinstance(value, list) for item in value))
+    return (
+        *attributes,
+        *attributes.values(),
+        *(item for value in attributes.values() if isinstance(value, list) for item in value),
+    )
 
 
 def _same(now: tuple[Any, ...], made: tuple[Any, ...]) -> bool:

@@ -108,7 +108,9 @@ class SurfaceGuardCapability(AbstractCapability[Any]):
         summary: str | None = None, capacity: Capacity | None = None, owner: Callable[[], Owner] = current_owner,
     ) -> None:  # fmt: skip
         self.tools = [tool if isinstance(tool, Tool) else Tool(tool) for tool in tools]
-        self.guard = SurfaceGuard([_held_view(tool) for tool in self.tools], VIEWS, web_tools=web_tools, summary=summary, capacity=capacity)
+        self.guard = SurfaceGuard(
+            [_held_view(tool) for tool in self.tools], VIEWS, web_tools=web_tools, summary=summary, capacity=capacity
+        )
         self.capacity = capacity
         self.owner = owner
         #: The request of each run in progress, by run id: where `checkpoint()` and `fit` find it.
@@ -138,7 +140,13 @@ class SurfaceGuardCapability(AbstractCapability[Any]):
         right after your own tool hooks, so what runs after them cannot hide their edit."""
         return SurfaceCheckpoint(self, name)
 
-    def fit(self, ctx: RunContext[Any], tools: Sequence[ToolDefinition], messages: Sequence[ModelMessage], capacity: Capacity | None = None) -> None:
+    def fit(
+        self,
+        ctx: RunContext[Any],
+        tools: Sequence[ToolDefinition],
+        messages: Sequence[ModelMessage],
+        capacity: Capacity | None = None,
+    ) -> None:
         """Refuse the run's request with `CapacityExceeded` unless `tools` and `messages` fit
         `capacity` (the guard's by default): call it where your context fitting has fitted them."""
         if (capacity := capacity or self.capacity) is None:
@@ -172,7 +180,9 @@ class SurfaceGuardCapability(AbstractCapability[Any]):
 
     def _new_tools(self) -> list[Tool[Any]]:
         """Copies of the tools with their schemas decoded from the baseline."""
-        return [_with_schema(tool, entry[2]) for tool, entry in zip(self.tools, self.guard.baseline.entries(), strict=True)]
+        return [
+            _with_schema(tool, entry[2]) for tool, entry in zip(self.tools, self.guard.baseline.entries(), strict=True)
+        ]
 
     def _hand_on(self, tools: list[Tool[Any]]) -> None:
         """Keep a run's copies for a later run, if they are byte for byte as admitted."""
@@ -251,19 +261,27 @@ class CheckedModel(WrapperModel):
         request.sent()
         return parameters if len(tools) == len(parameters.function_tools) else replace(parameters, function_tools=tools)
 
-    async def request(self, messages: list[ModelMessage], model_settings: Any, model_request_parameters: ModelRequestParameters) -> ModelResponse:
+    async def request(
+        self, messages: list[ModelMessage], model_settings: Any, model_request_parameters: ModelRequestParameters
+    ) -> ModelResponse:
         return await self.wrapped.request(messages, model_settings, self._checked(messages, model_request_parameters))
 
     @contextlib.asynccontextmanager
     async def request_stream(
-        self, messages: list[ModelMessage], model_settings: Any, model_request_parameters: ModelRequestParameters, run_context: Any = None
+        self,
+        messages: list[ModelMessage],
+        model_settings: Any,
+        model_request_parameters: ModelRequestParameters,
+        run_context: Any = None,
     ) -> AsyncIterator[Any]:
         parameters = self._checked(messages, model_request_parameters)
         async with self.wrapped.request_stream(messages, model_settings, parameters, run_context) as stream:
             yield stream
 
 
-def _check(request: GuardedRequest, checkpoint: str, tools: Sequence[ToolDefinition], messages: Sequence[ModelMessage]) -> None:
+def _check(
+    request: GuardedRequest, checkpoint: str, tools: Sequence[ToolDefinition], messages: Sequence[ModelMessage]
+) -> None:
     # The messages are read lazily: only an entry request's summary check reads them.
     request.check(checkpoint, [tool_view(tool) for tool in tools], message_views(messages))
 

@@ -216,7 +216,9 @@ def check_timeout(seconds: float) -> None:
     # Not `seconds <= 0` alone: nan passes that, and neither nan nor inf can arm a timer. No
     # `math.isfinite` either: an integer too large for a float (from a config file) overflows it.
     if not 0 < seconds <= TIMEOUT_LIMIT:
-        raise UsageError(f"{seconds} must be a positive number of seconds, at most {TIMEOUT_LIMIT} (a day)", option="timeout")
+        raise UsageError(
+            f"{seconds} must be a positive number of seconds, at most {TIMEOUT_LIMIT} (a day)", option="timeout"
+        )
 
 
 def _prepare(options: RunOptions) -> Session:
@@ -224,7 +226,9 @@ def _prepare(options: RunOptions) -> Session:
     if options.timeout is not None:
         check_timeout(options.timeout)
     if options.jobs is not None and options.jobs < 0:
-        raise UsageError(f"{options.jobs} must be 0 (run in this process) or a number of worker processes", option="jobs")
+        raise UsageError(
+            f"{options.jobs} must be 0 (run in this process) or a number of worker processes", option="jobs"
+        )
     if not 0 <= options.grace <= 3600:
         raise UsageError(f"{options.grace} must be a number of seconds from 0 to 3600", option="grace")
     part = Shard.parse(options.shard) if options.shard else None
@@ -233,13 +237,23 @@ def _prepare(options: RunOptions) -> Session:
     red_spec = red_target_for(options.red_target, target)
     red = None if red_spec == NO_TARGET else load_target(red_spec, "red_target")
     expectations = load_expectations(options.expectations) if options.expectations else ()
-    cases = Plan(loaded, options.seed, offered_checkpoints(target, options.timeout or DEFAULT_TIMEOUT), options.select, part)
+    cases = Plan(
+        loaded, options.seed, offered_checkpoints(target, options.timeout or DEFAULT_TIMEOUT), options.select, part
+    )
     if options.select and not cases.selected:
         patterns = ", ".join(map(repr, options.select))
         raise UsageError(f"{patterns} matched none of the {cases.planned} planned cases", option="select")
     probe = DefectProbe(GuardedPipeline(), DEFECTS) if options.defects else None
     specs = {Role.TARGET: (options.target, "target"), Role.RED: (red_spec, "red_target")}
-    runner = Runner(loaded, target, red, options.timeout, probe, renew=lambda role: load_target(*specs[role]), recordings=cases.recordings)
+    runner = Runner(
+        loaded,
+        target,
+        red,
+        options.timeout,
+        probe,
+        renew=lambda role: load_target(*specs[role]),
+        recordings=cases.recordings,
+    )
     return Session(
         options=options,
         scenarios=loaded,
@@ -260,7 +274,12 @@ def red_target_for(given: str | None, target: Target) -> str:
 
 
 def _run_info(
-    options: RunOptions, runner: Runner, red_spec: str, loaded: Sequence[Scenario], counts: tuple[int, int], part: Shard | None
+    options: RunOptions,
+    runner: Runner,
+    red_spec: str,
+    loaded: Sequence[Scenario],
+    counts: tuple[int, int],
+    part: Shard | None,
 ) -> RunInfo:
     planned, selected = counts
     red = runner.red_target
@@ -281,8 +300,16 @@ def _run_info(
         defects=None if runner.probe is None else tuple(runner.probe.defects),
         scenarios=tuple(
             ScenarioInfo(
-                s.id, portable_source(s.source, s.digest), s.digest, s.mode, s.lane, s.identity.request, s.outcome,
-                runner.outcome(Role.TARGET, s.id), None if red is None else runner.outcome(Role.RED, s.id), s.model_calls,
+                s.id,
+                portable_source(s.source, s.digest),
+                s.digest,
+                s.mode,
+                s.lane,
+                s.identity.request,
+                s.outcome,
+                runner.outcome(Role.TARGET, s.id),
+                None if red is None else runner.outcome(Role.RED, s.id),
+                s.model_calls,
             )
             for s in loaded
         ),
@@ -333,11 +360,14 @@ def reproduce(options: RunOptions, case_id: str) -> Reproduction:
     verdict = EQUIVALENT if case.equivalent else judge(case, observed, scenario, expected)
     summary = scenario.contract.summary
     sent = tuple(
-        tuple(map(str, diff_snapshots(expected[min(d.call, len(expected)) - 1], d.surface))) + diff_summaries(summary, d.summary)
+        tuple(map(str, diff_snapshots(expected[min(d.call, len(expected)) - 1], d.surface)))
+        + diff_summaries(summary, d.summary)
         for d in observed.dispatches
     )
     facts = rulings(observed.facts, scenario.binding, scenario.contract.web_tools)
-    return Reproduction(case, session.info.target, observed, verdict, sent, facts, _next_sent_diffs(runner, case, observed))
+    return Reproduction(
+        case, session.info.target, observed, verdict, sent, facts, _next_sent_diffs(runner, case, observed)
+    )
 
 
 def _next_sent_diffs(runner: Runner, case: Case, observed: Observation) -> tuple[tuple[str, ...], ...]:
@@ -347,14 +377,18 @@ def _next_sent_diffs(runner: Runner, case: Case, observed: Observation) -> tuple
         return ()
     sent = [dispatch.surface for dispatch in observed.next_request.dispatches]
     return tuple(
-        tuple(map(str, diff_snapshots(clean.sent[at], surface))) if at < len(clean.sent) else ("a clean run sends nothing here",)
+        tuple(map(str, diff_snapshots(clean.sent[at], surface)))
+        if at < len(clean.sent)
+        else ("a clean run sends nothing here",)
         for at, surface in enumerate(sent)
     )
 
 
 def defect_kills(options: RunOptions) -> dict[str, list[CaseRecord]]:
     """For every defect variant, the cases that kill it (see `DefectProbe`), in plan order."""
-    session = prepare(RunOptions(**{**options.__dict__, "target": DEFAULT_TARGET, "red_target": NO_TARGET, "defects": True}))
+    session = prepare(
+        RunOptions(**{**options.__dict__, "target": DEFAULT_TARGET, "red_target": NO_TARGET, "defects": True})
+    )
     kills: dict[str, list[CaseRecord]] = {name: [] for name in DEFECTS}
     for result in session.records():
         for name in result.defects_killed or ():

@@ -24,7 +24,7 @@ def compress(messages: list[dict[str, Any]], keep: int) -> list[dict[str, Any]]:
         return messages
     dropped = len(messages) - keep + 1
     summary = {"role": "system", "content": f"[{dropped} earlier messages summarised by context fitting]"}
-    return [messages[0], summary, *messages[len(messages) - (keep - 2):]]
+    return [messages[0], summary, *messages[len(messages) - (keep - 2) :]]
 
 
 def capacity_of(stage: Stage, estimate: Estimator = estimate_tokens) -> Capacity:
@@ -38,7 +38,9 @@ def recorded_capacity(scenario: Scenario) -> Capacity | None:
     return None if fit is None else capacity_of(fit)
 
 
-def over_capacity(tools: Sequence[Any], fitted: Sequence[Any], stage: Stage, estimate: Estimator = estimate_tokens) -> CapacityExceeded | None:
+def over_capacity(
+    tools: Sequence[Any], fitted: Sequence[Any], stage: Stage, estimate: Estimator = estimate_tokens
+) -> CapacityExceeded | None:
     """The capacity result for these tools (as the JSON values a count reads: logical views) and
     compressed messages, or None when they fit."""
     return capacity_of(stage, estimate).exceeded(tools, fitted)

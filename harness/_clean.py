@@ -52,7 +52,10 @@ class CleanRun:
             if point != clean_point:
                 return (f"offered '{point}' where a clean run offers '{clean_point}'",)
             if surface != clean_surface:
-                return tuple(f"at '{point}': {change}" for change in diff_snapshots(clean_surface, surface) or ("canonical form differs",))
+                return tuple(
+                    f"at '{point}': {change}"
+                    for change in diff_snapshots(clean_surface, surface) or ("canonical form differs",)
+                )
         return ()
 
     def before_change(self, case: Case, ports: Ports, observed: Observation) -> tuple[str, ...]:
@@ -75,7 +78,10 @@ class CleanRun:
         sent = tuple(dispatch.surface for dispatch in observed.dispatches)
         for surface, clean_surface in zip(sent, self.sent):
             if surface != clean_surface:
-                return tuple(f"sent: {change}" for change in diff_snapshots(clean_surface, surface) or ("canonical form differs",))
+                return tuple(
+                    f"sent: {change}"
+                    for change in diff_snapshots(clean_surface, surface) or ("canonical form differs",)
+                )
         return ()
 
 
@@ -126,6 +132,10 @@ def clean_run(target: Target, scenario: Scenario, timeout: float) -> CleanRun | 
     started = time.monotonic()
     ports, observed = unchanged_request(target, scenario, timeout)
     seconds = time.monotonic() - started
-    if (failure := failed_request(observed, timeout)) is not None or not isinstance(observed.stop, Returned | Refused | Capacity | SettlementRefused):
+    if (failure := failed_request(observed, timeout)) is not None or not isinstance(
+        observed.stop, Returned | Refused | Capacity | SettlementRefused
+    ):
         return NoCleanRun(failure or how(observed))
-    return CleanRun(tuple(ports.offered), observed.ending, tuple(dispatch.surface for dispatch in observed.dispatches), seconds)
+    return CleanRun(
+        tuple(ports.offered), observed.ending, tuple(dispatch.surface for dispatch in observed.dispatches), seconds
+    )

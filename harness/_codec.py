@@ -153,7 +153,9 @@ def _tuple_decoder(args: tuple[Any, ...]) -> Decoder:
     def read_fixed(value: Any, path: str) -> tuple[Any, ...]:
         if not isinstance(value, list) or len(value) != len(items):
             raise DecodeError(path, f"expected an array of {len(items)}, found {_shown(value)}")
-        return tuple(item(entry, f"{path}[{index}]") for index, (item, entry) in enumerate(zip(items, value, strict=True)))
+        return tuple(
+            item(entry, f"{path}[{index}]") for index, (item, entry) in enumerate(zip(items, value, strict=True))
+        )
 
     return read_fixed
 
@@ -181,7 +183,9 @@ def _union_decoder(args: tuple[Any, ...]) -> Decoder:
             kind = value.get("type") if len(tagged) > 1 else next(iter(tagged))
             # Between tagged records, a "type" that is not a string (an array, an object) names none of them.
             if len(tagged) > 1 and not isinstance(kind, str) or kind not in tagged:
-                raise DecodeError(_member(path, "type"), f"expected one of {', '.join(map(repr, tagged))}, found {_shown(kind)}")
+                raise DecodeError(
+                    _member(path, "type"), f"expected one of {', '.join(map(repr, tagged))}, found {_shown(kind)}"
+                )
             return tagged[kind](value, path)
         problems = []
         for other in others:
@@ -245,7 +249,12 @@ def schema(cls: type, **about: Any) -> dict[str, Any]:
     """The JSON Schema of `cls` as the codec writes and reads it; `about` adds top-level keywords."""
     definitions = _Definitions()
     root = _schema_of(cls, definitions)
-    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **about, **root, "$defs": dict(sorted(definitions.items()))}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        **about,
+        **root,
+        "$defs": dict(sorted(definitions.items())),
+    }
 
 
 class _Definitions(dict[str, dict[str, Any]]):
@@ -286,7 +295,9 @@ def _record_schema(cls: type, definitions: _Definitions) -> dict[str, Any]:
     reference = {"$ref": f"#/$defs/{name}"}
     if name in definitions:
         if definitions.owners[name] is not cls:
-            raise TypeError(f"two records are called {name}: {_qualified(definitions.owners[name])} and {_qualified(cls)}")
+            raise TypeError(
+                f"two records are called {name}: {_qualified(definitions.owners[name])} and {_qualified(cls)}"
+            )
         return reference
     definition: dict[str, Any] = {}
     definitions[name], definitions.owners[name] = definition, cls  # before the fields: a record may hold itself

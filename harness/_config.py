@@ -80,7 +80,7 @@ def load_project_config(path: Path | None) -> ProjectConfig:
 
     spec = Spec(table["spec"], table.get("title")) if "spec" in table else None
     if spec is None and "title" in table:
-        raise UsageError(f"{path}:[tool.toolsurface].title: a title needs the spec id beside it (spec = \"…\")")
+        raise UsageError(f'{path}:[tool.toolsurface].title: a title needs the spec id beside it (spec = "…")')
     return ProjectConfig(
         path=path,
         keys=frozenset(table),

@@ -18,7 +18,9 @@ from typing import Any
 
 #: The signals whose handling is the command's: how it stops, and how a case's time runs out.
 _SIGNALS = tuple(
-    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGALRM", "SIGPIPE", "SIGCHLD") if hasattr(signal, name)
+    getattr(signal, name)
+    for name in ("SIGINT", "SIGTERM", "SIGHUP", "SIGALRM", "SIGPIPE", "SIGCHLD")
+    if hasattr(signal, name)
 )
 #: The standard streams, as file descriptors and as `sys` attributes.
 _FDS = (0, 1, 2)

@@ -112,7 +112,10 @@ def judge_expectations(
             now = ", ".join(sorted({verdict.value for _, verdict in ran}))
             standing, why = Standing.STALE, f"its {len(ran)} cases now end as {now}, not {expectation.verdict}"
         else:
-            standing, why = Standing.ACCEPTED, f"accepts {len(hits)} of its {len(ran)} cases until {expectation.expires.isoformat()}"
+            standing, why = (
+                Standing.ACCEPTED,
+                f"accepts {len(hits)} of its {len(ran)} cases until {expectation.expires.isoformat()}",
+            )
         judged.append(Judged(expectation, standing, why, named, hits))
     return tuple(judged)
 
@@ -144,7 +147,13 @@ def load_expectations(path: Path) -> tuple[Expectation, ...]:
         raise ExpectationsError([str(error)]) from None
     if (found := wide_integer(read)) is not None:
         at, value = found
-        raise ExpectationsError([f"{path}:$" + "".join(f"[{key}]" if isinstance(key, int) else f".{key}" for key in at) + f": {wide(value)}"])
+        raise ExpectationsError(
+            [
+                f"{path}:$"
+                + "".join(f"[{key}]" if isinstance(key, int) else f".{key}" for key in at)
+                + f": {wide(value)}"
+            ]
+        )
     document = _plain(read)
     problems = []
     for entry_errors in _errors_by_entry(_validator().iter_errors(document)):

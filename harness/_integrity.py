@@ -144,7 +144,9 @@ def check_count(run: RunInfo, count: int) -> Inconsistency | None:
     share = share_of(run)
     if count != share:
         part = f" for shard {run.shard}" if run.shard else ""
-        return Inconsistency("$.cases", f"{count} cases, but the run selected {share}{part}: a case was added or removed")
+        return Inconsistency(
+            "$.cases", f"{count} cases, but the run selected {share}{part}: a case was added or removed"
+        )
     return None
 
 
@@ -180,7 +182,9 @@ def _problems(run: RunInfo, info: ScenarioInfo | None, record: CaseRecord) -> It
     # The verdict against the case first, then against its evidence, then its reason: a flipped
     # verdict is named by what its evidence shows rather than by the words left beside it.
     yield from _verdict("verdict", verdict, record, scenario)
-    yield from (("verdict.kind", f"{verdict.kind}, but {problem}") for problem in _RULES[verdict.kind](record, scenario))
+    yield from (
+        ("verdict.kind", f"{verdict.kind}, but {problem}") for problem in _RULES[verdict.kind](record, scenario)
+    )
     yield from _reason("verdict", verdict, record, scenario)
     yield from _red(run, record, info)
     killed, defects = record.defects_killed, run.defects
@@ -202,7 +206,10 @@ _AFTER = (OUTLIVED, LATE, UNWATCHED, UNFOLLOWED)
 def _aftermath(record: CaseRecord) -> Iterator[tuple[str, str]]:
     verdict, aftermath = record.verdict, record.evidence.aftermath
     if not aftermath:
-        yield "evidence.aftermath", f"empty, but the verdict's reason is about what the case did after its request: {verdict.reason!r}"
+        yield (
+            "evidence.aftermath",
+            f"empty, but the verdict's reason is about what the case did after its request: {verdict.reason!r}",
+        )
     elif verdict.kind.ok:
         yield "verdict.kind", f"{verdict.kind}, but the case did something after its request: {aftermath[0]}"
     elif not verdict.reason.startswith(_AFTER) and verdict.kind is not VerdictKind.ERROR:
@@ -321,8 +328,14 @@ def _error(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
     stop = evidence.stop
     if (said := stopped(stop)) is not None:
         hinted = said
-        if isinstance(stop, Crashed) and not evidence.dispatches and not any(_ledger(evidence.ledger, scenario, Settlement.PRE_DISPATCH_REJECTED)):
-            hinted = stopped(stop, settled_as_refusal=True) or said  # settled as a refusal (unless a publication was lost, which no record shows)
+        if (
+            isinstance(stop, Crashed)
+            and not evidence.dispatches
+            and not any(_ledger(evidence.ledger, scenario, Settlement.PRE_DISPATCH_REJECTED))
+        ):
+            hinted = (
+                stopped(stop, settled_as_refusal=True) or said
+            )  # settled as a refusal (unless a publication was lost, which no record shows)
         if reason not in (said, hinted):
             yield f"the target's run stopped as {stop.tag}, and the reason is not the oracle's for that, {said!r}"
     elif isinstance(stop, NotRun):
@@ -334,7 +347,11 @@ def _error(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
             yield f"the target never offered {point!r}, so no mutation can have failed there"
     elif point not in evidence.points and not scenario.beyond(record):
         # Ended in its own capacity result before the point, or never offered it at all.
-        said = f"{BEFORE_POINT}{point!r}" if isinstance(stop, Capacity) else f"target never offered injection point {point!r}"
+        said = (
+            f"{BEFORE_POINT}{point!r}"
+            if isinstance(stop, Capacity)
+            else f"target never offered injection point {point!r}"
+        )
         if not begins(reason, said):
             yield f"the target never offered {point!r} (its run ended {evidence.ending}), and the reason does not say so"
     elif not evidence.dispatches and not evidence.ledger:
@@ -384,7 +401,9 @@ def _ledger(ledger: Sequence[LedgerEvent], scenario: _Judged, settlement: Settle
     yield from (f"reservation left open: {key}" for key in _left_open(ledger))
 
 
-def _nothing_amiss(ledger: Sequence[LedgerEvent], scenario: _Judged, settlement: Settlement, reason: str) -> Iterator[str]:
+def _nothing_amiss(
+    ledger: Sequence[LedgerEvent], scenario: _Judged, settlement: Settlement, reason: str
+) -> Iterator[str]:
     """For a failure that rests on the ledger or on a publication: the ledger shows nothing wrong,
     and the reason names no lost publication (the one thing a record cannot show)."""
     if not any(_ledger(ledger, scenario, settlement)) and not ("publication " in reason and " lost" in reason):
@@ -408,11 +427,16 @@ def _red(run: RunInfo, record: CaseRecord, info: ScenarioInfo) -> Iterator[tuple
     red = record.red_verdict
     scenario = _Judged.of(info, info.red_outcome or info.outcome)
     if (info.red_outcome is None) != (run.red_target is None):
-        yield "scenarios", f"{info.id!r}: red_outcome {info.red_outcome!r} does not fit the pairing ({run.red_target!r})"
+        yield (
+            "scenarios",
+            f"{info.id!r}: red_outcome {info.red_outcome!r} does not fit the pairing ({run.red_target!r})",
+        )
     elif (red is None) != (run.red_target is None):
         paired = f"paired with {run.red_target}" if run.red_target else "not paired"
         yield "red_verdict", f"{'no' if red is None else 'a'} red verdict, but the run was {paired}"
     elif red is not None:
         yield from _verdict("red_verdict", red, record, scenario)
-        if not (red.reason.startswith((LATE, UNWATCHED)) and not red.kind.ok):  # what the red host did after its run returned
+        if not (
+            red.reason.startswith((LATE, UNWATCHED)) and not red.kind.ok
+        ):  # what the red host did after its run returned
             yield from _reason("red_verdict", red, record, scenario)

@@ -41,7 +41,14 @@ KILLING = frozenset({VerdictKind.SURVIVED, VerdictKind.FALSE_REJECT})
 def where_of(record: CaseRecord) -> Signature:
     """Where a case is, without how it ended: the first `WHERE` fields of its signature."""
     case = record.case
-    return (case.mutation.kind.value, case.mutation.variant, case.mutation.delivery.value, case.at, case.lane.value, case.hook_mode)
+    return (
+        case.mutation.kind.value,
+        case.mutation.variant,
+        case.mutation.delivery.value,
+        case.at,
+        case.lane.value,
+        case.hook_mode,
+    )
 
 
 def signature_of(record: CaseRecord) -> Signature:
@@ -54,7 +61,9 @@ def settled(record: CaseRecord) -> str:
     (a second settlement the ledger refused), `pre_dispatch_rejected@main` (on another lane than the case's)."""
     lane = record.case.lane.value
     words = [
-        f"{event.settlement}" + ("" if event.lane == lane else f"@{event.lane}") + ("" if event.accepted else "(refused)")
+        f"{event.settlement}"
+        + ("" if event.lane == lane else f"@{event.lane}")
+        + ("" if event.accepted else "(refused)")
         for event in record.evidence.ledger
         if event.op is LedgerOp.SETTLE
     ]
@@ -110,7 +119,10 @@ def encode(data: KillSignatures) -> bytes:
             for index, value in zip(values, signature, strict=True):
                 index.setdefault(value, len(index))
     rows = {
-        defect.defect: [[*(index[value] for index, value in zip(values, key, strict=True)), count] for key, count in defect.signatures.items()]
+        defect.defect: [
+            [*(index[value] for index, value in zip(values, key, strict=True)), count]
+            for key, count in defect.signatures.items()
+        ]
         for defect in data.defects
     }
     head = {"fields": list(FIELDS), "values": [list(index) for index in values], "seed": data.seed, "cases": data.cases}
@@ -125,7 +137,11 @@ def decode(raw: bytes) -> KillSignatures:
         raise ValueError(f"{DATA_FILE} is made of {document['fields']}, not {list(FIELDS)}: regenerate it")
     values = document["values"]
     defects = tuple(
-        KillSignature(name, FLAWS[name], {tuple(field[at] for field, at in zip(values, row[:-1], strict=True)): row[-1] for row in rows})
+        KillSignature(
+            name,
+            FLAWS[name],
+            {tuple(field[at] for field, at in zip(values, row[:-1], strict=True)): row[-1] for row in rows},
+        )
         for name, rows in document["defects"].items()
     )
     return KillSignatures(document["seed"], document["cases"], defects)

@@ -48,9 +48,16 @@ def make(names: Iterable[str], select: Sequence[str] = (), jobs: int | None = No
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m toolsurface.harness._make_kill_signatures", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m toolsurface.harness._make_kill_signatures", description=__doc__.split("\n")[0]
+    )
     parser.add_argument("--jobs", type=int, default=None, help="worker processes per run (default: one per core)")
-    parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "_reference" / DATA_FILE, help="where to write the data")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=Path(__file__).resolve().parent / "_reference" / DATA_FILE,
+        help="where to write the data",
+    )
     args = parser.parse_args(argv)
     args.out.write_bytes(encode(make(DEFECTS, jobs=args.jobs)))
     print(f"wrote {args.out}", file=sys.stderr)

@@ -136,7 +136,10 @@ def _differences(old: ToolDescriptor, new: ToolDescriptor) -> str:
     """What an update changed of a tool, in words."""
     parts = [
         part
-        for part, differs in (("description", old.description != new.description), ("input schema", old.input_schema != new.input_schema))
+        for part, differs in (
+            ("description", old.description != new.description),
+            ("input schema", old.input_schema != new.input_schema),
+        )
         if differs
     ]
     return " and ".join(parts) or "listing"

@@ -53,12 +53,18 @@ def tool_format(target: Target, scenario: Scenario) -> ToolFormat:
     return fmt if carried is None else fmt.only(carried)
 
 
-def target_ports(target: Target, scenario: Scenario, point: str | None, injection: Injection | None, watch: int) -> Ports:
+def target_ports(
+    target: Target, scenario: Scenario, point: str | None, injection: Injection | None, watch: int
+) -> Ports:
     """Fresh ports for one run of the target on the scenario, `injection` armed at `point`."""
-    return Ports(scenario, tool_format(target, scenario), point, injection, watch=watch, own_boundaries=own_boundaries(target))
+    return Ports(
+        scenario, tool_format(target, scenario), point, injection, watch=watch, own_boundaries=own_boundaries(target)
+    )
 
 
-def observe_ports(target: Target, scenario: Scenario, ports: Ports, timeout: float, terse_refusals: bool = False) -> Observation:
+def observe_ports(
+    target: Target, scenario: Scenario, ports: Ports, timeout: float, terse_refusals: bool = False
+) -> Observation:
     """Run the target once on `scenario` through `ports`, and record what they saw.
 
     A run that was interrupted for its time stopped as `TimedOut`, even where the host caught the
@@ -118,7 +124,9 @@ async def _completion(awaitable: Awaitable[Any]) -> None:
     await awaitable
 
 
-def _stopped_by(error: BaseException, refusals: tuple[type, ...], capacity_results: tuple[type, ...], terse: bool) -> Stop:
+def _stopped_by(
+    error: BaseException, refusals: tuple[type, ...], capacity_results: tuple[type, ...], terse: bool
+) -> Stop:
     name = type(error).__qualname__
     # A capacity result may also be one of the refusal types (ours is): it is the more specific.
     if isinstance(error, capacity_results):

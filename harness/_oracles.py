@@ -68,10 +68,14 @@ MISSED = "the tools as listed before the MCP server changed its list: the host m
 
 KILLED = Verdict(VerdictKind.KILLED, "refused before dispatch and settled as pre_dispatch_rejected")
 DISPATCHED_AS_EXPECTED = Verdict(VerdictKind.PASSED, "dispatched with the expected surface and settled as dispatched")
-CAPACITY_RESULT = Verdict(VerdictKind.PASSED, "explicit capacity result, settled as pre_dispatch_rejected, nothing sent")
+CAPACITY_RESULT = Verdict(
+    VerdictKind.PASSED, "explicit capacity result, settled as pre_dispatch_rejected, nothing sent"
+)
 #: An MCP list change on a target that takes its tools from the scenario and never lists them from
 #: the harness's MCP server: nothing it sees changed, so the case is counted, not judged.
-UNREACHED = Verdict(VerdictKind.EQUIVALENT, "the target lists no tools from the MCP server, so a change to that list cannot reach it")
+UNREACHED = Verdict(
+    VerdictKind.EQUIVALENT, "the target lists no tools from the MCP server, so a change to that list cannot reach it"
+)
 
 
 #: The boundaries after recorded stages; any other is a target's own (`Target.own_boundaries`).
@@ -98,7 +102,9 @@ def _judge(case: Case, observed: Observation, scenario: Scenario, expected: Expe
     # request ends at its first model call's fit, so every boundary of a later call is past it. On a
     # target's own boundaries, where its capacity check sits is its own: past it is where it stopped.
     beyond = scenario.outcome is RequestOutcome.CAPACITY and (
-        case.call > 1 or case.point not in scenario.points if case.point in RECORDED_POINTS else case.at not in observed.points
+        case.call > 1 or case.point not in scenario.points
+        if case.point in RECORDED_POINTS
+        else case.at not in observed.points
     )
     if isinstance(observed.stop, Crashed):
         return Verdict(VerdictKind.ERROR, stopped(observed.stop, _settled_as_refusal(observed, scenario)) or "")
@@ -110,11 +116,15 @@ def _judge(case: Case, observed: Observation, scenario: Scenario, expected: Expe
         return failed(verdict, said + listed(observed.leaked, _room(verdict) - len(said)))
     if observed.unfollowed:
         unknown = ": whether the change outlived its request is unknown"
-        return unjudged(verdict, UNFOLLOWED + clip(observed.unfollowed, _room(verdict) - len(UNFOLLOWED) - len(unknown)) + unknown)
+        return unjudged(
+            verdict, UNFOLLOWED + clip(observed.unfollowed, _room(verdict) - len(UNFOLLOWED) - len(unknown)) + unknown
+        )
     if observed.first_run and verdict.kind.ok:
         # Run again on a fresh host, the case passed: its first run's failure still stands.
         then = f"); run again on a fresh host, it {verdict.kind.value}"
-        first = listed(observed.first_run, MAX_REASON - len(FIRST_RUN) - len("went wrong before its change was made (") - len(then))
+        first = listed(
+            observed.first_run, MAX_REASON - len(FIRST_RUN) - len("went wrong before its change was made (") - len(then)
+        )
         return Verdict(VerdictKind.ERROR, f"{FIRST_RUN}went wrong before its change was made ({first}{then}")
     return verdict
 
@@ -173,9 +183,15 @@ def amend_all(stream: Sequence[CaseRecord | Amendment]) -> list[CaseRecord]:
 def amended(record: CaseRecord, amendments: Sequence[Amendment]) -> CaseRecord:
     """The record with what its case did after its record was made: each note fails its role's verdict."""
     verdict = _amended(record.verdict, [a for a in amendments if a.role is Role.TARGET])
-    red = None if record.red_verdict is None else _amended(record.red_verdict, [a for a in amendments if a.role is Role.RED])
+    red = (
+        None
+        if record.red_verdict is None
+        else _amended(record.red_verdict, [a for a in amendments if a.role is Role.RED])
+    )
     aftermath = record.evidence.aftermath + tuple(a.note for a in amendments if a.role is Role.TARGET)
-    return dataclasses.replace(record, verdict=verdict, red_verdict=red, evidence=dataclasses.replace(record.evidence, aftermath=aftermath))
+    return dataclasses.replace(
+        record, verdict=verdict, red_verdict=red, evidence=dataclasses.replace(record.evidence, aftermath=aftermath)
+    )
 
 
 def _amended(verdict: Verdict, amendments: Sequence[Amendment]) -> Verdict:
@@ -200,7 +216,10 @@ def _earlier_calls(case: Case, observed: Observation, scenario: Scenario, expect
     for sent in observed.dispatches:
         if sent.call < case.call and sent.surface != expected[sent.call - 1]:
             said = f"model call {sent.call} of {scenario.model_calls}, before the change, sent a surface that differs from the expected one: "
-            return Verdict(VerdictKind.SURVIVED, said + changes_said(diff_snapshots(expected[sent.call - 1], sent.surface), MAX_REASON - len(said)))
+            return Verdict(
+                VerdictKind.SURVIVED,
+                said + changes_said(diff_snapshots(expected[sent.call - 1], sent.surface), MAX_REASON - len(said)),
+            )
     return None
 
 
@@ -238,12 +257,20 @@ def stopped(stop: Stop, settled_as_refusal: bool = False) -> str | None:
     may be the host's own refusal type, which the harness cannot know unless the target declares it.
     """
     if isinstance(stop, TimedOut):
-        return "target timed out; it ignored the interrupt, so its worker process was killed" if stop.killed else "target timed out"
+        return (
+            "target timed out; it ignored the interrupt, so its worker process was killed"
+            if stop.killed
+            else "target timed out"
+        )
     if isinstance(stop, Died | Interrupted):
         return f"target's worker process {stop.how} while the case ran"
     if isinstance(stop, Crashed):
         kind = clip(stop.error_type, _NAME)
-        hint = f"; it sent nothing and settled as a refusal: if {kind} is its refusal, declare it in `refusals`" if settled_as_refusal else ""
+        hint = (
+            f"; it sent nothing and settled as a refusal: if {kind} is its refusal, declare it in `refusals`"
+            if settled_as_refusal
+            else ""
+        )
         head = f"target crashed: {kind}: "
         return clip(head + clip(stop.message, MAX_REASON - len(head) - len(hint)) + hint)
     return None
@@ -328,7 +355,10 @@ def _judge_refusal(observed: Observation, scenario: Scenario, expected: Expected
     if observed.dispatches:
         sent = observed.dispatches[0]
         must = _of_call(expected, sent.call)
-        changes: list[Change | str] = [*diff_snapshots(must, sent.surface), *diff_summaries(scenario.contract.summary, sent.summary)]
+        changes: list[Change | str] = [
+            *diff_snapshots(must, sent.surface),
+            *diff_summaries(scenario.contract.summary, sent.summary),
+        ]
         recorded = scenario.model_calls - sent.call + 1
         if not changes and len(observed.dispatches) == recorded:
             # The request went out as admitted. On the MCP server's list, the change was the
@@ -336,7 +366,9 @@ def _judge_refusal(observed: Observation, scenario: Scenario, expected: Expected
             # nothing. Elsewhere the change was undone before dispatch, unreported and unsettled.
             if kind is Kind.MCP:
                 return Verdict(VerdictKind.SURVIVED, f"{_calls(observed, scenario)}dispatched {MISSED}")
-            return Verdict(VerdictKind.SURVIVED, f"{_calls(observed, scenario)}dispatched the expected surface: {REPAIRED}")
+            return Verdict(
+                VerdictKind.SURVIVED, f"{_calls(observed, scenario)}dispatched the expected surface: {REPAIRED}"
+            )
         said = f"{_calls(observed, scenario)}dispatched {len(observed.dispatches)} request(s) with the change"
         if changes:
             said += ": " + changes_said(changes, MAX_REASON - len(said) - 2)
@@ -361,7 +393,9 @@ def _judge_capacity(observed: Observation, scenario: Scenario) -> Verdict:
         return Verdict(VerdictKind.FALSE_REJECT, said + clip(why, MAX_REASON - len(said)))
     problems = _ledger_problems(observed, scenario, Settlement.PRE_DISPATCH_REJECTED)
     if problems:
-        return Verdict(VerdictKind.SURVIVED, "capacity result, but " + listed(problems, MAX_REASON - len("capacity result, but ")))
+        return Verdict(
+            VerdictKind.SURVIVED, "capacity result, but " + listed(problems, MAX_REASON - len("capacity result, but "))
+        )
     return CAPACITY_RESULT
 
 
@@ -370,12 +404,17 @@ def _judge_dispatch(observed: Observation, scenario: Scenario, expected: Expecte
     calls = scenario.model_calls
     last = observed.dispatches[-1].call if observed.dispatches else call - 1
     if last > calls:
-        return Verdict(VerdictKind.SURVIVED, f"dispatched {last} times" + (f" where the recording makes {calls} model calls" if calls > 1 else ""))
+        return Verdict(
+            VerdictKind.SURVIVED,
+            f"dispatched {last} times" + (f" where the recording makes {calls} model calls" if calls > 1 else ""),
+        )
     for sent in observed.dispatches:
         said = f"model call {sent.call} of {calls}: " if calls > 1 else ""
         if sent.surface != (must := _of_call(expected, sent.call)):
             said += "dispatched a surface that differs from the expected one: "
-            return Verdict(VerdictKind.SURVIVED, said + changes_said(diff_snapshots(must, sent.surface), MAX_REASON - len(said)))
+            return Verdict(
+                VerdictKind.SURVIVED, said + changes_said(diff_snapshots(must, sent.surface), MAX_REASON - len(said))
+            )
         if summary := diff_summaries(scenario.contract.summary, sent.summary):
             said += "dispatched a capability summary the contract does not state: "
             return Verdict(VerdictKind.SURVIVED, said + changes_said(summary, MAX_REASON - len(said)))
@@ -387,8 +426,13 @@ def _judge_dispatch(observed: Observation, scenario: Scenario, expected: Expecte
         if last == 0:
             return Verdict(VerdictKind.FALSE_REJECT, f"a legitimate change was refused: {missing}no dispatch")
         # It sent what it was asked to and stopped: the recording it was to follow was not followed.
-        return Verdict(VerdictKind.ERROR, f"made {last} of the {calls} model calls the recording makes: the tool calls of reply {last} were never answered")
+        return Verdict(
+            VerdictKind.ERROR,
+            f"made {last} of the {calls} model calls the recording makes: the tool calls of reply {last} were never answered",
+        )
     problems = _ledger_problems(observed, scenario, Settlement.DISPATCHED)
     if problems:
-        return Verdict(VerdictKind.SURVIVED, "dispatched, but " + listed(problems, MAX_REASON - len("dispatched, but ")))
+        return Verdict(
+            VerdictKind.SURVIVED, "dispatched, but " + listed(problems, MAX_REASON - len("dispatched, but "))
+        )
     return DISPATCHED_AS_EXPECTED

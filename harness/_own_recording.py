@@ -40,7 +40,11 @@ _MESSAGE_FIELDS = frozenset({"role", "content"})
 
 
 def own_recording(
-    base: Scenario, frames: Sequence[Frame], contract: dict[str, Any], declared: Sequence[tuple[int, str]], stopped: bool
+    base: Scenario,
+    frames: Sequence[Frame],
+    contract: dict[str, Any],
+    declared: Sequence[tuple[int, str]],
+    stopped: bool,
 ) -> dict[str, Any]:
     """The document for `frames`, whose boundaries are the target's own, with the `contract` the
     run showed; `declared`: the boundaries the target says it offers (`Target.checkpoints`), which
@@ -55,9 +59,15 @@ def own_recording(
         before = list(frame.messages)
     if stopped:
         seen = {stage["point"] for stage in calls[0]}
-        calls[0] += [{"stage": StageKind.OWN.value, "point": point} for call, point in declared if call == 1 and point not in seen]
+        calls[0] += [
+            {"stage": StageKind.OWN.value, "point": point}
+            for call, point in declared
+            if call == 1 and point not in seen
+        ]
     if not calls[0]:
-        raise UsageError(f"recording {base.id}: the target offered no boundary and declares none, so there is nothing to record")
+        raise UsageError(
+            f"recording {base.id}: the target offered no boundary and declares none, so there is nothing to record"
+        )
     _give_budget(base, calls[0], reached=sum(frame.call == 1 for frame in frames), stopped=stopped)
     firsts = {call: boundary(stages[0]["point"], call) for call, stages in enumerate(calls, 1) if stages}
     document = {
@@ -92,8 +102,8 @@ def _stage(base: Scenario, frame: Frame, before: list[dict[str, Any]] | None) ->
     after = list(frame.messages)
     if before is None or after == before:
         return stage
-    if after[: len(before)] == before and all(set(message) <= _MESSAGE_FIELDS for message in after[len(before):]):
-        return {**stage, "add_messages": after[len(before):]}
+    if after[: len(before)] == before and all(set(message) <= _MESSAGE_FIELDS for message in after[len(before) :]):
+        return {**stage, "add_messages": after[len(before) :]}
     if len(after) >= 2 and compress(before, len(after)) == after:
         return {**stage, "keep_messages": len(after)}
     raise UsageError(
@@ -120,6 +130,7 @@ def _moved_facts(contract: dict[str, Any], firsts: dict[int, str]) -> dict[str, 
     if not any("arrives" in fact for fact in contract.get("facts", ())):
         return contract
     facts = [
-        {**fact, "arrives": firsts.get(call_of(fact["arrives"]), fact["arrives"])} if "arrives" in fact else fact for fact in contract["facts"]
+        {**fact, "arrives": firsts.get(call_of(fact["arrives"]), fact["arrives"])} if "arrives" in fact else fact
+        for fact in contract["facts"]
     ]
     return {**contract, "facts": facts}

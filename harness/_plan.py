@@ -90,7 +90,11 @@ def plan(
     With `patterns`, only the cases whose id matches one have their change worked out (a dry run
     of the mutation, most of the plan's cost); the others keep their id and place, change None.
     """
-    return tuple(planned(scenarios, seed, mutators, checkpoints, work_out=lambda case_id: not patterns or matches(case_id, patterns)))
+    return tuple(
+        planned(
+            scenarios, seed, mutators, checkpoints, work_out=lambda case_id: not patterns or matches(case_id, patterns)
+        )
+    )
 
 
 def planned(
@@ -143,7 +147,14 @@ class Plan(Collection[Case]):
     run of any size holds only the cases in flight: the plan's cases that `--select` keeps, and of
     those, this shard's share. Counted when made."""
 
-    def __init__(self, scenarios: Sequence[Scenario], seed: int, checkpoints: Checkpoints, patterns: Sequence[str], part: Shard | None) -> None:
+    def __init__(
+        self,
+        scenarios: Sequence[Scenario],
+        seed: int,
+        checkpoints: Checkpoints,
+        patterns: Sequence[str],
+        part: Shard | None,
+    ) -> None:
         self._scenarios, self._seed, self._patterns, self._part = tuple(scenarios), seed, tuple(patterns), part
         # Ids given whole (`verify` selects each case it samples so) are looked up, not matched one
         # glob after another: thousands of them against every planned id would take minutes.
@@ -224,7 +235,11 @@ def dry_run(scenario: Scenario, mutator: Mutator, mutation: Mutation, call: int 
         return (f"not applicable: {problem}",)
     after = capture(changed, LOGICAL)
     # The expected side is the same for every mutation of the scenario: decoded once, only read.
-    surface = () if before == after else tuple(map(str, diff(entries_to_read(before), after.entries()))) or ("canonical form differs",)
+    surface = (
+        ()
+        if before == after
+        else tuple(map(str, diff(entries_to_read(before), after.entries()))) or ("canonical form differs",)
+    )
     summary = diff_summaries(scenario.contract.summary, Gateway.summary_of(changed_messages))
     return surface + summary + tuple(f"records fact: {fact}" for fact in facts) + tuple(server.changes)
 

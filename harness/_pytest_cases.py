@@ -119,7 +119,9 @@ class ToolsurfaceRun:
         )
 
     @pytest.hookimpl(wrapper=True)
-    def pytest_make_collect_report(self, collector: pytest.Collector) -> Generator[None, pytest.CollectReport, pytest.CollectReport]:
+    def pytest_make_collect_report(
+        self, collector: pytest.Collector
+    ) -> Generator[None, pytest.CollectReport, pytest.CollectReport]:
         report = yield
         # Beside whatever the arguments collect, so the cases need no test file to live in.
         if isinstance(collector, pytest.Session) and report.passed:
@@ -159,13 +161,17 @@ class ToolsurfaceRun:
         for judged in gate.expectations:
             if not judged.standing.ok:
                 entry = judged.expectation
-                terminalreporter.write_line(f"{judged.standing.value}: case {entry.case!r} ({entry.verdict.value}): {judged.why}", red=True)
+                terminalreporter.write_line(
+                    f"{judged.standing.value}: case {entry.case!r} ({entry.verdict.value}): {judged.why}", red=True
+                )
         plan = self.prepared.cases.planned
         for judged in gate.expectations:
             if judged.broad(plan):
                 entry = judged.expectation
                 reach = f"names {judged.planned} of the {plan} planned cases, {len(judged.cases)} of them {entry.verdict.value} here"
-                terminalreporter.write_line(f"broad: case {printable(entry.case)!r} ({entry.verdict.value}): {reach}", yellow=True)
+                terminalreporter.write_line(
+                    f"broad: case {printable(entry.case)!r} ({entry.verdict.value}): {reach}", yellow=True
+                )
         for shortfall in gate.shortfalls:
             terminalreporter.write_line(f"shortfall: {shortfall}", red=True)
 
@@ -205,14 +211,20 @@ class CaseItem(pytest.Item):
         covering = [e for e in prepared.expectations if e.verdict is verdict and e.matches(self.case.id)]
         unexpired = [e for e in covering if prepared.today <= e.expires]
         if unexpired:
-            pytest.xfail(printable(f"accepted as {verdict.value} until {unexpired[0].expires.isoformat()}: {unexpired[0].reason}"))
+            pytest.xfail(
+                printable(
+                    f"accepted as {verdict.value} until {unexpired[0].expires.isoformat()}: {unexpired[0].reason}"
+                )
+            )
         raise CaseFailed(self._report(result, prepared, covering[0] if covering else None))
 
     def _report(self, result: CaseRecord, prepared: Session, expired: Expectation | None) -> str:
         evidence = result.evidence
         lines = [f"{result.verdict.kind.value}: {result.verdict.reason}"]
         if expired is not None:
-            lines.append(f"expired    the acceptance of this {expired.verdict.value} case expired on {expired.expires.isoformat()}: {expired.reason}")
+            lines.append(
+                f"expired    the acceptance of this {expired.verdict.value} case expired on {expired.expires.isoformat()}: {expired.reason}"
+            )
         lines.append(f"target     {prepared.info.target}")
         lines += _labelled("diff", evidence.diff or ("(none)",))
         lines += _labelled("ledger", tuple(map(str, evidence.ledger)) or ("(untouched)",))

@@ -42,7 +42,9 @@ class RecordingPorts(Ports):
 
     def inject(self, point: str, tools: list[Any], messages: list[Any]) -> tuple[list[Any], list[Any]]:
         entries = entries_as_found(tools, self.fmt)  # a deep copy: later stages cannot change it
-        descriptors = tuple({"name": e[0], "description": e[1], "input_schema": e[2], **(e[3] if len(e) > 3 else {})} for e in entries)
+        descriptors = tuple(
+            {"name": e[0], "description": e[1], "input_schema": e[2], **(e[3] if len(e) > 3 else {})} for e in entries
+        )
         self.frames.append(Frame(point, descriptors, tuple(dict(message) for message in messages), self.call))
         return super().inject(point, tools, messages)
 
@@ -71,7 +73,9 @@ def _record(target: Target, scenario: Scenario, timeout: float) -> dict[str, Any
         raise UsageError(f"recording {scenario.id}: the target was still running after {timeout} s")
     # A target with boundaries of its own declares them, so a run that stopped before them still has its stages.
     if not ports.frames and not (own and isinstance(stop, Capacity)):
-        raise UsageError(f"recording {scenario.id}: the target offered no injection point, so there is nothing to record")
+        raise UsageError(
+            f"recording {scenario.id}: the target offered no injection point, so there is nothing to record"
+        )
     if not (observed.dispatches or isinstance(stop, Refused | Capacity)):
         raise UsageError(f"recording {scenario.id}: the run ended without a dispatch, a refusal or a capacity result")
     made = len(observed.dispatches) + isinstance(stop, Refused | Capacity)
@@ -82,7 +86,11 @@ def _record(target: Target, scenario: Scenario, timeout: float) -> dict[str, Any
         )
     if own:
         declared = offered_checkpoints(target, timeout)(scenario) if isinstance(stop, Capacity) else ()
-        contract = _contract(scenario, [dict(tool) for tool in ports.frames[0].tools]) if ports.frames else dict(scenario.document["contract"])
+        contract = (
+            _contract(scenario, [dict(tool) for tool in ports.frames[0].tools])
+            if ports.frames
+            else dict(scenario.document["contract"])
+        )
         # The agent's tools are seen as logical views; the wire they go out on is as recorded.
         document = own_recording(scenario, ports.frames, contract, declared, isinstance(stop, Capacity))
     else:
@@ -99,7 +107,9 @@ def recording(base: Scenario, frames: Sequence[Frame], fmt_name: str, stopped: b
     if unknown:
         raise UsageError(f"recording {base.id}: {unknown[0]!r} is not an injection point (known: {', '.join(POINTS)})")
     if not base.document:
-        raise UsageError(f"recording {base.id}: the scenario was built in code, not loaded, so there is no recording to start from")
+        raise UsageError(
+            f"recording {base.id}: the scenario was built in code, not loaded, so there is no recording to start from"
+        )
     admitted = [dict(tool) for tool in frames[0].tools]
     calls: list[list[dict[str, Any]]] = []
     before: list[dict[str, Any]] | None = [message.as_dict() for message in base.request_messages]
@@ -113,7 +123,7 @@ def recording(base: Scenario, frames: Sequence[Frame], fmt_name: str, stopped: b
         before = list(frame.messages)
     stages = calls[0]
     if stopped:
-        stages += base.document["stages"][len(stages):]
+        stages += base.document["stages"][len(stages) :]
     document = {
         **base.document,
         "description": f"Recorded from a live run of its target on {base.id}: {base.description}",
@@ -128,7 +138,9 @@ def recording(base: Scenario, frames: Sequence[Frame], fmt_name: str, stopped: b
     return document
 
 
-def _stage(kind: StageKind, before: list[dict[str, Any]] | None, after: list[dict[str, Any]], base: Scenario, call: int = 1) -> dict[str, Any]:
+def _stage(
+    kind: StageKind, before: list[dict[str, Any]] | None, after: list[dict[str, Any]], base: Scenario, call: int = 1
+) -> dict[str, Any]:
     """One stage, with the effect the run showed and what it could not show taken from `base`
     (`before` None: what the stage was given is not known)."""
     stages = base.document["stages"] if call == 1 else base.document["steps"][call - 2]["stages"]
@@ -144,7 +156,7 @@ def _stage(kind: StageKind, before: list[dict[str, Any]] | None, after: list[dic
                 f"recording {base.id}: the evidence stage did not append messages to the ones it was given, "
                 "and a recorded evidence stage only appends; this run cannot be the recording"
             )
-        return {"stage": kind.value, "add_messages": after[len(before):]}
+        return {"stage": kind.value, "add_messages": after[len(before) :]}
     return recorded
 
 

@@ -96,7 +96,9 @@ class ResultsWriter:
     leaves no temporary behind. With a `key`, the file is signed as it is written.
     """
 
-    def __init__(self, out: Path, session: Session, publish: Callable[[Path, Path], None] = publish, key: bytes | None = None) -> None:
+    def __init__(
+        self, out: Path, session: Session, publish: Callable[[Path, Path], None] = publish, key: bytes | None = None
+    ) -> None:
         self.path = out / RESULTS_FILE
         self._session = session
         self._tallies = session.tallies()
@@ -203,7 +205,9 @@ class ResultsWriter:
         return at if at < len(self._written) and self._written[at] == index else None
 
 
-def write_results(out: Path, session: Session, records: Iterable[CaseRecord | Amendment], key: bytes | None = None) -> Path:
+def write_results(
+    out: Path, session: Session, records: Iterable[CaseRecord | Amendment], key: bytes | None = None
+) -> Path:
     with ResultsWriter(out, session, key=key) as writer:
         for record in records:
             writer.write(record)
@@ -311,7 +315,12 @@ def _read_lines(path: Path, file: IO[bytes], progress: Progress, trust: Trust) -
         tail = orjson.loads(b"{" + closing[len(b"]") + 1 :])
     except orjson.JSONDecodeError:
         return None
-    if not (isinstance(head, dict) and isinstance(tail, dict) and head.keys() == {"schema_version", "run"} and tail.keys() == {"summary"}):
+    if not (
+        isinstance(head, dict)
+        and isinstance(tail, dict)
+        and head.keys() == {"schema_version", "run"}
+        and tail.keys() == {"summary"}
+    ):
         return None
     _check_version(path, head)
     run, summary = _decoded(path, RunInfo, head["run"], "$.run"), _decoded(path, Summary, tail["summary"], "$.summary")
@@ -340,7 +349,13 @@ def _read_lines(path: Path, file: IO[bytes], progress: Progress, trust: Trust) -
 
 
 def _read_cases(
-    path: Path, file: IO[bytes], span: tuple[int, int], run: RunInfo, summary: Summary, progress: Progress, signer: Signer
+    path: Path,
+    file: IO[bytes],
+    span: tuple[int, int],
+    run: RunInfo,
+    summary: Summary,
+    progress: Progress,
+    signer: Signer,
 ) -> tuple[Tallies, str, array[int], array[int]] | None:
     """The case lines in `span` of the file, each checked as it is read and fed to `signer`: their
     tallies, their digest, where each starts and each one's place in the plan; None when one is not JSON."""
@@ -415,8 +430,14 @@ def _read_whole(path: Path, trust: Trust) -> ResultsFile:
 def _check_version(path: Path, document: Any) -> None:
     version = document.get("schema_version") if isinstance(document, dict) else None
     if version != SCHEMA_VERSION:
-        other = ": written by another version of toolsurface" if isinstance(version, int) and not isinstance(version, bool) else ""
-        raise UsageError(f"{path}:$.schema_version: expected results.json schema version {SCHEMA_VERSION}, found {version!r}{other}")
+        other = (
+            ": written by another version of toolsurface"
+            if isinstance(version, int) and not isinstance(version, bool)
+            else ""
+        )
+        raise UsageError(
+            f"{path}:$.schema_version: expected results.json schema version {SCHEMA_VERSION}, found {version!r}{other}"
+        )
 
 
 def _decoded(path: Path, cls: type[T], data: Any, where: str) -> T:
@@ -496,7 +517,9 @@ class Merged:
         signer.update(head)
         yield head
         at = len(head)
-        lines = heapq.merge(*(zip(shard.indices, _lines_of(shard), strict=True) for shard in self._shards), key=lambda pair: pair[0])
+        lines = heapq.merge(
+            *(zip(shard.indices, _lines_of(shard), strict=True) for shard in self._shards), key=lambda pair: pair[0]
+        )
         for position, (index, body) in enumerate(lines):
             line = (b",\n" if position else b"\n") + body
             self._offsets.append(at + len(line) - len(body))
@@ -513,8 +536,12 @@ class Merged:
         """The merged record, once every chunk is written to `path`: its shards were checked, so it is not read back."""
         assert self._summary is not None, "the merge is not written yet"
         cases = StoredCases(path, self._offsets)
-        state = Signed.NO if self._summary.signature is None else Signed.VERIFIED  # signed here, with the key it was read with
-        return ResultsFile(path, SCHEMA_VERSION, self.run, self._summary, cases, self.tallies, self._offsets, self._indices, state)
+        state = (
+            Signed.NO if self._summary.signature is None else Signed.VERIFIED
+        )  # signed here, with the key it was read with
+        return ResultsFile(
+            path, SCHEMA_VERSION, self.run, self._summary, cases, self.tallies, self._offsets, self._indices, state
+        )
 
 
 def _lines_of(shard: ResultsFile) -> Iterator[bytes]:
@@ -536,11 +563,15 @@ def _check_parts(shards: Sequence[ResultsFile]) -> None:
         parts[shard.index] = path
     given = ", ".join(str(path) for path in parts.values())
     if len(counts) > 1:
-        raise UsageError(f"{given}:$.run.shard: shards of different splits: {', '.join(f'/{n}' for n in sorted(counts))}")
+        raise UsageError(
+            f"{given}:$.run.shard: shards of different splits: {', '.join(f'/{n}' for n in sorted(counts))}"
+        )
     (count,) = counts
     missing = [f"{index}/{count}" for index in range(1, count + 1) if index not in parts]
     if missing:
-        raise UsageError(f"{given}:$.run.shard: shard {', '.join(missing)} missing: merge needs every part of the split")
+        raise UsageError(
+            f"{given}:$.run.shard: shard {', '.join(missing)} missing: merge needs every part of the split"
+        )
 
 
 def _check_same_run(first: ResultsFile, results: ResultsFile) -> None:
@@ -548,10 +579,16 @@ def _check_same_run(first: ResultsFile, results: ResultsFile) -> None:
     for field in dataclasses.fields(RunInfo):
         left, right = getattr(theirs, field.name), getattr(mine, field.name)
         if left != right:
-            shown = "other recordings (ids or digests differ)" if field.name == "scenarios" else f"{left!r} vs {right!r}"
-            raise UsageError(f"{results.path}:$.run.{field.name}: differs from {first.path} ({shown}): not shards of one run")
+            shown = (
+                "other recordings (ids or digests differ)" if field.name == "scenarios" else f"{left!r} vs {right!r}"
+            )
+            raise UsageError(
+                f"{results.path}:$.run.{field.name}: differs from {first.path} ({shown}): not shards of one run"
+            )
     if _expectations(results.summary) != _expectations(first.summary):
-        raise UsageError(f"{results.path}:$.summary.gate.expectations: other expectations than {first.path}: not shards of one run")
+        raise UsageError(
+            f"{results.path}:$.summary.gate.expectations: other expectations than {first.path}: not shards of one run"
+        )
 
 
 def _what_ran(run: RunInfo) -> RunInfo:
@@ -564,14 +601,20 @@ def _what_ran(run: RunInfo) -> RunInfo:
 def _check_disjoint(shards: Sequence[ResultsFile]) -> None:
     """Every shard in plan order, and no planned case in two of them."""
     for shard in shards:
-        if (at := next((k for k in range(1, len(shard.indices)) if shard.indices[k] <= shard.indices[k - 1]), None)) is not None:
-            raise UsageError(f"{shard.path}:$.cases[{at}].case.index: {shard.indices[at]} comes after {shard.indices[at - 1]}: not in plan order")
+        if (
+            at := next((k for k in range(1, len(shard.indices)) if shard.indices[k] <= shard.indices[k - 1]), None)
+        ) is not None:
+            raise UsageError(
+                f"{shard.path}:$.cases[{at}].case.index: {shard.indices[at]} comes after {shard.indices[at - 1]}: not in plan order"
+            )
     held = heapq.merge(*(zip(shard.indices, itertools.repeat(number)) for number, shard in enumerate(shards)))
     previous: tuple[int, int] | None = None
     for index, number in held:
         if previous is not None and previous[0] == index:
             case_id = _case_at(shards[number], index)
-            raise UsageError(f"{shards[number].path}: case {case_id!r} is also in {shards[previous[1]].path}: shards overlap")
+            raise UsageError(
+                f"{shards[number].path}: case {case_id!r} is also in {shards[previous[1]].path}: shards overlap"
+            )
         previous = (index, number)
 
 

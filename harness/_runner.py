@@ -50,7 +50,15 @@ from ._types import (
 )
 from ._watch import GRACE_ENDED, ThreadWatch, settle
 
-__all__ = ["DefectProbe", "Runner", "alarm_handler", "expected_surface", "observe", "offered_checkpoints", "own_boundaries"]
+__all__ = [
+    "DefectProbe",
+    "Runner",
+    "alarm_handler",
+    "expected_surface",
+    "observe",
+    "offered_checkpoints",
+    "own_boundaries",
+]
 
 #: Seconds a request may take when no timeout is given, however fast its clean run is.
 DEFAULT_TIMEOUT = 10.0
@@ -103,7 +111,9 @@ class Runner:
         self._last: dict[Role, str] = {}
         #: Each scenario as each role's target is judged on it: a target that declares its own token
         #: estimator is held to it, so a request that does not fit by its count must end in capacity.
-        self._judged = {role: {key: judged_on(self.target_of(role), s) for key, s in self.scenarios.items()} for role in self.roles}
+        self._judged = {
+            role: {key: judged_on(self.target_of(role), s) for key, s in self.scenarios.items()} for role in self.roles
+        }
 
     @property
     def roles(self) -> tuple[Role, ...]:
@@ -187,7 +197,9 @@ class Runner:
         clean, timeout = self.clean[role, scenario.id], self.timeout_for(scenario.id)
         late = functools.partial(self._came_late, case.index, role)
         ports = case_ports(target, case, scenario, watch=1)
-        observed = observe_ports(target, scenario, ports, timeout, terse_refusals=case.must is Must.REFUSE and not explain)
+        observed = observe_ports(
+            target, scenario, ports, timeout, terse_refusals=case.must is Must.REFUSE and not explain
+        )
         ports.close(late)
         if isinstance(clean, NoCleanRun):
             self._last[role] = case.id
@@ -197,7 +209,9 @@ class Runner:
         # A run that crashed or timed out is judged as it happened, whatever came before it: only
         # one that ran to an end and differed from a clean run before its change is run again.
         fresh = not earlier or failed_request(observed, timeout) is not None
-        stale = () if fresh else tuple(f"after {earlier}: {line}" for line in clean.before_change(case, ports, observed))
+        stale = (
+            () if fresh else tuple(f"after {earlier}: {line}" for line in clean.before_change(case, ports, observed))
+        )
         if role is Role.RED or stale or not observed.touched:
             return dataclasses.replace(observed, stale=stale)
         after, next_request = unchanged_request(target, scenario, timeout)
@@ -241,17 +255,33 @@ class Runner:
         if self.probe is None:
             return None
         scenario, expected = self.scenarios[case.scenario], self.expected(case)
-        known = judge(case, observed, self.judged(Role.TARGET, case.scenario), expected) if type(self.target) is type(self.probe.guard) else None
+        known = (
+            judge(case, observed, self.judged(Role.TARGET, case.scenario), expected)
+            if type(self.target) is type(self.probe.guard)
+            else None
+        )
         return self.probe.kills(case, scenario, self.timeout_for(case.scenario), known)
 
-    def record(self, case: Case, observed: Observation | None, red: Observation | None, kills: tuple[str, ...] | None) -> CaseRecord:
+    def record(
+        self, case: Case, observed: Observation | None, red: Observation | None, kills: tuple[str, ...] | None
+    ) -> CaseRecord:
         """The case's record from its observations (None for an equivalent case, which is not run)."""
         if observed is None:
             nothing = Evidence(0, (), NotRun(), (), (), ())
             return CaseRecord(case, EQUIVALENT, EQUIVALENT if self.red_target else None, nothing, kills)
         scenario, expected = self.judged(Role.TARGET, case.scenario), self.expected(case)
-        red_verdict = None if red is None else judge(case, red, self.judged(Role.RED, case.scenario), self.expected(case, Role.RED))
-        return CaseRecord(case, judge(case, observed, scenario, expected), red_verdict, evidence(case, observed, scenario, expected), kills)
+        red_verdict = (
+            None
+            if red is None
+            else judge(case, red, self.judged(Role.RED, case.scenario), self.expected(case, Role.RED))
+        )
+        return CaseRecord(
+            case,
+            judge(case, observed, scenario, expected),
+            red_verdict,
+            evidence(case, observed, scenario, expected),
+            kills,
+        )
 
     def passes(self, case: Case, role: Role, observed: Observation) -> bool:
         """Whether the role's run of the case passes as it stands (what comes late aside)."""
@@ -337,7 +367,8 @@ def expected_surface(target: Target, scenario: Scenario, case: Case) -> Expected
     recorded = by_key(case.mutation.mutator).records(scenario, case.mutation.aim)
     fmt = tool_format(target, scenario)
     return tuple(
-        _narrowed_snapshot(scenario, recorded if call >= case.call else (), fmt, call) for call in range(1, scenario.model_calls + 1)
+        _narrowed_snapshot(scenario, recorded if call >= case.call else (), fmt, call)
+        for call in range(1, scenario.model_calls + 1)
     )
 
 
@@ -367,13 +398,16 @@ class DefectProbe:
         verdict when already known."""
         expected = expected_surface(self.guard, scenario, case)  # the defects share the guard's tool format
         if guarded is None:
-            guarded = judge(case, observe(self.guard, case, scenario, timeout), judged_on(self.guard, scenario), expected)
+            guarded = judge(
+                case, observe(self.guard, case, scenario, timeout), judged_on(self.guard, scenario), expected
+            )
         if not guarded.kind.ok:
             return ()
         return tuple(
             name
             for name, defect in self.defects.items()
-            if judge(case, observe(defect, case, scenario, timeout), judged_on(defect, scenario), expected).kind in _KILLS
+            if judge(case, observe(defect, case, scenario, timeout), judged_on(defect, scenario), expected).kind
+            in _KILLS
         )
 
 

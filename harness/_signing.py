@@ -94,7 +94,9 @@ class Trust:
     def check_can_sign(self) -> None:
         """Refuse to write a file that could not be signed when a signature is demanded."""
         if self.key is None and self.required_by is not None:
-            raise UsageError(f"{self.required_by} demands signed results, but {SIGNING_KEY} is not set: set it to the signing key (a secret)")
+            raise UsageError(
+                f"{self.required_by} demands signed results, but {SIGNING_KEY} is not set: set it to the signing key (a secret)"
+            )
 
     def check(self, path: Path, signature: str | None, expected: Callable[[], str | None]) -> Signed:
         """Hold the signature a file carries to this trust; `expected` works out the one it should
@@ -111,7 +113,9 @@ class Trust:
                 )
             return Signed.UNVERIFIED
         if not hmac.compare_digest(signature, expected() or ""):
-            raise UsageError(f"{path}: signature does not match: altered after it was signed, or signed with another key")
+            raise UsageError(
+                f"{path}: signature does not match: altered after it was signed, or signed with another key"
+            )
         return Signed.VERIFIED
 
     def _unsigned(self, path: Path) -> Signed:

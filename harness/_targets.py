@@ -63,14 +63,17 @@ def _attribute(path: str, spec: str, option: str) -> Any:
     module_name, _, attribute = path.partition(":")
     if not module_name or not attribute:
         raise TargetError(
-            f"{spec!r}: expected 'reference:<name>', 'package.module:factory' or '<framework>:package.module:factory'", option=option
+            f"{spec!r}: expected 'reference:<name>', 'package.module:factory' or '<framework>:package.module:factory'",
+            option=option,
         )
     if os.getcwd() not in sys.path:  # as `python -m` would: a project's own adapter imports from where it runs
         sys.path.insert(0, os.getcwd())
     try:
         module = importlib.import_module(module_name)
     except Exception as error:  # the user's module may fail in any way while importing
-        raise TargetError(f"{spec!r}: cannot import {module_name!r}: {type(error).__name__}: {error}", option=option) from None
+        raise TargetError(
+            f"{spec!r}: cannot import {module_name!r}: {type(error).__name__}: {error}", option=option
+        ) from None
     found: Any = module
     for part in attribute.split("."):
         found = getattr(found, part, None)

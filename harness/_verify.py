@@ -82,7 +82,9 @@ def verify(results: ResultsFile, size: int, seed: int, progress: Progress) -> Ve
     session = _prepared(results, options, sampled)
     rerun = {record.id: record for record in session.records(progress(len(sampled)))}
     differences = tuple(
-        Difference(record.id, record.verdict, again.verdict, record.red_verdict, again.red_verdict, run.reproduce(record.id))
+        Difference(
+            record.id, record.verdict, again.verdict, record.red_verdict, again.red_verdict, run.reproduce(record.id)
+        )
         for record in sampled
         if (again := rerun[record.id]).verdict != record.verdict or again.red_verdict != record.red_verdict
     )
@@ -135,7 +137,9 @@ def _recordings(results: ResultsFile, options: RunOptions) -> tuple[Scenario, ..
     try:
         return scenario_files.load(options.scenarios or None)
     except ScenarioError as error:
-        raise UsageError(f"{results.path}:$.run.scenario_paths: the recordings it was run on do not load: {error.problems[0]}") from None
+        raise UsageError(
+            f"{results.path}:$.run.scenario_paths: the recordings it was run on do not load: {error.problems[0]}"
+        ) from None
 
 
 def check_recordings(results: ResultsFile, loaded: Sequence[Scenario]) -> None:

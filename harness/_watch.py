@@ -71,7 +71,9 @@ class ThreadWatch:
         return left_running(alive, when, names)
 
 
-def left_running(cases: Iterable[tuple[int, Role]], when: str, names: dict[tuple[int, Role], str] | None = None) -> list[Amendment]:
+def left_running(
+    cases: Iterable[tuple[int, Role]], when: str, names: dict[tuple[int, Role], str] | None = None
+) -> list[Amendment]:
     """An `error` for each case with threads running `when` the watch ended, one per thread in `cases`."""
     counts = Counter(cases)
     amendments = []

@@ -263,7 +263,9 @@ class WorkerPool:
 
     def _record(self, index: int) -> CaseRecord:
         observed = self._observed.pop(index)
-        return self.runner.record(self._cases.pop(index), observed[Role.TARGET], observed.get(Role.RED), self._kills.pop(index))
+        return self.runner.record(
+            self._cases.pop(index), observed[Role.TARGET], observed.get(Role.RED), self._kills.pop(index)
+        )
 
     def _budget(self, index: int, role: Role) -> float:
         """Seconds a worker may take over one observation before it is killed from outside: every
@@ -320,7 +322,9 @@ class WorkerPool:
         gc.freeze()
         parent, child = self._context.Pipe()
         marker = self._context.RawArray("d", 3)
-        process = self._context.Process(target=_serve, args=(child, marker, self.runner, os.getpid(), self.grace), daemon=True)
+        process = self._context.Process(
+            target=_serve, args=(child, marker, self.runner, os.getpid(), self.grace), daemon=True
+        )
         process.start()
         child.close()
         return _Worker(process, parent, marker)

@@ -337,6 +337,22 @@ class Selection:
 
 #: Every kind of aim. Each mutator takes exactly one of them.
 Aim: TypeAlias = (
-    Tool | Insert | SchemaPath | Swap | Reverse | Rotate | Messages | Diagnostic | Forgery | LookAlike | ForeignOwner | ParentBound
-    | Narrowing | Claim | WireField | Cut | Keep | Selection
+    Tool
+    | Insert
+    | SchemaPath
+    | Swap
+    | Reverse
+    | Rotate
+    | Messages
+    | Diagnostic
+    | Forgery
+    | LookAlike
+    | ForeignOwner
+    | ParentBound
+    | Narrowing
+    | Claim
+    | WireField
+    | Cut
+    | Keep
+    | Selection
 )

@@ -120,17 +120,27 @@ class Limit(Mutator):
         Example(
             aim=Cut("filings__search_regulatory_filings", DESCRIPTION_LIMIT),
             before=(SEARCH, LONG_DESCRIPTION),
-            after=(SEARCH, {**LONG_DESCRIPTION, "description": LONG_DESCRIPTION["description"][: DESCRIPTION_LIMIT - 1] + "\u2026"}),
+            after=(
+                SEARCH,
+                {
+                    **LONG_DESCRIPTION,
+                    "description": LONG_DESCRIPTION["description"][: DESCRIPTION_LIMIT - 1] + "\u2026",
+                },
+            ),
         ),
     )
 
     def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[Cut]:
         tools = shown_admitted(scenario)
-        return one_of(rng, [Cut(tool.name, DESCRIPTION_LIMIT) for tool in tools if len(tool.description) > DESCRIPTION_LIMIT])
+        return one_of(
+            rng, [Cut(tool.name, DESCRIPTION_LIMIT) for tool in tools if len(tool.description) > DESCRIPTION_LIMIT]
+        )
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
         fmt, aim = edit.fmt, self.aim_of(edit, Cut)
-        return edit.edit_tool(aim.name, lambda tool: fmt.set_description(tool, limited(fmt.get_description(tool), aim.length)))
+        return edit.edit_tool(
+            aim.name, lambda tool: fmt.set_description(tool, limited(fmt.get_description(tool), aim.length))
+        )
 
 
 def limited(description: str, length: int) -> str:

@@ -39,9 +39,7 @@ def _summary_message(*capabilities: Capability) -> dict[str, str]:
 
 def _rewrite_summary(edit: Edit, change: Any) -> tuple[list[Any], list[dict[str, Any]]]:
     """Apply `change(summary) -> summary` to the request's capability summary message."""
-    index = next(
-        (i for i, m in enumerate(edit.messages) if str(m.get("content", "")).startswith(SUMMARY_HEADER)), None
-    )
+    index = next((i for i, m in enumerate(edit.messages) if str(m.get("content", "")).startswith(SUMMARY_HEADER)), None)
     if index is None:
         raise MutationNotApplicable("the request carries no capability summary at this point")
     content = change(edit.messages[index]["content"])

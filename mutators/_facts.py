@@ -83,7 +83,9 @@ def forged(scenario: Scenario, aim: Aim) -> OwnerFact:
         return OwnerFact(budget, budget.producer, other)
     if isinstance(aim, LookAlike):
         value = getattr(binding, aim.field.value)
-        return OwnerFact(budget, budget.producer, dataclasses.replace(binding, **{aim.field.value: look_alike_at(value, aim.at)}))
+        return OwnerFact(
+            budget, budget.producer, dataclasses.replace(binding, **{aim.field.value: look_alike_at(value, aim.at)})
+        )
     if isinstance(aim, ForeignOwner):
         return OwnerFact(aim.kind, aim.owner, binding)
     if isinstance(aim, ParentBound):
@@ -181,14 +183,20 @@ class LookAlikeFact(_RecordsFact):
             before=(SEARCH, WEB_SEARCH, WEB_READ),
             after=(SEARCH, WEB_SEARCH, WEB_READ),
             web_tools=WEB_TOOLS,
-            recorded=(OwnerFact(FactKind.SEARCH_BUDGET_EXHAUSTED, "web_gateway", dataclasses.replace(BINDING, scope="resebrch")),),
+            recorded=(
+                OwnerFact(
+                    FactKind.SEARCH_BUDGET_EXHAUSTED, "web_gateway", dataclasses.replace(BINDING, scope="resebrch")
+                ),
+            ),
         ),
     )
 
     def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[LookAlike]:
         # One place per field and scenario keeps the matrix small; across the bundled scenarios
         # every field is forged at every place (a test holds the default seed to that).
-        return tuple(LookAlike(field, rng.choice(tuple(Where))) for field in _BOUND_FIELDS) if _web_shown(scenario) else ()
+        return (
+            tuple(LookAlike(field, rng.choice(tuple(Where))) for field in _BOUND_FIELDS) if _web_shown(scenario) else ()
+        )
 
 
 class ForeignOwnerFact(_RecordsFact):

@@ -139,6 +139,7 @@ MCP_HOLDINGS: dict[str, Any] = {
     },
 }
 
+
 def _shelf_tool(index: int) -> dict[str, Any]:
     """One of a long list of small, distinct market-data tools."""
     return {
@@ -157,7 +158,11 @@ LONG_NAME: dict[str, Any] = {
     "description": "Search licensed broker research notes by GICS sector, region and publication date.",
     "input_schema": {
         "type": "object",
-        "properties": {"sector": {"type": "string"}, "region": {"type": "string"}, "since": {"type": "string", "format": "date"}},
+        "properties": {
+            "sector": {"type": "string"},
+            "region": {"type": "string"},
+            "since": {"type": "string", "format": "date"},
+        },
         "required": ["sector"],
     },
 }

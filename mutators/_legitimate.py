@@ -116,9 +116,7 @@ class KeyOrder(Mutator):
     kind = Kind.LEGITIMATE
     variant = "key_order"
     must = Must.DISPATCH
-    examples = (
-        Example(aim=Tool("market__search_instruments"), before=(SEARCH, WEB_READ), after=(SEARCH, WEB_READ)),
-    )
+    examples = (Example(aim=Tool("market__search_instruments"), before=(SEARCH, WEB_READ), after=(SEARCH, WEB_READ)),)
 
     def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[Tool]:
         return one_of(rng, [Tool(tool.name) for tool in shown_admitted(scenario) if _reorderable(tool)])

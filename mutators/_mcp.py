@@ -142,7 +142,9 @@ class DescriptionChanged(_ListChange):
 
     def change(self, scenario: Scenario, name: str) -> ListChange:
         tool = _admitted(scenario, name)
-        return ListChange(ListChangeKind.UPDATE, name, ToolDescriptor(name, f"{tool.description} {INJECTION}", tool.schema_json))
+        return ListChange(
+            ListChangeKind.UPDATE, name, ToolDescriptor(name, f"{tool.description} {INJECTION}", tool.schema_json)
+        )
 
 
 class SchemaChanged(_ListChange):

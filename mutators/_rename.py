@@ -138,7 +138,9 @@ class Truncate(Mutator):
     def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[Cut]:
         taken = {tool.name for tool in scenario.surface}
         names = [tool.name for tool in shown_admitted(scenario)]
-        return one_of(rng, [Cut(name, cut) for name in names for cut in NAME_CUTS if len(name) > cut and name[:cut] not in taken])
+        return one_of(
+            rng, [Cut(name, cut) for name in names for cut in NAME_CUTS if len(name) > cut and name[:cut] not in taken]
+        )
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
         aim = self.aim_of(edit, Cut)

@@ -124,7 +124,9 @@ class Select(Mutator):
         if len(surface) <= 8:
             return ()
         # The last tool moved to the end stays where it is: no aim.
-        return one_of(rng, [_aims.Tool(tool.name) for tool in shown_admitted(scenario) if tool.name != surface[-1].name])
+        return one_of(
+            rng, [_aims.Tool(tool.name) for tool in shown_admitted(scenario) if tool.name != surface[-1].name]
+        )
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
         index = edit.index_of(self.aim_of(edit, _aims.Tool).name)

@@ -54,7 +54,9 @@ class _WireEdit(Mutator):
         if self.field not in WIRE_FIELDS_OF[scenario.tool_format]:
             return ()
         tools = [tool.as_logical() for tool in shown_admitted(scenario)]
-        return one_of(rng, [WireField(tool["name"], self.field, place) for tool in tools for place in self.places(tool)])
+        return one_of(
+            rng, [WireField(tool["name"], self.field, place) for tool in tools for place in self.places(tool)]
+        )
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
         aim = self.aim_of(edit, WireField)
@@ -73,8 +75,16 @@ class Strict(_WireEdit):
     variant = "strict"
     field = "strict"
     examples = (
-        Example(aim=WireField("market__web_read", "strict"), before=(SEARCH, WEB_READ), after=(SEARCH, {**WEB_READ, "strict": True})),
-        Example(aim=WireField("market__search_instruments", "strict"), before=({**SEARCH, "strict": True},), after=({**SEARCH, "strict": False},)),
+        Example(
+            aim=WireField("market__web_read", "strict"),
+            before=(SEARCH, WEB_READ),
+            after=(SEARCH, {**WEB_READ, "strict": True}),
+        ),
+        Example(
+            aim=WireField("market__search_instruments", "strict"),
+            before=({**SEARCH, "strict": True},),
+            after=({**SEARCH, "strict": False},),
+        ),
     )
 
     def change(self, edit: Edit, aim: WireField) -> Callable[[Any], None]:
@@ -100,7 +110,9 @@ class Title(_WireEdit):
     def change(self, edit: Edit, aim: WireField) -> Callable[[Any], None]:
         def retitle(tool: Any) -> None:
             old = edit.fmt.get_wire(tool).get("title")
-            edit.fmt.set_wire(tool, "title", f"{old} {TITLE_NOTE}" if isinstance(old, str) and old else f"{aim.tool} {TITLE_NOTE}")
+            edit.fmt.set_wire(
+                tool, "title", f"{old} {TITLE_NOTE}" if isinstance(old, str) and old else f"{aim.tool} {TITLE_NOTE}"
+            )
 
         return retitle
 
@@ -130,7 +142,9 @@ class Annotation(_WireEdit):
             annotations = edit.fmt.get_wire(tool).get("annotations")
             if not isinstance(annotations, dict):
                 raise MutationNotApplicable(f"{aim.tool!r} has no annotations in the live request")
-            annotations[hint] = not annotations.get(hint, HINT_DEFAULTS[hint])  # the live dict: in place reaches its holders
+            annotations[hint] = not annotations.get(
+                hint, HINT_DEFAULTS[hint]
+            )  # the live dict: in place reaches its holders
 
         return flip
 
@@ -148,7 +162,11 @@ class OutputSchema(_WireEdit):
             after=(
                 {
                     **MCP_HOLDINGS,
-                    "output_schema": {"type": "object", "properties": {"currency": _OUT["properties"]["currency"]}, "required": []},
+                    "output_schema": {
+                        "type": "object",
+                        "properties": {"currency": _OUT["properties"]["currency"]},
+                        "required": [],
+                    },
                 },
             ),
         ),

@@ -336,7 +336,9 @@ class _Tally:
         self.by_lane.setdefault((case.case.lane.value, case.case.hook_mode), Counter())[verdict] += 1
         self.points.setdefault(point)
         self.wheres.add(where_of(case))
-        for facet, value in zip(FACETS, (kind, point, case.case.lane, case.case.hook_mode, case.case.scenario), strict=True):
+        for facet, value in zip(
+            FACETS, (kind, point, case.case.lane, case.case.hook_mode, case.case.scenario), strict=True
+        ):
             self.facets[facet][value] += 1
         red_fails = case.red_verdict is not None and not case.red_verdict.kind.ok
         self.red_failing += red_fails

@@ -64,10 +64,12 @@ def audit_document(audit: Audit) -> dict[str, Any]:
         "passing": audit.passing,
         "totals": _counts(audit.totals),
         "matrix": [
-            {"kind": kind, "point": point, "verdicts": _counts(counts)} for (kind, point), counts in audit.matrix().items()
+            {"kind": kind, "point": point, "verdicts": _counts(counts)}
+            for (kind, point), counts in audit.matrix().items()
         ],
         "lanes": [
-            {"lane": lane, "hooks": hooks, "verdicts": _counts(counts)} for (lane, hooks), counts in audit.by_lane().items()
+            {"lane": lane, "hooks": hooks, "verdicts": _counts(counts)}
+            for (lane, hooks), counts in audit.by_lane().items()
         ],
         "pairing": {
             "controlled": audit.controlled,
@@ -79,19 +81,32 @@ def audit_document(audit: Audit) -> dict[str, Any]:
         },
         "defects": None
         if audit.defects is None
-        else [{"name": row.name, "kills": row.kills, "by_kind": dict(row.by_kind), "first": row.first} for row in audit.defects],
+        else [
+            {"name": row.name, "kills": row.kills, "by_kind": dict(row.by_kind), "first": row.first}
+            for row in audit.defects
+        ],
         "diagnosis": {
             "likely": [
                 {
-                    "defect": like.defect, "alike": list(like.alike), "flaw": like.flaw, "cases": like.count, "shown": round(like.shown, 4),
-                    "example": like.representative.id, "reproduce": audit.reproduce(like.representative),
+                    "defect": like.defect,
+                    "alike": list(like.alike),
+                    "flaw": like.flaw,
+                    "cases": like.count,
+                    "shown": round(like.shown, 4),
+                    "example": like.representative.id,
+                    "reproduce": audit.reproduce(like.representative),
                 }
                 for like in audit.diagnosis.likely
             ],
             "unexplained": len(audit.diagnosis.unexplained),
         },
         "failing": [
-            {"id": case.id, "verdict": case.verdict.kind, "reason": case.verdict.reason, "reproduce": audit.reproduce(case)}
+            {
+                "id": case.id,
+                "verdict": case.verdict.kind,
+                "reason": case.verdict.reason,
+                "reproduce": audit.reproduce(case),
+            }
             for case in audit.failing
         ],
         "accepted": [case.id for case in audit.accepted],

@@ -29,7 +29,13 @@ class DefectMatrix:
         for name, killers in self.kills.items():
             style = "toolsurface.killed" if killers else "toolsurface.survived"
             first = printable(killers[0].id) if killers else "—"
-            yield Text.assemble(f"  {name:<{width}}  ", (f"{len(killers):>5} cases", style), f"  {first}", no_wrap=True, overflow="ignore")
+            yield Text.assemble(
+                f"  {name:<{width}}  ",
+                (f"{len(killers):>5} cases", style),
+                f"  {first}",
+                no_wrap=True,
+                overflow="ignore",
+            )
         if self.alive:
             yield Text(f"not killed by any case: {', '.join(self.alive)}", style="toolsurface.fail")
         else:

@@ -77,7 +77,11 @@ def diagnose(failing: Iterable[CaseRecord], wheres: Collection[Signature], known
     by_signature: dict[Signature, list[CaseRecord]] = {}
     for case in sorted(failing, key=_plan_order):
         by_signature.setdefault(signature_of(case), []).append(case)
-    candidates = [(defect, shown) for defect in known.defects if (shown := _shown(defect, by_signature.keys(), wheres)) >= MIN_SHOWN]
+    candidates = [
+        (defect, shown)
+        for defect in known.defects
+        if (shown := _shown(defect, by_signature.keys(), wheres)) >= MIN_SHOWN
+    ]
     likely: list[Likeness] = []
     while candidates:
         # Most cases explained first; then the more consistent; then by name, so ties are stable.
@@ -85,9 +89,21 @@ def diagnose(failing: Iterable[CaseRecord], wheres: Collection[Signature], known
         explains = _explains(defect, by_signature)
         if not explains:
             break
-        alike = [pick for pick in candidates if pick[0] is not defect and pick[1] == shown and _explains(pick[0], by_signature) == explains]
+        alike = [
+            pick
+            for pick in candidates
+            if pick[0] is not defect and pick[1] == shown and _explains(pick[0], by_signature) == explains
+        ]
         explained = [case for signature in sorted(explains) for case in by_signature.pop(signature)]
-        likely.append(Likeness(defect.defect, defect.flaw, tuple(sorted(explained, key=_plan_order)), shown, tuple(d.defect for d, _ in alike)))
+        likely.append(
+            Likeness(
+                defect.defect,
+                defect.flaw,
+                tuple(sorted(explained, key=_plan_order)),
+                shown,
+                tuple(d.defect for d, _ in alike),
+            )
+        )
         candidates = [pick for pick in candidates if pick[0] is not defect and pick not in alike]
     rest = sorted((case for cases in by_signature.values() for case in cases), key=_plan_order)
     return Diagnosis(tuple(likely), tuple(rest))

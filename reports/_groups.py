@@ -50,7 +50,9 @@ def reason_class(reason: str) -> str:
         return clip(f"{head}: {kinds}")
     # Any other list (`refused, but …; …`) keeps each finding it names once, not the one cut short
     # nor the count of those it left out.
-    clauses = [clause for clause in dict.fromkeys(tail.split("; ")) if not clause.endswith(CUT) and not clause.startswith(CUT)]
+    clauses = [
+        clause for clause in dict.fromkeys(tail.split("; ")) if not clause.endswith(CUT) and not clause.startswith(CUT)
+    ]
     return clip(f"{head}: {'; '.join(clauses) or CUT}")
 
 
@@ -64,7 +66,9 @@ def _kinds(changes: str) -> str | None:
         said = [f"{match[1]} N {_plural(match[2])}" for match in counts if match]
         return _joined(said) if all(counts) and said else None
     # A change cut too short to tell (`ad…`), or the `…` that ends a list said in part, is not one to class by.
-    kinds = [kind for clause in changes.split("; ") if (kind := kind_of(clause)) is not None or not clause.endswith(CUT)]
+    kinds = [
+        kind for clause in changes.split("; ") if (kind := kind_of(clause)) is not None or not clause.endswith(CUT)
+    ]
     named = [f"{kind[0]} N {kind[2]}" for kind in kinds if kind is not None]
     return _joined(list(dict.fromkeys(named))) if named and len(named) == len(kinds) else None
 
@@ -134,7 +138,9 @@ def causes(failing: Iterable[CaseRecord]) -> tuple[Cause, ...]:
     for case in failing:
         mutation = case.case.mutation
         where = (str(mutation.kind), case.case.point, mutation.delivery)
-        by_cause.setdefault((case.verdict.kind, reason_class(case.verdict.reason)), {}).setdefault(where, []).append(case)
+        by_cause.setdefault((case.verdict.kind, reason_class(case.verdict.reason)), {}).setdefault(where, []).append(
+            case
+        )
     found = [Cause(verdict, reason, _groups(by_where)) for (verdict, reason), by_where in by_cause.items()]
     return tuple(sorted(found, key=lambda cause: (-cause.count, _VERDICT_ORDER[cause.verdict], cause.reason)))
 

@@ -156,7 +156,11 @@ def _likely(audit: Audit) -> str:
     """The reference defects the failing cases fail like, each linking to its cases in the table."""
     diagnosis = audit.diagnosis
     if not diagnosis.likely:
-        none = "<p>None: no failing case fails like a reference defect.</p>" if audit.failing else "<p>None: no case failed.</p>"
+        none = (
+            "<p>None: no failing case fails like a reference defect.</p>"
+            if audit.failing
+            else "<p>None: no case failed.</p>"
+        )
         return _section("likely", "Likely flaws", none)
     intro = (
         "<p>Each failing case's signature (mutation kind, delivery, boundary, lane, hook mode, verdict, how the request "
@@ -170,7 +174,14 @@ def _likely(audit: Audit) -> str:
          _case_link(like.representative.id, like=like.defect) + f'<code class="cmd">{escape(audit.reproduce(like.representative))}</code>')
         for like in diagnosis.likely
     ]  # fmt: skip
-    parts = [intro, _table(("cases", "fails like", "its flaw", "its signatures where the run fails", "e.g., and how to reproduce it"), rows, numeric=(0, 3))]
+    parts = [
+        intro,
+        _table(
+            ("cases", "fails like", "its flaw", "its signatures where the run fails", "e.g., and how to reproduce it"),
+            rows,
+            numeric=(0, 3),
+        ),
+    ]
     if diagnosis.unexplained:
         parts.append(
             f"<p>{len(diagnosis.unexplained):,} failing cases fail like no reference defect, "
@@ -195,7 +206,9 @@ def _causes(audit: Audit) -> str:
     listed, rest = items[:_CAUSES_LISTED], items[_CAUSES_LISTED:]
     if rest:
         count = sum(cause.count for cause in causes[_CAUSES_LISTED:])
-        listed.append(f'<details class="more-causes"><summary>{len(rest)} more causes ({count} cases)</summary>{"".join(rest)}</details>')
+        listed.append(
+            f'<details class="more-causes"><summary>{len(rest)} more causes ({count} cases)</summary>{"".join(rest)}</details>'
+        )
     return _section("causes", title, intro, "\n".join(listed))
 
 
@@ -207,7 +220,7 @@ def _cause(audit: Audit, number: int, cause: Cause) -> str:
         f'<details class="cause" id="cause-{number}"><summary><span class="count">{cause.count}</span> '
         f'{_verdict(cause.verdict)} <span class="reason">{_text(cause.reason)}</span> '
         f'<span class="muted">· {len(cause.groups)} group{plural}</span></summary>\n'
-        f'<p>First case: {_case_link(first.id, cause=str(number))}: {_text(first.verdict.reason)}'
+        f"<p>First case: {_case_link(first.id, cause=str(number))}: {_text(first.verdict.reason)}"
         f'<code class="cmd">{escape(audit.reproduce(first))}</code></p>\n'
         '<table class="groups"><thead><tr><th class="n">cases</th><th>kind · point · delivery</th>'
         f"<th>reproduce its first case (the count lists its cases)</th></tr></thead><tbody>{groups}</tbody></table>\n"
@@ -252,7 +265,9 @@ def _totals(audit: Audit) -> str:
         ended = " · ".join(f"{count} {ending}" for ending, count in endings.items())
         parts.append(f"<p>Requests ended: {_text(ended)}.</p>")
     if audit.accepted:
-        accepted = f"{len(audit.accepted)} failing cases are accepted by expectations (see below): they do not fail the gate."
+        accepted = (
+            f"{len(audit.accepted)} failing cases are accepted by expectations (see below): they do not fail the gate."
+        )
         parts.append(f"<p>{accepted}</p>")
     parts += [f"<p><strong>threshold not reached:</strong> {_text(shortfall)}</p>" for shortfall in audit.shortfalls]
     return _section("totals", "Totals", *parts)
@@ -268,7 +283,9 @@ def _matrix(audit: Audit) -> str:
         for kind in audit.kinds()
     ]
     most = max(map(_failing_in, lanes.values()), default=0)
-    by_lane = [(_code(lane), _code(mode), _cell(cell, most, lane=lane, hooks=mode)) for (lane, mode), cell in lanes.items()]
+    by_lane = [
+        (_code(lane), _code(mode), _cell(cell, most, lane=lane, hooks=mode)) for (lane, mode), cell in lanes.items()
+    ]
     return _section(
         "matrix",
         "Matrix: mutation kind × injection point",
@@ -295,7 +312,11 @@ def _cell(counts: Counter[VerdictKind], most: int, **state: str) -> str:
     in_scope = sum(n for kind, n in counts.items() if kind is not VerdictKind.EQUIVALENT)
     if not in_scope:
         tooltip = f"{counts[VerdictKind.EQUIVALENT]} equivalent" if counts else "no cases"
-        return _filter_link('<span class="none">—</span>', title=tooltip, **state) if counts else '<span class="none">—</span>'
+        return (
+            _filter_link('<span class="none">—</span>', title=tooltip, **state)
+            if counts
+            else '<span class="none">—</span>'
+        )
     failing = _failing_in(counts)
     shade = -(-failing * _SHADES // most) if failing else 0  # rounded up: any failure shows
     passing = counts[VerdictKind.KILLED] + counts[VerdictKind.PASSED]
@@ -308,7 +329,10 @@ def _pairing(audit: Audit) -> str:
     run = audit.run
     if not run.red_target:
         return _section("pairing", "RED/GREEN pairing", "<p>Pairing was off: no red target.</p>")
-    rows = [(_code(kind), str(cases), str(red), str(controlled)) for kind, (cases, red, controlled) in audit.pairing().items()]
+    rows = [
+        (_code(kind), str(cases), str(red), str(controlled))
+        for kind, (cases, red, controlled) in audit.pairing().items()
+    ]
     return _section(
         "pairing",
         "RED/GREEN pairing",
@@ -338,14 +362,25 @@ def _defects(audit: Audit) -> str:
         "Defect kill matrix",
         f"<p>{killed} of {len(audit.defects)} reference defects are killed: a case kills one when the defect lets it "
         "survive or falsely rejects it while <code>reference:guarded</code> passes it.</p>",
-        _table(("defect", *map(_code, kinds), "killed by", "first killing case"), rows, numeric=range(1, len(kinds) + 2)),
+        _table(
+            ("defect", *map(_code, kinds), "killed by", "first killing case"), rows, numeric=range(1, len(kinds) + 2)
+        ),
     )
 
 
 def _expectations(audit: Audit) -> str:
     if not audit.expectations:
         return _section("expectations", "Expectations", "<p>None: no deviation is accepted.</p>")
-    header = ("cases", "verdict accepted", "reason", "expires", "standing", "why", "planned cases named", "cases accepted")
+    header = (
+        "cases",
+        "verdict accepted",
+        "reason",
+        "expires",
+        "standing",
+        "why",
+        "planned cases named",
+        "cases accepted",
+    )
     rows = [
         (_code(e.case), _code(e.verdict), _text(e.reason), _text(e.expires.isoformat()), _standing(j.standing),
          _text(j.why), _named(audit, j), str(len(j.cases)))
@@ -355,7 +390,8 @@ def _expectations(audit: Audit) -> str:
     parts = [_table(header, rows, numeric=(6, 7))]
     if audit.accepted:
         accepted = (
-            f"<li>{_verdict(case.verdict.kind)} {_case_link(case.id)}: {_text(case.verdict.reason)}</li>" for case in audit.accepted
+            f"<li>{_verdict(case.verdict.kind)} {_case_link(case.id)}: {_text(case.verdict.reason)}</li>"
+            for case in audit.accepted
         )
         parts.append("<p>Accepted cases:</p>\n<ul>" + "".join(accepted) + "</ul>")
     return _section("expectations", "Expectations", *parts)
@@ -373,7 +409,11 @@ def _standing(standing: Standing) -> str:
 def _scenarios(audit: Audit) -> str:
     scenarios = audit.run.scenarios
     rows = [
-        (_code(s.id), *map(_text, (s.mode, s.lane, s.outcome)), f'<code title="{_text(s.digest)}">{_text(s.digest[:12])}</code>')
+        (
+            _code(s.id),
+            *map(_text, (s.mode, s.lane, s.outcome)),
+            f'<code title="{_text(s.digest)}">{_text(s.digest[:12])}</code>',
+        )
         for s in scenarios
     ]
     header = ("scenario", "mode", "lane", "unmutated outcome", "sha256")
@@ -385,7 +425,12 @@ def _scope() -> str:
         return "<ul>" + "".join(f"<li>{_text(line)}</li>" for line in lines) + "</ul>"
 
     return _section(
-        "scope", "Scope", "<p>What this run proves:</p>", items(PROVES), "<p>What it does not prove:</p>", items(DOES_NOT_PROVE)
+        "scope",
+        "Scope",
+        "<p>What this run proves:</p>",
+        items(PROVES),
+        "<p>What it does not prove:</p>",
+        items(DOES_NOT_PROVE),
     )
 
 
@@ -414,7 +459,7 @@ def _browser(audit: Audit) -> str:
         "listed above with its first case's reproduce command, and results.json holds every case.</p></noscript>\n"
         '<div id="case-browser" hidden>\n'
         f'<div class="filters">{selects}'
-        "<label>group (a cause's links set it)<input id=\"f-group\" readonly placeholder=\"all\"></label>"
+        '<label>group (a cause\'s links set it)<input id="f-group" readonly placeholder="all"></label>'
         '<label>search ids, reasons, diffs, ledger and facts<input type="search" id="f-q" autocomplete="off"></label>'
         '<button type="button" id="case-reset">clear filters</button></div>\n'
         '<output id="case-count" for="f-verdict f-kind f-point f-lane f-hooks f-scenario f-like f-cause f-group f-q" aria-live="polite">'

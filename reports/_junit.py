@@ -79,7 +79,9 @@ def _serialized(element: ET.Element) -> bytes:
     return ET.tostring(element, encoding="utf-8")
 
 
-def _suite(name: str, cases: Sequence[CaseRecord], audit: Audit, *, failures: int | None = None, tests: int | None = None) -> ET.Element:
+def _suite(
+    name: str, cases: Sequence[CaseRecord], audit: Audit, *, failures: int | None = None, tests: int | None = None
+) -> ET.Element:
     suite = ET.Element("testsuite", name=printable(name))
     skipped = sum(case.verdict.kind is VerdictKind.EQUIVALENT or audit.is_accepted(case) for case in cases)
     failed = sum(audit.is_failing(case) for case in cases) if failures is None else failures

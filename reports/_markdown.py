@@ -38,7 +38,9 @@ MAX_ACCEPTED = 50
 #: Characters of a reason class shown: a target's own message may be long.
 MAX_REASON = 240
 #: Where the full list of failing cases is, for every place the audit stops listing.
-FULL_LIST = "results.json has every case with its evidence, and junit.xml (`--format junit`) one failed test per failing case"
+FULL_LIST = (
+    "results.json has every case with its evidence, and junit.xml (`--format junit`) one failed test per failing case"
+)
 
 
 def render_markdown(audit: Audit) -> str:
@@ -146,7 +148,10 @@ def _pairing(audit: Audit) -> Iterable[str]:
         f"{_code(run.red_target)} and pass on {_code(run.target)}. {audit.red_failing} fail on the red target."
     )
     yield ""
-    rows = [(f"`{kind}`", str(cases), str(red), str(controlled)) for kind, (cases, red, controlled) in audit.pairing().items()]
+    rows = [
+        (f"`{kind}`", str(cases), str(red), str(controlled))
+        for kind, (cases, red, controlled) in audit.pairing().items()
+    ]
     yield from _table(("kind", "cases", "fail on red target", "controlled"), rows)
 
 
@@ -195,12 +200,16 @@ def _likely(audit: Audit) -> Iterable[str]:
          _command(audit.reproduce(like.representative)))
         for like in diagnosis.likely
     ]  # fmt: skip
-    yield from _table(("fails like", "its flaw", "cases", "its signatures where the run fails", "e.g.", "reproduce"), rows)
+    yield from _table(
+        ("fails like", "its flaw", "cases", "its signatures where the run fails", "e.g.", "reproduce"), rows
+    )
     if diagnosis.unexplained:
         unexplained = diagnosis.unexplained_causes
         yield f"{len(diagnosis.unexplained):,} failing cases fail like no reference defect, in {len(unexplained)} causes; the largest:"
         yield ""
-        yield from (f"- `{cause.verdict}` × {cause.count}: {_reason(cause.reason)}" for cause in unexplained[:MAX_EXAMPLES])
+        yield from (
+            f"- `{cause.verdict}` × {cause.count}: {_reason(cause.reason)}" for cause in unexplained[:MAX_EXAMPLES]
+        )
         yield ""
 
 
@@ -222,7 +231,9 @@ def _causes(audit: Audit) -> Iterable[str]:
          _reason(cause.reason), _prose(cause.groups[0].where), str(len(cause.groups)))
         for number, cause in enumerate(causes[:MAX_CAUSES], 1)
     ]  # fmt: skip
-    yield from _table(("#", "cases", "verdict", "reason class", "largest group: kind · point · delivery", "groups"), rows)
+    yield from _table(
+        ("#", "cases", "verdict", "reason class", "largest group: kind · point · delivery", "groups"), rows
+    )
     if len(causes) > MAX_CAUSES:
         rest = causes[MAX_CAUSES:]
         yield f"{len(rest)} more causes ({sum(cause.count for cause in rest)} cases) are not shown: {FULL_LIST}."
@@ -246,7 +257,10 @@ def _cause(audit: Audit, number: int, cause: Cause) -> Iterable[str]:
         yield "- also: " + ", ".join(_code(case.id) for case in others)
     yield ""
     shown = cause.groups[:MAX_GROUPS_SHOWN]
-    rows = [(str(g.count), f"`{g.kind}`", _code(g.point), f"`{g.delivery}`", _command(audit.reproduce(g.representative))) for g in shown]
+    rows = [
+        (str(g.count), f"`{g.kind}`", _code(g.point), f"`{g.delivery}`", _command(audit.reproduce(g.representative)))
+        for g in shown
+    ]
     yield from _table(("cases", "kind", "point", "delivery", "reproduce its first case"), rows)
     if len(cause.groups) > len(shown):
         rest = cause.groups[len(shown) :]
@@ -266,11 +280,21 @@ def _expectations(audit: Audit) -> Iterable[str]:
         yield ""
         return
     rows = [
-        (_code(e.case), f"`{e.verdict}`", _prose(e.reason), e.expires.isoformat(), f"**{j.standing}**", _prose(j.why), _named(audit, j))
+        (
+            _code(e.case),
+            f"`{e.verdict}`",
+            _prose(e.reason),
+            e.expires.isoformat(),
+            f"**{j.standing}**",
+            _prose(j.why),
+            _named(audit, j),
+        )
         for j in audit.expectations
         for e in (j.expectation,)
     ]
-    yield from _table(("cases", "verdict accepted", "reason", "expires", "standing", "why", "planned cases named"), rows)
+    yield from _table(
+        ("cases", "verdict accepted", "reason", "expires", "standing", "why", "planned cases named"), rows
+    )
     if audit.accepted:
         yield "Accepted cases:"
         yield ""

@@ -23,7 +23,9 @@ class MutantsView:
         run = self.run
         # Source text, paths and reasons come from the user's files and targets: plain Text, never
         # markup, and through `printable`, so no control or bidi character in them acts on the terminal.
-        yield Text(printable(f"mutants of {_shown(run.path)} on {run.target} ({run.cases} cases that pass on it unmutated)"))
+        yield Text(
+            printable(f"mutants of {_shown(run.path)} on {run.target} ({run.cases} cases that pass on it unmutated)")
+        )
         for result in run.results:
             mutant = result.mutant
             yield Text.assemble(

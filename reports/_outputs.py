@@ -38,7 +38,12 @@ class ReportFormat(enum.StrEnum):
         return iter([_RENDERERS[self](audit)])
 
 
-_FILE_NAMES = {ReportFormat.MD: "audit.md", ReportFormat.HTML: "report.html", ReportFormat.JUNIT: "junit.xml", ReportFormat.JSON: "audit.json"}
+_FILE_NAMES = {
+    ReportFormat.MD: "audit.md",
+    ReportFormat.HTML: "report.html",
+    ReportFormat.JUNIT: "junit.xml",
+    ReportFormat.JSON: "audit.json",
+}
 _RENDERERS: dict[ReportFormat, Callable[[Audit], bytes]] = {
     ReportFormat.MD: lambda audit: render_markdown(audit).encode(),
     ReportFormat.HTML: lambda audit: render_html(audit).encode(),

@@ -38,7 +38,9 @@ class ReproductionView:
         yield _line(f"points   {', '.join(observed.points) or 'none offered'}")
         for index, ruling in enumerate(r.rulings):
             yield _line(f"{'facts' if index == 0 else '':9}{ruling}")
-        yield _line("gateway  " + ("no dispatch" if not observed.dispatches else f"{len(observed.dispatches)} dispatch(es)"))
+        yield _line(
+            "gateway  " + ("no dispatch" if not observed.dispatches else f"{len(observed.dispatches)} dispatch(es)")
+        )
         for dispatch, diff in zip(observed.dispatches, r.sent_diffs, strict=True):
             yield from _sent(dispatch, diff, "the expected surface")
         for index, line in enumerate(observed.stale or observed.first_run):
@@ -56,7 +58,9 @@ class ReproductionView:
             yield _line(f"raised   the ledger's refusal of a settlement out of run(): {stop.note}")
         yield from _next_request(r)
         verdict = r.verdict
-        yield Text.assemble("verdict  ", (verdict.kind.value, f"toolsurface.{verdict.kind.value}"), f" — {printable(verdict.reason)}")
+        yield Text.assemble(
+            "verdict  ", (verdict.kind.value, f"toolsurface.{verdict.kind.value}"), f" — {printable(verdict.reason)}"
+        )
 
 
 def _next_request(r: Reproduction) -> Iterator[Text]:

@@ -108,7 +108,11 @@ class ScanReport:
             )
             yield Text(printable(f"    {finding.source.strip()}"))
             if len(finding.flow) > 1:
-                yield Text(printable(f"    path: {' → '.join(f'{step.line}:{step.column} {step.label}' for step in finding.flow)}"))
+                yield Text(
+                    printable(
+                        f"    path: {' → '.join(f'{step.line}:{step.column} {step.label}' for step in finding.flow)}"
+                    )
+                )
         for failure in self.failures:
             yield Text(printable(f"error: {failure.problem}"), style="toolsurface.error")
         for skip in self.skipped:
@@ -177,8 +181,14 @@ def scan_sarif(report: ScanReport, root: Path, version: str, rules: Sequence[Rul
             result["suppressions"] = [{"kind": "inSource", "justification": "# toolsurface: ignore"}]
         results.append(result)
     notifications = [
-        *({"level": "error", "message": {"text": failure.problem}, "locations": [_place(failure.path, root)]} for failure in report.failures),
-        *({"level": "note", "message": {"text": f"skipped: {skip.reason}"}, "locations": [_place(skip.path, root)]} for skip in report.skipped),
+        *(
+            {"level": "error", "message": {"text": failure.problem}, "locations": [_place(failure.path, root)]}
+            for failure in report.failures
+        ),
+        *(
+            {"level": "note", "message": {"text": f"skipped: {skip.reason}"}, "locations": [_place(skip.path, root)]}
+            for skip in report.skipped
+        ),
         *({"level": "warning", "message": {"text": note}} for note in report.notes),
     ]
     return {
@@ -195,7 +205,9 @@ def scan_sarif(report: ScanReport, root: Path, version: str, rules: Sequence[Rul
                     }
                 },
                 "originalUriBaseIds": {"%SRCROOT%": {"uri": root.resolve().as_uri() + "/"}},
-                "invocations": [{"executionSuccessful": not report.failures, "toolExecutionNotifications": notifications}],
+                "invocations": [
+                    {"executionSuccessful": not report.failures, "toolExecutionNotifications": notifications}
+                ],
                 "results": results,
             }
         ],
@@ -228,7 +240,12 @@ def _location(artifact: dict[str, str], finding: Finding) -> dict[str, Any]:
 def _step(artifact: dict[str, str], step: Step) -> dict[str, Any]:
     """One step of a finding's flow as a thread flow location: where, and what happens there."""
     region = {"startLine": step.line, "startColumn": step.column}
-    return {"location": {"physicalLocation": {"artifactLocation": artifact, "region": region}, "message": {"text": step.label}}}
+    return {
+        "location": {
+            "physicalLocation": {"artifactLocation": artifact, "region": region},
+            "message": {"text": step.label},
+        }
+    }
 
 
 def _place(path: str, root: Path) -> dict[str, Any]:

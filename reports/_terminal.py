@@ -74,17 +74,26 @@ class RunSummary:
         table.add_row("total", *(str(total[kind]) for kind in VerdictKind), style="bold")
         parts: list[RenderableType] = [table]
         if endings := audit.endings():
-            parts.append(Text("requests ended: " + " · ".join(f"{count} {ending}" for ending, count in endings.items())))
+            parts.append(
+                Text("requests ended: " + " · ".join(f"{count} {ending}" for ending, count in endings.items()))
+            )
         if run.red_target:
             parts.append(
-                Text(f"red target {printable(run.red_target)}: {audit.red_failing} of {audit.count} cases fail there; "
-                     f"{audit.controlled} controlled (RED there, GREEN here)")
+                Text(
+                    f"red target {printable(run.red_target)}: {audit.red_failing} of {audit.count} cases fail there; "
+                    f"{audit.controlled} controlled (RED there, GREEN here)"
+                )
             )
         if audit.defects is not None:
             alive = [printable(row.name) for row in audit.defects if not row.kills]  # as results.json names them
             killed = len(audit.defects) - len(alive)
             line = f"reference defects: {killed} of {len(audit.defects)} killed"
-            parts.append(Text(line + (f"; not killed: {', '.join(alive)}" if alive else ""), style="toolsurface.fail" if alive else ""))
+            parts.append(
+                Text(
+                    line + (f"; not killed: {', '.join(alive)}" if alive else ""),
+                    style="toolsurface.fail" if alive else "",
+                )
+            )
         parts += self._likely()
         parts += self._causes()
         if audit.accepted:
@@ -94,14 +103,18 @@ class RunSummary:
                 entry = printable(f"expectation {judged.expectation.case}: {judged.why}")
                 parts.append(Text.assemble((f"{judged.standing:>12} ", "toolsurface.fail"), entry))
         for judged in audit.broad:
-            entry = printable(f"expectation {judged.expectation.case} ({judged.expectation.verdict}): {audit.reach(judged)}")
+            entry = printable(
+                f"expectation {judged.expectation.case} ({judged.expectation.verdict}): {audit.reach(judged)}"
+            )
             parts.append(Text.assemble((f"{'broad':>12} ", "toolsurface.broad"), entry))
         for shortfall in audit.shortfalls:
             parts.append(Text.assemble(("   threshold ", "toolsurface.fail"), printable(shortfall)))
         if audit.ok:
             parts.append(Text(f"PASS: {audit.headline}", style="toolsurface.ok"))
         else:
-            parts.append(Text(f"FAIL: {self._why_failed()}; results: {printable(self.results_path)}", style="toolsurface.fail"))
+            parts.append(
+                Text(f"FAIL: {self._why_failed()}; results: {printable(self.results_path)}", style="toolsurface.fail")
+            )
         yield Group(*parts)
 
     def _likely(self) -> list[RenderableType]:
@@ -111,7 +124,11 @@ class RunSummary:
         diagnosis = audit.diagnosis
         if not diagnosis.likely:
             return []
-        parts: list[RenderableType] = [Text("likely flaws (the reference defects these failures look like; see the causes below for why each failed):")]
+        parts: list[RenderableType] = [
+            Text(
+                "likely flaws (the reference defects these failures look like; see the causes below for why each failed):"
+            )
+        ]
         for likeness in diagnosis.likely[:MAX_LIKELY]:
             case = likeness.representative
             head = f"fails like {printable(likeness.defect)} ({printable(likeness.flaw)}): {likeness.count:,} cases"
@@ -121,10 +138,18 @@ class RunSummary:
             parts.append(Text(f"             {audit.reproduce(case)}", style="toolsurface.command"))
         if len(diagnosis.likely) > MAX_LIKELY:
             rest = diagnosis.likely[MAX_LIKELY:]
-            parts.append(Text(f"  … and {len(rest)} more likely flaws ({sum(like.count for like in rest):,} cases): the audit lists them"))
+            parts.append(
+                Text(
+                    f"  … and {len(rest)} more likely flaws ({sum(like.count for like in rest):,} cases): the audit lists them"
+                )
+            )
         if diagnosis.unexplained:
             unexplained = len(diagnosis.unexplained)
-            parts.append(Text(f"  {unexplained:,} failing cases fail like no reference defect, in {len(diagnosis.unexplained_causes)} causes"))
+            parts.append(
+                Text(
+                    f"  {unexplained:,} failing cases fail like no reference defect, in {len(diagnosis.unexplained_causes)} causes"
+                )
+            )
         return parts
 
     def _causes(self) -> list[RenderableType]:
@@ -136,7 +161,11 @@ class RunSummary:
         for cause in causes[:MAX_CAUSES]:
             case = cause.representative
             kind = cause.verdict.value
-            parts.append(Text.assemble((f"{kind:>12} ", f"toolsurface.{kind}"), f"× {cause.count}: {clip(printable(cause.reason))}"))
+            parts.append(
+                Text.assemble(
+                    (f"{kind:>12} ", f"toolsurface.{kind}"), f"× {cause.count}: {clip(printable(cause.reason))}"
+                )
+            )
             parts.append(Text(f"             {printable(case.id)}"))
             if case.verdict.reason != cause.reason:
                 parts.append(Text(f"             {clip(printable(case.verdict.reason))}"))
@@ -148,7 +177,11 @@ class RunSummary:
         if len(causes) > MAX_CAUSES:
             rest = causes[MAX_CAUSES:]
             cases = sum(cause.count for cause in rest)
-            parts.append(Text(f"… and {len(rest)} more causes ({cases} cases): the audit lists them, {printable(self.results_path)} has every case"))
+            parts.append(
+                Text(
+                    f"… and {len(rest)} more causes ({cases} cases): the audit lists them, {printable(self.results_path)} has every case"
+                )
+            )
         return parts
 
     def _why_failed(self) -> str:

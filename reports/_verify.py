@@ -34,10 +34,15 @@ class VerificationView:
         for difference in found.differences:
             yield from _difference(difference)
         if found.ok:
-            yield Text.assemble(("PASS", "toolsurface.ok"), f": every re-run verdict is the recorded one ({found.sampled:,} cases)")
+            yield Text.assemble(
+                ("PASS", "toolsurface.ok"), f": every re-run verdict is the recorded one ({found.sampled:,} cases)"
+            )
         else:
             differ = len(found.differences)
-            yield Text.assemble(("FAIL", "toolsurface.fail"), f": {differ:,} of {found.sampled:,} re-run cases differ from the recorded verdicts")
+            yield Text.assemble(
+                ("FAIL", "toolsurface.fail"),
+                f": {differ:,} of {found.sampled:,} re-run cases differ from the recorded verdicts",
+            )
 
 
 def _difference(difference: Difference) -> Iterator[Text]:

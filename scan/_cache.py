@@ -74,7 +74,8 @@ def load(cache_dir: Path, key: str, path: str) -> FileScanned | None:
     ):
         return None
     findings = tuple(
-        Finding(path=path, **{**finding, "flow": tuple(Step(**step) for step in finding["flow"])}) for finding in entry["findings"]
+        Finding(path=path, **{**finding, "flow": tuple(Step(**step) for step in finding["flow"])})
+        for finding in entry["findings"]
     )
     return FileScanned(path, findings, parsed=entry["parsed"], dispatches=entry["dispatches"])
 
@@ -83,7 +84,10 @@ def _is_finding(value: Any) -> bool:
     return (
         isinstance(value, dict)
         and value.keys() == {*_FIELDS, "flow"}
-        and all(type(value[name]) is _TYPES[kind if isinstance(kind, str) else kind.__name__] for name, kind in _FIELDS.items())
+        and all(
+            type(value[name]) is _TYPES[kind if isinstance(kind, str) else kind.__name__]
+            for name, kind in _FIELDS.items()
+        )
         and isinstance(value["flow"], list)
         and bool(value["flow"])
         and all(_is_step(step) for step in value["flow"])
@@ -91,7 +95,11 @@ def _is_finding(value: Any) -> bool:
 
 
 def _is_step(value: Any) -> bool:
-    return isinstance(value, dict) and value.keys() == _STEP.keys() and all(type(value[name]) is kind for name, kind in _STEP.items())
+    return (
+        isinstance(value, dict)
+        and value.keys() == _STEP.keys()
+        and all(type(value[name]) is kind for name, kind in _STEP.items())
+    )
 
 
 def store(cache_dir: Path, key: str, result: FileScanned) -> None:
@@ -100,12 +108,13 @@ def store(cache_dir: Path, key: str, result: FileScanned) -> None:
     temporary = target.with_suffix(f".{os.getpid()}.part")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        temporary.write_bytes(orjson.dumps({"parsed": result.parsed, "dispatches": result.dispatches, "findings": findings}))
+        temporary.write_bytes(
+            orjson.dumps({"parsed": result.parsed, "dispatches": result.dispatches, "findings": findings})
+        )
         os.replace(temporary, target)
     except OSError:  # a cache that cannot be written only costs time, but leaves no partial entry
         with contextlib.suppress(OSError):
             temporary.unlink(missing_ok=True)
-
 
 
 class Cache:
@@ -151,7 +160,9 @@ class Cache:
         with contextlib.suppress(OSError):  # a cache that cannot be written only costs time
             self.folder.mkdir(parents=True, exist_ok=True)
             full = self._quiet.exists() and self._quiet.stat().st_size > self._MOST
-            descriptor = os.open(self._quiet, os.O_WRONLY | os.O_CREAT | os.O_APPEND | (os.O_TRUNC if full else 0), 0o644)
+            descriptor = os.open(
+                self._quiet, os.O_WRONLY | os.O_CREAT | os.O_APPEND | (os.O_TRUNC if full else 0), 0o644
+            )
             try:
                 os.write(descriptor, "".join(self._added).encode())
             finally:

@@ -159,7 +159,9 @@ class _Builder:
         self.failures.append(failures)
         return len(self.units) - 1
 
-    def code(self, code: cst.CSTNode | None, exits: _Exits, frontier: list[int], completes: Completed | None = None) -> int:
+    def code(
+        self, code: cst.CSTNode | None, exits: _Exits, frontier: list[int], completes: Completed | None = None
+    ) -> int:
         """A unit where `code` runs, entered from `frontier`."""
         if code is None:
             return self.join(frontier, completes)
@@ -200,7 +202,9 @@ class _Builder:
             return [self.join(frontier, statement)]
         return [self.join(ends, statement)]
 
-    def line(self, line: cst.SimpleStatementLine | cst.SimpleStatementSuite, frontier: list[int], exits: _Exits) -> list[int]:
+    def line(
+        self, line: cst.SimpleStatementLine | cst.SimpleStatementSuite, frontier: list[int], exits: _Exits
+    ) -> list[int]:
         index = self.code(line, exits, frontier, completes=line)
         for small in line.body:  # the first jump decides; the rest of the line never runs
             if isinstance(small, cst.Return):
@@ -294,7 +298,9 @@ class _Builder:
 
             return _once(built)
 
-        return _Exits(copy(exits.returns), copy(exits.raises), copy(exits.escapes), copy(exits.breaks), copy(exits.continues))
+        return _Exits(
+            copy(exits.returns), copy(exits.raises), copy(exits.escapes), copy(exits.breaks), copy(exits.continues)
+        )
 
 
 def irrefutable(pattern: cst.MatchPattern) -> bool:

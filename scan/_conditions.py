@@ -67,7 +67,12 @@ def type_tested(test: cst.BaseExpression, setting: Setting) -> str:
     if len(rest) != 1 or len(parts) == 1 or decided(test, setting) is False:
         return ""
     (part,) = rest
-    if isinstance(part, cst.Call) and dotted(part.func) == "isinstance" and part.args and isinstance(part.args[0].value, cst.Name):
+    if (
+        isinstance(part, cst.Call)
+        and dotted(part.func) == "isinstance"
+        and part.args
+        and isinstance(part.args[0].value, cst.Name)
+    ):
         return part.args[0].value.value
     return ""
 
@@ -83,7 +88,11 @@ def _bare(test: cst.BaseExpression) -> Iterator[tuple[str, bool]]:
     for part in _conjuncts(test):
         if isinstance(part, cst.Name):
             yield part.value, True
-        elif isinstance(part, cst.UnaryOperation) and isinstance(part.operator, cst.Not) and isinstance(part.expression, cst.Name):
+        elif (
+            isinstance(part, cst.UnaryOperation)
+            and isinstance(part.operator, cst.Not)
+            and isinstance(part.expression, cst.Name)
+        ):
             yield part.expression.value, False
 
 
@@ -96,7 +105,17 @@ def _boolean(param: cst.Param) -> bool:
 def _rebound(tree: Tree, function: cst.FunctionDef) -> set[str]:
     """Names the function (or a closure of it) assigns, loops over, binds with `as`, or declares nonlocal."""
     names: set[str] = set()
-    for node in tree.findall(function.body, cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr, cst.AsName, cst.Nonlocal, cst.Global):
+    for node in tree.findall(
+        function.body,
+        cst.Assign,
+        cst.AnnAssign,
+        cst.AugAssign,
+        cst.For,
+        cst.NamedExpr,
+        cst.AsName,
+        cst.Nonlocal,
+        cst.Global,
+    ):
         if isinstance(node, cst.Assign):
             targets: list[cst.CSTNode] = [target.target for target in node.targets]
         elif isinstance(node, cst.Nonlocal | cst.Global):

@@ -74,7 +74,9 @@ TIME_LIMIT_MAX = 86_400
 def time_limit(value: object, where: str) -> float:
     """Seconds one file may take: a positive number (TOML's `30` or `2.5`), at most a day."""
     if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= TIME_LIMIT_MAX:
-        raise UsageError(f"{where}: expected a positive number of seconds, at most {TIME_LIMIT_MAX} (a day), got {value!r}")
+        raise UsageError(
+            f"{where}: expected a positive number of seconds, at most {TIME_LIMIT_MAX} (a day), got {value!r}"
+        )
     return float(value)
 
 

@@ -51,7 +51,7 @@ def _parse_problem(error: cst.ParserSyntaxError) -> str:
     """`line:col: cannot parse: what was expected`, 1-based, one line."""
     at = _AT.match(error.message)
     line, column = (int(at.group(1)), max(1, int(at.group(2)))) if at else (error.editor_line, error.editor_column)
-    detail = error.message[at.end():] if at else error.message.removeprefix("parser error: ")
+    detail = error.message[at.end() :] if at else error.message.removeprefix("parser error: ")
     return f"{line}:{column}: cannot parse: {' '.join(detail.split())}"
 
 
@@ -123,7 +123,9 @@ def _needed(source: str, parsed: ast.Module | None, config: ScanConfig, rules: S
     commenting = [rule.needs(config) for rule in rules if rule.reads_comments]
 
     def needed(body: Body) -> bool:
-        return any(map(body.text.meets, needs)) or any(all(map(Text(body.source).meets, wanted)) for wanted in commenting)
+        return any(map(body.text.meets, needs)) or any(
+            all(map(Text(body.source).meets, wanted)) for wanted in commenting
+        )
 
     kept, held = shape.keep(kept, needed)
     if not (kept or held or commenting or any(map(shape.module_text.meets, needs))):
@@ -144,7 +146,11 @@ def _scan(source: str, path: str, config: ScanConfig, rules: Sequence[Rule]) -> 
         module = cst.parse_module(needed)
         tree = Tree(module)
         dispatches = len(dispatch_calls(tree, config))
-        hits = [(rule, found if isinstance(found, Match) else Match(found)) for rule in rules for found in rule.matches(tree, config)]
+        hits = [
+            (rule, found if isinstance(found, Match) else Match(found))
+            for rule in rules
+            for found in rule.matches(tree, config)
+        ]
         if not hits:
             return FileScanned(path, (), parsed=True, dispatches=dispatches)
         reported = [node for _, match in hits for node in (match.node, *(node for node, _ in match.before))]

@@ -25,7 +25,12 @@ _SKIPPED_DIRS = frozenset({"__pycache__", "node_modules", "site-packages"})
 #: Suffixes a path given by name may have to be read as Python source.
 _SOURCE_SUFFIXES = (".py", ".pyi")
 #: Kinds of file that are never opened, by the name a line reports them with.
-_SPECIAL = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"))
+_SPECIAL = (
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
 
 #: One path of a walk: a file to read, or what happened to a path that will not be read.
 Found = Path | FileFailed | FileSkipped
@@ -49,7 +54,14 @@ def python_files(paths: Iterable[Path | str]) -> list[Found]:
         if stat.S_ISDIR(mode):
             found.extend(sorted(_walk(path), key=lambda item: _parts(item, path)))
         elif stat.S_ISREG(mode):
-            found.append(path if _is_source(path) else FileFailed(str(path), f"{path}: not Python source (expected a .py or .pyi file, or a script that starts with a python #! line)"))
+            found.append(
+                path
+                if _is_source(path)
+                else FileFailed(
+                    str(path),
+                    f"{path}: not Python source (expected a .py or .pyi file, or a script that starts with a python #! line)",
+                )
+            )
         else:
             found.append(FileSkipped(str(path), f"{_kind(mode)}, never opened"))
     return found
@@ -71,7 +83,10 @@ def _walk(root: Path) -> Iterator[Found]:
         if key in walked:
             first = walked[key]
             loop = first == root or first in folder.parents or _resolves_inside(folder, first)
-            yield FileSkipped(str(folder), f"a link back to {first}, a loop; walked once" if loop else f"the same folder as {first}, walked once")
+            yield FileSkipped(
+                str(folder),
+                f"a link back to {first}, a loop; walked once" if loop else f"the same folder as {first}, walked once",
+            )
             continue
         walked[key] = folder
         for entry in entries:

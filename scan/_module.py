@@ -114,4 +114,3 @@ def callee_name(call: cst.Call) -> str:
     name = dotted(call.func)
     head, _, last = name.rpartition(".")
     return last if head in {"", "self", "cls"} else ""
-

@@ -136,7 +136,9 @@ class Outline:
     def handed_to(self, names: Iterable[str]) -> frozenset[str]:
         """The names handed to a call of any of these (by last part): functions and classes registered."""
         last = {name.rsplit(".", 1)[-1] for name in names}
-        return frozenset(handed for callee, all_handed in self.handed.items() if callee in last for handed in all_handed)
+        return frozenset(
+            handed for callee, all_handed in self.handed.items() if callee in last for handed in all_handed
+        )
 
     def hooks(self, unit: Unit, config: ScanConfig) -> bool:
         """Whether the unit may run as a hook, as `Tree.hook_functions` reads one: named or decorated
@@ -246,8 +248,14 @@ class Outline:
         a string of as many lines, at its own indentation. One token keeps the lines where they
         were, where empty lines would each cost libcst a node; a class body keeps a statement."""
         out = list(lines)
-        spans: list[tuple[ast.stmt, int, int]] = [(body.node, *_span(body.node)) for body in self.bodies if id(body.node) not in held]
-        spans += [(unit.node, unit.start, unit.end) for unit in self.units if id(unit) not in kept and (unit.owner is None or id(unit.owner) in held)]
+        spans: list[tuple[ast.stmt, int, int]] = [
+            (body.node, *_span(body.node)) for body in self.bodies if id(body.node) not in held
+        ]
+        spans += [
+            (unit.node, unit.start, unit.end)
+            for unit in self.units
+            if id(unit) not in kept and (unit.owner is None or id(unit.owner) in held)
+        ]
         for node, start, end in spans:
             indent = " " * node.col_offset
             if end - start == 1:
@@ -325,7 +333,12 @@ def outline(module: ast.Module, lines: list[str]) -> Outline:
     for facts, attributes_only in ((beside, False), *((facts, True) for _, _, facts in read)):
         for bound, meant in _bindings(facts.bindings, attributes_only):
             stands.setdefault(bound, []).append(meant)
-    imported = {alias: name.rsplit(".", 1)[-1] for node in beside.bindings if isinstance(node, ast.Import | ast.ImportFrom) for alias, name in _aliases(node)}
+    imported = {
+        alias: name.rsplit(".", 1)[-1]
+        for node in beside.bindings
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        for alias, name in _aliases(node)
+    }
     units = []
     for function, owner, facts in read:
         start, end = _span(function)
@@ -343,17 +356,49 @@ def outline(module: ast.Module, lines: list[str]) -> Outline:
     for _, _, facts in read:
         for callee, names in facts.handed.items():
             handed[callee] = handed.get(callee, frozenset()) | names
-    module_bound = {_last(target) for node in module.body if isinstance(node, ast.Assign | ast.AnnAssign) for target in _targets(node)}
+    module_bound = {
+        _last(target)
+        for node in module.body
+        if isinstance(node, ast.Assign | ast.AnnAssign)
+        for target in _targets(node)
+    }
     methods: dict[str, list[str]] = {}
     for _, owner, facts in read:
         if owner is not None:
             methods.setdefault(owner.name, []).append(facts.text)
     texts = {klass.name: Text(" ".join([facts.text, *methods.get(klass.name, ())])) for klass, facts in bodies}
     blankable = [
-        *(Body(klass, Text(facts.text), frozenset(facts.uses), "".join(lines[slice(*_span(klass))]), frozenset({klass.name})) for klass, facts in bodies),
-        *(Body(statement, Text(facts.text), frozenset(facts.uses), "".join(lines[slice(*_span(statement))]), _binds(statement)) for statement, facts in loose),
+        *(
+            Body(
+                klass,
+                Text(facts.text),
+                frozenset(facts.uses),
+                "".join(lines[slice(*_span(klass))]),
+                frozenset({klass.name}),
+            )
+            for klass, facts in bodies
+        ),
+        *(
+            Body(
+                statement,
+                Text(facts.text),
+                frozenset(facts.uses),
+                "".join(lines[slice(*_span(statement))]),
+                _binds(statement),
+            )
+            for statement, facts in loose
+        ),
     ]
-    return Outline(tuple(units), classes, handed, texts, frozenset(module_bound) - {""}, tuple(blankable), frozenset(statements.uses), Text(statements.text))
+    return Outline(
+        tuple(units),
+        classes,
+        handed,
+        texts,
+        frozenset(module_bound) - {""},
+        tuple(blankable),
+        frozenset(statements.uses),
+        Text(statements.text),
+    )
 
 
 def _shared_lines(statements: list[ast.stmt]) -> set[int]:
@@ -476,7 +521,12 @@ class _Facts:
         if isinstance(func, ast.Attribute):
             self.methods.add((_root(func.value), func.attr))
         self.calls_result = self.calls_result or isinstance(func, ast.Call)
-        self.constructs = self.constructs or isinstance(func, ast.Call) or last in {"cls", "__class__"} or (last[:1].isupper() and not last.isupper())
+        self.constructs = (
+            self.constructs
+            or isinstance(func, ast.Call)
+            or last in {"cls", "__class__"}
+            or (last[:1].isupper() and not last.isupper())
+        )
         if last and (call.args or call.keywords):
             self.gives.add(last)
             for arg in (*call.args, *(keyword.value for keyword in call.keywords)):
@@ -549,7 +599,11 @@ def _bindings(nodes: list[ast.AST], attributes_only: bool) -> Iterator[tuple[str
         if isinstance(node, ast.Import | ast.ImportFrom):
             yield from ((alias, (name, frozenset())) for alias, name in _aliases(node))
         elif isinstance(node, ast.Assign | ast.AnnAssign) and node.value is not None:
-            targets = [t for t in _targets(node) if isinstance(t, ast.Attribute) or isinstance(t, ast.Name) and not attributes_only]
+            targets = [
+                t
+                for t in _targets(node)
+                if isinstance(t, ast.Attribute) or isinstance(t, ast.Name) and not attributes_only
+            ]
             if targets:
                 value = _Facts(node.value)
                 meant = (value.text, frozenset(value.uses))

@@ -54,4 +54,3 @@ def name_source(tree: Tree, at: cst.CSTNode, expression: cst.BaseExpression, nou
     if assignments:
         return ((assignments[-1], f"{noun} from {shown(assignments[-1])}"),)
     return ()
-

@@ -301,7 +301,11 @@ class Tree:
         """The calls under `node` to a configured name, as written or through an import alias
         (`from guard import verify_surface as ensure_parity`)."""
         configured, names = tuple(configured), imports(self)
-        return [call for call in self.calls(node) if named(dotted(call.func), configured) or named(canonical(call.func, names), configured)]
+        return [
+            call
+            for call in self.calls(node)
+            if named(dotted(call.func), configured) or named(canonical(call.func, names), configured)
+        ]
 
     def identifiers(self, node: cst.CSTNode) -> Iterator[str]:
         """Every plain name and attribute name at or under `node`."""
@@ -340,16 +344,24 @@ class Tree:
                 if dotted(arg.value)
             }
             # An instance of a class of the module handed to a registration: its methods are the hooks.
-            classes = {klass.name.value for klass in self.findall(self.module, cst.ClassDef) if klass.name.value in registered}
+            classes = {
+                klass.name.value for klass in self.findall(self.module, cst.ClassDef) if klass.name.value in registered
+            }
             hooks = []
             for function in self.functions():
                 name = function.name.value
-                decorated = any(named(dotted(_callee(d.decorator)), config.hook_registration) for d in function.decorators)
+                decorated = any(
+                    named(dotted(_callee(d.decorator)), config.hook_registration) for d in function.decorators
+                )
                 # A function named after a hook event (`on_before_dispatch`) is that event's callback.
                 event = named(name, config.hook_registration)
                 owner = self.enclosing(function, cst.ClassDef) if classes else None
                 # Its own methods, not the object protocol's, but `__call__` is what calling it runs.
-                instance = owner is not None and owner.name.value in classes and (name == "__call__" or not name.startswith("__"))
+                instance = (
+                    owner is not None
+                    and owner.name.value in classes
+                    and (name == "__call__" or not name.startswith("__"))
+                )
                 if decorated or event or instance or name in registered or _has_word(name, config.hook_words):
                     hooks.append(function)
             return hooks
@@ -371,7 +383,9 @@ def _imports(tree: Tree) -> dict[str, str]:
                 full = dotted(alias.name)
                 local = dotted(alias.asname.name) if alias.asname else full.split(".", 1)[0]
                 names[local] = full if alias.asname else local
-        elif not isinstance(statement.names, cst.ImportStar) and statement.module is not None and not statement.relative:
+        elif (
+            not isinstance(statement.names, cst.ImportStar) and statement.module is not None and not statement.relative
+        ):
             for alias in statement.names:
                 local = dotted(alias.asname.name) if alias.asname else dotted(alias.name)
                 names[local] = f"{dotted(statement.module)}.{dotted(alias.name)}"
@@ -397,7 +411,9 @@ def _callee(decorator: cst.BaseExpression) -> cst.BaseExpression:
     return decorator.func if isinstance(decorator, cst.Call) else decorator
 
 
-def assigned(statement: cst.Assign | cst.AnnAssign | cst.AugAssign | cst.Del | cst.NamedExpr) -> list[cst.BaseExpression]:
+def assigned(
+    statement: cst.Assign | cst.AnnAssign | cst.AugAssign | cst.Del | cst.NamedExpr,
+) -> list[cst.BaseExpression]:
     """What an assignment (a `del`, a walrus) writes to."""
     if isinstance(statement, cst.Assign):
         return [target.target for target in statement.targets]

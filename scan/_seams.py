@@ -90,18 +90,33 @@ def _seams(tree: Tree, config: ScanConfig) -> Iterator[tuple[str, str, cst.CSTNo
                 condition = _template(config.hook_condition, in_scope)
                 if "final" in name and condition is not None:
                     guarded = cst.If(test=condition, body=cst.IndentedBlock(body=[line.with_changes(leading_lines=[])]))
-                    yield "ConditionalOnHooks", f"`{name}(…)` runs only when hooks are registered", line, guarded.with_changes(leading_lines=line.leading_lines)
+                    yield (
+                        "ConditionalOnHooks",
+                        f"`{name}(…)` runs only when hooks are registered",
+                        line,
+                        guarded.with_changes(leading_lines=line.leading_lines),
+                    )
             elif named(name, config.settle) and any(_within(tree, line, f) for f in (*settle_steps, *handlers)):
                 yield "RemoveSettlement", f"removed the settlement `{name}(…)` on a refusal path", line, _passed(line)
         if "baseline" not in function.name.value:
             continue
         for call in tree.calls(function.body):
             if named(dotted(call.func), config.snapshot) and call.args:
-                yield "SnapshotToObject", f"the baseline is the object itself, not `{dotted(call.func)}(…)` of it", call, call.args[0].value
+                yield (
+                    "SnapshotToObject",
+                    f"the baseline is the object itself, not `{dotted(call.func)}(…)` of it",
+                    call,
+                    call.args[0].value,
+                )
         from_request = _template(config.request_baseline, in_scope)
         for returned in tree.findall(function.body, cst.Return):
             if returned.value is not None and from_request is not None:
-                yield "BaselineFromRequest", "the baseline is read from the live request when checked", returned.value, from_request
+                yield (
+                    "BaselineFromRequest",
+                    "the baseline is read from the live request when checked",
+                    returned.value,
+                    from_request,
+                )
 
 
 def _template(templates: tuple[str, ...], in_scope: set[str]) -> cst.BaseExpression | None:

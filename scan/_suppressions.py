@@ -37,17 +37,21 @@ def read(text: str, known: Collection[str]) -> Suppression | None:
     mark = _MARK.search(text)
     if mark is None:
         return None
-    rest = text[mark.end():]
+    rest = text[mark.end() :]
     directive = _DIRECTIVE.fullmatch(rest)
     if directive is None:
-        return Suppression(frozenset(), f"expected `ignore` or `ignore[TS1xx, …]` after `toolsurface:`, found {rest.strip()!r}")
+        return Suppression(
+            frozenset(), f"expected `ignore` or `ignore[TS1xx, …]` after `toolsurface:`, found {rest.strip()!r}"
+        )
     listed = directive.group("rules")
     if listed is None:
         return Suppression(None)
     ids = [part.strip() for part in listed.split(",")]
     malformed = [rule for rule in ids if not _RULE_ID.fullmatch(rule)]
     if malformed:
-        return Suppression(frozenset(), f"{', '.join(map(repr, malformed))} is not a rule id (expected TS and three digits)")
+        return Suppression(
+            frozenset(), f"{', '.join(map(repr, malformed))} is not a rule id (expected TS and three digits)"
+        )
     unknown = [rule for rule in ids if rule not in known]
     if unknown:
         return Suppression(frozenset(), f"no rule has the id {', '.join(unknown)}")

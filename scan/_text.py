@@ -73,7 +73,9 @@ class Text:
         )
 
     def _owner(self, part: str) -> bool:
-        return part in self.identifiers or any(run.lstrip("_") == part for run in self.identifiers if run.endswith(part))
+        return part in self.identifiers or any(
+            run.lstrip("_") == part for run in self.identifiers if run.endswith(part)
+        )
 
     def ends(self, ending: str) -> bool:
         """Whether a word of the text ends with `ending` (`inputschema` with `schema`)."""
@@ -85,7 +87,9 @@ class Text:
         text, start = self.lowered, self.lowered.find(part)
         while start >= 0:
             end = start + len(part)
-            if (not left or start == 0 or text[start - 1] not in _BOUNDING) and (end == len(text) or text[end] not in _BOUNDING):
+            if (not left or start == 0 or text[start - 1] not in _BOUNDING) and (
+                end == len(text) or text[end] not in _BOUNDING
+            ):
                 return True
             start = text.find(part, start + 1)
         return False

@@ -46,7 +46,20 @@ from ._values import (
 
 #: Methods that change a dict, list or set where it stands.
 MUTATING = frozenset(
-    {"update", "pop", "popitem", "setdefault", "clear", "append", "extend", "insert", "remove", "add", "discard", "sort"}
+    {
+        "update",
+        "pop",
+        "popitem",
+        "setdefault",
+        "clear",
+        "append",
+        "extend",
+        "insert",
+        "remove",
+        "add",
+        "discard",
+        "sort",
+    }
 )
 #: Methods that keep their argument in the container they are called on.
 KEEPING = frozenset({"append", "extend", "insert", "add", "update", "setdefault", "__setitem__"})
@@ -61,6 +74,8 @@ _PARTS = frozenset({"get", "pop", "setdefault", "items", "values", "keys"})
 _REDUCE = frozenset({"functools.reduce", "reduce"})
 #: Methods that hand out a view whose items are the container's parts.
 _VIEWS = frozenset({"items", "values"})
+
+
 @dataclass(frozen=True, slots=True)
 class Mutation:
     """A tracked value edited where it stands: `x[k] = v`, `del x[k]`, `x.update(…)`."""
@@ -92,12 +107,19 @@ class Passed:
 
 
 Event = Mutation | Kept | Passed
+
+
 class Trace:
     """The events of one function, its nested functions and lambdas included (closures read the
     enclosing names)."""
 
     def __init__(
-        self, tree: Tree, config: ScanConfig, names: Mapping[str, str], globals_: frozenset[str], setting: Setting | None = None
+        self,
+        tree: Tree,
+        config: ScanConfig,
+        names: Mapping[str, str],
+        globals_: frozenset[str],
+        setting: Setting | None = None,
     ) -> None:
         self.tree = tree
         self.config = config
@@ -264,7 +286,7 @@ class Trace:
         return None if value is None else self.listed.get(id(value))
 
     def place(self, target: cst.BaseExpression, container: bool = False) -> str | None:
-        """"attribute" for a chain rooted at `self`/`cls`, "registry" for one rooted at a module name.
+        """ "attribute" for a chain rooted at `self`/`cls`, "registry" for one rooted at a module name.
 
         A target is written into (`self.x = v`, `REGISTRY[k] = v`), so its root must not be the target
         itself; a container is appended to, so a bare module name counts (`REGISTRY.append(v)`).
@@ -351,10 +373,14 @@ class Trace:
             return None
         # A tool's field named like a schema (`td.parameters_json_schema`) is its schema; elsewhere
         # such names are as often schema objects of a library's own (`ctx.deps.output_schema`).
-        named_schema = key is not None and (key in self.config.schema_keys or owner.tooling and is_schema_name(key, self.config))
+        named_schema = key is not None and (
+            key in self.config.schema_keys or owner.tooling and is_schema_name(key, self.config)
+        )
         if key is None or owner.schema or named_schema:
             return part(owner, schema=named_schema)
-        return Value(part_share(owner), False, is_tool_list_name(key, self.config), owner.origin, owner.held_at, owner.sources)
+        return Value(
+            part_share(owner), False, is_tool_list_name(key, self.config), owner.origin, owner.held_at, owner.sources
+        )
 
     def display(self, node: cst.Dict | cst.List | cst.Tuple | cst.Set, env: Env) -> Value | None:
         """`{**x}` and `[*x]` copy the outer container. A literal that lists a tracked value
@@ -376,7 +402,9 @@ class Trace:
             self.listed[id(node)] = listed
         return copied
 
-    def comprehension(self, node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp, env: Env) -> Value | None:
+    def comprehension(
+        self, node: cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp, env: Env
+    ) -> Value | None:
         inner = dict(env)
         clause: cst.CompFor | None = node.for_in
         source: Value | None = None
@@ -503,9 +531,15 @@ def _keyword(arg: cst.Arg) -> str:
     return arg.keyword.value if arg.keyword is not None else ""
 
 
-def _pairs(targets: Sequence[cst.BaseExpression], value: cst.BaseExpression | None) -> list[tuple[cst.BaseExpression, cst.BaseExpression]]:
+def _pairs(
+    targets: Sequence[cst.BaseExpression], value: cst.BaseExpression | None
+) -> list[tuple[cst.BaseExpression, cst.BaseExpression]]:
     """The element pairs of `a, b = x, y` (one target, no starred element, lengths equal); else none."""
-    if len(targets) != 1 or not isinstance(value, cst.Tuple | cst.List) or not isinstance(targets[0], cst.Tuple | cst.List):
+    if (
+        len(targets) != 1
+        or not isinstance(value, cst.Tuple | cst.List)
+        or not isinstance(targets[0], cst.Tuple | cst.List)
+    ):
         return []
     names, values = targets[0].elements, value.elements
     starred = any(isinstance(e, cst.StarredElement) for e in (*names, *values))

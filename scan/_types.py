@@ -20,7 +20,14 @@ class ScanConfig:
     #: Calls that send the request to the provider.
     dispatch: tuple[str, ...] = ("gateway.dispatch",)
     #: Calls that compare the request's surface with the expected one.
-    check: tuple[str, ...] = ("check", "early_check", "final_check", "check_summary", "check_parity", "assert_surface_parity")
+    check: tuple[str, ...] = (
+        "check",
+        "early_check",
+        "final_check",
+        "check_summary",
+        "check_parity",
+        "assert_surface_parity",
+    )
     #: Calls that settle a reservation in the owner's ledger.
     settle: tuple[str, ...] = ("settle", "settle_refusal", "on_provider_request_failure")
     #: Calls that register a hook callback.
@@ -46,7 +53,16 @@ class ScanConfig:
     refusal_words: tuple[str, ...] = ("refused", "rejected", "refusal", "rejection", "capacityexceeded")
     #: Diagnostic fields that look like availability, and where they are read from.
     diagnostic_words: tuple[str, ...] = ("quota", "budget", "deadline", "provider_attempt", "exhausted", "rate_limit")
-    message_words: tuple[str, ...] = ("message", "messages", "content", "result", "results", "transcript", "payload", "history")
+    message_words: tuple[str, ...] = (
+        "message",
+        "messages",
+        "content",
+        "result",
+        "results",
+        "transcript",
+        "payload",
+        "history",
+    )
     #: Source mutants: the condition that holds only when hooks are registered, and a baseline
     #: read from the live request at check time, as expressions in the guard's own names. A
     #: template whose names the guard does not have is skipped.
@@ -67,7 +83,16 @@ class ScanConfig:
 
 
 #: The settings that are words, matched in any case; the others are names, matched as written.
-WORD_SETTINGS = ("hook_words", "tool_words", "schema_words", "request_words", "seal_words", "refusal_words", "diagnostic_words", "message_words")
+WORD_SETTINGS = (
+    "hook_words",
+    "tool_words",
+    "schema_words",
+    "request_words",
+    "seal_words",
+    "refusal_words",
+    "diagnostic_words",
+    "message_words",
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,18 @@ from ._types import ScanConfig
 
 #: Calls that build a new outer container and keep every element as it is.
 SHALLOW_COPIES = frozenset(
-    {"copy.copy", "dict", "list", "tuple", "set", "frozenset", "sorted", "reversed", "dataclasses.replace", "copy.replace"}
+    {
+        "copy.copy",
+        "dict",
+        "list",
+        "tuple",
+        "set",
+        "frozenset",
+        "sorted",
+        "reversed",
+        "dataclasses.replace",
+        "copy.replace",
+    }
 )
 #: Calls that make an independent value. Serializing and parsing back also does (`json.loads(json.dumps(x))`).
 _DEEP = frozenset({"copy.deepcopy"})
@@ -93,7 +104,9 @@ def part(value: Value | None, schema: bool = False) -> Value | None:
     `value` was built of copies (then the part is a new object around the caller's parts)."""
     if value is None:
         return None
-    return Value(part_share(value), value.schema or schema, value.tooling or schema, value.origin, value.held_at, value.sources)
+    return Value(
+        part_share(value), value.schema or schema, value.tooling or schema, value.origin, value.held_at, value.sources
+    )
 
 
 def part_share(value: Value) -> Share:
@@ -196,5 +209,3 @@ def constructs(func: cst.BaseExpression) -> bool:
     if name in {"cls", "__class__"} or (isinstance(func, cst.Call) and dotted(func.func) == "type"):
         return True
     return bool(name) and name[0].isupper() and not name.isupper()
-
-

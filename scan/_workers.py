@@ -97,7 +97,12 @@ def scan_isolated(tasks: Sequence[Task], config: ScanConfig, jobs: int) -> Itera
             worker.give(queue.popleft())
         while busy := [worker for worker in workers if worker.task is not None]:
             deadline = min(worker.started for worker in busy) + config.time_limit
-            ready = set(wait([w.connection for w in busy] + [w.process.sentinel for w in busy], timeout=max(0.0, deadline - time.monotonic())))
+            ready = set(
+                wait(
+                    [w.connection for w in busy] + [w.process.sentinel for w in busy],
+                    timeout=max(0.0, deadline - time.monotonic()),
+                )
+            )
             for worker in busy:
                 task = worker.task
                 assert task is not None
@@ -127,11 +132,16 @@ def _outcome(worker: _Worker, ready: Collection[object], limit: float) -> FileRe
         except (EOFError, OSError):
             pass
         worker.process.join()
-        return FileFailed(task.path, f"{task.path}: the worker parsing it {_death(worker.process.exitcode)}; the file is not scanned")
+        return FileFailed(
+            task.path, f"{task.path}: the worker parsing it {_death(worker.process.exitcode)}; the file is not scanned"
+        )
     if time.monotonic() - worker.started >= limit:
         worker.process.kill()
         worker.process.join()
-        return FileFailed(task.path, f"{task.path}: took more than {limit:g} s to parse and analyse; stopped (time_limit in [tool.toolsurface.scan], or --time-limit)")
+        return FileFailed(
+            task.path,
+            f"{task.path}: took more than {limit:g} s to parse and analyse; stopped (time_limit in [tool.toolsurface.scan], or --time-limit)",
+        )
     return None
 
 

@@ -29,7 +29,13 @@ from ._loader import parse
 
 _ID_UNSAFE = re.compile(r"[^a-z0-9-]+")
 #: Identity placeholders: the log of one request body does not say which run, scope or connection it was.
-_IDENTITY = {"run": "run_imported", "scope": "scope:imported", "invocation": "inv_imported", "connection": "conn_imported", "request": "req_imported"}
+_IDENTITY = {
+    "run": "run_imported",
+    "scope": "scope:imported",
+    "invocation": "inv_imported",
+    "connection": "conn_imported",
+    "request": "req_imported",
+}
 _BODIES: dict[str, Callable[[Any], Logged]] = {"openai": read_openai, "anthropic": read_anthropic, "mcp": read_mcp}
 #: The logs `toolsurface import` reads: one request body each, or (`otel`) a span export.
 IMPORT_KINDS = (*_BODIES, "otel")
@@ -103,7 +109,9 @@ def scenario_id_for(stem: str) -> str:
 
 def _check_body(kind: str) -> None:
     if kind not in _BODIES:
-        raise ValueError(f"{kind=} must be one of {', '.join(_BODIES)}: an otel export gives one scenario per span (import_log_file)")
+        raise ValueError(
+            f"{kind=} must be one of {', '.join(_BODIES)}: an otel export gives one scenario per span (import_log_file)"
+        )
 
 
 def _documents(kind: str, raw: bytes, source: str) -> list[tuple[str, Any]]:
@@ -123,7 +131,9 @@ def _documents(kind: str, raw: bytes, source: str) -> list[tuple[str, Any]]:
         except orjson.JSONDecodeError as error:
             if not documents:  # not JSON Lines either: one document, broken where the whole file says
                 raise whole from None
-            raise ScenarioError([f"{source}:{number}:{error.colno}: invalid JSON (read as JSON Lines): {error.msg}"]) from None
+            raise ScenarioError(
+                [f"{source}:{number}:{error.colno}: invalid JSON (read as JSON Lines): {error.msg}"]
+            ) from None
     return documents
 
 
@@ -143,7 +153,11 @@ def _from_spans(documents: list[tuple[str, Any]], prefix: str) -> Imported:
         notes.extend(call.logged.gaps)
         about = f"Imported from {call.label} of trace {call.trace_id} in {call.source}"
         try:
-            scenarios.append(_skeleton(scenario_id, about, call.tool_format, call.logged, _identity(call), f"{call.source} {call.label}"))
+            scenarios.append(
+                _skeleton(
+                    scenario_id, about, call.tool_format, call.logged, _identity(call), f"{call.source} {call.label}"
+                )
+            )
         except ScenarioError as error:
             problems.extend(error.problems)
     if problems:
@@ -162,7 +176,9 @@ def _identity(call: ModelCall) -> dict[str, str]:
     }
 
 
-def _skeleton(scenario_id: str, about: str, tool_format: str, logged: Logged, identity: dict[str, str], source: str) -> dict[str, Any]:
+def _skeleton(
+    scenario_id: str, about: str, tool_format: str, logged: Logged, identity: dict[str, str], source: str
+) -> dict[str, Any]:
     kept = f" Kept out of the contract: {', '.join(tool.label for tool in logged.kept_out)}." if logged.kept_out else ""
     skeleton = {
         "format": "toolsurface.scenario/1",

@@ -64,7 +64,12 @@ def shape_of(document: Any) -> Shape | None:
         return Shape("otel", "an OTLP trace export", "$.resourceSpans", "")
     functions = document.get("functions")
     if isinstance(functions, list) and functions and isinstance(functions[0], dict) and "name" in functions[0]:
-        return Shape("openai", "an OpenAI Chat Completions body", "$.functions[0]", "a function in the deprecated 'functions' list")
+        return Shape(
+            "openai",
+            "an OpenAI Chat Completions body",
+            "$.functions[0]",
+            "a function in the deprecated 'functions' list",
+        )
     result = document.get("result")
     if isinstance(result, dict) and isinstance(result.get("tools"), list):
         return Shape("mcp", "an MCP tools/list response", "$.result.tools", "a JSON-RPC result with tools")
@@ -82,7 +87,9 @@ def _tool_shape(entry: dict[str, Any], path: str) -> Shape | None:
     if "input_schema" in entry:
         return Shape("anthropic", "an Anthropic Messages body", path, "a tool with an 'input_schema'")
     if isinstance(entry.get("function"), dict):
-        return Shape("openai", "an OpenAI Chat Completions body", path, f"a tool of type {kind!r} with a nested 'function'")
+        return Shape(
+            "openai", "an OpenAI Chat Completions body", path, f"a tool of type {kind!r} with a nested 'function'"
+        )
     if kind == "function" and "name" in entry:
         return Shape("openai", "an OpenAI Responses body", path, "a function tool with its name at the top level")
     if isinstance(kind, str) and _ANTHROPIC_TOOL_TYPE.fullmatch(kind):
@@ -110,23 +117,38 @@ def read_openai(document: Any) -> Logged:
         kind = _tool_type(entry, path, "function")
         if kind == "custom":  # Chat Completions nests it as `custom`, Responses keeps it flat
             nested = entry.get("custom")
-            kept_out.append(KeptOut(shown(str((nested if isinstance(nested, dict) else entry).get("name", "custom"))), CUSTOM_TOOL))
+            kept_out.append(
+                KeptOut(shown(str((nested if isinstance(nested, dict) else entry).get("name", "custom"))), CUSTOM_TOOL)
+            )
         elif kind != "function":
             kept_out.append(KeptOut(label(str(kind), entry.get("name")), PROVIDER_TOOL))
         elif responses:
             keys = ("name", "description", "parameters")
-            tools.append(tool(entry.get("name"), entry.get("description"), entry.get("parameters"), path, keys, strict(entry, path)))
+            tools.append(
+                tool(
+                    entry.get("name"),
+                    entry.get("description"),
+                    entry.get("parameters"),
+                    path,
+                    keys,
+                    strict(entry, path),
+                )
+            )
         else:
             function = object_at(entry.get("function"), f"{path}.function", "a function")
             keys = ("function.name", "function.description", "function.parameters")
             wire = strict(function, f"{path}.function")
-            tools.append(tool(function.get("name"), function.get("description"), function.get("parameters"), path, keys, wire))
+            tools.append(
+                tool(function.get("name"), function.get("description"), function.get("parameters"), path, keys, wire)
+            )
     if "functions" in body and "tools" not in body:  # the deprecated form: bare functions
         for index, raw in enumerate(list_at(body["functions"], "$.functions", "a list of functions")):
             path = f"$.functions[{index}]"
             function = object_at(raw, path, "a function")
             keys = ("name", "description", "parameters")
-            tools.append(tool(function.get("name"), function.get("description"), function.get("parameters"), path, keys))
+            tools.append(
+                tool(function.get("name"), function.get("description"), function.get("parameters"), path, keys)
+            )
     key = "input" if responses else "messages"
     raw_messages = body.get(key, [])
     if isinstance(raw_messages, str):  # the Responses API takes a bare string as the user's input
@@ -155,7 +177,11 @@ def read_anthropic(document: Any) -> Logged:
             kept_out.append(KeptOut(label(kind, entry.get("name")), _SERVER_TOOL))
             continue
         keys = ("name", "description", "input_schema")
-        tools.append(tool(entry.get("name"), entry.get("description"), entry.get("input_schema"), path, keys, strict(entry, path)))
+        tools.append(
+            tool(
+                entry.get("name"), entry.get("description"), entry.get("input_schema"), path, keys, strict(entry, path)
+            )
+        )
     messages = []
     if body.get("system"):
         messages.append({"role": "system", "content": text(body["system"], "$.system")})
@@ -163,8 +189,17 @@ def read_anthropic(document: Any) -> Logged:
         path = f"$.messages[{index}]"
         message = object_at(raw, path, "a message")
         content = message.get("content")
-        results = isinstance(content, list) and content and all(isinstance(p, dict) and p.get("type") == "tool_result" for p in content)
-        messages.append({"role": "tool" if results else role(message.get("role"), f"{path}.role"), "content": text(content, f"{path}.content")})
+        results = (
+            isinstance(content, list)
+            and content
+            and all(isinstance(p, dict) and p.get("type") == "tool_result" for p in content)
+        )
+        messages.append(
+            {
+                "role": "tool" if results else role(message.get("role"), f"{path}.role"),
+                "content": text(content, f"{path}.content"),
+            }
+        )
     return Logged(unique(tools, "$.tools"), tuple(messages), tuple(kept_out))
 
 
@@ -173,13 +208,28 @@ def read_mcp(document: Any) -> Logged:
     body = object_at(document, "$", "an MCP tools/list response")
     if "error" in body:
         raise Problem("$.error", "the response is a JSON-RPC error, not a tool list")
-    base, result = ("$.result", object_at(body["result"], "$.result", "a tools/list result")) if "result" in body else ("$", body)
+    base, result = (
+        ("$.result", object_at(body["result"], "$.result", "a tools/list result")) if "result" in body else ("$", body)
+    )
     if "tools" not in result:
         raise Problem(base, "expected a tools/list result with 'tools'")
     tools = []
     for index, raw in enumerate(list_at(result["tools"], f"{base}.tools", "a list of tools")):
         path = f"{base}.tools[{index}]"
         entry = object_at(raw, path, "a tool")
-        wire = {"title": entry.get("title"), "annotations": entry.get("annotations"), "output_schema": entry.get("outputSchema")}
-        tools.append(tool(entry.get("name"), entry.get("description"), entry.get("inputSchema"), path, ("name", "description", "inputSchema"), wire))
+        wire = {
+            "title": entry.get("title"),
+            "annotations": entry.get("annotations"),
+            "output_schema": entry.get("outputSchema"),
+        }
+        tools.append(
+            tool(
+                entry.get("name"),
+                entry.get("description"),
+                entry.get("inputSchema"),
+                path,
+                ("name", "description", "inputSchema"),
+                wire,
+            )
+        )
     return Logged(unique(tools, f"{base}.tools"), ())

@@ -64,7 +64,9 @@ def kept_out_notes(kept_out: Iterable[KeptOut]) -> list[str]:
     lines = []
     for (kind, why), labels in groups.items():
         many = len(labels) > 1
-        lines.append(f"kept out of the contract: {len(labels)} {kind}{'s' if many else ''}: {', '.join(labels)} ({'each ' if many else ''}{why})")
+        lines.append(
+            f"kept out of the contract: {len(labels)} {kind}{'s' if many else ''}: {', '.join(labels)} ({'each ' if many else ''}{why})"
+        )
     return lines
 
 
@@ -121,7 +123,14 @@ def list_at(value: Any, path: str, what: str) -> list[Any]:
     return value
 
 
-def tool(name: Any, description: Any, schema: Any, path: str, keys: tuple[str, str, str], wire: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def tool(
+    name: Any,
+    description: Any,
+    schema: Any,
+    path: str,
+    keys: tuple[str, str, str],
+    wire: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
     """One admitted tool; `keys` name the three fields as the log spells them, for messages; `wire`
     holds the wire fields the log's format has, by their scenario names (a null one is absent)."""
     if name is None:
@@ -131,12 +140,19 @@ def tool(name: Any, description: Any, schema: Any, path: str, keys: tuple[str, s
     if description is None:
         description = ""  # optional on the wire: a tool sent without one has none
     if not isinstance(description, str):
-        raise Problem(f"{path}.{keys[1]}", f"tool {name!r} has a description that is not a string ({type(description).__name__})")
+        raise Problem(
+            f"{path}.{keys[1]}", f"tool {name!r} has a description that is not a string ({type(description).__name__})"
+        )
     if schema is None:
         schema = {"type": "object", "properties": {}}  # a function without parameters takes none
-    schema = no_deeper_than(object_at(schema, f"{path}.{keys[2]}", "a JSON Schema object"), SCHEMA_DEPTH, f"{path}.{keys[2]}")
+    schema = no_deeper_than(
+        object_at(schema, f"{path}.{keys[2]}", "a JSON Schema object"), SCHEMA_DEPTH, f"{path}.{keys[2]}"
+    )
     if schema.get("type") != "object":
-        raise Problem(f"{path}.{keys[2]}.type", f"tool {name!r} takes {schema.get('type')!r} arguments; a tool's input schema is an object")
+        raise Problem(
+            f"{path}.{keys[2]}.type",
+            f"tool {name!r} takes {schema.get('type')!r} arguments; a tool's input schema is an object",
+        )
     kept = {field: value for field, value in (wire or {}).items() if value is not None}
     return {"name": name, "description": description, "input_schema": schema, **kept}
 
@@ -164,7 +180,10 @@ def text(content: Any, path: str) -> str:
         return ""
     if isinstance(content, str):
         return content
-    return "\n".join(part_text(part, f"{path}[{index}]") for index, part in enumerate(list_at(content, path, "a string or content parts")))
+    return "\n".join(
+        part_text(part, f"{path}[{index}]")
+        for index, part in enumerate(list_at(content, path, "a string or content parts"))
+    )
 
 
 def part_text(part: Any, path: str) -> str:
@@ -194,7 +213,9 @@ def call_text(name: Any, arguments: Any, path: str) -> str:
 def calls(message: dict[str, Any], path: str) -> list[str]:
     """The OpenAI-style `tool_calls` of an assistant message (at `path`), spelled out."""
     spelled = []
-    for index, call in enumerate(list_at(message.get("tool_calls") or [], f"{path}.tool_calls", "a list of tool calls")):
+    for index, call in enumerate(
+        list_at(message.get("tool_calls") or [], f"{path}.tool_calls", "a list of tool calls")
+    ):
         function = object_at(call, f"{path}.tool_calls[{index}]", "a tool call").get("function") or {}
         where = f"{path}.tool_calls[{index}].function"
         function = object_at(function, where, "a function call")
@@ -202,7 +223,14 @@ def calls(message: dict[str, Any], path: str) -> list[str]:
     return spelled
 
 
-_ROLES = {"system": "system", "developer": "system", "user": "user", "assistant": "assistant", "tool": "tool", "function": "tool"}
+_ROLES = {
+    "system": "system",
+    "developer": "system",
+    "user": "user",
+    "assistant": "assistant",
+    "tool": "tool",
+    "function": "tool",
+}
 
 
 def role(value: Any, path: str, more: Mapping[str, str] | None = None) -> str:

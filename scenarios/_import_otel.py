@@ -99,7 +99,9 @@ def read_export(documents: Sequence[tuple[str, Any]]) -> tuple[list[ModelCall], 
         raise ScenarioError(problems)
     if not found:
         operations = ", ".join(sorted(_MODEL_CALLS))
-        raise ScenarioError([*skipped, f"{documents[0][0]}: no model-call span ({operations}) with tools among its {count} spans"])
+        raise ScenarioError(
+            [*skipped, f"{documents[0][0]}: no model-call span ({operations}) with tools among its {count} spans"]
+        )
     return found, skipped
 
 
@@ -132,7 +134,9 @@ def _read_span(source: str, span: dict[str, Any], path: str) -> ModelCall | str 
     gaps = []
     if bare:
         many = "s" if len(bare) > 1 else ""
-        gaps.append(f"{named}: {len(bare)} tool{many} without recorded parameters ({', '.join(map(shown, bare))}): recorded as taking none")
+        gaps.append(
+            f"{named}: {len(bare)} tool{many} without recorded parameters ({', '.join(map(shown, bare))}): recorded as taking none"
+        )
     if not messages:
         lacks = "gen_ai.prompt.*" if legacy else "gen_ai.input.messages"
         gaps.append(f"{named} recorded no messages (no {lacks}): a placeholder user message stands in")
@@ -172,12 +176,23 @@ def _definitions(value: Any, path: str) -> _Tools:
         holder, at = (entry["function"], f"{where}.function") if nested else (entry, where)
         key = next((key for key in ("parameters", "input_schema", "inputSchema") if holder.get(key) is not None), None)
         if kind != "function" and key is None:
-            kept_out.append(KeptOut(label(kind, holder.get("name")), CUSTOM_TOOL if kind == "custom" else PROVIDER_TOOL))
+            kept_out.append(
+                KeptOut(label(kind, holder.get("name")), CUSTOM_TOOL if kind == "custom" else PROVIDER_TOOL)
+            )
             continue
         if key is None:
             bare.append(str(holder.get("name")))
         keys = ("name", "description", key or "parameters")
-        tools.append(tool(holder.get("name"), holder.get("description"), holder.get(key) if key else None, at, keys, strict(holder, at)))
+        tools.append(
+            tool(
+                holder.get("name"),
+                holder.get("description"),
+                holder.get(key) if key else None,
+                at,
+                keys,
+                strict(holder, at),
+            )
+        )
     return list(unique(tools, path)), kept_out, bare
 
 
@@ -229,7 +244,11 @@ def _semconv_messages(value: Any, path: str) -> list[dict[str, str]]:
         content = message["parts"] if "parts" in message else message.get("content")
         key = "parts" if "parts" in message else "content"
         said = role(message.get("role"), f"{where}.role", _MORE_ROLES)
-        if isinstance(content, list) and content and all(isinstance(part, dict) and part.get("type") == "tool_call_response" for part in content):
+        if (
+            isinstance(content, list)
+            and content
+            and all(isinstance(part, dict) and part.get("type") == "tool_call_response" for part in content)
+        ):
             said = "tool"  # tool results, though some instrumentations send them as the user's
         messages.append({"role": said, "content": text(content, f"{where}.{key}")})
     return messages
@@ -248,7 +267,13 @@ def _event_messages(events: list[Any], path: str) -> list[dict[str, str]]:
         elif name in _EVENT_ROLES:
             body = {key: attribute.value for key, attribute in found.items()}
             if "gen_ai.event.content" in found:
-                body.update(within("gen_ai.event.content", found["gen_ai.event.content"], lambda value, at: object_at(value, at, "an object")))
+                body.update(
+                    within(
+                        "gen_ai.event.content",
+                        found["gen_ai.event.content"],
+                        lambda value, at: object_at(value, at, "an object"),
+                    )
+                )
             messages.append({"role": _EVENT_ROLES[name], "content": _event_text(body, f"{where}.attributes")})
     return messages
 
@@ -270,7 +295,11 @@ def _plain_messages(value: Any, path: str) -> list[dict[str, str]]:
     messages = []
     for index, raw in enumerate(list_at(value, path, "a list of messages")):
         message = object_at(raw, f"{path}[{index}]", "a message")
-        said = "\n".join(filter(None, [text(message.get("content"), f"{path}[{index}].content"), *calls(message, f"{path}[{index}]")]))
+        said = "\n".join(
+            filter(
+                None, [text(message.get("content"), f"{path}[{index}].content"), *calls(message, f"{path}[{index}]")]
+            )
+        )
         messages.append({"role": role(message.get("role"), f"{path}[{index}].role", _MORE_ROLES), "content": said})
     return messages
 
@@ -285,7 +314,10 @@ def _prompt_message(group: dict[str, Attribute], index: int) -> dict[str, str]:
     except Problem as problem:
         raise Problem((spoken or first).path, f"{problem.path}: {problem}") from None
     content = group["content"].value if "content" in group else ""
-    named = [{"function": {key: call[key].value for key in ("name", "arguments") if key in call}} for call in indexed(group, "tool_calls")]
+    named = [
+        {"function": {key: call[key].value for key in ("name", "arguments") if key in call}}
+        for call in indexed(group, "tool_calls")
+    ]
     return {"role": said, "content": "\n".join(filter(None, [str(content), *calls({"tool_calls": named}, where)]))}
 
 

@@ -176,7 +176,10 @@ def _semantic_problems(document: dict[str, Any]) -> Iterator[tuple[str, str]]:
     if contract.get("facts") and web is None:
         yield "$.contract", "'web_tools' is required when there are facts: name the tools they govern"
     if contract.get("capabilities") and document["mode"] != Mode.ENTRY:
-        yield "$.contract.capabilities", f"only entry requests carry a capability summary; this one's mode is {document['mode']!r}"
+        yield (
+            "$.contract.capabilities",
+            f"only entry requests carry a capability summary; this one's mode is {document['mode']!r}",
+        )
     capability_ids: set[str] = set()
     for index, capability in enumerate(contract.get("capabilities", ())):
         if capability["id"] in capability_ids:
@@ -187,7 +190,9 @@ def _semantic_problems(document: dict[str, Any]) -> Iterator[tuple[str, str]]:
             yield f"$.contract.web_tools.{role}", f"{name!r} is not one of contract.admitted"
     kinds = [StageKind(stage["stage"]) for stage in document["stages"]]
     own = StageKind.OWN in kinds
-    if document.get("outcome") == RequestOutcome.CAPACITY and not any("budget_tokens" in stage for stage in document["stages"]):
+    if document.get("outcome") == RequestOutcome.CAPACITY and not any(
+        "budget_tokens" in stage for stage in document["stages"]
+    ):
         fitting = "a 'context_fit' stage, or an 'own' stage with budget_tokens," if own else "a 'context_fit' stage,"
         yield "$.outcome", f"a 'capacity' outcome needs {fitting} where the request stops"
     yield from _order_problems("$.stages", kinds, first_call=True)
@@ -200,10 +205,17 @@ def _semantic_problems(document: dict[str, Any]) -> Iterator[tuple[str, str]]:
     yield from _step_problems(document)
     # A fact that arrives at a boundary the pipeline never offers would never reach the feed.
     offered = [_point_of(stage) for stage in document["stages"]]
-    offered += [boundary(_point_of(stage), call) for call, step in enumerate(document.get("steps", ()), 2) for stage in step["stages"]]
+    offered += [
+        boundary(_point_of(stage), call)
+        for call, step in enumerate(document.get("steps", ()), 2)
+        for stage in step["stages"]
+    ]
     for index, fact in enumerate(contract.get("facts", ())):
         if (arrives := fact.get("arrives")) is not None and arrives not in offered:
-            yield f"$.contract.facts[{index}].arrives", f"{arrives!r} is not a point this pipeline offers ({', '.join(offered)})"
+            yield (
+                f"$.contract.facts[{index}].arrives",
+                f"{arrives!r} is not a point this pipeline offers ({', '.join(offered)})",
+            )
     if "mcp" in document:
         yield from _list_change_problems(document)
 
@@ -222,7 +234,10 @@ def _step_problems(document: dict[str, Any]) -> Iterator[tuple[str, str]]:
         yield from _order_problems(f"{where}.stages", kinds)
         yield from _own_point_problems(f"{where}.stages", step["stages"])
         if StageKind.RECOVER in kinds:
-            yield f"{where}.stages[{kinds.index(StageKind.RECOVER)}].stage", "only the first model call resumes from a receipt"
+            yield (
+                f"{where}.stages[{kinds.index(StageKind.RECOVER)}].stage",
+                "only the first model call resumes from a receipt",
+            )
         for position, call in enumerate(step["calls"]):
             if call["name"] not in surface:
                 yield f"{where}.calls[{position}].name", f"{call['name']!r} is not a tool this request admits"
@@ -251,7 +266,10 @@ def _own_point_problems(where: str, stages: list[dict[str, Any]]) -> Iterator[tu
         if (problem := own_point_problem(point)) is not None:
             yield f"{where}[{index}].point", problem
         elif point in seen:
-            yield f"{where}[{index}].point", f"{point!r} is already the boundary of stage {seen[point]} of this model call"
+            yield (
+                f"{where}[{index}].point",
+                f"{point!r} is already the boundary of stage {seen[point]} of this model call",
+            )
         seen.setdefault(point, index)
 
 
@@ -275,7 +293,9 @@ def _list_change_problems(document: dict[str, Any]) -> Iterator[tuple[str, str]]
     """A recorded list change happens at a point the pipeline offers, to a tool the server lists
     then, and never to the admitted surface: that would make the unmutated request a refusal."""
     contract = document["contract"]
-    listed = {tool["name"] for group in ("admitted", "controls", "admitted_elsewhere") for tool in contract.get(group, ())}
+    listed = {
+        tool["name"] for group in ("admitted", "controls", "admitted_elsewhere") for tool in contract.get(group, ())
+    }
     eligible = set(contract.get("eligible_controls", ()))
     admitted = {tool["name"] for tool in contract["admitted"]} | eligible
     points = {_point_of(stage) for stage in document["stages"]}
@@ -283,11 +303,17 @@ def _list_change_problems(document: dict[str, Any]) -> Iterator[tuple[str, str]]
         where = f"$.mcp.list_changes[{index}]"
         name = change["tool"]["name"] if "tool" in change else change["name"]
         if change["point"] not in points:
-            yield f"{where}.point", f"{change['point']!r} is not a point this pipeline offers ({', '.join(sorted(points))})"
+            yield (
+                f"{where}.point",
+                f"{change['point']!r} is not a point this pipeline offers ({', '.join(sorted(points))})",
+            )
         if "tool" in change:
             yield from _schema_problems(change["tool"]["input_schema"], f"{where}.tool.input_schema")
         if name in admitted:
-            yield where, f"{name!r} is admitted: a change to the admitted surface makes the request a refusal, not a recording"
+            yield (
+                where,
+                f"{name!r} is admitted: a change to the admitted surface makes the request a refusal, not a recording",
+            )
         elif change["change"] == ListChangeKind.ADD and name in listed:
             yield f"{where}.tool.name", f"the server already lists {name!r}"
         elif change["change"] != ListChangeKind.ADD and name not in listed:
@@ -417,7 +443,9 @@ def _build(document: dict[str, Any], source: str) -> Scenario:
             admitted_elsewhere=tuple(map(_tool, contract.get("admitted_elsewhere", ()))),
             facts=tuple(map(_fact, contract.get("facts", ()))),
             web_tools=WebTools(**contract["web_tools"]) if "web_tools" in contract else None,
-            capabilities=tuple(Capability(c["id"], c["subject"], Access(c["access"])) for c in contract.get("capabilities", ())),
+            capabilities=tuple(
+                Capability(c["id"], c["subject"], Access(c["access"])) for c in contract.get("capabilities", ())
+            ),
         ),
         messages=tuple(map(_message, document["messages"])),
         hooks=document["hooks"],

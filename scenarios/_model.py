@@ -390,7 +390,9 @@ class Scenario:
         """Every (model call, injection point) this pipeline exposes, in order: the first call's
         `points`, then each later call's."""
         first = tuple((1, point) for point in self.points)
-        return first + tuple((call, stage.point) for call in range(2, self.model_calls + 1) for stage in self.stages_of(call))
+        return first + tuple(
+            (call, stage.point) for call in range(2, self.model_calls + 1) for stage in self.stages_of(call)
+        )
 
     @property
     def request_messages(self) -> tuple[Message, ...]:

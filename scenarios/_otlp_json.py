@@ -72,7 +72,6 @@ def decode_value(raw: Any, path: str) -> Any:
     raise Problem(path, f"{kind!r} is not a value kind (expected one of {kinds})")
 
 
-
 def attributes(raw: Any, path: str) -> dict[str, Attribute]:
     """OTLP `KeyValue` entries by key (a key given twice: the last one)."""
     found: dict[str, Attribute] = {}
@@ -84,7 +83,6 @@ def attributes(raw: Any, path: str) -> dict[str, Attribute]:
             raise Problem(f"{where}.key", f"expected an attribute key (a string), found {type(key).__name__}")
         found[key] = Attribute(decode_value(entry.get("value", {}), f"{where}.value"), where)
     return found
-
 
 
 def otlp_id(raw: Any, path: str, size: int) -> str | None:
@@ -103,7 +101,6 @@ def otlp_id(raw: Any, path: str, size: int) -> str | None:
     raise Problem(path, f"expected a {size}-byte id as {2 * size} hex digits (or base64), found {raw!r}")
 
 
-
 def spans(document: Any) -> Iterator[tuple[str, dict[str, Any]]]:
     body = object_at(document, "$", "an OTLP trace export")
     if "resourceSpans" not in body:
@@ -116,7 +113,6 @@ def spans(document: Any) -> Iterator[tuple[str, dict[str, Any]]]:
             spans = object_at(scope, where, "scope spans").get("spans", [])
             for index, span in enumerate(list_at(spans, f"{where}.spans", "a list of spans")):
                 yield f"{where}.spans[{index}]", object_at(span, f"{where}.spans[{index}]", "a span")
-
 
 
 def within(key: str, attribute: Attribute, read: Callable[[Any, str], _T], plain_text: bool = False) -> _T:
@@ -133,7 +129,6 @@ def within(key: str, attribute: Attribute, read: Callable[[Any, str], _T], plain
         return read(value, key)
     except Problem as problem:
         raise Problem(attribute.path, f"{problem.path}: {problem}") from None
-
 
 
 def indexed(found: dict[str, Attribute], prefix: str) -> list[dict[str, Attribute]]:

@@ -88,12 +88,26 @@ def test_the_record_and_every_report_name_the_target_by_the_spec_given(tmp_path)
     # A subclass of the reference guard carries its `name`, reference:guarded, yet lets every change through.
     impostor = "tests.fixtures.user_targets:Impostor"
     select = ["--select", "web-read-child-single-tool/*/post_seal/*"]
-    done = toolsurface("run", "--target", impostor, "--red-target", "none", *select, "--format", "md,html,junit,json", "--out", str(tmp_path))
+    done = toolsurface(
+        "run",
+        "--target",
+        impostor,
+        "--red-target",
+        "none",
+        *select,
+        "--format",
+        "md,html,junit,json",
+        "--out",
+        str(tmp_path),
+    )
     assert done.returncode == 1
     run = results(tmp_path).run
     assert (run.target, run.red_target) == (impostor, None)
     assert f"toolsurface — {impostor} (seed 0)" in done.stdout
-    reports = [done.stdout, *((tmp_path / name).read_text() for name in ("audit.md", "report.html", "junit.xml", "audit.json"))]
+    reports = [
+        done.stdout,
+        *((tmp_path / name).read_text() for name in ("audit.md", "report.html", "junit.xml", "audit.json")),
+    ]
     assert all(impostor in report and "reference:guarded" not in report for report in reports)
     case = toolsurface("list", "cases", *select).stdout.split()[0]
     reproduced = toolsurface("reproduce", case, "--target", impostor)
@@ -106,7 +120,11 @@ def hostile_scenario(folder):
     document = json.loads(SMALL.read_text())
     document["id"] = "hostile-child"
     name = "q\x1b]0;pwned\x07\x1b[2J\nx"
-    document["contract"]["admitted"][0]["input_schema"] = {"type": "object", "properties": {name: {"type": "string"}}, "required": [name]}
+    document["contract"]["admitted"][0]["input_schema"] = {
+        "type": "object",
+        "properties": {name: {"type": "string"}},
+        "required": [name],
+    }
     folder.mkdir()
     (folder / "hostile.json").write_text(json.dumps(document))
     return str(folder)
@@ -117,7 +135,9 @@ def test_control_characters_from_a_scenario_never_reach_the_terminal(tmp_path):
     shown = "q\\x1b]0;pwned\\x07\\x1b[2J\\nx"  # as the terminal shows it
     common = ["--scenarios", scenarios, "--target", "reference:legacy"]
     out = tmp_path / "out"
-    done = toolsurface("run", *common, "--red-target", "none", "--select", "*pwned*", "--format", "html,junit", "--out", str(out))
+    done = toolsurface(
+        "run", *common, "--red-target", "none", "--select", "*pwned*", "--format", "html,junit", "--out", str(out)
+    )
     listed = toolsurface("list", "cases", "--scenarios", scenarios, "--select", "*pwned*")
     assert done.returncode == 1 and listed.returncode == 0
     ids = listed.stdout.splitlines()
@@ -125,7 +145,9 @@ def test_control_characters_from_a_scenario_never_reach_the_terminal(tmp_path):
     # An id copied from `list cases`, and a command copied from `run`, reproduce their case.
     reproduced = toolsurface("reproduce", ids[0], *common)
     assert reproduced.returncode == 1 and f"case     {ids[0]}\n" in reproduced.stdout
-    command = next(line.strip() for line in done.stdout.splitlines() if line.strip().startswith("toolsurface reproduce"))
+    command = next(
+        line.strip() for line in done.stdout.splitlines() if line.strip().startswith("toolsurface reproduce")
+    )
     again = toolsurface(*shlex.split(command)[1:])
     assert again.returncode == 1 and shown in again.stdout
     # The raw id, as results.json holds it, reproduces the case too.
@@ -147,9 +169,23 @@ def test_defects_are_all_killed():
     done = toolsurface("defects")
     assert done.returncode == 0, done.stdout
     assert "all 35 defects killed" in done.stdout
-    for name in ("final-only", "diagnostic-authority", "identity-blind", "budget-hides-read", "recovery-reparse",
-                 "silent-capacity-drop", "entry-overclaim", "wrong-lane-settle", "second-receipt", "drops-publication", "first-call-only",
-                 "any-known-owner", "last-scope-segment", "child-obeys-parent", "facts-read-once"):
+    for name in (
+        "final-only",
+        "diagnostic-authority",
+        "identity-blind",
+        "budget-hides-read",
+        "recovery-reparse",
+        "silent-capacity-drop",
+        "entry-overclaim",
+        "wrong-lane-settle",
+        "second-receipt",
+        "drops-publication",
+        "first-call-only",
+        "any-known-owner",
+        "last-scope-segment",
+        "child-obeys-parent",
+        "facts-read-once",
+    ):
         (line,) = [line for line in done.stdout.splitlines() if line.startswith(f"  {name} ")]
         assert re.search(r" [1-9][\d,]* cases  \S+/\S+", line), line
 
@@ -183,10 +219,23 @@ def test_over_capacity_results_are_their_own_outcome(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     cases = results(tmp_path).cases
     legit = [c for c in cases if c.case.must is Must.DISPATCH]
-    assert legit and {c.evidence.ending for c in legit} == {Ending.CAPACITY} and {c.verdict.kind for c in legit} == {VerdictKind.PASSED}
+    assert (
+        legit
+        and {c.evidence.ending for c in legit} == {Ending.CAPACITY}
+        and {c.verdict.kind for c in legit} == {VerdictKind.PASSED}
+    )
     assert "capacity" in done.stdout.split("requests ended:")[1].splitlines()[0]
-    dropped = toolsurface("run", "--select", "holdings-review-main-over-capacity/*", "--target",
-                          "reference:defect/silent-capacity-drop", "--red-target", "none", "--out", str(tmp_path / "drop"))
+    dropped = toolsurface(
+        "run",
+        "--select",
+        "holdings-review-main-over-capacity/*",
+        "--target",
+        "reference:defect/silent-capacity-drop",
+        "--red-target",
+        "none",
+        "--out",
+        str(tmp_path / "drop"),
+    )
     assert dropped.returncode == 1
     dropped_cases = results(tmp_path / "drop").cases
     assert any(c.evidence.ending is Ending.DISPATCHED and c.verdict.kind is VerdictKind.SURVIVED for c in dropped_cases)
@@ -208,7 +257,10 @@ def test_a_malformed_scenario_is_one_line_and_exit_2(tmp_path):
     [
         (["--shard", "5/4"], "error: --shard '5/4' must look like K/N"),
         (["--target", "reference:nope"], "error: --target 'reference:nope': no such reference target"),
-        (["--red-target", "nope"], "error: --red-target 'nope': expected 'reference:<name>', 'package.module:factory' or '<framework>:package.module:factory'"),
+        (
+            ["--red-target", "nope"],
+            "error: --red-target 'nope': expected 'reference:<name>', 'package.module:factory' or '<framework>:package.module:factory'",
+        ),
         (["--select", "nothing/*"], "error: --select 'nothing/*' matched none of the"),
         (["--format", "md,pdf"], "error: --format 'pdf' is not a report format (known: md, html, junit, json)"),
         (["--today", "soon"], "error: --today 'soon' must be a date, YYYY-MM-DD"),
@@ -248,7 +300,9 @@ def shard_results(tmp_path_factory):
         (["scan", str(ROOT / "tests" / "fixtures" / "small_guard.py")], "--output", "scan.txt"),
     ],
 )
-def test_a_place_a_command_cannot_write_is_named_by_that_command_s_flag(tmp_path, shard_results, command, flag, written):
+def test_a_place_a_command_cannot_write_is_named_by_that_command_s_flag(
+    tmp_path, shard_results, command, flag, written
+):
     blocker = tmp_path / "file"
     blocker.write_text("")
     # A folder flag is given the file, a file flag a file in that "folder"; the error names the file
@@ -313,14 +367,23 @@ def test_the_commands_that_run_and_report_cases_never_load_libcst_or_hypothesis(
         "    print('loaded:', json.dumps([argv[0], status, loaded]))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600, cwd=tmp_path)
-    reports = [json.loads(line.removeprefix("loaded: ")) for line in done.stdout.splitlines() if line.startswith("loaded: ")]
+    reports = [
+        json.loads(line.removeprefix("loaded: ")) for line in done.stdout.splitlines() if line.startswith("loaded: ")
+    ]
     assert reports == [[argv[0], 0, []] for argv in commands], done.stderr
 
 
 def test_a_failing_user_target_is_reported_not_passed(tmp_path):
     done = toolsurface(
-        "run", "--target", "tests.fixtures.user_targets:Crashing", "--red-target", "none",
-        "--select", "*/post_seal/delete.*", "--out", str(tmp_path),
+        "run",
+        "--target",
+        "tests.fixtures.user_targets:Crashing",
+        "--red-target",
+        "none",
+        "--select",
+        "*/post_seal/delete.*",
+        "--out",
+        str(tmp_path),
     )
     assert done.returncode == 1
     totals = results(tmp_path).summary.totals
@@ -344,7 +407,12 @@ def test_scan_reports_the_flaws_of_the_old_path_and_none_in_the_guard(tmp_path):
     legacy = toolsurface("scan", str(REFERENCE / "_legacy.py"), str(REFERENCE / "_defects.py"), "--no-cache")
     assert legacy.returncode == 1, legacy.stdout + legacy.stderr
     assert f"{REFERENCE / '_legacy.py'}:37:9 TS104 shared-baseline:" in legacy.stdout
-    for flaw in ("TS102 conditional-check:", "TS103 self-derived-baseline:", "TS105 unsettled-rejection:", "TS107 silent-truncation:"):
+    for flaw in (
+        "TS102 conditional-check:",
+        "TS103 self-derived-baseline:",
+        "TS105 unsettled-rejection:",
+        "TS107 silent-truncation:",
+    ):
         assert flaw in legacy.stdout, flaw
     guarded = toolsurface("scan", str(REFERENCE / "_guarded.py"))
     assert guarded.returncode == 0, guarded.stdout
@@ -355,12 +423,18 @@ def test_scan_writes_sarif_whole_and_goes_on_past_a_file_that_does_not_parse(tmp
     (tmp_path / "broken.py").write_text("tools = (\n")
     (tmp_path / "out").mkdir()
     out = tmp_path / "out" / "scan.sarif"
-    done = toolsurface("scan", str(REFERENCE / "_legacy.py"), str(tmp_path / "broken.py"), "--format", "sarif", "--output", str(out))
+    done = toolsurface(
+        "scan", str(REFERENCE / "_legacy.py"), str(tmp_path / "broken.py"), "--format", "sarif", "--output", str(out)
+    )
     assert done.returncode == 2
     assert done.stderr == f"error: {tmp_path / 'broken.py'}:1:9: cannot parse: '(' was never closed\n"
     log = json.loads(out.read_text())
-    jsonschema.validate(log, json.loads((ROOT / "tests" / "fixtures" / "schemas" / "sarif-2.1.0.schema.json").read_text()))
-    assert [(r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"]) for r in log["runs"][0]["results"]] == [
+    jsonschema.validate(
+        log, json.loads((ROOT / "tests" / "fixtures" / "schemas" / "sarif-2.1.0.schema.json").read_text())
+    )
+    assert [
+        (r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"]) for r in log["runs"][0]["results"]
+    ] == [
         ("TS104", 37),  # the shallow-copied baseline
         ("TS105", 39),  # the settlement skipped on the asynchronous-preparation path
     ]
@@ -400,11 +474,17 @@ def test_scan_names_a_path_that_is_not_python_and_checks_its_time_limit(tmp_path
     assert done.returncode == 2
     assert done.stdout.splitlines()[0].startswith(f"error: {tmp_path / 'notes.txt'}: not Python source (")
     bad = toolsurface("scan", str(tmp_path), "--time-limit", "0")
-    assert (bad.returncode, bad.stderr) == (2, "error: --time-limit 0.0 must be a positive number of seconds, at most 86400 (a day)\n")
+    assert (bad.returncode, bad.stderr) == (
+        2,
+        "error: --time-limit 0.0 must be a positive number of seconds, at most 86400 (a day)\n",
+    )
     config = tmp_path / "pyproject.toml"
     config.write_text("[tool.toolsurface.scan]\ntime_limit = -1\n")
     refused = toolsurface("scan", str(tmp_path), "--config", str(config))
-    assert (refused.returncode, refused.stderr) == (2, f"error: {config}:[tool.toolsurface.scan].time_limit: expected a positive number of seconds, at most 86400 (a day), got -1\n")
+    assert (refused.returncode, refused.stderr) == (
+        2,
+        f"error: {config}:[tool.toolsurface.scan].time_limit: expected a positive number of seconds, at most 86400 (a day), got -1\n",
+    )
 
 
 @pytest.mark.whole_matrix
@@ -414,15 +494,25 @@ def test_mutants_of_the_guard_are_all_killed_and_the_report_is_valid(tmp_path):
     assert done.returncode == 0, done.stdout + done.stderr
     assert "mutation score 100%: 9 of 9 mutants killed" in done.stdout
     document = json.loads(report.read_text())
-    jsonschema.validate(document, json.loads((ROOT / "tests" / "fixtures" / "schemas" / "stryker-mutation-testing-report.schema.json").read_text()))
+    jsonschema.validate(
+        document,
+        json.loads(
+            (ROOT / "tests" / "fixtures" / "schemas" / "stryker-mutation-testing-report.schema.json").read_text()
+        ),
+    )
     (entry,) = document["files"].values()
     assert {m["status"] for m in entry["mutants"]} == {"Killed"} and all(m["killedBy"] for m in entry["mutants"])
 
 
 def test_a_surviving_mutant_fails_the_gate_and_shows_its_diff():
-    done = toolsurface("mutants", "tests.fixtures.small_guard:factory", "--select", "web-read-child-single-tool/*/legit.*")
+    done = toolsurface(
+        "mutants", "tests.fixtures.small_guard:factory", "--select", "web-read-child-single-tool/*/legit.*"
+    )
     assert done.returncode == 1
-    assert "Survived RemoveCheck@" in done.stdout and "-            check_parity(tools, ports.fmt, baseline)" in done.stdout
+    assert (
+        "Survived RemoveCheck@" in done.stdout
+        and "-            check_parity(tools, ports.fmt, baseline)" in done.stdout
+    )
 
 
 def test_mutants_names_the_seams_of_the_config_it_is_given(tmp_path):
@@ -443,15 +533,22 @@ def test_mutants_names_the_seams_of_the_config_it_is_given(tmp_path):
 def test_mutants_refuses_an_unknown_scan_setting_in_its_config(tmp_path):
     config = tmp_path / "pyproject.toml"
     config.write_text('[tool.toolsurface.scan]\nchecks = ["verify_tools"]\n')
-    done = toolsurface("mutants", "reference:guarded", "--select", "web-read-child-single-tool/*", "--config", str(config))
+    done = toolsurface(
+        "mutants", "reference:guarded", "--select", "web-read-child-single-tool/*", "--config", str(config)
+    )
     assert done.returncode == 2
-    assert done.stderr.startswith(f"error: {config}:[tool.toolsurface.scan].checks: unknown setting (known: baseline, check,")
+    assert done.stderr.startswith(
+        f"error: {config}:[tool.toolsurface.scan].checks: unknown setting (known: baseline, check,"
+    )
     assert done.stderr.count("\n") == 1 and done.stdout == ""
 
 
 def test_an_imported_log_runs_as_a_scenario(tmp_path):
     log = tmp_path / "request.json"
-    tool = {"type": "function", "function": {"name": "market__web_search", "description": "Search the web.", "parameters": {"type": "object"}}}
+    tool = {
+        "type": "function",
+        "function": {"name": "market__web_search", "description": "Search the web.", "parameters": {"type": "object"}},
+    }
     log.write_text(json.dumps({"messages": [{"role": "user", "content": "Compare two funds."}], "tools": [tool]}))
     recordings = tmp_path / "recordings"
     recordings.mkdir()
@@ -461,17 +558,27 @@ def test_an_imported_log_runs_as_a_scenario(tmp_path):
     assert run.returncode == 0, run.stdout + run.stderr
     assert {c.case.scenario for c in results(tmp_path / "out").cases} == {"request"}
     bad = toolsurface("import", "mcp", str(log))
-    assert bad.returncode == 2 and bad.stderr.startswith(f"error: {log}:$.tools[0]: this is an OpenAI Chat Completions body")
+    assert bad.returncode == 2 and bad.stderr.startswith(
+        f"error: {log}:$.tools[0]: this is an OpenAI Chat Completions body"
+    )
 
 
 def test_a_logged_body_with_provider_tools_imports_its_function_tools_and_says_what_it_kept_out(tmp_path):
     log = tmp_path / "responses.json"
-    tools = [{"type": "web_search_preview"}, {"type": "function", "name": "fx__quote", "parameters": {"type": "object"}}]
+    tools = [
+        {"type": "web_search_preview"},
+        {"type": "function", "name": "fx__quote", "parameters": {"type": "object"}},
+    ]
     log.write_text(json.dumps({"model": "m", "input": "Quote EUR in USD.", "tools": tools}))
     done = toolsurface("import", "openai", str(log))
     assert done.returncode == 0, done.stderr
-    assert done.stderr == "kept out of the contract: 1 built-in tool: web_search_preview (a provider tool the host does not admit)\n"
-    assert json.loads(done.stdout)["contract"]["admitted"] == [{"name": "fx__quote", "description": "", "input_schema": {"type": "object"}}]
+    assert (
+        done.stderr
+        == "kept out of the contract: 1 built-in tool: web_search_preview (a provider tool the host does not admit)\n"
+    )
+    assert json.loads(done.stdout)["contract"]["admitted"] == [
+        {"name": "fx__quote", "description": "", "input_schema": {"type": "object"}}
+    ]
     wrong = toolsurface("import", "anthropic", str(log))
     assert wrong.returncode == 2 and wrong.stdout == ""
     assert wrong.stderr == (
@@ -481,16 +588,37 @@ def test_a_logged_body_with_provider_tools_imports_its_function_tools_and_says_w
 
 
 def test_an_otel_span_export_imports_one_scenario_per_model_call_and_they_run_clean(tmp_path):
-    pytest.importorskip("opentelemetry.sdk", reason="writes its span export with the OpenTelemetry SDK: pip install -e '.[dev]'")
+    pytest.importorskip(
+        "opentelemetry.sdk", reason="writes its span export with the OpenTelemetry SDK: pip install -e '.[dev]'"
+    )
     from tests.fixtures.otel_export import chat_span, otlp_json, record
 
-    search = {"type": "function", "name": "market__web_search", "description": "Search the web.", "parameters": {"type": "object", "properties": {"q": {"type": "string"}}}}
-    read = {"type": "function", "name": "market__web_read", "parameters": {"type": "object", "properties": {"url": {"type": "string"}}, "required": ["url"]}}
+    search = {
+        "type": "function",
+        "name": "market__web_search",
+        "description": "Search the web.",
+        "parameters": {"type": "object", "properties": {"q": {"type": "string"}}},
+    }
+    read = {
+        "type": "function",
+        "name": "market__web_read",
+        "parameters": {"type": "object", "properties": {"url": {"type": "string"}}, "required": ["url"]},
+    }
     messages = [{"role": "user", "parts": [{"type": "text", "content": "Compare two funds."}]}]
 
     def calls(tracer):
-        chat_span(tracer, {"gen_ai.tool.definitions": json.dumps([search, read, {"type": "web_search_preview"}]), "gen_ai.input.messages": json.dumps(messages)})
-        chat_span(tracer, {"gen_ai.tool.definitions": json.dumps([search]), "gen_ai.input.messages": json.dumps(messages)}, name="chat again")
+        chat_span(
+            tracer,
+            {
+                "gen_ai.tool.definitions": json.dumps([search, read, {"type": "web_search_preview"}]),
+                "gen_ai.input.messages": json.dumps(messages),
+            },
+        )
+        chat_span(
+            tracer,
+            {"gen_ai.tool.definitions": json.dumps([search]), "gen_ai.input.messages": json.dumps(messages)},
+            name="chat again",
+        )
         chat_span(tracer, {}, name="chat bare")
 
     spans = record(calls)
@@ -515,15 +643,29 @@ def test_an_otel_span_export_imports_one_scenario_per_model_call_and_they_run_cl
     assert {c.case.scenario for c in outcome.cases} == expected
     several = toolsurface("import", "otel", str(export))
     assert several.returncode == 2 and several.stdout == ""
-    assert several.stderr.splitlines()[-1] == f"error: {export} holds 2 model-call spans with tools: name a folder for their scenarios with --output DIR"
+    assert (
+        several.stderr.splitlines()[-1]
+        == f"error: {export} holds 2 model-call spans with tools: name a folder for their scenarios with --output DIR"
+    )
     wrong = toolsurface("import", "openai", str(export))
-    assert wrong.returncode == 2 and wrong.stderr == f"error: {export}:$.resourceSpans: this is an OTLP trace export; import it with `toolsurface import otel`\n"
+    assert (
+        wrong.returncode == 2
+        and wrong.stderr
+        == f"error: {export}:$.resourceSpans: this is an OTLP trace export; import it with `toolsurface import otel`\n"
+    )
     bad_id = toolsurface("import", "otel", str(export), "--output", str(tmp_path / "other"), "--id", "Traces 1")
-    assert bad_id.returncode == 2 and bad_id.stderr == "error: --id 'Traces 1' must be a scenario id: lower-case letters, digits and dashes\n"
+    assert (
+        bad_id.returncode == 2
+        and bad_id.stderr == "error: --id 'Traces 1' must be a scenario id: lower-case letters, digits and dashes\n"
+    )
     broken = tmp_path / "broken.json"  # one span of three cannot be read: nothing is written
-    broken.write_text(export.read_text().replace('\\"name\\": \\"market__web_read\\"', '\\"name\\": \\"market web read\\"'))
+    broken.write_text(
+        export.read_text().replace('\\"name\\": \\"market__web_read\\"', '\\"name\\": \\"market web read\\"')
+    )
     failed = toolsurface("import", "otel", str(broken), "--output", str(tmp_path / "other"))
-    assert failed.returncode == 2 and failed.stderr.splitlines()[-1].startswith(f"error: {broken}:$.resourceSpans[0].scopeSpans[0].spans[0].attributes[")
+    assert failed.returncode == 2 and failed.stderr.splitlines()[-1].startswith(
+        f"error: {broken}:$.resourceSpans[0].scopeSpans[0].spans[0].attributes["
+    )
     assert "gen_ai.tool.definitions[1].name: 'market web read' is not a tool name" in failed.stderr
     assert not (tmp_path / "other").exists()
 
@@ -536,7 +678,9 @@ def test_help_shows_toml_tables_as_written():
     assert "[default: reference:guarded]" in text
 
 
-@pytest.mark.parametrize("command", ["run", "report", "merge", "reproduce", "defects", "list", "import", "record", "scan", "mutants"])
+@pytest.mark.parametrize(
+    "command", ["run", "report", "merge", "reproduce", "defects", "list", "import", "record", "scan", "mutants"]
+)
 def test_help_names_each_value_as_the_docs_do_never_by_its_python_type(command):
     done = toolsurface(command, "--help")
     assert done.returncode == 0
@@ -545,28 +689,50 @@ def test_help_names_each_value_as_the_docs_do_never_by_its_python_type(command):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("framework", "module"), [("pydantic-ai", "pydantic_ai"), ("langchain", "langchain"), ("openai-agents", "agents")])
+@pytest.mark.parametrize(
+    ("framework", "module"), [("pydantic-ai", "pydantic_ai"), ("langchain", "langchain"), ("openai-agents", "agents")]
+)
 def test_the_framework_targets_run_offline_stock_lets_changes_through_and_guarded_passes(tmp_path, framework, module):
     pytest.importorskip(module, reason=f"needs the {framework} extra: pip install 'toolsurface[{framework}]'")
     select = ["--select", "etf-compare-main-hooked/*", "--select", "holdings-review-main-over-capacity/*"]
-    guarded = toolsurface("run", "--target", f"{framework}:guarded", "--red-target", "none", *select, "--out", str(tmp_path / "guarded"))
+    guarded = toolsurface(
+        "run", "--target", f"{framework}:guarded", "--red-target", "none", *select, "--out", str(tmp_path / "guarded")
+    )
     assert guarded.returncode == 0, guarded.stdout[-2000:] + guarded.stderr
-    stock = toolsurface("run", "--target", f"{framework}:stock", "--red-target", "none", *select, "--out", str(tmp_path / "stock"))
+    stock = toolsurface(
+        "run", "--target", f"{framework}:stock", "--red-target", "none", *select, "--out", str(tmp_path / "stock")
+    )
     assert stock.returncode == 1
     cases = results(tmp_path / "stock").cases
-    assert {c.case.mutation.kind for c in cases if c.verdict.kind is VerdictKind.SURVIVED} >= {"delete", "reorder", "description", "schema"}
+    assert {c.case.mutation.kind for c in cases if c.verdict.kind is VerdictKind.SURVIVED} >= {
+        "delete",
+        "reorder",
+        "description",
+        "schema",
+    }
     assert not [c for c in cases if c.verdict.kind is VerdictKind.ERROR]
 
 
 def test_recorded_scenarios_replay_to_the_totals_of_the_live_run(tmp_path):
     done = toolsurface("record", "--out", str(tmp_path / "recorded"))
     assert done.returncode == 0, done.stderr
-    assert len(list((tmp_path / "recorded").glob("*.json"))) == len(toolsurface("list", "scenarios").stdout.splitlines())
+    assert len(list((tmp_path / "recorded").glob("*.json"))) == len(
+        toolsurface("list", "scenarios").stdout.splitlines()
+    )
     # The claim is about the recording, not about each case: a stratified sample, every recording at
     # every point with every kind of change, is judged the same live and replayed.
     select = [word for pattern in sample() for word in ("--select", pattern)]
     live = toolsurface("run", "--red-target", "none", *select, "--out", str(tmp_path / "live"))
-    replay = toolsurface("run", "--scenarios", str(tmp_path / "recorded"), "--red-target", "none", *select, "--out", str(tmp_path / "replay"))
+    replay = toolsurface(
+        "run",
+        "--scenarios",
+        str(tmp_path / "recorded"),
+        "--red-target",
+        "none",
+        *select,
+        "--out",
+        str(tmp_path / "replay"),
+    )
     assert live.returncode == replay.returncode == 0
     live_record, replayed = results(tmp_path / "live"), results(tmp_path / "replay")
     assert strata(live_record.cases) == default_strata()
@@ -585,26 +751,69 @@ TOOL_LOOP = ROOT / "scenarios" / "bundled" / "etf-compare-main-tool-loop.json"
 def test_an_agent_s_recording_replays_on_it_and_on_the_reference_pipelines(tmp_path):
     pytest.importorskip("langchain")
     recorded = tmp_path / "recorded"
-    done = toolsurface("record", "--target", LANGCHAIN_AGENT, "--scenarios", str(SMALL), "--scenarios", str(TOOL_LOOP), "--out", str(recorded))
+    done = toolsurface(
+        "record",
+        "--target",
+        LANGCHAIN_AGENT,
+        "--scenarios",
+        str(SMALL),
+        "--scenarios",
+        str(TOOL_LOOP),
+        "--out",
+        str(recorded),
+    )
     assert done.returncode == 0, done.stderr
     loop = json.loads((recorded / TOOL_LOOP.name).read_text())
     assert [stage["point"] for stage in loop["stages"]] == ["before:tracing", "after:tracing", "after:ProviderLimit"]
-    assert [[stage["point"] for stage in step["stages"]] for step in loop["steps"]] == [["before:tracing", "after:tracing", "after:ProviderLimit"]] * 2
+    assert [[stage["point"] for stage in step["stages"]] for step in loop["steps"]] == [
+        ["before:tracing", "after:tracing", "after:ProviderLimit"]
+    ] * 2
     select = ["--select", "*/after:tracing*/delete.*", "--select", "*/before:tracing@3/legit.*"]
-    live = toolsurface("run", "--target", LANGCHAIN_AGENT, "--scenarios", str(SMALL), "--scenarios", str(TOOL_LOOP), *select, "--out", str(tmp_path / "live"))
-    replay = toolsurface("run", "--target", LANGCHAIN_AGENT, "--scenarios", str(recorded), *select, "--out", str(tmp_path / "replay"))
+    live = toolsurface(
+        "run",
+        "--target",
+        LANGCHAIN_AGENT,
+        "--scenarios",
+        str(SMALL),
+        "--scenarios",
+        str(TOOL_LOOP),
+        *select,
+        "--out",
+        str(tmp_path / "live"),
+    )
+    replay = toolsurface(
+        "run", "--target", LANGCHAIN_AGENT, "--scenarios", str(recorded), *select, "--out", str(tmp_path / "replay")
+    )
     assert live.returncode == replay.returncode == 0, replay.stdout
     verdicts = {case.id: case.verdict.kind for case in results(tmp_path / "live").cases}
-    assert len(verdicts) > 20 and {case.id: case.verdict.kind for case in results(tmp_path / "replay").cases} == verdicts
-    guarded = toolsurface("run", "--scenarios", str(recorded), "--select", "*/delete.*", "--select", "*/legit.*", "--out", str(tmp_path / "guarded"))
+    assert (
+        len(verdicts) > 20 and {case.id: case.verdict.kind for case in results(tmp_path / "replay").cases} == verdicts
+    )
+    guarded = toolsurface(
+        "run",
+        "--scenarios",
+        str(recorded),
+        "--select",
+        "*/delete.*",
+        "--select",
+        "*/legit.*",
+        "--out",
+        str(tmp_path / "guarded"),
+    )
     assert guarded.returncode == 0, guarded.stdout
-    assert {case.case.point for case in results(tmp_path / "guarded").cases} == {"before:tracing", "after:tracing", "after:ProviderLimit"}
+    assert {case.case.point for case in results(tmp_path / "guarded").cases} == {
+        "before:tracing",
+        "after:tracing",
+        "after:ProviderLimit",
+    }
 
 
 def test_a_target_with_boundaries_of_its_own_is_paired_with_no_red_target_unless_one_is_given(tmp_path):
     pytest.importorskip("langchain")
     select = ("--select", "*/before:tracing/delete.*")
-    unpaired = toolsurface("run", "--target", LANGCHAIN_AGENT, "--scenarios", str(SMALL), *select, "--out", str(tmp_path / "unpaired"))
+    unpaired = toolsurface(
+        "run", "--target", LANGCHAIN_AGENT, "--scenarios", str(SMALL), *select, "--out", str(tmp_path / "unpaired")
+    )
     assert unpaired.returncode == 0, unpaired.stderr
     said = [line for line in unpaired.stderr.splitlines() if line.startswith("no red target")]
     assert said == [
@@ -613,17 +822,35 @@ def test_a_target_with_boundaries_of_its_own_is_paired_with_no_red_target_unless
     ]
     assert results(tmp_path / "unpaired").run.red_target is None
     paired = toolsurface(
-        "run", "--target", LANGCHAIN_AGENT, "--red-target", "reference:legacy", "--scenarios", str(SMALL), *select, "--out", str(tmp_path / "paired")
+        "run",
+        "--target",
+        LANGCHAIN_AGENT,
+        "--red-target",
+        "reference:legacy",
+        "--scenarios",
+        str(SMALL),
+        *select,
+        "--out",
+        str(tmp_path / "paired"),
     )
     assert "no red target" not in paired.stderr and results(tmp_path / "paired").run.red_target == "reference:legacy"
-    reference = toolsurface("run", "--scenarios", str(SMALL), "--select", "*/post_seal/delete.*", "--out", str(tmp_path / "reference"))
-    assert "no red target" not in reference.stderr and results(tmp_path / "reference").run.red_target == "reference:legacy"
+    reference = toolsurface(
+        "run", "--scenarios", str(SMALL), "--select", "*/post_seal/delete.*", "--out", str(tmp_path / "reference")
+    )
+    assert (
+        "no red target" not in reference.stderr and results(tmp_path / "reference").run.red_target == "reference:legacy"
+    )
 
 
 def test_a_target_paired_with_itself_is_warned_of(tmp_path):
-    done = toolsurface("run", "--red-target", "reference:guarded", "--select", "*/post_seal/delete.*", "--out", str(tmp_path / "out"))
+    done = toolsurface(
+        "run", "--red-target", "reference:guarded", "--select", "*/post_seal/delete.*", "--out", str(tmp_path / "out")
+    )
     assert done.returncode == 0, done.stderr
-    assert "warning: the red target is the target itself (reference:guarded): a case fails on both or on neither" in done.stderr
+    assert (
+        "warning: the red target is the target itself (reference:guarded): a case fails on both or on neither"
+        in done.stderr
+    )
     assert "0 controlled" in done.stdout
 
 
@@ -631,7 +858,12 @@ def test_scan_runs_the_rules_selected_by_id_and_names_an_unknown_one():
     legacy = str(REFERENCE / "_legacy.py")
     done = toolsurface("scan", legacy, "--select", "TS104,TS105", "--ignore", "TS105", "--no-cache")
     assert done.returncode == 1
-    assert {line.split()[1] for line in done.stdout.splitlines() if " TS1" in line and line.startswith(legacy)} == {"TS104"}
+    assert {line.split()[1] for line in done.stdout.splitlines() if " TS1" in line and line.startswith(legacy)} == {
+        "TS104"
+    }
     done = toolsurface("scan", legacy, "--select", "TS999")
     assert done.returncode == 2
-    assert done.stderr.startswith("error: --select 'TS999' is not a rule (known: TS100, TS101,") and done.stderr.count("\n") == 1
+    assert (
+        done.stderr.startswith("error: --select 'TS999' is not a rule (known: TS100, TS101,")
+        and done.stderr.count("\n") == 1
+    )

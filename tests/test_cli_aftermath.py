@@ -34,7 +34,9 @@ def test_a_retry_that_outlasts_the_grace_period_fails_every_case_it_came_from(tm
     assert no_temporaries(tmp_path)
 
 
-@pytest.mark.parametrize(("host", "error"), [("FailsThirdRequest", "RuntimeError"), ("RunsOutOfMemoryOnThirdRequest", "MemoryError")])
+@pytest.mark.parametrize(
+    ("host", "error"), [("FailsThirdRequest", "RuntimeError"), ("RunsOutOfMemoryOnThirdRequest", "MemoryError")]
+)
 @pytest.mark.parametrize("jobs", ["2", "0"])
 def test_a_request_that_fails_once_in_a_process_is_reported_not_run_away(tmp_path, host, error, jobs):
     done = run(tmp_path, host, "--jobs", jobs)
@@ -77,7 +79,19 @@ def test_a_factory_that_changes_directory_does_not_move_the_reports(tmp_path):
 
 def test_a_factory_that_ignores_sigterm_does_not_make_the_command_ignore_it(tmp_path):
     (tmp_path / "deaf.py").write_text(DEAF)
-    process = start("run", "--target", "deaf:factory", "--red-target", "none", "--timeout", "3600", "--out", "out", cwd=tmp_path, preexec_fn=stoppable)
+    process = start(
+        "run",
+        "--target",
+        "deaf:factory",
+        "--red-target",
+        "none",
+        "--timeout",
+        "3600",
+        "--out",
+        "out",
+        cwd=tmp_path,
+        preexec_fn=stoppable,
+    )
     wait_for(tmp_path / "running", process)
     process.send_signal(signal.SIGTERM)
     done = finish(process)

@@ -78,7 +78,9 @@ def command():
 
 
 def start(*args, cwd, preexec_fn=None):
-    return subprocess.Popen([command(), *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=preexec_fn)
+    return subprocess.Popen(
+        [command(), *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, preexec_fn=preexec_fn
+    )
 
 
 def finish(process):
@@ -167,7 +169,19 @@ def test_a_folder_where_results_json_goes_is_refused_before_any_case_runs(tmp_pa
 
 def test_an_out_folder_that_becomes_unusable_during_the_run_fails_cleanly(tmp_path):
     (tmp_path / "spoiling.py").write_text(SPOILING)
-    done = toolsurface("run", "--target", "spoiling:factory", "--red-target", "none", *ONE_CASE, "--format", "md", "--out", "out", cwd=tmp_path)
+    done = toolsurface(
+        "run",
+        "--target",
+        "spoiling:factory",
+        "--red-target",
+        "none",
+        *ONE_CASE,
+        "--format",
+        "md",
+        "--out",
+        "out",
+        cwd=tmp_path,
+    )
     assert done.returncode == 2, done.stderr
     assert problems(done.stderr) == ["error: --out out/results.json: cannot write there: Is a directory"]
     # audit.md went into place before results.json failed to, and was taken back.
@@ -177,7 +191,10 @@ def test_an_out_folder_that_becomes_unusable_during_the_run_fails_cleanly(tmp_pa
 @pytest.mark.parametrize(
     ("args", "problem"),
     [
-        (["run", "--seed", "99999999999999999999999"], "--seed 99999999999999999999999 must be an integer from 0 to 2**63 - 1"),
+        (
+            ["run", "--seed", "99999999999999999999999"],
+            "--seed 99999999999999999999999 must be an integer from 0 to 2**63 - 1",
+        ),
         (["run", "--seed", str(2**63)], f"--seed {2**63} must be an integer from 0 to 2**63 - 1"),
         (["run", "--seed", "-1"], "--seed -1 must be an integer from 0 to 2**63 - 1"),
         (["list", "cases", "--seed", str(2**64)], f"--seed {2**64} must be an integer from 0 to 2**63 - 1"),
@@ -188,7 +205,10 @@ def test_an_out_folder_that_becomes_unusable_during_the_run_fails_cleanly(tmp_pa
         (["run", "--timeout", "0"], "--timeout 0.0 must be a positive number of seconds, at most 86400 (a day)"),
         (["record", "--timeout", "nan"], "--timeout nan must be a positive number of seconds, at most 86400 (a day)"),
         (["run", "--timeout", "1e308"], "--timeout 1e+308 must be a positive number of seconds, at most 86400 (a day)"),
-        (["record", "--timeout", "1e308"], "--timeout 1e+308 must be a positive number of seconds, at most 86400 (a day)"),
+        (
+            ["record", "--timeout", "1e308"],
+            "--timeout 1e+308 must be a positive number of seconds, at most 86400 (a day)",
+        ),
         (["run", "--jobs", "-1"], "--jobs -1 must be 0 (run in this process) or a number of worker processes"),
     ],
 )
@@ -208,13 +228,25 @@ def test_the_largest_seed_is_accepted():
 @pytest.mark.parametrize(
     ("setting", "problem"),
     [
-        ("seed = 99999999999999999999999", "seed: 99999999999999999999999 is past TOML's 64-bit integers (from -2**63 to 2**63 - 1)"),
+        (
+            "seed = 99999999999999999999999",
+            "seed: 99999999999999999999999 is past TOML's 64-bit integers (from -2**63 to 2**63 - 1)",
+        ),
         ("timeout = nan", "timeout: nan must be a positive number of seconds, at most 86400 (a day)"),
         ("timeout = inf", "timeout: inf must be a positive number of seconds, at most 86400 (a day)"),
         (f"timeout = {2**63 - 1}", f"timeout: {2**63 - 1} must be a positive number of seconds, at most 86400 (a day)"),
-        (f"thresholds = {{ min_cases = {2**64} }}", f"thresholds.min_cases: {2**64} is past TOML's 64-bit integers (from -2**63 to 2**63 - 1)"),
-        (f"thresholds = {{ min_controlled = {2**63} }}", f"thresholds.min_controlled: {2**63} is past TOML's 64-bit integers (from -2**63 to 2**63 - 1)"),
-        ("thresholds = { min_cases = 0x" + "f" * 4000 + " }", "thresholds.min_cases: an integer of 16000 bits is past TOML's 64-bit integers (from -2**63 to 2**63 - 1)"),
+        (
+            f"thresholds = {{ min_cases = {2**64} }}",
+            f"thresholds.min_cases: {2**64} is past TOML's 64-bit integers (from -2**63 to 2**63 - 1)",
+        ),
+        (
+            f"thresholds = {{ min_controlled = {2**63} }}",
+            f"thresholds.min_controlled: {2**63} is past TOML's 64-bit integers (from -2**63 to 2**63 - 1)",
+        ),
+        (
+            "thresholds = { min_cases = 0x" + "f" * 4000 + " }",
+            "thresholds.min_cases: an integer of 16000 bits is past TOML's 64-bit integers (from -2**63 to 2**63 - 1)",
+        ),
     ],
 )
 def test_a_setting_out_of_range_in_the_config_is_named_by_file_and_key(tmp_path, setting, problem):
@@ -239,7 +271,9 @@ def plant_fault(name, args, cwd, debug=False):
         "cli.main()\n"
     )
     env = {**os.environ, "TOOLSURFACE_DEBUG": "1" if debug else ""}
-    return subprocess.run([sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True, timeout=SAFETY_NET, env=env)
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=cwd, capture_output=True, text=True, timeout=SAFETY_NET, env=env
+    )
 
 
 INTERNAL_ERROR = (
@@ -293,7 +327,9 @@ def test_the_part_file_of_a_killed_run_is_removed_by_the_next_run_into_its_folde
 
 def test_a_host_thread_that_never_ends_does_not_keep_the_command_from_exiting(tmp_path):
     (tmp_path / "lingering.py").write_text(LINGERING)
-    done = finish(start("run", "--target", "lingering:factory", "--red-target", "none", *SELECT, "--out", "out", cwd=tmp_path))
+    done = finish(
+        start("run", "--target", "lingering:factory", "--red-target", "none", *SELECT, "--out", "out", cwd=tmp_path)
+    )
     assert done.returncode == 0, done.stderr
     assert "PASS:" in done.stdout and (tmp_path / "out" / "results.json").exists()
 
@@ -304,7 +340,9 @@ def test_an_out_folder_reached_through_a_symbolic_link_is_refused_unless_asked_f
     (tmp_path / "toolsurface-report").symlink_to(elsewhere)
     done = toolsurface("run", *ONE_CASE, cwd=tmp_path)
     assert done.returncode == 2
-    assert problems(done.stderr) == [f"error: --out toolsurface-report: is a symbolic link (to {elsewhere}); give --follow-symlinks to write through it"]
+    assert problems(done.stderr) == [
+        f"error: --out toolsurface-report: is a symbolic link (to {elsewhere}); give --follow-symlinks to write through it"
+    ]
     assert list(elsewhere.iterdir()) == []
     # A link to a folder on the way there is refused the same way.
     done = toolsurface("run", *ONE_CASE, "--out", "toolsurface-report/nested", cwd=tmp_path)
@@ -332,6 +370,8 @@ def test_more_jobs_than_a_run_can_use_are_capped_and_said_so(tmp_path, jobs):
 
 def test_a_timeout_shorter_than_a_timer_can_count_still_times_every_case_out(tmp_path):
     # Once an internal error: the alarm went off before the deadline's block began.
-    done = toolsurface("run", *ONE_CASE, "--timeout", "1e-300", "--jobs", "0", "--red-target", "none", "--out", "out", cwd=tmp_path)
+    done = toolsurface(
+        "run", *ONE_CASE, "--timeout", "1e-300", "--jobs", "0", "--red-target", "none", "--out", "out", cwd=tmp_path
+    )
     assert done.returncode == 1, done.stderr
     assert "Traceback" not in done.stderr and "internal error" not in done.stderr

@@ -16,7 +16,14 @@ from toolsurface.harness._record import SCHEMA_VERSION, Results, RunInfo, summar
 from toolsurface.harness._results import digest_of, encode
 from toolsurface.harness._types import CaseRecord
 
-LEGACY_CHILD = ["--target", "reference:legacy", "--red-target", "none", "--select", "web-read-child-single-tool/*/evidence/*"]
+LEGACY_CHILD = [
+    "--target",
+    "reference:legacy",
+    "--red-target",
+    "none",
+    "--select",
+    "web-read-child-single-tool/*/evidence/*",
+]
 
 
 @pytest.mark.whole_matrix
@@ -46,7 +53,9 @@ def test_junit_failures_are_the_failing_cases(tmp_path):
 
 def expectations(tmp_path, case, verdict="survived", expires="2027-01-31"):
     path = tmp_path / "known.toml"
-    path.write_text(f'[[expect]]\ncase = "{case}"\nverdict = "{verdict}"\nreason = "legacy path, replaced in Q1"\nexpires = {expires}\n')
+    path.write_text(
+        f'[[expect]]\ncase = "{case}"\nverdict = "{verdict}"\nreason = "legacy path, replaced in Q1"\nexpires = {expires}\n'
+    )
     return str(path)
 
 
@@ -76,7 +85,9 @@ def test_an_expired_acceptance_fails_the_gate(tmp_path):
 )
 def test_a_stale_expectation_fails_the_gate_until_removed(tmp_path, case, why):
     known = expectations(tmp_path, case)
-    done = toolsurface("run", "--select", "web-read-child-single-tool/*", "--expectations", known, "--out", str(tmp_path))
+    done = toolsurface(
+        "run", "--select", "web-read-child-single-tool/*", "--expectations", known, "--out", str(tmp_path)
+    )
     assert done.returncode == 1
     assert f"stale expectation {case}: " in done.stdout and why in done.stdout
     assert results(tmp_path).summary.totals.survived == 0
@@ -86,7 +97,9 @@ def test_a_bad_expectations_file_is_one_line_and_exit_2(tmp_path):
     known = expectations(tmp_path, "x", verdict="maybe")
     done = toolsurface("run", "--expectations", known, "--out", str(tmp_path / "out"))
     assert done.returncode == 2
-    assert done.stderr.strip().splitlines() == [f"error: {known}:$.expect[0].verdict: 'maybe' is not one of ['survived', 'false_reject', 'error']"]
+    assert done.stderr.strip().splitlines() == [
+        f"error: {known}:$.expect[0].verdict: 'maybe' is not one of ['survived', 'false_reject', 'error']"
+    ]
     assert not (tmp_path / "out").exists()
 
 
@@ -130,7 +143,12 @@ def test_a_forged_shard_is_refused_by_merge_and_report(tmp_path, drop):
     shards = [tmp_path / str(k) / "results.json" for k in (1, 2)]
     error = f"error: {shards[0]}:{forge(shards[0], drop)}"
     merged = toolsurface("merge", *map(str, shards), "--out", str(tmp_path / "merged"), "--format", "md")
-    assert merged.returncode == 2 and merged.stdout == "" and merged.stderr.startswith(error) and merged.stderr.count("\n") == 1
+    assert (
+        merged.returncode == 2
+        and merged.stdout == ""
+        and merged.stderr.startswith(error)
+        and merged.stderr.count("\n") == 1
+    )
     assert not (tmp_path / "merged").exists()
     report = toolsurface("report", str(shards[0]), "--format", "md")
     assert (report.returncode, report.stdout, report.stderr) == (2, "", merged.stderr)
@@ -157,7 +175,11 @@ def test_the_headlines_count_accepted_failures_and_flag_broad_expectations(tmp_p
         f"all accepted; {totals.false_reject} false_reject, all accepted; {totals.error} error, all accepted"
     )
     assert f"PASS: {headline}\n" in done.stdout and "no survivors" not in done.stdout
-    for verdict, count in (("survived", totals.survived), ("false_reject", totals.false_reject), ("error", totals.error)):
+    for verdict, count in (
+        ("survived", totals.survived),
+        ("false_reject", totals.false_reject),
+        ("error", totals.error),
+    ):
         reach = f"names {planned} of the {planned} planned cases (100%); {count} of them {verdict} here"
         assert f"       broad expectation * ({verdict}): {reach}\n" in done.stdout
         assert f"- **broad expectation** `*` (`{verdict}`): {reach}.\n" in (out / "audit.md").read_text()
@@ -187,7 +209,10 @@ def test_the_project_config_names_the_spec_and_the_reports(tmp_path):
 def test_report_of_a_file_that_is_not_results_json_is_one_line(tmp_path):
     bad = tmp_path / "results.json"
     for text, problem in [
-        ('{"schema_version": 3, "tool": {}}', "$.schema_version: expected results.json schema version 10, found 3: written by another version of toolsurface"),
+        (
+            '{"schema_version": 3, "tool": {}}',
+            "$.schema_version: expected results.json schema version 10, found 3: written by another version of toolsurface",
+        ),
         ('{"schema_version": 10, "run": {}, "cases": [], "summary": {}}', "$.run: missing 'tool', "),
         ('{"schema_version": 10, "run": {}, "cases": [], "summary": {}', "1:61: invalid JSON: unexpected end of data"),
     ]:

@@ -57,7 +57,10 @@ def run(tmp_path_factory):
         document = json.loads(text)
         document["id"] = f"hostile-{number}"
         document["description"] = f"lists as {name}"
-        document["contract"]["admitted"][0]["input_schema"] = {"type": "object", "properties": {name: {"type": "string"}}}
+        document["contract"]["admitted"][0]["input_schema"] = {
+            "type": "object",
+            "properties": {name: {"type": "string"}},
+        }
         (folder / f"{number}.json").write_text(json.dumps(document))
     args = ["run", "--scenarios", FOLDER, "--target", "reference:legacy", "--red-target", "none", "--select", SELECT,
             "--format", "md,junit,html,json", "--out", "out"]  # fmt: skip
@@ -76,7 +79,13 @@ def commands_in_terminal(where, done):
 
 def commands_in_markdown(where, done):
     tokens = MarkdownIt("commonmark").enable("table").parse((where / "out" / "audit.md").read_text())
-    spans = [child.content for token in tokens if token.type == "inline" for child in token.children if child.type == "code_inline"]
+    spans = [
+        child.content
+        for token in tokens
+        if token.type == "inline"
+        for child in token.children
+        if child.type == "code_inline"
+    ]
     return [span for span in spans if span.startswith("toolsurface reproduce ")]
 
 
@@ -131,13 +140,22 @@ def test_the_plan_holds_a_case_for_every_hostile_name(run):
 def test_list_shows_ids_and_descriptions_inert_and_each_listed_id_reproduces_its_case(run):
     where, _ = run
     listed = {
-        what: subprocess.run([executable(), "list", what, "--scenarios", FOLDER, "--select", SELECT], cwd=where, capture_output=True, text=True)
+        what: subprocess.run(
+            [executable(), "list", what, "--scenarios", FOLDER, "--select", SELECT],
+            cwd=where,
+            capture_output=True,
+            text=True,
+        )
         for what in ("cases", "scenarios")
     }
     for done in listed.values():
-        assert done.returncode == 0 and not [char for char in done.stdout + done.stderr if hidden(char) and char != "\n"]
+        assert done.returncode == 0 and not [
+            char for char in done.stdout + done.stderr if hidden(char) and char != "\n"
+        ]
     lines = listed["scenarios"].stdout.splitlines()
-    assert len(lines) == len(NAMES) and all(line.endswith(printable(f"lists as {name}")) for line, name in zip(lines, NAMES, strict=True))
+    assert len(lines) == len(NAMES) and all(
+        line.endswith(printable(f"lists as {name}")) for line, name in zip(lines, NAMES, strict=True)
+    )
     ids = listed["cases"].stdout.splitlines()
     assert set(ids) == set(ids_of(where))
     shown = next(case_id for case_id in ids if "\\u202e" in case_id)  # given as one argument, as printed
@@ -148,7 +166,9 @@ def test_list_shows_ids_and_descriptions_inert_and_each_listed_id_reproduces_its
 
 def test_no_output_carries_a_character_a_terminal_or_an_editor_acts_on(run):
     where, done = run
-    files = {name: (where / "out" / name).read_text() for name in ("audit.md", "junit.xml", "report.html", "audit.json")}
+    files = {
+        name: (where / "out" / name).read_text() for name in ("audit.md", "junit.xml", "report.html", "audit.json")
+    }
     for name, text in {"stdout": done.stdout, "stderr": done.stderr, **files}.items():
         assert not {hex(ord(char)) for char in text if hidden(char) and char != "\n"}, name
 
@@ -161,7 +181,9 @@ def reproduced(run):
     environment = {**os.environ, "PATH": f"{Path(executable()).parent}{os.pathsep}{os.environ.get('PATH', '')}"}
     commands = {command for read in OUTPUTS.values() for command in read(where, done)}
     return {
-        (shell, command): subprocess.run([shell, "-c", command], cwd=where, env=environment, capture_output=True, text=True, timeout=120)
+        (shell, command): subprocess.run(
+            [shell, "-c", command], cwd=where, env=environment, capture_output=True, text=True, timeout=120
+        )
         for command in sorted(commands)
         for shell in SHELLS
     }

@@ -26,7 +26,17 @@ ONE_SCENARIO = "web-read-child-single-tool/*"
 def run(tmp_path, host, *flags, nth=25, out="out"):
     command = shutil.which("toolsurface", path=str(Path(sys.executable).parent)) or shutil.which("toolsurface")
     env = {**os.environ, "PYTHONPATH": str(FIXTURES), "TOOLSURFACE_TEST_NTH": str(nth)}
-    args = [command, "run", "--target", f"hostile_hosts:{host}", "--select", ONE_SCENARIO, "--out", str(tmp_path / out), *flags]
+    args = [
+        command,
+        "run",
+        "--target",
+        f"hostile_hosts:{host}",
+        "--select",
+        ONE_SCENARIO,
+        "--out",
+        str(tmp_path / out),
+        *flags,
+    ]
     return subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
 
 
@@ -35,7 +45,9 @@ def failing(record):
 
 
 def no_temporaries(folder):
-    return not [path.name for path in folder.rglob("*") if path.name.endswith(".part") or path.name.startswith(".results-")]
+    return not [
+        path.name for path in folder.rglob("*") if path.name.endswith(".part") or path.name.startswith(".results-")
+    ]
 
 
 @pytest.mark.parametrize(
@@ -89,7 +101,10 @@ def test_a_dispatch_after_the_case_returned_fails_the_case_it_belongs_to(tmp_pat
 
 
 def test_a_change_that_outlives_its_request_fails_that_case_alone_for_any_number_of_workers(tmp_path):
-    one, two = run(tmp_path, "CachesTools", "--jobs", "1", out="one"), run(tmp_path, "CachesTools", "--jobs", "2", out="two")
+    one, two = (
+        run(tmp_path, "CachesTools", "--jobs", "1", out="one"),
+        run(tmp_path, "CachesTools", "--jobs", "2", out="two"),
+    )
     assert one.returncode == two.returncode == 1, one.stdout + one.stderr
     assert (tmp_path / "one" / "results.json").read_bytes() == (tmp_path / "two" / "results.json").read_bytes()
     bad = failing(results(tmp_path / "one"))
@@ -101,13 +116,21 @@ def test_a_change_that_outlives_its_request_fails_that_case_alone_for_any_number
     env = {**os.environ, "PYTHONPATH": str(FIXTURES)}
     command = shutil.which("toolsurface", path=str(Path(sys.executable).parent)) or shutil.which("toolsurface")
     shown = subprocess.run(
-        [command, "reproduce", culprit, "--target", "hostile_hosts:CachesTools"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600
+        [command, "reproduce", culprit, "--target", "hostile_hosts:CachesTools"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     assert shown.returncode == 1 and "outlived its request" in shown.stdout
 
 
 def test_in_process_a_host_that_leaked_is_loaded_again_and_the_results_are_the_workers(tmp_path):
-    zero, one = run(tmp_path, "CachesTools", "--jobs", "0", out="zero"), run(tmp_path, "CachesTools", "--jobs", "1", out="one")
+    zero, one = (
+        run(tmp_path, "CachesTools", "--jobs", "0", out="zero"),
+        run(tmp_path, "CachesTools", "--jobs", "1", out="one"),
+    )
     assert zero.returncode == one.returncode == 1, zero.stdout + zero.stderr
     assert (tmp_path / "zero" / "results.json").read_bytes() == (tmp_path / "one" / "results.json").read_bytes()
     bad = failing(results(tmp_path / "zero"))
@@ -122,7 +145,9 @@ def test_in_process_state_a_host_keeps_past_its_reload_names_the_case_it_came_fr
     ids = {case.case.id for case in record.cases}
     assert stale and all(case.verdict.kind is VerdictKind.ERROR for case in stale)
     # The case it came from is named whole in the evidence (an id fills most of a reason's line).
-    assert all(any(case.evidence.before[0].startswith(f"after {other}: ") for other in ids - {case.case.id}) for case in stale)
+    assert all(
+        any(case.evidence.before[0].startswith(f"after {other}: ") for other in ids - {case.case.id}) for case in stale
+    )
 
 
 def test_the_guard_gives_the_same_results_for_any_number_of_workers_and_in_process(tmp_path):
@@ -133,7 +158,12 @@ def test_the_guard_gives_the_same_results_for_any_number_of_workers_and_in_proce
         out = tmp_path / jobs
         done = subprocess.run(
             # Every eighth case of the plan: each recording and kind, at a fraction of the cost.
-            [command, "run", "--shard", "1/8", "--jobs", jobs, "--out", str(out)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600
+            [command, "run", "--shard", "1/8", "--jobs", jobs, "--out", str(out)],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=600,
         )
         assert done.returncode == 0, done.stdout + done.stderr
         outputs.append((out / "results.json").read_bytes())

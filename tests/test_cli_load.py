@@ -34,7 +34,9 @@ def cpu_hog():
 
 def results_of(tmp_path, name, *args):
     out = tmp_path / name
-    done = subprocess.run([command(), "run", *args, *TODAY, "--out", str(out)], cwd=tmp_path, capture_output=True, text=True, timeout=1200)
+    done = subprocess.run(
+        [command(), "run", *args, *TODAY, "--out", str(out)], cwd=tmp_path, capture_output=True, text=True, timeout=1200
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     return (out / "results.json").read_bytes()
 
@@ -51,7 +53,9 @@ def _framework(target, module):
     """The target as a parameter, skipped with the extra to install where its framework is missing."""
     extra = target.partition(":")[0]
     missing = importlib.util.find_spec(module) is None
-    return pytest.param(target, marks=pytest.mark.skipif(missing, reason=f"needs the {extra} extra: pip install 'toolsurface[{extra}]'"))
+    return pytest.param(
+        target, marks=pytest.mark.skipif(missing, reason=f"needs the {extra} extra: pip install 'toolsurface[{extra}]'")
+    )
 
 
 @pytest.mark.slow

@@ -22,7 +22,9 @@ def checkout(base, *parts):
 
 @pytest.fixture(scope="module")
 def two_checkouts(tmp_path_factory):
-    return checkout(tmp_path_factory.mktemp("runner-a"), "w"), checkout(tmp_path_factory.mktemp("runner-b"), "home", "ci", "w")
+    return checkout(tmp_path_factory.mktemp("runner-a"), "w"), checkout(
+        tmp_path_factory.mktemp("runner-b"), "home", "ci", "w"
+    )
 
 
 def test_two_checkouts_write_the_same_results_json(two_checkouts):
@@ -45,12 +47,20 @@ def test_two_checkouts_write_the_same_results_json(two_checkouts):
 def test_shards_from_two_checkouts_merge_as_shards_from_one(two_checkouts):
     first, second = two_checkouts
     # The other checkout's shard is given its recordings by absolute path, as a CI step may.
-    for folder, scenarios, shard in ((first, "scen", "1/2"), (first, "scen", "2/2"), (second, str(second / "scen"), "1/2")):
-        done = toolsurface("run", "--scenarios", scenarios, *SELECT, "--shard", shard, "--out", f"shard-{shard[0]}", cwd=folder)
+    for folder, scenarios, shard in (
+        (first, "scen", "1/2"),
+        (first, "scen", "2/2"),
+        (second, str(second / "scen"), "1/2"),
+    ):
+        done = toolsurface(
+            "run", "--scenarios", scenarios, *SELECT, "--shard", shard, "--out", f"shard-{shard[0]}", cwd=folder
+        )
         assert done.returncode == 0, done.stderr
     one = toolsurface("merge", "shard-1/results.json", "shard-2/results.json", "--out", "merged", cwd=first)
     # The merge takes what ran from its first shard: here the other checkout's.
-    two = toolsurface("merge", str(second / "shard-1" / "results.json"), "shard-2/results.json", "--out", "merged-two", cwd=first)
+    two = toolsurface(
+        "merge", str(second / "shard-1" / "results.json"), "shard-2/results.json", "--out", "merged-two", cwd=first
+    )
     assert one.returncode == two.returncode == 0, one.stderr + two.stderr
     assert (first / "merged" / "results.json").read_bytes() == (first / "merged-two" / "results.json").read_bytes()
 
@@ -59,7 +69,9 @@ def test_the_bundled_recordings_are_named_by_their_place_in_the_package(tmp_path
     done = toolsurface("run", "--select", "web-read-child-single-tool/*", "--out", "out", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     run = orjson.loads((tmp_path / "out" / "results.json").read_bytes())["run"]
-    bundled = sorted(f"toolsurface/scenarios/bundled/{path.name}" for path in (ROOT / "scenarios" / "bundled").glob("*.json"))
+    bundled = sorted(
+        f"toolsurface/scenarios/bundled/{path.name}" for path in (ROOT / "scenarios" / "bundled").glob("*.json")
+    )
     assert run["scenario_paths"] == [] and [s["source"] for s in run["scenarios"]] == bundled
 
 

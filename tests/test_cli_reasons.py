@@ -19,7 +19,9 @@ INDENTED = re.compile(r"^ {13,15}(?!toolsurface reproduce |desk-review-main)")
 @pytest.fixture(scope="module")
 def sorted_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("sorted")
-    done = toolsurface("run", "--target", TARGET, "--red-target", "none", "--select", SELECT, "--format", "html", "--out", str(out))
+    done = toolsurface(
+        "run", "--target", TARGET, "--red-target", "none", "--select", SELECT, "--format", "html", "--out", str(out)
+    )
     assert done.returncode == 1, done.stderr
     return done, out, results(out)
 

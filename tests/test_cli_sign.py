@@ -57,23 +57,41 @@ def test_a_signed_file_read_without_the_key_is_read_and_said_unverified(signed):
 @pytest.mark.parametrize(
     ("command", "key", "require", "problem"),
     [
-        (["report", "{signed}", "--require-signature"], None, None,
-         "signed, but TOOLSURFACE_SIGNING_KEY is not set to verify it, and --require-signature demands a verified signature: "
-         "set it to the key the file was signed with"),
-        (["merge", "{unsigned}", "--out", "{out}"], None, "1",
-         "not signed, and TOOLSURFACE_REQUIRE_SIGNATURE=1 demands a verified signature: write it with TOOLSURFACE_SIGNING_KEY set, "
-         "and set the same key to read it"),
-        (["merge", "{unsigned}", "--out", "{out}"], KEY, None,
-         "not signed, but TOOLSURFACE_SIGNING_KEY is set: its signature was stripped, or it was written without the key; "
-         "write it again with the key set"),
+        (
+            ["report", "{signed}", "--require-signature"],
+            None,
+            None,
+            "signed, but TOOLSURFACE_SIGNING_KEY is not set to verify it, and --require-signature demands a verified signature: "
+            "set it to the key the file was signed with",
+        ),
+        (
+            ["merge", "{unsigned}", "--out", "{out}"],
+            None,
+            "1",
+            "not signed, and TOOLSURFACE_REQUIRE_SIGNATURE=1 demands a verified signature: write it with TOOLSURFACE_SIGNING_KEY set, "
+            "and set the same key to read it",
+        ),
+        (
+            ["merge", "{unsigned}", "--out", "{out}"],
+            KEY,
+            None,
+            "not signed, but TOOLSURFACE_SIGNING_KEY is set: its signature was stripped, or it was written without the key; "
+            "write it again with the key set",
+        ),
         (["report", "{signed}"], "another key", None, MISMATCH),
         (["verify", "{signed}", "--sample", "3", "--seed", "1"], "another key", None, MISMATCH),
     ],
 )
-def test_a_file_whose_signature_cannot_be_accepted_is_one_line_and_exit_2(tmp_path, signed, command, key, require, problem):
+def test_a_file_whose_signature_cannot_be_accepted_is_one_line_and_exit_2(
+    tmp_path, signed, command, key, require, problem
+):
     unsigned = tmp_path / "unsigned"
     assert toolsurface("run", *SELECT, "--shard", "1/1", "--out", str(unsigned)).returncode == 0
-    paths = {"signed": signed / "whole" / "results.json", "unsigned": unsigned / "results.json", "out": tmp_path / "merged"}
+    paths = {
+        "signed": signed / "whole" / "results.json",
+        "unsigned": unsigned / "results.json",
+        "out": tmp_path / "merged",
+    }
     done = toolsurface(*(word.format(**paths) for word in command), key=key, require=require)
     assert done.returncode == 2, done.stdout + done.stderr
     path = paths["signed"] if "{signed}" in command else paths["unsigned"]
@@ -107,7 +125,9 @@ def test_verify_passes_an_honest_file_and_prints_the_seed_it_drew(signed):
     path = signed / "whole" / "results.json"
     done = toolsurface("verify", str(path), "--sample", "4", key=KEY)
     assert done.returncode == 0, done.stdout + done.stderr
-    (seed,) = re.findall(r"^sample drawn with --seed (\d+): give it again to re-run the same cases$", done.stderr, re.MULTILINE)
+    (seed,) = re.findall(
+        r"^sample drawn with --seed (\d+): give it again to re-run the same cases$", done.stderr, re.MULTILINE
+    )
     assert done.stdout.splitlines()[-1] == "PASS: every re-run verdict is the recorded one (4 cases)"
     assert "re-ran 4 of its " in done.stdout and f"(sample --seed {seed})" in done.stdout
     again = toolsurface("verify", str(path), "--sample", "4", "--seed", seed, key=KEY)
@@ -130,7 +150,10 @@ def test_verify_finds_a_forged_verdict_and_prints_the_command_that_reproduces_it
 
 @pytest.mark.parametrize(
     ("flags", "problem"),
-    [(["--sample", "0"], "--sample 0 must be at least 1"), (["--sample", "2", "--seed", "-1"], "--seed -1 must be an integer from 0 to 2**63 - 1")],
+    [
+        (["--sample", "0"], "--sample 0 must be at least 1"),
+        (["--sample", "2", "--seed", "-1"], "--seed -1 must be an integer from 0 to 2**63 - 1"),
+    ],
 )
 def test_verify_refuses_a_sample_or_seed_that_cannot_work(signed, flags, problem):
     done = toolsurface("verify", str(signed / "whole" / "results.json"), *flags)
@@ -140,8 +163,17 @@ def test_verify_refuses_a_sample_or_seed_that_cannot_work(signed, flags, problem
 def test_verify_says_when_the_file_was_written_by_another_version_of_toolsurface(tmp_path, signed):
     path = tmp_path / "results.json"
     shutil.copy(signed / "whole" / "results.json", path)
-    forge(path, run=lambda run: dataclasses.replace(run, tool=dataclasses.replace(run.tool, version="0.0.1")), sign=KEY.encode())
+    forge(
+        path,
+        run=lambda run: dataclasses.replace(run, tool=dataclasses.replace(run.tool, version="0.0.1")),
+        sign=KEY.encode(),
+    )
     done = toolsurface("verify", str(path), "--sample", "1", "--seed", "0", key=KEY)
     assert done.returncode == 0, done.stdout + done.stderr
     assert f"{path} was written by toolsurface 0.0.1, and this is " in done.stderr
-    assert "written by toolsurface" not in toolsurface("verify", str(signed / "whole" / "results.json"), "--sample", "1", "--seed", "0", key=KEY).stderr
+    assert (
+        "written by toolsurface"
+        not in toolsurface(
+            "verify", str(signed / "whole" / "results.json"), "--sample", "1", "--seed", "0", key=KEY
+        ).stderr
+    )

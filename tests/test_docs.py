@@ -52,7 +52,9 @@ def test_the_property_test_example_runs_and_its_guard_is_checked(tmp_path):
         "[t['function']['name'] for t in tools] != [t['function']['name'] for t in json.loads(admitted)]",
     )
     # Without shrinking: the failure is what is checked, not its smallest example.
-    weak = "from hypothesis import Phase, settings\n" + weak.replace("@given(requests)", "@settings(phases=[Phase.generate])\n@given(requests)")
+    weak = "from hypothesis import Phase, settings\n" + weak.replace(
+        "@given(requests)", "@settings(phases=[Phase.generate])\n@given(requests)"
+    )
     example.write_text(weak)
     done = pytest_on(example)
     assert done.returncode == 1, done.stdout
@@ -64,14 +66,18 @@ def test_the_workflow_runs_its_toolsurface_steps_and_uploads_what_they_write(tmp
     (tmp_path / "src").mkdir()
     shutil.copy(ROOT / "tests" / "fixtures" / "small_guard.py", tmp_path / "src")
     (tmp_path / "myhost").mkdir()
-    (tmp_path / "myhost" / "adapter.py").write_text("from toolsurface.harness._reference import GuardedPipeline as factory\n")
+    (tmp_path / "myhost" / "adapter.py").write_text(
+        "from toolsurface.harness._reference import GuardedPipeline as factory\n"
+    )
     commands = [step["run"] for step in steps if step.get("run", "").startswith("toolsurface ")]
     assert [command.split()[1] for command in commands] == ["scan", "run"]
     for command in commands:
         words = [installed(), *shlex.split(command)[1:]]
         done = subprocess.run(words, cwd=tmp_path, capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, command + "\n" + done.stdout + done.stderr
-    uploaded = [step["with"] for step in steps if "uses" in step and "with" in step and "python-version" not in step["with"]]
+    uploaded = [
+        step["with"] for step in steps if "uses" in step and "with" in step and "python-version" not in step["with"]
+    ]
     paths = [given.get("sarif_file") or given.get("report_paths") or given["path"] for given in uploaded]
     assert paths == ["toolsurface.sarif", "toolsurface-report/junit.xml", "toolsurface-report/"]
     assert all((tmp_path / path).exists() for path in paths)
@@ -80,15 +86,24 @@ def test_the_workflow_runs_its_toolsurface_steps_and_uploads_what_they_write(tmp
 
 def test_the_signed_shards_recipe_merges_signed_shards_and_verifies_a_sample(tmp_path):
     workflow = yaml.safe_load(blocks("docs/ci.md", "## Signed shards", "yaml")[0])
-    assert workflow["env"] == {"TOOLSURFACE_SIGNING_KEY": "${{ secrets.TOOLSURFACE_SIGNING_KEY }}", "TOOLSURFACE_REQUIRE_SIGNATURE": "1"}
+    assert workflow["env"] == {
+        "TOOLSURFACE_SIGNING_KEY": "${{ secrets.TOOLSURFACE_SIGNING_KEY }}",
+        "TOOLSURFACE_REQUIRE_SIGNATURE": "1",
+    }
     env = {**os.environ, **workflow["env"], "TOOLSURFACE_SIGNING_KEY": "a test secret"}
     (tmp_path / "myhost").mkdir()
-    (tmp_path / "myhost" / "adapter.py").write_text("from toolsurface.harness._reference import GuardedPipeline as factory\n")
+    (tmp_path / "myhost" / "adapter.py").write_text(
+        "from toolsurface.harness._reference import GuardedPipeline as factory\n"
+    )
 
     def run(command, **changes):
         # Through a shell, as a runner does: the merge's `shard-*` is a glob. One scenario's cases keep it short.
-        line = command.replace("toolsurface ", f"{shlex.quote(installed())} ", 1) + (" --select 'web-read-child-single-tool/*'" if " run " in command else "")
-        return subprocess.run(line, shell=True, cwd=tmp_path, env={**env, **changes}, capture_output=True, text=True, timeout=600)
+        line = command.replace("toolsurface ", f"{shlex.quote(installed())} ", 1) + (
+            " --select 'web-read-child-single-tool/*'" if " run " in command else ""
+        )
+        return subprocess.run(
+            line, shell=True, cwd=tmp_path, env={**env, **changes}, capture_output=True, text=True, timeout=600
+        )
 
     shard, gate = (workflow["jobs"][job] for job in ("shard", "gate"))
     (command,) = [step["run"] for step in shard["steps"] if step.get("run", "").startswith("toolsurface ")]
@@ -107,11 +122,17 @@ def test_the_signed_shards_recipe_merges_signed_shards_and_verifies_a_sample(tmp
 
 
 def test_the_pre_commit_hook_and_its_config_validate(tmp_path):
-    manifest = subprocess.run([sys.executable, "-m", "pre_commit", "validate-manifest", str(ROOT / ".pre-commit-hooks.yaml")], capture_output=True, text=True)
+    manifest = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "validate-manifest", str(ROOT / ".pre-commit-hooks.yaml")],
+        capture_output=True,
+        text=True,
+    )
     assert manifest.returncode == 0, manifest.stdout + manifest.stderr
     config = tmp_path / ".pre-commit-config.yaml"
     config.write_text(blocks("docs/ci.md", "## CI recipes", "yaml")[1])
-    done = subprocess.run([sys.executable, "-m", "pre_commit", "validate-config", str(config)], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "validate-config", str(config)], capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     hook = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())[0]
     assert yaml.safe_load(config.read_text())["repos"][0]["hooks"][0]["id"] == hook["id"] == "toolsurface-scan"
@@ -125,14 +146,25 @@ def test_the_own_agent_walkthrough_finds_the_flaw_and_the_guard_turns_it_green(t
     over_limit = ["--select", "desk-research-main-openai-over-tool-limit/*/after:ProviderLimit/*"]
 
     def run(words):
-        return subprocess.run([installed(), *words[1:], *over_limit, "--out", "out"], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+        return subprocess.run(
+            [installed(), *words[1:], *over_limit, "--out", "out"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
 
     done = run(red)
     assert done.returncode == 1, done.stdout + done.stderr
-    assert "toolsurface reproduce desk-research-main-openai-over-tool-limit/main/hooks/after:ProviderLimit/" in done.stdout
+    assert (
+        "toolsurface reproduce desk-research-main-openai-over-tool-limit/main/hooks/after:ProviderLimit/" in done.stdout
+    )
     cases = json.loads((tmp_path / "out" / "results.json").read_text())["cases"]
     cut = [c for c in cases if c["case"]["mutation"]["kind"] == "legit"]
-    assert cut and all(c["verdict"]["reason"] == "dispatched 128 of 140 required tools instead of an explicit capacity result" for c in cut)
+    assert cut and all(
+        c["verdict"]["reason"] == "dispatched 128 of 140 required tools instead of an explicit capacity result"
+        for c in cut
+    )
     reproduce = [installed(), "reproduce", cut[0]["case"]["id"], "--target", "langchain:myapp:build"]
     shown = subprocess.run(reproduce, cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert "verdict  survived — dispatched 128 of 140 required tools" in shown.stdout, shown.stdout + shown.stderr
@@ -198,7 +230,10 @@ def commands_shown():
 def options():
     """Each command of the CLI with the options it takes."""
     cli = typer.main.get_command(app)
-    return {name: {opt for param in command.params for opt in param.opts if opt.startswith("--")} for name, command in cli.commands.items()}
+    return {
+        name: {opt for param in command.params for opt in param.opts if opt.startswith("--")}
+        for name, command in cli.commands.items()
+    }
 
 
 def test_every_command_shown_in_the_pages_is_one_the_cli_takes():
@@ -219,15 +254,22 @@ def test_the_synopsis_shows_every_command_and_option():
         assert not missing, f"the synopsis of `toolsurface {name}` lacks {', '.join(sorted(missing))}"
 
 
-
 def run_guard_example(hooks, facts=()):
     """The guard page's host example, run as written on three admitted OpenAI tools, with `hooks`
     as its recovery and hooks and `facts` in its owners' store: what the model was sent, what the
     ledger settled, and the refusal raised, if any."""
     example = blocks("docs/guards.md", "## A host of your own", "python")[0]
-    admitted = [{"type": "function", "function": {"name": f"tool_{i}", "description": f"tool {i}", "parameters": {"type": "object"}}} for i in range(3)]
+    admitted = [
+        {
+            "type": "function",
+            "function": {"name": f"tool_{i}", "description": f"tool {i}", "parameters": {"type": "object"}},
+        }
+        for i in range(3)
+    ]
     sent, events = [], []
-    client = SimpleNamespace(chat=SimpleNamespace(completions=SimpleNamespace(create=lambda **request: sent.append(request["tools"]))))
+    client = SimpleNamespace(
+        chat=SimpleNamespace(completions=SimpleNamespace(create=lambda **request: sent.append(request["tools"])))
+    )
     given = {
         "ledger": Ledger("main", events),
         "fact_store": OwnerFacts(tuple(facts)),
@@ -264,7 +306,9 @@ def test_the_guard_example_starts_a_request_from_the_tools_a_trusted_fact_leaves
     admitted, sent, settled, refused = run_guard_example(lambda tools: tools, facts=[deadline])
     assert (sent, settled, refused) == ([[admitted[2]]], [("req_1", "dispatched")], None)
     # The same fact bound to another run is not this request's: all three go.
-    elsewhere = OwnerFact(FactKind.RUN_DEADLINE_EXHAUSTED, "host", Binding("run_2", "scope:research", "inv_1", "conn_1"))
+    elsewhere = OwnerFact(
+        FactKind.RUN_DEADLINE_EXHAUSTED, "host", Binding("run_2", "scope:research", "inv_1", "conn_1")
+    )
     assert run_guard_example(lambda tools: tools, facts=[elsewhere])[1] == [admitted]
 
 

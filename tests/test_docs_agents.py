@@ -40,7 +40,14 @@ def test_the_walkthrough_finds_the_flaw_in_the_users_piece_and_the_guard_turns_i
     # matrix takes minutes.
     (cut_selection,) = re.findall(r"--select '([^']+)'", section(PAGE, heading))
     assert cut_selection == f"{OVER_LIMIT}/*/{piece}/legit.*"
-    selection = ["--select", f"{OVER_LIMIT}/*/{piece}/*", "--select", f"etf-compare-main-hooked/*/{piece}/*", "--out", "out"]
+    selection = [
+        "--select",
+        f"{OVER_LIMIT}/*/{piece}/*",
+        "--select",
+        f"etf-compare-main-hooked/*/{piece}/*",
+        "--out",
+        "out",
+    ]
 
     done = toolsurface([*red[1:], "--select", cut_selection, "--out", "out"], tmp_path)
     assert done.returncode == 1, done.stdout + done.stderr

@@ -33,7 +33,11 @@ from toolsurface.common._printable import printable
 #: Every kind of input: each file format, and the flags.
 ATTEMPTS = {**DOCUMENTS, "flag": flag_attempts}
 #: A file per kind is a fraction of a second; the seeds' run costs about a second once.
-FUZZ = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large])
+FUZZ = settings(
+    max_examples=30,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 
 
 @pytest.fixture(scope="module")
@@ -68,19 +72,43 @@ def test_the_crashes_the_issue_names_end_with_one_line_naming_their_input(folder
     results = seeds().results.replace(b'"stop":{"type":"refused"', b'"stop":{"type":["refused"]', 1)
     config = b"[tool.toolsurface]\ntimeout = 9223372036854775807\n"
     threshold = b"[tool.toolsurface.thresholds]\nmin_cases = 18446744073709551616\n"
-    call = {"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "web", "arguments": nested(500)}}]}
+    call = {
+        "role": "assistant",
+        "tool_calls": [{"id": "c", "type": "function", "function": {"name": "web", "arguments": nested(500)}}],
+    }
     tool = {"type": "function", "function": {"name": "web", "parameters": {"type": "object"}}}
     log = json.dumps({"messages": [call], "tools": [tool]}).encode()  # orjson writes 254 levels at most
     cases = [
         (("report", RESULTS_FILE), {RESULTS_FILE: results}, "$.cases[0].evidence.stop.type: expected one of"),
-        (("merge", RESULTS_FILE, RESULTS_FILE), {RESULTS_FILE: results}, "$.cases[0].evidence.stop.type: expected one of"),
+        (
+            ("merge", RESULTS_FILE, RESULTS_FILE),
+            {RESULTS_FILE: results},
+            "$.cases[0].evidence.stop.type: expected one of",
+        ),
         ((*RUN, "--timeout", "1e308"), {}, "--timeout 1e+308 must be a positive number of seconds, at most 86400"),
-        ((*RUN, "--config", CONFIG_FILE), {CONFIG_FILE: config}, "[tool.toolsurface].timeout: 9223372036854775807 must be"),
-        ((*RUN, "--config", CONFIG_FILE), {CONFIG_FILE: threshold}, "[tool.toolsurface].thresholds.min_cases: 18446744073709551616 is past"),
-        (("import", "openai", LOG_FILE), {LOG_FILE: log}, "$.messages[0].tool_calls[0].function.arguments: nested more than 254 levels"),
+        (
+            (*RUN, "--config", CONFIG_FILE),
+            {CONFIG_FILE: config},
+            "[tool.toolsurface].timeout: 9223372036854775807 must be",
+        ),
+        (
+            (*RUN, "--config", CONFIG_FILE),
+            {CONFIG_FILE: threshold},
+            "[tool.toolsurface].thresholds.min_cases: 18446744073709551616 is past",
+        ),
+        (
+            ("import", "openai", LOG_FILE),
+            {LOG_FILE: log},
+            "$.messages[0].tool_calls[0].function.arguments: nested more than 254 levels",
+        ),
     ]
     for args, files, problem in cases:
-        attempt = Attempt("issue", args, tuple({**seeds().files(), **files}.items()), (RESULTS_FILE, "--timeout", CONFIG_FILE, LOG_FILE))
+        attempt = Attempt(
+            "issue",
+            args,
+            tuple({**seeds().files(), **files}.items()),
+            (RESULTS_FILE, "--timeout", CONFIG_FILE, LOG_FILE),
+        )
         ended = attempted(attempt, folders)
         assert ended.status == 2 and problem in ended.stderr and ended.stderr.count("\n") == 1, ended.stderr
 
@@ -115,10 +143,16 @@ FOUND = {
 @pytest.mark.parametrize(("args", "files", "problem"), FOUND.values(), ids=FOUND.keys())
 def test_what_the_fuzz_found_ends_as_promised(folders, args, files, problem):
     names = (CONFIG_FILE, EXPECTATIONS_FILE, printable(args[-1]), args[-2])
-    import_log = {LOG_FILE: json.dumps(LOGS["openai"]).encode()} if args[0] == "import" else {}  # a custom tool: a note to print
+    import_log = (
+        {LOG_FILE: json.dumps(LOGS["openai"]).encode()} if args[0] == "import" else {}
+    )  # a custom tool: a note to print
     ended = attempted(Attempt("found", args, tuple({**seeds().files(), **import_log, **files}.items()), names), folders)
     if problem is None:  # written as the byte the name stands for
-        assert ended.status in (0, 1) and "results: \\udcff/results.json" in ended.stdout and ended.new[0] == "\udcff/results.json"
+        assert (
+            ended.status in (0, 1)
+            and "results: \\udcff/results.json" in ended.stdout
+            and ended.new[0] == "\udcff/results.json"
+        )
     else:
         assert ended.status == 2 and problem in ended.stderr and ended.stderr.count("\n") == 1, ended.stderr
 
@@ -130,14 +164,23 @@ ATTEMPT = Attempt("flag", ("run", "--seed", "x"), (), ("--seed",))
     ("ended", "breach"),
     [
         (Ended(3, "", "internal error: KeyError: 'x' (a bug in toolsurface …)\n"), "exit 3: internal error: KeyError"),
-        (Ended(2, "", "Usage: toolsurface run [OPTIONS]\n\nError: Invalid value for '--seed'\n"), "exit 2 line names no input"),
+        (
+            Ended(2, "", "Usage: toolsurface run [OPTIONS]\n\nError: Invalid value for '--seed'\n"),
+            "exit 2 line names no input",
+        ),
         (Ended(2, "", "error: s.json: no such scenario file or folder\n"), "exit 2 line names no input"),
         (Ended(2, "", ""), "exit 2 with nothing on stderr"),
         (Ended(1, "", "Traceback (most recent call last):\n"), "a traceback on stderr"),
         (Ended(1, "", "", escaped="KeyError: 'x'"), "an exception escaped the command"),
-        (Ended(2, "", "error: --seed 'x' is not a number\n", new=("out/results.json",)), "a failed command left files: out/results.json"),
+        (
+            Ended(2, "", "error: --seed 'x' is not a number\n", new=("out/results.json",)),
+            "a failed command left files: out/results.json",
+        ),
         (Ended(0, "", "", temporaries=("out/.results.json-1-abc.part",)), "temporaries left"),
-        (Ended(2, "", "error: --seed 'x' is not a number\n", gone=("a/results.json",)), "inputs removed: a/results.json"),
+        (
+            Ended(2, "", "error: --seed 'x' is not a number\n", gone=("a/results.json",)),
+            "inputs removed: a/results.json",
+        ),
     ],
 )
 def test_the_promise_is_checked_in_full(ended, breach):
@@ -150,5 +193,7 @@ def test_the_promise_is_checked_in_full(ended, breach):
 def test_every_flag_and_argument_of_every_command_is_fuzzed():
     commands = set(typer.main.get_command(app).list_commands(None))
     assert set(BASE) == commands
-    unfuzzed = [f"{command} {param.name}" for command in commands for param in parameters(command) if param.name not in VALUES]
+    unfuzzed = [
+        f"{command} {param.name}" for command in commands for param in parameters(command) if param.name not in VALUES
+    ]
     assert unfuzzed == []

@@ -11,10 +11,7 @@ import toolsurface
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = ("contract", "common", "guard", "scenarios", "mutators", "harness", "scan", "reports", "cli", "examples")
 SOURCES = sorted(
-    path
-    for folder in (*FOLDERS, "tests")
-    for path in (ROOT / folder).rglob("*.py")
-    if "__pycache__" not in path.parts
+    path for folder in (*FOLDERS, "tests") for path in (ROOT / folder).rglob("*.py") if "__pycache__" not in path.parts
 ) + [ROOT / "__init__.py"]
 
 
@@ -39,7 +36,9 @@ def test_no_bare_import_of_a_checkout_folder(path: Path) -> None:
 
 def test_the_lint_finds_a_bare_import(tmp_path: Path) -> None:
     source = tmp_path / "m.py"
-    source.write_text("import scenarios\nfrom reports._audit import Audit\nfrom toolsurface import harness\nfrom . import mutators\n")
+    source.write_text(
+        "import scenarios\nfrom reports._audit import Audit\nfrom toolsurface import harness\nfrom . import mutators\n"
+    )
     assert _bare_imports(source) == ["1: import scenarios", "2: from reports._audit import Audit"]
 
 

@@ -203,6 +203,8 @@ def test_the_guard_loads_the_contract_alone() -> None:
 
 @pytest.mark.parametrize("integration", ["langchain", "pydantic_ai", "openai_agents"])
 def test_a_framework_guard_loads_no_test_engine(integration: str) -> None:
-    pytest.importorskip({"pydantic_ai": "pydantic_ai", "langchain": "langchain", "openai_agents": "agents"}[integration])
+    pytest.importorskip(
+        {"pydantic_ai": "pydantic_ai", "langchain": "langchain", "openai_agents": "agents"}[integration]
+    )
     loaded = _loaded_by(f"import toolsurface.guard.{integration}")
     assert {name.split(".")[1] for name in loaded if name.startswith("toolsurface.")} == {"contract", "guard"}

@@ -77,7 +77,9 @@ def test_the_example_host_imports_nothing_of_toolsurface_but_the_public_api():
                 modules = [node.module or ""]
             else:
                 continue
-            internal += [f"{path.name}:{node.lineno}: {ast.unparse(node)}" for m in modules if m.startswith("toolsurface.")]
+            internal += [
+                f"{path.name}:{node.lineno}: {ast.unparse(node)}" for m in modules if m.startswith("toolsurface.")
+            ]
     assert internal == []
     assert public and public <= PUBLIC, public - PUBLIC
 
@@ -94,7 +96,9 @@ def test_the_api_table_in_docs_lists_every_public_name_and_the_wire_accessors():
 def test_a_host_builds_an_owner_fact_and_reads_its_ruling_from_public_names_alone():
     binding = toolsurface.Binding("run_1", "scope", "inv_1", "conn_1")
     web = toolsurface.WebTools("web_search", "web_read")
-    budget = toolsurface.OwnerFact(toolsurface.FactKind.SEARCH_BUDGET_EXHAUSTED, "web_gateway", binding, source_refs=("src_1",))
+    budget = toolsurface.OwnerFact(
+        toolsurface.FactKind.SEARCH_BUDGET_EXHAUSTED, "web_gateway", binding, source_refs=("src_1",)
+    )
     forged = toolsurface.OwnerFact(toolsurface.FactKind.RUN_DEADLINE_EXHAUSTED, "web_gateway", binding)
     trusted, ignored = toolsurface.rulings([budget, forged], binding, web)
     assert isinstance(trusted, toolsurface.Ruling) and trusted.trusted and trusted.hides == ("web_search",)

@@ -50,14 +50,28 @@ class OpenAIWire:
     def reply(body: dict[str, Any], tool_calls: list[dict[str, Any]]) -> dict[str, Any]:
         message: dict[str, Any] = {"role": "assistant", "content": "Recorded by the offline gateway."}
         if tool_calls:
-            calls = [{"id": c["id"], "type": "function", "function": {"name": c["name"], "arguments": json.dumps(c["arguments"])}} for c in tool_calls]
+            calls = [
+                {
+                    "id": c["id"],
+                    "type": "function",
+                    "function": {"name": c["name"], "arguments": json.dumps(c["arguments"])},
+                }
+                for c in tool_calls
+            ]
             message = {"role": "assistant", "content": None, "tool_calls": calls}
         return {
             "id": "chatcmpl-offline",
             "object": "chat.completion",
             "created": 0,
             "model": body.get("model", ""),
-            "choices": [{"index": 0, "finish_reason": "tool_calls" if tool_calls else "stop", "message": message, "logprobs": None}],
+            "choices": [
+                {
+                    "index": 0,
+                    "finish_reason": "tool_calls" if tool_calls else "stop",
+                    "message": message,
+                    "logprobs": None,
+                }
+            ],
             "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
         }
 
@@ -105,7 +119,9 @@ class GatewayTransport(httpx2.AsyncBaseTransport):
         body = json.loads(await request.aread() or b"null")
         self.requests.append((request.method, request.url.path, body))
         if request.method != "POST" or request.url.path != self.wire.path or not isinstance(body, dict):
-            return httpx2.Response(404, json={"error": {"type": "not_found", "message": f"no route {request.url.path}"}})
+            return httpx2.Response(
+                404, json={"error": {"type": "not_found", "message": f"no route {request.url.path}"}}
+            )
         tools, messages = self.wire.received(body)
         # The gateway's reply carries the recorded model's next tool calls while the recording goes on.
         reply = self.gateway.dispatch(request.headers[REQUEST_HEADER], tools, messages)

@@ -122,7 +122,9 @@ class Provider(Protocol):
 
     def tool(self, listed: types.Tool) -> dict[str, Any]: ...
 
-    async def send(self, http: httpx2.AsyncClient, request: str, tools: list[Any], messages: list[dict[str, Any]]) -> Reply: ...
+    async def send(
+        self, http: httpx2.AsyncClient, request: str, tools: list[Any], messages: list[dict[str, Any]]
+    ) -> Reply: ...
 
 
 class OpenAIProvider:
@@ -135,7 +137,9 @@ class OpenAIProvider:
         function = {"name": listed.name, "description": listed.description or "", "parameters": listed.input_schema}
         return {"type": "function", "function": function}
 
-    async def send(self, http: httpx2.AsyncClient, request: str, tools: list[Any], messages: list[dict[str, Any]]) -> Reply:
+    async def send(
+        self, http: httpx2.AsyncClient, request: str, tools: list[Any], messages: list[dict[str, Any]]
+    ) -> Reply:
         client = openai.AsyncOpenAI(api_key="offline", base_url=f"{GATEWAY_URL}/v1", http_client=http, max_retries=0)
         completion = await client.chat.completions.create(
             model=MODEL,
@@ -159,7 +163,11 @@ def _chat_message(message: dict[str, Any]) -> ChatCompletionMessageParam:
         return {"role": "system", "content": content}
     if role == "assistant" and message.get("tool_calls"):
         calls: list[ChatCompletionMessageFunctionToolCallParam] = [
-            {"id": call["id"], "type": "function", "function": {"name": call["name"], "arguments": json.dumps(call["arguments"])}}
+            {
+                "id": call["id"],
+                "type": "function",
+                "function": {"name": call["name"], "arguments": json.dumps(call["arguments"])},
+            }
             for call in message["tool_calls"]
         ]
         return {"role": "assistant", "content": content or None, "tool_calls": calls}
@@ -180,7 +188,9 @@ class AnthropicProvider:
     def tool(self, listed: types.Tool) -> dict[str, Any]:
         return {"name": listed.name, "description": listed.description or "", "input_schema": listed.input_schema}
 
-    async def send(self, http: httpx2.AsyncClient, request: str, tools: list[Any], messages: list[dict[str, Any]]) -> Reply:
+    async def send(
+        self, http: httpx2.AsyncClient, request: str, tools: list[Any], messages: list[dict[str, Any]]
+    ) -> Reply:
         client = anthropic.AsyncAnthropic(api_key="offline", base_url=GATEWAY_URL, http_client=http, max_retries=0)
         system, turns = anthropic_messages(messages)
         reply = await client.messages.create(
@@ -192,7 +202,9 @@ class AnthropicProvider:
             extra_headers={REQUEST_HEADER: request},
         )
         text = "".join(block.text for block in reply.content if block.type == "text")
-        calls = tuple(ToolCall(block.id, block.name, dict(block.input)) for block in reply.content if block.type == "tool_use")
+        calls = tuple(
+            ToolCall(block.id, block.name, dict(block.input)) for block in reply.content if block.type == "tool_use"
+        )
         return Reply(text, calls)
 
 
@@ -217,7 +229,10 @@ def anthropic_messages(messages: Sequence[dict[str, Any]]) -> tuple[list[TextBlo
             system.append({"type": "text", "text": content})
         elif role == "assistant" and message.get("tool_calls"):
             blocks: list[TextBlockParam | ToolUseBlockParam] = [{"type": "text", "text": content}] if content else []
-            blocks += [{"type": "tool_use", "id": call["id"], "name": call["name"], "input": call["arguments"]} for call in message["tool_calls"]]
+            blocks += [
+                {"type": "tool_use", "id": call["id"], "name": call["name"], "input": call["arguments"]}
+                for call in message["tool_calls"]
+            ]
             turns.append({"role": "assistant", "content": blocks})
         elif role == "assistant":
             turns.append({"role": "assistant", "content": content})
@@ -352,7 +367,9 @@ class McpHost:
     """Prepares and sends one request, in as many model calls as the model's tool calls take;
     `guarded=False` is the host with its guard removed."""
 
-    def __init__(self, provider: Provider, services: Services, guarded: bool = True, hooks: Sequence[Hook] = ()) -> None:
+    def __init__(
+        self, provider: Provider, services: Services, guarded: bool = True, hooks: Sequence[Hook] = ()
+    ) -> None:
         self.provider = provider
         self.fmt: ToolFormat = FORMATS[provider.tool_format]
         self.services = services
@@ -487,7 +504,9 @@ class McpHost:
             case "publication":
                 body = self.services.publications.get(turn.publication) if turn.publication else None
                 if body is not None:
-                    request.messages = request.messages + [{"role": "system", "content": f"Current publication:\n{body}"}]
+                    request.messages = request.messages + [
+                        {"role": "system", "content": f"Current publication:\n{body}"}
+                    ]
             case "async_prep":
                 await asyncio.sleep(0)  # the preparation is asynchronous: other work may run in between
                 request.metadata.update(stage.metadata)

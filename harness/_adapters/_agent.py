@@ -111,7 +111,9 @@ class UserAgentTarget:
         raise NotImplementedError
 
     @contextmanager
-    def request(self, scenario: Scenario, ports: Ports, refusal: Callable[[Exception], RequestRefused | None]) -> Iterator[AgentRun]:
+    def request(
+        self, scenario: Scenario, ports: Ports, refusal: Callable[[Exception], RequestRefused | None]
+    ) -> Iterator[AgentRun]:
         """Run one request as a host does: open it with its owner, run the agent under it, and settle
         what the agent left unsettled — dispatched once a model call went out, failed otherwise,
         refused where the framework itself refused before the model (`refusal`)."""
@@ -124,7 +126,13 @@ class UserAgentTarget:
         except Exception as error:
             named = refusal(error)
             if not run.owner.settled:
-                settlement = Settlement.PRE_DISPATCH_REJECTED if named else Settlement.DISPATCHED if run.dispatched else Settlement.FAILED
+                settlement = (
+                    Settlement.PRE_DISPATCH_REJECTED
+                    if named
+                    else Settlement.DISPATCHED
+                    if run.dispatched
+                    else Settlement.FAILED
+                )
                 run.owner.settle(settlement, str(named) if named else f"agent failed: {type(error).__name__}")
             if named is not None:
                 raise named from error
@@ -132,6 +140,9 @@ class UserAgentTarget:
         finally:
             _RUN.reset(token)
         if not run.owner.settled:
-            run.owner.settle(Settlement.DISPATCHED if run.dispatched else Settlement.FAILED, "" if run.dispatched else "no model call")
+            run.owner.settle(
+                Settlement.DISPATCHED if run.dispatched else Settlement.FAILED,
+                "" if run.dispatched else "no model call",
+            )
         if not run.dispatched:
             raise RuntimeError("the agent run ended without calling the model")

@@ -124,7 +124,9 @@ def contract_guard(scenario: Scenario) -> PublicGuard:
     """The public guard of a scenario's contract: its recorded descriptors as bytes, taken before
     any tool object exists, so nothing can share them."""
     contract = scenario.contract
-    return PublicGuard(snapshot_of(contract.surface, VIEWS), VIEWS, web_tools=contract.web_tools, summary=contract.summary)
+    return PublicGuard(
+        snapshot_of(contract.surface, VIEWS), VIEWS, web_tools=contract.web_tools, summary=contract.summary
+    )
 
 
 #: How a recorded tool result names its tool: `[market__web_read] …`.
@@ -159,7 +161,9 @@ def same(a: Sequence[Any], b: Sequence[Any]) -> bool:
 
 
 async def settle_run(
-    request: PreparedRequest, run: Awaitable[Any], framework_refusal: Callable[[Exception], RequestRefused | None] | None = None
+    request: PreparedRequest,
+    run: Awaitable[Any],
+    framework_refusal: Callable[[Exception], RequestRefused | None] | None = None,
 ) -> None:
     """Await the framework's run and settle the reservation once, however it ends (see
     `GuardedRequest.settling`); a run that never called the model is an error, never a pass."""

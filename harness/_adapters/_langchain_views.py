@@ -149,8 +149,22 @@ class Crossing:
             if isinstance(message, ToolMessage):
                 caller = self._callers.get(message.tool_call_id)
                 if caller is None:
-                    caller = AIMessage("", tool_calls=[{"name": message.name or "tool", "args": {}, "id": message.tool_call_id, "type": "tool_call"}])
-                if not out or out[-1] is not caller and not (isinstance(out[-1], ToolMessage) and self._callers.get(out[-1].tool_call_id) is caller):
+                    caller = AIMessage(
+                        "",
+                        tool_calls=[
+                            {
+                                "name": message.name or "tool",
+                                "args": {},
+                                "id": message.tool_call_id,
+                                "type": "tool_call",
+                            }
+                        ],
+                    )
+                if (
+                    not out
+                    or out[-1] is not caller
+                    and not (isinstance(out[-1], ToolMessage) and self._callers.get(out[-1].tool_call_id) is caller)
+                ):
                     out.append(caller)
             out.append(message)
             out += trailing

@@ -119,7 +119,6 @@ class Crossing:
         return out
 
 
-
 def _call_for(output: dict[str, Any]) -> dict[str, Any]:
     match = TOOL_RESULT_NAME.match(str(output.get("output", "")))
     name = match.group(1) if match else "tool"

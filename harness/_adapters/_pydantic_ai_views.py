@@ -189,7 +189,6 @@ def _new_tool(view: Any) -> ToolDefinition:
     )
 
 
-
 def _call_for(result: ToolReturnPart) -> ToolCallPart:
     return ToolCallPart(result.tool_name, {}, tool_call_id=result.tool_call_id)
 

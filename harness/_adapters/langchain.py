@@ -285,7 +285,9 @@ class GatewayModel(BaseChatModel):
         """The request this model call serves: anything with `ports`, `scenario` and `sent()`."""
         return get_runtime(Request).context
 
-    def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any) -> ChatResult:
+    def _generate(
+        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
+    ) -> ChatResult:
         tools = [tool_view(tool) for tool in kwargs.get("tools", ())]
         return self.answer(self.served(), tools, message_views(messages))
 
@@ -298,7 +300,9 @@ class GatewayModel(BaseChatModel):
             return ChatResult(generations=[ChatGeneration(message=AIMessage("", tool_calls=asked))])
         return ChatResult(generations=[ChatGeneration(message=AIMessage(ANSWER))])
 
-    async def _agenerate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any) -> ChatResult:
+    async def _agenerate(
+        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
+    ) -> ChatResult:
         return self._generate(messages, stop, run_manager, **kwargs)
 
 

@@ -74,7 +74,12 @@ def _recorded(runtime: ToolRuntime[Any, Any], **arguments: Any) -> str:
 
 def tool_of(descriptor: ToolDescriptor) -> StructuredTool:
     """An admitted tool as LangChain tools are made from a JSON schema."""
-    return StructuredTool(name=descriptor.name, description=descriptor.description, args_schema=dict(descriptor.input_schema), func=_recorded)
+    return StructuredTool(
+        name=descriptor.name,
+        description=descriptor.description,
+        args_schema=dict(descriptor.input_schema),
+        func=_recorded,
+    )
 
 
 def _offered(point: str, request: ModelRequest[Any]) -> ModelRequest[Any]:
@@ -181,7 +186,9 @@ class OfflineModel(GatewayModel):
             tools = crossing.tools_back(list(views))
         return super().bind_tools(tools, tool_choice=tool_choice, **kwargs)
 
-    def _generate(self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any) -> ChatResult:
+    def _generate(
+        self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
+    ) -> ChatResult:
         run = self.served()
         tools, views = [tool_view(tool) for tool in kwargs.get("tools", ())], message_views(messages)
         if not self.bordered and run.offered_at_model != run.ports.call:
@@ -201,7 +208,9 @@ class LangChainAgentTarget(UserAgentTarget):
             agent = self.factory([tool_of(d) for d in scenario.contract.surface], model)
         model.bordered = bool(boundaries.names[True])
         if not hasattr(agent, "ainvoke"):
-            raise TypeError(f"the factory returned {type(agent).__name__}, not an agent: expected what create_agent returns")
+            raise TypeError(
+                f"the factory returned {type(agent).__name__}, not an agent: expected what create_agent returns"
+            )
         # Invoked as LangChain can run it: async, unless a middleware has only a sync hook.
         return agent, not boundaries.sync_only, boundaries.points
 

@@ -117,7 +117,11 @@ class Request(PreparedRequest):
         self.input = input_items(self.scenario.request_messages)
 
     def offer(
-        self, point: str, tools: list[FunctionTool], items: list[Any], replay: Callable[[list[Any]], list[Any]] | None = None
+        self,
+        point: str,
+        tools: list[FunctionTool],
+        items: list[Any],
+        replay: Callable[[list[Any]], list[Any]] | None = None,
     ) -> tuple[list[FunctionTool], list[Any]]:
         """Offer a boundary's live objects to the harness (after the stage's own effect, `replay`)."""
         crossing = Crossing(tools, items, point, function_tool)
@@ -129,8 +133,6 @@ class Request(PreparedRequest):
         """Keep the turn's tool list a stage went on with, for the model wrapper."""
         if not same(tools, self.tools):
             self.tools, self.tools_replaced = tools, True
-
-
 
 
 # -- the tools ---------------------------------------------------------------------------------
@@ -160,7 +162,9 @@ def function_tool(view: Any) -> FunctionTool:
         request = context.context
         # While the SDK answers a reply's tool calls, a tool the recorded model called runs as it
         # did: owner facts narrow what a model call offers, not the recorded replies.
-        return request.answering or tool.name not in request.hidden()  # the tool's name now: a rename is judged as renamed
+        return (
+            request.answering or tool.name not in request.hidden()
+        )  # the tool's name now: a rename is judged as renamed
 
     tool.is_enabled = enabled
     return tool
@@ -221,7 +225,9 @@ class Preparation(RunHooks[Request]):
             agent.tools[:] = project(request.scenario)
         return items
 
-    async def on_llm_start(self, context: Any, agent: Agent[Request], system_prompt: str | None, input_items: list[Any]) -> None:
+    async def on_llm_start(
+        self, context: Any, agent: Agent[Request], system_prompt: str | None, input_items: list[Any]
+    ) -> None:
         request: Request = context.context
         for stage in _stages_of(request, (StageKind.ASYNC_PREP,)):
             await asyncio.sleep(0)  # the preparation is asynchronous: other work may run in between
@@ -392,7 +398,9 @@ def guard_for(scenario: Scenario, tools: list[Any]) -> SurfaceGuard:
     """The public guard a host installs on this contract's agent: its admitted tools, the tools its
     owner facts govern, its entry summary, and what a model call can hold where the recording says."""
     contract = scenario.contract
-    return SurfaceGuard(tools, web_tools=contract.web_tools, summary=contract.summary, capacity=recorded_capacity(scenario))
+    return SurfaceGuard(
+        tools, web_tools=contract.web_tools, summary=contract.summary, capacity=recorded_capacity(scenario)
+    )
 
 
 class OpenAIAgentsTarget(AgentTarget):
@@ -426,7 +434,12 @@ async def run_request(agent: Agent[Request], request: Request, guard: SurfaceGua
     run, or, stock, by the harness."""
     hooks = Preparation(guard)
     # One turn per model call the recording makes: the SDK runs the tools and calls the model again.
-    run: dict[str, Any] = dict(context=request, hooks=hooks, run_config=run_config(request, guard, hooks), max_turns=request.scenario.model_calls)
+    run: dict[str, Any] = dict(
+        context=request,
+        hooks=hooks,
+        run_config=run_config(request, guard, hooks),
+        max_turns=request.scenario.model_calls,
+    )
     if guard is None:
         await settle_run(request, Runner.run(agent, request.input, **run))
         return

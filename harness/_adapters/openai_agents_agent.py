@@ -124,7 +124,9 @@ class OfflineModel(Model):
             ]  # fmt: skip
             return ModelResponse(output=list(asked), usage=Usage(), response_id=None)
         text = ResponseOutputText(type="output_text", text=ANSWER, annotations=[])
-        message = ResponseOutputMessage(id="msg_toolsurface", type="message", role="assistant", status="completed", content=[text])
+        message = ResponseOutputMessage(
+            id="msg_toolsurface", type="message", role="assistant", status="completed", content=[text]
+        )
         return ModelResponse(output=[message], usage=Usage(), response_id=None)
 
     async def stream_response(self, *args: Any, **kwargs: Any) -> AsyncIterator[Any]:
@@ -220,7 +222,10 @@ class Bordering:
         self._filter = config.call_model_input_filter
         if self._filter is not None and not type(self._filter).__module__.startswith(GUARD):
             each.append(getattr(self._filter, "__name__", type(self._filter).__name__))
-        for owner, base, name in ((hooks, RunHooksBase, f"{run_name}.on_llm_start"), (agent.hooks, AgentHooksBase, f"{agent_name}.on_llm_start")):
+        for owner, base, name in (
+            (hooks, RunHooksBase, f"{run_name}.on_llm_start"),
+            (agent.hooks, AgentHooksBase, f"{agent_name}.on_llm_start"),
+        ):
             if _yours(owner, base, "on_llm_start"):
                 each.append(name)
                 self._methods.append((owner, "on_llm_start", name, False))
@@ -279,9 +284,16 @@ class Bordering:
         """The run's input filter: a new input a start hook's boundary made, then yours, bordered."""
         model_data = data.model_data
         if self.turn.input is not None:
-            model_data, self.turn.input = ModelInputData(input=self.turn.input, instructions=model_data.instructions), None
+            model_data, self.turn.input = (
+                ModelInputData(input=self.turn.input, instructions=model_data.instructions),
+                None,
+            )
         if self._filter is None or type(self._filter).__module__.startswith(GUARD):
-            return model_data if self._filter is None else await _maybe(self._filter(dataclasses.replace(data, model_data=model_data)))
+            return (
+                model_data
+                if self._filter is None
+                else await _maybe(self._filter(dataclasses.replace(data, model_data=model_data)))
+            )
         name, call = self.pieces.each[0], _call()
         wrapper = RunContextWrapper(context=data.context)
 
@@ -305,7 +317,9 @@ class Bordering:
             setattr(owner, method, (self._at_start if at_start else self._at_llm_start)(name, hook))
         model = self.agent.model
         if not isinstance(model, Model):
-            raise TypeError(f"the agent's model is {model!r}: make it the model FACTORY(tools, model) is handed (or your wrapper of it)")
+            raise TypeError(
+                f"the agent's model is {model!r}: make it the model FACTORY(tools, model) is handed (or your wrapper of it)"
+            )
         self.agent.model = Entry(model, self.turn)
         try:
             yield dataclasses.replace(self.config, call_model_input_filter=self._filter_input)
@@ -403,7 +417,9 @@ class OpenAIAgentsAgentTarget(UserAgentTarget):
     def build_agent(self, scenario: Scenario) -> Any:
         app = self.factory([tool_of(d) for d in scenario.contract.surface], OfflineModel())
         if not isinstance(app, Agent) and not callable(getattr(app, "run", None)):
-            raise TypeError(f"the factory returned {type(app).__name__}: expected an Agent, or an object whose async run(input) runs a request")
+            raise TypeError(
+                f"the factory returned {type(app).__name__}: expected an Agent, or an object whose async run(input) runs a request"
+            )
         return app
 
     def checkpoints(self, scenario: Scenario) -> tuple[tuple[int, str], ...]:

@@ -82,7 +82,11 @@ class Request(PreparedRequest):
     """One request being prepared: the run's deps, which every stage reads through `ctx.deps`."""
 
     def offer(
-        self, point: str, tools: list[ToolDefinition], messages: list[ModelMessage], replay: Callable[[Crossing], list[Any]] | None = None
+        self,
+        point: str,
+        tools: list[ToolDefinition],
+        messages: list[ModelMessage],
+        replay: Callable[[Crossing], list[Any]] | None = None,
     ) -> tuple[list[ToolDefinition], list[ModelMessage]]:
         """Offer a boundary's live objects to the harness (after the stage's own effect, `replay`,
         which gets the crossing and gives the message views to go on with)."""
@@ -208,7 +212,9 @@ class _Boundary(WrapperModel):
     def _before(self, messages: list[ModelMessage], parameters: Any) -> tuple[list[ModelMessage], Any]:
         raise NotImplementedError
 
-    async def request(self, messages: list[ModelMessage], model_settings: Any, model_request_parameters: Any) -> ModelResponse:
+    async def request(
+        self, messages: list[ModelMessage], model_settings: Any, model_request_parameters: Any
+    ) -> ModelResponse:
         messages, parameters = self._before(messages, model_request_parameters)
         return await self.wrapped.request(messages, model_settings, parameters)
 
@@ -266,7 +272,11 @@ def capabilities(scenario: Scenario, guard: SurfaceGuardCapability | None) -> li
     The first capability wraps the model outermost, so the seal goes first.
     """
     chain: list[AbstractCapability[Request]] = []
-    if any(stage.kind is StageKind.SEAL for call in range(1, scenario.model_calls + 1) for stage in scenario.stages_of(call)):
+    if any(
+        stage.kind is StageKind.SEAL
+        for call in range(1, scenario.model_calls + 1)
+        for stage in scenario.stages_of(call)
+    ):
         chain.append(Seal())
     chain.append(ToolStages(_HOOK_STAGES))
     if guard is not None:
@@ -301,7 +311,9 @@ def build_agent(scenario: Scenario, guarded: bool) -> Agent[Request, str]:
     """
     contract = scenario.contract
     guard = (
-        SurfaceGuardCapability(contract_tools(scenario), web_tools=contract.web_tools, summary=contract.summary) if guarded else None
+        SurfaceGuardCapability(contract_tools(scenario), web_tools=contract.web_tools, summary=contract.summary)
+        if guarded
+        else None
     )
     return Agent(
         None,
@@ -322,7 +334,9 @@ def gateway_model(request: Request) -> FunctionModel:
         reply = request.ports.gateway.dispatch(request.scenario.identity.request, sent.tools, sent.messages)
         request.sent()
         if calls := reply.get("tool_calls"):
-            return ModelResponse(parts=[ToolCallPart(call["name"], call["arguments"], tool_call_id=call["id"]) for call in calls])
+            return ModelResponse(
+                parts=[ToolCallPart(call["name"], call["arguments"], tool_call_id=call["id"]) for call in calls]
+            )
         return ModelResponse(parts=[TextPart(ANSWER)])
 
     return FunctionModel(reach, model_name="toolsurface-gateway")
@@ -344,7 +358,11 @@ async def run_request(agent: Agent[Request, str], request: Request, *, guarded: 
     """Run the agent on the recorded conversation; the reservation is settled once, whatever happens:
     by the guard on a guarded agent (run under the request's owner), by the harness on a stock one."""
     run = agent.run(
-        None, message_history=history(request.scenario.request_messages), deps=request, model=gateway_model(request), metadata={}
+        None,
+        message_history=history(request.scenario.request_messages),
+        deps=request,
+        model=gateway_model(request),
+        metadata={},
     )
     if not guarded:
         await settle_run(request, run, _framework_refusal)

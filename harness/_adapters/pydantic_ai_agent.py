@@ -168,7 +168,9 @@ def _border(capability: Any, borders: list[tuple[str, str | None, str | None]]) 
             object.__setattr__(capability, hook, _bordered_hook(capability, hook, before, after))
         object.__setattr__(capability, "for_run", bordered_for_run)
     except AttributeError:  # `__slots__`: the instance takes no attribute of its own
-        raise TypeError(f"cannot place boundaries around {type(capability).__name__}: its instances have __slots__") from None
+        raise TypeError(
+            f"cannot place boundaries around {type(capability).__name__}: its instances have __slots__"
+        ) from None
 
 
 def _piece_name(capability: Any) -> str:
@@ -194,7 +196,11 @@ class Boundaries:
 
     def place(self, agent: Agent[Any, Any]) -> None:
         capabilities = list(agent.root_capability.capabilities)
-        hooked = [(c, [h for h in HOOKS if getattr(type(c), h) is not getattr(AbstractCapability, h)]) for c in capabilities if _yours(c)]
+        hooked = [
+            (c, [h for h in HOOKS if getattr(type(c), h) is not getattr(AbstractCapability, h)])
+            for c in capabilities
+            if _yours(c)
+        ]
         crossings = [(c, hook) for hook in HOOKS for c, hooks in hooked if hook in hooks]
         borders: dict[int, list[tuple[str, str | None, str | None]]] = {}
         if not crossings:
@@ -233,7 +239,9 @@ class OfflineModel:
         reply = run.ports.gateway.dispatch(run.scenario.identity.request, tools, views)
         run.sent()
         if calls := reply.get("tool_calls"):
-            return ModelResponse(parts=[ToolCallPart(call["name"], call["arguments"], tool_call_id=call["id"]) for call in calls])
+            return ModelResponse(
+                parts=[ToolCallPart(call["name"], call["arguments"], tool_call_id=call["id"]) for call in calls]
+            )
         return ModelResponse(parts=[TextPart(ANSWER)])
 
 

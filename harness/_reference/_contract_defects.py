@@ -63,7 +63,8 @@ class AnyKnownOwner(GuardedPipeline):
     def facts(self, run: Run) -> tuple[OwnerFact, ...]:
         known = {kind.producer for kind in FactKind}
         return tuple(
-            dataclasses.replace(fact, owner=fact.kind.producer) if fact.owner in known else fact for fact in super().facts(run)
+            dataclasses.replace(fact, owner=fact.kind.producer) if fact.owner in known else fact
+            for fact in super().facts(run)
         )
 
 
@@ -149,7 +150,7 @@ class SilentCapacityDrop(GuardedPipeline):
             kept.append(tool)
         if len(kept) < len(run.tools):
             # The cut is taken for a narrowing, so the checks expect the shortened list too.
-            run.self_hidden |= {run.fmt.get_name(tool) for tool in run.tools[len(kept):]}
+            run.self_hidden |= {run.fmt.get_name(tool) for tool in run.tools[len(kept) :]}
             run.tools = kept
 
 

@@ -216,7 +216,13 @@ class GuardedPipeline:
 def answered(tool_calls: list[dict[str, Any]], ports: Ports) -> list[dict[str, Any]]:
     """The messages that answer a reply's tool calls: the model's calls, then each tool's result."""
     asked = {"role": "assistant", "content": "", "tool_calls": tool_calls}
-    return [asked, *({"role": "tool", "tool_call_id": call["id"], "content": ports.tool_result(call["id"])} for call in tool_calls)]
+    return [
+        asked,
+        *(
+            {"role": "tool", "tool_call_id": call["id"], "content": ports.tool_result(call["id"])}
+            for call in tool_calls
+        ),
+    ]
 
 
 @functools.lru_cache(maxsize=64)

@@ -31,7 +31,13 @@ from ._stages import Run
 
 
 class LegacyPipeline(
-    HookOnlyFinal, FinalOnly, DiagnosticAuthority, RecoveryReparse, SilentCapacityDrop, EntryOverclaim, ListChangeIgnored
+    HookOnlyFinal,
+    FinalOnly,
+    DiagnosticAuthority,
+    RecoveryReparse,
+    SilentCapacityDrop,
+    EntryOverclaim,
+    ListChangeIgnored,
 ):
     """The old path: final check only in a hook callback, shallow-copied baseline, async refusals
     unsettled, diagnostics as availability, silent top-N, unchecked entry summary, MCP list

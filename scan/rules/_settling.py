@@ -24,7 +24,12 @@ from .._types import ScanConfig
 Settles = Callable[[cst.Call], bool]
 
 #: Decorators that make a generator a context manager: its `yield` is where the `with` block runs.
-_CONTEXT_MANAGERS = ("contextlib.contextmanager", "contextlib.asynccontextmanager", "contextmanager", "asynccontextmanager")
+_CONTEXT_MANAGERS = (
+    "contextlib.contextmanager",
+    "contextlib.asynccontextmanager",
+    "contextmanager",
+    "asynccontextmanager",
+)
 #: Context managers that call back what is registered on them however their block is left.
 _EXIT_STACKS = frozenset({"contextlib.ExitStack", "contextlib.AsyncExitStack"})
 #: Their methods that register a callback, the callable first.
@@ -60,7 +65,11 @@ def settled_blocks(tree: Tree, config: ScanConfig, function: cst.FunctionDef) ->
     for statement in tree.findall(function.body, cst.With):
         for item in statement.items:
             manager = _definition(tree, item.item) if isinstance(item.item, cst.Call) else None
-            if manager is not None and _decorated(manager, _CONTEXT_MANAGERS) and _settles_around_yield(tree, manager, settles, loops):
+            if (
+                manager is not None
+                and _decorated(manager, _CONTEXT_MANAGERS)
+                and _settles_around_yield(tree, manager, settles, loops)
+            ):
                 found.append(statement.body)
                 break
     return found
@@ -89,7 +98,9 @@ def settled_by_exit_stacks(tree: Tree, config: ScanConfig, function: cst.Functio
     return found
 
 
-def _registers_settlement(line: cst.BaseStatement, stacks: set[str], settles: Settles, config: ScanConfig, names: dict[str, str]) -> bool:
+def _registers_settlement(
+    line: cst.BaseStatement, stacks: set[str], settles: Settles, config: ScanConfig, names: dict[str, str]
+) -> bool:
     if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1 and isinstance(line.body[0], cst.Expr)):
         return False
     call = line.body[0].value
@@ -142,7 +153,9 @@ class _Follower:
         self.verdicts[key] = False
         self.depth += 1
         try:
-            self.verdicts[key] = guarantees(self.tree, block(function.body), self.settles, self.loop, through_raise=True)
+            self.verdicts[key] = guarantees(
+                self.tree, block(function.body), self.settles, self.loop, through_raise=True
+            )
         finally:
             self.depth -= 1
         return self.verdicts[key]
@@ -194,7 +207,10 @@ def _settles_around_yield(tree: Tree, manager: cst.FunctionDef, settles: Settles
 
 def _settles_around(tree: Tree, manager: cst.FunctionDef, found: cst.Yield, settles: Settles, loops: Guard) -> bool:
     around = [t for t in _enclosing_tries(tree, found) if tree.within(t, manager.body) and tree.within(found, t.body)]
-    if any(t.finalbody is not None and guarantees(tree, block(t.finalbody.body), settles, loops, through_raise=True) for t in around):
+    if any(
+        t.finalbody is not None and guarantees(tree, block(t.finalbody.body), settles, loops, through_raise=True)
+        for t in around
+    ):
         return True
     if not around:
         return False

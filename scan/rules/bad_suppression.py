@@ -27,7 +27,11 @@ class BadSuppression(Rule):
         "#: Silenced by a trailing `# toolsurface: ignore[RULE]` comment: prose about the syntax\n",
     )
     invalid = (
-        Invalid("tools = run.tools[:8]  # toolsurface: ignore[ts107]\n", line=1, flow=((1, "suppression `# toolsurface: ignore[ts107]` silences nothing"),)),
+        Invalid(
+            "tools = run.tools[:8]  # toolsurface: ignore[ts107]\n",
+            line=1,
+            flow=((1, "suppression `# toolsurface: ignore[ts107]` silences nothing"),),
+        ),
         Invalid("tools = run.tools[:8]  # toolsurface: ignore[TS-107]\n", line=1),
         Invalid("\n# toolsurface: ignore[TS999]\ntools = run.tools[:8]\n", line=2),
         Invalid("tools = run.tools[:8]  # toolsurface: ignore [TS107]\n", line=1),

@@ -262,16 +262,26 @@ class Agent(BaseModel):
             fields = set(defined)
             if not fields:
                 continue
-            methods = [s for s in klass.body.body if isinstance(s, cst.FunctionDef)] if isinstance(klass.body, cst.IndentedBlock) else []
+            methods = (
+                [s for s in klass.body.body if isinstance(s, cst.FunctionDef)]
+                if isinstance(klass.body, cst.IndentedBlock)
+                else []
+            )
             for method in methods:
                 for call in tree.calls(method.body):
                     if not _shares(call, klass, fields, names) or _given_own_list(tree, method, call, fields):
                         continue
                     splats = any(arg.star == "**" for arg in call.args)
-                    kwargs = method.params.star_kwarg.name.value if isinstance(method.params.star_kwarg, cst.Param) else ""
+                    kwargs = (
+                        method.params.star_kwarg.name.value if isinstance(method.params.star_kwarg, cst.Param) else ""
+                    )
                     if not (splats and fields & _filled(tree, method, kwargs)):
                         field = _shared_field(call, defined)
-                        yield Match(call, f"copied with the same list by {shown(call)}", ((defined[field], f"tool list field `{field}`"),))
+                        yield Match(
+                            call,
+                            f"copied with the same list by {shown(call)}",
+                            ((defined[field], f"tool list field `{field}`"),),
+                        )
 
 
 def _shared_field(call: cst.Call, defined: dict[str, cst.CSTNode]) -> str:
@@ -281,7 +291,10 @@ def _shared_field(call: cst.Call, defined: dict[str, cst.CSTNode]) -> str:
 
 
 def _inherited(
-    name: str, own: dict[str, dict[str, cst.CSTNode]], classes: dict[str, cst.ClassDef], seen: frozenset[str] = frozenset()
+    name: str,
+    own: dict[str, dict[str, cst.CSTNode]],
+    classes: dict[str, cst.ClassDef],
+    seen: frozenset[str] = frozenset(),
 ) -> dict[str, cst.CSTNode]:
     """A class's tool fields with those of its bases defined in the same module (`Agent(AgentBase)`),
     each with where it is defined; the class's own definition comes before a base's."""
@@ -322,11 +335,14 @@ def _shares(call: cst.Call, klass: cst.ClassDef, fields: set[str], names: dict[s
     if callee in _COPIES and first == "self" and not _passes_own_list(call, fields):
         return True
     if dotted(call.func) == "self.model_copy":
-        deep = any(arg.keyword is not None and arg.keyword.value == "deep" and dotted(arg.value) == "True" for arg in call.args)
+        deep = any(
+            arg.keyword is not None and arg.keyword.value == "deep" and dotted(arg.value) == "True" for arg in call.args
+        )
         return not deep and not _updates_own_list(call, fields)
-    rebuilds = (
-        dotted(call.func) in {"self.__class__", klass.name.value}
-        or (isinstance(call.func, cst.Call) and dotted(call.func.func) == "type" and dotted(call.func.args[0].value) == "self")
+    rebuilds = dotted(call.func) in {"self.__class__", klass.name.value} or (
+        isinstance(call.func, cst.Call)
+        and dotted(call.func.func) == "type"
+        and dotted(call.func.args[0].value) == "self"
     )
     handed = [arg for arg in call.args if dotted(arg.value) in {f"self.{field}" for field in fields}]
     return rebuilds and any(not _copied_by_init(klass, call, arg, names) for arg in handed)
@@ -358,7 +374,9 @@ def _copy_of(value: cst.BaseExpression, name: str, names: dict[str, str]) -> boo
     if isinstance(value, cst.Call):
         if isinstance(value.func, cst.Attribute) and value.func.attr.value == "copy" and not value.args:
             return dotted(value.func.value) == name
-        return canonical(value.func, names) in SHALLOW_COPIES and bool(value.args) and dotted(value.args[0].value) == name
+        return (
+            canonical(value.func, names) in SHALLOW_COPIES and bool(value.args) and dotted(value.args[0].value) == name
+        )
     if isinstance(value, cst.Subscript):
         return dotted(value.value) == name and all(isinstance(e.slice, cst.Slice) for e in value.slice)
     if isinstance(value, cst.List | cst.Tuple):

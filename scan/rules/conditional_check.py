@@ -149,10 +149,20 @@ def on_before_dispatch(request):
         for branch in tree.findall(tree.module, cst.If):
             if tree.mentions(branch.test, config.hook_words):
                 for call in tree.calls_to(branch.body, config.check):
-                    found.setdefault(id(call), Match(call, f"check {shown(call)} runs only then", ((branch.test, f"condition {shown(branch.test)}"),)))
+                    found.setdefault(
+                        id(call),
+                        Match(
+                            call,
+                            f"check {shown(call)} runs only then",
+                            ((branch.test, f"condition {shown(branch.test)}"),),
+                        ),
+                    )
         for hook in tree.hook_functions(config):
             for call in tree.calls_to(hook.body, config.check):
-                found.setdefault(id(call), Match(call, f"check {shown(call)} runs only in it", ((hook.name, f"hook `{hook.name.value}`"),)))
+                found.setdefault(
+                    id(call),
+                    Match(call, f"check {shown(call)} runs only in it", ((hook.name, f"hook `{hook.name.value}`"),)),
+                )
         for registration in tree.calls_to(tree.module, config.hook_registration):
             registered = ((registration, f"hook registration {shown(registration)}"),)
             for arg in registration.args:

@@ -33,7 +33,9 @@ class CountCappedSelection(Rule):
 
     id = "TS113"
     name = "count-capped-selection"
-    message = "when more tools qualify than the cap allows, return an explicit capacity result instead of dropping the rest"
+    message = (
+        "when more tools qualify than the cap allows, return an explicit capacity result instead of dropping the rest"
+    )
     valid = (
         # Popped down to a count, but messages: not a view of the tools.
         """
@@ -269,11 +271,17 @@ def prepare(request, limit):
                 found = _shrinks(tree, loop)
                 if found is None:
                     continue
-                measured = [call.args[0].value for call in tree.calls(found) if dotted(call.func) == "len" and call.args]
+                measured = [
+                    call.args[0].value for call in tree.calls(found) if dotted(call.func) == "len" and call.args
+                ]
                 # `ranked = sorted(tools, …)` then `while len(ranked) > n: ranked.pop()` cuts a view of the tools.
                 view = _view_of(tree, measured[0], loop, words) if measured else ()
                 if tree.mentions(loop.test, words) or view:
-                    yield Match(found, f"count cap {shown(found)}", view or (_tool_list(tree, measured[0], "tool list") if measured else ()))
+                    yield Match(
+                        found,
+                        f"count cap {shown(found)}",
+                        view or (_tool_list(tree, measured[0], "tool list") if measured else ()),
+                    )
                 continue
             view = _view_source(tree, loop, words)
             about_tools = tree.mentions(loop.iter, words) or bool(view)
@@ -286,9 +294,13 @@ def prepare(request, limit):
                 for compare in tree.findall(test, cst.Comparison):
                     if not (about_tools or tree.mentions(compare, words)):
                         continue
-                    spends = isinstance(loop, cst.For) and guard is not None and _spends_budget(tree, compare, guard, loop)
+                    spends = (
+                        isinstance(loop, cst.For) and guard is not None and _spends_budget(tree, compare, guard, loop)
+                    )
                     if spends or _caps_count(compare, guard, counter):
-                        source = view or _tool_list(tree, _iterated(loop.iter), "tool list" if about_tools else "candidates")
+                        source = view or _tool_list(
+                            tree, _iterated(loop.iter), "tool list" if about_tools else "candidates"
+                        )
                         yield Match(compare, f"{'budget' if spends else 'count'} cap {shown(compare)}", source)
 
 
@@ -337,13 +349,22 @@ def _viewed(value: cst.BaseExpression) -> cst.BaseExpression | None:
     if isinstance(value, cst.Call) and dotted(value.func) in _VIEWS and value.args:
         # `filter(pred, tools)` walks its last argument; the others their first.
         return value.args[-1 if dotted(value.func) == "filter" else 0].value
-    if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value == "copy" and not value.args:
+    if (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Attribute)
+        and value.func.attr.value == "copy"
+        and not value.args
+    ):
         return value.func.value
     if isinstance(value, cst.Subscript) and all(isinstance(e.slice, cst.Slice) for e in value.slice):
         return value.value
     if isinstance(value, cst.ListComp | cst.GeneratorExp | cst.SetComp):
         return value.for_in.iter
-    if isinstance(value, cst.List | cst.Tuple) and len(value.elements) == 1 and isinstance(value.elements[0], cst.StarredElement):
+    if (
+        isinstance(value, cst.List | cst.Tuple)
+        and len(value.elements) == 1
+        and isinstance(value.elements[0], cst.StarredElement)
+    ):
         return value.elements[0].value  # `[*tools]`
     return None
 
@@ -374,7 +395,12 @@ def _guards(loop: cst.For) -> list[tuple[cst.BaseExpression, cst.If | None]]:
 def _counter(loop: cst.For | cst.CompFor) -> str:
     """`i` of `for i, tool in enumerate(…)`."""
     target, source = loop.target, loop.iter
-    if isinstance(source, cst.Call) and dotted(source.func) == "enumerate" and isinstance(target, cst.Tuple) and target.elements:
+    if (
+        isinstance(source, cst.Call)
+        and dotted(source.func) == "enumerate"
+        and isinstance(target, cst.Tuple)
+        and target.elements
+    ):
         return dotted(target.elements[0].value)
     return ""
 
@@ -426,7 +452,11 @@ def _method_calls(node: cst.If, methods: tuple[str, ...]) -> set[str]:
     for line in block(node.body):
         for small in _small(line):
             value = small.value if isinstance(small, cst.Expr) else None
-            if isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) and value.func.attr.value in methods:
+            if (
+                isinstance(value, cst.Call)
+                and isinstance(value.func, cst.Attribute)
+                and value.func.attr.value in methods
+            ):
                 found.add(dotted(value.func.value))
     return found
 
@@ -446,7 +476,12 @@ def _shrinks(tree: Tree, loop: cst.While) -> cst.Comparison | None:
         for call in tree.calls(loop.body)
         if isinstance(call.func, cst.Attribute) and call.func.attr.value in _DROPS
     }
-    deletes = {dotted(target.value) for d in tree.findall(loop.body, cst.Del) for target in [d.target] if isinstance(target, cst.Subscript)}
+    deletes = {
+        dotted(target.value)
+        for d in tree.findall(loop.body, cst.Del)
+        for target in [d.target]
+        if isinstance(target, cst.Subscript)
+    }
     return test if any(side[4:-1] in takes | deletes for side in measured) else None
 
 
@@ -456,7 +491,10 @@ def _spends_budget(tree: Tree, compare: cst.Comparison, guard: cst.If, loop: cst
     skips = any(isinstance(small, cst.Continue) for line in block(guard.body) for small in _small(line))
     variable = dotted(loop.target)
     keeps = any(
-        isinstance(call.func, cst.Attribute) and call.func.attr.value in _ADDS and call.args and dotted(call.args[0].value) == variable
+        isinstance(call.func, cst.Attribute)
+        and call.func.attr.value in _ADDS
+        and call.args
+        and dotted(call.args[0].value) == variable
         for call in tree.calls(loop.body)
     )
     return budget and skips and keeps

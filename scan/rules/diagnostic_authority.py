@@ -186,7 +186,9 @@ def usable(tools, history):
             carriers = _message_names(tree, function, config)
             for node in tree.findall(function.body, cst.Comparison, cst.Call):
                 through = _reader_called(node, readers)
-                if through is None and not (_reads_diagnostic(tree, node, config) and _of_messages(tree, node, config, carriers)):
+                if through is None and not (
+                    _reads_diagnostic(tree, node, config) and _of_messages(tree, node, config, carriers)
+                ):
                     continue
                 if not _decides(tree, function, node, hiding):
                     continue
@@ -194,7 +196,9 @@ def usable(tools, history):
                 read = node if through is None else through
                 if id(read) not in reported:
                     reported.add(id(read))
-                    places = _results(tree, function, config) + (((node, f"read through {shown(node)}"),) if through is not None else ())
+                    places = _results(tree, function, config) + (
+                        ((node, f"read through {shown(node)}"),) if through is not None else ()
+                    )
                     yield Match(read, f"diagnostic read {shown(read)}, tools hidden on its word", places)
                 break
 
@@ -259,11 +263,17 @@ def _hiding(tree: Tree, function: cst.FunctionDef, config: ScanConfig) -> list[c
         if any(is_tools(t, config) or tree.mentions(t, _HIDING) for t in assigned(assign))
     ]
     filtering = (cst.ListComp, cst.SetComp, cst.GeneratorExp)
-    found += [comp for comp in tree.findall(function.body, *filtering) if comp.for_in.ifs and is_tools(comp.for_in.iter, config)]
+    found += [
+        comp
+        for comp in tree.findall(function.body, *filtering)
+        if comp.for_in.ifs and is_tools(comp.for_in.iter, config)
+    ]
     found += [
         call
         for call in tree.calls(function.body)
-        if isinstance(call.func, cst.Attribute) and call.func.attr.value in ("add", "update", "remove") and tree.mentions(call.func.value, _HIDING)
+        if isinstance(call.func, cst.Attribute)
+        and call.func.attr.value in ("add", "update", "remove")
+        and tree.mentions(call.func.value, _HIDING)
     ]
     return found
 
@@ -279,14 +289,20 @@ def _decides(tree: Tree, function: cst.FunctionDef, read: cst.CSTNode, hiding: l
         for statement in tree.findall(function.body, cst.Assign, cst.AugAssign, cst.AnnAssign):
             names = {dotted(target) for target in assigned(statement)} - tainted - {""}
             value = statement.value
-            if names and value is not None and (_holds(tree, value, read, tainted) or _tested(tree, statement, function, read, tainted)):
+            if (
+                names
+                and value is not None
+                and (_holds(tree, value, read, tainted) or _tested(tree, statement, function, read, tainted))
+            ):
                 tainted |= names
                 changed = True
     return any(_holds(tree, node, read, tainted) or _tested(tree, node, function, read, tainted) for node in hiding)
 
 
 def _holds(tree: Tree, node: cst.CSTNode, read: cst.CSTNode, tainted: set[str]) -> bool:
-    return tree.within(read, node) or any(dotted(name) in tainted for name in tree.findall(node, cst.Name, cst.Attribute))
+    return tree.within(read, node) or any(
+        dotted(name) in tainted for name in tree.findall(node, cst.Name, cst.Attribute)
+    )
 
 
 def _tested(tree: Tree, node: cst.CSTNode, function: cst.FunctionDef, read: cst.CSTNode, tainted: set[str]) -> bool:
@@ -304,7 +320,11 @@ def _readers(tree: Tree, config: ScanConfig) -> dict[str, cst.CSTNode]:
     or handing it to a call (`functools.reduce(_attempts, messages, 0)`), reads it too."""
     found: dict[str, cst.CSTNode] = {}
     for function in tree.functions():
-        reads = (node for node in tree.findall(function.body, cst.Comparison, cst.Call) if _reads_diagnostic(tree, node, config))
+        reads = (
+            node
+            for node in tree.findall(function.body, cst.Comparison, cst.Call)
+            if _reads_diagnostic(tree, node, config)
+        )
         first = next(reads, None)
         if first is not None:
             found.setdefault(function.name.value, first)

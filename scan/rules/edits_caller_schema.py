@@ -259,7 +259,9 @@ def itemless(json_schema):
                 continue
             # A direct write reads best; a call that edits through another function comes second.
             if direct:
-                yield Match(direct[0].node, f"edited in place by {shown(direct[0].node)}", value_source(direct[0].value))
+                yield Match(
+                    direct[0].node, f"edited in place by {shown(direct[0].node)}", value_source(direct[0].value)
+                )
             elif through:
                 call = through[0].call
                 yield Match(call, f"handed to {shown(call)}, which edits it", value_source(through[0].value))

@@ -147,15 +147,25 @@ def _module_assignments(module: cst.Module) -> list[cst.Assign | cst.AnnAssign]:
     ]
 
 
-def _holders(tree: Tree, assignments: Iterable[cst.CSTNode], controls: set[str], known: frozenset[str]) -> frozenset[str]:
+def _holders(
+    tree: Tree, assignments: Iterable[cst.CSTNode], controls: set[str], known: frozenset[str]
+) -> frozenset[str]:
     """The names these assignments give a control tool (`READER = {"name": "read_tool_result", ...}`,
     `reader = build(READER_NAME)`), besides those `known` already; followed until nothing more is
     learnt, so a name assigned from another holder holds one too."""
     bound: list[tuple[str, cst.CSTNode]] = []
     for assignment in assignments:
         if isinstance(assignment, cst.Assign) and assignment.value is not None:
-            bound += [(target.target.value, assignment.value) for target in assignment.targets if isinstance(target.target, cst.Name)]
-        elif isinstance(assignment, cst.AnnAssign) and assignment.value is not None and isinstance(assignment.target, cst.Name):
+            bound += [
+                (target.target.value, assignment.value)
+                for target in assignment.targets
+                if isinstance(target.target, cst.Name)
+            ]
+        elif (
+            isinstance(assignment, cst.AnnAssign)
+            and assignment.value is not None
+            and isinstance(assignment.target, cst.Name)
+        ):
             bound.append((assignment.target.value, assignment.value))
     holders = set(known)
     grew = True

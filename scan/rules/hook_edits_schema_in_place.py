@@ -35,7 +35,9 @@ class HookEditsSchemaInPlace(Rule):
 
     id = "TS109"
     name = "hook-edits-schema-in-place"
-    message = "hooks must not edit tool schemas; if a change is legitimate, make it an owner decision before the baseline"
+    message = (
+        "hooks must not edit tool schemas; if a change is legitimate, make it an owner decision before the baseline"
+    )
     module_level = False  # it reports in hooks; the module's registries, it reads by name
     valid = (
         """
@@ -187,7 +189,9 @@ def _traced_edits(tree: Tree, config: ScanConfig, hook: cst.FunctionDef) -> dict
         for event in _CopyTrace(tree, config, imports(tree), module_names(tree)).run(hook):
             if isinstance(event, Mutation):
                 before = edits.get(id(event.node))
-                joined = event if before is None else Mutation(event.node, join(before.value, event.value) or event.value)
+                joined = (
+                    event if before is None else Mutation(event.node, join(before.value, event.value) or event.value)
+                )
                 edits[id(event.node)] = joined
         return edits
 
@@ -214,7 +218,11 @@ def _path(node: cst.BaseExpression) -> list[str]:
     while True:
         if isinstance(node, cst.Subscript):
             index = node.slice[0].slice
-            key = index.value.evaluated_value if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString) else "*"
+            key = (
+                index.value.evaluated_value
+                if isinstance(index, cst.Index) and isinstance(index.value, cst.SimpleString)
+                else "*"
+            )
             path.append(str(key))
             node = node.value
         elif isinstance(node, cst.Attribute):

@@ -27,7 +27,9 @@ class KeepsCallerSchema(Rule):
 
     id = "TS110"
     name = "keeps-caller-schema"
-    message = "deep-copy a caller's schema or tool list (copy.deepcopy) before keeping it in an object, attribute or registry"
+    message = (
+        "deep-copy a caller's schema or tool list (copy.deepcopy) before keeping it in an object, attribute or registry"
+    )
     module_level = False  # it reports in functions; the module's registries, it reads by name
     valid = (
         """
@@ -177,7 +179,12 @@ class Router:
         if unit.name in _CONSTRUCTORS or not unit.takes_arguments:
             return False
         places = {*SELF, *outline.globals}
-        keeps = bool(unit.written & places) or unit.calls_method(KEEPING, on=places) or unit.constructs and unit.has(ast.Return)
+        keeps = (
+            bool(unit.written & places)
+            or unit.calls_method(KEEPING, on=places)
+            or unit.constructs
+            and unit.has(ast.Return)
+        )
         return keeps and unit.meets(self.needs(config))
 
     def reaches(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
@@ -190,7 +197,9 @@ class Router:
             kept = [
                 event
                 for event in events
-                if isinstance(event, Kept) and event.value.caller and event.value.tooling
+                if isinstance(event, Kept)
+                and event.value.caller
+                and event.value.tooling
                 # A value returned as it is, or as a plain copy, is the caller's to keep; a new
                 # object that holds it is not.
                 and not (event.place == "return" and event.value.held_at is None)
@@ -198,7 +207,9 @@ class Router:
             if kept:
                 # One finding per function: the first place it keeps the caller's value.
                 first = kept[0]
-                yield Match(first.value.held_at or first.node, _kept(tree, first), value_source(first.value, caller=True))
+                yield Match(
+                    first.value.held_at or first.node, _kept(tree, first), value_source(first.value, caller=True)
+                )
 
 
 def _kept(tree: Tree, event: Kept) -> str:

@@ -106,7 +106,9 @@ def final_check(self, run):
         # It reports a baseline assigned from the request or its seal, or a check handed the seal;
         # the module must check or compare a baseline somewhere.
         last = {name.rsplit(".", 1)[-1] for name in config.baseline}
-        reports = unit.mentions(names=(*config.baseline, *config.check)) and unit.mentions((*config.request_words, *config.seal_words))
+        reports = unit.mentions(names=(*config.baseline, *config.check)) and unit.mentions(
+            (*config.request_words, *config.seal_words)
+        )
         return reports or unit.calls(config.check) or bool(unit.compared & last)
 
     def reaches(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
@@ -126,7 +128,9 @@ def final_check(self, run):
             sealed = [arg for arg in args if tree.mentions(arg, config.seal_words)]
             against = [arg for arg in args if arg not in sealed and tree.mentions(arg, config.baseline)]
             if sealed and not against:
-                yield Match(check, f"compared with it as the expected side: {shown(check)}", _read(tree, sealed[0], config))
+                yield Match(
+                    check, f"compared with it as the expected side: {shown(check)}", _read(tree, sealed[0], config)
+                )
 
 
 def _compares_surfaces(tree: Tree, config: ScanConfig) -> bool:

@@ -81,13 +81,20 @@ async def admit(run, settings):
         "def seal_and_send(gateway, request):\n    sealed = seal(request)\n    expected = sealed.tools\n",
     )
     invalid = (
-        Invalid("baseline = list(request.tools)\n", line=1, flow=((1, "tool list `request.tools`"), (1, "baseline `baseline` shares it"))),
+        Invalid(
+            "baseline = list(request.tools)\n",
+            line=1,
+            flow=((1, "tool list `request.tools`"), (1, "baseline `baseline` shares it")),
+        ),
         Invalid("expected = [dict(tool) for tool in tools]\n", line=1),
         Invalid("self.baseline = request.tools[:]\n", line=1),
         Invalid("baseline = [tool.copy() for tool in admitted_tools]\n", line=1),
         Invalid("expected_tools = tools\n", line=1),
         Invalid("import copy as cp\n\ndef admit(tools):\n    baseline = cp.copy(tools)\n", line=4),
-        Invalid("from copy import copy\n\nasync def admit(run):\n    expected = [copy(tool) for tool in run.tools]\n", line=4),
+        Invalid(
+            "from copy import copy\n\nasync def admit(run):\n    expected = [copy(tool) for tool in run.tools]\n",
+            line=4,
+        ),
         Invalid("expected = list(map(dict, request.tools))\n", line=1),
         # A model that holds the tool list, copied shallow: the copy's list is the request's.
         Invalid("def take_baselines(surface):\n    baseline = surface.model_copy()\n    return baseline\n", line=2),
@@ -168,7 +175,9 @@ def take_baseline(self, run):
         for assign in tree.findall(tree.module, cst.Assign, cst.AnnAssign):
             baselines = [dotted(target) for target in assigned(assign) if named(dotted(target), config.baseline)]
             if baselines and assign.value is not None and copies.shares(assign.value):
-                found.append(Match(assign, f"baseline `{baselines[0]}` shares it", _shared(tree, assign, assign.value, config)))
+                found.append(
+                    Match(assign, f"baseline `{baselines[0]}` shares it", _shared(tree, assign, assign.value, config))
+                )
 
         def order(first: Match, second: Match) -> int:
             return -1 if tree.precedes(first.node, second.node) else 1
@@ -233,7 +242,9 @@ class _Copies:
                 return not _deep(value) and _tool_list(value.func.value, self.config)
             return False
         if isinstance(value, cst.Subscript):
-            whole = any(isinstance(e.slice, cst.Slice) and e.slice.lower is None and e.slice.upper is None for e in value.slice)
+            whole = any(
+                isinstance(e.slice, cst.Slice) and e.slice.lower is None and e.slice.upper is None for e in value.slice
+            )
             return whole and _tool_list(value.value, self.config)
         if isinstance(value, cst.List | cst.Tuple | cst.Set):
             # `[*tools]`, `(*map(dict, tools),)`: a new outer container around the same tools.
@@ -293,7 +304,9 @@ def _returning(tree: Tree, config: ScanConfig) -> dict[str, tuple[list[str], fro
         values = [
             event.value
             for event in events
-            if isinstance(event, Kept) and event.place == "return" and tree.enclosing(event.node, cst.FunctionDef) is function
+            if isinstance(event, Kept)
+            and event.place == "return"
+            and tree.enclosing(event.node, cst.FunctionDef) is function
         ]
         returned = {name for value in values for name in value.origin}
         if any(value.tooling and any(_on_instance(source) for source in value.sources) for value in values):
@@ -334,4 +347,6 @@ def _tool_list(value: cst.BaseExpression, config: ScanConfig) -> bool:
     name = dotted(value)
     parts = re.split(r"[._]", name.lower())
     sealed = any(word in parts for word in config.seal_words)
-    return (is_tools(value, config) and name.rsplit(".", 1)[-1] not in config.baseline and not sealed) or "admitted" in parts
+    return (
+        is_tools(value, config) and name.rsplit(".", 1)[-1] not in config.baseline and not sealed
+    ) or "admitted" in parts

@@ -105,7 +105,9 @@ def fit(run, budget):
             elif isinstance(found, cst.Call) and (tools := _cut_by_call(tree, found, config)) is not None:
                 yield Match(found, f"cut by {shown(found)}", _entered(tree, found, tools))
             elif isinstance(found, cst.For) and is_tools(found.iter, config) and _fills_until_full(tree, found):
-                yield Match(found, "filled until the budget runs out, the rest dropped", _entered(tree, found, found.iter))
+                yield Match(
+                    found, "filled until the budget runs out, the rest dropped", _entered(tree, found, found.iter)
+                )
 
 
 #: Calls that keep at most part of the iterable they are handed, by the position of that iterable:
@@ -160,7 +162,11 @@ def _halves(joined: cst.CSTNode) -> tuple[cst.CSTNode, ...]:
     if not isinstance(joined.operator, cst.Add):
         return ()
     left, right = joined.left, joined.right
-    if isinstance(left, cst.Subscript) and isinstance(right, cst.Subscript) and dotted(left.value) == dotted(right.value):
+    if (
+        isinstance(left, cst.Subscript)
+        and isinstance(right, cst.Subscript)
+        and dotted(left.value) == dotted(right.value)
+    ):
         return (left, right)
     return ()
 

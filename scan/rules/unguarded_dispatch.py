@@ -526,7 +526,9 @@ def _compare_and_raise(
 
 
 #: Words of a function that is true when its arguments differ: `diff_specs`, `surfaces_differ`.
-_DIFFERING = frozenset({"diff", "differ", "differs", "different", "changed", "drift", "drifted", "mismatch", "mismatched"})
+_DIFFERING = frozenset(
+    {"diff", "differ", "differs", "different", "changed", "drift", "drifted", "mismatch", "mismatched"}
+)
 
 
 def _diffs_surfaces(tree: Tree, test: cst.BaseExpression, config: ScanConfig, held: _Held) -> bool:
@@ -538,7 +540,9 @@ def _diffs_surfaces(tree: Tree, test: cst.BaseExpression, config: ScanConfig, he
         return False
     locals_ = held.at(test)
     roles = [_roles(tree, arg.value, config, locals_) for arg in test.args]
-    return any(_SURFACE in one and _BASELINE in other for i, one in enumerate(roles) for j, other in enumerate(roles) if i != j)
+    return any(
+        _SURFACE in one and _BASELINE in other for i, one in enumerate(roles) for j, other in enumerate(roles) if i != j
+    )
 
 
 def _case_refuses(tree: Tree, statement: cst.Match, config: ScanConfig, held: _Held, never_returns: Wanted) -> bool:
@@ -549,7 +553,9 @@ def _case_refuses(tree: Tree, statement: cst.Match, config: ScanConfig, held: _H
         body = block(case.body)
         if case.guard is not None and irrefutable(case.pattern):
             comparisons = tree.findall(case.guard, cst.Comparison)
-            if any(_compares_surfaces(tree, case.guard, c, config, held) for c in comparisons) and always_leaves(tree, body, stops=never_returns):
+            if any(_compares_surfaces(tree, case.guard, c, config, held) for c in comparisons) and always_leaves(
+                tree, body, stops=never_returns
+            ):
                 return True
         if not always_leaves(tree, body, stops=never_returns):
             return False
@@ -562,11 +568,14 @@ def _compares_surfaces(
     """A test with the surface on one side and the baseline on another that holds when they differ:
     `!=`, or `==` under a `not`. `if observed == baseline: raise` refuses the unchanged surface and
     lets a changed one through."""
-    negated = sum(
-        1
-        for unary in tree.findall(test, cst.UnaryOperation)
-        if isinstance(unary.operator, cst.Not) and tree.within(comparison, unary)
-    ) % 2
+    negated = (
+        sum(
+            1
+            for unary in tree.findall(test, cst.UnaryOperation)
+            if isinstance(unary.operator, cst.Not) and tree.within(comparison, unary)
+        )
+        % 2
+    )
     differs = cst.Equal if negated else cst.NotEqual
     if not any(isinstance(target.operator, differs) for target in comparison.comparisons):
         return False
@@ -658,7 +667,9 @@ class _Held:
             (case.pattern.name.value, match.subject)
             for match in self._tree.findall(function.body, cst.Match)
             for case in match.cases
-            if isinstance(case.pattern, cst.MatchAs) and case.pattern.pattern is None and isinstance(case.pattern.name, cst.Name)
+            if isinstance(case.pattern, cst.MatchAs)
+            and case.pattern.pattern is None
+            and isinstance(case.pattern.name, cst.Name)
         ]
         held: dict[str, Roles] = {}
         # Roles only grow, two at most per name: a round that adds none ends it (`a = capture(t); b = a`).

@@ -282,9 +282,7 @@ def settle_refusal(self, run, refusal):
         super().settle_refusal(run, refusal)
 """,
             line=2,
-            flow=(
-                (2, "`settle_refusal` settles on some paths only"),
-            ),
+            flow=((2, "`settle_refusal` settles on some paths only"),),
         ),
         Invalid(
             """
@@ -292,7 +290,8 @@ def settle_refusal(self, run, refusal):
     pass
 """,
             line=2,
-        ),        Invalid(
+        ),
+        Invalid(
             """
 def send(self, run):
     reservation = self.ledger.reserve(run.request)
@@ -477,9 +476,7 @@ def settle_refusal(self, run, refusal):
     super().settle_refusal(run, refusal)
 """,
             line=2,
-            flow=(
-                (2, "`settle_refusal` settles on some paths only"),
-            ),
+            flow=((2, "`settle_refusal` settles on some paths only"),),
         ),
     )
 
@@ -512,7 +509,9 @@ def settle_refusal(self, run, refusal):
                 yield from (
                     s
                     for s in line.body
-                    if isinstance(s, cst.Raise) and _refusal(_raised_name(s, factories), config) and id(s) not in covered
+                    if isinstance(s, cst.Raise)
+                    and _refusal(_raised_name(s, factories), config)
+                    and id(s) not in covered
                 )
 
         for function in tree.functions():
@@ -535,7 +534,9 @@ def settle_refusal(self, run, refusal):
 def _reservation(tree: Tree, function: cst.FunctionDef, before: cst.CSTNode) -> tuple[Place, ...]:
     """Where the function takes or holds the reservation: its last `reserve(...)` before `before`,
     else the first parameter or attribute named like one."""
-    reserves = [call for call in tree.calls(function) if named(dotted(call.func), ("reserve",)) and tree.precedes(call, before)]
+    reserves = [
+        call for call in tree.calls(function) if named(dotted(call.func), ("reserve",)) and tree.precedes(call, before)
+    ]
     if reserves:
         return ((reserves[-1], f"reserved by {shown(reserves[-1])}"),)
     for node in tree.findall(function, cst.Param, cst.Attribute):
@@ -561,7 +562,11 @@ def _settled_on_the_way_out(
         ]  # fmt: skip
         final = statement.finalbody
         if final is not None and guarantees(tree, block(final.body), is_settle, loops, through_raise=True):
-            guarded: list[cst.CSTNode] = [statement.body, *statement.handlers, *([statement.orelse] if statement.orelse else [])]
+            guarded: list[cst.CSTNode] = [
+                statement.body,
+                *statement.handlers,
+                *([statement.orelse] if statement.orelse else []),
+            ]
         elif settling_handlers:
             guarded = [statement.body]
         else:
@@ -608,7 +613,9 @@ def _return_types(tree: Tree) -> dict[str, str]:
     return found
 
 
-def _refusal_handlers(tree: Tree, config: ScanConfig, settles: Callable[[cst.Call], bool], loops: Guard) -> list[cst.FunctionDef | None]:
+def _refusal_handlers(
+    tree: Tree, config: ScanConfig, settles: Callable[[cst.Call], bool], loops: Guard
+) -> list[cst.FunctionDef | None]:
     """The functions holding an `except` clause that catches a refusal type and settles it on every path.
 
     Refusal types usually share a base defined elsewhere, so a refusal raised in the module's other
@@ -621,7 +628,9 @@ def _refusal_handlers(tree: Tree, config: ScanConfig, settles: Callable[[cst.Cal
         if handler.type is None or not guarantees(tree, block(handler.body), settles, loops, through_raise=True):
             continue
         types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
-        if not any(_refusal(dotted(t.value if isinstance(t, cst.Element) else t).rsplit(".", 1)[-1], config) for t in types):
+        if not any(
+            _refusal(dotted(t.value if isinstance(t, cst.Element) else t).rsplit(".", 1)[-1], config) for t in types
+        ):
             continue
         around = tree.enclosing(handler, cst.Try)
         if around is not None and tree.findall(around.body, cst.Yield):
@@ -630,7 +639,9 @@ def _refusal_handlers(tree: Tree, config: ScanConfig, settles: Callable[[cst.Cal
     return owners
 
 
-def _skips_settling(tree: Tree, body: Sequence[cst.BaseStatement], is_settle: Callable[[cst.Call], bool], loops: Guard) -> str:
+def _skips_settling(
+    tree: Tree, body: Sequence[cst.BaseStatement], is_settle: Callable[[cst.Call], bool], loops: Guard
+) -> str:
     """How a settlement step fails to settle ("settles nothing", "settles on some paths only"); ""
     when it settles on every path.
 

@@ -12,21 +12,38 @@ def schema(i: int) -> dict:
         "additionalProperties": False,
         "required": ["symbol", "window"],
         "properties": {
-            "symbol": {"type": "string", "pattern": "^[A-Z0-9.]{1,12}$", "description": f"Listing symbol for instrument family {i}."},
-            "venues": {"type": "array", "items": {"type": "string", "enum": ["XLON", "XETR", "XPAR", "XNYS", "XNAS", "XAMS"]}, "maxItems": 6},
+            "symbol": {
+                "type": "string",
+                "pattern": "^[A-Z0-9.]{1,12}$",
+                "description": f"Listing symbol for instrument family {i}.",
+            },
+            "venues": {
+                "type": "array",
+                "items": {"type": "string", "enum": ["XLON", "XETR", "XPAR", "XNYS", "XNAS", "XAMS"]},
+                "maxItems": 6,
+            },
             "window": {"$ref": "#/$defs/window"},
             "fields": {
                 "type": "array",
-                "items": {"enum": ["nav", "aum", "ter", "tracking_difference", "holdings_count", "replication", "domicile"]},
+                "items": {
+                    "enum": ["nav", "aum", "ter", "tracking_difference", "holdings_count", "replication", "domicile"]
+                },
                 "uniqueItems": True,
             },
             "paging": {
                 "type": "object",
-                "properties": {"cursor": {"type": ["string", "null"]}, "limit": {"type": "integer", "minimum": 1, "maximum": 500}},
+                "properties": {
+                    "cursor": {"type": ["string", "null"]},
+                    "limit": {"type": "integer", "minimum": 1, "maximum": 500},
+                },
                 "additionalProperties": False,
             },
             "currency": {"type": "string", "enum": ["GBP", "EUR", "USD", "CHF", "JPY"], "default": "GBP"},
-            "notes": {"type": "string", "maxLength": 2000, "description": "Free-text context the analyst wants echoed into the audit trail."},
+            "notes": {
+                "type": "string",
+                "maxLength": 2000,
+                "description": "Free-text context the analyst wants echoed into the audit trail.",
+            },
             "benchmarks": {
                 "type": "array",
                 "maxItems": 4,
@@ -34,7 +51,10 @@ def schema(i: int) -> dict:
                     "type": "object",
                     "required": ["index"],
                     "properties": {
-                        "index": {"type": "string", "description": "Index the tracking difference is measured against."},
+                        "index": {
+                            "type": "string",
+                            "description": "Index the tracking difference is measured against.",
+                        },
                         "provider": {"enum": ["FTSE", "MSCI", "S&P", "Solactive", "Bloomberg"]},
                         "total_return": {"type": "boolean", "default": True},
                     },
@@ -71,7 +91,8 @@ def surface(count: int = 128) -> list[dict]:
     return [
         {
             "name": f"market__tool_{i:03d}",
-            "description": f"Look up instrument data set {i}: profiles, listings and cost figures for research notes. " * 2,
+            "description": f"Look up instrument data set {i}: profiles, listings and cost figures for research notes. "
+            * 2,
             "input_schema": schema(i),
         }
         for i in range(count)

@@ -32,7 +32,15 @@ from tests.fixtures.fuzz.runs import (
 )
 
 #: Each kind's share of the inputs: the flags of every command, then each file format.
-SHARES = {"flag": 0.30, "scenario": 0.15, "results": 0.15, "config": 0.15, "expectations": 0.08, "import": 0.12, "scan": 0.05}
+SHARES = {
+    "flag": 0.30,
+    "scenario": 0.15,
+    "results": 0.15,
+    "config": 0.15,
+    "expectations": 0.08,
+    "import": 0.12,
+    "scan": 0.05,
+}
 ATTEMPTS = {**DOCUMENTS, "flag": flag_attempts}
 INPUTS = int(os.environ.get("TOOLSURFACE_FUZZ_INPUTS", "10000"))
 SEED = int(os.environ.get("TOOLSURFACE_FUZZ_SEED", "0"))
@@ -66,7 +74,13 @@ def fuzz(kind: str, count: int, folder, cache) -> Tally:
     tally = Tally()
 
     @seed(SEED)
-    @settings(max_examples=count, database=None, deadline=None, phases=[Phase.generate], suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=count,
+        database=None,
+        deadline=None,
+        phases=[Phase.generate],
+        suppress_health_check=list(HealthCheck),
+    )
     @given(ATTEMPTS[kind]())
     def attempt(attempt: Attempt) -> None:
         tally.add(attempt, run_attempt(attempt, work_folder(folder), cache))
@@ -75,18 +89,33 @@ def fuzz(kind: str, count: int, folder, cache) -> Tally:
     return tally
 
 
-COLUMNS = ("inputs", "exit 0", "exit 1", "exit 2", "exit 3", "other", "tracebacks", "exit 2 in 2+ lines", "exit-2 lines naming no input", "files left or taken")
+COLUMNS = (
+    "inputs",
+    "exit 0",
+    "exit 1",
+    "exit 2",
+    "exit 3",
+    "other",
+    "tracebacks",
+    "exit 2 in 2+ lines",
+    "exit-2 lines naming no input",
+    "files left or taken",
+)
 
 
 def row(name: str, tally: Tally) -> str:
     statuses = (tally.statuses[status] for status in (0, 1, 2, 3, -1))
     cells = (tally.inputs, *statuses, tally.tracebacks, tally.several_lines, tally.unnamed_lines, tally.left_files)
-    return f"{name:<13}" + "".join(f"{cell:>{max(8, len(column) + 2)}}" for cell, column in zip(cells, COLUMNS, strict=True))
+    return f"{name:<13}" + "".join(
+        f"{cell:>{max(8, len(column) + 2)}}" for cell, column in zip(cells, COLUMNS, strict=True)
+    )
 
 
 def test_ten_thousand_inputs(tmp_path, capsys):
     started = time.monotonic()
-    tallies = {kind: fuzz(kind, round(INPUTS * share), tmp_path / kind, tmp_path / "cache") for kind, share in SHARES.items()}
+    tallies = {
+        kind: fuzz(kind, round(INPUTS * share), tmp_path / kind, tmp_path / "cache") for kind, share in SHARES.items()
+    }
     total = Tally()
     for tally in tallies.values():
         total.inputs += tally.inputs

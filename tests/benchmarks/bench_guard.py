@@ -130,7 +130,10 @@ def _langchain_agents(surface: str):
             return ChatResult(generations=[ChatGeneration(message=AIMessage("done"))])
 
     if surface == "128":
-        tools = [StructuredTool(name=t["name"], description=t["description"], args_schema=t["input_schema"], func=str) for t in TOOLS]
+        tools = [
+            StructuredTool(name=t["name"], description=t["description"], args_schema=t["input_schema"], func=str)
+            for t in TOOLS
+        ]
     else:
 
         @tool
@@ -150,7 +153,9 @@ def _langchain_agents(surface: str):
 
         tools = [search, read, quote]
     guard = SurfaceGuardMiddleware(tools)
-    return create_agent(OfflineModel(), tools=tools), create_agent(OfflineModel(), tools=tools, middleware=[guard, guard.last])
+    return create_agent(OfflineModel(), tools=tools), create_agent(
+        OfflineModel(), tools=tools, middleware=[guard, guard.last]
+    )
 
 
 class _Owner:
@@ -291,7 +296,12 @@ def pydantic_ai_agents():
     from toolsurface.guard.pydantic_ai import SurfaceGuardCapability
 
     def tools():
-        return [Tool.from_schema(lambda **_: "", name=t["name"], description=t["description"], json_schema=t["input_schema"]) for t in TOOLS]
+        return [
+            Tool.from_schema(
+                lambda **_: "", name=t["name"], description=t["description"], json_schema=t["input_schema"]
+            )
+            for t in TOOLS
+        ]
 
     model = FunctionModel(lambda messages, info: ModelResponse(parts=[TextPart(f"{len(info.function_tools)} tools")]))
     bare = Agent(model, tools=tools())

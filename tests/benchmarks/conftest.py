@@ -18,7 +18,9 @@ def pytest_terminal_summary(terminalreporter, config):
         for bench in named:
             for against in _against(bench):
                 other = by_name[against]
-                write(f"  [{group}] {bench.name}: {bench.stats.median / other.stats.median:.3f}× the time of {other.name}")
+                write(
+                    f"  [{group}] {bench.name}: {bench.stats.median / other.stats.median:.3f}× the time of {other.name}"
+                )
         rest = [bench for bench in benches if bench not in named]
         if len(rest) < 2:
             continue
@@ -41,14 +43,18 @@ def _write_growth(write, group: str, benches) -> None:
     round): the time of one, and how it grows from each size to the next against the sizes' ratio.
     The fastest round: a larger surface spills from the caches a neighbour shares, so it swings more
     under load than a small one does, and anything else running only adds time."""
-    sized = sorted((bench for bench in benches if bench.extra_info.get("tools")), key=lambda bench: bench.extra_info["tools"])
+    sized = sorted(
+        (bench for bench in benches if bench.extra_info.get("tools")), key=lambda bench: bench.extra_info["tools"]
+    )
     previous = None
     for bench in sized:
         tools, each = bench.extra_info["tools"], bench.stats.min / bench.extra_info.get("per", 1)
         line = f"  [{group}] {tools} tools: {each * 1000:.2f} ms each"
         if previous is not None:
             before, before_each = previous
-            line += f"; cost({tools})/cost({before}) = {each / before_each:.2f} against {tools / before:.2f} for the tools"
+            line += (
+                f"; cost({tools})/cost({before}) = {each / before_each:.2f} against {tools / before:.2f} for the tools"
+            )
         write(line)
         previous = tools, each
 

@@ -18,7 +18,11 @@ def flag(option):
     [
         (ScenarioError(["a.json:$: one", "b.json:$: two"]), 2, ["error: a.json:$: one", "error: b.json:$: two"]),
         (UsageError("-1 is wrong", option="seed"), 2, ["error: --seed -1 is wrong"]),
-        (Interrupted(signal.SIGTERM), 143, ["interrupted by SIGTERM: stopped before finishing; no partial file is left"]),
+        (
+            Interrupted(signal.SIGTERM),
+            143,
+            ["interrupted by SIGTERM: stopped before finishing; no partial file is left"],
+        ),
         (Interrupted(signal.SIGHUP), 129, ["interrupted by SIGHUP: stopped before finishing; no partial file is left"]),
         (KeyboardInterrupt(), 130, ["interrupted by SIGINT: stopped before finishing; no partial file is left"]),
     ],

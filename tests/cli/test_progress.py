@@ -38,7 +38,9 @@ def test_a_run_shorter_than_the_interval_prints_nothing_to_a_log():
 
 def test_a_terminal_gets_a_bar_with_the_time_left():
     clock, screen = Clock(), io.StringIO()
-    with CaseProgress(Console(file=screen, force_terminal=True, width=120, color_system=None), 10, clock=clock) as progress:
+    with CaseProgress(
+        Console(file=screen, force_terminal=True, width=120, color_system=None), 10, clock=clock
+    ) as progress:
         progress.advance()
     assert "running 10 cases" in screen.getvalue() and "left" in screen.getvalue()
 

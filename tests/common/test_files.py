@@ -33,7 +33,9 @@ def names(folder):
 
 
 def a_finished_process():
-    process = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True)
+    process = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True, check=True
+    )
     return int(process.stdout)
 
 
@@ -49,7 +51,10 @@ def test_a_report_on_a_full_disk_is_one_error_naming_it_and_leaves_the_previous_
     report.write_text("previous")
     with pytest.raises(UsageError) as refused:
         write_report(report, b"x" * 100_000, option="output")
-    assert str(refused.value) == f"{report}: cannot write there: No space left on device" and refused.value.option == "output"
+    assert (
+        str(refused.value) == f"{report}: cannot write there: No space left on device"
+        and refused.value.option == "output"
+    )
     assert names(tmp_path) == ["audit.md"] and report.read_text() == "previous"
 
 

@@ -9,11 +9,23 @@ from toolsurface.harness._expectations import load_expectations
 from toolsurface.scan import load_config
 
 NOT_TOML = {
-    "an integer of 5000 digits": (b"seed = 1" + b"0" * 5000, "not valid TOML: an integer too long to read; TOML's integers are 64-bit"),
-    "arrays nested 3000 deep": (b"a = " + b"[" * 3000 + b"]" * 3000, "not valid TOML: arrays or tables nested too deeply to read"),
+    "an integer of 5000 digits": (
+        b"seed = 1" + b"0" * 5000,
+        "not valid TOML: an integer too long to read; TOML's integers are 64-bit",
+    ),
+    "arrays nested 3000 deep": (
+        b"a = " + b"[" * 3000 + b"]" * 3000,
+        "not valid TOML: arrays or tables nested too deeply to read",
+    ),
     "bytes that are not UTF-8": (b'a = "\xff"', "not valid TOML: 'utf-8' codec can't decode byte 0xff"),
-    "tables nested 3000 deep by a dotted key": (b".".join([b"a"] * 3000) + b" = 1", "tables or arrays nested more than 100 levels deep"),
-    "inline tables nested 3000 deep": (b"a = " + b"{a = " * 3000 + b"1" + b"}" * 3000, "not valid TOML: arrays or tables nested too deeply to read"),
+    "tables nested 3000 deep by a dotted key": (
+        b".".join([b"a"] * 3000) + b" = 1",
+        "tables or arrays nested more than 100 levels deep",
+    ),
+    "inline tables nested 3000 deep": (
+        b"a = " + b"{a = " * 3000 + b"1" + b"}" * 3000,
+        "not valid TOML: arrays or tables nested too deeply to read",
+    ),
     "a key twice": (b"a = 1\na = 2", "not valid TOML: Cannot overwrite a value"),
 }
 
@@ -44,11 +56,21 @@ WIDE = "past TOML's 64-bit integers (from -2**63 to 2**63 - 1)"
         (load_project_config, "[tool]\ntoolsurface = [1]\n", "[tool.toolsurface]: expected a table, found list"),
         (load_config, "[tool]\ntoolsurface = [1]\n", "[tool.toolsurface]: expected a table, found list"),
         (load_config, "[tool.toolsurface]\nscan = 1\n", "[tool.toolsurface.scan]: expected a table, found int"),
-        (load_project_config, "[tool.toolsurface]\nselect = [0x" + "f" * 4000 + "]\n", f"[tool.toolsurface].select[0]: an integer of 16000 bits is {WIDE}"),
-        (load_config, "[tool.toolsurface.scan]\ntime_limit = 0x" + "f" * 300 + "\n", f"[tool.toolsurface.scan].time_limit: {2**1200 - 1} is {WIDE}"),
+        (
+            load_project_config,
+            "[tool.toolsurface]\nselect = [0x" + "f" * 4000 + "]\n",
+            f"[tool.toolsurface].select[0]: an integer of 16000 bits is {WIDE}",
+        ),
+        (
+            load_config,
+            "[tool.toolsurface.scan]\ntime_limit = 0x" + "f" * 300 + "\n",
+            f"[tool.toolsurface.scan].time_limit: {2**1200 - 1} is {WIDE}",
+        ),
     ],
 )
-def test_a_pyproject_table_that_toolsurface_cannot_read_is_one_error_naming_file_and_table(tmp_path, load, body, problem):
+def test_a_pyproject_table_that_toolsurface_cannot_read_is_one_error_naming_file_and_table(
+    tmp_path, load, body, problem
+):
     path = tmp_path / "pyproject.toml"
     path.write_text(body)
     with pytest.raises(UsageError) as raised:

@@ -107,15 +107,21 @@ def test_entries_to_read_are_the_snapshots_entries():
 
 def test_a_capture_after_an_in_place_edit_sees_it_and_key_order_never_matters():
     """Captures of the same surface as found share their sorting; an edit in place is new bytes."""
-    tools = [{"name": "a", "description": "d", "input_schema": {"type": "object", "properties": {"x": {"type": "string"}}}}]
+    tools = [
+        {"name": "a", "description": "d", "input_schema": {"type": "object", "properties": {"x": {"type": "string"}}}}
+    ]
     first = capture(tools)
     assert capture(tools) == first
     tools[0]["input_schema"]["properties"]["x"]["type"] = "integer"
     edited = capture(tools)
     assert edited != first and edited.entries()[0][2]["properties"]["x"]["type"] == "integer"
-    reordered = [{"input_schema": {"properties": {"x": {"type": "integer"}}, "type": "object"}, "description": "d", "name": "a"}]
+    reordered = [
+        {"input_schema": {"properties": {"x": {"type": "integer"}}, "type": "object"}, "description": "d", "name": "a"}
+    ]
     assert capture(reordered) == edited
-    assert capture(reordered).raw == canonical_json([["a", "d", {"properties": {"x": {"type": "integer"}}, "type": "object"}]])
+    assert capture(reordered).raw == canonical_json(
+        [["a", "d", {"properties": {"x": {"type": "integer"}}, "type": "object"}]]
+    )
 
 
 def test_a_capture_looked_up_by_the_whole_tools_reads_them_in_its_own_format():

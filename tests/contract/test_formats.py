@@ -10,12 +10,28 @@ DESCRIPTOR = ToolDescriptor.of(
 )
 
 SHAPES = {
-    "logical": {"name": "market__web_search", "description": "Search the public web.", "input_schema": DESCRIPTOR.input_schema},
-    "anthropic": {"name": "market__web_search", "description": "Search the public web.", "input_schema": DESCRIPTOR.input_schema},
-    "mcp": {"name": "market__web_search", "description": "Search the public web.", "inputSchema": DESCRIPTOR.input_schema},
+    "logical": {
+        "name": "market__web_search",
+        "description": "Search the public web.",
+        "input_schema": DESCRIPTOR.input_schema,
+    },
+    "anthropic": {
+        "name": "market__web_search",
+        "description": "Search the public web.",
+        "input_schema": DESCRIPTOR.input_schema,
+    },
+    "mcp": {
+        "name": "market__web_search",
+        "description": "Search the public web.",
+        "inputSchema": DESCRIPTOR.input_schema,
+    },
     "openai": {
         "type": "function",
-        "function": {"name": "market__web_search", "description": "Search the public web.", "parameters": DESCRIPTOR.input_schema},
+        "function": {
+            "name": "market__web_search",
+            "description": "Search the public web.",
+            "parameters": DESCRIPTOR.input_schema,
+        },
     },
 }
 

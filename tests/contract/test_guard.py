@@ -35,7 +35,11 @@ class Owner:
 
 
 requests = st.sampled_from(["logical", "openai", "anthropic", "mcp"]).flatmap(
-    lambda fmt: surfaces().flatmap(scenarios_for).flatmap(lambda scenario: st.tuples(st.just(scenario), st.just(fmt), mutated_requests(scenario, fmt)))
+    lambda fmt: (
+        surfaces()
+        .flatmap(scenarios_for)
+        .flatmap(lambda scenario: st.tuples(st.just(scenario), st.just(fmt), mutated_requests(scenario, fmt)))
+    )
 )
 
 
@@ -43,7 +47,9 @@ requests = st.sampled_from(["logical", "openai", "anthropic", "mcp"]).flatmap(
 @given(requests)
 def test_a_request_is_refused_and_settled_once_exactly_when_its_change_must_be_refused(drawn):
     scenario, fmt, request = drawn
-    guard = SurfaceGuard(request.admitted, FORMATS[fmt], web_tools=scenario.contract.web_tools, summary=scenario.contract.summary)
+    guard = SurfaceGuard(
+        request.admitted, FORMATS[fmt], web_tools=scenario.contract.web_tools, summary=scenario.contract.summary
+    )
     owner = Owner(scenario.binding, (*scenario.contract.facts, *request.facts))
     guarded = guard.request(owner)
     # A trusted fact must be applied by the pipeline before the check: the mutated request is
@@ -59,7 +65,14 @@ def test_a_request_is_refused_and_settled_once_exactly_when_its_change_must_be_r
 
 
 def descriptor_tools(n):
-    return [{"name": f"tool_{i}", "description": "d" * 40, "input_schema": {"type": "object", "properties": {"q": {"type": "string"}}}} for i in range(n)]
+    return [
+        {
+            "name": f"tool_{i}",
+            "description": "d" * 40,
+            "input_schema": {"type": "object", "properties": {"q": {"type": "string"}}},
+        }
+        for i in range(n)
+    ]
 
 
 def test_the_baseline_is_bytes_taken_when_the_guard_is_made():

@@ -37,17 +37,28 @@ def guarded(scenarios, cases):
 
 def failed(scenarios, cases, guarded, spec):
     """The cases `spec` fails that the guard passes, by id."""
-    return {r.case.id: r for r in run(scenarios, cases, spec) if r.verdict.kind in KILLS and guarded[r.case.id].verdict.kind.ok}
+    return {
+        r.case.id: r
+        for r in run(scenarios, cases, spec)
+        if r.verdict.kind in KILLS and guarded[r.case.id].verdict.kind.ok
+    }
 
 
 def test_the_guard_passes_every_fact_case_with_the_surface_the_facts_in_force_leave(guarded):
-    assert {r.verdict.kind for r in guarded.values()} <= {VerdictKind.KILLED, VerdictKind.PASSED, VerdictKind.EQUIVALENT}
+    assert {r.verdict.kind for r in guarded.values()} <= {
+        VerdictKind.KILLED,
+        VerdictKind.PASSED,
+        VerdictKind.EQUIVALENT,
+    }
     trusted = [r for r in guarded.values() if r.case.mutation.variant == "trusted_fact"]
     assert trusted and all(r.verdict.kind is VerdictKind.PASSED for r in trusted)
     # Sent without the tools the fact hides (a request over capacity sends nothing at all).
     assert all(r.evidence.diff == () for r in trusted if r.evidence.dispatches)
     # The fact the case recorded is in the evidence, trusted, and hides what the request went without.
-    assert all(any(ruling.trusted and ruling.fact.arrives is None and ruling.hides for ruling in r.evidence.availability) for r in trusted)
+    assert all(
+        any(ruling.trusted and ruling.fact.arrives is None and ruling.hides for ruling in r.evidence.availability)
+        for r in trusted
+    )
     forged = [r for r in guarded.values() if r.case.mutation.variant in FORGERIES]
     assert forged and all(r.verdict.kind is VerdictKind.PASSED for r in forged)
     assert all(r.evidence.diff == () for r in forged if r.evidence.dispatches)
@@ -56,7 +67,13 @@ def test_the_guard_passes_every_fact_case_with_the_surface_the_facts_in_force_le
 def test_the_recorded_late_fact_narrows_the_request_only_once_it_arrived(guarded):
     legit = [r for r in guarded.values() if r.case.scenario == LATE and r.case.mutation.kind == "legit"]
     assert legit and {r.verdict.kind for r in legit} == {VerdictKind.PASSED}
-    assert all(any(ruling.fact.arrives == "async_prep" and ruling.hides == ("market__web_search",) for ruling in r.evidence.availability) for r in legit)
+    assert all(
+        any(
+            ruling.fact.arrives == "async_prep" and ruling.hides == ("market__web_search",)
+            for ruling in r.evidence.availability
+        )
+        for r in legit
+    )
 
 
 @pytest.mark.parametrize(
@@ -88,7 +105,11 @@ def test_last_scope_segment_falls_only_for_look_alikes_that_keep_the_last_segmen
 def host_cases(scenarios, cases):
     """What a host without a capacity result or summary check, making one model call per request,
     can be held to: research recordings that dispatch once."""
-    fit = {s.id for s in scenarios if s.mode is Mode.RESEARCH and s.outcome is RequestOutcome.DISPATCHED and s.model_calls == 1}
+    fit = {
+        s.id
+        for s in scenarios
+        if s.mode is Mode.RESEARCH and s.outcome is RequestOutcome.DISPATCHED and s.model_calls == 1
+    }
     return tuple(c for c in cases if c.scenario in fit)
 
 
@@ -102,13 +123,19 @@ def test_a_host_that_judges_its_facts_right_passes_every_fact_case(scenarios, ho
 @pytest.mark.parametrize(
     ("factory", "variant", "aims"),
     [
-        ("any_known_owner", "foreign_owner_fact", {"host:search_budget_exhausted", "web_gateway:run_deadline_exhausted"}),
+        (
+            "any_known_owner",
+            "foreign_owner_fact",
+            {"host:search_budget_exhausted", "web_gateway:run_deadline_exhausted"},
+        ),
         ("last_scope_segment", "look_alike_fact", {"scope@start", "scope@middle"}),
         ("child_obeys_parent", "parent_fact", {"search_budget_exhausted", "run_deadline_exhausted"}),
         ("reads_facts_once", "trusted_fact", {"search_budget_exhausted", "run_deadline_exhausted"}),
     ],
 )
-def test_a_host_with_one_fact_bug_fails_the_cases_of_that_bug_saying_which_tool(scenarios, host_cases, factory, variant, aims):
+def test_a_host_with_one_fact_bug_fails_the_cases_of_that_bug_saying_which_tool(
+    scenarios, host_cases, factory, variant, aims
+):
     results = run(scenarios, host_cases, f"tests.fixtures.fact_hosts:{factory}")
     failing = [r for r in results if not r.verdict.kind.ok]
     assert {r.case.mutation.variant for r in failing if r.case.scenario != LATE} == {variant}
@@ -123,11 +150,17 @@ def test_a_host_with_one_fact_bug_fails_the_cases_of_that_bug_saying_which_tool(
         else:
             # It hid a tool on a fact that binds someone else: the reason names the tool, the evidence why not.
             assert "removed 'market__web_" in r.verdict.reason, r.verdict.reason
-            assert all(not ruling.trusted for ruling in r.evidence.availability if ruling.fact.arrives is None and ruling.hides == ())
+            assert all(
+                not ruling.trusted
+                for ruling in r.evidence.availability
+                if ruling.fact.arrives is None and ruling.hides == ()
+            )
 
 
 def test_a_host_that_reads_its_facts_once_sends_what_the_late_recorded_fact_hides(scenarios, host_cases):
-    results = run(scenarios, [c for c in host_cases if c.scenario == LATE], "tests.fixtures.fact_hosts:reads_facts_once")
+    results = run(
+        scenarios, [c for c in host_cases if c.scenario == LATE], "tests.fixtures.fact_hosts:reads_facts_once"
+    )
     dispatching = [r for r in results if r.case.must.value == "dispatch"]
     assert dispatching and all(r.verdict.kind is VerdictKind.SURVIVED for r in dispatching)
     assert all("added 'market__web_search'" in r.verdict.reason for r in dispatching), dispatching[0].verdict.reason

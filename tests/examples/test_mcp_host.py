@@ -151,7 +151,17 @@ def test_the_documented_spec_runs_from_the_installed_package(tmp_path):
     if command is None:
         pytest.fail("the `toolsurface` console script is not installed: run the README's install command first")
     select = ["--select", "etf-compare-main-hooked/*/post_seal/*"]
-    run = [command, "run", "--target", "mcp-host:guarded", "--red-target", "mcp-host:unguarded", *select, "--out", "out"]
+    run = [
+        command,
+        "run",
+        "--target",
+        "mcp-host:guarded",
+        "--red-target",
+        "mcp-host:unguarded",
+        *select,
+        "--out",
+        "out",
+    ]
     done = subprocess.run(run, cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr
     document = json.loads((tmp_path / "out" / "results.json").read_text())
@@ -162,10 +172,21 @@ def test_the_documented_spec_runs_from_the_installed_package(tmp_path):
     # Every change after sealing is one the guard refuses and the unguarded host sends, or a legitimate one both send,
     # save a trusted fact recorded after sealing: the guard narrows by it, the unguarded host never looks again.
     # An MCP wire field the host's OpenAI tools have no place for cannot reach either host's wire: equivalent on both.
-    assert set(verdicts) == {("killed", "survived"), ("passed", "passed"), ("passed", "survived"), ("equivalent", "equivalent")}
-    unreachable = {case["case"]["mutation"]["kind"] for case in document["cases"] if case["verdict"]["kind"] == "equivalent"}
+    assert set(verdicts) == {
+        ("killed", "survived"),
+        ("passed", "passed"),
+        ("passed", "survived"),
+        ("equivalent", "equivalent"),
+    }
+    unreachable = {
+        case["case"]["mutation"]["kind"] for case in document["cases"] if case["verdict"]["kind"] == "equivalent"
+    }
     assert unreachable == {"wire"}
-    late = {case["case"]["mutation"]["variant"] for case in document["cases"] if case["red_verdict"]["kind"] == "survived" and case["verdict"]["kind"] == "passed"}
+    late = {
+        case["case"]["mutation"]["variant"]
+        for case in document["cases"]
+        if case["red_verdict"]["kind"] == "survived" and case["verdict"]["kind"] == "passed"
+    }
     assert late == {"trusted_fact"}
 
 
@@ -182,9 +203,15 @@ def test_the_server_lists_every_tool_of_the_run_as_recorded_page_by_page():
 
     for scenario in scenarios.load(None):
         pages = asyncio.run(listed(scenario))
-        tools = [{"name": t.name, "description": t.description, "inputSchema": t.input_schema} for page in pages for t in page]
+        tools = [
+            {"name": t.name, "description": t.description, "inputSchema": t.input_schema}
+            for page in pages
+            for t in page
+        ]
         # Parity: the wire model moves `type` after the declared fields, object key order aside nothing changes.
-        assert capture(tools, FORMATS["mcp"].only(())) == snapshot_of(served(scenario.contract), LOGICAL.only(())), scenario.id
+        assert capture(tools, FORMATS["mcp"].only(())) == snapshot_of(served(scenario.contract), LOGICAL.only(())), (
+            scenario.id
+        )
         assert {t.name for t in scenario.contract.admitted_elsewhere} <= {t["name"] for t in tools}
         assert len(pages) == (4 if scenario.mcp and scenario.mcp.page_size == 2 else 1), scenario.id
 
@@ -228,7 +255,11 @@ class FirstPageTarget(adapter.McpHostTarget):
 
 def test_a_host_that_reads_only_the_first_page_loses_the_tools_on_the_others(no_network):
     planned = session("mcp-host:guarded")
-    case = next(c for c in planned.planned if fnmatch.fnmatchcase(c.id, "etf-compare-main-mcp-paged/*/evidence/mcp.replace:tool_added:*"))
+    case = next(
+        c
+        for c in planned.planned
+        if fnmatch.fnmatchcase(c.id, "etf-compare-main-mcp-paged/*/evidence/mcp.replace:tool_added:*")
+    )
     guarded = judged(planned, planned.runner.target, case)
     assert guarded.kind is VerdictKind.PASSED, guarded.reason
     # Its guard takes its baseline from that admission, so only the oracle's own expected surface catches it.
@@ -240,7 +271,12 @@ def test_a_host_that_reads_only_the_first_page_loses_the_tools_on_the_others(no_
 
 def judged(planned, target, case):
     scenario = planned.runner.scenarios[case.scenario]
-    return judge(case, observe(target, case, scenario, planned.runner.timeout_for(case.scenario)), scenario, planned.runner.expected(case))
+    return judge(
+        case,
+        observe(target, case, scenario, planned.runner.timeout_for(case.scenario)),
+        scenario,
+        planned.runner.expected(case),
+    )
 
 
 @pytest.mark.parametrize("target", TARGETS)
@@ -271,7 +307,12 @@ def test_guarded_refusals_are_typed_and_settled_once_on_their_lane(guarded_resul
 @pytest.mark.parametrize("target", TARGETS)
 def test_guarded_refuses_a_server_list_change_to_its_admitted_tools_and_goes_on_past_others(guarded_results, target):
     listed = [r for r in guarded_results[target] if r.case.mutation.kind.value == "mcp"]
-    assert {r.case.mutation.variant for r in listed} == {"tool_added", "tool_removed", "description_changed", "schema_changed"}
+    assert {r.case.mutation.variant for r in listed} == {
+        "tool_added",
+        "tool_removed",
+        "description_changed",
+        "schema_changed",
+    }
     for result in listed:
         expected = Ending.DISPATCHED if result.case.mutation.variant == "tool_added" else Ending.REFUSED
         assert (result.verdict.kind.ok, result.evidence.ending) == (True, expected), result.case.id
@@ -304,7 +345,11 @@ def _observe(target: str, scenario: str, point: str, mutator: str, delivery: str
         if (c.scenario, c.point, c.mutation.mutator, c.mutation.delivery) == (scenario, point, mutator, delivery)
     )
     runner = planned.runner
-    return runner.target, case, observe(runner.target, case, runner.scenarios[case.scenario], runner.timeout_for(case.scenario))
+    return (
+        runner.target,
+        case,
+        observe(runner.target, case, runner.scenarios[case.scenario], runner.timeout_for(case.scenario)),
+    )
 
 
 @pytest.mark.parametrize("target", TARGETS)
@@ -323,7 +368,9 @@ def test_a_refused_request_sends_nothing_over_http(target, scenario, point, muta
     assert observed.dispatches == ()
 
 
-@pytest.mark.parametrize("target, path", [("mcp-host:guarded", "/v1/chat/completions"), ("mcp-host:guarded-anthropic", "/v1/messages")])
+@pytest.mark.parametrize(
+    "target, path", [("mcp-host:guarded", "/v1/chat/completions"), ("mcp-host:guarded-anthropic", "/v1/messages")]
+)
 def test_a_dispatched_request_is_one_sdk_call_carrying_the_expected_surface(target, path):
     host, case, observed = _observe(target, "etf-compare-main-hooked", "hook", "legit.key_order", "in_place")
     scenario = next(s for s in scenarios.load(None) if s.id == case.scenario)
@@ -347,15 +394,22 @@ def test_the_tool_loop_goes_out_as_three_model_calls_each_answering_the_last_rep
     host, scenario = planned.runner.target, planned.runner.scenarios[TOOL_LOOP]
     ports = Ports(scenario, FORMATS[host.tool_format], None, None)
     asyncio.run(host.run(scenario, ports))
-    assert [(d.call, d.surface) for d in ports.gateway.log] == [(call, snapshot_of(scenario.surface_at(call))) for call in (1, 2, 3)]
+    assert [(d.call, d.surface) for d in ports.gateway.log] == [
+        (call, snapshot_of(scenario.surface_at(call))) for call in (1, 2, 3)
+    ]
     # The budget fact arrives at hook@3: the third call goes without web search.
-    third = {tool["function"]["name"] if "function" in tool else tool["name"] for tool in host.last_transport.requests[2][2]["tools"]}
+    third = {
+        tool["function"]["name"] if "function" in tool else tool["name"]
+        for tool in host.last_transport.requests[2][2]["tools"]
+    }
     assert "market__web_search" not in third and "market__web_read" in third
     # Each later call sends the model's tool call back with the recorded result, paired by its id.
     sent = json.dumps([body["messages"] for _, _, body in host.last_transport.requests])
     for call_id, made in (("call_1_1", scenario.steps[0].calls[0]), ("call_2_1", scenario.steps[1].calls[0])):
         assert sent.count(call_id) >= 2 and json.dumps(made.result)[1:-1] in sent
-    assert [str(e) for e in ports.events if e.op.value == "settle"] == [f"main: settle {scenario.identity.request} as dispatched"]
+    assert [str(e) for e in ports.events if e.op.value == "settle"] == [
+        f"main: settle {scenario.identity.request} as dispatched"
+    ]
 
 
 @pytest.mark.parametrize("target", TARGETS)
@@ -364,14 +418,17 @@ def test_a_change_before_the_second_model_call_is_refused_after_the_first_went_o
     case = next(
         c
         for c in planned.planned
-        if (c.scenario, c.call, c.point, c.mutation.mutator, c.mutation.delivery) == (TOOL_LOOP, 2, "hook", "add.foreign", "in_place")
+        if (c.scenario, c.call, c.point, c.mutation.mutator, c.mutation.delivery)
+        == (TOOL_LOOP, 2, "hook", "add.foreign", "in_place")
     )
     runner = planned.runner
     observed = observe(runner.target, case, runner.scenarios[TOOL_LOOP], runner.timeout_for(TOOL_LOOP))
     assert case.must is Must.REFUSE and isinstance(observed.stop, Refused)
     assert [d.call for d in observed.dispatches] == [1] and len(runner.target.last_transport.requests) == 1
     # Settled once, as refused, though a model call of the request had already gone out.
-    assert [str(e) for e in observed.ledger if e.op.value == "settle"] == ["main: settle req_main_0034 as pre_dispatch_rejected"]
+    assert [str(e) for e in observed.ledger if e.op.value == "settle"] == [
+        "main: settle req_main_0034 as pre_dispatch_rejected"
+    ]
 
 
 def test_a_recording_of_the_host_replays_to_the_verdicts_of_its_live_run(tmp_path):
@@ -397,7 +454,10 @@ def test_a_recording_of_the_host_replays_to_the_verdicts_of_its_live_run(tmp_pat
         (scenario, kind) for scenario, kind in sealed if scenario in {s.id for s in kept}
     }
     live = {r.case.id: (r.verdict.kind, r.red_verdict.kind) for r in ran}
-    replayed = {r.case.id: (r.verdict.kind, r.red_verdict.kind) for r in prepare(RunOptions(scenarios=[recorded], **options)).results()}
+    replayed = {
+        r.case.id: (r.verdict.kind, r.red_verdict.kind)
+        for r in prepare(RunOptions(scenarios=[recorded], **options)).results()
+    }
     # A recording is in the host's own tool format (OpenAI tools): it has `strict`, which an MCP
     # recording does not, and none of the MCP fields an OpenAI tool cannot carry. Only the cases
     # that edit those wire fields differ between the two; every other case is judged the same.

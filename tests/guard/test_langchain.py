@@ -28,7 +28,10 @@ from toolsurface.scenarios import Binding, FactKind, OwnerFact, WebTools  # noqa
 
 ORDER_SCHEMA = {
     "type": "object",
-    "properties": {"ticker": {"type": "string", "description": "The instrument's exchange ticker, e.g. VWRL."}, "quantity": {"type": "integer"}},
+    "properties": {
+        "ticker": {"type": "string", "description": "The instrument's exchange ticker, e.g. VWRL."},
+        "quantity": {"type": "integer"},
+    },
     "required": ["ticker", "quantity"],
 }
 
@@ -49,7 +52,9 @@ def web_read(url: str) -> str:
     return f"page {url}"
 
 
-place_order = StructuredTool.from_function(_order, name="place_order", description="Place an order.", args_schema=copy.deepcopy(ORDER_SCHEMA))
+place_order = StructuredTool.from_function(
+    _order, name="place_order", description="Place an order.", args_schema=copy.deepcopy(ORDER_SCHEMA)
+)
 TOOLS = [web_search, web_read, place_order]
 WEB = WebTools(search="web_search", read="web_read")
 
@@ -243,6 +248,9 @@ def test_guard_early_refuses_a_change_that_a_later_rebuild_would_hide():
     assert laundered.settled == [("dispatched", "")]  # the final check alone sees the rebuilt list
     refused = Owner(REQUEST)
     with pytest.raises(SurfaceRefused) as early:
-        _invoke(create_agent(model, tools=TOOLS, middleware=[guard, drop_order_tool, guard.early, rebuild, guard.last]), refused)
+        _invoke(
+            create_agent(model, tools=TOOLS, middleware=[guard, drop_order_tool, guard.early, rebuild, guard.last]),
+            refused,
+        )
     assert early.value.checkpoint == "early" and refused.settled == [("pre_dispatch_rejected", "early check")]
     assert len(model.sent) == 1

@@ -104,7 +104,9 @@ def installed(capacity: Capacity | None = None) -> tuple[Agent, SurfaceGuard, Sc
     tools = admitted_tools()
     guard = SurfaceGuard(tools, web_tools=WEB, capacity=capacity)
     model = ScriptedModel([[assistant_message("done")] for _ in range(4)])
-    agent = Agent(name="Research assistant", instructions="Answer with the tools offered.", tools=tools, model=guard.model(model))
+    agent = Agent(
+        name="Research assistant", instructions="Answer with the tools offered.", tools=tools, model=guard.model(model)
+    )
     return agent, guard, model
 
 
@@ -131,7 +133,9 @@ def test_an_unchanged_request_goes_out_and_is_settled_dispatched_once():
     assert owner.settled == [(Settlement.DISPATCHED, "")]
 
 
-@pytest.mark.parametrize("hook, checkpoint", [(EditsSchemaInPlace, "early"), (DropsATool, "early"), (EditsBeforeTheModel, "final")])
+@pytest.mark.parametrize(
+    "hook, checkpoint", [(EditsSchemaInPlace, "early"), (DropsATool, "early"), (EditsBeforeTheModel, "final")]
+)
 def test_a_hook_that_changes_the_tools_is_refused_settled_once_and_leaves_the_next_run_clean(hook, checkpoint):
     agent, guard, model = installed()
     owner = Owner()
@@ -243,7 +247,9 @@ class CollapsesSpaces(Model):
         return tools
 
     async def get_response(self, system_instructions, input, model_settings, tools, *args, **kwargs):
-        return await self.model.get_response(system_instructions, input, model_settings, self.tidy(tools), *args, **kwargs)
+        return await self.model.get_response(
+            system_instructions, input, model_settings, self.tidy(tools), *args, **kwargs
+        )
 
     def stream_response(self, system_instructions, input, model_settings, tools, *args, **kwargs):
         return self.model.stream_response(system_instructions, input, model_settings, self.tidy(tools), *args, **kwargs)

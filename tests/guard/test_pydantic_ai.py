@@ -85,7 +85,9 @@ class Provider:
 
     def model(self) -> FunctionModel:
         async def reply(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
-            self.sent.append([{"name": t.name, "schema": copy.deepcopy(t.parameters_json_schema)} for t in info.function_tools])
+            self.sent.append(
+                [{"name": t.name, "schema": copy.deepcopy(t.parameters_json_schema)} for t in info.function_tools]
+            )
             answered = any(isinstance(part, ToolReturnPart) for message in messages for part in message.parts)
             if self.calls_a_tool and not answered:
                 return ModelResponse(parts=[ToolCallPart("web_read", {"url": "https://example.org/vwrl"})])
@@ -117,7 +119,12 @@ def drop_web_read(tools: list[ToolDefinition]) -> list[ToolDefinition]:
 
 
 def add_foreign(tools: list[ToolDefinition]) -> list[ToolDefinition]:
-    return [*tools, ToolDefinition(name="shell__run", description="Run a shell command.", parameters_json_schema={"type": "object"})]
+    return [
+        *tools,
+        ToolDefinition(
+            name="shell__run", description="Run a shell command.", parameters_json_schema={"type": "object"}
+        ),
+    ]
 
 
 def run(agent: Agent[Any, Any], owner: Owner, model: Model, prompt: str = "Compare VWRL and SSAC") -> Any:
@@ -183,7 +190,9 @@ def test_an_in_place_edit_stays_in_its_run_with_the_guard_and_leaks_into_the_nex
     assert owner.settlements == [(Settlement.DISPATCHED, "")]
 
 
-@pytest.mark.parametrize("bound_to, hidden", [(THIS, {"web_search", "web_read"}), (SIBLING, set())], ids=["own", "sibling"])
+@pytest.mark.parametrize(
+    "bound_to, hidden", [(THIS, {"web_search", "web_read"}), (SIBLING, set())], ids=["own", "sibling"]
+)
 def test_a_trusted_owner_fact_narrows_the_surface_and_a_siblings_does_not(bound_to, hidden):
     provider = Provider()
     owner = Owner(recorded=[OwnerFact(FactKind.RUN_DEADLINE_EXHAUSTED, "host", bound_to)])
@@ -205,7 +214,10 @@ def test_a_fact_that_arrives_mid_run_narrows_the_next_model_call():
     provider = Provider(calls_a_tool=True)
     tools = [search_instruments, web_search, Tool(web_read_then_deadline, name="web_read")]
     run(Agent(provider.model(), capabilities=[SurfaceGuardCapability(tools, web_tools=WEB)]), owner, provider.model())
-    assert [provider.names(call) for call in (0, 1)] == [["search_instruments", "web_search", "web_read"], ["search_instruments"]]
+    assert [provider.names(call) for call in (0, 1)] == [
+        ["search_instruments", "web_search", "web_read"],
+        ["search_instruments"],
+    ]
     assert owner.settlements == [(Settlement.DISPATCHED, "")]
 
 
@@ -245,7 +257,9 @@ def test_the_checkpoint_after_the_hooks_sees_an_edit_a_later_rebuild_would_hide(
     assert provider.sent == [] and owner.settlements == [(Settlement.PRE_DISPATCH_REJECTED, "early check")]
 
 
-@pytest.mark.parametrize("capacity", [Capacity(budget_tokens=60), Capacity(budget_tokens=100_000, max_tools=2)], ids=["tokens", "tools"])
+@pytest.mark.parametrize(
+    "capacity", [Capacity(budget_tokens=60), Capacity(budget_tokens=100_000, max_tools=2)], ids=["tokens", "tools"]
+)
 def test_a_request_that_cannot_fit_is_an_explicit_capacity_result_never_a_cut(capacity):
     provider, owner = Provider(), Owner()
     agent = Agent(provider.model(), capabilities=[SurfaceGuardCapability(TOOLS, capacity=capacity)])
@@ -254,8 +268,15 @@ def test_a_request_that_cannot_fit_is_an_explicit_capacity_result_never_a_cut(ca
     assert exceeded.value.tools == 3
     assert provider.sent == [] and owner.settlements == [(Settlement.PRE_DISPATCH_REJECTED, "context_fit check")]
     roomy = Owner()
-    run(Agent(provider.model(), capabilities=[SurfaceGuardCapability(TOOLS, capacity=Capacity(100_000, 3))]), roomy, provider.model())
-    assert provider.names() == ["search_instruments", "web_search", "web_read"] and roomy.settlements[0][0] is Settlement.DISPATCHED
+    run(
+        Agent(provider.model(), capabilities=[SurfaceGuardCapability(TOOLS, capacity=Capacity(100_000, 3))]),
+        roomy,
+        provider.model(),
+    )
+    assert (
+        provider.names() == ["search_instruments", "web_search", "web_read"]
+        and roomy.settlements[0][0] is Settlement.DISPATCHED
+    )
 
 
 def test_an_entry_request_must_state_the_contracts_summary_word_for_word():
@@ -266,7 +287,11 @@ def test_an_entry_request_must_state_the_contracts_summary_word_for_word():
     assert owner.settlements == [(Settlement.DISPATCHED, "")]
     overclaim, provider = Owner(), Provider()
     with pytest.raises(SummaryRefused):
-        run(Agent(provider.model(), system_prompt=summary + ", shell__run", capabilities=[guard]), overclaim, provider.model())
+        run(
+            Agent(provider.model(), system_prompt=summary + ", shell__run", capabilities=[guard]),
+            overclaim,
+            provider.model(),
+        )
     assert provider.sent == [] and overclaim.settlements == [(Settlement.PRE_DISPATCH_REJECTED, "toolset check")]
 
 
@@ -288,9 +313,9 @@ def test_the_guard_imports_nothing_of_the_harness_machinery():
     folder = Path(toolsurface.guard.__file__).parent
     for module in ("pydantic_ai.py", "_pydantic_ai_views.py"):
         tree = ast.parse((folder / module).read_text())
-        imported = [
-            node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
-        ] + [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
+        imported = [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)] + [
+            alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names
+        ]
         names = [alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) for alias in node.names]
         assert not [name for name in imported if name.startswith(forbidden)], module
         assert "Scenario" not in names, module
@@ -333,7 +358,10 @@ class RequestHook(AbstractCapability[Any]):
 
     async def before_model_request(self, ctx: RunContext[Any], request_context: Any) -> Any:
         parameters = request_context.model_request_parameters
-        return replace(request_context, model_request_parameters=replace(parameters, function_tools=self.change(parameters.function_tools)))
+        return replace(
+            request_context,
+            model_request_parameters=replace(parameters, function_tools=self.change(parameters.function_tools)),
+        )
 
 
 @pytest.mark.parametrize("hook", [Hook, RequestHook], ids=["prepare_tools", "before_model_request"])
@@ -343,7 +371,11 @@ def test_a_hook_that_puts_a_change_back_hides_it_and_the_request_goes_out_repair
     with pytest.raises(SurfaceRefused):  # the change alone is refused, at the toolset or the final check
         run(Agent(provider.model(), capabilities=[hook(double_a_space), guard]), Owner(), provider.model())
     owner = Owner()
-    run(Agent(provider.model(), capabilities=[hook(double_a_space), hook(collapse_spaces), guard]), owner, provider.model())
+    run(
+        Agent(provider.model(), capabilities=[hook(double_a_space), hook(collapse_spaces), guard]),
+        owner,
+        provider.model(),
+    )
     assert provider.names() == ["search_instruments", "web_search", "web_read"]
     assert owner.settlements == [(Settlement.DISPATCHED, "")]  # repaired, not refused
 
@@ -351,7 +383,9 @@ def test_a_hook_that_puts_a_change_back_hides_it_and_the_request_goes_out_repair
 def test_the_checkpoint_between_a_change_and_the_hook_that_puts_it_back_refuses_it():
     guard = SurfaceGuardCapability(TOOLS)
     owner, provider = Owner(), Provider()
-    agent = Agent(provider.model(), capabilities=[Hook(double_a_space), guard.checkpoint(), Hook(collapse_spaces), guard])
+    agent = Agent(
+        provider.model(), capabilities=[Hook(double_a_space), guard.checkpoint(), Hook(collapse_spaces), guard]
+    )
     with pytest.raises(SurfaceRefused) as refused:
         run(agent, owner, provider.model())
     assert refused.value.checkpoint == "early"

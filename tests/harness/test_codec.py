@@ -51,7 +51,13 @@ facts = st.builds(OwnerFact, st.sampled_from(FactKind), texts, st.builds(Binding
 rulings = st.builds(Ruling, facts, texts, lines, lines)
 expectations = st.builds(Expectation, texts, st.sampled_from(VerdictKind), texts, st.dates())
 evidence = st.builds(
-    Evidence, counts, st.lists(ledger_events, max_size=3).map(tuple), stops, lines, lines, st.lists(rulings, max_size=2).map(tuple)
+    Evidence,
+    counts,
+    st.lists(ledger_events, max_size=3).map(tuple),
+    stops,
+    lines,
+    lines,
+    st.lists(rulings, max_size=2).map(tuple),
 )
 
 RECORDS = {
@@ -100,7 +106,10 @@ Shape = Circle | Square
 
 def test_a_union_of_records_is_written_with_its_type_and_read_by_it():
     assert orjson.loads(dumps((Square(2), Circle(2)))) == [{"type": "square", "size": 2}, {"type": "circle", "size": 2}]
-    assert decode(tuple[Shape, ...], [{"type": "square", "size": 2}, {"type": "circle", "size": 2}]) == (Square(2), Circle(2))
+    assert decode(tuple[Shape, ...], [{"type": "square", "size": 2}, {"type": "circle", "size": 2}]) == (
+        Square(2),
+        Circle(2),
+    )
     with pytest.raises(DecodeError) as refused:
         decode(tuple[Shape, ...], [{"type": "circle", "size": 1}, {"type": "hexagon", "size": 1}])
     assert str(refused.value) == """$[1].type: expected one of 'circle', 'square', found "hexagon\""""
@@ -166,5 +175,8 @@ def test_the_schema_refuses_two_records_of_one_name_from_different_modules():
 
 def test_a_value_its_record_refuses_is_a_decode_error_naming_where():
     with pytest.raises(DecodeError) as refused:
-        decode(tuple[Insert, ...], [{"type": "insert", "name": "t", "position": 0}, {"type": "insert", "name": "t", "position": -1}])
+        decode(
+            tuple[Insert, ...],
+            [{"type": "insert", "name": "t", "position": 0}, {"type": "insert", "name": "t", "position": -1}],
+        )
     assert refused.value.path == "$[1]" and "not a valid Insert: position=-1 must be an int >= 0" in str(refused.value)

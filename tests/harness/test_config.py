@@ -46,7 +46,9 @@ def test_an_error_about_a_value_names_the_file_and_key_it_came_from_or_else_the_
     flagged = RunOptions.configured(load_project_config(path), target="reference:nah")
     with pytest.raises(TargetError) as raised:
         prepare(flagged)
-    assert raised.value.lines(lambda option: f"--{option}")[0].startswith("--target 'reference:nah': no such reference target")
+    assert raised.value.lines(lambda option: f"--{option}")[0].startswith(
+        "--target 'reference:nah': no such reference target"
+    )
 
 
 def test_no_file_means_no_settings(tmp_path, monkeypatch):
@@ -60,7 +62,10 @@ def test_no_file_means_no_settings(tmp_path, monkeypatch):
         ('seed = "one"\n', "[tool.toolsurface].seed: 'one' is not of type 'integer'"),
         ('formats = ["pdf"]\n', "[tool.toolsurface].formats[0]: 'pdf' is not one of"),
         ('sped = "x"\n', "[tool.toolsurface]: Additional properties are not allowed ('sped' was unexpected)"),
-        ("[tool.toolsurface.thresholds]\nmin_cases = -1\n", "[tool.toolsurface].thresholds.min_cases: -1 is less than the minimum of 0"),
+        (
+            "[tool.toolsurface.thresholds]\nmin_cases = -1\n",
+            "[tool.toolsurface].thresholds.min_cases: -1 is less than the minimum of 0",
+        ),
         ('title = "no id"\n', "[tool.toolsurface].title: a title needs the spec id beside it"),
     ],
 )

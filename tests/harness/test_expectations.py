@@ -17,7 +17,11 @@ from toolsurface.harness._types import VerdictKind
 
 TODAY = datetime.date(2026, 12, 2)
 SURVIVED, KILLED = VerdictKind.SURVIVED, VerdictKind.KILLED
-PLANNED = ["a/main/hooks/hook/add.replace:x", "a/main/hooks/post_seal/add.replace:x", "b/child/no-hooks/hook/rename.replace:y"]
+PLANNED = [
+    "a/main/hooks/hook/add.replace:x",
+    "a/main/hooks/post_seal/add.replace:x",
+    "b/child/no-hooks/hook/rename.replace:y",
+]
 
 
 def entry(case="a/*/post_seal/*", verdict=SURVIVED, expires=TODAY):
@@ -80,7 +84,9 @@ def write(tmp_path, text):
     return path
 
 
-@pytest.mark.parametrize(("named", "plan", "broad"), [(10, 100, True), (9, 100, False), (1, 10, True), (1, 11, False), (0, 0, False)])
+@pytest.mark.parametrize(
+    ("named", "plan", "broad"), [(10, 100, True), (9, 100, False), (1, 10, True), (1, 11, False), (0, 0, False)]
+)
 def test_an_entry_is_broad_when_it_names_a_tenth_of_the_plan_or_more(named, plan, broad):
     judged = standing(entry(), [])
     assert replace(judged, planned=named).broad(plan) is broad
@@ -104,11 +110,26 @@ def test_the_file_is_toml_with_dates_native_or_quoted(tmp_path):
 @pytest.mark.parametrize(
     ("text", "problem"),
     [
-        ('[[expect]]\ncase = "a"\nverdict = "killed"\nreason = "r"\nexpires = 2027-01-01\n', "$.expect[0].verdict: 'killed' is not one of"),
-        ('[[expect]]\ncase = "a"\nverdict = "survived"\nexpires = 2027-01-01\n', "$.expect[0]: 'reason' is a required property"),
-        ('[[expect]]\ncase = "a"\nverdict = "survived"\nreason = " "\nexpires = 2027-01-01\n', "$.expect[0].reason: ' ' does not match"),
-        ('[[expect]]\ncase = "a"\nverdict = "survived"\nreason = "r"\nexpires = "soon"\n', "$.expect[0].expires: 'soon' is not a 'date'"),
-        ('[[expect]]\ncase = "a"\nverdict = "survived"\nreason = "r"\nexpires = 2027-01-01\nowner = "x"\n', "$.expect[0]: Additional properties"),
+        (
+            '[[expect]]\ncase = "a"\nverdict = "killed"\nreason = "r"\nexpires = 2027-01-01\n',
+            "$.expect[0].verdict: 'killed' is not one of",
+        ),
+        (
+            '[[expect]]\ncase = "a"\nverdict = "survived"\nexpires = 2027-01-01\n',
+            "$.expect[0]: 'reason' is a required property",
+        ),
+        (
+            '[[expect]]\ncase = "a"\nverdict = "survived"\nreason = " "\nexpires = 2027-01-01\n',
+            "$.expect[0].reason: ' ' does not match",
+        ),
+        (
+            '[[expect]]\ncase = "a"\nverdict = "survived"\nreason = "r"\nexpires = "soon"\n',
+            "$.expect[0].expires: 'soon' is not a 'date'",
+        ),
+        (
+            '[[expect]]\ncase = "a"\nverdict = "survived"\nreason = "r"\nexpires = 2027-01-01\nowner = "x"\n',
+            "$.expect[0]: Additional properties",
+        ),
         ("expect = [", "not valid TOML"),
     ],
 )
@@ -125,4 +146,7 @@ def test_each_bad_entry_is_reported(tmp_path):
     path = write(tmp_path, body + body.replace("nope", "survived").replace("2027-01-01", '"x"'))
     with pytest.raises(ExpectationsError) as raised:
         load_expectations(path)
-    assert [line.split(": ")[0].rsplit(":", 1)[1] for line in raised.value.problems] == ["$.expect[0].verdict", "$.expect[1].expires"]
+    assert [line.split(": ")[0].rsplit(":", 1)[1] for line in raised.value.problems] == [
+        "$.expect[0].verdict",
+        "$.expect[1].expires",
+    ]

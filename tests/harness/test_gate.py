@@ -38,7 +38,12 @@ def test_an_expired_acceptance_fails_the_gate_and_its_case_too():
 
 
 def test_a_stale_expectation_fails_an_otherwise_green_gate():
-    result = gate([Expectation("a/2", VerdictKind.SURVIVED, "known", TODAY), Expectation("a/1", VerdictKind.SURVIVED, "old", TODAY)])
+    result = gate(
+        [
+            Expectation("a/2", VerdictKind.SURVIVED, "known", TODAY),
+            Expectation("a/1", VerdictKind.SURVIVED, "old", TODAY),
+        ]
+    )
     assert not result.failing
     assert not result.ok
 

@@ -42,7 +42,10 @@ def recorded(**options):
 GENUINE = {
     "the guard, paired with the legacy path, with the defects": ({"defects": True}, {K, P, Q}),
     "the legacy path alone": ({"target": "reference:legacy", "red_target": "none"}, ALL),
-    "a defect paired with the guard": ({"target": "reference:defect/no-settle", "red_target": "reference:guarded"}, {P, S, Q}),
+    "a defect paired with the guard": (
+        {"target": "reference:defect/no-settle", "red_target": "reference:guarded"},
+        {P, S, Q},
+    ),
     "a publication lost": ({"target": "reference:defect/drops-publication", "red_target": "none"}, {K, P, S, Q}),
     "a second receipt": ({"target": "reference:defect/second-receipt", "red_target": "none"}, {P, S, F, Q}),
     "a top-N cut": ({"target": "reference:defect/topn-drop", "red_target": "none"}, {K, P, F, E, Q}),
@@ -54,11 +57,20 @@ GENUINE = {
     "a host that re-sends refused requests late": ({"target": HOSTILE.format("RetriesLater")}, {P, S, Q}),
     "a host whose process exits": ({"target": HOSTILE.format("Exits")}, {K, P, E, Q}),
     "a host that forks": ({"target": HOSTILE.format("Forks"), "jobs": 1}, {K, P, E, Q}),
-    "a host that leaves threads running past the grace period": ({"target": SPEC.format("LeavesAThreadForever"), "grace": 0.1}, {E, Q}),
-    "a host whose follow-up requests fail": ({"target": SPEC.format("FailsEverySecondRequest"), "red_target": "none"}, {E, Q}),
+    "a host that leaves threads running past the grace period": (
+        {"target": SPEC.format("LeavesAThreadForever"), "grace": 0.1},
+        {E, Q},
+    ),
+    "a host whose follow-up requests fail": (
+        {"target": SPEC.format("FailsEverySecondRequest"), "red_target": "none"},
+        {E, Q},
+    ),
     "a host that fails its third request": ({"target": HOSTILE.format("FailsThirdRequest"), "jobs": 1}, {K, P, E, Q}),
     "a host whose finalizers settle again": ({"target": HOSTILE.format("SettlesAgainWhenReplaced")}, {P, S, Q}),
-    "a host whose format has no place for a wire field": ({"target": "tests.fixtures.wire_hosts:OpenAIWire", "red_target": "none"}, {K, Q}),
+    "a host whose format has no place for a wire field": (
+        {"target": "tests.fixtures.wire_hosts:OpenAIWire", "red_target": "none"},
+        {K, Q},
+    ),
 }
 
 
@@ -106,96 +118,139 @@ def another_reservation(reserve, settle):
 #: An edit of one case of the legacy run: which case, how it is edited, where the error points, and what it says.
 EDITS = {
     "a dispatched survivor called killed": (
-        kind(S, "dispatched 1 request(s)"), lambda c: replace(c, verdict=KILLED),
-        "verdict.kind", "killed, but 1 request(s) were dispatched",
+        kind(S, "dispatched 1 request(s)"),
+        lambda c: replace(c, verdict=KILLED),
+        "verdict.kind",
+        "killed, but 1 request(s) were dispatched",
     ),
     "an unsettled refusal called killed": (
-        kind(S, "refused, but reservation"), lambda c: replace(c, verdict=KILLED),
-        "verdict.kind", "killed, but reservation {lane}:{request} was never settled",
+        kind(S, "refused, but reservation"),
+        lambda c: replace(c, verdict=KILLED),
+        "verdict.kind",
+        "killed, but reservation {lane}:{request} was never settled",
     ),
     "a refusal settled as dispatched called killed": (
-        kind(K), with_ledger(settled_as_dispatched),
-        "verdict.kind", "killed, but reservation settled as dispatched, expected pre_dispatch_rejected",
+        kind(K),
+        with_ledger(settled_as_dispatched),
+        "verdict.kind",
+        "killed, but reservation settled as dispatched, expected pre_dispatch_rejected",
     ),
     "a kill with a reservation left open": (
-        kind(K), with_ledger(another_reservation),
-        "verdict.kind", "killed, but reservation left open: {lane}:req_other",
+        kind(K),
+        with_ledger(another_reservation),
+        "verdict.kind",
+        "killed, but reservation left open: {lane}:req_other",
     ),
     "a crash called killed": (
-        kind(K), with_evidence(stop=Crashed("RuntimeError", "boom", "Traceback")),
-        "verdict.kind", "killed, but the target's run stopped as crashed",
+        kind(K),
+        with_evidence(stop=Crashed("RuntimeError", "boom", "Traceback")),
+        "verdict.kind",
+        "killed, but the target's run stopped as crashed",
     ),
     "a kill that never reached its point": (
-        kind(K), with_evidence(points=()),
-        "verdict.kind", "killed, but the target never offered its injection point {point!r}",
+        kind(K),
+        with_evidence(points=()),
+        "verdict.kind",
+        "killed, but the target never offered its injection point {point!r}",
     ),
     "a false rejection called passed": (
-        kind(F), lambda c: replace(c, verdict=DISPATCHED_AS_EXPECTED),
-        "verdict.kind", "passed, but 0 request(s) were dispatched, not exactly one",
+        kind(F),
+        lambda c: replace(c, verdict=DISPATCHED_AS_EXPECTED),
+        "verdict.kind",
+        "passed, but 0 request(s) were dispatched, not exactly one",
     ),
     "a changed surface sent, called passed": (
-        kind(S, "dispatched a surface that differs"), lambda c: replace(c, verdict=DISPATCHED_AS_EXPECTED),
-        "verdict.kind", "passed, but the request sent differs from the expected one: {diff}",
+        kind(S, "dispatched a surface that differs"),
+        lambda c: replace(c, verdict=DISPATCHED_AS_EXPECTED),
+        "verdict.kind",
+        "passed, but the request sent differs from the expected one: {diff}",
     ),
     "a shortened list instead of a capacity result, called passed": (
-        kind(S, "dispatched 2 of 5 required tools"), lambda c: replace(c, verdict=CAPACITY_RESULT),
-        "verdict.kind", "passed, but 1 request(s) were dispatched where only a capacity result is right",
+        kind(S, "dispatched 2 of 5 required tools"),
+        lambda c: replace(c, verdict=CAPACITY_RESULT),
+        "verdict.kind",
+        "passed, but 1 request(s) were dispatched where only a capacity result is right",
     ),
     "an error whose target ran to an end": (
-        kind(E), lambda c: replace(c, verdict=Verdict(E, "target timed out")),
-        "verdict.kind", "error, but the target ran to an end (dispatched), offered {point!r} and reached the ports",
+        kind(E),
+        lambda c: replace(c, verdict=Verdict(E, "target timed out")),
+        "verdict.kind",
+        "error, but the target ran to an end (dispatched), offered {point!r} and reached the ports",
     ),
     "a crash given another reason": (
-        kind(E), with_evidence(stop=Crashed("RuntimeError", "boom", "Traceback")),
-        "verdict.kind", "error, but the target's run stopped as crashed, and the reason is not the oracle's for that, "
+        kind(E),
+        with_evidence(stop=Crashed("RuntimeError", "boom", "Traceback")),
+        "verdict.kind",
+        "error, but the target's run stopped as crashed, and the reason is not the oracle's for that, "
         "'target crashed: RuntimeError: boom'",
     ),
     "a survivor with nothing wrong": (
-        kind(K), lambda c: replace(c, verdict=Verdict(S, "refused, but publication 'p' kept")),
+        kind(K),
+        lambda c: replace(c, verdict=Verdict(S, "refused, but publication 'p' kept")),
         "verdict.kind",
         "survived, but the ledger shows the reservation settled as pre_dispatch_rejected, and no publication is said to be lost",
     ),
     "a kill of a change that must be dispatched": (
-        kind(P), lambda c: replace(c, verdict=KILLED),
-        "verdict.kind", "killed: a verdict the oracle never gives a case whose mutation a guard must dispatch",
+        kind(P),
+        lambda c: replace(c, verdict=KILLED),
+        "verdict.kind",
+        "killed: a verdict the oracle never gives a case whose mutation a guard must dispatch",
     ),
     "an equivalent verdict on a change": (
-        kind(K), lambda c: replace(c, verdict=EQUIVALENT),
-        "verdict.kind", "equivalent: a verdict the oracle never gives a case whose mutation a guard must refuse",
+        kind(K),
+        lambda c: replace(c, verdict=EQUIVALENT),
+        "verdict.kind",
+        "equivalent: a verdict the oracle never gives a case whose mutation a guard must refuse",
     ),
     "an equivalent case said to be killed": (
-        kind(Q), lambda c: replace(c, verdict=KILLED),
-        "verdict.kind", "killed: a verdict the oracle never gives a case whose mutation changes nothing (it is equivalent)",
+        kind(Q),
+        lambda c: replace(c, verdict=KILLED),
+        "verdict.kind",
+        "killed: a verdict the oracle never gives a case whose mutation changes nothing (it is equivalent)",
     ),
     "a kill with another verdict's reason": (
-        kind(K), lambda c: replace(c, verdict=Verdict(K, "dispatched 1 request(s) with the change")),
-        "verdict.reason", "'dispatched 1 request(s) with the change' is not a reason the oracle gives a killed verdict here",
+        kind(K),
+        lambda c: replace(c, verdict=Verdict(K, "dispatched 1 request(s) with the change")),
+        "verdict.reason",
+        "'dispatched 1 request(s) with the change' is not a reason the oracle gives a killed verdict here",
     ),
     "a recording the run never made": (
-        kind(K), lambda c: replace(c, case=replace(c.case, scenario="elsewhere")),
-        "case.scenario", "'elsewhere' is not one of the run's recordings",
+        kind(K),
+        lambda c: replace(c, case=replace(c.case, scenario="elsewhere")),
+        "case.scenario",
+        "'elsewhere' is not one of the run's recordings",
     ),
     "a defect the run never ran": (
-        kind(K), lambda c: replace(c, defects_killed=("no-settle",)),
-        "defects_killed", "('no-settle',) does not fit the defects the run ran (None)",
+        kind(K),
+        lambda c: replace(c, defects_killed=("no-settle",)),
+        "defects_killed",
+        "('no-settle',) does not fit the defects the run ran (None)",
     ),
     # The oracle writes one line of at most MAX_REASON characters: a list spelled out, or a message
     # with its own lines, was put there by hand (and would flood the terminal and the reports).
     "a reason spelled out past the limit": (
-        kind(S, "dispatched 1 request(s)"), lambda c: replace(c, verdict=Verdict(S, c.verdict.reason + "; moved 'x' from 1 to 2" * 8)),
-        "verdict.reason", "{long} characters: the oracle writes one line of at most 160",
+        kind(S, "dispatched 1 request(s)"),
+        lambda c: replace(c, verdict=Verdict(S, c.verdict.reason + "; moved 'x' from 1 to 2" * 8)),
+        "verdict.reason",
+        "{long} characters: the oracle writes one line of at most 160",
     ),
     "a reason on two lines": (
-        kind(S, "dispatched 1 request(s)"), lambda c: replace(c, verdict=Verdict(S, "dispatched 1 request(s) with the change:\nremoved 'a'")),
-        "verdict.reason", "a line break in it: the oracle writes one line of at most 160",
+        kind(S, "dispatched 1 request(s)"),
+        lambda c: replace(c, verdict=Verdict(S, "dispatched 1 request(s) with the change:\nremoved 'a'")),
+        "verdict.reason",
+        "a line break in it: the oracle writes one line of at most 160",
     ),
     "a red reason spelled out past the limit": (
-        kind(K), lambda c: replace(c, red_verdict=Verdict(S, "dispatched " + "x" * 200)),
-        "red_verdict.reason", "211 characters: the oracle writes one line of at most 160",
+        kind(K),
+        lambda c: replace(c, red_verdict=Verdict(S, "dispatched " + "x" * 200)),
+        "red_verdict.reason",
+        "211 characters: the oracle writes one line of at most 160",
     ),
     "a red verdict on a run that was not paired": (
-        kind(K), lambda c: replace(c, red_verdict=KILLED),
-        "red_verdict", "a red verdict, but the run was not paired",
+        kind(K),
+        lambda c: replace(c, red_verdict=KILLED),
+        "red_verdict",
+        "a red verdict, but the run was not paired",
     ),
 }
 
@@ -211,43 +266,61 @@ def test_an_edited_case_is_named_at_its_json_path(legacy, which, edit, where, wh
     assert found is not None and found.where == f"$.cases[{index}].{where}"
     diff = original.evidence.diff[0] if original.evidence.diff else ""
     long = len(edit(original).verdict.reason)
-    assert found.what == what.format(lane=scenario.lane, request=scenario.request, point=original.case.point.value, diff=diff, long=long)
+    assert found.what == what.format(
+        lane=scenario.lane, request=scenario.request, point=original.case.point.value, diff=diff, long=long
+    )
 
 
 def test_a_record_holds_exactly_the_cases_its_run_selected(legacy):
     run, cases = legacy
-    assert check_cases(run, cases[:-1]).what == f"{len(cases) - 1} cases, but the run selected {len(cases)}: a case was added or removed"
+    assert (
+        check_cases(run, cases[:-1]).what
+        == f"{len(cases) - 1} cases, but the run selected {len(cases)}: a case was added or removed"
+    )
     assert check_cases(run, (*cases, cases[0])).where == "$.cases"
     session = prepare(RunOptions(select=SELECT, target="reference:legacy", red_target="none", shard="2/3"))
     shard = tuple(session.records())
     assert check_cases(session.info, shard) is None and len(shard) == len(range(1, len(cases), 3))
     found = check_cases(session.info, shard[1:])
-    assert (found.where, found.what) == ("$.cases", f"{len(shard) - 1} cases, but the run selected {len(shard)} for shard 2/3: a case was added or removed")
+    assert (found.where, found.what) == (
+        "$.cases",
+        f"{len(shard) - 1} cases, but the run selected {len(shard)} for shard 2/3: a case was added or removed",
+    )
 
 
 def test_a_timeout_is_an_error_and_never_anything_else(legacy):
     run, cases = legacy
     index = at(cases, kind(K))
-    hung = replace(cases[index], verdict=Verdict(E, "target timed out"), evidence=replace(cases[index].evidence, stop=TimedOut()))
+    hung = replace(
+        cases[index], verdict=Verdict(E, "target timed out"), evidence=replace(cases[index].evidence, stop=TimedOut())
+    )
     assert check_cases(run, (*cases[:index], hung, *cases[index + 1 :])) is None
     passed = replace(hung, verdict=KILLED)
     found = check_cases(run, (*cases[:index], passed, *cases[index + 1 :]))
-    assert (found.where, found.what) == (f"$.cases[{index}].verdict.kind", "killed, but the target's run stopped as timed_out")
+    assert (found.where, found.what) == (
+        f"$.cases[{index}].verdict.kind",
+        "killed, but the target's run stopped as timed_out",
+    )
 
 
 RED_EDITS = {
     "a red verdict dropped": (
-        lambda case: True, lambda c: replace(c, red_verdict=None),
-        "red_verdict", "no red verdict, but the run was paired with reference:legacy",
+        lambda case: True,
+        lambda c: replace(c, red_verdict=None),
+        "red_verdict",
+        "no red verdict, but the run was paired with reference:legacy",
     ),
     "a red kill of a change that must be dispatched": (
-        lambda case: case.case.must is Must.DISPATCH, lambda c: replace(c, red_verdict=KILLED),
-        "red_verdict.kind", "killed: a verdict the oracle never gives a case whose mutation a guard must dispatch",
+        lambda case: case.case.must is Must.DISPATCH,
+        lambda c: replace(c, red_verdict=KILLED),
+        "red_verdict.kind",
+        "killed: a verdict the oracle never gives a case whose mutation a guard must dispatch",
     ),
     "a red survivor with a kill's reason": (
         lambda case: case.case.must is Must.REFUSE and case.case.change,
         lambda c: replace(c, red_verdict=Verdict(S, KILLED.reason)),
-        "red_verdict.reason", f"{KILLED.reason!r} is not a reason the oracle gives a survived verdict here",
+        "red_verdict.reason",
+        f"{KILLED.reason!r} is not a reason the oracle gives a survived verdict here",
     ),
 }
 

@@ -23,7 +23,11 @@ from toolsurface.harness._reference._flaws import FLAWS
 
 #: Defects of the final check, of settlement and of later model calls, on a child and a main recording.
 RECHECKED = ("hook-only-final", "no-settle", "second-receipt", "wrong-lane-settle", "first-call-only")
-SELECTION = ("price-history-child-hooked/*/post_seal/*", "etf-compare-main-openai/*/async_prep/*", "etf-compare-main-tool-loop/*/hook@2/*")
+SELECTION = (
+    "price-history-child-hooked/*/post_seal/*",
+    "etf-compare-main-openai/*/async_prep/*",
+    "etf-compare-main-tool-loop/*/hook@2/*",
+)
 
 
 def test_every_defect_has_a_flaw_in_words_and_shipped_signatures_in_defect_order():
@@ -47,7 +51,9 @@ def test_signatures_made_again_on_a_selection_are_all_in_the_shipped_data(remade
         assert defect.signatures, f"{defect.defect} fails none of {SELECTION}: pick a selection that kills it"
         known = shipped.named(defect.defect).signatures
         stale = {signature: count for signature, count in defect.signatures.items() if known.get(signature, 0) < count}
-        assert not stale, f"{defect.defect}: the shipped kill signatures are stale, run python -m toolsurface.harness._make_kill_signatures ({stale})"
+        assert not stale, (
+            f"{defect.defect}: the shipped kill signatures are stale, run python -m toolsurface.harness._make_kill_signatures ({stale})"
+        )
 
 
 def test_the_settlement_tells_an_unsettled_refusal_from_one_settled_twice_or_on_another_lane(remade):
@@ -55,11 +61,15 @@ def test_the_settlement_tells_an_unsettled_refusal_from_one_settled_twice_or_on_
     assert settled["no-settle"] == {"none"}
     assert settled["second-receipt"] == {"pre_dispatch_rejected+failed(refused)"}
     assert settled["wrong-lane-settle"] == {"pre_dispatch_rejected@main(refused)"}
-    assert {signature[WHERE:] for signature in remade.named("hook-only-final").signatures} == {("survived", "dispatched", "dispatched")}
+    assert {signature[WHERE:] for signature in remade.named("hook-only-final").signatures} == {
+        ("survived", "dispatched", "dispatched")
+    }
 
 
 def test_the_data_file_reads_back_as_written_and_refuses_data_of_other_fields():
-    data = KillSignatures(7, 12, (KillSignature("no-settle", FLAWS["no-settle"], {("a",) * len(FIELDS): 3, ("b",) * len(FIELDS): 1}),))
+    data = KillSignatures(
+        7, 12, (KillSignature("no-settle", FLAWS["no-settle"], {("a",) * len(FIELDS): 3, ("b",) * len(FIELDS): 1}),)
+    )
     raw = encode(data)
     assert decode(raw) == data
     assert raw.count(b"\n") == 4  # the head, the defects' opening, one line per defect, the close

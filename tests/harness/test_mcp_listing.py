@@ -72,9 +72,7 @@ def test_a_recorded_change_is_made_at_its_point_and_announced_once(paged):
         ports.inject(point, [], [])
     # One notification, at the evidence boundary, and a listing made then already has the new tool.
     assert heard == [("evidence", [tool.name for tool in served(paged.contract)] + ["market__get_fx_rate"])]
-    assert ports.mcp.changes == [
-        "server added 'market__get_fx_rate' and sent notifications/tools/list_changed"
-    ]
+    assert ports.mcp.changes == ["server added 'market__get_fx_rate' and sent notifications/tools/list_changed"]
 
 
 def test_the_server_refuses_changes_that_cannot_be_made(paged):
@@ -92,9 +90,15 @@ def _document(name: str) -> dict:
 @pytest.mark.parametrize(
     "edit, path, message",
     [
-        (lambda mcp: mcp["list_changes"][0].update(point="hook"), "$.mcp.list_changes[0].point", "'hook' is not a point"),
         (
-            lambda mcp: mcp["list_changes"].append({"point": "evidence", "change": "remove", "name": "market__web_read"}),
+            lambda mcp: mcp["list_changes"][0].update(point="hook"),
+            "$.mcp.list_changes[0].point",
+            "'hook' is not a point",
+        ),
+        (
+            lambda mcp: mcp["list_changes"].append(
+                {"point": "evidence", "change": "remove", "name": "market__web_read"}
+            ),
             "$.mcp.list_changes[1]",
             "'market__web_read' is admitted: a change to the admitted surface makes the request a refusal",
         ),
@@ -111,7 +115,9 @@ def test_a_recording_that_lists_impossibly_is_one_line_naming_its_path(edit, pat
     edit(document["mcp"])
     with pytest.raises(ScenarioError) as error:
         parse(document, source="paged.json")
-    assert any(line.startswith(f"paged.json:{path}: ") and message in line for line in error.value.problems), error.value.problems
+    assert any(line.startswith(f"paged.json:{path}: ") and message in line for line in error.value.problems), (
+        error.value.problems
+    )
 
 
 def test_list_changes_are_planned_only_where_a_server_is_recorded(scenarios, paged_cases):
@@ -158,13 +164,17 @@ def test_a_host_that_takes_or_ignores_a_changed_list_sends_the_request(paged, pa
     records = _records(paged, paged_cases, host)
     failed = {r.case.mutation.variant for r in records if not r.verdict.kind.ok and r.case.mutation.kind is Kind.MCP}
     assert failed == {"tool_removed", "description_changed", "schema_changed"}
-    described = next(r for r in records if r.case.mutation.variant == "description_changed" and r.case.point == "evidence")
+    described = next(
+        r for r in records if r.case.mutation.variant == "description_changed" and r.case.point == "evidence"
+    )
     assert described.verdict.kind is VerdictKind.SURVIVED and described.evidence.dispatches == 1
     assert sent(described.evidence.diff), described.evidence.diff
 
 
 def test_a_target_that_never_lists_from_the_server_is_out_of_reach_of_its_changes():
-    session = prepare(RunOptions(target="tests.fixtures.user_targets:Adapter", red_target="none", select=[f"{PAGED}/*/mcp.*"]))
+    session = prepare(
+        RunOptions(target="tests.fixtures.user_targets:Adapter", red_target="none", select=[f"{PAGED}/*/mcp.*"])
+    )
     run, records = session.info, tuple(session.records())
     assert {(r.verdict, r.evidence.listed) for r in records} == {(UNREACHED, 0)} and len(records) == 24
     assert check_cases(run, records) is None

@@ -121,4 +121,6 @@ def test_a_fact_recorded_as_arriving_mid_run_joins_the_feed_at_its_boundary_befo
     for point in late.points:
         assert (fact in ports.facts.current()) == (fact.arrives in ports.points), point
         ports.inject(point, [], [])
-    assert seen == [(*(f for f in late.contract.facts if not f.arrives), fact)] and ports.facts.current().count(fact) == 1
+    assert (
+        seen == [(*(f for f in late.contract.facts if not f.arrives), fact)] and ports.facts.current().count(fact) == 1
+    )

@@ -27,7 +27,9 @@ NO_SETTLE = "reference:defect/no-settle"
 
 
 def planned(**options):
-    return tuple(prepare(RunOptions(red_target="none", scenarios=[scenarios.bundled_dir() / SCENARIO], **options)).cases)
+    return tuple(
+        prepare(RunOptions(red_target="none", scenarios=[scenarios.bundled_dir() / SCENARIO], **options)).cases
+    )
 
 
 def node_ids(cases):
@@ -95,7 +97,9 @@ def test_keyword_select_and_deselect_narrow_the_items(project):
     cases = planned()
     by_keyword = [case for case in cases if "post_seal" in case.id and "in_place" in case.id]
     assert collected(project, *TOOLSURFACE, "-k", "post_seal and in_place") == node_ids(by_keyword)
-    assert collected(project, *TOOLSURFACE, "--toolsurface-select", "*/evidence/*") == node_ids(planned(select=["*/evidence/*"]))
+    assert collected(project, *TOOLSURFACE, "--toolsurface-select", "*/evidence/*") == node_ids(
+        planned(select=["*/evidence/*"])
+    )
     # The first id holds `/`, `:`, `@` and `.`: a deselect prefix is matched as it is.
     first = node_ids(cases)[0]
     assert set("/:@.") <= set(first)
@@ -103,31 +107,47 @@ def test_keyword_select_and_deselect_narrow_the_items(project):
 
 
 def test_last_failed_reruns_only_the_cases_that_failed(project):
-    assert run(project, "--toolsurface-target", NO_SETTLE, "--toolsurface-select", POST_SEAL_ADDS).ret == pytest.ExitCode.TESTS_FAILED
+    assert (
+        run(project, "--toolsurface-target", NO_SETTLE, "--toolsurface-select", POST_SEAL_ADDS).ret
+        == pytest.ExitCode.TESTS_FAILED
+    )
     rerun = run(project, "--lf")
     assert rerun.parseoutcomes() == {"passed": 6, "deselected": 294}
 
 
 def test_a_failing_target_fails_its_items_with_the_evidence_and_a_reproduce_command(project):
     failing = planned(select=[POST_SEAL_ADDS])
-    result = project.runpytest_subprocess(*TOOLSURFACE, "--toolsurface-target", NO_SETTLE, "--toolsurface-select", POST_SEAL_ADDS, "-n", "2")
+    result = project.runpytest_subprocess(
+        *TOOLSURFACE, "--toolsurface-target", NO_SETTLE, "--toolsurface-select", POST_SEAL_ADDS, "-n", "2"
+    )
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     assert result.parseoutcomes() == {"failed": len(failing)}
     output = result.stdout.str()
     for case in failing:
         assert f"FAILED toolsurface::{case.id}" in output
-        reproduce = shlex.join(["toolsurface", "reproduce", case.id, "--target", NO_SETTLE, "--seed", "0", "--scenarios", "web.json"])
+        reproduce = shlex.join(
+            ["toolsurface", "reproduce", case.id, "--target", NO_SETTLE, "--seed", "0", "--scenarios", "web.json"]
+        )
         assert f"reproduce  {reproduce}" in output
-    result.stdout.fnmatch_lines(["survived: refused, but reservation child:* was never settled*", "ledger     child: reserve req_child_*"])
+    result.stdout.fnmatch_lines(
+        ["survived: refused, but reservation child:* was never settled*", "ledger     child: reserve req_child_*"]
+    )
     assert "Traceback" not in output and "_pytest_plugin.py" not in output and "_pytest_cases.py" not in output
     # The controller judged the outcomes its workers reported.
-    assert gate_section(result)[0] == f"FAILED: {len(failing)} cases (survived {len(failing)}), 0 of them accepted; expectations: 0 stale, 0 expired"
+    assert (
+        gate_section(result)[0]
+        == f"FAILED: {len(failing)} cases (survived {len(failing)}), 0 of them accepted; expectations: 0 stale, 0 expired"
+    )
 
 
 def test_a_timeout_makes_an_error_of_a_hanging_target(project):
-    project.makepyfile(slowhost="import time\n\nclass Slow:\n    def run(self, scenario, ports):\n        time.sleep(5)\n")
+    project.makepyfile(
+        slowhost="import time\n\nclass Slow:\n    def run(self, scenario, ports):\n        time.sleep(5)\n"
+    )
     one = planned()[0].id
-    result = run(project, "--toolsurface-target", "slowhost:Slow", "--toolsurface-timeout", "0.2", "--toolsurface-select", one)
+    result = run(
+        project, "--toolsurface-target", "slowhost:Slow", "--toolsurface-timeout", "0.2", "--toolsurface-select", one
+    )
     assert result.parseoutcomes() == {"failed": 1}
     result.stdout.fnmatch_lines(["error: target timed out"])
 
@@ -135,16 +155,35 @@ def test_a_timeout_makes_an_error_of_a_hanging_target(project):
 def test_an_accepted_expectation_turns_its_failures_into_xfails(project):
     reason = "no-settle drops post-seal settlements: TS-12"
     accepted = expectations(project, (POST_SEAL_ADDS, "survived", reason, "2999-12-31"))
-    result = run(project, "--toolsurface-target", NO_SETTLE, "--toolsurface-select", POST_SEAL_ADDS, "--toolsurface-expectations", accepted, "-rx")
+    result = run(
+        project,
+        "--toolsurface-target",
+        NO_SETTLE,
+        "--toolsurface-select",
+        POST_SEAL_ADDS,
+        "--toolsurface-expectations",
+        accepted,
+        "-rx",
+    )
     assert result.ret == pytest.ExitCode.OK
     assert result.parseoutcomes() == {"xfailed": 6}
     result.stdout.fnmatch_lines([f"XFAIL toolsurface::* - accepted as survived until 2999-12-31: {reason}"])
-    assert gate_section(result) == ["passed: 6 cases (survived 6), 6 of them accepted; expectations: 0 stale, 0 expired"]
+    assert gate_section(result) == [
+        "passed: 6 cases (survived 6), 6 of them accepted; expectations: 0 stale, 0 expired"
+    ]
 
 
 def test_a_broad_expectation_is_flagged_in_the_gate_section(project):
     broad = expectations(project, ("*", "survived", "the whole old path", "2999-12-31"))
-    result = run(project, "--toolsurface-target", NO_SETTLE, "--toolsurface-select", POST_SEAL_ADDS, "--toolsurface-expectations", broad)
+    result = run(
+        project,
+        "--toolsurface-target",
+        NO_SETTLE,
+        "--toolsurface-select",
+        POST_SEAL_ADDS,
+        "--toolsurface-expectations",
+        broad,
+    )
     assert result.ret == pytest.ExitCode.OK and result.parseoutcomes() == {"xfailed": 6}
     assert gate_section(result) == [
         "passed: 6 cases (survived 6), 6 of them accepted; expectations: 0 stale, 0 expired",
@@ -154,17 +193,35 @@ def test_a_broad_expectation_is_flagged_in_the_gate_section(project):
 
 def test_an_expectation_of_another_verdict_accepts_nothing(project):
     other = expectations(project, (POST_SEAL_ADDS, "error", "not what happens", "2999-12-31"))
-    result = run(project, "--toolsurface-target", NO_SETTLE, "--toolsurface-select", POST_SEAL_ADDS, "--toolsurface-expectations", other)
+    result = run(
+        project,
+        "--toolsurface-target",
+        NO_SETTLE,
+        "--toolsurface-select",
+        POST_SEAL_ADDS,
+        "--toolsurface-expectations",
+        other,
+    )
     assert result.parseoutcomes() == {"failed": 6}
     assert f"stale: case '{POST_SEAL_ADDS}' (error): its 6 cases now end as survived, not error" in gate_section(result)
 
 
 def test_an_expired_expectation_fails_its_cases_and_the_gate(project):
     expired = expectations(project, (POST_SEAL_ADDS, "survived", "was going to be fixed", "2020-01-01"))
-    result = run(project, "--toolsurface-target", NO_SETTLE, "--toolsurface-select", POST_SEAL_ADDS, "--toolsurface-expectations", expired)
+    result = run(
+        project,
+        "--toolsurface-target",
+        NO_SETTLE,
+        "--toolsurface-select",
+        POST_SEAL_ADDS,
+        "--toolsurface-expectations",
+        expired,
+    )
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     assert result.parseoutcomes() == {"failed": 6}
-    result.stdout.fnmatch_lines(["expired    the acceptance of this survived case expired on 2020-01-01: was going to be fixed"])
+    result.stdout.fnmatch_lines(
+        ["expired    the acceptance of this survived case expired on 2020-01-01: was going to be fixed"]
+    )
     assert f"expired: case '{POST_SEAL_ADDS}' (survived): expired on 2020-01-01" in gate_section(result)
 
 
@@ -174,7 +231,15 @@ def test_an_expectation_naming_no_planned_case_fails_a_session_whose_items_all_x
         (POST_SEAL_ADDS, "survived", "tracked", "2999-12-31"),
         ("renamed-scenario/*", "error", "left over", "2999-12-31"),
     )
-    result = run(project, "--toolsurface-target", NO_SETTLE, "--toolsurface-select", POST_SEAL_ADDS, "--toolsurface-expectations", entries)
+    result = run(
+        project,
+        "--toolsurface-target",
+        NO_SETTLE,
+        "--toolsurface-select",
+        POST_SEAL_ADDS,
+        "--toolsurface-expectations",
+        entries,
+    )
     assert result.parseoutcomes() == {"xfailed": 6}
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     assert gate_section(result) == [
@@ -188,7 +253,9 @@ def test_an_expectation_whose_cases_now_pass_fails_a_session_whose_items_all_pas
     result = run(project, "--toolsurface-select", POST_SEAL_ADDS, "--toolsurface-expectations", entries)
     assert result.parseoutcomes() == {"passed": 6}
     assert result.ret == pytest.ExitCode.TESTS_FAILED
-    assert f"stale: case '{POST_SEAL_ADDS}' (survived): its 6 cases now end as killed, not survived" in gate_section(result)
+    assert f"stale: case '{POST_SEAL_ADDS}' (survived): its 6 cases now end as killed, not survived" in gate_section(
+        result
+    )
 
 
 def test_the_project_config_plans_the_run_and_its_thresholds_gate_it(project):
@@ -202,18 +269,29 @@ def test_the_project_config_plans_the_run_and_its_thresholds_gate_it(project):
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     assert f"shortfall: {in_scope} in-scope cases ran, fewer than min_cases = 1000" in gate_section(result)
     # A flag wins over the config.
-    assert collected(project, "--toolsurface", "--toolsurface-select", "*/post_seal/*") == node_ids(planned(select=["*/post_seal/*"]))
+    assert collected(project, "--toolsurface", "--toolsurface-select", "*/post_seal/*") == node_ids(
+        planned(select=["*/post_seal/*"])
+    )
 
 
 def test_the_entry_point_loads_no_engine_and_no_dependency():
     # A whole session that never imports the engine is tested in a project of its own (tests/test_install.py).
     code = "import sys, toolsurface.harness._pytest_plugin; print(' '.join(sorted(sys.modules)))"
-    loaded = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split())
+    loaded = set(
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    )
     # Of toolsurface, only the module itself and the packages on its path.
     assert {name for name in loaded if name.partition(".")[0] == "toolsurface"} == {
         "toolsurface", "toolsurface.harness", "toolsurface.harness._pytest_plugin",
     }  # fmt: skip
-    assert not {name.partition(".")[0] for name in loaded} & {"hypothesis", "libcst", "jsonschema", "orjson", "rich", "typer"}
+    assert not {name.partition(".")[0] for name in loaded} & {
+        "hypothesis",
+        "libcst",
+        "jsonschema",
+        "orjson",
+        "rich",
+        "typer",
+    }
 
 
 def test_an_option_without_the_flag_is_a_usage_error(pytester):
@@ -229,7 +307,9 @@ def test_a_bad_value_from_the_config_names_the_file_and_key(project):
     result = run(project)
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     (problem,) = [line for line in result.errlines if line.strip()]
-    assert problem.startswith(f"ERROR: toolsurface: {path}:[tool.toolsurface].target: 'reference:nope': no such reference target (known: ")
+    assert problem.startswith(
+        f"ERROR: toolsurface: {path}:[tool.toolsurface].target: 'reference:nope': no such reference target (known: "
+    )
 
 
 def test_without_the_flag_the_plugin_collects_nothing(pytester):
@@ -248,12 +328,28 @@ def test_with_the_flag_the_cases_join_the_ordinary_tests(project):
 @pytest.mark.parametrize(
     ("flag", "value", "message"),
     [
-        ("--toolsurface-target", "reference:nope", "--toolsurface-target 'reference:nope': no such reference target (known: *)"),
-        ("--toolsurface-red-target", "nope", "--toolsurface-red-target 'nope': expected 'reference:<name>', 'package.module:factory' or '<framework>:package.module:factory'"),
+        (
+            "--toolsurface-target",
+            "reference:nope",
+            "--toolsurface-target 'reference:nope': no such reference target (known: *)",
+        ),
+        (
+            "--toolsurface-red-target",
+            "nope",
+            "--toolsurface-red-target 'nope': expected 'reference:<name>', 'package.module:factory' or '<framework>:package.module:factory'",
+        ),
         ("--toolsurface-seed", "-1", "--toolsurface-seed -1 must be an integer from 0 to 2**63 - 1"),
         ("--toolsurface-select", "nothing/*", "--toolsurface-select 'nothing/*' matched none of the 300 planned cases"),
-        ("--toolsurface-expectations", "missing.toml", "--toolsurface-expectations missing.toml: cannot read: No such file or directory"),
-        ("--toolsurface-config", "missing.toml", "--toolsurface-config missing.toml: cannot read: No such file or directory"),
+        (
+            "--toolsurface-expectations",
+            "missing.toml",
+            "--toolsurface-expectations missing.toml: cannot read: No such file or directory",
+        ),
+        (
+            "--toolsurface-config",
+            "missing.toml",
+            "--toolsurface-config missing.toml: cannot read: No such file or directory",
+        ),
     ],
 )
 def test_bad_input_is_a_one_line_usage_error(project, flag, value, message):
@@ -281,7 +377,11 @@ def test_the_header_and_reports_name_the_target_by_its_spec(project):
 def test_item_ids_show_a_scenario_s_control_characters_escaped(project):
     document = json.loads((scenarios.bundled_dir() / SCENARIO).read_text())
     name = "q\x1b]0;pwned\x07\x1b[2J\nx"
-    document["contract"]["admitted"][0]["input_schema"] = {"type": "object", "properties": {name: {"type": "string"}}, "required": [name]}
+    document["contract"]["admitted"][0]["input_schema"] = {
+        "type": "object",
+        "properties": {name: {"type": "string"}},
+        "required": [name],
+    }
     (project.path / "web.json").write_text(json.dumps(document))
     cases = prepare(RunOptions(red_target="none", scenarios=[project.path / "web.json"])).cases
     hostile = [case for case in cases if "pwned" in case.id]

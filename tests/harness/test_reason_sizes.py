@@ -101,14 +101,20 @@ def observations(draw, scenario, expected):
     request, lane = scenario.identity.request, scenario.lane.value
     sent = draw(st.lists(sent_surfaces(expected[0]), max_size=2))
     settle = draw(st.sampled_from(list(Settlement)))
-    ledger = (LedgerEvent(lane, LedgerOp.RESERVE, request), LedgerEvent(lane, LedgerOp.SETTLE, request, settle, draw(st.booleans()), draw(HOST_TEXT)))
+    ledger = (
+        LedgerEvent(lane, LedgerOp.RESERVE, request),
+        LedgerEvent(lane, LedgerOp.SETTLE, request, settle, draw(st.booleans()), draw(HOST_TEXT)),
+    )
     lines = st.lists(HOST_TEXT, max_size=60)
     return Observation(
-        dispatches=tuple(Dispatch(request, surface, 1, draw(st.none() | HOST_TEXT), call) for call, surface in enumerate(sent, 1)),
+        dispatches=tuple(
+            Dispatch(request, surface, 1, draw(st.none() | HOST_TEXT), call) for call, surface in enumerate(sent, 1)
+        ),
         ledger=ledger[: draw(st.integers(0, 2))],
         open_reservations=tuple(draw(st.lists(HOST_TEXT, max_size=3))),
         publications_lost=tuple(draw(st.lists(HOST_TEXT, max_size=3))),
-        points=tuple(draw(st.lists(HOST_TEXT, max_size=5))) + scenario.points[: draw(st.integers(0, len(scenario.points)))],
+        points=tuple(draw(st.lists(HOST_TEXT, max_size=5)))
+        + scenario.points[: draw(st.integers(0, len(scenario.points)))],
         injected=draw(st.booleans()),
         injection_problem=draw(st.none() | HOST_TEXT),
         stop=draw(STOPS),
@@ -123,7 +129,9 @@ def observations(draw, scenario, expected):
     )
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(data=st.data())
 def test_every_reason_the_oracle_writes_is_one_short_line(wide, data):
     scenario, picked = wide
@@ -134,7 +142,9 @@ def test_every_reason_the_oracle_writes_is_one_short_line(wide, data):
     # What comes after the record (a late effect, a thread left running) is said beside it, and fits too.
     notes = [LATE + note for note in data.draw(st.lists(HOST_TEXT, min_size=1, max_size=5))]
     record = CaseRecord(case, verdict, verdict, evidence(case, observed, scenario, expected), None)
-    late = amended(record, [Amendment(case.index, role, note, data.draw(st.booleans())) for role in Role for note in notes])
+    late = amended(
+        record, [Amendment(case.index, role, note, data.draw(st.booleans())) for role in Role for note in notes]
+    )
     assert fits(late.verdict.reason) and fits(late.red_verdict.reason), (late.verdict.reason, late.red_verdict.reason)
 
 
@@ -146,7 +156,11 @@ def test_a_reason_beside_another_fits_and_keeps_both_beginnings(reason, why, kin
         assert made.reason.startswith(clip(why, 40).removesuffix("…")) and f" (else: {kind.value}, " in made.reason
 
 
-ENTRY = st.tuples(st.text(min_size=1, max_size=80), st.text(max_size=40), st.dictionaries(st.text(max_size=8), st.integers(), max_size=3))
+ENTRY = st.tuples(
+    st.text(min_size=1, max_size=80),
+    st.text(max_size=40),
+    st.dictionaries(st.text(max_size=8), st.integers(), max_size=3),
+)
 
 
 @given(
@@ -171,7 +185,10 @@ def test_a_list_of_changes_is_counted_and_fits_any_width(before, after, width):
 
 def test_a_list_is_named_by_its_first_few_and_counted():
     many = [f"moved 'tool_{n}' from {n} to {45 - n}" for n in range(46)]
-    assert listed(many) == "moved 'tool_0' from 0 to 45; moved 'tool_1' from 1 to 44; moved 'tool_2' from 2 to 43; … (46 in all)"
+    assert (
+        listed(many)
+        == "moved 'tool_0' from 0 to 45; moved 'tool_1' from 1 to 44; moved 'tool_2' from 2 to 43; … (46 in all)"
+    )
     assert listed(["x" * 300]) == "x" * 159 + "…"
     assert listed(["a\nb", "c"]) == "a b; c"
 
@@ -181,17 +198,20 @@ def test_a_reordered_surface_is_said_by_its_count_and_kept_whole_in_the_evidence
     case, expected = picked[Must.DISPATCH]
     entries = expected[0].entries()
     sent = Snapshot(canonical_json(sorted(entries, key=lambda e: e[0])))
-    observed = dataclasses.replace(
-        observed_dispatch(scenario, sent), points=scenario.points, injected=True
-    )
+    observed = dataclasses.replace(observed_dispatch(scenario, sent), points=scenario.points, injected=True)
     verdict = judge(case, observed, scenario, expected)
     moved = evidence(case, observed, scenario, expected).diff
     assert len(moved) > 30 and all(line.startswith("moved '") for line in moved)
-    assert verdict.reason.startswith(f"dispatched a surface that differs from the expected one: moved {len(moved)} tools, e.g. {moved[0]}")
+    assert verdict.reason.startswith(
+        f"dispatched a surface that differs from the expected one: moved {len(moved)} tools, e.g. {moved[0]}"
+    )
     assert fits(verdict.reason)
 
 
 def observed_dispatch(scenario, sent):
     request, lane = scenario.identity.request, scenario.lane.value
-    ledger = (LedgerEvent(lane, LedgerOp.RESERVE, request), LedgerEvent(lane, LedgerOp.SETTLE, request, Settlement.DISPATCHED))
+    ledger = (
+        LedgerEvent(lane, LedgerOp.RESERVE, request),
+        LedgerEvent(lane, LedgerOp.SETTLE, request, Settlement.DISPATCHED),
+    )
     return Observation((Dispatch(request, sent, 1),), ledger, (), (), (), True, None, Returned())

@@ -22,9 +22,16 @@ def records(scenarios, host, pattern):
 
 
 def test_a_host_that_repairs_a_change_is_told_apart_from_one_that_sends_it(scenarios):
-    refused = [r for r in records(scenarios, RepairingHost(), "*/post_seal/*") if r.case.must.value == "refuse" and not r.case.equivalent]
+    refused = [
+        r
+        for r in records(scenarios, RepairingHost(), "*/post_seal/*")
+        if r.case.must.value == "refuse" and not r.case.equivalent
+    ]
     assert refused and all(r.verdict.kind is VerdictKind.SURVIVED for r in refused)
-    assert all(r.verdict.reason.startswith("dispatched the expected surface: the change was repaired instead of refused") for r in refused)
+    assert all(
+        r.verdict.reason.startswith("dispatched the expected surface: the change was repaired instead of refused")
+        for r in refused
+    )
 
 
 def test_a_swap_names_both_tools(scenarios):
@@ -33,7 +40,11 @@ def test_a_swap_names_both_tools(scenarios):
 
 
 def test_an_undeclared_refusal_that_was_settled_gets_the_hint_to_declare_it(scenarios):
-    refused = [r for r in records(scenarios, UndeclaredRefusalHost(), SCENARIO) if r.case.must.value == "refuse" and not r.case.equivalent]
+    refused = [
+        r
+        for r in records(scenarios, UndeclaredRefusalHost(), SCENARIO)
+        if r.case.must.value == "refuse" and not r.case.equivalent
+    ]
     assert refused and all(r.verdict.kind is VerdictKind.ERROR for r in refused)
     assert all(
         r.verdict.reason

@@ -36,7 +36,9 @@ def test_the_recording_replays_to_the_verdicts_of_the_live_run(tmp_path):
     scenario = next(s for s in BUNDLED if s.id == "note-refresh-main-mcp-hooked")
     (tmp_path / "recorded.json").write_bytes(orjson.dumps(record(load_target("reference:guarded"), scenario)))
     select = [f"{scenario.id}/*"]
-    live = {r.case.id: r.verdict.kind for r in prepare(RunOptions(select=select, red_target="reference:legacy")).results()}
+    live = {
+        r.case.id: r.verdict.kind for r in prepare(RunOptions(select=select, red_target="reference:legacy")).results()
+    }
     replayed = prepare(RunOptions(scenarios=[tmp_path], select=select, red_target="reference:legacy")).results()
     assert {r.case.id: r.verdict.kind for r in replayed} == live
 
@@ -111,7 +113,9 @@ def recorded(spec: str) -> Path:
     return folder
 
 
-def verdicts(target: str, folder: Path, red_target: str = "none", kinds: tuple[str, ...] = KINDS) -> dict[str, tuple[str, str | None]]:
+def verdicts(
+    target: str, folder: Path, red_target: str = "none", kinds: tuple[str, ...] = KINDS
+) -> dict[str, tuple[str, str | None]]:
     """The verdicts on the cases of these kinds at `WHERE`, of the scenarios in `folder`."""
     chosen = [folder / f"{scenario}.json" for scenario in WHERE]
     select = [f"{scenario}/*/{point}/{kind}.*" for scenario, point in WHERE.items() for kind in kinds]
@@ -125,14 +129,18 @@ def test_an_agent_is_recorded_as_its_own_stages(spec):
     target = load_target(spec)
     for scenario in BUNDLED:
         again = recordings[scenario.id]
-        assert all(stage.kind is StageKind.OWN for call in range(1, again.model_calls + 1) for stage in again.stages_of(call))
+        assert all(
+            stage.kind is StageKind.OWN for call in range(1, again.model_calls + 1) for stage in again.stages_of(call)
+        )
         # Each model call's stages are the boundaries the agent offers before it, in its order.
         assert again.checkpoints == target.checkpoints(scenario) or again.outcome is RequestOutcome.CAPACITY
         assert again.model_calls == scenario.model_calls and again.hooks == scenario.hooks
         assert again.fit is not None and again.fit.budget_tokens == scenario.fit.budget_tokens
         offered = {boundary(point, call) for call, point in again.checkpoints}
         assert {fact.arrives for fact in again.contract.facts} <= offered | {None}
-        assert [fact.arrives is None for fact in again.contract.facts] == [fact.arrives is None for fact in scenario.contract.facts]
+        assert [fact.arrives is None for fact in again.contract.facts] == [
+            fact.arrives is None for fact in scenario.contract.facts
+        ]
     loop = recordings["etf-compare-main-tool-loop"]
     points = [stage.point for stage in loop.stages_of(2)]
     assert points[0].startswith("before:") and [boundary(points[0], 2), boundary(points[0], 3)] == sorted(
@@ -183,5 +191,13 @@ def test_a_stage_of_an_agent_s_own_records_what_it_did_to_the_messages():
     for stage in replayed.stages:
         views = replay_messages(stage, views, replayed, Publications({}))
     assert views == list(frames[-1].messages)
-    with pytest.raises(UsageError, match=r"the stage before 'after:b' changed the messages in a way a recording cannot hold"):
-        own_recording(scenario, [*frames[:2], Frame("after:b", (), tuple(reversed(handed)))], scenario.document["contract"], (), False)
+    with pytest.raises(
+        UsageError, match=r"the stage before 'after:b' changed the messages in a way a recording cannot hold"
+    ):
+        own_recording(
+            scenario,
+            [*frames[:2], Frame("after:b", (), tuple(reversed(handed)))],
+            scenario.document["contract"],
+            (),
+            False,
+        )

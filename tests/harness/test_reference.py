@@ -50,7 +50,15 @@ def test_the_default_matrix_is_large_and_complete(scenarios, cases):
     assert len({c.id for c in cases}) == len(cases)
     assert {c.lane.value for c in cases} == {"main", "child"}
     assert {c.hooks for c in cases} == {True, False}
-    assert {c.mutation.kind.value for c in cases} == {*SIX_KINDS, "control", "availability", "entry", "wire", "legit", "mcp"}
+    assert {c.mutation.kind.value for c in cases} == {
+        *SIX_KINDS,
+        "control",
+        "availability",
+        "entry",
+        "wire",
+        "legit",
+        "mcp",
+    }
     # Every kind but entry (one recording) reaches every point that more than one recording offers.
     for point in POINTS:
         at_point = {c.mutation.kind.value for c in cases if c.point == point}
@@ -81,7 +89,12 @@ def judged_once(scenarios, cases, spec):
     target, by_id = load_target(spec), {s.id: s for s in scenarios}
     with alarm_handler():
         return [
-            judge(case, observe(target, case, scenario, 10.0), judged_on(target, scenario), expected_surface(target, scenario, case))
+            judge(
+                case,
+                observe(target, case, scenario, 10.0),
+                judged_on(target, scenario),
+                expected_surface(target, scenario, case),
+            )
             for case in cases
             if not case.equivalent and (scenario := by_id[case.scenario])
         ]
@@ -100,8 +113,14 @@ def test_every_defect_is_killed(scenarios, cases, defect):
 def test_shared_reference_misses_in_place_edits_only(scenarios, cases):
     # Where recovery or re-validation rebuilds the tools, the shared baseline no longer shares them
     # with the request.
-    rebuilt = {s.id for s in scenarios if ((revalidate := s.stage(StageKind.REVALIDATE)) and revalidate.rebuild) or s.stage(StageKind.RECOVER)}
-    late_schema = [c for c in cases if c.mutation.kind == "schema" and c.point == "async_prep" and c.scenario not in rebuilt]
+    rebuilt = {
+        s.id
+        for s in scenarios
+        if ((revalidate := s.stage(StageKind.REVALIDATE)) and revalidate.rebuild) or s.stage(StageKind.RECOVER)
+    }
+    late_schema = [
+        c for c in cases if c.mutation.kind == "schema" and c.point == "async_prep" and c.scenario not in rebuilt
+    ]
     in_place = [c for c in late_schema if c.mutation.delivery == "in_place"]
     replace = [c for c in late_schema if c.mutation.delivery == "replace"]
     runner = Runner(scenarios, load_target("reference:defect/shared-ref"))
@@ -156,7 +175,11 @@ def test_without_an_early_check_only_a_revalidation_that_changes_the_tools_laund
 
 
 def test_look_alike_facts_and_diagnostics_go_through_with_the_full_expected_surface(scenarios, cases):
-    controls = [c for c in cases if c.mutation.variant in ("spoof", "forged_fact", "look_alike_fact", "foreign_owner_fact", "parent_fact")]
+    controls = [
+        c
+        for c in cases
+        if c.mutation.variant in ("spoof", "forged_fact", "look_alike_fact", "foreign_owner_fact", "parent_fact")
+    ]
     results = verdicts(scenarios, controls, "reference:guarded")
     by_id = {s.id: s for s in scenarios}
     assert {r.verdict.kind for r in results} == {VerdictKind.PASSED}
@@ -196,12 +219,22 @@ def test_identity_blind_is_killed_by_forged_and_sibling_facts_only(scenarios, ca
 
 def test_budget_hides_read_fails_only_where_a_budget_fact_keeps_read(scenarios, cases, green):
     killed = kills(scenarios, cases, green, "budget-hides-read")
-    keeps_read = {s.id for s in scenarios if any(f.source_refs for f in s.contract.facts if scenarios_rule_trusts(s, f))}
-    assert keeps_read == {"etf-news-main-budget-exhausted", "etf-compare-main-late-budget", "etf-compare-main-tool-loop"}
+    keeps_read = {
+        s.id for s in scenarios if any(f.source_refs for f in s.contract.facts if scenarios_rule_trusts(s, f))
+    }
+    assert keeps_read == {
+        "etf-news-main-budget-exhausted",
+        "etf-compare-main-late-budget",
+        "etf-compare-main-tool-loop",
+    }
     # Elsewhere only where a trusted budget fact that lists a source is recorded mid-run.
     late = {r.case.scenario for r in killed if r.case.mutation.variant == "trusted_fact"}
     assert {r.case.scenario for r in killed} - late == keeps_read
-    assert all(str(r.case.mutation.aim) == "search_budget_exhausted" for r in killed if r.case.mutation.variant == "trusted_fact")
+    assert all(
+        str(r.case.mutation.aim) == "search_budget_exhausted"
+        for r in killed
+        if r.case.mutation.variant == "trusted_fact"
+    )
     assert any("removed 'market__web_read'" in r.verdict.reason for r in killed)
 
 
@@ -218,17 +251,24 @@ def test_recovery_reparse_fails_only_on_the_resumed_request(scenarios, cases, gr
 
 
 def test_over_capacity_is_an_explicit_result_never_a_shortened_list(scenarios, cases, green):
-    over, over_limit = (next(s for s in scenarios if s.id == name) for name in ("holdings-review-main-over-capacity", "desk-research-main-openai-over-tool-limit"))
+    over, over_limit = (
+        next(s for s in scenarios if s.id == name)
+        for name in ("holdings-review-main-over-capacity", "desk-research-main-openai-over-tool-limit")
+    )
     assert {s.id for s in scenarios if s.outcome is RequestOutcome.CAPACITY} == {over.id, over_limit.id}
     mine = [c for c in cases if c.scenario == over.id]
     guarded = verdicts(scenarios, [c for c in mine if c.must is Must.DISPATCH], "reference:guarded")
-    assert guarded and all(r.verdict.kind is VerdictKind.PASSED and r.evidence.ending is Ending.CAPACITY for r in guarded)
+    assert guarded and all(
+        r.verdict.kind is VerdictKind.PASSED and r.evidence.ending is Ending.CAPACITY for r in guarded
+    )
     assert all(settled(r) == ("main: settle req_main_0024 as pre_dispatch_rejected",) for r in guarded)
     killed = kills(scenarios, cases, green, "silent-capacity-drop")
     # Its cut counts tokens only: 140 tools within the budget go out past the provider's limit of 128.
     assert {r.case.scenario for r in killed} == {over.id, over_limit.id}
     dispatched_legit = [r for r in killed if r.case.must is Must.DISPATCH]
-    assert dispatched_legit and all("instead of an explicit capacity result" in r.verdict.reason for r in dispatched_legit)
+    assert dispatched_legit and all(
+        "instead of an explicit capacity result" in r.verdict.reason for r in dispatched_legit
+    )
 
 
 def test_entry_overclaims_are_refused_and_only_the_summary_check_catches_them(scenarios, cases, green):

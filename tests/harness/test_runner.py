@@ -106,11 +106,15 @@ def test_an_async_hang_is_an_error(scenarios, cases):
 def test_an_exception_whose_message_itself_fails_is_still_a_value(scenarios, cases):
     result = run(scenarios, "RaisesBrokenMessage", cases[1])
     assert result.verdict.kind is VerdictKind.ERROR
-    assert result.verdict.reason == "target crashed: BrokenMessage: <str() of BrokenMessage failed: ValueError: no words>"
+    assert (
+        result.verdict.reason == "target crashed: BrokenMessage: <str() of BrokenMessage failed: ValueError: no words>"
+    )
 
 
 def _in_place_rename(planned):
-    return next(c for c in planned if c.mutation.kind == "rename" and c.mutation.delivery.value == "in_place" and c.change)
+    return next(
+        c for c in planned if c.mutation.kind == "rename" and c.mutation.delivery.value == "in_place" and c.change
+    )
 
 
 def test_a_change_that_outlives_its_request_fails_its_own_case(scenarios):
@@ -134,7 +138,9 @@ def test_state_an_earlier_case_left_is_named_not_read_as_a_wiring_fault(scenario
     runner.run_case(culprit)
     result = runner.run_case(later)
     assert result.verdict.kind is VerdictKind.ERROR
-    assert result.verdict.reason.startswith("host state left by an earlier case changed this one before its change was made: after ")
+    assert result.verdict.reason.startswith(
+        "host state left by an earlier case changed this one before its change was made: after "
+    )
     # The earlier case's id fills most of a line: the evidence names it, and what it left, whole.
     assert result.evidence.before[0].startswith(f"after {culprit.id}: ")
 
@@ -175,10 +181,14 @@ def test_late_effects_are_amendments_after_the_records(scenarios, cases):
     # The retry ends once it has re-sent: the grace is a bound, never waited out here.
     stream = list(Runner(scenarios, RetriesLater()).run([reject], grace=60))
     assert [type(item).__name__ for item in stream] == ["CaseRecord", "Amendment"]
-    assert stream[1] == Amendment(reject.index, Role.TARGET, "after run() returned: dispatched request " + repr(stream[1].note.split("'")[1]))
+    assert stream[1] == Amendment(
+        reject.index, Role.TARGET, "after run() returned: dispatched request " + repr(stream[1].note.split("'")[1])
+    )
     (record,) = amend_all(stream)
     assert stream[0].verdict.kind is VerdictKind.KILLED
-    assert record.verdict.kind is VerdictKind.SURVIVED and record.verdict.reason.startswith("after run() returned: dispatched request")
+    assert record.verdict.kind is VerdictKind.SURVIVED and record.verdict.reason.startswith(
+        "after run() returned: dispatched request"
+    )
     assert record.evidence.aftermath == (stream[1].note,)
 
 
@@ -245,7 +255,9 @@ def test_a_thread_still_running_when_the_grace_period_ends_makes_its_case_an_err
     # Two threads each (the case's request and its follow-up's), named as the host named them.
     assert [record.verdict.kind for record in records] == [VerdictKind.ERROR, VerdictKind.ERROR]
     for record in records:
-        assert record.verdict.reason.startswith("the host left 2 threads running ('keepalive', …) when the grace period ended")
+        assert record.verdict.reason.startswith(
+            "the host left 2 threads running ('keepalive', …) when the grace period ended"
+        )
         assert record.evidence.aftermath
 
 
@@ -270,7 +282,10 @@ def test_without_a_timeout_a_scenario_with_a_slow_clean_run_gets_more_time(scena
 
     runner = Runner(scenarios, GuardedPipeline())
     fast, slow = scenarios[0].id, scenarios[1].id
-    runner.clean = {(Role.TARGET, fast): CleanRun((), Ending.DISPATCHED, (), 0.01), (Role.TARGET, slow): CleanRun((), Ending.DISPATCHED, (), 2.0)}
+    runner.clean = {
+        (Role.TARGET, fast): CleanRun((), Ending.DISPATCHED, (), 0.01),
+        (Role.TARGET, slow): CleanRun((), Ending.DISPATCHED, (), 2.0),
+    }
     assert runner.timeout_for(fast) == DEFAULT_TIMEOUT
     assert runner.timeout_for(slow) == TIMEOUT_SCALE * 2.0
     assert Runner(scenarios, GuardedPipeline(), timeout=0.5).timeout_for(slow) == 0.5

@@ -42,7 +42,11 @@ def test_a_signer_signs_what_it_was_fed_as_the_hmac_module_does_and_without_a_ke
         ({"TOOLSURFACE_REQUIRE_SIGNATURE": "0"}, False, Trust()),
         ({"TOOLSURFACE_REQUIRE_SIGNATURE": ""}, False, Trust()),
         # The flag is named, whatever the environment says.
-        ({"TOOLSURFACE_REQUIRE_SIGNATURE": "0", "TOOLSURFACE_SIGNING_KEY": "kéy"}, True, Trust(KEY, "--require-signature")),
+        (
+            {"TOOLSURFACE_REQUIRE_SIGNATURE": "0", "TOOLSURFACE_SIGNING_KEY": "kéy"},
+            True,
+            Trust(KEY, "--require-signature"),
+        ),
     ],
 )
 def test_the_key_and_the_demand_come_from_the_environment_and_the_flag(environ, flag, trust):
@@ -55,7 +59,9 @@ def test_the_key_is_the_bytes_the_environment_holds_even_when_they_are_not_utf_8
 
 
 def test_a_demand_that_is_neither_1_nor_0_is_refused_by_its_variable():
-    with pytest.raises(UsageError, match=r"^TOOLSURFACE_REQUIRE_SIGNATURE='sure': expected 1 \(demand a verified signature\) or 0$"):
+    with pytest.raises(
+        UsageError, match=r"^TOOLSURFACE_REQUIRE_SIGNATURE='sure': expected 1 \(demand a verified signature\) or 0$"
+    ):
         Trust.from_environment({"TOOLSURFACE_REQUIRE_SIGNATURE": "sure"})
 
 
@@ -68,20 +74,29 @@ CHECKS = {
     "unsigned, a key": (None, KEY, None, NO_KEY),
     "unsigned, a key, demanded": (None, KEY, "--require-signature", NO_KEY),
     "unsigned, demanded": (
-        None, None, "--require-signature",
+        None,
+        None,
+        "--require-signature",
         "not signed, and --require-signature demands a verified signature: write it with TOOLSURFACE_SIGNING_KEY set, "
         "and set the same key to read it",
     ),
     "signed, no key": (GOOD, None, None, Signed.UNVERIFIED),
     "signed, demanded, no key": (
-        GOOD, None, "TOOLSURFACE_REQUIRE_SIGNATURE=1",
+        GOOD,
+        None,
+        "TOOLSURFACE_REQUIRE_SIGNATURE=1",
         "signed, but TOOLSURFACE_SIGNING_KEY is not set to verify it, and TOOLSURFACE_REQUIRE_SIGNATURE=1 demands a verified "
         "signature: set it to the key the file was signed with",
     ),
     "signed, the key": (GOOD, KEY, None, Signed.VERIFIED),
     "signed, the key, demanded": (GOOD, KEY, "--require-signature", Signed.VERIFIED),
     "signed otherwise, the key": (BAD, KEY, None, MISMATCH),
-    "not a signature": ("sha256:" + "0" * 64, KEY, None, "expected hmac-sha256: and 64 hex digits, found 'sha256:" + "0" * 64 + "'"),
+    "not a signature": (
+        "sha256:" + "0" * 64,
+        KEY,
+        None,
+        "expected hmac-sha256: and 64 hex digits, found 'sha256:" + "0" * 64 + "'",
+    ),
 }
 
 
@@ -108,5 +123,8 @@ def test_the_expected_signature_is_worked_out_only_when_there_is_one_to_compare(
 def test_a_run_that_must_sign_is_refused_before_it_starts_without_a_key():
     Trust(KEY, "--require-signature").check_can_sign()
     Trust(None).check_can_sign()
-    with pytest.raises(UsageError, match=r"^TOOLSURFACE_REQUIRE_SIGNATURE=1 demands signed results, but TOOLSURFACE_SIGNING_KEY is not set"):
+    with pytest.raises(
+        UsageError,
+        match=r"^TOOLSURFACE_REQUIRE_SIGNATURE=1 demands signed results, but TOOLSURFACE_SIGNING_KEY is not set",
+    ):
         Trust(None, "TOOLSURFACE_REQUIRE_SIGNATURE=1").check_can_sign()

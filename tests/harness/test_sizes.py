@@ -57,8 +57,13 @@ def test_the_guard_sends_128_tools_and_ends_140_in_a_capacity_result(scenarios, 
     over = [r for r in records if r.case.scenario == OVER_LIMIT and r.case.must is Must.DISPATCH]
     assert over and all(r.evidence.ending is Ending.CAPACITY for r in over)
     # 140 tools, or fewer where a trusted fact recorded mid-run hid the web tools: still past the limit.
-    assert all(re.search(r"1[34]\d required tools; the provider takes at most 128 per request", r.evidence.stop.message) for r in over)
-    full = [r for r in records if r.case.scenario == "desk-research-main-mcp-128-tools" and r.case.must is Must.DISPATCH]
+    assert all(
+        re.search(r"1[34]\d required tools; the provider takes at most 128 per request", r.evidence.stop.message)
+        for r in over
+    )
+    full = [
+        r for r in records if r.case.scenario == "desk-research-main-mcp-128-tools" and r.case.must is Must.DISPATCH
+    ]
     assert full and all(r.evidence.ending is Ending.DISPATCHED for r in full)
 
 
@@ -95,8 +100,14 @@ def test_a_host_of_another_style_that_checks_passes(scenarios, cases):
     ("host", "why"),
     [
         # Several changes are counted first, then named: `removed 6 tools, e.g. removed 'a' (was at 40); …`.
-        ("CapsAt40", r"dispatched a surface that differs from the expected one: (removed \d+ tools, e\.g\. )?removed '"),
-        ("CutsDescriptions", r"dispatched a surface that differs from the expected one: (cut \d+ descriptions, e\.g\. )?description of "),
+        (
+            "CapsAt40",
+            r"dispatched a surface that differs from the expected one: (removed \d+ tools, e\.g\. )?removed '",
+        ),
+        (
+            "CutsDescriptions",
+            r"dispatched a surface that differs from the expected one: (cut \d+ descriptions, e\.g\. )?description of ",
+        ),
         ("SelectsToLimit", r"dispatched 128 of 140 required tools instead of an explicit capacity result"),
     ],
 )
@@ -130,7 +141,10 @@ def test_without_a_declared_estimator_the_recording_decides(scenarios, cases):
     # Its own capacity result ended the request before the points past fitting: the reason says so.
     before = [r for r in failed if r.verdict.kind is VerdictKind.ERROR]
     assert before and all(r.evidence.ending is Ending.CAPACITY for r in before)
-    assert any(r.verdict.reason.startswith("target ended in a capacity result before it reached injection point 'evidence'") for r in before)
+    assert any(
+        r.verdict.reason.startswith("target ended in a capacity result before it reached injection point 'evidence'")
+        for r in before
+    )
     assert not any("never offered" in r.verdict.reason for r in before)
 
 

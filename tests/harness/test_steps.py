@@ -58,7 +58,9 @@ def test_cases_are_planned_at_the_boundaries_before_every_call(loop, cases):
     assert boundaries == {"hook", "context_fit", "post_seal", "hook@2", "post_seal@2", "hook@3", "post_seal@3"}
     assert {(c.call, c.point) for c in cases} == set(loop.checkpoints)
     # A change planned before the third call is measured against that call's narrower surface.
-    reveal = {c.call: c.change for c in cases if c.mutation.variant == "reveal" and c.mutation.delivery.value == "replace"}
+    reveal = {
+        c.call: c.change for c in cases if c.mutation.variant == "reveal" and c.mutation.delivery.value == "replace"
+    }
     assert reveal[1] == reveal[2] != reveal[3] == ("added 'market__web_search' at 2",)
 
 
@@ -107,7 +109,11 @@ def test_a_loop_that_checks_every_call_passes_every_case(checked):
     [
         ("FirstCallChecked", {2, 3}, "request(s) with the change"),
         ("PinnedToFirstCall", {1, 2, 3}, "a legitimate change was refused: model call 3 of 3 was never made: "),
-        ("FactsReadAtStart", {1, 2, 3}, "dispatched a surface that differs from the expected one: added 'market__web_search'"),
+        (
+            "FactsReadAtStart",
+            {1, 2, 3},
+            "dispatched a surface that differs from the expected one: added 'market__web_search'",
+        ),
     ],
 )
 def test_each_loop_bug_fails_with_a_reason_that_names_its_call(scenarios, cases, checked, host, calls, says):
@@ -125,7 +131,9 @@ def test_a_loop_that_never_answers_the_tool_calls_never_passes(scenarios, cases)
     records = run(scenarios, cases, "tests.fixtures.step_hosts:OneShot").values()
     assert not any(r.verdict.kind is VerdictKind.PASSED for r in records)
     later = [r for r in records if r.case.call > 1 and not r.case.equivalent]
-    assert later and all(r.verdict.kind is VerdictKind.ERROR and "never offered injection point" in r.verdict.reason for r in later)
+    assert later and all(
+        r.verdict.kind is VerdictKind.ERROR and "never offered injection point" in r.verdict.reason for r in later
+    )
     legit = [r for r in records if r.case.call == 1 and r.case.must is Must.DISPATCH]
     made = [r for r in legit if r.verdict.kind is VerdictKind.ERROR]
     assert made and all(r.verdict.reason.startswith("made 1 of the 3 model calls the recording makes") for r in made)
@@ -137,7 +145,10 @@ def test_the_host_runs_as_a_coroutine_to_its_last_call(loop):
     ports = Ports(loop, FORMATS[loop.tool_format], None, None)
     asyncio.run(CheckedLoop().run(loop, ports))
     assert [len(d.surface) for d in ports.gateway.log] == [6, 6, 5]
-    assert [str(e) for e in ports.events] == [f"main: reserve {loop.identity.request}", f"main: settle {loop.identity.request} as dispatched"]
+    assert [str(e) for e in ports.events] == [
+        f"main: reserve {loop.identity.request}",
+        f"main: settle {loop.identity.request} as dispatched",
+    ]
 
 
 def test_the_readme_host_follows_a_run_of_several_model_calls(tmp_path, scenarios, cases, monkeypatch):

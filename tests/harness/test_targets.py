@@ -12,9 +12,19 @@ def test_every_reference_spec_loads():
 
 def test_issue_defects_all_exist():
     assert set(DEFECTS) >= {
-        "shared-ref", "seal-baseline", "hook-only-final", "early-only", "no-settle",
-        "topn-drop", "hook-control", "name-keyed", "description-pin",
-        "final-only-laundering", "wrong-lane-settle", "second-receipt", "drops-publication",
+        "shared-ref",
+        "seal-baseline",
+        "hook-only-final",
+        "early-only",
+        "no-settle",
+        "topn-drop",
+        "hook-control",
+        "name-keyed",
+        "description-pin",
+        "final-only-laundering",
+        "wrong-lane-settle",
+        "second-receipt",
+        "drops-publication",
     }
 
 
@@ -22,11 +32,23 @@ def test_issue_defects_all_exist():
     ("spec", "message"),
     [
         ("reference:nope", "'reference:nope': no such reference target (known: "),
-        ("justaname", "'justaname': expected 'reference:<name>', 'package.module:factory' or '<framework>:package.module:factory'"),
+        (
+            "justaname",
+            "'justaname': expected 'reference:<name>', 'package.module:factory' or '<framework>:package.module:factory'",
+        ),
         ("no_such_module_x:f", "'no_such_module_x:f': cannot import 'no_such_module_x': ModuleNotFoundError"),
-        ("tests.fixtures.user_targets:missing", "'tests.fixtures.user_targets:missing': module 'tests.fixtures.user_targets' has no attribute 'missing'"),
-        ("tests.fixtures.user_targets:broken_factory", "'tests.fixtures.user_targets:broken_factory': factory raised ValueError: no host configured"),
-        ("tests.fixtures.user_targets:not_a_target", "'tests.fixtures.user_targets:not_a_target': int has no run(scenario, ports) method"),
+        (
+            "tests.fixtures.user_targets:missing",
+            "'tests.fixtures.user_targets:missing': module 'tests.fixtures.user_targets' has no attribute 'missing'",
+        ),
+        (
+            "tests.fixtures.user_targets:broken_factory",
+            "'tests.fixtures.user_targets:broken_factory': factory raised ValueError: no host configured",
+        ),
+        (
+            "tests.fixtures.user_targets:not_a_target",
+            "'tests.fixtures.user_targets:not_a_target': int has no run(scenario, ports) method",
+        ),
     ],
 )
 def test_bad_specs_fail_in_one_line_naming_the_option(spec, message):

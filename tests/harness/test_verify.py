@@ -90,13 +90,21 @@ def test_a_forged_verdict_is_found_with_its_recorded_and_re_run_verdicts_and_rep
     assert difference.case_id == forged_id
     assert (difference.recorded, difference.rerun.kind) == (TIMED_OUT, VerdictKind.KILLED)
     assert difference.recorded_red == difference.rerun_red is not None
-    assert difference.reproduce == results.run.reproduce(forged_id) == f"toolsurface reproduce {forged_id} --target reference:guarded --seed 0"
+    assert (
+        difference.reproduce
+        == results.run.reproduce(forged_id)
+        == f"toolsurface reproduce {forged_id} --target reference:guarded --seed 0"
+    )
 
 
 def test_a_forged_red_verdict_is_found_too(copy):
     def red_timed_out(cases):
         at = next(i for i, case in enumerate(cases) if case.red_verdict.kind is VerdictKind.SURVIVED)
-        return (*cases[:at], dataclasses.replace(cases[at], red_verdict=Verdict(VerdictKind.ERROR, "target timed out")), *cases[at + 1 :])
+        return (
+            *cases[:at],
+            dataclasses.replace(cases[at], red_verdict=Verdict(VerdictKind.ERROR, "target timed out")),
+            *cases[at + 1 :],
+        )
 
     forge(copy, cases=red_timed_out)
     (difference,) = verify(open_results(copy), 10**6, seed=0, progress=Shown()).differences
@@ -121,7 +129,9 @@ def test_a_recording_that_changed_since_the_run_is_refused_by_its_place_in_the_f
     with pytest.raises(UsageError) as refused:
         verify(open_results(path), 5, seed=0, progress=Shown())
     message = str(refused.value)
-    assert message.startswith(f"{path}:$.run.scenarios[0].digest: recording 'web-read-child-single-tool' loaded from {scenario} has digest ")
+    assert message.startswith(
+        f"{path}:$.run.scenarios[0].digest: recording 'web-read-child-single-tool' loaded from {scenario} has digest "
+    )
     assert message.endswith("the run used: verify on the recordings the file was run on")
 
 
@@ -129,7 +139,12 @@ def test_a_recording_that_is_gone_is_refused(tmp_path, recordings):
     path = written(tmp_path / "out", scenarios=[recordings])
     (recordings / "web-read-child-single-tool.json").unlink()
     shutil.copy(BUNDLED / "etf-compare-main-openai.json", recordings)
-    with pytest.raises(UsageError, match=re.escape(f"{path}:$.run.scenarios[0]: recording 'web-read-child-single-tool' is not among the scenarios loaded from {recordings}")):
+    with pytest.raises(
+        UsageError,
+        match=re.escape(
+            f"{path}:$.run.scenarios[0]: recording 'web-read-child-single-tool' is not among the scenarios loaded from {recordings}"
+        ),
+    ):
         verify(open_results(path), 5, seed=0, progress=Shown())
 
 
@@ -138,10 +153,16 @@ def test_a_sampled_case_the_plan_does_not_hold_is_refused(copy, renamed, size):
     def rename(cases):
         at = next(i for i, case in enumerate(cases) if case.verdict.kind is not VerdictKind.EQUIVALENT)
         chosen = range(len(cases)) if renamed == "every" else [at]
-        return tuple(dataclasses.replace(c, case=dataclasses.replace(c.case, id=c.id + "-x")) if i in chosen else c for i, c in enumerate(cases))
+        return tuple(
+            dataclasses.replace(c, case=dataclasses.replace(c.case, id=c.id + "-x")) if i in chosen else c
+            for i, c in enumerate(cases)
+        )
 
     forge(copy, cases=rename)
-    with pytest.raises(UsageError, match=r": case '[^']+-x' is not in the plan that its recordings and seed 0 give: the file was edited, or written by another toolsurface than "):
+    with pytest.raises(
+        UsageError,
+        match=r": case '[^']+-x' is not in the plan that its recordings and seed 0 give: the file was edited, or written by another toolsurface than ",
+    ):
         verify(open_results(copy), size, seed=0, progress=Shown())
 
 
@@ -155,4 +176,7 @@ def test_a_target_the_file_names_that_cannot_load_is_named_where_the_file_holds_
 def test_a_case_id_is_selected_as_itself(case_id):
     pattern = literal(case_id)
     assert fnmatch.fnmatchcase(case_id, pattern)
-    assert not any(fnmatch.fnmatchcase(other, pattern) for other in ("", case_id + "z", "z" + case_id, case_id.replace(case_id[-1], "Q")))
+    assert not any(
+        fnmatch.fnmatchcase(other, pattern)
+        for other in ("", case_id + "z", "z" + case_id, case_id.replace(case_id[-1], "Q"))
+    )

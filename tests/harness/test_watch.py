@@ -16,7 +16,10 @@ def test_a_thread_is_charged_to_the_case_that_started_it_until_it_ends():
     assert watch.alive() == [(7, Role.TARGET)]
     (amendment,) = watch.unwatched(GRACE_ENDED)
     assert (amendment.index, amendment.role, amendment.unjudged) == (7, Role.TARGET, True)
-    assert amendment.note == "the host left 1 thread running ('retry') when the grace period ended: a later effect on its request cannot be ruled out"
+    assert (
+        amendment.note
+        == "the host left 1 thread running ('retry') when the grace period ended: a later effect on its request cannot be ruled out"
+    )
     release.set()
     thread.join()
     assert watch.alive() == [] and watch.unwatched(GRACE_ENDED) == []
@@ -44,4 +47,7 @@ def test_a_default_thread_name_keeps_its_target_not_its_counter():
 
 def test_cases_whose_worker_ended_are_each_named_once_with_their_count():
     notes = left_running([(2, Role.TARGET), (1, Role.RED), (2, Role.TARGET)], "when its worker process ended")
-    assert [(a.index, a.role, a.note.split(" running")[0]) for a in notes] == [(1, Role.RED, "the host left 1 thread"), (2, Role.TARGET, "the host left 2 threads")]
+    assert [(a.index, a.role, a.note.split(" running")[0]) for a in notes] == [
+        (1, Role.RED, "the host left 1 thread"),
+        (2, Role.TARGET, "the host left 2 threads"),
+    ]

@@ -19,4 +19,6 @@ def test_the_pool_takes_cases_from_the_plan_as_the_workers_need_them():
     # A bounded lead over the workers, not the plan: 581 cases planned here.
     assert 0 < len(taken) <= 256 < len(session.cases)
     rest = list(results)
-    assert [first.case.index, *(record.case.index for record in rest)] == taken == [case.index for case in session.cases]
+    assert (
+        [first.case.index, *(record.case.index for record in rest)] == taken == [case.index for case in session.cases]
+    )

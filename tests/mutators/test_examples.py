@@ -37,6 +37,7 @@ FORMATS = (LOGICAL, OPENAI, MCP)
 def example_listing(scenario):
     return [tool.as_logical() for tool in served(scenario.contract)]
 
+
 EXAMPLES = [
     pytest.param(mutator, example, id=f"{mutator.key()}[{index}]")
     for mutator in MUTATORS

@@ -23,7 +23,11 @@ SCOPE = "scope:research/etf-compare"
 
 @pytest.mark.parametrize(
     ("where", "value"),
-    [(Where.START, "tcope:research/etf-compare"), (Where.MIDDLE, "scope:researdh/etf-compare"), (Where.END, "scope:research/etf-comparf")],
+    [
+        (Where.START, "tcope:research/etf-compare"),
+        (Where.MIDDLE, "scope:researdh/etf-compare"),
+        (Where.END, "scope:research/etf-comparf"),
+    ],
 )
 def test_a_look_alike_differs_in_one_character_at_its_place(where, value):
     assert look_alike_at(SCOPE, where) == value
@@ -44,13 +48,20 @@ def test_the_bundled_matrix_forges_every_identity_field_at_every_place(cases):
     aims = {c.mutation.aim for c in cases if c.mutation.variant == "look_alike_fact"}
     assert aims == {LookAlike(field, where) for field in FactField if field is not FactField.OWNER for where in Where}
     # A scope forged at its start or middle keeps its last segment: the bug that matches on it is reached.
-    kept = [c for c in cases if c.mutation.aim in (LookAlike(FactField.SCOPE, Where.START), LookAlike(FactField.SCOPE, Where.MIDDLE))]
+    kept = [
+        c
+        for c in cases
+        if c.mutation.aim in (LookAlike(FactField.SCOPE, Where.START), LookAlike(FactField.SCOPE, Where.MIDDLE))
+    ]
     assert kept
 
 
 def test_the_other_real_owner_speaks_to_each_kind(cases):
     aims = {c.mutation.aim for c in cases if c.mutation.variant == "foreign_owner_fact"}
-    assert aims == {ForeignOwner("host", FactKind.SEARCH_BUDGET_EXHAUSTED), ForeignOwner("web_gateway", FactKind.RUN_DEADLINE_EXHAUSTED)}
+    assert aims == {
+        ForeignOwner("host", FactKind.SEARCH_BUDGET_EXHAUSTED),
+        ForeignOwner("web_gateway", FactKind.RUN_DEADLINE_EXHAUSTED),
+    }
 
 
 def test_every_forged_fact_of_the_matrix_would_narrow_if_trusted_and_is_not(cases):

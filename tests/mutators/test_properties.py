@@ -100,10 +100,15 @@ def _names_the_change(mutator: Mutator, aim: Aim, changes: tuple, names: list[st
     if isinstance(aim, WireField):
         # Dropping an output property also drops its `required` entry.
         places = {aim.pointer, "/required"} if aim.field == "output_schema" else {aim.pointer}
-        return bool(changes) and all(change == WireChanged(aim.tool, aim.field, change.pointer) and change.pointer in places for change in changes)
+        return bool(changes) and all(
+            change == WireChanged(aim.tool, aim.field, change.pointer) and change.pointer in places
+            for change in changes
+        )
     if kind is Kind.WIRE:
         # A provider conversion rewrites the whole schema: only that tool's schema changed.
-        return bool(changes) and all(isinstance(change, SchemaChanged) and change.name == aim.name for change in changes)
+        return bool(changes) and all(
+            isinstance(change, SchemaChanged) and change.name == aim.name for change in changes
+        )
     if isinstance(aim, SchemaPath):
         # An edit inside an array (`/required/0`, `/enum/-`) is reported at the array.
         places = {aim.pointer, split_last(aim.pointer)[0]}
@@ -199,7 +204,7 @@ def test_a_forged_fact_is_never_trusted_and_narrows_nothing(scenario: Scenario, 
         facts = list(scenario.contract.facts)
         tools = live_tools(scenario.surface, LOGICAL)
         mutator.apply(Edit(tools, [], LOGICAL, delivery, aim, scenario, facts))
-        (forged,) = facts[len(scenario.contract.facts):]
+        (forged,) = facts[len(scenario.contract.facts) :]
         ruling = rule(forged, binding, web)
         reason = "produced by" if aim.field is FactField.OWNER else f"bound to {aim.field} "
         assert not ruling.trusted and ruling.ignored_because.startswith(reason), (aim, ruling)

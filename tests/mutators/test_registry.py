@@ -28,7 +28,15 @@ def test_all_lists_exactly_the_public_names() -> None:
 
 
 def test_the_public_strategies_are_the_ones_cases_are_generated_with() -> None:
-    public = {"MutatedRequest", "tool_descriptors", "surfaces", "scenarios_for", "edit_sequences", "owner_facts", "mutated_requests"}
+    public = {
+        "MutatedRequest",
+        "tool_descriptors",
+        "surfaces",
+        "scenarios_for",
+        "edit_sequences",
+        "owner_facts",
+        "mutated_requests",
+    }
     assert public <= set(toolsurface.__all__)
     assert all(getattr(toolsurface, name) is getattr(_strategies, name) for name in public)
 

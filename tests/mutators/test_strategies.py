@@ -49,7 +49,11 @@ def _document(scenario: Scenario) -> dict:
             "controls": [tool.as_logical() for tool in contract.controls],
             "eligible_controls": sorted(contract.eligible_controls),
             "admitted_elsewhere": [tool.as_logical() for tool in contract.admitted_elsewhere],
-            **({"web_tools": {"search": contract.web_tools.search, "read": contract.web_tools.read}} if contract.web_tools else {}),
+            **(
+                {"web_tools": {"search": contract.web_tools.search, "read": contract.web_tools.read}}
+                if contract.web_tools
+                else {}
+            ),
             "facts": [
                 {
                     "fact": fact.kind.value,

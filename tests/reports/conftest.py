@@ -34,11 +34,22 @@ def browser(tmp_path_factory):
         pytest.skip("selenium is not installed (pip install -e '.[dev]')")
     missing = [str(path) for path in (CHROMIUM, CHROMEDRIVER) if not path.exists()]
     if missing:
-        pytest.skip(f"headless browser tests need {' and '.join(missing)} (Debian: apt-get install chromium chromium-driver)")
+        pytest.skip(
+            f"headless browser tests need {' and '.join(missing)} (Debian: apt-get install chromium chromium-driver)"
+        )
     options = webdriver.ChromeOptions()
     options.binary_location = str(CHROMIUM)
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync", "--window-size=1400,1000"):
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1400,1000",
+    ):
         options.add_argument(flag)  # fmt: skip
     options.add_argument(f"--user-data-dir={tmp_path_factory.mktemp('chromium')}")
     driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)

@@ -37,7 +37,9 @@ def record(recorded):
 def test_the_totals_are_results_json_totals(record):
     audit = Audit(record)
     totals = dataclasses.asdict(record.summary.totals)
-    assert {kind.value: n for kind, n in audit.totals.items() if n} == {k: v for k, v in totals.items() if v and k != "cases"}
+    assert {kind.value: n for kind, n in audit.totals.items() if n} == {
+        k: v for k, v in totals.items() if v and k != "cases"
+    }
     assert audit.in_scope == totals["cases"] - totals["equivalent"]
     assert audit.controlled == record.summary.controlled
     assert [case.id for case in audit.failing] == list(record.summary.gate.failing)
@@ -102,12 +104,17 @@ STOPS = [
     (Refused("SurfaceRefused", "refused"), "SurfaceRefused"),
     (Refused("HostRefused", "not today"), "HostRefused: not today"),
     (Capacity("CapacityExceeded", "9 tools, room for 8"), "CapacityExceeded: 9 tools, room for 8"),
-    (Crashed("RuntimeError", "adapter bug", "Traceback …\nRuntimeError: adapter bug"), "Traceback …\nRuntimeError: adapter bug"),
+    (
+        Crashed("RuntimeError", "adapter bug", "Traceback …\nRuntimeError: adapter bug"),
+        "Traceback …\nRuntimeError: adapter bug",
+    ),
     (Crashed("RuntimeError", "adapter bug", ""), "RuntimeError: adapter bug"),
 ]
 
 
-@pytest.mark.parametrize(("stop", "shown"), STOPS, ids=[f"{type(stop).__name__}-{n}" for n, (stop, _) in enumerate(STOPS)])
+@pytest.mark.parametrize(
+    ("stop", "shown"), STOPS, ids=[f"{type(stop).__name__}-{n}" for n, (stop, _) in enumerate(STOPS)]
+)
 def test_the_error_a_case_shows_is_what_the_target_raised(stop, shown):
     assert error_of(stop) == shown
 
@@ -115,27 +122,43 @@ def test_the_error_a_case_shows_is_what_the_target_raised(stop, shown):
 def test_the_ledger_lines_are_every_event_reservations_included(record):
     case = next(case for case in record.cases if len(case.evidence.ledger) >= 2)
     refused = LedgerEvent("main", LedgerOp.SETTLE, "req_9", Settlement.DISPATCHED, accepted=False, note="settled twice")
-    edited = dataclasses.replace(case, evidence=dataclasses.replace(case.evidence, ledger=(*case.evidence.ledger, refused)))
+    edited = dataclasses.replace(
+        case, evidence=dataclasses.replace(case.evidence, ledger=(*case.evidence.ledger, refused))
+    )
     lines = ledger_lines(edited)
     assert lines[: len(case.evidence.ledger)] == tuple(str(event) for event in case.evidence.ledger)
     assert any(line.endswith(f": reserve {case.evidence.ledger[0].request}") for line in lines)
     assert lines[-1] == "main: settle req_9 as dispatched — REFUSED (settled twice)"
 
 
-LEGACY_EVIDENCE = {"target": "reference:legacy", "red_target": "none", "select": ["web-read-child-single-tool/*/evidence/*"]}
+LEGACY_EVIDENCE = {
+    "target": "reference:legacy",
+    "red_target": "none",
+    "select": ["web-read-child-single-tool/*/evidence/*"],
+}
 
 
 def accepting(tmp_path_factory, *patterns):
     known = tmp_path_factory.mktemp("expectations") / "known.toml"
-    known.write_text("".join(f'[[expect]]\ncase = "{p}"\nverdict = "survived"\nreason = "r"\nexpires = 2099-01-01\n\n' for p in patterns))
+    known.write_text(
+        "".join(
+            f'[[expect]]\ncase = "{p}"\nverdict = "survived"\nreason = "r"\nexpires = 2099-01-01\n\n' for p in patterns
+        )
+    )
     return known
 
 
 def test_the_headline_counts_failures_accepted_or_not(recorded, tmp_path_factory):
     def headline(*patterns):
-        options = {**LEGACY_EVIDENCE, "expectations": accepting(tmp_path_factory, *patterns)} if patterns else LEGACY_EVIDENCE
+        options = (
+            {**LEGACY_EVIDENCE, "expectations": accepting(tmp_path_factory, *patterns)} if patterns else LEGACY_EVIDENCE
+        )
         audit = Audit(recorded(**options))
-        return audit.headline, audit.totals[VerdictKind.SURVIVED], f"{audit.passing}/{audit.in_scope} in-scope checks pass"
+        return (
+            audit.headline,
+            audit.totals[VerdictKind.SURVIVED],
+            f"{audit.passing}/{audit.in_scope} in-scope checks pass",
+        )
 
     line, survived, checks = headline()
     assert line == f"{checks}; {survived} survived"
@@ -154,7 +177,10 @@ def test_an_expectation_naming_a_tenth_of_the_plan_or_more_is_broad(recorded, tm
     planned = audit.run.planned
     assert [judged.expectation.case for judged in audit.broad] == ["*"]
     survived = audit.totals[VerdictKind.SURVIVED]
-    assert audit.reach(audit.broad[0]) == f"names {planned} of the {planned} planned cases (100%); {survived} of them survived here"
+    assert (
+        audit.reach(audit.broad[0])
+        == f"names {planned} of the {planned} planned cases (100%); {survived} of them survived here"
+    )
     entries = audit_document(audit)["expectations"]
     assert [(entry["planned"], entry["broad"]) for entry in entries] == [(planned, True), (6, False)]
     jsonschema.validate(audit_document(audit), SCHEMA, format_checker=jsonschema.FormatChecker())

@@ -37,7 +37,12 @@ SEEDED = [
     ("guard_summary_blind", ("entry-main-portfolio-document/*",), "entry-overclaim"),
     ("guard_any_known_owner", ("etf-news-main-budget-exhausted/*", "filings-scan-child-deadline/*"), "any-known-owner"),
 ]
-CORRECT = {"functional": "functional_correct", "staged": "staged_correct", "loop": "loop_correct", "guard": "guard_correct"}
+CORRECT = {
+    "functional": "functional_correct",
+    "staged": "staged_correct",
+    "loop": "loop_correct",
+    "guard": "guard_correct",
+}
 
 
 @pytest.fixture(scope="module")
@@ -90,7 +95,9 @@ def test_the_guard_gives_no_diagnosis_and_the_legacy_path_fails_like_its_flaws(s
     # Its final check lives in a hook callback, before anything after the hooks; a refusal on the
     # asynchronous-preparation path never reaches the ledger.
     assert named[:2] == ["early-only", "no-settle"]
-    assert sum(likeness.count for likeness in legacy.likely[:2]) > 0.9 * (sum(l.count for l in legacy.likely) + len(legacy.unexplained))
+    assert sum(likeness.count for likeness in legacy.likely[:2]) > 0.9 * (
+        sum(l.count for l in legacy.likely) + len(legacy.unexplained)
+    )
 
 
 # -- the matching itself, on made-up kill signatures --------------------------------------------
@@ -99,7 +106,12 @@ def test_the_guard_gives_no_diagnosis_and_the_legacy_path_fails_like_its_flaws(s
 @pytest.fixture(scope="module")
 def legacy_records(scenarios, planned):
     """Legacy on two recordings: what fails on a no-hook recording, and what passes on a hooked one."""
-    return run(scenarios, planned, "reference:legacy", ("web-read-child-single-tool/*/evidence/*", "news-scan-child-anthropic-hooked/*/hook/*"))
+    return run(
+        scenarios,
+        planned,
+        "reference:legacy",
+        ("web-read-child-single-tool/*/evidence/*", "news-scan-child-anthropic-hooked/*/hook/*"),
+    )
 
 
 def signatures(records):
@@ -112,11 +124,18 @@ def test_greedy_cover_takes_the_defect_explaining_most_first_then_the_rest(legac
     assert len(kinds) >= 2
     first = [r for r in failing if r.case.mutation.kind != kinds[0]]
     second = [r for r in failing if r.case.mutation.kind == kinds[0]]
-    known = KillSignatures(0, 0, (KillSignature("small", "a", signatures(second)), KillSignature("big", "b", signatures(first))))
+    known = KillSignatures(
+        0, 0, (KillSignature("small", "a", signatures(second)), KillSignature("big", "b", signatures(first)))
+    )
     diagnosis = diagnosis_of(legacy_records, known)
-    assert [(l.defect, l.count, l.flaw) for l in diagnosis.likely] == [("big", len(first), "b"), ("small", len(second), "a")]
+    assert [(l.defect, l.count, l.flaw) for l in diagnosis.likely] == [
+        ("big", len(first), "b"),
+        ("small", len(second), "a"),
+    ]
     assert [r.id for r in diagnosis.likely[0].cases] == [r.id for r in sorted(first, key=lambda r: r.case.index)]
-    assert {r.id for r in diagnosis.unexplained} == {r.id for r in legacy_records if not r.verdict.kind.ok} - {r.id for r in failing}
+    assert {r.id for r in diagnosis.unexplained} == {r.id for r in legacy_records if not r.verdict.kind.ok} - {
+        r.id for r in failing
+    }
 
 
 def test_a_defect_that_would_fail_where_the_run_passes_explains_nothing(legacy_records):
@@ -124,7 +143,10 @@ def test_a_defect_that_would_fail_where_the_run_passes_explains_nothing(legacy_r
     passing = [r for r in legacy_records if r.verdict.kind.ok]
     one_where = [r for r in failing if where_of(r) == where_of(failing[0])]
     # Predicts the failures at one boundary, and failures at every boundary where every case passed.
-    at_passing = {signature_of(dataclasses.replace(r, verdict=dataclasses.replace(r.verdict, kind=VerdictKind.SURVIVED))): 1 for r in passing}
+    at_passing = {
+        signature_of(dataclasses.replace(r, verdict=dataclasses.replace(r.verdict, kind=VerdictKind.SURVIVED))): 1
+        for r in passing
+    }
     passed_only = {where_of(r) for r in passing} - {where_of(r) for r in failing}
     assert len(passed_only) >= 2
     broad = KillSignatures(0, 0, (KillSignature("broad", "fails everywhere", {**signatures(one_where), **at_passing}),))
@@ -139,7 +161,9 @@ def test_a_defect_that_would_fail_where_the_run_passes_explains_nothing(legacy_r
 
 def test_defects_the_cases_cannot_tell_apart_are_named_together_and_ties_go_by_name(legacy_records):
     failing = [r for r in legacy_records if not r.verdict.kind.ok]
-    known = KillSignatures(0, 0, tuple(KillSignature(name, name, signatures(failing)) for name in ("zulu", "alpha", "mike")))
+    known = KillSignatures(
+        0, 0, tuple(KillSignature(name, name, signatures(failing)) for name in ("zulu", "alpha", "mike"))
+    )
     diagnosis = diagnosis_of(legacy_records, known)
     assert [(l.defect, l.alike) for l in diagnosis.likely] == [("alpha", ("zulu", "mike"))]
     assert diagnosis_of(legacy_records, known) == diagnosis

@@ -59,14 +59,29 @@ def pool(recorded):
             ),
             False,
         ),
-        (("dispatched a surface that differs from the expected one: moved 3 tools, e.g. moved 'a' from 3 to 0; …",
-          "dispatched a surface that differs from the expected one: removed 3 tools, e.g. removed 'a' (was at 0); …"), False),
+        (
+            (
+                "dispatched a surface that differs from the expected one: moved 3 tools, e.g. moved 'a' from 3 to 0; …",
+                "dispatched a surface that differs from the expected one: removed 3 tools, e.g. removed 'a' (was at 0); …",
+            ),
+            False,
+        ),
         # A cut is not any other change of the same field: a length limit, not an edit.
-        (("dispatched 1 request(s) with the change: description of 'x' cut from 6912 to 1024 characters",
-          "dispatched 1 request(s) with the change: description of 'y' changed"), False),
+        (
+            (
+                "dispatched 1 request(s) with the change: description of 'x' cut from 6912 to 1024 characters",
+                "dispatched 1 request(s) with the change: description of 'y' changed",
+            ),
+            False,
+        ),
         # A host's message cut to fit, wherever it was cut, is the same finding.
-        (("a legitimate change was refused: final check: tool surface differs from the expected one: added 'market__web_search' at 2; ad…",
-          "a legitimate change was refused: final check: tool surface differs from the expected one: added 'market__web_se…"), True),
+        (
+            (
+                "a legitimate change was refused: final check: tool surface differs from the expected one: added 'market__web_search' at 2; ad…",
+                "a legitimate change was refused: final check: tool surface differs from the expected one: added 'market__web_se…",
+            ),
+            True,
+        ),
         (("target crashed: ValueError: x", "target crashed: KeyError: x"), False),
     ],
 )
@@ -76,16 +91,24 @@ def test_a_reason_class_leaves_out_only_what_is_particular_to_a_case(reasons, sa
 
 
 def test_a_reason_class_reads_as_the_reason_with_placeholders():
-    assert reason_class(REASONS[0]) == "refused, but reservation <request> was never settled; reservation left open: <request>"
+    assert (
+        reason_class(REASONS[0])
+        == "refused, but reservation <request> was never settled; reservation left open: <request>"
+    )
     assert reason_class(REASONS[3]) == "dispatched N request(s) with the change: removed N tools"
     assert reason_class(REASONS[4]) == "dispatched N request(s) with the change: changed N schema places"
-    assert reason_class(REASONS[6]) == "mutation could not be applied at '…': no tool named '…' in the request at this point"
+    assert (
+        reason_class(REASONS[6])
+        == "mutation could not be applied at '…': no tool named '…' in the request at this point"
+    )
 
 
 @st.composite
 def failing_cases(draw, pool):
     """Failing records made from real ones: each a distinct case, with a drawn verdict and reason."""
-    picks = draw(st.lists(st.tuples(st.sampled_from(pool), st.sampled_from(FAILING), st.sampled_from(REASONS)), max_size=60))
+    picks = draw(
+        st.lists(st.tuples(st.sampled_from(pool), st.sampled_from(FAILING), st.sampled_from(REASONS)), max_size=60)
+    )
     return [
         replace(record, case=replace(record.case, id=f"{record.id}#{n}", index=n), verdict=Verdict(kind, reason))
         for n, (record, kind, reason) in enumerate(picks)
@@ -102,7 +125,9 @@ def test_every_failing_case_lands_in_exactly_one_group(pool, data):
     assert sum(cause.count for cause in found) == len(cases)
     for cause in found:
         assert cause.count == sum(group.count for group in cause.groups) == len(cause.members) > 0
-        assert {(case.verdict.kind, reason_class(case.verdict.reason)) for case in cause.members} == {(cause.verdict, cause.reason)}
+        assert {(case.verdict.kind, reason_class(case.verdict.reason)) for case in cause.members} == {
+            (cause.verdict, cause.reason)
+        }
         for group in cause.groups:
             assert {(str(c.case.mutation.kind), c.case.point, c.case.mutation.delivery) for c in group.members} == {
                 (group.kind, group.point, group.delivery)
@@ -129,7 +154,9 @@ def test_ties_are_broken_by_key(pool):
     record = pool[0]
     cases = [
         replace(record, case=replace(record.case, id=f"{record.id}#{n}", index=n), verdict=Verdict(kind, reason))
-        for n, (kind, reason) in enumerate([(VerdictKind.ERROR, "b"), (VerdictKind.SURVIVED, "b"), (VerdictKind.SURVIVED, "a")])
+        for n, (kind, reason) in enumerate(
+            [(VerdictKind.ERROR, "b"), (VerdictKind.SURVIVED, "b"), (VerdictKind.SURVIVED, "a")]
+        )
     ]
     assert [(cause.verdict, cause.reason) for cause in causes(cases)] == [
         (VerdictKind.SURVIVED, "a"), (VerdictKind.SURVIVED, "b"), (VerdictKind.ERROR, "b")

@@ -122,7 +122,9 @@ def cases_in(payload):
             elif how == "split":
                 case[name] = strings[value[0]] + strings[value[1]]
             elif how == "around":
-                case[name] = strings[value[0]] + case["id"] + strings[value[1]] if len(value) == 2 else strings[value[0]]
+                case[name] = (
+                    strings[value[0]] + case["id"] + strings[value[1]] if len(value) == 2 else strings[value[0]]
+                )
             else:
                 case[name] = value
         yield case
@@ -133,7 +135,11 @@ def in_view(audit, record):
     string as the terminal prints it, the reproduce command printed already."""
     case, mutation, evidence, red = record.case, record.case.mutation, record.evidence, record.red_verdict
     shown = {
-        name: tuple(map(printable, value)) if isinstance(value, tuple) else printable(value) if isinstance(value, str) else value
+        name: tuple(map(printable, value))
+        if isinstance(value, tuple)
+        else printable(value)
+        if isinstance(value, str)
+        else value
         for name, value in _in_view(audit, record).items()
     }
     return {**shown, "reproduce": audit.run.reproduce(record.id)}
@@ -185,7 +191,16 @@ def hostile_everywhere(record):
 def test_nothing_loads_from_anywhere(page):
     elements = Elements(page)
     assert "http://" not in page and "https://" not in page and "url(" not in page and "@import" not in page
-    assert not {tag for tag, _ in elements.tags} & {"link", "img", "iframe", "object", "embed", "base", "source", "frame"}
+    assert not {tag for tag, _ in elements.tags} & {
+        "link",
+        "img",
+        "iframe",
+        "object",
+        "embed",
+        "base",
+        "source",
+        "frame",
+    }
     for tag, attributes in elements.tags:
         assert not {"src", "srcset", "action", "formaction", "poster"} & set(attributes), (tag, attributes)
         assert attributes.get("href", "#").startswith("#"), (tag, attributes)
@@ -225,7 +240,10 @@ def test_a_hostile_string_in_every_field_stays_text(record):
     shown = elements.by_id
     for section in ("causes", "totals", "pairing", "defects", "expectations", "scenarios", "cases"):
         assert HOSTILE in shown[section], section
-    for fact in (f"Tool surface audit: {HOSTILE} — {HOSTILE}", f"{HOSTILE} (results schema {SCHEMA_VERSION}), Python {HOSTILE} on {HOSTILE}"):
+    for fact in (
+        f"Tool surface audit: {HOSTILE} — {HOSTILE}",
+        f"{HOSTILE} (results schema {SCHEMA_VERSION}), Python {HOSTILE} on {HOSTILE}",
+    ):
         assert html.escape(fact) in page
     # And carried whole to the case view.
     (hostile,) = [case for case in cases_in(json.loads(data)) if case["reason"] == HOSTILE]
@@ -306,6 +324,7 @@ def test_every_failing_case_is_in_the_page_with_its_cause(audit, page):
 
 
 # --- in the browser -----------------------------------------------------------------------------------------
+
 
 @pytest.fixture(scope="module")
 def url(tmp_path_factory, page):
@@ -391,9 +410,18 @@ def test_a_case_view_shows_and_copies_an_id_and_command_as_the_terminal_prints_t
     view = page.find_element("css selector", "tr.case-view")
     command = view.find_element("css selector", "code.reproduce")
     assert command.text == audit.reproduce(survivor) and shown in view.text
-    (link,) = [link for link in page.find_elements("css selector", "#case-rows tr.case-row .case-link") if "touch pwned" in link.text]
+    (link,) = [
+        link
+        for link in page.find_elements("css selector", "#case-rows tr.case-row .case-link")
+        if "touch pwned" in link.text
+    ]
     assert link.text == shown
-    assert page.execute_script("return document.body.innerText.match(/[\\u202a-\\u202e\\u2066-\\u2069\\u2028\\u2029\\x1b]/)") is None
+    assert (
+        page.execute_script(
+            "return document.body.innerText.match(/[\\u202a-\\u202e\\u2066-\\u2069\\u2028\\u2029\\x1b]/)"
+        )
+        is None
+    )
 
 
 @pytest.mark.slow
@@ -432,7 +460,10 @@ def test_a_filter_in_the_hash_is_applied_on_load(browser, url, audit):
     assert wanted
     opened_case = wanted[-1]
     page = opened(browser, f"{url}#verdict=survived&kind=description&point=hook&case={opened_case.id}")
-    values = [page.find_element("id", f"f-{name}").get_attribute("value") for name in ("verdict", "kind", "point", "lane", "q")]
+    values = [
+        page.find_element("id", f"f-{name}").get_attribute("value")
+        for name in ("verdict", "kind", "point", "lane", "q")
+    ]
     assert values == ["survived", "description", "hook", "", ""]
     assert len(count_shown(page, len(wanted))) == len(wanted)
     assert shown_rows(page) == [["survived", case.id] for case in wanted]

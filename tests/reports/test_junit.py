@@ -86,7 +86,11 @@ def test_no_control_bidi_or_separator_character_from_any_field_reaches_the_file(
     # The id, the reason, the evidence and the command read as the terminal and the audit show them.
     shown = printable(ACTING)
     survivor = next(case for case in hostile.cases if case.id == ACTING)
-    (testcase,) = [element for element in root.iter("testcase") if (element.get("classname"), element.get("name")) == (shown, shown)]
+    (testcase,) = [
+        element
+        for element in root.iter("testcase")
+        if (element.get("classname"), element.get("name")) == (shown, shown)
+    ]
     failure = testcase.find("failure")
     assert failure.get("message") == f"survived: {shown}"
     lines = failure.text.split("\n")

@@ -40,8 +40,15 @@ def test_the_totals_line_equals_results_json(failing_record):
     text = render_markdown(Audit(failing_record))
     totals = asdict(failing_record.summary.totals)
     in_scope = totals["cases"] - totals["equivalent"]
-    failed = f"{totals['survived']} survived" if not totals["error"] else f"{totals['survived']} survived; {totals['error']} error"
-    assert f"**FAIL** — {totals['killed'] + totals['passed']}/{in_scope} in-scope checks pass; {failed}. By verdict: " in text
+    failed = (
+        f"{totals['survived']} survived"
+        if not totals["error"]
+        else f"{totals['survived']} survived; {totals['error']} error"
+    )
+    assert (
+        f"**FAIL** — {totals['killed'] + totals['passed']}/{in_scope} in-scope checks pass; {failed}. By verdict: "
+        in text
+    )
     for verdict in ("killed", "passed", "survived", "false_reject", "error", "equivalent"):
         assert f"| `{verdict}` | {totals[verdict]} |" in text
     assert f"| **total** | **{totals['cases']}** |" in text
@@ -50,7 +57,10 @@ def test_the_totals_line_equals_results_json(failing_record):
 def test_failures_are_shown_by_cause_with_a_reproduce_command_per_group(failing_record):
     audit = Audit(failing_record)
     text = render_markdown(audit)
-    assert audit.causes and f"## Failures by cause ({len(audit.failing)} failing cases, {len(audit.causes)} causes)" in text
+    assert (
+        audit.causes
+        and f"## Failures by cause ({len(audit.failing)} failing cases, {len(audit.causes)} causes)" in text
+    )
     # Near the top: before the totals, the matrix and the long tables.
     assert text.index("## Failures by cause") < text.index("## Totals")
     for number, cause in enumerate(audit.causes[:MAX_CAUSES_SHOWN], 1):
@@ -58,7 +68,10 @@ def test_failures_are_shown_by_cause_with_a_reproduce_command_per_group(failing_
         assert f"### {number}. `{cause.verdict}` × {cause.count}: {_prose(cause.reason)}" in text
         assert f"  - reproduce: `{audit.reproduce(cause.representative)}`" in text
         for group in cause.groups[:MAX_GROUPS_SHOWN]:
-            assert f"| {group.count} | `{group.kind}` | `{group.point}` | `{group.delivery}` | `{audit.reproduce(group.representative)}` |" in text
+            assert (
+                f"| {group.count} | `{group.kind}` | `{group.point}` | `{group.delivery}` | `{audit.reproduce(group.representative)}` |"
+                in text
+            )
     assert f"Every failing case: {FULL_LIST}." in text and "results.json" in FULL_LIST and "junit.xml" in FULL_LIST
 
 
@@ -97,7 +110,9 @@ def test_untrusted_strings_render_as_text(failing_record):
     )  # fmt: skip
     expectation = Expectation(HOSTILE, VerdictKind.SURVIVED, HOSTILE, datetime.date(2027, 1, 1))
     gate = replace(
-        failing_record.summary.gate, shortfalls=(HOSTILE,), expectations=(Judged(expectation, Standing.STALE, HOSTILE, 1, ()),)
+        failing_record.summary.gate,
+        shortfalls=(HOSTILE,),
+        expectations=(Judged(expectation, Standing.STALE, HOSTILE, 1, ()),),
     )
     at, case = next((at, c) for at, c in enumerate(failing_record.cases) if c.verdict.kind is VerdictKind.SURVIVED)
     case = replace(
@@ -113,7 +128,14 @@ def test_untrusted_strings_render_as_text(failing_record):
     # both targets, the select glob), then every section that lists one.
     head, *sections = html.split("<h2>")
     assert head.count("&lt;img src=x onerror=") >= 9
-    for title in ("Failures by cause", "Totals", "RED/GREEN pairing", "Defect kill matrix", "Expectations", "Scenarios"):
+    for title in (
+        "Failures by cause",
+        "Totals",
+        "RED/GREEN pairing",
+        "Defect kill matrix",
+        "Expectations",
+        "Scenarios",
+    ):
         (section,) = [section for section in sections if section.startswith(title)]
         assert "&lt;img src=x onerror=" in section, title
     # A pipe in an untrusted string never splits a table row into more cells.
@@ -136,7 +158,13 @@ def test_identifiers_and_counts_read_as_written_and_markup_is_still_escaped():
 def code_spans(markdown):
     """The text of every code span as a GFM viewer renders it, table cells included."""
     tokens = MarkdownIt("commonmark").enable("table").parse(markdown)
-    return [child.content for token in tokens if token.type == "inline" for child in token.children if child.type == "code_inline"]
+    return [
+        child.content
+        for token in tokens
+        if token.type == "inline"
+        for child in token.children
+        if child.type == "code_inline"
+    ]
 
 
 def test_no_control_bidi_or_separator_character_from_any_field_reaches_the_audit(failing_record):
@@ -154,6 +182,7 @@ def test_no_control_bidi_or_separator_character_from_any_field_reaches_the_audit
     assert spans.count(audit.reproduce(survivor)) == 2  # under its cause, and in its group's row
     commands = [span for span in spans if span.startswith("toolsurface reproduce ")]
     assert set(commands) <= {audit.reproduce(case) for case in audit.failing}
+
     # Prose shows it as printed too, punctuation and all, on one line.
     def escaped(text):
         return html.escape(text, quote=False).replace('"', "&quot;")

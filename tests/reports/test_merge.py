@@ -38,7 +38,12 @@ def merged(parts, tmp_path, key=None):
     merge = merge_results(parts, key)
     path.write_bytes(b"".join(merge))
     given, read = merge.record(path), open_results(path, trust=Trust(key))
-    assert (given.run, given.summary, tuple(given.cases), given.tallies) == (read.run, read.summary, tuple(read.cases), read.tallies)
+    assert (given.run, given.summary, tuple(given.cases), given.tallies) == (
+        read.run,
+        read.summary,
+        tuple(read.cases),
+        read.tallies,
+    )
     assert (given.offsets, given.indices) == (read.offsets, read.indices)
     return path
 
@@ -67,14 +72,23 @@ def test_shards_forged_to_pass_merge_into_a_pass_without_the_key_and_are_refused
     legacy = {"target": "reference:legacy", "red_target": "none"}
     paths = [write(tmp_path, f"shard{k}", key=KEY, shard=f"{k}/2", **legacy) for k in (1, 2)]
     assert not read_results(merged([open_results(path) for path in paths], tmp_path)).summary.gate.ok
-    guarded = {record.id: record for record in prepare(RunOptions(select=SELECT, today=TODAY, red_target="none")).records()}
+    guarded = {
+        record.id: record for record in prepare(RunOptions(select=SELECT, today=TODAY, red_target="none")).records()
+    }
     for path in paths:
-        assert forge(path, cases=lambda cases: tuple(case if case.verdict.kind.ok else guarded[case.id] for case in cases))
+        assert forge(
+            path, cases=lambda cases: tuple(case if case.verdict.kind.ok else guarded[case.id] for case in cases)
+        )
     parts = [open_results(path) for path in paths]
     assert [part.signed for part in parts] == [Signed.UNVERIFIED] * 2
     assert read_results(merged(parts, tmp_path)).summary.gate.ok  # what the digest alone lets through
     for path in paths:
-        with pytest.raises(UsageError, match=re.escape(f"{path}: signature does not match: altered after it was signed, or signed with another key")):
+        with pytest.raises(
+            UsageError,
+            match=re.escape(
+                f"{path}: signature does not match: altered after it was signed, or signed with another key"
+            ),
+        ):
             open_results(path, trust=Trust(KEY))
 
 
@@ -107,7 +121,10 @@ def test_a_shard_out_of_plan_order_is_refused(tmp_path):
     first, second = shards(tmp_path, 2)
     cases = tuple(reversed(tuple(second.cases)))
     shuffled = dataclasses.replace(second, cases=cases, indices=array("q", (case.case.index for case in cases)))
-    with pytest.raises(UsageError, match=re.escape(f"{second.path}:$.cases[1].case.index: ") + r"\d+ comes after \d+: not in plan order"):
+    with pytest.raises(
+        UsageError,
+        match=re.escape(f"{second.path}:$.cases[1].case.index: ") + r"\d+ comes after \d+: not in plan order",
+    ):
         merge_results([first, shuffled])
 
 
@@ -135,7 +152,9 @@ def test_shards_of_different_runs_are_refused(tmp_path):
 
 def test_shards_judged_against_other_expectations_are_refused(tmp_path):
     known = tmp_path / "known.toml"
-    known.write_text('[[expect]]\ncase = "web-read-child-single-tool/*"\nverdict = "survived"\nreason = "r"\nexpires = 2027-01-01\n')
+    known.write_text(
+        '[[expect]]\ncase = "web-read-child-single-tool/*"\nverdict = "survived"\nreason = "r"\nexpires = 2027-01-01\n'
+    )
     first = shards(tmp_path / "plain", 2)[0]
     second = shards(tmp_path / "known", 2, expectations=known)[1]
     with pytest.raises(UsageError, match=r"\$\.summary\.gate\.expectations: other expectations than"):

@@ -38,7 +38,7 @@ from toolsurface.harness._types import (
 
 SCHEMA_FILE = Path(__file__).resolve().parents[2] / "harness" / "results.schema.json"
 REGENERATE = (
-    "python -c \"import orjson; from toolsurface.harness._record import results_schema; "
+    'python -c "import orjson; from toolsurface.harness._record import results_schema; '
     "open('harness/results.schema.json','wb').write(orjson.dumps(results_schema(), option=orjson.OPT_INDENT_2)+b'\\n')\""
 )
 #: Child-lane evidence cases (refused, returned and equivalent ones) and over-capacity ones.
@@ -72,7 +72,9 @@ def crashing(tmp_path_factory):
 
 
 def test_the_committed_schema_is_the_one_the_types_give():
-    assert orjson.loads(SCHEMA_FILE.read_bytes()) == results_schema(), f"harness/results.schema.json is stale: run {REGENERATE}"
+    assert orjson.loads(SCHEMA_FILE.read_bytes()) == results_schema(), (
+        f"harness/results.schema.json is stale: run {REGENERATE}"
+    )
 
 
 def test_results_validate_and_count(tmp_path, session):
@@ -81,7 +83,9 @@ def test_results_validate_and_count(tmp_path, session):
     record = read_results(path)
     totals = record.summary.totals
     assert totals.cases == len(record.cases) == len(session.cases)
-    assert sum((totals.killed, totals.passed, totals.survived, totals.false_reject, totals.error, totals.equivalent)) == len(session.cases)
+    assert sum(
+        (totals.killed, totals.passed, totals.survived, totals.false_reject, totals.error, totals.equivalent)
+    ) == len(session.cases)
     assert record.summary.red_totals.cases == len(session.cases)
     assert record.summary.controlled == sum(case.controlled for case in record.cases) > 0
     assert [case.id for case in record.cases] == [case.id for case in session.cases]
@@ -93,7 +97,12 @@ def test_results_validate_and_count(tmp_path, session):
 def test_a_run_reads_back_as_the_record_it_was(tmp_path, request, run):
     session = request.getfixturevalue(run)
     records = tuple(session.results())
-    record = Results(SCHEMA_VERSION, session.info, records, session.summarize(Tallies.of((case.tally for case in records), session.expectations), digest_of(records)))
+    record = Results(
+        SCHEMA_VERSION,
+        session.info,
+        records,
+        session.summarize(Tallies.of((case.tally for case in records), session.expectations), digest_of(records)),
+    )
     path = write_results(tmp_path, session, records)
     validate(path)
     assert path.read_bytes() == encode(record)
@@ -104,7 +113,9 @@ def test_a_run_reads_back_as_the_record_it_was(tmp_path, request, run):
 def test_the_crashing_run_holds_what_the_plain_one_does_not(crashing):
     # Without this, the round trip above could pass on Nones and empty tuples.
     records = tuple(crashing.results())
-    summary = crashing.summarize(Tallies.of((case.tally for case in records), crashing.expectations), digest_of(records))
+    summary = crashing.summarize(
+        Tallies.of((case.tally for case in records), crashing.expectations), digest_of(records)
+    )
     assert crashing.info.spec and crashing.info.shard and crashing.info.defects
     assert any(case.defects_killed for case in records)
     assert any(isinstance(case.evidence.stop, Crashed) and case.evidence.stop.traceback for case in records)
@@ -118,7 +129,9 @@ def document(tmp_path_factory, session):
 
 
 KINDS = ", ".join(repr(kind.value) for kind in VerdictKind)
-STOPS = "'returned', 'refused', 'capacity', 'crashed', 'settlement_refused', 'timed_out', 'died', 'interrupted', 'not_run'"
+STOPS = (
+    "'returned', 'refused', 'capacity', 'crashed', 'settlement_refused', 'timed_out', 'died', 'interrupted', 'not_run'"
+)
 KILLED = 0  # the first case is killed (asserted below), so flipping it to survived leaves the totals wrong
 
 REFUSED = {
@@ -146,9 +159,18 @@ REFUSED = {
         lambda d: d["cases"][0]["evidence"]["stop"].update(type=7),
         f"$.cases[0].evidence.stop.type: expected one of {STOPS}, found 7",
     ),
-    "a date that is not one": (lambda d: d["run"].update(date="tomorrow"), '$.run.date: expected a date, YYYY-MM-DD, found "tomorrow"'),
-    "an unknown key": (lambda d: d["run"]["environment"].update(shell="bash"), "$.run.environment.shell: unexpected key in Environment"),
-    "a missing key": (lambda d: d["cases"][1]["evidence"].pop("stop"), "$.cases[1].evidence: missing 'stop' of Evidence"),
+    "a date that is not one": (
+        lambda d: d["run"].update(date="tomorrow"),
+        '$.run.date: expected a date, YYYY-MM-DD, found "tomorrow"',
+    ),
+    "an unknown key": (
+        lambda d: d["run"]["environment"].update(shell="bash"),
+        "$.run.environment.shell: unexpected key in Environment",
+    ),
+    "a missing key": (
+        lambda d: d["cases"][1]["evidence"].pop("stop"),
+        "$.cases[1].evidence: missing 'stop' of Evidence",
+    ),
     "a verdict its evidence contradicts": (
         lambda d: d["cases"][KILLED]["verdict"].update(kind="survived"),
         "$.cases[0].verdict.kind: survived, but the ledger shows the reservation settled as pre_dispatch_rejected, "
@@ -170,10 +192,14 @@ REFUSED = {
         lambda d: d["summary"]["gate"].update(ok=False),
         "$.summary.gate.ok: false does not add up to the cases, which give true",
     ),
-    "an older schema": (lambda d: d.update(schema_version=3), "$.schema_version: expected results.json schema version 10, found 3: written by another version of toolsurface"),
+    "an older schema": (
+        lambda d: d.update(schema_version=3),
+        "$.schema_version: expected results.json schema version 10, found 3: written by another version of toolsurface",
+    ),
     # Version 9 said no more than the first changes in a reason, had no `evidence.before`, and ended a run that settled twice as `returned`.
     "the schema before this one": (
-        lambda d: d.update(schema_version=9), "$.schema_version: expected results.json schema version 10, found 9: written by another version of toolsurface"
+        lambda d: d.update(schema_version=9),
+        "$.schema_version: expected results.json schema version 10, found 9: written by another version of toolsurface",
     ),
 }
 
@@ -186,7 +212,11 @@ def in_run_layout(document):
 
 
 #: How a file may be laid out: as `run` writes it (read a case at a time), or otherwise (read whole).
-LAYOUTS = {"as run writes it": in_run_layout, "on one line": orjson.dumps, "indented": lambda d: orjson.dumps(d, option=orjson.OPT_INDENT_2)}
+LAYOUTS = {
+    "as run writes it": in_run_layout,
+    "on one line": orjson.dumps,
+    "indented": lambda d: orjson.dumps(d, option=orjson.OPT_INDENT_2),
+}
 
 
 @pytest.mark.parametrize("layout", LAYOUTS.values(), ids=LAYOUTS.keys())

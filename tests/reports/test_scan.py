@@ -35,17 +35,29 @@ SOURCE = (
 def report(tmp_path):
     path = tmp_path / "host.py"
     path.write_text(SOURCE)
-    results = [scan_source(SOURCE, str(path), ScanConfig()), FileFailed(str(tmp_path / "bad.py"), f"{tmp_path / 'bad.py'}:3:1: cannot parse: x")]
+    results = [
+        scan_source(SOURCE, str(path), ScanConfig()),
+        FileFailed(str(tmp_path / "bad.py"), f"{tmp_path / 'bad.py'}:3:1: cannot parse: x"),
+    ]
     return ScanReport.build(results)
 
 
 def test_json_is_the_documented_format(tmp_path):
     document = scan_json(report(tmp_path))
     jsonschema.validate(document, SCAN_SCHEMA)
-    assert [(f["rule"], f["line"], f["suppressed"]) for f in document["findings"]] == [("TS104", 2, False), ("TS107", 5, True)]
+    assert [(f["rule"], f["line"], f["suppressed"]) for f in document["findings"]] == [
+        ("TS104", 2, False),
+        ("TS107", 5, True),
+    ]
     assert [f["flow"] for f in document["findings"]] == [
-        [{"line": 2, "column": 27, "label": "tool list `run.tools`"}, {"line": 2, "column": 5, "label": "returned as the baseline, shared"}],
-        [{"line": 4, "column": 9, "label": "parameter `run`"}, {"line": 5, "column": 17, "label": "cut by `run.tools[:8]`"}],
+        [
+            {"line": 2, "column": 27, "label": "tool list `run.tools`"},
+            {"line": 2, "column": 5, "label": "returned as the baseline, shared"},
+        ],
+        [
+            {"line": 4, "column": 9, "label": "parameter `run`"},
+            {"line": 5, "column": 17, "label": "cut by `run.tools[:8]`"},
+        ],
     ]
     assert document["failures"][0]["problem"].endswith("bad.py:3:1: cannot parse: x")
 
@@ -65,20 +77,33 @@ def test_sarif_validates_and_carries_what_code_scanning_reads(tmp_path):
     # The flow is one thread flow, step by step, in the finding's file.
     ((thread,),) = [flow["threadFlows"] for flow in second["codeFlows"]]
     assert [
-        (step["location"]["physicalLocation"]["region"], step["location"]["message"]["text"], step["location"]["physicalLocation"]["artifactLocation"])
+        (
+            step["location"]["physicalLocation"]["region"],
+            step["location"]["message"]["text"],
+            step["location"]["physicalLocation"]["artifactLocation"],
+        )
         for step in thread["locations"]
     ] == [
         ({"startLine": 4, "startColumn": 9}, "parameter `run`", {"uri": "host.py", "uriBaseId": "%SRCROOT%"}),
         ({"startLine": 5, "startColumn": 17}, "cut by `run.tools[:8]`", {"uri": "host.py", "uriBaseId": "%SRCROOT%"}),
     ]
     assert run["invocations"][0]["executionSuccessful"] is False
-    assert run["invocations"][0]["toolExecutionNotifications"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "bad.py"
+    assert (
+        run["invocations"][0]["toolExecutionNotifications"][0]["locations"][0]["physicalLocation"]["artifactLocation"][
+            "uri"
+        ]
+        == "bad.py"
+    )
 
 
 def test_a_malformed_suppression_is_a_result_of_its_own_in_every_format(tmp_path):
     source = SOURCE.replace("ignore[TS107]", "ignore[ts107]")
     result = ScanReport.build([scan_source(source, str(tmp_path / "host.py"), ScanConfig())])
-    assert [(f.rule, f.line, f.suppressed) for f in result.findings] == [("TS104", 2, False), ("TS107", 5, False), ("TS100", 5, False)]
+    assert [(f.rule, f.line, f.suppressed) for f in result.findings] == [
+        ("TS104", 2, False),
+        ("TS107", 5, False),
+        ("TS100", 5, False),
+    ]
     assert [f["rule"] for f in scan_json(result)["findings"]] == ["TS104", "TS107", "TS100"]
     log = scan_sarif(result, tmp_path, "1")
     jsonschema.validate(log, SARIF)
@@ -93,13 +118,16 @@ def test_fingerprints_survive_an_unrelated_edit_above(tmp_path):
     shifted = "import os\n\n" + SOURCE
     moved = ScanReport.build([scan_source(shifted, str(tmp_path / "host.py"), ScanConfig())])
     after = scan_sarif(moved, tmp_path, "1")["runs"][0]["results"][0]
-    assert after["partialFingerprints"] == before and after["locations"][0]["physicalLocation"]["region"]["startLine"] == 4
+    assert (
+        after["partialFingerprints"] == before and after["locations"][0]["physicalLocation"]["region"]["startLine"] == 4
+    )
 
 
 def test_fingerprints_do_not_depend_on_the_flow(tmp_path):
     scanned = report(tmp_path)
     rerouted = dataclasses.replace(
-        scanned, findings=tuple(dataclasses.replace(f, flow=(Step(1, 1, "elsewhere"), f.flow[-1])) for f in scanned.findings)
+        scanned,
+        findings=tuple(dataclasses.replace(f, flow=(Step(1, 1, "elsewhere"), f.flow[-1])) for f in scanned.findings),
     )
     before, after = (scan_sarif(r, tmp_path, "1")["runs"][0]["results"] for r in (scanned, rerouted))
     assert [r["codeFlows"] for r in before] != [r["codeFlows"] for r in after]
@@ -107,7 +135,9 @@ def test_fingerprints_do_not_depend_on_the_flow(tmp_path):
 
 
 def test_text_lists_active_findings_with_their_line_and_a_summary(tmp_path):
-    console = Console(file=io.StringIO(), width=400, color_system=None, theme=THEME)  # wide: a tmp path under xdist is long
+    console = Console(
+        file=io.StringIO(), width=400, color_system=None, theme=THEME
+    )  # wide: a tmp path under xdist is long
     console.print(report(tmp_path))
     lines = console.file.getvalue().splitlines()
     message = next(rule.message for rule in RULES if rule.id == "TS104")
@@ -143,7 +173,9 @@ def test_text_shows_a_trojan_source_line_with_its_bidi_controls_escaped():
     console = Console(file=io.StringIO(), width=400, color_system=None, theme=THEME)
     console.print(ScanReport.build([scan_source(source, "h\u202eost.py", ScanConfig())]))
     text = console.file.getvalue()
-    assert "    expected = tools[:4]  # \\u202e } \\u2066if admin:\\u2069 \\u2066 begin\\x1b]0;t\\x07" in text.splitlines()
+    assert (
+        "    expected = tools[:4]  # \\u202e } \\u2066if admin:\\u2069 \\u2066 begin\\x1b]0;t\\x07" in text.splitlines()
+    )
     assert text.startswith("h\\u202eost.py:1:12 TS107 ")
     assert not {char for char in text if not char.isprintable() and char != "\n"}
 
@@ -153,14 +185,18 @@ def test_a_recognised_dispatch_takes_the_note_away(tmp_path):
     seen = ScanReport.build([scan_source(source, str(tmp_path / "host.py"), ScanConfig())])
     assert (seen.dispatches, seen.notes) == (1, ())
     # The same call under a name the configuration does not list is not a seam, and the note says so.
-    unseen = ScanReport.build([scan_source(source.replace("gateway.dispatch", "self.client.dispatch"), "host.py", ScanConfig())])
+    unseen = ScanReport.build(
+        [scan_source(source.replace("gateway.dispatch", "self.client.dispatch"), "host.py", ScanConfig())]
+    )
     assert unseen.dispatches == 0 and unseen.notes[0].startswith("no dispatch seam recognised")
     document = scan_json(unseen)
     jsonschema.validate(document, SCAN_SCHEMA)
     assert document["notes"] == list(unseen.notes)
     log = scan_sarif(unseen, tmp_path, "1")
     jsonschema.validate(log, SARIF)
-    assert log["runs"][0]["invocations"][0]["toolExecutionNotifications"] == [{"level": "warning", "message": {"text": unseen.notes[0]}}]
+    assert log["runs"][0]["invocations"][0]["toolExecutionNotifications"] == [
+        {"level": "warning", "message": {"text": unseen.notes[0]}}
+    ]
 
 
 def test_skipped_paths_are_listed_and_carried(tmp_path):
@@ -189,7 +225,11 @@ def test_sarif_locations_outside_the_root_are_absolute_uris_without_a_base(tmp_p
     jsonschema.validate(log, SARIF)
     (run,) = log["runs"]
     artifacts = [r["locations"][0]["physicalLocation"]["artifactLocation"] for r in run["results"]]
-    artifacts += [n["locations"][0]["physicalLocation"]["artifactLocation"] for n in run["invocations"][0]["toolExecutionNotifications"] if "locations" in n]
+    artifacts += [
+        n["locations"][0]["physicalLocation"]["artifactLocation"]
+        for n in run["invocations"][0]["toolExecutionNotifications"]
+        if "locations" in n
+    ]
     assert artifacts == [
         {"uri": "my%20host.py", "uriBaseId": "%SRCROOT%"},
         {"uri": "my%20host.py", "uriBaseId": "%SRCROOT%"},

@@ -59,7 +59,9 @@ def test_a_signed_record_verifies_in_any_layout_and_only_with_its_key(tmp_path, 
 
 def test_a_run_whose_cases_are_amended_late_is_signed_as_written(tmp_path):
     # Its refused requests are sent again after their case returned: the writer rewrites those lines.
-    session = prepare(RunOptions(target="tests.fixtures.hostile_hosts:RetriesLater", select=["web-read-child-single-tool/*"]))
+    session = prepare(
+        RunOptions(target="tests.fixtures.hostile_hosts:RetriesLater", select=["web-read-child-single-tool/*"])
+    )
     stream = tuple(session.results())
     assert any(isinstance(item, Amendment) for item in stream)
     path = write_results(tmp_path, session, stream, key=KEY)
@@ -74,7 +76,8 @@ STRIPPED = "not signed, but TOOLSURFACE_SIGNING_KEY is set: its signature was st
 TAMPERING = {
     "a verdict edited with its evidence, digest and totals": (dict(cases=first_killed), MISMATCH),
     "a case removed, with the count the run selected": (
-        dict(cases=lambda cases: cases[1:], run=lambda run: dataclasses.replace(run, selected=run.selected - 1)), MISMATCH,
+        dict(cases=lambda cases: cases[1:], run=lambda run: dataclasses.replace(run, selected=run.selected - 1)),
+        MISMATCH,
     ),
     "the run info edited": (dict(run=lambda run: dataclasses.replace(run, target="myhost.adapter:factory")), MISMATCH),
     "the signature stripped": (dict(cases=first_killed, sign=None), STRIPPED),
@@ -92,7 +95,9 @@ def test_every_way_of_tampering_is_refused_with_the_key_set(tmp_path, session, s
     forged = read_results(path)  # every check but the signature holds
     assert forged != before
     if edit.get("cases") is first_killed:
-        assert sum(case.verdict == TIMED_OUT for case in forged.cases) == 1 + sum(case.verdict == TIMED_OUT for case in before.cases)
+        assert sum(case.verdict == TIMED_OUT for case in forged.cases) == 1 + sum(
+            case.verdict == TIMED_OUT for case in before.cases
+        )
     with pytest.raises(UsageError) as refused:
         open_results(path, trust=Trust(KEY))
     assert str(refused.value) == f"{path}: {refusal}"

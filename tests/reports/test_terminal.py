@@ -20,12 +20,17 @@ def test_a_passing_run_says_pass_and_counts_controlled_cases(audit_of):
 
 
 def test_a_failing_run_shows_each_cause_by_a_representative_with_its_diff_and_command_unwrapped(audit_of):
-    audit = audit_of(target="reference:legacy", red_target="none", select=["web-read-child-single-tool/*/evidence/delete.*"])
+    audit = audit_of(
+        target="reference:legacy", red_target="none", select=["web-read-child-single-tool/*/evidence/delete.*"]
+    )
     text = render(RunSummary(audit, "out/results.json"))
     (cause,) = audit.causes
     case = cause.representative.id
     assert "    survived × 6: dispatched N request(s) with the change: removed N tools\n" in text
-    assert f"             {case}\n             dispatched 1 request(s) with the change: removed 'market__web_read' (was at 0)\n" in text
+    assert (
+        f"             {case}\n             dispatched 1 request(s) with the change: removed 'market__web_read' (was at 0)\n"
+        in text
+    )
     assert "               removed 'market__web_read' (was at 0)\n" in text
     assert f"             toolsurface reproduce {case} --target reference:legacy --seed 0\n" in text
     assert text.count("toolsurface reproduce") == 1 + len(audit.diagnosis.likely)
@@ -37,7 +42,10 @@ def test_past_ten_causes_the_summary_says_how_many_more_and_where(audit_of):
     words = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima".split()
     failing = [case for case in audit.results.cases if not case.verdict.kind.ok]
     assert len(failing) >= len(words)
-    renamed = {case.id: replace(case, verdict=replace(case.verdict, reason=f"broken {words[n % len(words)]}")) for n, case in enumerate(failing)}
+    renamed = {
+        case.id: replace(case, verdict=replace(case.verdict, reason=f"broken {words[n % len(words)]}"))
+        for n, case in enumerate(failing)
+    }
     cases = tuple(renamed.get(case.id, case) for case in audit.results.cases)
     regrouped = Audit(replace(audit.results, cases=cases))
     text = render(RunSummary(regrouped, "out/results.json"))
@@ -54,24 +62,40 @@ def test_defects_run_with_the_cases_are_summed_up(audit_of):
     text = render(RunSummary(audit, "out/results.json"))
     alive = [row.name for row in audit.defects if not row.kills]
     assert alive and "no-settle" not in alive
-    assert f"reference defects: {len(audit.defects) - len(alive)} of {len(audit.defects)} killed; not killed: {', '.join(alive)}" in text
+    assert (
+        f"reference defects: {len(audit.defects) - len(alive)} of {len(audit.defects)} killed; not killed: {', '.join(alive)}"
+        in text
+    )
 
 
 def test_accepted_failures_are_counted_and_a_broad_expectation_flagged(recorded, tmp_path_factory):
     known = tmp_path_factory.mktemp("known") / "known.toml"
     known.write_text('[[expect]]\ncase = "*"\nverdict = "survived"\nreason = "old path"\nexpires = 2099-01-01\n')
-    record = recorded(target="reference:legacy", red_target="none", select=["web-read-child-single-tool/*/evidence/*"], expectations=known)
+    record = recorded(
+        target="reference:legacy",
+        red_target="none",
+        select=["web-read-child-single-tool/*/evidence/*"],
+        expectations=known,
+    )
     text = render(RunSummary(Audit(record), "out/results.json"))
     survived, planned = record.summary.totals.survived, record.run.planned
-    assert f"PASS: 6/56 in-scope checks pass; {survived} survived, all accepted\n" in text and "no survivors" not in text
+    assert (
+        f"PASS: 6/56 in-scope checks pass; {survived} survived, all accepted\n" in text and "no survivors" not in text
+    )
     broad = f"expectation * (survived): names {planned} of the {planned} planned cases (100%); {survived} of them survived here"
     assert f"       broad {broad}\n" in text
 
 
 def test_a_failing_case_id_from_a_scenario_is_shown_escaped(audit_of):
-    audit = audit_of(target="reference:legacy", red_target="none", select=["web-read-child-single-tool/*/evidence/delete.*"])
+    audit = audit_of(
+        target="reference:legacy", red_target="none", select=["web-read-child-single-tool/*/evidence/delete.*"]
+    )
     (first, *rest) = audit.results.cases
-    hostile = replace(first, case=replace(first.case, id=first.id + "\x1b]0;pwned\x07\n"), verdict=replace(first.verdict, reason="a\rb"))
+    hostile = replace(
+        first,
+        case=replace(first.case, id=first.id + "\x1b]0;pwned\x07\n"),
+        verdict=replace(first.verdict, reason="a\rb"),
+    )
     text = render(RunSummary(Audit(replace(audit.results, cases=(hostile, *rest))), "out/results.json"))
     assert "\x1b" not in text and "\x07" not in text and "\r" not in text
     assert f"    survived × 1: a b\n             {first.id}\\x1b]0;pwned\\x07\\n\n             a\\rb\n" in text
@@ -79,7 +103,11 @@ def test_a_failing_case_id_from_a_scenario_is_shown_escaped(audit_of):
 
 
 def test_a_failing_run_opens_with_the_flaws_it_fails_like_before_its_causes(audit_of):
-    globs = ["etf-compare-main-late-budget/*/hook/*", "etf-compare-main-hooked/*/post_seal/*", "etf-compare-main-openai/*/post_seal/*"]
+    globs = [
+        "etf-compare-main-late-budget/*/hook/*",
+        "etf-compare-main-hooked/*/post_seal/*",
+        "etf-compare-main-openai/*/post_seal/*",
+    ]
     audit = audit_of(target="reference:legacy", red_target="none", select=globs)
     text = render(RunSummary(audit, "out/results.json"))
     likely = audit.diagnosis.likely

@@ -52,8 +52,12 @@ def test_a_surviving_mutant_shows_its_diff_and_reason_with_bidi_and_control_char
     from toolsurface.scan._seams import SourceMutant
 
     diff = "--- a/guard.py\n+++ b/guard.py\n-    check(tools)  # \u202e }\u2066\n+    pass  # \x1b]0;t\x07\n"
-    mutant = SourceMutant("RemoveCheck@3:5", "RemoveCheck", "check \u2028removed", 3, 5, 3, 17, "check(tools)", "pass", "", diff)
-    run = MutantRun("reference:guarded", "guard\u202e.py", "", 4, (MutantResult(mutant, "Survived", None, "no case \x1b[2Jfailed"),))
+    mutant = SourceMutant(
+        "RemoveCheck@3:5", "RemoveCheck", "check \u2028removed", 3, 5, 3, 17, "check(tools)", "pass", "", diff
+    )
+    run = MutantRun(
+        "reference:guarded", "guard\u202e.py", "", 4, (MutantResult(mutant, "Survived", None, "no case \x1b[2Jfailed"),)
+    )
     text = render(MutantsView(run))
     assert not {char for char in text if not char.isprintable() and char != "\n"}
     assert "-    check(tools)  # \\u202e }\\u2066\n+    pass  # \\x1b]0;t\\x07\n" in text

@@ -73,7 +73,9 @@ def test_a_missing_path_is_bad_input(tmp_path):
 
 def test_pyproject_settings_override_the_defaults(tmp_path):
     pyproject = tmp_path / "pyproject.toml"
-    pyproject.write_text('[tool.toolsurface.scan]\ndispatch = ["client.send"]\ncontrols = ["read_tool_result", "expand"]\n')
+    pyproject.write_text(
+        '[tool.toolsurface.scan]\ndispatch = ["client.send"]\ncontrols = ["read_tool_result", "expand"]\n'
+    )
     config = load_config(pyproject)
     assert config.dispatch == ("client.send",) and config.controls == ("read_tool_result", "expand")
     assert config.check == ScanConfig().check
@@ -161,7 +163,9 @@ def test_a_preset_finds_what_the_defaults_miss_in_its_framework_words(tmp_path):
 
 def test_the_defaults_never_take_a_json_rpc_send_for_a_model_dispatch(tmp_path):
     source = tmp_path / "session.py"
-    source.write_text("async def list_tools(self):\n    return await self.send_request(ListToolsRequest(), ListToolsResult)\n")
+    source.write_text(
+        "async def list_tools(self):\n    return await self.send_request(ListToolsRequest(), ListToolsResult)\n"
+    )
     (scanned,) = scan_paths([source], ScanConfig(), cache_dir=None)
     assert scanned.findings == ()
 
@@ -172,11 +176,23 @@ def test_the_defaults_never_take_a_json_rpc_send_for_a_model_dispatch(tmp_path):
         ('dispatcher = ["send"]', r"\[tool.toolsurface.scan\].dispatcher: unknown setting \(known: baseline, check,"),
         ('dispatch = "send"', r"\[tool.toolsurface.scan\].dispatch: expected a list of non-empty strings"),
         ("dispatch = [", r"not valid TOML"),
-        ('hook_condition = ["run.hooks and"]', r"\[tool.toolsurface.scan\].hook_condition: 'run.hooks and' is not a Python expression"),
-        ('preset = "crewai"', r"\[tool.toolsurface.scan\].preset: unknown preset 'crewai' \(known: langchain, pydantic-ai, openai-agents, mcp\)"),
+        (
+            'hook_condition = ["run.hooks and"]',
+            r"\[tool.toolsurface.scan\].hook_condition: 'run.hooks and' is not a Python expression",
+        ),
+        (
+            'preset = "crewai"',
+            r"\[tool.toolsurface.scan\].preset: unknown preset 'crewai' \(known: langchain, pydantic-ai, openai-agents, mcp\)",
+        ),
         ("preset = 3", r"\[tool.toolsurface.scan\].preset: expected a preset name or a list of them"),
-        ("time_limit = 0", r"\[tool.toolsurface.scan\].time_limit: expected a positive number of seconds, at most 86400 \(a day\), got 0"),
-        ('time_limit = "30"', r"\[tool.toolsurface.scan\].time_limit: expected a positive number of seconds, at most 86400 \(a day\), got '30'"),
+        (
+            "time_limit = 0",
+            r"\[tool.toolsurface.scan\].time_limit: expected a positive number of seconds, at most 86400 \(a day\), got 0",
+        ),
+        (
+            'time_limit = "30"',
+            r"\[tool.toolsurface.scan\].time_limit: expected a positive number of seconds, at most 86400 \(a day\), got '30'",
+        ),
     ],
 )
 def test_bad_settings_name_the_file_and_key(tmp_path, table, message):
@@ -198,7 +214,9 @@ def test_select_and_ignore_choose_the_rules_by_id_and_an_unknown_id_is_refused(t
     assert "TS107" not in {f.rule for f in rest.findings} and "TS104" in {f.rule for f in rest.findings}
     pyproject = tmp_path / "pyproject.toml"
     pyproject.write_text('[tool.toolsurface.scan]\nselect = ["TS-107"]\n')
-    with pytest.raises(UsageError, match=r"\[tool.toolsurface.scan\].select: 'TS-107' is not a rule \(known: TS100, TS101,"):
+    with pytest.raises(
+        UsageError, match=r"\[tool.toolsurface.scan\].select: 'TS-107' is not a rule \(known: TS100, TS101,"
+    ):
         load_config(pyproject)
 
 
@@ -231,6 +249,8 @@ def test_a_torn_or_foreign_line_of_the_shared_file_is_a_miss(tmp_path):
     (folder / "host.py").write_text(FLAWED)
     key = _cache.key(_cache.salt(CONFIG), FLAWED.encode())
     cache.mkdir()
-    (cache / "quiet").write_bytes(b"\x00\xff not a line\n" + f"{key[:-3]} 1 0\n{key} 2 0\n{key.upper()} 1 0\n{key} 1 x".encode())
+    (cache / "quiet").write_bytes(
+        b"\x00\xff not a line\n" + f"{key[:-3]} 1 0\n{key} 2 0\n{key.upper()} 1 0\n{key} 1 x".encode()
+    )
     (result,) = scan_paths([folder], CONFIG, cache_dir=cache)
     assert [f.rule for f in result.findings] == ["TS104"]

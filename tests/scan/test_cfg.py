@@ -80,7 +80,9 @@ def test_break_and_continue_skip_the_rest_of_the_body():
 def test_a_loops_else_runs_only_when_no_break_left_it():
     checked_else = "def f(xs):\n    for x in xs:\n        pass\n    else:\n        check()\n    dispatch(1)\n"
     assert unchecked(checked_else) == []
-    breaks = "def f(xs):\n    for x in xs:\n        if x:\n            break\n    else:\n        check()\n    dispatch(1)\n"
+    breaks = (
+        "def f(xs):\n    for x in xs:\n        if x:\n            break\n    else:\n        check()\n    dispatch(1)\n"
+    )
     assert unchecked(breaks) == [1]
 
 
@@ -91,10 +93,14 @@ def test_code_after_a_return_never_runs_so_nothing_there_is_reported():
 def test_an_exception_in_a_try_body_may_skip_its_check():
     swallowed = "def f():\n    try:\n        check()\n    except Exception:\n        pass\n    dispatch(1)\n"
     assert unchecked(swallowed) == [1]
-    reraised = "def f():\n    try:\n        check()\n    except Exception:\n        log()\n        raise\n    dispatch(1)\n"
+    reraised = (
+        "def f():\n    try:\n        check()\n    except Exception:\n        log()\n        raise\n    dispatch(1)\n"
+    )
     assert unchecked(reraised) == []
     # `else:` runs only after a body that completed, so its dispatch follows the check.
-    in_else = "def f():\n    try:\n        check()\n    except Exception:\n        pass\n    else:\n        dispatch(1)\n"
+    in_else = (
+        "def f():\n    try:\n        check()\n    except Exception:\n        pass\n    else:\n        dispatch(1)\n"
+    )
     assert unchecked(in_else) == []
 
 
@@ -230,7 +236,9 @@ def _render(statements: list[Statement], indent: int) -> str:
         elif kind == "dispatch":
             lines.append(f"{pad}dispatch({statement[1]})\n")
         elif kind == "if":
-            lines.append(f"{pad}if flag():\n{_render(statement[1], indent + 1)}{pad}else:\n{_render(statement[2], indent + 1)}")
+            lines.append(
+                f"{pad}if flag():\n{_render(statement[1], indent + 1)}{pad}else:\n{_render(statement[2], indent + 1)}"
+            )
         elif kind == "for":
             lines.append(f"{pad}for item in items:\n{_render(statement[1], indent + 1)}")
         else:

@@ -10,7 +10,7 @@ from toolsurface.scan._rule import Tree
 STDLIB = Path(sysconfig.get_paths()["stdlib"])
 
 #: One of each construct whose fields libcst declares in another order than the code is written.
-EVERY_CONSTRUCT = '''
+EVERY_CONSTRUCT = """
 @decorator(arg=1)
 async def f(a, /, b: int = 2, *args, c, **kwargs) -> list[int]:
     async with open(a) as x, other() as y:
@@ -41,7 +41,7 @@ class C(Base, metaclass=Meta):
             case {"k": v, **rest} | [1, *_]:
                 pass
         print(f"{self.x!r:>{width}}", (n := 3), not a or b and c, -x ** 2)
-'''
+"""
 
 
 def _libcst_order(module: cst.Module) -> list[cst.CSTNode]:

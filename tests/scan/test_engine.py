@@ -62,23 +62,35 @@ def test_only_rules_whose_words_the_text_mentions_run():
     # A baseline that holds no tool list or schema shares none.
     assert applicable("def take_baseline(run): return run.when\n", CONFIG) == []
     # A schema key wakes the rules that follow schemas anywhere, not only in hooks.
-    assert {rule.id for rule in applicable("def hook(t): t['input_schema']['x'] = 1\n", CONFIG)} == {"TS109", "TS110", "TS111"}
+    assert {rule.id for rule in applicable("def hook(t): t['input_schema']['x'] = 1\n", CONFIG)} == {
+        "TS109",
+        "TS110",
+        "TS111",
+    }
 
 
 _PIECES = st.sampled_from(["tool", "tools", "list", "_", "__", ".", " ", "\n", "a", "Schema", "9", "$", "x_y"])
 
 
-@given(st.lists(_PIECES, max_size=24).map("".join), st.lists(st.lists(_PIECES, min_size=1, max_size=5).map("".join), max_size=4))
+@given(
+    st.lists(_PIECES, max_size=24).map("".join),
+    st.lists(st.lists(_PIECES, min_size=1, max_size=5).map("".join), max_size=4),
+)
 def test_the_word_set_finds_exactly_what_a_bounded_search_finds(text, words):
     """The filter reads the text's words from a set; it must agree with the definition it stands
     for, a search bounded by letters and digits for every part of some spelling."""
     lowered = text.lower()
-    bounded = [[re.compile(rf"(?<![a-z0-9]){re.escape(part)}(?![a-z0-9])") for part in spelling] for spelling in _spellings(tuple(words))]
+    bounded = [
+        [re.compile(rf"(?<![a-z0-9]){re.escape(part)}(?![a-z0-9])") for part in spelling]
+        for spelling in _spellings(tuple(words))
+    ]
     searched = any(all(pattern.search(lowered) for pattern in spelling) for spelling in bounded)
     assert Text(text).mentions(tuple(words)) == searched
 
 
-_SEGMENTS = st.sampled_from(["gateway", "_gateway", "__gateway", "dispatch", "_dispatch", "check", "Check", "run", "my_gateway"])
+_SEGMENTS = st.sampled_from(
+    ["gateway", "_gateway", "__gateway", "dispatch", "_dispatch", "check", "Check", "run", "my_gateway"]
+)
 
 
 @st.composite
@@ -175,9 +187,13 @@ def test_a_file_that_does_not_parse_names_its_line_and_column():
 
 def test_what_cpython_refuses_is_reported_with_its_message_never_handed_to_libcst():
     nested = "baseline = list(tools)\nx = " + "(" * 3000 + "1" + ")" * 3000 + "\n"
-    assert scan_source(nested, "deep.py", CONFIG) == FileFailed("deep.py", "deep.py:2:205: cannot parse: too many nested parentheses")
+    assert scan_source(nested, "deep.py", CONFIG) == FileFailed(
+        "deep.py", "deep.py:2:205: cannot parse: too many nested parentheses"
+    )
     unary = "baseline = list(tools)\nx = " + "-" * 20000 + "1\n"
-    assert scan_source(unary, "unary.py", CONFIG) == FileFailed("unary.py", "unary.py: cannot parse: nested too deeply for CPython's parser")
+    assert scan_source(unary, "unary.py", CONFIG) == FileFailed(
+        "unary.py", "unary.py: cannot parse: nested too deeply for CPython's parser"
+    )
 
 
 def test_what_only_cpythons_compiler_refuses_is_still_analysed_and_its_warnings_stay_quiet(recwarn):
@@ -195,7 +211,9 @@ def test_valid_python_nested_thousands_deep_is_analysed(tmp_path):
     result = scan_source(long_sum, "sum.py", CONFIG)
     assert isinstance(result, FileScanned) and [f.rule for f in result.findings] == ["TS104"]
     # Nothing configured is named: a 10,000-term sum is scanned, unparsed, without error.
-    assert scan_source("x = " + " + ".join(["1"] * 10000) + "\n", "big.py", CONFIG) == FileScanned("big.py", (), parsed=False)
+    assert scan_source("x = " + " + ".join(["1"] * 10000) + "\n", "big.py", CONFIG) == FileScanned(
+        "big.py", (), parsed=False
+    )
 
 
 def test_the_standard_librarys_longest_module_is_analysed():
@@ -217,7 +235,12 @@ def test_any_text_gives_a_result_never_an_exception(text):
     assert isinstance(result, FileScanned | FileFailed)
 
 
-@given(st.lists(st.sampled_from(["tools", "baseline", "hooks", "x", "=", "[", ":", "]", "(", ")", "\n", " ", "list", "."]), max_size=40))
+@given(
+    st.lists(
+        st.sampled_from(["tools", "baseline", "hooks", "x", "=", "[", ":", "]", "(", ")", "\n", " ", "list", "."]),
+        max_size=40,
+    )
+)
 def test_token_soup_never_crashes_the_rules(tokens):
     result = scan_source("".join(tokens), "soup.py", CONFIG)
     assert isinstance(result, FileScanned | FileFailed)
@@ -301,7 +324,9 @@ def test_words_are_settings_matched_in_any_case():
     )
     config = replace(CONFIG, refusal_words=("CatalogDrift",))
     assert config.refusal_words == ("catalogdrift",)
-    assert [(f.rule, f.line) for f in scan_source(text, "send.py", config).findings if f.rule == "TS105"] == [("TS105", 4)]
+    assert [(f.rule, f.line) for f in scan_source(text, "send.py", config).findings if f.rule == "TS105"] == [
+        ("TS105", 4)
+    ]
 
 
 def test_a_hook_word_of_several_words_names_a_hook_by_those_words_whole():
@@ -309,4 +334,6 @@ def test_a_hook_word_of_several_words_names_a_hook_by_those_words_whole():
     config = replace(CONFIG, hook_words=("pre_send",))
     for name, found in (("pre_send", [("TS102", 3)]), ("on_pre_send", [("TS102", 3)]), ("pre_sending", [])):
         text = f"def {name}(request, baseline):\n    prepare(request)\n    check(request.tools, baseline)\n"
-        assert [(f.rule, f.line) for f in scan_source(text, "hooks.py", config).findings if f.rule == "TS102"] == found, name
+        assert [
+            (f.rule, f.line) for f in scan_source(text, "hooks.py", config).findings if f.rule == "TS102"
+        ] == found, name

@@ -19,7 +19,9 @@ from toolsurface.scan._files import read_source
 
 CONFIG = ScanConfig()
 FLAWED = "def take_baseline(run):\n    return list(run.tools)\n"
-root_only = pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root reads any file, whatever its mode")
+root_only = pytest.mark.skipif(
+    hasattr(os, "geteuid") and os.geteuid() == 0, reason="root reads any file, whatever its mode"
+)
 
 
 def scan(*paths):
@@ -78,7 +80,11 @@ def test_an_unreadable_folder_or_file_is_one_error_each(tmp_path):
         FileFailed(str(tmp_path / "locked"), f"{tmp_path / 'locked'}: cannot read folder: Permission denied"),
         FileFailed(str(tmp_path / "secret.py"), f"{tmp_path / 'secret.py'}: cannot read: Permission denied"),
     ]
-    assert given == [FileFailed(str(tmp_path / "locked" / "inner.py"), f"{tmp_path / 'locked' / 'inner.py'}: cannot read: Permission denied")]
+    assert given == [
+        FileFailed(
+            str(tmp_path / "locked" / "inner.py"), f"{tmp_path / 'locked' / 'inner.py'}: cannot read: Permission denied"
+        )
+    ]
 
 
 def test_permission_errors_are_one_line_each_even_as_root(tmp_path, monkeypatch):
@@ -110,7 +116,9 @@ def test_permission_errors_are_one_line_each_even_as_root(tmp_path, monkeypatch)
     assert scan(tmp_path) + scan(tmp_path / "locked" / "inner.py") == [
         FileFailed(str(tmp_path / "locked"), f"{tmp_path / 'locked'}: cannot read folder: Permission denied"),
         FileFailed(str(tmp_path / "secret.py"), f"{tmp_path / 'secret.py'}: cannot read: Permission denied"),
-        FileFailed(str(tmp_path / "locked" / "inner.py"), f"{tmp_path / 'locked' / 'inner.py'}: cannot read: Permission denied"),
+        FileFailed(
+            str(tmp_path / "locked" / "inner.py"), f"{tmp_path / 'locked' / 'inner.py'}: cannot read: Permission denied"
+        ),
     ]
 
 
@@ -119,7 +127,10 @@ def test_a_path_that_is_not_python_is_named(tmp_path):
     (tmp_path / "tool").write_text("#!/usr/bin/env python3\n" + FLAWED)
     (tmp_path / "types.pyi").write_text("def take_baseline(run) -> list: ...\n")
     notes, script, stub = scan(tmp_path / "notes.txt", tmp_path / "tool", tmp_path / "types.pyi")
-    assert notes == FileFailed(str(tmp_path / "notes.txt"), f"{tmp_path / 'notes.txt'}: not Python source (expected a .py or .pyi file, or a script that starts with a python #! line)")
+    assert notes == FileFailed(
+        str(tmp_path / "notes.txt"),
+        f"{tmp_path / 'notes.txt'}: not Python source (expected a .py or .pyi file, or a script that starts with a python #! line)",
+    )
     assert isinstance(script, FileScanned) and len(script.findings) == 1
     assert isinstance(stub, FileScanned)
     # A folder gives its .py files only: neither the notes nor the stub.

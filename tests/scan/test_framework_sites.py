@@ -76,7 +76,7 @@ def _ensure_strict(json_schema, *, path, root):
 '''
 
 # A model-driven tool selector that keeps the first `max_tools` names the model picked.
-SELECTOR = '''
+SELECTOR = """
 class ToolSelectorMiddleware:
     def _process_selection_response(self, response, available_tools, valid_tool_names, request):
         selected_tool_names = []
@@ -90,7 +90,7 @@ class ToolSelectorMiddleware:
                 selected_tool_names.append(tool_name)
         selected = [tool for tool in available_tools if tool.name in selected_tool_names]
         return request.override(tools=selected)
-'''
+"""
 
 
 @pytest.mark.parametrize(
@@ -111,14 +111,21 @@ def test_each_real_bug_class_is_reported_at_its_line(source: str, expected: list
 def test_the_same_code_made_safe_is_quiet() -> None:
     safe = (
         FROM_SCHEMA.replace("json_schema=json_schema", "json_schema=copy.deepcopy(json_schema)")
-        + CLONE.replace("return dataclasses.replace", "kwargs.setdefault('tools', list(self.tools))\n        return dataclasses.replace")
-        + ENSURE_STRICT.replace("return _ensure_strict(schema,", "schema = copy.deepcopy(schema)\n    return _ensure_strict(schema,")
+        + CLONE.replace(
+            "return dataclasses.replace",
+            "kwargs.setdefault('tools', list(self.tools))\n        return dataclasses.replace",
+        )
+        + ENSURE_STRICT.replace(
+            "return _ensure_strict(schema,", "schema = copy.deepcopy(schema)\n    return _ensure_strict(schema,"
+        )
     )
     ours = [rule for rule in RULES if rule.id in {"TS110", "TS112"}]
     assert scan_source(safe, "framework.py", CONFIG, ours).findings == ()
     # The helper still edits what it is handed, but the public entry hands it a deep copy.
     strict = [rule for rule in RULES if rule.id == "TS111"]
-    assert [f.line for f in scan_source(safe, "framework.py", CONFIG, strict).findings] == [_line(safe, 'json_schema["additionalProperties"] = False')]
+    assert [f.line for f in scan_source(safe, "framework.py", CONFIG, strict).findings] == [
+        _line(safe, 'json_schema["additionalProperties"] = False')
+    ]
 
 
 def _line(source: str, text: str) -> int:

@@ -30,13 +30,13 @@ class Catalogue:
     def render(self, request):
         raise ValueError(f"Expected the request's tools, got {request!r}")
 ''',
-    '''
+    """
 def count(tools):
     total = 0
     for tool in tools:
         total += len(tool.name)
     return total
-''',
+""",
 )
 #: A comment is no word of code, but a rule reads it: a class that holds one is not blanked out.
 COMMENTED = "class Unrelated:\n    size: int = 0  # toolsurface: ignore[TS999]\n"

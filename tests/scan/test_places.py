@@ -14,7 +14,10 @@ def _source_of_dispatch(source: str) -> list[tuple[str, str]]:
     """(code, label) of where the argument of the last `dispatch(...)` call came from."""
     tree = Tree(cst.parse_module(source))
     call = [c for c in tree.calls(tree.module) if c.func.value == "dispatch"][-1]
-    return [(cst.Module([]).code_for_node(node), label) for node, label in name_source(tree, call, call.args[0].value, "request")]
+    return [
+        (cst.Module([]).code_for_node(node), label)
+        for node, label in name_source(tree, call, call.args[0].value, "request")
+    ]
 
 
 def test_a_parameter_comes_first():

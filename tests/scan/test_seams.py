@@ -66,4 +66,7 @@ def test_a_template_the_guard_has_no_names_for_is_skipped():
     templated = ScanConfig(request_baseline=("lambda: capture(tools, fmt)",))
     assert [m.mutator for m in source_mutants(source, "g.py", templated)] == ["SnapshotToObject"]  # no `capture` here
     imported = "from toolsurface import capture\n\n" + source
-    assert [m.mutator for m in source_mutants(imported, "g.py", templated)] == ["SnapshotToObject", "BaselineFromRequest"]
+    assert [m.mutator for m in source_mutants(imported, "g.py", templated)] == [
+        "SnapshotToObject",
+        "BaselineFromRequest",
+    ]

@@ -35,7 +35,9 @@ def test_only_a_well_formed_directive_silences(line, rule, silenced):
 
 
 def test_a_bad_directive_says_why():
-    assert read("# toolsurface: ignore[ts107]", KNOWN) == Suppression(frozenset(), "'ts107' is not a rule id (expected TS and three digits)")
+    assert read("# toolsurface: ignore[ts107]", KNOWN) == Suppression(
+        frozenset(), "'ts107' is not a rule id (expected TS and three digits)"
+    )
     assert read("# toolsurface: ignore[TS999]", KNOWN) == Suppression(frozenset(), "no rule has the id TS999")
     assert read("# toolsurface: ignore", KNOWN) == Suppression(None)
     assert read("# a plain comment", KNOWN) is None

@@ -21,19 +21,31 @@ def edited_lines(source: str) -> list[int]:
     module = cst.parse_module(source)
     tree = Tree(module)
     found = [e for _, traced in trace_all(tree, CONFIG) for e in traced if isinstance(e, Mutation) and e.value.schema]
-    return [next(i for i, line in enumerate(source.splitlines(), 1) if module.code_for_node(e.node).strip() in line) for e in found]
+    return [
+        next(i for i, line in enumerate(source.splitlines(), 1) if module.code_for_node(e.node).strip() in line)
+        for e in found
+    ]
 
 
 @pytest.mark.parametrize(
     "copy",
-    ["copy.deepcopy(schema)", "dc(schema)", "c.deepcopy(schema)", "json.loads(json.dumps(schema))", "orjson.loads(orjson.dumps(schema))", "pickle.loads(pickle.dumps(schema))"],
+    [
+        "copy.deepcopy(schema)",
+        "dc(schema)",
+        "c.deepcopy(schema)",
+        "json.loads(json.dumps(schema))",
+        "orjson.loads(orjson.dumps(schema))",
+        "pickle.loads(pickle.dumps(schema))",
+    ],
 )
 def test_a_deep_copy_through_any_alias_shares_nothing(copy: str) -> None:
     source = f"import copy\nimport copy as c\nfrom copy import deepcopy as dc\n\ndef f(schema):\n    own = {copy}\n    own['properties']['x'] = 1\n"
     assert edited_lines(source) == []
 
 
-@pytest.mark.parametrize("copy", ["dict(schema)", "schema.copy()", "copy.copy(schema)", "{**schema}", "shallow(schema)"])
+@pytest.mark.parametrize(
+    "copy", ["dict(schema)", "schema.copy()", "copy.copy(schema)", "{**schema}", "shallow(schema)"]
+)
 def test_a_shallow_copy_shares_its_parts_but_not_its_top_level(copy: str) -> None:
     source = f"import copy\nfrom copy import copy as shallow\n\ndef f(schema):\n    own = {copy}\n    own['title'] = 'x'\n    own['properties']['x'] = 1\n"
     assert edited_lines(source) == [7]
@@ -82,7 +94,9 @@ def test_an_early_return_does_not_leak_its_copy() -> None:
 
 
 def test_a_closure_reads_the_enclosing_alias() -> None:
-    source = "def f(schema):\n    props = schema['properties']\n    def drop(key):\n        del props[key]\n    drop('x')\n"
+    source = (
+        "def f(schema):\n    props = schema['properties']\n    def drop(key):\n        del props[key]\n    drop('x')\n"
+    )
     assert edited_lines(source) == [4]
 
 
@@ -126,7 +140,9 @@ def test_editors_spread_through_calls_and_recursion() -> None:
 
 def _sources(value) -> list[str]:
     """A value's sources as code: a parameter's name, an attribute's dotted name."""
-    return [node.name.value if isinstance(node, cst.Param) else cst.Module([]).code_for_node(node) for node in value.sources]
+    return [
+        node.name.value if isinstance(node, cst.Param) else cst.Module([]).code_for_node(node) for node in value.sources
+    ]
 
 
 def test_a_value_remembers_where_it_entered_through_aliases_parts_and_copies() -> None:

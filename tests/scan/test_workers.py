@@ -44,7 +44,9 @@ def folder(tmp_path, count, *bad):
 def test_a_worker_that_dies_costs_its_file_only(tmp_path, misbehaving, count, jobs):
     results = list(scan_paths([folder(tmp_path, count, "crash.py")], QUICK, jobs=jobs, cache_dir=None))
     failed = [r for r in results if isinstance(r, FileFailed)]
-    assert [f.problem for f in failed] == [f"{tmp_path / 'crash.py'}: the worker parsing it died with SIGSEGV; the file is not scanned"]
+    assert [f.problem for f in failed] == [
+        f"{tmp_path / 'crash.py'}: the worker parsing it died with SIGSEGV; the file is not scanned"
+    ]
     scanned = [r for r in results if isinstance(r, FileScanned)]
     assert len(scanned) == count and all(len(r.findings) == 1 for r in scanned)
 
@@ -55,7 +57,9 @@ def test_a_file_past_the_time_limit_is_stopped_and_the_rest_scanned(tmp_path, mi
     results = list(scan_paths([folder(tmp_path, 5, "slow.py", "crash.py")], QUICK, jobs=jobs, cache_dir=None))
     assert time.monotonic() - started < 20
     problems = {r.path: r.problem for r in results if isinstance(r, FileFailed)}
-    assert problems[str(tmp_path / "slow.py")].startswith(f"{tmp_path / 'slow.py'}: took more than 1 s to parse and analyse; stopped")
+    assert problems[str(tmp_path / "slow.py")].startswith(
+        f"{tmp_path / 'slow.py'}: took more than 1 s to parse and analyse; stopped"
+    )
     assert "died with SIGSEGV" in problems[str(tmp_path / "crash.py")]
     assert sum(isinstance(r, FileScanned) for r in results) == 5
 

@@ -26,12 +26,30 @@ _PARAMS: dict[str, dict[str, Any]] = {
     "currency": {"type": "string", "enum": ["GBP", "EUR", "USD", "CHF", "JPY"], "default": "GBP"},
     "limit": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20},
     "query": {"type": "string", "minLength": 2, "description": "Free text: a name, a ticker or a phrase."},
-    "sector": {"type": "string", "enum": ["energy", "materials", "industrials", "consumer", "health", "financials", "technology", "utilities", "real_estate"]},
+    "sector": {
+        "type": "string",
+        "enum": [
+            "energy",
+            "materials",
+            "industrials",
+            "consumer",
+            "health",
+            "financials",
+            "technology",
+            "utilities",
+            "real_estate",
+        ],
+    },
     "region": {"type": "string", "enum": ["uk", "europe", "north_america", "japan", "asia_pacific", "emerging"]},
     "frequency": {"type": "string", "enum": ["daily", "weekly", "monthly"], "default": "daily"},
     "benchmark": {"type": "string", "description": "Benchmark index code, e.g. 'FTSE_AW'."},
     "source_ref": {"type": "string", "pattern": "^src_[0-9a-f]{4}$", "description": "Source reference to cite."},
-    "fields": {"type": "array", "items": {"type": "string"}, "uniqueItems": True, "description": "Fields to return; all when omitted."},
+    "fields": {
+        "type": "array",
+        "items": {"type": "string"},
+        "uniqueItems": True,
+        "description": "Fields to return; all when omitted.",
+    },
 }
 
 
@@ -40,7 +58,10 @@ _PAGE = {
     "type": "object",
     "description": "Paging: the cursor a previous call returned, and how many records each page holds at most.",
     "properties": {
-        "cursor": {"type": "string", "description": "next_cursor from the previous page of results; the first page when omitted."},
+        "cursor": {
+            "type": "string",
+            "description": "next_cursor from the previous page of results; the first page when omitted.",
+        },
         "size": {"type": "integer", "minimum": 1, "maximum": 200, "default": 50},
     },
     "additionalProperties": False,
@@ -73,82 +94,327 @@ def _recorded() -> dict[str, dict[str, Any]]:
 # -- the catalogue: (name, what it does, required, optional) ---------------------------------------
 
 _DESKS: list[tuple[str, str, list[tuple[str, str, list[str], list[str]]]]] = [
-    ("market", "market data", [
-        ("search_instruments", "Search listed instruments (ETFs, stocks, bonds, funds) by name, ticker or ISIN", ["query"], ["limit"]),
-        ("get_instrument_profile", "Read the public profile of one instrument: issuer, fees, top holdings and performance", ["symbol"], ["as_of"]),
-        ("get_price_history", "Read closing prices of one instrument over a window", ["symbol", "start"], ["end", "frequency", "currency"]),
-        ("get_intraday_quotes", "Read delayed intraday quotes of one instrument", ["symbol"], ["limit"]),
-        ("get_dividend_history", "List the dividends one instrument paid over a window", ["symbol", "start"], ["end", "currency"]),
-        ("get_corporate_actions", "List splits, mergers and rights issues of one instrument", ["symbol"], ["start", "end"]),
-        ("compare_instruments", "Compare fees, size and performance of instruments side by side", ["query"], ["as_of", "currency"]),
-        ("get_index_constituents", "List the constituents of a benchmark index with their weights", ["benchmark"], ["as_of", "limit"]),
-        ("get_fx_rates", "Read spot and historical exchange rates against one base currency", ["currency"], ["as_of"]),
-        ("web_search", "Search the public web for news and documents about instruments and issuers", ["query"], ["limit"]),
-        ("web_read", "Read one public web page found by market__web_search and return its text", ["source_ref"], []),
-    ]),
-    ("portfolio", "client portfolios (read-only)", [
-        ("get_holdings", "List the positions held in one client account as of a date", ["account_id"], ["as_of", "fields"]),
-        ("get_transactions", "List the trades and cash movements of one client account over a window", ["account_id", "start"], ["end", "limit"]),
-        ("get_performance", "Read the time-weighted return of one client account against a benchmark", ["account_id", "start"], ["end", "benchmark", "currency"]),
-        ("get_allocation", "Break one client account down by asset class, region and sector", ["account_id"], ["as_of"]),
-        ("get_cash_forecast", "Forecast the cash balance of one client account from settlements and income", ["account_id"], ["end", "currency"]),
-        ("get_cost_basis", "Read the cost basis and unrealised gain of each position", ["account_id"], ["as_of", "currency"]),
-        ("get_look_through_exposure", "Look through fund holdings to the single stocks a client account holds", ["account_id"], ["as_of", "limit"]),
-    ]),
-    ("risk", "risk analytics", [
-        ("compute_value_at_risk", "Compute the one-day historical value at risk of a client account", ["account_id"], ["as_of", "currency"]),
-        ("compute_tracking_error", "Compute the tracking error of a client account against a benchmark", ["account_id", "benchmark"], ["start", "end"]),
-        ("compute_factor_exposure", "Estimate the style-factor exposures of a client account", ["account_id"], ["as_of"]),
-        ("compute_concentration", "Measure single-name and sector concentration of a client account", ["account_id"], ["as_of", "limit"]),
-        ("run_stress_scenario", "Revalue a client account under a named historical stress scenario", ["account_id", "query"], ["currency"]),
-        ("compute_drawdowns", "List the largest drawdowns of an instrument over a window", ["symbol", "start"], ["end"]),
-        ("compute_correlations", "Compute return correlations between instruments over a window", ["query", "start"], ["end", "frequency"]),
-    ]),
-    ("filings", "regulatory filings", [
-        ("search_regulatory_filings", "Search regulatory filings by issuer, instrument or filing type", ["query"], ["start", "end", "limit"]),
-        ("get_annual_report", "Read the latest annual report of an issuer, section by section", ["symbol"], ["fields"]),
-        ("get_fund_factsheet", "Read the latest factsheet of a fund", ["isin"], ["as_of"]),
-        ("get_key_information_document", "Read the key information document (KID) of a fund", ["isin"], []),
-        ("get_holdings_disclosure", "Read the latest full holdings disclosure of a fund", ["isin"], ["as_of", "limit"]),
-        ("get_director_dealings", "List director dealings disclosed by an issuer", ["symbol"], ["start", "end"]),
-    ]),
-    ("esg", "sustainability data", [
-        ("get_esg_ratings", "Read the ESG ratings of an issuer from the licensed providers", ["symbol"], ["as_of"]),
-        ("get_carbon_metrics", "Read carbon intensity and financed emissions of an instrument", ["symbol"], ["as_of"]),
-        ("get_controversy_flags", "List ESG controversies flagged for an issuer", ["symbol"], ["start", "limit"]),
-        ("screen_exclusions", "Screen a client account against the house exclusion list", ["account_id"], ["as_of"]),
-        ("get_sfdr_classification", "Read the SFDR article classification of a fund", ["isin"], []),
-    ]),
-    ("fixed_income", "bonds and rates", [
-        ("get_bond_terms", "Read the terms of one bond: coupon, maturity, call schedule and seniority", ["isin"], []),
-        ("get_yield_curve", "Read a government yield curve", ["currency"], ["as_of"]),
-        ("compute_bond_analytics", "Compute yield, duration and convexity of one bond at a price", ["isin"], ["as_of"]),
-        ("get_credit_ratings", "Read the agency credit ratings of an issuer", ["symbol"], ["as_of"]),
-        ("get_spread_history", "Read the credit spread of one bond over a window", ["isin", "start"], ["end"]),
-    ]),
-    ("research_library", "licensed research", [
-        ("search_broker_notes_by_sector_region_and_date", "Search licensed broker research notes by sector, region and publication date", ["sector"], ["region", "start", "end", "limit"]),
-        ("get_house_view", "Read the investment committee's current house view on an asset class", ["query"], ["as_of"]),
-        ("get_analyst_estimates", "Read consensus analyst estimates of an issuer", ["symbol"], ["fields"]),
-        ("get_earnings_call_transcript", "Read the transcript of an issuer's latest earnings call", ["symbol"], ["as_of"]),
-            ]),
-    ("macro", "macroeconomic data", [
-        ("get_economic_series", "Read a macroeconomic time series (inflation, growth, employment)", ["query", "start"], ["end", "frequency"]),
-        ("get_central_bank_rates", "Read policy rates of the central banks", ["currency"], ["start", "end"]),
-        ("get_commodity_prices", "Read benchmark commodity prices over a window", ["query", "start"], ["end", "currency"]),
-        ("search_economic_calendar_by_region_and_release_importance", "Search scheduled economic releases by region and importance", ["region"], ["start", "end", "limit"]),
-    ]),
-    ("compliance", "suitability and compliance (read-only)", [
-        ("get_client_risk_profile", "Read the recorded risk profile and capacity for loss of a client account", ["account_id"], []),
-        ("check_product_governance_target_market", "Check a fund's target market against a client account's profile", ["account_id", "isin"], []),
-        ("get_restricted_list", "Read the house list of instruments restricted from research output", [], ["as_of"]),
-        ("get_research_disclaimer_by_jurisdiction_and_category", "Read the disclaimer research output must carry for a jurisdiction", ["region"], []),
-    ]),
-    ("notes", "the desk's research notes", [
-        ("search_notes", "Search the desk's own research notes", ["query"], ["start", "limit"]),
-        ("get_note", "Read one of the desk's research notes", ["source_ref"], []),
-        ("list_watchlist", "List the instruments on the desk's watchlist", [], ["sector", "region"]),
-    ]),
+    (
+        "market",
+        "market data",
+        [
+            (
+                "search_instruments",
+                "Search listed instruments (ETFs, stocks, bonds, funds) by name, ticker or ISIN",
+                ["query"],
+                ["limit"],
+            ),
+            (
+                "get_instrument_profile",
+                "Read the public profile of one instrument: issuer, fees, top holdings and performance",
+                ["symbol"],
+                ["as_of"],
+            ),
+            (
+                "get_price_history",
+                "Read closing prices of one instrument over a window",
+                ["symbol", "start"],
+                ["end", "frequency", "currency"],
+            ),
+            ("get_intraday_quotes", "Read delayed intraday quotes of one instrument", ["symbol"], ["limit"]),
+            (
+                "get_dividend_history",
+                "List the dividends one instrument paid over a window",
+                ["symbol", "start"],
+                ["end", "currency"],
+            ),
+            (
+                "get_corporate_actions",
+                "List splits, mergers and rights issues of one instrument",
+                ["symbol"],
+                ["start", "end"],
+            ),
+            (
+                "compare_instruments",
+                "Compare fees, size and performance of instruments side by side",
+                ["query"],
+                ["as_of", "currency"],
+            ),
+            (
+                "get_index_constituents",
+                "List the constituents of a benchmark index with their weights",
+                ["benchmark"],
+                ["as_of", "limit"],
+            ),
+            (
+                "get_fx_rates",
+                "Read spot and historical exchange rates against one base currency",
+                ["currency"],
+                ["as_of"],
+            ),
+            (
+                "web_search",
+                "Search the public web for news and documents about instruments and issuers",
+                ["query"],
+                ["limit"],
+            ),
+            (
+                "web_read",
+                "Read one public web page found by market__web_search and return its text",
+                ["source_ref"],
+                [],
+            ),
+        ],
+    ),
+    (
+        "portfolio",
+        "client portfolios (read-only)",
+        [
+            (
+                "get_holdings",
+                "List the positions held in one client account as of a date",
+                ["account_id"],
+                ["as_of", "fields"],
+            ),
+            (
+                "get_transactions",
+                "List the trades and cash movements of one client account over a window",
+                ["account_id", "start"],
+                ["end", "limit"],
+            ),
+            (
+                "get_performance",
+                "Read the time-weighted return of one client account against a benchmark",
+                ["account_id", "start"],
+                ["end", "benchmark", "currency"],
+            ),
+            (
+                "get_allocation",
+                "Break one client account down by asset class, region and sector",
+                ["account_id"],
+                ["as_of"],
+            ),
+            (
+                "get_cash_forecast",
+                "Forecast the cash balance of one client account from settlements and income",
+                ["account_id"],
+                ["end", "currency"],
+            ),
+            (
+                "get_cost_basis",
+                "Read the cost basis and unrealised gain of each position",
+                ["account_id"],
+                ["as_of", "currency"],
+            ),
+            (
+                "get_look_through_exposure",
+                "Look through fund holdings to the single stocks a client account holds",
+                ["account_id"],
+                ["as_of", "limit"],
+            ),
+        ],
+    ),
+    (
+        "risk",
+        "risk analytics",
+        [
+            (
+                "compute_value_at_risk",
+                "Compute the one-day historical value at risk of a client account",
+                ["account_id"],
+                ["as_of", "currency"],
+            ),
+            (
+                "compute_tracking_error",
+                "Compute the tracking error of a client account against a benchmark",
+                ["account_id", "benchmark"],
+                ["start", "end"],
+            ),
+            (
+                "compute_factor_exposure",
+                "Estimate the style-factor exposures of a client account",
+                ["account_id"],
+                ["as_of"],
+            ),
+            (
+                "compute_concentration",
+                "Measure single-name and sector concentration of a client account",
+                ["account_id"],
+                ["as_of", "limit"],
+            ),
+            (
+                "run_stress_scenario",
+                "Revalue a client account under a named historical stress scenario",
+                ["account_id", "query"],
+                ["currency"],
+            ),
+            (
+                "compute_drawdowns",
+                "List the largest drawdowns of an instrument over a window",
+                ["symbol", "start"],
+                ["end"],
+            ),
+            (
+                "compute_correlations",
+                "Compute return correlations between instruments over a window",
+                ["query", "start"],
+                ["end", "frequency"],
+            ),
+        ],
+    ),
+    (
+        "filings",
+        "regulatory filings",
+        [
+            (
+                "search_regulatory_filings",
+                "Search regulatory filings by issuer, instrument or filing type",
+                ["query"],
+                ["start", "end", "limit"],
+            ),
+            (
+                "get_annual_report",
+                "Read the latest annual report of an issuer, section by section",
+                ["symbol"],
+                ["fields"],
+            ),
+            ("get_fund_factsheet", "Read the latest factsheet of a fund", ["isin"], ["as_of"]),
+            ("get_key_information_document", "Read the key information document (KID) of a fund", ["isin"], []),
+            (
+                "get_holdings_disclosure",
+                "Read the latest full holdings disclosure of a fund",
+                ["isin"],
+                ["as_of", "limit"],
+            ),
+            ("get_director_dealings", "List director dealings disclosed by an issuer", ["symbol"], ["start", "end"]),
+        ],
+    ),
+    (
+        "esg",
+        "sustainability data",
+        [
+            ("get_esg_ratings", "Read the ESG ratings of an issuer from the licensed providers", ["symbol"], ["as_of"]),
+            (
+                "get_carbon_metrics",
+                "Read carbon intensity and financed emissions of an instrument",
+                ["symbol"],
+                ["as_of"],
+            ),
+            ("get_controversy_flags", "List ESG controversies flagged for an issuer", ["symbol"], ["start", "limit"]),
+            (
+                "screen_exclusions",
+                "Screen a client account against the house exclusion list",
+                ["account_id"],
+                ["as_of"],
+            ),
+            ("get_sfdr_classification", "Read the SFDR article classification of a fund", ["isin"], []),
+        ],
+    ),
+    (
+        "fixed_income",
+        "bonds and rates",
+        [
+            (
+                "get_bond_terms",
+                "Read the terms of one bond: coupon, maturity, call schedule and seniority",
+                ["isin"],
+                [],
+            ),
+            ("get_yield_curve", "Read a government yield curve", ["currency"], ["as_of"]),
+            (
+                "compute_bond_analytics",
+                "Compute yield, duration and convexity of one bond at a price",
+                ["isin"],
+                ["as_of"],
+            ),
+            ("get_credit_ratings", "Read the agency credit ratings of an issuer", ["symbol"], ["as_of"]),
+            ("get_spread_history", "Read the credit spread of one bond over a window", ["isin", "start"], ["end"]),
+        ],
+    ),
+    (
+        "research_library",
+        "licensed research",
+        [
+            (
+                "search_broker_notes_by_sector_region_and_date",
+                "Search licensed broker research notes by sector, region and publication date",
+                ["sector"],
+                ["region", "start", "end", "limit"],
+            ),
+            (
+                "get_house_view",
+                "Read the investment committee's current house view on an asset class",
+                ["query"],
+                ["as_of"],
+            ),
+            ("get_analyst_estimates", "Read consensus analyst estimates of an issuer", ["symbol"], ["fields"]),
+            (
+                "get_earnings_call_transcript",
+                "Read the transcript of an issuer's latest earnings call",
+                ["symbol"],
+                ["as_of"],
+            ),
+        ],
+    ),
+    (
+        "macro",
+        "macroeconomic data",
+        [
+            (
+                "get_economic_series",
+                "Read a macroeconomic time series (inflation, growth, employment)",
+                ["query", "start"],
+                ["end", "frequency"],
+            ),
+            ("get_central_bank_rates", "Read policy rates of the central banks", ["currency"], ["start", "end"]),
+            (
+                "get_commodity_prices",
+                "Read benchmark commodity prices over a window",
+                ["query", "start"],
+                ["end", "currency"],
+            ),
+            (
+                "search_economic_calendar_by_region_and_release_importance",
+                "Search scheduled economic releases by region and importance",
+                ["region"],
+                ["start", "end", "limit"],
+            ),
+        ],
+    ),
+    (
+        "compliance",
+        "suitability and compliance (read-only)",
+        [
+            (
+                "get_client_risk_profile",
+                "Read the recorded risk profile and capacity for loss of a client account",
+                ["account_id"],
+                [],
+            ),
+            (
+                "check_product_governance_target_market",
+                "Check a fund's target market against a client account's profile",
+                ["account_id", "isin"],
+                [],
+            ),
+            (
+                "get_restricted_list",
+                "Read the house list of instruments restricted from research output",
+                [],
+                ["as_of"],
+            ),
+            (
+                "get_research_disclaimer_by_jurisdiction_and_category",
+                "Read the disclaimer research output must carry for a jurisdiction",
+                ["region"],
+                [],
+            ),
+        ],
+    ),
+    (
+        "notes",
+        "the desk's research notes",
+        [
+            ("search_notes", "Search the desk's own research notes", ["query"], ["start", "limit"]),
+            ("get_note", "Read one of the desk's research notes", ["source_ref"], []),
+            ("list_watchlist", "List the instruments on the desk's watchlist", [], ["sector", "region"]),
+        ],
+    ),
 ]
 
 #: Names near the providers' 64-character limit, beside the long catalogue names above.
@@ -194,9 +460,21 @@ def catalogue() -> list[dict[str, Any]]:
                 description = _long_description(namespace, action, what, kind, paragraphs=4 + position % 7)
             else:
                 description = f"{what}. Read-only; every figure comes with a source reference to cite."
-            tools.append({"name": f"{namespace}__{action}", "description": description, "input_schema": _schema(required, optional)})
+            tools.append(
+                {
+                    "name": f"{namespace}__{action}",
+                    "description": description,
+                    "input_schema": _schema(required, optional),
+                }
+            )
     for name in _LONG:
-        tools.append({"name": name, "description": "Read one GICS sector's daily snapshot: constituents, returns and valuation multiples.", "input_schema": _schema(["sector"], ["region", "as_of"])})
+        tools.append(
+            {
+                "name": name,
+                "description": "Read one GICS sector's daily snapshot: constituents, returns and valuation multiples.",
+                "input_schema": _schema(["sector"], ["region", "as_of"]),
+            }
+        )
     # Per-sector and per-region screens fill the list to the length real hosts reach.
     for sector in _PARAMS["sector"]["enum"]:
         for region in _PARAMS["region"]["enum"]:
@@ -209,20 +487,52 @@ def catalogue() -> list[dict[str, Any]]:
                 }
             )
     for sector in _PARAMS["sector"]["enum"]:
-        tools.append(_simple(f"research_library__{sector}_sector_primer", f"Read the desk's current primer on the {sector.replace('_', ' ')} sector", ["region"]))
+        tools.append(
+            _simple(
+                f"research_library__{sector}_sector_primer",
+                f"Read the desk's current primer on the {sector.replace('_', ' ')} sector",
+                ["region"],
+            )
+        )
     for region in _PARAMS["region"]["enum"]:
-        tools.append(_simple(f"macro__{region}_economic_dashboard", f"Read the economic dashboard of {region.replace('_', ' ')}: growth, inflation, rates", ["as_of"]))
+        tools.append(
+            _simple(
+                f"macro__{region}_economic_dashboard",
+                f"Read the economic dashboard of {region.replace('_', ' ')}: growth, inflation, rates",
+                ["as_of"],
+            )
+        )
     for currency in _PARAMS["currency"]["enum"]:
-        tools.append(_simple(f"fixed_income__{currency.lower()}_government_bond_screen", f"Screen {currency} government bonds by maturity and yield", ["limit"]))
+        tools.append(
+            _simple(
+                f"fixed_income__{currency.lower()}_government_bond_screen",
+                f"Screen {currency} government bonds by maturity and yield",
+                ["limit"],
+            )
+        )
     for level in range(1, 10):
-        tools.append(_simple(f"portfolio__model_portfolio_risk_{level}_drift_report", f"Report how far accounts on model portfolio risk level {level} drifted from it", ["account_id"]))
-    assert len(tools) == 140 and len({tool["name"] for tool in tools}) == 140 and max(len(tool["name"]) for tool in tools) <= 64
+        tools.append(
+            _simple(
+                f"portfolio__model_portfolio_risk_{level}_drift_report",
+                f"Report how far accounts on model portfolio risk level {level} drifted from it",
+                ["account_id"],
+            )
+        )
+    assert (
+        len(tools) == 140
+        and len({tool["name"] for tool in tools}) == 140
+        and max(len(tool["name"]) for tool in tools) <= 64
+    )
     recorded = _recorded()
     return [recorded.get(tool["name"], tool) for tool in tools]
 
 
 def _simple(name: str, what: str, optional: list[str]) -> dict[str, Any]:
-    return {"name": name, "description": f"{what}. Read-only; every figure comes with a source reference to cite.", "input_schema": _schema([], optional)}
+    return {
+        "name": name,
+        "description": f"{what}. Read-only; every figure comes with a source reference to cite.",
+        "input_schema": _schema([], optional),
+    }
 
 
 READ_TOOL_RESULT = {
@@ -231,7 +541,11 @@ READ_TOOL_RESULT = {
     "input_schema": {
         "type": "object",
         "properties": {
-            "result_ref": {"type": "string", "pattern": "^res_[A-Za-z0-9]+$", "description": "Reference from the truncation notice, e.g. 'res_8c1e'."},
+            "result_ref": {
+                "type": "string",
+                "pattern": "^res_[A-Za-z0-9]+$",
+                "description": "Reference from the truncation notice, e.g. 'res_8c1e'.",
+            },
             "window": {
                 "type": "object",
                 "description": "Character window to return; from the start when omitted.",
@@ -259,16 +573,33 @@ def _messages(question: str) -> list[dict[str, str]]:
     return [
         {"role": "system", "content": SYSTEM},
         {"role": "user", "content": question},
-        {"role": "assistant", "content": "Starting with the account's positions.\n[tool_call portfolio__get_holdings] {\"account_id\": \"acc_3k9d2m7q\"}"},
-        {"role": "tool", "content": "[portfolio__get_holdings] acc_3k9d2m7q as of 2026-11-04, GBP: VWRL.L 1,240 units (62.1%); AAPL 85 (7.9%); MSFT 40 (7.6%); cash 22.4%."},
+        {
+            "role": "assistant",
+            "content": 'Starting with the account\'s positions.\n[tool_call portfolio__get_holdings] {"account_id": "acc_3k9d2m7q"}',
+        },
+        {
+            "role": "tool",
+            "content": "[portfolio__get_holdings] acc_3k9d2m7q as of 2026-11-04, GBP: VWRL.L 1,240 units (62.1%); AAPL 85 (7.9%); MSFT 40 (7.6%); cash 22.4%.",
+        },
         {"role": "assistant", "content": "Three positions and cash. Checking the fund's exposure next."},
         {"role": "user", "content": "Include anything on the restricted list, and keep it to one page."},
     ]
 
 
 def scenario(
-    scenario_id: str, description: str, tool_format: str, tools: list[dict[str, Any]], *, request: str, invocation: str,
-    question: str, eligible: bool, hooks: bool, trace: str, outcome: str | None = None, budget: int = 200_000,
+    scenario_id: str,
+    description: str,
+    tool_format: str,
+    tools: list[dict[str, Any]],
+    *,
+    request: str,
+    invocation: str,
+    question: str,
+    eligible: bool,
+    hooks: bool,
+    trace: str,
+    outcome: str | None = None,
+    budget: int = 200_000,
 ) -> dict[str, Any]:
     document: dict[str, Any] = {
         "$schema": "../scenario.schema.json",
@@ -302,11 +633,23 @@ def scenario(
         {
             "stage": "evidence",
             "add_messages": [
-                {"role": "user", "content": "[evidence S1] VWRL factsheet 30 September 2026 (src_9a01): top holdings Apple 4.1%, Microsoft 3.9%, NVIDIA 3.6%."},
-                {"role": "user", "content": "[evidence S2] acc_3k9d2m7q look-through 2026-11-04 (src_4c7e): Apple 10.4%, Microsoft 10.0%, NVIDIA 2.2% of the account."},
+                {
+                    "role": "user",
+                    "content": "[evidence S1] VWRL factsheet 30 September 2026 (src_9a01): top holdings Apple 4.1%, Microsoft 3.9%, NVIDIA 3.6%.",
+                },
+                {
+                    "role": "user",
+                    "content": "[evidence S2] acc_3k9d2m7q look-through 2026-11-04 (src_4c7e): Apple 10.4%, Microsoft 10.0%, NVIDIA 2.2% of the account.",
+                },
             ],
         },
-        {"stage": "async_prep", "metadata": {"prefetch": {"quotes": ["VWRL.L", "AAPL", "MSFT"]}, "trace": {"trace_id": trace, "span": "desk_prepare", "sampled": True}}},
+        {
+            "stage": "async_prep",
+            "metadata": {
+                "prefetch": {"quotes": ["VWRL.L", "AAPL", "MSFT"]},
+                "trace": {"trace_id": trace, "span": "desk_prepare", "sampled": True},
+            },
+        },
     ]
     document["hooks"] = hooks
     document["stages"] = [
@@ -327,26 +670,42 @@ def documents() -> dict[str, dict[str, Any]]:
             "An account review on an OpenAI-format host that sends 46 tools, more than a 40-tool cap such as "
             "Cursor's lets through, several with descriptions of several KB and names near the 64-character limit, every "
             "one of which must reach the model as admitted.",
-            "openai", tools[:46], request="req_main_0040", invocation="inv_40",
+            "openai",
+            tools[:46],
+            request="req_main_0040",
+            invocation="inv_40",
             question="Review account acc_3k9d2m7q: overlap between its global ETF and its single stocks, and its risk.",
-            eligible=False, hooks=False, trace="5d1e9a07c3b24f68a0e1d2c3b4a59687",
+            eligible=False,
+            hooks=False,
+            trace="5d1e9a07c3b24f68a0e1d2c3b4a59687",
         ),
         "desk-research-main-mcp-128-tools": scenario(
             "desk-research-main-mcp-128-tools",
             "A desk research request on an MCP-format host whose servers list 127 tools, plus the eligible read_tool_result "
             "control: exactly 128, the most OpenAI takes in one request, so it fits and every tool must be sent as admitted.",
-            "mcp", tools[:127], request="req_main_0041", invocation="inv_41",
+            "mcp",
+            tools[:127],
+            request="req_main_0041",
+            invocation="inv_41",
             question="Research the account's look-through exposure, its ESG flags and the house view on global equities.",
-            eligible=True, hooks=False, trace="6e2f0b18d4c3507991f2e3d4c5b6a798",
+            eligible=True,
+            hooks=False,
+            trace="6e2f0b18d4c3507991f2e3d4c5b6a798",
         ),
         "desk-research-main-openai-over-tool-limit": scenario(
             "desk-research-main-openai-over-tool-limit",
             "A desk research request on an OpenAI-format host admitting 140 tools, over the provider's 128 per request though "
             "well within the token budget: the only right outcome is an explicit capacity result, nothing sent and the "
             "reservation closed, never the first 128 or a selector's pick.",
-            "openai", tools, request="req_main_0042", invocation="inv_42",
+            "openai",
+            tools,
+            request="req_main_0042",
+            invocation="inv_42",
             question="Screen every sector and region for the adviser's quarterly review of acc_3k9d2m7q.",
-            eligible=False, hooks=True, trace="7f301c29e5d46108a203f4e5d6c7b8a9", outcome="capacity",
+            eligible=False,
+            hooks=True,
+            trace="7f301c29e5d46108a203f4e5d6c7b8a9",
+            outcome="capacity",
         ),
     }
 

@@ -217,14 +217,17 @@ def test_context_fit_compresses_and_fits_every_tool_unless_recorded_over_capacit
     assert len(scenario.request_messages) >= fit.keep_messages + 1
     # Once compressed, the request holds every tool, exactly when it is not recorded as a capacity
     # result: a fitter that drops tools is wrong, never forced.
-    fits = fitted_tokens(scenario) <= fit.budget_tokens and (fit.max_tools is None or len(scenario.surface) <= fit.max_tools)
+    fits = fitted_tokens(scenario) <= fit.budget_tokens and (
+        fit.max_tools is None or len(scenario.surface) <= fit.max_tools
+    )
     assert fits == (scenario.outcome is RequestOutcome.DISPATCHED)
 
 
 def test_one_budget_holds_the_tools_only_after_compression():
     """Where a fitter that sizes tools before compressing would drop some (topn-drop's flaw)."""
     tight = [
-        s.id for s in having(StageKind.CONTEXT_FIT)
+        s.id
+        for s in having(StageKind.CONTEXT_FIT)
         if fitted_tokens(s, compressed=False) > s.stage(StageKind.CONTEXT_FIT).budget_tokens >= fitted_tokens(s)
     ]
     assert tight == ["etf-compare-main-openai"]
@@ -255,7 +258,9 @@ def test_async_prep_attaches_traced_metadata(scenario: Scenario):
 
 def test_one_hooked_pipeline_is_synchronous():
     """Where the legacy path's hook check does settle its refusals, so RED shows more than one flaw."""
-    assert "etf-performance-main-anthropic" in [s.id for s in SCENARIOS if s.hooks and s.stage(StageKind.ASYNC_PREP) is None]
+    assert "etf-performance-main-anthropic" in [
+        s.id for s in SCENARIOS if s.hooks and s.stage(StageKind.ASYNC_PREP) is None
+    ]
 
 
 def test_publications_in_at_least_three_and_only_with_a_publication_stage():
@@ -312,10 +317,7 @@ def test_a_tool_reads_the_same_in_every_file():
 def test_documented_case_target_exists():
     # docs: schema.in_place:...:market__get_instrument_profile:/properties/symbol/type
     profiles = [
-        tool
-        for s in SCENARIOS
-        for tool in s.contract.admitted
-        if tool.name == "market__get_instrument_profile"
+        tool for s in SCENARIOS for tool in s.contract.admitted if tool.name == "market__get_instrument_profile"
     ]
     assert profiles
     assert all(pointer(t.input_schema, "/properties/symbol/type") == "string" for t in profiles)
@@ -373,8 +375,12 @@ def narrowed(scenario: Scenario) -> set[str]:
 
 def test_a_trusted_budget_fact_hides_search_and_keeps_read_for_its_source_refs():
     trusted = [
-        s for s in SCENARIOS
-        if any(f.kind is FactKind.SEARCH_BUDGET_EXHAUSTED and scenarios.rule(f, s.binding, s.contract.web_tools).trusted for f in s.contract.facts)
+        s
+        for s in SCENARIOS
+        if any(
+            f.kind is FactKind.SEARCH_BUDGET_EXHAUSTED and scenarios.rule(f, s.binding, s.contract.web_tools).trusted
+            for f in s.contract.facts
+        )
     ]
     # One recorded before the pipeline, the others arriving mid-run: all have arrived by the last dispatch.
     arriving = sorted(any(f.arrives for f in s.contract.facts) for s in trusted)
@@ -389,7 +395,11 @@ def test_a_trusted_budget_fact_hides_search_and_keeps_read_for_its_source_refs()
 
 
 def test_a_trusted_deadline_fact_hides_both_web_tools_on_a_child():
-    deadline = [s for s in SCENARIOS if s.contract.web_tools and narrowed(s) == {s.contract.web_tools.search, s.contract.web_tools.read}]
+    deadline = [
+        s
+        for s in SCENARIOS
+        if s.contract.web_tools and narrowed(s) == {s.contract.web_tools.search, s.contract.web_tools.read}
+    ]
     assert [s.lane for s in deadline] == [Lane.CHILD]
 
 

@@ -25,14 +25,26 @@ def described(tool):
 
 def openai_body(tools, responses=False):
     if responses:
-        return {"input": "Compare two funds.", "tools": [{"type": "function", "name": t.name, **described(t), "parameters": t.input_schema} for t in tools]}
-    listed = [{"type": "function", "function": {"name": t.name, **described(t), "parameters": t.input_schema}} for t in tools]
+        return {
+            "input": "Compare two funds.",
+            "tools": [
+                {"type": "function", "name": t.name, **described(t), "parameters": t.input_schema} for t in tools
+            ],
+        }
+    listed = [
+        {"type": "function", "function": {"name": t.name, **described(t), "parameters": t.input_schema}} for t in tools
+    ]
     return {"model": "m", "messages": [{"role": "user", "content": "Compare two funds."}], "tools": listed}
 
 
 def anthropic_body(tools):
     listed = [{"name": t.name, **described(t), "input_schema": t.input_schema} for t in tools]
-    return {"model": "m", "system": "You are a research agent.", "messages": [{"role": "user", "content": "Compare two funds."}], "tools": listed}
+    return {
+        "model": "m",
+        "system": "You are a research agent.",
+        "messages": [{"role": "user", "content": "Compare two funds."}],
+        "tools": listed,
+    }
 
 
 def mcp_response(tools):
@@ -48,7 +60,9 @@ def logged_surfaces(draw):
     """Admitted surfaces in which some tools were sent without a description."""
     tools = draw(surfaces())
     bare = draw(st.lists(st.booleans(), min_size=len(tools), max_size=len(tools)))
-    return tuple(dataclasses.replace(tool, description="") if drop else tool for tool, drop in zip(tools, bare, strict=True))
+    return tuple(
+        dataclasses.replace(tool, description="") if drop else tool for tool, drop in zip(tools, bare, strict=True)
+    )
 
 
 # Each example is a full load (every input schema checked as a schema): fewer examples, same reach.
@@ -65,15 +79,24 @@ def test_the_skeleton_loads_and_admits_exactly_the_logged_tools(kind, tools):
 @settings(max_examples=25)
 @given(tools=logged_surfaces())
 def test_a_responses_api_body_is_an_openai_log_too(tools):
-    assert parse(import_scenario("openai", openai_body(tools, responses=True), "log.json", "x")).contract.admitted == tools
+    assert (
+        parse(import_scenario("openai", openai_body(tools, responses=True), "log.json", "x")).contract.admitted == tools
+    )
 
 
 def test_messages_keep_roles_and_spell_out_calls_and_results():
     body = {
         "messages": [
             {"role": "developer", "content": "Be brief."},
-            {"role": "user", "content": [{"type": "text", "text": "Compare"}, {"type": "text", "text": "VWRL and SSAC."}]},
-            {"role": "assistant", "content": None, "tool_calls": [{"type": "function", "function": {"name": "web", "arguments": '{"q": "VWRL"}'}}]},
+            {
+                "role": "user",
+                "content": [{"type": "text", "text": "Compare"}, {"type": "text", "text": "VWRL and SSAC."}],
+            },
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [{"type": "function", "function": {"name": "web", "arguments": '{"q": "VWRL"}'}}],
+            },
             {"role": "tool", "tool_call_id": "c1", "content": "3 results"},
         ],
         "tools": [TOOL],
@@ -89,7 +112,12 @@ def test_messages_keep_roles_and_spell_out_calls_and_results():
         "system": [{"type": "text", "text": "Be brief."}],
         "messages": [
             {"role": "assistant", "content": [{"type": "tool_use", "id": "t1", "name": "web", "input": {"q": "VWRL"}}]},
-            {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": [{"type": "text", "text": "3 results"}]}]},
+            {
+                "role": "user",
+                "content": [
+                    {"type": "tool_result", "tool_use_id": "t1", "content": [{"type": "text", "text": "3 results"}]}
+                ],
+            },
         ],
         "tools": [{"name": "web", "description": "Search.", "input_schema": {"type": "object"}}],
     }
@@ -106,9 +134,15 @@ ANTHROPIC_TOOL = {"name": "web", "description": "Search.", "input_schema": {"typ
 
 
 def test_a_tool_without_a_description_is_admitted_with_an_empty_one():
-    chat = {"messages": [], "tools": [{"type": "function", "function": {"name": "web", "parameters": {"type": "object"}}}]}
+    chat = {
+        "messages": [],
+        "tools": [{"type": "function", "function": {"name": "web", "parameters": {"type": "object"}}}],
+    }
     responses = {"input": "hi", "tools": [{"type": "function", "name": "web"}]}
-    functions = {"messages": [], "functions": [{"name": "web", "parameters": {"type": "object"}}]}  # the deprecated form
+    functions = {
+        "messages": [],
+        "functions": [{"name": "web", "parameters": {"type": "object"}}],
+    }  # the deprecated form
     mcp = {"tools": [{"name": "web", "inputSchema": {"type": "object"}}]}
     for kind, body in (("openai", chat), ("openai", responses), ("openai", functions), ("mcp", mcp)):
         skeleton = import_scenario(kind, body, "log.json", "x")
@@ -217,7 +251,10 @@ def nested(depth):
     return value
 
 
-CALL = {"role": "assistant", "tool_calls": [{"id": "c", "type": "function", "function": {"name": "web", "arguments": nested(500)}}]}
+CALL = {
+    "role": "assistant",
+    "tool_calls": [{"id": "c", "type": "function", "function": {"name": "web", "arguments": nested(500)}}],
+}
 PART = {"role": "assistant", "content": [{"type": "tool_use", "id": "t", "name": "web", "input": nested(500)}]}
 ITEM = {"type": "function_call", "name": "web", "arguments": nested(500)}
 
@@ -257,18 +294,41 @@ LOGS = {
     "openai": {
         "messages": [
             {"role": "user", "content": [{"type": "text", "text": "hi"}]},
-            {"role": "assistant", "content": None, "tool_calls": [{"id": "c", "type": "function", "function": {"name": "web", "arguments": "{}"}}]},
+            {
+                "role": "assistant",
+                "content": None,
+                "tool_calls": [{"id": "c", "type": "function", "function": {"name": "web", "arguments": "{}"}}],
+            },
             {"role": "tool", "tool_call_id": "c", "content": "r"},
         ],
-        "tools": [{**TOOL, "function": {**TOOL["function"], "strict": True}}, {"type": "custom", "custom": {"name": "sql"}}],
+        "tools": [
+            {**TOOL, "function": {**TOOL["function"], "strict": True}},
+            {"type": "custom", "custom": {"name": "sql"}},
+        ],
     },
-    "responses": {"input": [{"role": "user", "content": "hi"}, {"type": "function_call", "name": "web"}], "tools": [RESPONSES_TOOL, {"type": "web_search_preview"}]},
+    "responses": {
+        "input": [{"role": "user", "content": "hi"}, {"type": "function_call", "name": "web"}],
+        "tools": [RESPONSES_TOOL, {"type": "web_search_preview"}],
+    },
     "anthropic": {
         "system": [{"type": "text", "text": "s"}],
-        "messages": [{"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t", "content": [{"type": "text", "text": "r"}]}]}],
+        "messages": [
+            {
+                "role": "user",
+                "content": [{"type": "tool_result", "tool_use_id": "t", "content": [{"type": "text", "text": "r"}]}],
+            }
+        ],
         "tools": [ANTHROPIC_TOOL, {"type": "web_search_20250305", "name": "web_search"}],
     },
-    "mcp": {"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "web", "title": "W", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}}]}},
+    "mcp": {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "result": {
+            "tools": [
+                {"name": "web", "title": "W", "inputSchema": {"type": "object"}, "annotations": {"readOnlyHint": True}}
+            ]
+        },
+    },
 }
 
 

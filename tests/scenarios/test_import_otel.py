@@ -2,7 +2,9 @@ import json
 
 import pytest
 
-pytest.importorskip("opentelemetry.sdk", reason="these tests write span exports with the OpenTelemetry SDK: pip install -e '.[dev]'")
+pytest.importorskip(
+    "opentelemetry.sdk", reason="these tests write span exports with the OpenTelemetry SDK: pip install -e '.[dev]'"
+)
 
 from google.protobuf.json_format import MessageToDict  # noqa: E402
 from hypothesis import given, settings  # noqa: E402
@@ -13,7 +15,12 @@ from tests.fixtures.otel_export import chat_span, otlp_json, record, semconv_too
 from toolsurface.mutators._strategies import surfaces  # noqa: E402
 from toolsurface.scenarios import ScenarioError, import_log, import_log_file, parse  # noqa: E402
 
-SEARCH = {"type": "function", "name": "market__web_search", "description": "Search the web.", "parameters": {"type": "object", "properties": {"q": {"type": "string"}}}}
+SEARCH = {
+    "type": "function",
+    "name": "market__web_search",
+    "description": "Search the web.",
+    "parameters": {"type": "object", "properties": {"q": {"type": "string"}}},
+}
 QUOTE = {"type": "function", "name": "fx__quote", "parameters": {"type": "object"}}  # sent without a description
 MESSAGES = [
     {"role": "system", "content": "Be brief."},
@@ -23,7 +30,10 @@ MESSAGES = [
 ]
 SEMCONV_MESSAGES = [
     {"role": "user", "parts": [{"type": "text", "content": "Compare two funds."}]},
-    {"role": "assistant", "parts": [{"type": "tool_call", "id": "c1", "name": "market__web_search", "arguments": {"q": "VWRL"}}]},
+    {
+        "role": "assistant",
+        "parts": [{"type": "tool_call", "id": "c1", "name": "market__web_search", "arguments": {"q": "VWRL"}}],
+    },
     {"role": "tool", "parts": [{"type": "tool_call_response", "id": "c1", "response": "3 results"}]},
 ]
 CURRENT = {
@@ -44,7 +54,9 @@ def imported(spans, hex_ids=True):
 def test_a_span_the_sdk_exported_is_a_scenario_named_by_its_trace_and_span():
     def calls(tracer):
         with tracer.start_as_current_span("invoke_agent research") as agent:
-            agent.set_attributes({"gen_ai.operation.name": "invoke_agent", "gen_ai.tool.definitions": CURRENT["gen_ai.tool.definitions"]})
+            agent.set_attributes(
+                {"gen_ai.operation.name": "invoke_agent", "gen_ai.tool.definitions": CURRENT["gen_ai.tool.definitions"]}
+            )
             chat_span(tracer, {**CURRENT, "gen_ai.conversation.id": "conv_42"})
 
     chat, agent = sorted(record(calls), key=lambda span: span.name)
@@ -103,14 +115,22 @@ def openllmetry(tracer):
 
 def message_events(tracer):
     """The older conventions: nested OpenAI tool definitions, one span event per message."""
-    nested = json.dumps([{"type": "function", "function": {key: value for key, value in tool.items() if key != "type"}} for tool in (SEARCH, QUOTE)])
+    nested = json.dumps(
+        [
+            {"type": "function", "function": {key: value for key, value in tool.items() if key != "type"}}
+            for tool in (SEARCH, QUOTE)
+        ]
+    )
     call = {"id": "c1", "type": "function", "function": {"name": "market__web_search", "arguments": '{"q":"VWRL"}'}}
     events = [
         ("gen_ai.system.message", {"gen_ai.event.content": json.dumps({"content": "Be brief."})}),
         ("gen_ai.user.message", {"content": "Compare two funds."}),
         ("gen_ai.assistant.message", {"gen_ai.event.content": json.dumps({"tool_calls": [call]})}),
         ("gen_ai.tool.message", {"gen_ai.event.content": json.dumps({"content": "3 results", "id": "c1"})}),
-        ("gen_ai.choice", {"gen_ai.event.content": json.dumps({"message": {"content": "Done."}})}),  # the reply: not a message sent
+        (
+            "gen_ai.choice",
+            {"gen_ai.event.content": json.dumps({"message": {"content": "Done."}})},
+        ),  # the reply: not a message sent
     ]
     chat_span(tracer, {"gen_ai.tool.definitions": nested}, events=events)
 
@@ -118,8 +138,17 @@ def message_events(tracer):
 def prompt_event(tracer):
     """The first conventions: one `gen_ai.content.prompt` event holding the messages as OpenAI sent them."""
     call = {"type": "function", "function": {"name": "market__web_search", "arguments": '{"q":"VWRL"}'}}
-    prompt = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Compare two funds."}, {"role": "assistant", "tool_calls": [call]}, {"role": "tool", "content": "3 results"}]
-    chat_span(tracer, {"gen_ai.tool.definitions": CURRENT["gen_ai.tool.definitions"]}, events=[("gen_ai.content.prompt", {"gen_ai.prompt": json.dumps(prompt)})])
+    prompt = [
+        {"role": "system", "content": "Be brief."},
+        {"role": "user", "content": "Compare two funds."},
+        {"role": "assistant", "tool_calls": [call]},
+        {"role": "tool", "content": "3 results"},
+    ]
+    chat_span(
+        tracer,
+        {"gen_ai.tool.definitions": CURRENT["gen_ai.tool.definitions"]},
+        events=[("gen_ai.content.prompt", {"gen_ai.prompt": json.dumps(prompt)})],
+    )
 
 
 def structured(document):
@@ -132,14 +161,22 @@ def structured(document):
 
 @pytest.mark.parametrize(
     ("calls", "edit"),
-    [(lambda tracer: chat_span(tracer, CURRENT), structured), (openllmetry, None), (message_events, None), (prompt_event, None)],
+    [
+        (lambda tracer: chat_span(tracer, CURRENT), structured),
+        (openllmetry, None),
+        (message_events, None),
+        (prompt_event, None),
+    ],
     ids=["structured", "openllmetry", "message-events", "prompt-event"],
 )
 def test_each_version_instrumentations_emit_reads_as_the_same_call(calls, edit):
     document = otlp_json(record(calls))
     (skeleton,) = import_log("otel", [("export.json", edit(document) if edit else document)], "export").scenarios
     tools = [(tool.name, tool.description, tool.input_schema) for tool in parse(skeleton).contract.admitted]
-    assert tools == [("market__web_search", "Search the web.", SEARCH["parameters"]), ("fx__quote", "", {"type": "object"})]
+    assert tools == [
+        ("market__web_search", "Search the web.", SEARCH["parameters"]),
+        ("fx__quote", "", {"type": "object"}),
+    ]
     assert skeleton["messages"] == MESSAGES
 
 
@@ -159,7 +196,10 @@ def test_the_spans_pydantic_ai_instrumentation_emits_import_as_its_model_calls()
         return ModelResponse(parts=[TextPart("1.08")])
 
     def run(tracer_provider):
-        agent = Agent(InstrumentedModel(FunctionModel(reply), InstrumentationSettings(tracer_provider=tracer_provider)), instructions="Be brief.")
+        agent = Agent(
+            InstrumentedModel(FunctionModel(reply), InstrumentationSettings(tracer_provider=tracer_provider)),
+            instructions="Be brief.",
+        )
 
         @agent.tool_plain
         def fx__quote(pair: str) -> str:
@@ -175,10 +215,20 @@ def test_the_spans_pydantic_ai_instrumentation_emits_import_as_its_model_calls()
     spans = record(run, provider=True)
     agent_span = next(span for span in spans if span.attributes.get("gen_ai.operation.name") == "invoke_agent")
     first, second = imported(spans).scenarios  # the two model calls; the tool and agent spans are not
-    tools = [(tool.name, tool.description, sorted(tool.input_schema["properties"])) for tool in parse(second).contract.admitted]
+    tools = [
+        (tool.name, tool.description, sorted(tool.input_schema["properties"]))
+        for tool in parse(second).contract.admitted
+    ]
     assert tools == [("fx__quote", "Quote a currency pair.", ["pair"]), ("fx__history", "", ["days", "pair"])]
-    assert first["messages"] == second["messages"][:2] == [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Quote EUR in USD."}]
-    assert second["messages"][2:] == [{"role": "assistant", "content": '[tool_call fx__quote] {"pair":"EURUSD"}'}, {"role": "tool", "content": "1.08"}]
+    assert (
+        first["messages"]
+        == second["messages"][:2]
+        == [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "Quote EUR in USD."}]
+    )
+    assert second["messages"][2:] == [
+        {"role": "assistant", "content": '[tool_call fx__quote] {"pair":"EURUSD"}'},
+        {"role": "tool", "content": "1.08"},
+    ]
     assert first["identity"]["run"] == second["identity"]["run"] == hex_id(agent_span.context.trace_id, 16)
     assert first["identity"]["invocation"] == second["identity"]["invocation"] == hex_id(agent_span.context.span_id, 8)
 
@@ -187,9 +237,13 @@ def test_a_model_call_without_tools_is_one_line_naming_the_attribute_it_lacks():
     def calls(tracer):
         chat_span(tracer, CURRENT, name="chat with tools")
         chat_span(tracer, {}, name="chat without")
-        chat_span(tracer, {"gen_ai.tool.definitions": json.dumps([{"type": "web_search_preview"}])}, name="chat built-in only")
+        chat_span(
+            tracer, {"gen_ai.tool.definitions": json.dumps([{"type": "web_search_preview"}])}, name="chat built-in only"
+        )
         with tracer.start_as_current_span("openai.chat") as span:
-            span.set_attributes({"llm.request.type": "chat", "gen_ai.prompt.0.role": "user", "gen_ai.prompt.0.content": "hi"})
+            span.set_attributes(
+                {"llm.request.type": "chat", "gen_ai.prompt.0.role": "user", "gen_ai.prompt.0.content": "hi"}
+            )
         with tracer.start_as_current_span("execute_tool market__web_search") as span:
             span.set_attributes({"gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "market__web_search"})
 
@@ -216,7 +270,9 @@ def test_an_export_without_a_model_call_with_tools_is_an_error_that_says_why():
 
 
 def test_notes_name_the_tools_kept_out_and_what_the_span_did_not_record():
-    definitions = json.dumps([{"type": "web_search_preview"}, {"type": "function", "name": "fx__quote", "description": "Quote."}])
+    definitions = json.dumps(
+        [{"type": "web_search_preview"}, {"type": "function", "name": "fx__quote", "description": "Quote."}]
+    )
     spans = record(lambda tracer: chat_span(tracer, {"gen_ai.tool.definitions": definitions}))
     named = f"span {hex_id(spans[0].context.span_id, 8)} (chat gpt-4o)"
     result = imported(spans)
@@ -241,13 +297,31 @@ def with_attribute(key, value):
     ("key", "value", "problem"),
     [
         ("gen_ai.tool.definitions", "[{", "gen_ai.tool.definitions: not JSON: "),
-        ("gen_ai.tool.definitions", json.dumps([SEARCH, SEARCH]), "gen_ai.tool.definitions[1]: tool 'market__web_search' is listed twice"),
-        ("gen_ai.tool.definitions", json.dumps([{"type": "function", "name": "a b"}]), "gen_ai.tool.definitions[0].name: 'a b' is not a tool name"),
-        ("gen_ai.tool.definitions", json.dumps({"tools": []}), "gen_ai.tool.definitions: expected a list of tool definitions, found dict"),
-        ("gen_ai.input.messages", json.dumps([{"role": "robot", "parts": []}]), "gen_ai.input.messages[0].role: 'robot' is not a chat role"),
+        (
+            "gen_ai.tool.definitions",
+            json.dumps([SEARCH, SEARCH]),
+            "gen_ai.tool.definitions[1]: tool 'market__web_search' is listed twice",
+        ),
+        (
+            "gen_ai.tool.definitions",
+            json.dumps([{"type": "function", "name": "a b"}]),
+            "gen_ai.tool.definitions[0].name: 'a b' is not a tool name",
+        ),
+        (
+            "gen_ai.tool.definitions",
+            json.dumps({"tools": []}),
+            "gen_ai.tool.definitions: expected a list of tool definitions, found dict",
+        ),
+        (
+            "gen_ai.input.messages",
+            json.dumps([{"role": "robot", "parts": []}]),
+            "gen_ai.input.messages[0].role: 'robot' is not a chat role",
+        ),
     ],
 )
-def test_an_attribute_that_cannot_be_read_is_one_line_naming_the_file_the_attribute_and_the_path_inside(key, value, problem):
+def test_an_attribute_that_cannot_be_read_is_one_line_naming_the_file_the_attribute_and_the_path_inside(
+    key, value, problem
+):
     document, path = with_attribute(key, value)
     with pytest.raises(ScenarioError) as raised:
         import_log("otel", [("export.json", document)], "export")
@@ -260,7 +334,9 @@ def test_a_malformed_export_is_one_line_naming_the_json_path():
     document["resourceSpans"][0]["scopeSpans"][0]["spans"][0]["spanId"] = "xyz"
     with pytest.raises(ScenarioError) as raised:
         import_log("otel", [("export.json", document)], "export")
-    assert raised.value.problems == ("export.json:$.resourceSpans[0].scopeSpans[0].spans[0].spanId: expected a 8-byte id as 16 hex digits (or base64), found 'xyz'",)
+    assert raised.value.problems == (
+        "export.json:$.resourceSpans[0].scopeSpans[0].spans[0].spanId: expected a 8-byte id as 16 hex digits (or base64), found 'xyz'",
+    )
     with pytest.raises(ScenarioError) as raised:
         import_log("otel", [("export.json", {"spans": []})], "export")
     assert raised.value.problems == ("export.json:$: expected an OTLP trace export with 'resourceSpans'",)
@@ -279,7 +355,9 @@ def test_json_lines_are_one_export_per_line_and_a_span_read_twice_is_named(tmp_p
     path.write_text(f"{json.dumps(first)}\n{{oops\n")
     with pytest.raises(ScenarioError) as raised:
         import_log_file("otel", path)
-    assert raised.value.problems == (f"{path}:2:2: invalid JSON (read as JSON Lines): unexpected character, expected a string key",)
+    assert raised.value.problems == (
+        f"{path}:2:2: invalid JSON (read as JSON Lines): unexpected character, expected a string key",
+    )
     path.write_text(json.dumps(first, indent=2)[:-2])  # one document, cut short: not read as lines
     with pytest.raises(ScenarioError) as raised:
         import_log_file("otel", path)
@@ -293,10 +371,19 @@ def test_the_id_is_the_prefix_and_the_span_id_within_the_scenario_id_limit():
     assert skeleton["id"] == f"{'x' * 47}-{hex_id(spans[0].context.span_id, 8)}" and len(skeleton["id"]) == 64
 
 
-
 # Built once, its tools and messages structured so that an edit can land inside them: every example
 # edits a copy of the same export.
-EXPORT = structured(otlp_json(record(lambda tracer: chat_span(tracer, {**CURRENT, "llm.request.functions.0.name": "fx__quote"}, events=[("gen_ai.user.message", {"content": "hi"})]))))
+EXPORT = structured(
+    otlp_json(
+        record(
+            lambda tracer: chat_span(
+                tracer,
+                {**CURRENT, "llm.request.functions.0.name": "fx__quote"},
+                events=[("gen_ai.user.message", {"content": "hi"})],
+            )
+        )
+    )
+)
 
 
 @settings(max_examples=200, deadline=None)
@@ -305,6 +392,8 @@ def test_any_edit_of_an_export_imports_or_is_one_line_per_problem(document):
     try:
         result = import_log("otel", [("export.json", document)], "export")
     except ScenarioError as error:
-        assert error.problems and all(line.startswith(("export.json", "span ")) and "\n" not in line for line in error.problems)
+        assert error.problems and all(
+            line.startswith(("export.json", "span ")) and "\n" not in line for line in error.problems
+        )
     else:
         assert all(parse(skeleton) for skeleton in result.scenarios)

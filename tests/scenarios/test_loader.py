@@ -98,6 +98,7 @@ def entry(d: dict[str, Any]) -> None:
     d["contract"]["admitted"] = []
     d["contract"].pop("web_tools", None)
 
+
 #: (edit of a valid document, the problems it must give, as `path: message`)
 MALFORMED: dict[str, tuple[Callable[[dict[str, Any]], object], list[str]]] = {
     "missing lane": (lambda d: d.pop("lane"), ["$: 'lane' is a required property"]),
@@ -156,8 +157,7 @@ MALFORMED: dict[str, tuple[Callable[[dict[str, Any]], object], list[str]]] = {
     "control named like an admitted tool": (
         lambda d: d["contract"]["controls"][0].update(name="market__web_read"),
         [
-            "$.contract.controls[0].name: duplicate tool name 'market__web_read' "
-            "(first at $.contract.admitted[3])",
+            "$.contract.controls[0].name: duplicate tool name 'market__web_read' (first at $.contract.admitted[3])",
             "$.contract.eligible_controls[0]: 'read_tool_result' is not one of contract.controls",
         ],
     ),
@@ -217,14 +217,21 @@ MALFORMED: dict[str, tuple[Callable[[dict[str, Any]], object], list[str]]] = {
     ),
     "fact of an unknown kind": (
         lambda d: d["contract"].update(facts=[budget_fact(d, fact="quota_exhausted")]),
-        ["$.contract.facts[0].fact: 'quota_exhausted' is not one of ['search_budget_exhausted', 'run_deadline_exhausted']"],
+        [
+            "$.contract.facts[0].fact: 'quota_exhausted' is not one of ['search_budget_exhausted', 'run_deadline_exhausted']"
+        ],
     ),
     "fact bound to a partial identity": (
         lambda d: d["contract"].update(facts=[budget_fact(d, bound_to={"run": "run_1"})]),
-        [f"$.contract.facts[0].bound_to: {key!r} is a required property" for key in ("scope", "invocation", "connection")],
+        [
+            f"$.contract.facts[0].bound_to: {key!r} is a required property"
+            for key in ("scope", "invocation", "connection")
+        ],
     ),
     "deadline fact with source refs": (
-        lambda d: d["contract"].update(facts=[budget_fact(d, fact="run_deadline_exhausted", owner="host", source_refs=["src_1"])]),
+        lambda d: d["contract"].update(
+            facts=[budget_fact(d, fact="run_deadline_exhausted", owner="host", source_refs=["src_1"])]
+        ),
         ["$.contract.facts[0]: 'source_refs' is not one of ['fact', 'owner', 'bound_to', 'arrives']"],
     ),
     "fact arriving at a point the pipeline never offers": (
@@ -236,8 +243,10 @@ MALFORMED: dict[str, tuple[Callable[[dict[str, Any]], object], list[str]]] = {
     ),
     "fact arriving at no injection point": (
         lambda d: d["contract"].update(facts=[budget_fact(d, arrives="seal")]),
-        ["$.contract.facts[0].arrives: 'seal' is not a point this pipeline offers "
-         "(hook, post_revalidation, context_fit, evidence, publication, async_prep, post_seal)"],
+        [
+            "$.contract.facts[0].arrives: 'seal' is not a point this pipeline offers "
+            "(hook, post_revalidation, context_fit, evidence, publication, async_prep, post_seal)"
+        ],
     ),
     "later model call resuming from a receipt": (
         lambda d: d.update(steps=[step(d, [{"stage": "recover", "receipt": "rcpt_01"}, {"stage": "seal"}])]),
@@ -256,12 +265,19 @@ MALFORMED: dict[str, tuple[Callable[[dict[str, Any]], object], list[str]]] = {
         ["$.steps: a request that ends in a capacity result makes no model call, let alone a later one"],
     ),
     "fact arriving before a model call the request never makes": (
-        lambda d: (d.update(steps=[step(d, [{"stage": "hook"}, {"stage": "seal"}])]), d["contract"].update(facts=[budget_fact(d, arrives="hook@3")])),
-        ["$.contract.facts[0].arrives: 'hook@3' is not a point this pipeline offers "
-         "(hook, post_revalidation, context_fit, evidence, publication, async_prep, post_seal, hook@2, post_seal@2)"],
+        lambda d: (
+            d.update(steps=[step(d, [{"stage": "hook"}, {"stage": "seal"}])]),
+            d["contract"].update(facts=[budget_fact(d, arrives="hook@3")]),
+        ),
+        [
+            "$.contract.facts[0].arrives: 'hook@3' is not a point this pipeline offers "
+            "(hook, post_revalidation, context_fit, evidence, publication, async_prep, post_seal, hook@2, post_seal@2)"
+        ],
     ),
     "parent of a main request": (
-        lambda d: d["identity"].update(parent={k: d["identity"][k] for k in ("run", "scope", "invocation", "connection")}),
+        lambda d: d["identity"].update(
+            parent={k: d["identity"][k] for k in ("run", "scope", "invocation", "connection")}
+        ),
         ["$.identity.parent: only a child request has a parent; this one's lane is 'main'"],
     ),
     "capacity outcome without context fitting": (
@@ -277,16 +293,28 @@ MALFORMED: dict[str, tuple[Callable[[dict[str, Any]], object], list[str]]] = {
         ["$.stages[0]: 'rebuild' is not one of ['stage']"],
     ),
     "capabilities in a research request": (
-        lambda d: d["contract"].update(capabilities=[{"id": "portfolio", "subject": "portfolio", "access": "accessible"}]),
+        lambda d: d["contract"].update(
+            capabilities=[{"id": "portfolio", "subject": "portfolio", "access": "accessible"}]
+        ),
         ["$.contract.capabilities: only entry requests carry a capability summary; this one's mode is 'research'"],
     ),
     "entry request without capabilities": (entry, ["$.contract: 'capabilities' is a required property"]),
     "capability that claims a result": (
-        lambda d: (entry(d), d["contract"].update(capabilities=[{"id": "portfolio", "subject": "portfolio", "access": "holdings read"}])),
-        ["$.contract.capabilities[0].access: 'holdings read' is not one of ['accessible', 'reference approved', 'not granted']"],
+        lambda d: (
+            entry(d),
+            d["contract"].update(capabilities=[{"id": "portfolio", "subject": "portfolio", "access": "holdings read"}]),
+        ),
+        [
+            "$.contract.capabilities[0].access: 'holdings read' is not one of ['accessible', 'reference approved', 'not granted']"
+        ],
     ),
     "duplicate capability id": (
-        lambda d: (entry(d), d["contract"].update(capabilities=[{"id": "doc", "subject": f"document {n}", "access": "reference approved"} for n in (1, 2)])),
+        lambda d: (
+            entry(d),
+            d["contract"].update(
+                capabilities=[{"id": "doc", "subject": f"document {n}", "access": "reference approved"} for n in (1, 2)]
+            ),
+        ),
         ["$.contract.capabilities[1].id: duplicate capability id 'doc'"],
     ),
     "research request without tools": (

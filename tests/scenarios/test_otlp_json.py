@@ -3,7 +3,9 @@ import math
 
 import pytest
 
-pytest.importorskip("opentelemetry.sdk", reason="these tests write span exports with the OpenTelemetry SDK: pip install -e '.[dev]'")
+pytest.importorskip(
+    "opentelemetry.sdk", reason="these tests write span exports with the OpenTelemetry SDK: pip install -e '.[dev]'"
+)
 
 from google.protobuf.json_format import MessageToDict  # noqa: E402
 from hypothesis import given  # noqa: E402
@@ -45,7 +47,10 @@ def test_an_id_reads_the_same_as_hex_and_as_base64(size, data):
         ({"intValue": "12.5"}, "$.intValue: '12.5' is not a intValue"),
         ({"stringValue": "a", "intValue": 1}, "$: expected one value kind, found 'intValue', 'stringValue'"),
         ({"mapValue": {}}, "$: 'mapValue' is not a value kind"),
-        ({"arrayValue": {"values": [{"boolValue": "yes"}]}}, "$.arrayValue.values[0].boolValue: 'yes' is not a boolValue"),
+        (
+            {"arrayValue": {"values": [{"boolValue": "yes"}]}},
+            "$.arrayValue.values[0].boolValue: 'yes' is not a boolValue",
+        ),
     ],
 )
 def test_a_value_that_is_not_an_otlp_value_names_its_path(value, problem):

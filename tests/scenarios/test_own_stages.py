@@ -26,11 +26,17 @@ def agent(d: dict[str, Any]) -> dict[str, Any]:
 
 def test_own_stages_load_with_their_points_and_effects(tmp_path: Path):
     document = agent(base())
-    document["stages"][1] = own("after:tracing", keep_messages=4, add_messages=[{"role": "system", "content": "evidence"}])
+    document["stages"][1] = own(
+        "after:tracing", keep_messages=4, add_messages=[{"role": "system", "content": "evidence"}]
+    )
     (scenario,) = scenarios.load([write(tmp_path, document)])
     assert scenario.points == ("before:tracing", "after:tracing", "after:ProviderLimit")
-    assert scenario.stages[1] == Stage(StageKind.OWN, keep_messages=4, add_messages=(scenarios.Message("system", "evidence"),),
-                                       own_point="after:tracing")
+    assert scenario.stages[1] == Stage(
+        StageKind.OWN,
+        keep_messages=4,
+        add_messages=(scenarios.Message("system", "evidence"),),
+        own_point="after:tracing",
+    )
     assert scenario.fit == scenario.stages[2] and scenario.fit.budget_tokens == 24000
     assert scenario.hooks  # as recorded: an agent's own stages say nothing of whether it registered hooks
 
@@ -55,42 +61,66 @@ def test_a_capacity_outcome_stops_at_the_own_stage_that_carries_the_budget(tmp_p
 MALFORMED = {
     "a slash in a boundary": (
         lambda d: d["stages"][2].update(point="after:a/b"),
-        ["$.stages[2].point: 'after:a/b' must be 1 to 64 characters with no '/', '@', '*', '?', '[', ']', whitespace or control "
-         "characters (it becomes part of case ids)"],
+        [
+            "$.stages[2].point: 'after:a/b' must be 1 to 64 characters with no '/', '@', '*', '?', '[', ']', whitespace or control "
+            "characters (it becomes part of case ids)"
+        ],
     ),
     "a later call's mark in a boundary": (
         lambda d: d["stages"][0].update(point="before:tracing@2"),
-        ["$.stages[0].point: 'before:tracing@2' must be 1 to 64 characters with no '/', '@', '*', '?', '[', ']', whitespace or "
-         "control characters (it becomes part of case ids)"],
+        [
+            "$.stages[0].point: 'before:tracing@2' must be 1 to 64 characters with no '/', '@', '*', '?', '[', ']', whitespace or "
+            "control characters (it becomes part of case ids)"
+        ],
     ),
-    "a glob in a boundary": (lambda d: d["stages"][0].update(point="before:*"), ["$.stages[0].point: 'before:*' must be"]),
-    "whitespace in a boundary": (lambda d: d["stages"][0].update(point="before: x"), ["$.stages[0].point: 'before: x' must be"]),
-    "a control character in a boundary": (lambda d: d["stages"][0].update(point="before:\x07"), ["$.stages[0].point: 'before:\\x07' must be"]),
+    "a glob in a boundary": (
+        lambda d: d["stages"][0].update(point="before:*"),
+        ["$.stages[0].point: 'before:*' must be"],
+    ),
+    "whitespace in a boundary": (
+        lambda d: d["stages"][0].update(point="before: x"),
+        ["$.stages[0].point: 'before: x' must be"],
+    ),
+    "a control character in a boundary": (
+        lambda d: d["stages"][0].update(point="before:\x07"),
+        ["$.stages[0].point: 'before:\\x07' must be"],
+    ),
     "an empty boundary": (lambda d: d["stages"][0].update(point=""), ["$.stages[0].point: '' must be"]),
     "a recorded point's name": (
         lambda d: d["stages"][1].update(point="hook"),
-        ["$.stages[1].point: 'hook' is the point of a recorded 'hook' stage: a stage of the host's own names a boundary of its own"],
+        [
+            "$.stages[1].point: 'hook' is the point of a recorded 'hook' stage: a stage of the host's own names a boundary of its own"
+        ],
     ),
     "a boundary twice in one model call": (
         lambda d: d["stages"][2].update(point="after:tracing"),
         ["$.stages[2].point: 'after:tracing' is already the boundary of stage 1 of this model call"],
     ),
-    "an own stage without its point": (lambda d: d["stages"][0].pop("point"), ["$.stages[0]: 'point' is a required property"]),
+    "an own stage without its point": (
+        lambda d: d["stages"][0].pop("point"),
+        ["$.stages[0]: 'point' is a required property"],
+    ),
     "a point on a recorded stage": (
         lambda d: d["stages"].insert(0, {"stage": "hook", "point": "before:tracing"}),
         ["$.stages[0]: 'point' is not one of ['stage']"],
     ),
     "an own stage with another stage's field": (
         lambda d: d["stages"][0].update(metadata={}),
-        ["$.stages[0]: 'metadata' is not one of ['stage', 'point', 'keep_messages', 'add_messages', 'budget_tokens', 'max_tools']"],
+        [
+            "$.stages[0]: 'metadata' is not one of ['stage', 'point', 'keep_messages', 'add_messages', 'budget_tokens', 'max_tools']"
+        ],
     ),
     "a capacity outcome with no budget": (
         lambda d: (d.update(outcome="capacity"), d["stages"][2].pop("budget_tokens")),
-        ["$.outcome: a 'capacity' outcome needs a 'context_fit' stage, or an 'own' stage with budget_tokens, where the request stops"],
+        [
+            "$.outcome: a 'capacity' outcome needs a 'context_fit' stage, or an 'own' stage with budget_tokens, where the request stops"
+        ],
     ),
     "a fact arriving at a boundary the agent never offers": (
         lambda d: d["contract"].update(facts=[budget_fact(d, arrives="async_prep")]),
-        ["$.contract.facts[0].arrives: 'async_prep' is not a point this pipeline offers (before:tracing, after:tracing, after:ProviderLimit)"],
+        [
+            "$.contract.facts[0].arrives: 'async_prep' is not a point this pipeline offers (before:tracing, after:tracing, after:ProviderLimit)"
+        ],
     ),
 }
 
@@ -108,7 +138,9 @@ def test_a_malformed_own_stage_is_one_line_naming_its_path(tmp_path: Path, name:
 
 
 def test_the_schema_and_the_loader_agree_on_a_boundary_name():
-    pattern = orjson.loads((scenarios.bundled_dir().parent / "scenario.schema.json").read_bytes())["$defs"]["own_point"]["pattern"]
+    pattern = orjson.loads((scenarios.bundled_dir().parent / "scenario.schema.json").read_bytes())["$defs"][
+        "own_point"
+    ]["pattern"]
     assert pattern == scenarios._model.OWN_POINT_PATTERN
     assert own_point_problem("after:ProviderLimit") is None and own_point_problem("before:model") is None
     assert own_point_problem("x" * 65) is not None and own_point_problem("post_seal") is not None

@@ -70,7 +70,10 @@ def test_a_broken_file_is_refused_every_time(tmp_path: Path, cache: Path, valida
         with pytest.raises(ScenarioError) as raised:
             scenarios.load([path])
         (problem,) = raised.value.problems
-        assert problem == f"{path}:$.contract.admitted[0].input_schema.properties.q.minLength: not a valid JSON Schema: -1 is less than the minimum of 0"
+        assert (
+            problem
+            == f"{path}:$.contract.admitted[0].input_schema.properties.q.minLength: not a valid JSON Schema: -1 is less than the minimum of 0"
+        )
         assert "\n" not in problem
     assert validations == [str(path), str(path)]
     assert not cache.exists()
@@ -99,7 +102,9 @@ def test_a_corrupt_entry_is_ignored(tmp_path: Path, cache: Path, validations: li
 
 
 @pytest.mark.skipif(os.name != "posix" or os.geteuid() == 0, reason="needs a folder the user cannot write")
-def test_an_unwritable_cache_never_fails_a_load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, validations: list[str]):
+def test_an_unwritable_cache_never_fails_a_load(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, validations: list[str]
+):
     locked = tmp_path / "locked"
     locked.mkdir(mode=0o500)
     monkeypatch.setenv("XDG_CACHE_HOME", str(locked))
@@ -108,7 +113,9 @@ def test_an_unwritable_cache_never_fails_a_load(tmp_path: Path, monkeypatch: pyt
     assert validations == [str(path), str(path)]
 
 
-def test_a_cache_that_is_a_file_never_fails_a_load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, validations: list[str]):
+def test_a_cache_that_is_a_file_never_fails_a_load(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, validations: list[str]
+):
     """Where the cache folder should be there is a file: nothing can be read or written there."""
     (tmp_path / "cache").write_bytes(b"not a folder")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))

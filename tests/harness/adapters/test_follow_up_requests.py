@@ -18,7 +18,10 @@ from toolsurface.harness._reasons import begins
 from toolsurface.harness._types import VerdictKind
 
 #: Schema edits made in place on the live tool objects, at the first and the last point of a run.
-IN_PLACE_SCHEMA_EDITS = ["etf-compare-main-hooked/*/hook/schema.in_place:*", "etf-compare-main-hooked/*/post_seal/schema.in_place:*"]
+IN_PLACE_SCHEMA_EDITS = [
+    "etf-compare-main-hooked/*/hook/schema.in_place:*",
+    "etf-compare-main-hooked/*/post_seal/schema.in_place:*",
+]
 OUTLIVED = "the change outlived its request: the next request differs from a clean one: "
 #: The import name each extra installs.
 _MODULES = {"pydantic-ai": "pydantic_ai", "langchain": "langchain", "openai-agents": "agents"}

@@ -94,11 +94,15 @@ def test_guarded_follows_a_multi_step_run_and_checks_every_model_call(framework)
     ports = Ports(loop, FORMATS[host.tool_format], None, None)
     asyncio.run(host.run(loop, ports))
     assert [d.call for d in ports.gateway.log] == [1, 2, 3]
-    assert [str(e) for e in ports.events if e.op is LedgerOp.SETTLE] == [f"main: settle {loop.identity.request} as dispatched"]
+    assert [str(e) for e in ports.events if e.op is LedgerOp.SETTLE] == [
+        f"main: settle {loop.identity.request} as dispatched"
+    ]
     assert "hook@2" in ports.points and "hook@3" in ports.points
     # A change at the second call's hook boundary is refused after the first call went out, and settled once.
     ran = run_cases(target, ["etf-compare-main-tool-loop/*/hook@2/*"])
-    assert ran and all(r.verdict.kind.ok for r in ran), [f"{r.case.id}: {r.verdict.reason}" for r in ran if not r.verdict.kind.ok][:5]
+    assert ran and all(r.verdict.kind.ok for r in ran), [
+        f"{r.case.id}: {r.verdict.reason}" for r in ran if not r.verdict.kind.ok
+    ][:5]
     killed = [r for r in ran if r.verdict.kind is VerdictKind.KILLED]
     assert killed and all(r.evidence.dispatches == 1 for r in killed)
     assert all(settled(r) == (f"main: settle {loop.identity.request} as pre_dispatch_rejected",) for r in killed)

@@ -55,7 +55,10 @@ def stock_results() -> list:
 
 
 def test_factories_are_targets_with_a_format_and_a_name():
-    for spec, factory, name in ((STOCK, adapter.stock, "langchain:stock"), (GUARDED, adapter.guarded, "langchain:guarded")):
+    for spec, factory, name in (
+        (STOCK, adapter.stock, "langchain:stock"),
+        (GUARDED, adapter.guarded, "langchain:guarded"),
+    ):
         target = factory()
         assert target.name == name
         assert target.tool_format in FORMATS
@@ -93,7 +96,11 @@ def test_stock_rewrites_every_schema_with_defs_on_its_way_to_the_model(stock_res
     assert result.verdict.kind is VerdictKind.SURVIVED
     assert any(line.endswith("changed at /$defs") for line in result.evidence.diff), result.evidence.diff
     # Without tools nothing is rewritten: the entry request's legitimate changes pass.
-    entry = [r for r in stock_results if r.case.scenario == "entry-main-portfolio-document" and r.case.mutation.kind == "legit"]
+    entry = [
+        r
+        for r in stock_results
+        if r.case.scenario == "entry-main-portfolio-document" and r.case.mutation.kind == "legit"
+    ]
     assert entry and all(r.verdict.kind is VerdictKind.PASSED for r in entry)
 
 
@@ -120,7 +127,10 @@ def test_stock_is_refused_by_langchain_itself_only_for_names_its_tool_node_does_
     # A re-validation that rebuilds the tools launders a hook's add before LangChain checks it.
     laundered = find_case(stock_results, "note-refresh-main-mcp-hooked", "hook", "add.foreign", "replace")
     assert laundered.verdict.kind is VerdictKind.SURVIVED
-    assert find_case(stock_results, "etf-compare-main-hooked", "hook", "add.foreign", "replace").verdict.kind is VerdictKind.KILLED
+    assert (
+        find_case(stock_results, "etf-compare-main-hooked", "hook", "add.foreign", "replace").verdict.kind
+        is VerdictKind.KILLED
+    )
 
 
 _TRACED_RUN = """
@@ -147,7 +157,9 @@ print(len(ports.gateway.log), len(attempts))
 def test_langsmith_tracing_in_the_environment_stays_off():
     """With tracing switched on by the environment, LangSmith would post every run: the adapter turns it off."""
     environment = {**os.environ, "LANGSMITH_TRACING": "true", "LANGSMITH_API_KEY": "offline-test-key"}
-    ran = subprocess.run([sys.executable, "-c", _TRACED_RUN], capture_output=True, text=True, env=environment, timeout=60)
+    ran = subprocess.run(
+        [sys.executable, "-c", _TRACED_RUN], capture_output=True, text=True, env=environment, timeout=60
+    )
     assert ran.returncode == 0, ran.stderr
     assert ran.stdout.split() == ["1", "0"], ran.stderr
 

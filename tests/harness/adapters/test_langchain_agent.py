@@ -24,11 +24,21 @@ def planned_points(factory: str, scenario: str) -> list[str]:
 
 
 def test_the_boundaries_are_the_agents_own_named_by_its_middleware():
-    assert planned_points("build", "etf-compare-main-hooked") == ["before:tracing", "after:tracing", "after:ProviderLimit"]
+    assert planned_points("build", "etf-compare-main-hooked") == [
+        "before:tracing",
+        "after:tracing",
+        "after:ProviderLimit",
+    ]
     # Before each later model call of a run, the same boundaries again.
-    assert planned_points("build", "etf-compare-main-tool-loop")[3:6] == ["before:tracing@2", "after:tracing@2", "after:ProviderLimit@2"]
+    assert planned_points("build", "etf-compare-main-tool-loop")[3:6] == [
+        "before:tracing@2",
+        "after:tracing@2",
+        "after:ProviderLimit@2",
+    ]
     # The guard's own middleware are not the agent's stages: with it, the same cases.
-    assert planned_points("build_guarded", "etf-compare-main-hooked") == planned_points("build", "etf-compare-main-hooked")
+    assert planned_points("build_guarded", "etf-compare-main-hooked") == planned_points(
+        "build", "etf-compare-main-hooked"
+    )
 
 
 def test_an_agent_without_middleware_has_the_models_boundary():
@@ -43,8 +53,14 @@ OVER_LIMIT = "desk-research-main-openai-over-tool-limit/*/after:ProviderLimit/le
 def test_the_flawed_middleware_fails_the_request_it_cuts_in_its_own_words():
     results = run_cases(APP.format("build"), [OVER_LIMIT])
     assert results and all(r.verdict.kind is VerdictKind.SURVIVED for r in results)
-    assert all("dispatched 128 of 140 required tools instead of an explicit capacity result" in r.verdict.reason for r in results)
-    assert all(r.case.id.startswith("desk-research-main-openai-over-tool-limit/main/hooks/after:ProviderLimit/") for r in results)
+    assert all(
+        "dispatched 128 of 140 required tools instead of an explicit capacity result" in r.verdict.reason
+        for r in results
+    )
+    assert all(
+        r.case.id.startswith("desk-research-main-openai-over-tool-limit/main/hooks/after:ProviderLimit/")
+        for r in results
+    )
 
 
 #: A cross-section of the guarded agent's matrix: every kind at each of its boundaries, owner facts,
@@ -64,7 +80,11 @@ def test_the_same_agent_with_the_guard_installed_passes():
     assert not failing, failing[:3]
     kinds = {r.verdict.kind for r in results}
     assert {VerdictKind.KILLED, VerdictKind.PASSED} <= kinds
-    over = [r for r in results if r.case.scenario == "desk-research-main-openai-over-tool-limit" and r.case.must.value == "dispatch"]
+    over = [
+        r
+        for r in results
+        if r.case.scenario == "desk-research-main-openai-over-tool-limit" and r.case.must.value == "dispatch"
+    ]
     assert over and all(r.verdict.reason.startswith("explicit capacity result") for r in over)
 
 

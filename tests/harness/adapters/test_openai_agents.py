@@ -10,7 +10,9 @@ import pytest
 
 agents = pytest.importorskip("agents", reason="needs the openai-agents extra: pip install 'toolsurface[openai-agents]'")
 if not all(hasattr(agents, name) for name in ("Agent", "FunctionTool", "Runner", "RunHooks", "RunConfig")):
-    pytest.skip("`agents` is not the OpenAI Agents SDK: pip install 'toolsurface[openai-agents]'", allow_module_level=True)
+    pytest.skip(
+        "`agents` is not the OpenAI Agents SDK: pip install 'toolsurface[openai-agents]'", allow_module_level=True
+    )
 
 from tests.fixtures.frameworks import CROSS_SECTION, find_case, run_cases, settled  # noqa: E402
 from toolsurface import scenarios  # noqa: E402

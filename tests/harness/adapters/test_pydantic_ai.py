@@ -66,7 +66,9 @@ def test_stock_dispatches_illegitimate_changes(stock_results, scenario, point, m
 
 
 def test_stock_sends_an_over_capacity_request_instead_of_a_capacity_result(stock_results):
-    result = find_case(stock_results.values(), "holdings-review-main-over-capacity", "hook", "legit.compress", "replace")
+    result = find_case(
+        stock_results.values(), "holdings-review-main-over-capacity", "hook", "legit.compress", "replace"
+    )
     assert result.verdict.kind is VerdictKind.SURVIVED
     assert "instead of an explicit capacity result" in result.verdict.reason
 
@@ -82,7 +84,10 @@ def test_stock_is_refused_by_pydantic_ai_itself_only_for_adds_and_renames_at_pre
     # A re-validation that rebuilds the tools launders a hook's add before pydantic-ai checks it.
     laundered = find_case(stock_results.values(), "note-refresh-main-mcp-hooked", "hook", "add.foreign", "replace")
     assert laundered.verdict.kind is VerdictKind.SURVIVED
-    assert find_case(stock_results.values(), "etf-compare-main-hooked", "hook", "add.foreign", "replace").verdict.kind is VerdictKind.KILLED
+    assert (
+        find_case(stock_results.values(), "etf-compare-main-hooked", "hook", "add.foreign", "replace").verdict.kind
+        is VerdictKind.KILLED
+    )
 
 
 # -- how pydantic-ai shares its objects --------------------------------------------------------

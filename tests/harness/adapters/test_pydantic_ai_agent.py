@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-pydantic_ai = pytest.importorskip("pydantic_ai", reason="needs the pydantic-ai extra: pip install 'toolsurface[pydantic-ai]'")
+pydantic_ai = pytest.importorskip(
+    "pydantic_ai", reason="needs the pydantic-ai extra: pip install 'toolsurface[pydantic-ai]'"
+)
 if not pydantic_ai.__version__.startswith("2."):
-    pytest.skip(f"needs pydantic-ai 2.x (the pydantic-ai extra), found {pydantic_ai.__version__}", allow_module_level=True)
+    pytest.skip(
+        f"needs pydantic-ai 2.x (the pydantic-ai extra), found {pydantic_ai.__version__}", allow_module_level=True
+    )
 
 from tests.fixtures.frameworks import run_cases  # noqa: E402
 from toolsurface.harness._api import RunOptions, prepare  # noqa: E402
@@ -22,13 +26,20 @@ def planned_points(factory: str, scenario: str) -> list[str]:
 
 def test_the_boundaries_are_the_agents_own_named_by_its_capabilities():
     # The tool hooks in capability order, then the history processor's request hook.
-    assert planned_points("build", "etf-compare-main-hooked") == ["before:Tracing", "after:Tracing", "after:provider_limit", "after:keep_recent"]
+    assert planned_points("build", "etf-compare-main-hooked") == [
+        "before:Tracing",
+        "after:Tracing",
+        "after:provider_limit",
+        "after:keep_recent",
+    ]
     # Before each later model call of a run, the same boundaries again.
     assert planned_points("build", "etf-compare-main-tool-loop")[4:8] == [
         "before:Tracing@2", "after:Tracing@2", "after:provider_limit@2", "after:keep_recent@2"
     ]  # fmt: skip
     # The guard's own capabilities are not the agent's stages: with them, the same cases.
-    assert planned_points("build_guarded", "etf-compare-main-hooked") == planned_points("build", "etf-compare-main-hooked")
+    assert planned_points("build_guarded", "etf-compare-main-hooked") == planned_points(
+        "build", "etf-compare-main-hooked"
+    )
 
 
 def test_an_agent_without_hooks_of_its_own_has_the_models_boundary():
@@ -44,8 +55,14 @@ OVER_LIMIT = "desk-research-main-openai-over-tool-limit/*/after:provider_limit/l
 def test_the_flawed_prepare_function_fails_the_request_it_cuts_in_its_own_words():
     results = run_cases(APP.format("build"), [OVER_LIMIT])
     assert results and all(r.verdict.kind is VerdictKind.SURVIVED for r in results)
-    assert all("dispatched 128 of 140 required tools instead of an explicit capacity result" in r.verdict.reason for r in results)
-    assert all(r.case.id.startswith("desk-research-main-openai-over-tool-limit/main/hooks/after:provider_limit/") for r in results)
+    assert all(
+        "dispatched 128 of 140 required tools instead of an explicit capacity result" in r.verdict.reason
+        for r in results
+    )
+    assert all(
+        r.case.id.startswith("desk-research-main-openai-over-tool-limit/main/hooks/after:provider_limit/")
+        for r in results
+    )
 
 
 #: A cross-section of the guarded agent's matrix: every kind at a tool hook and at the history
@@ -67,5 +84,9 @@ def test_the_same_agent_with_the_guard_installed_passes():
     failing = [(r.case.id, r.verdict) for r in results if not r.verdict.kind.ok]
     assert not failing, failing[:3]
     assert {VerdictKind.KILLED, VerdictKind.PASSED} <= {r.verdict.kind for r in results}
-    over = [r for r in results if r.case.scenario == "desk-research-main-openai-over-tool-limit" and r.case.must.value == "dispatch"]
+    over = [
+        r
+        for r in results
+        if r.case.scenario == "desk-research-main-openai-over-tool-limit" and r.case.must.value == "dispatch"
+    ]
     assert over and all(r.verdict.reason.startswith("explicit capacity result") for r in over)
