@@ -31,7 +31,8 @@ class Snapshot:
 
     def entries(self) -> list[list[Any]]:
         """A fresh decoded copy: `[name, description, input_schema]` per tool (and its wire fields, if any), in order."""
-        return _decode(self.raw)
+        entries: list[list[Any]] = _decode(self.raw)
+        return entries
 
     def names(self) -> list[str]:
         return [entry[0] for entry in self.entries()]
@@ -91,7 +92,8 @@ def entries_to_read(snapshot: Snapshot) -> tuple[list[Any], ...]:
 def logical_tools(descriptors: tuple[ToolDescriptor, ...]) -> list[dict[str, Any]]:
     """What `[d.as_logical() for d in descriptors]` gives: fresh dicts, decoded in one call from the
     recorded bytes, joined once per distinct surface."""
-    return orjson.loads(_logical_json(descriptors))
+    tools: list[dict[str, Any]] = orjson.loads(_logical_json(descriptors))
+    return tools
 
 
 @functools.lru_cache(maxsize=64)

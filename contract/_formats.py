@@ -53,7 +53,8 @@ class ToolDescriptor:
     @property
     def input_schema(self) -> dict[str, Any]:
         """A fresh copy of the input schema; editing it changes nothing here."""
-        return orjson.loads(self.schema_json)
+        schema: dict[str, Any] = orjson.loads(self.schema_json)
+        return schema
 
     @property
     def wire(self) -> dict[str, Any]:
@@ -88,23 +89,27 @@ class ToolFormat:
     def fields(self, tool: Any) -> dict[str, Any]:
         for key in self.prefix:
             tool = tool[key]
-        return tool
+        fields: dict[str, Any] = tool
+        return fields
 
     def get_name(self, tool: Any) -> str:
-        return self.fields(tool)["name"]
+        name: str = self.fields(tool)["name"]
+        return name
 
     def set_name(self, tool: Any, value: str) -> None:
         self.fields(tool)["name"] = value
 
     def get_description(self, tool: Any) -> str:
-        return self.fields(tool).get("description", "")
+        description: str = self.fields(tool).get("description", "")
+        return description
 
     def set_description(self, tool: Any, value: str) -> None:
         self.fields(tool)["description"] = value
 
     def get_schema(self, tool: Any) -> dict[str, Any]:
         """The live input schema: edits to it reach every holder of the same dict."""
-        return self.fields(tool)[self.schema_key]
+        schema: dict[str, Any] = self.fields(tool)[self.schema_key]
+        return schema
 
     def set_schema(self, tool: Any, value: dict[str, Any]) -> None:
         self.fields(tool)[self.schema_key] = value

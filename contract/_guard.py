@@ -23,18 +23,21 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import orjson
 
 from ._canonical import Snapshot, capture
-from ._facts import WebTools, hidden_by
+from ._facts import OwnerFact, WebTools, hidden_by
 from ._formats import LOGICAL, ToolFormat
 from ._owner import Owner, Settlement
 from ._refusals import CapacityExceeded, RequestRefused, SummaryRefused, SurfaceRefused
 
 #: The header an entry request's capability summary opens with.
 SUMMARY_HEADER = "Host capabilities this turn (access only; nothing has been read or fetched yet):"
+
+#: A list of tools as a host holds it, handed back as it was given.
+ToolsT = TypeVar("ToolsT", bound=Sequence[Any])
 
 #: A token estimator: a JSON value (a logical tool dict, a list of message dicts) to its token count.
 Estimator = Callable[[Any], int]
@@ -78,9 +81,13 @@ class SurfaceGuard:
     """An agent's guard: its admitted surface and what may narrow it. One serves every request.
 
     `admitted` is the admitted tools as the host holds them in `fmt` (logical dicts of `name`,
-    `description`, `input_schema` by default); `web_tools` names the tools owner facts govern;
-    `summary` is an entry request's capability summary, word for word, or None; `capacity` is what
-    one model call can hold (None: the owner's, if it says).
+    `description`, `input_schema` by default), or their snapshot; `web_tools` names the tools owner
+    facts govern; `summary` is an entry request's capability summary, word for word, or None;
+    `capacity` is what one model call can hold (None: the owner's, if it says).
+
+    Each decision is a method of its own (`take_baseline` here; `facts`, `hidden`, `expected`,
+    `same`, `check`, `check_summary`, `narrowed`, `readmitted`, `fit`, `settle_refusal` on the
+    request), so that the defect matrix can replace exactly one of them and show the runs catch it.
     """
 
     def __init__(
@@ -88,10 +95,22 @@ class SurfaceGuard:
         web_tools: WebTools | None = None, summary: str | None = None, capacity: Capacity | None = None,
     ) -> None:  # fmt: skip
         self.fmt = fmt
-        self.baseline = admitted if isinstance(admitted, Snapshot) else capture(list(admitted), fmt)
         self.web_tools = web_tools
         self.summary = summary
         self.capacity = capacity
+        #: Reads the admitted surface every request of this guard starts from.
+        self.read_baseline = self.take_baseline(admitted)
+
+    def take_baseline(self, admitted: Sequence[Any] | Snapshot) -> Callable[[], Snapshot]:
+        """The admitted surface as bytes, captured now, before any stage can touch a live tool
+        object: no later edit, in place or not, reaches it."""
+        baseline = admitted if isinstance(admitted, Snapshot) else capture(list(admitted), self.fmt)
+        return lambda: baseline
+
+    @property
+    def baseline(self) -> Snapshot:
+        """The admitted surface."""
+        return self.read_baseline()
 
     def request(self, owner: Owner) -> GuardedRequest:
         """The guard of one request, from admission to its settlement."""
@@ -104,6 +123,9 @@ class GuardedRequest:
     def __init__(self, guard: SurfaceGuard, owner: Owner) -> None:
         self.guard = guard
         self.owner = owner
+        self.fmt = guard.fmt
+        #: Reads the admitted surface this request is held to: the guard's, never the request's.
+        self.read_baseline = guard.read_baseline
         #: Whether a model call went out: a failure after one is settled as dispatched.
         self.dispatched = False
         self.settled = False
@@ -117,23 +139,38 @@ class GuardedRequest:
         self._seen: list[frozenset[str]] = []
         self.hidden()
 
+    def facts(self) -> Iterable[OwnerFact]:
+        """The owner facts as recorded now; `hidden` decides which it trusts."""
+        return self.owner.facts()
+
     def hidden(self) -> frozenset[str]:
         """The tools trusted owner facts bound to this request hide, read now."""
-        hidden = hidden_by(self.owner.facts(), self.owner.binding, self.web_tools)
+        hidden = hidden_by(self.facts(), self.owner.binding, self.web_tools)
         if not self._seen or self._seen[-1] != hidden:
             self._seen.append(hidden)
         return hidden
 
     def expected(self) -> Snapshot:
         """The surface in force: the baseline less what trusted facts hide now."""
-        return self.guard.baseline.without(self.hidden())
+        return self.read_baseline().without(self.hidden())
+
+    def same(self, expected: Snapshot, actual: Snapshot) -> bool:
+        """Parity: count, order, names, full descriptions, input schemas and the wire fields the
+        format carries (object key order aside)."""
+        return expected == actual
 
     def check(self, checkpoint: str, tools: Sequence[Any], messages: Iterable[Any] = ()) -> None:
         """Refuse (settled, then raised) unless `tools` are the expected surface and an entry
         request's messages carry the contract's summary word for word."""
-        expected, actual = self.expected(), capture(list(tools), self.guard.fmt)
-        if actual != expected and not any(actual == self.guard.baseline.without(hidden) for hidden in self._seen):
+        expected, actual = self.expected(), capture(list(tools), self.fmt)
+        if not self.same(expected, actual) and not any(
+            self.same(self.read_baseline().without(hidden), actual) for hidden in self._seen
+        ):
             self.refuse(SurfaceRefused(checkpoint, expected, actual))
+        self.check_summary(checkpoint, messages)
+
+    def check_summary(self, checkpoint: str, messages: Iterable[Any]) -> None:
+        """An entry request's capability summary must be the contract's, word for word."""
         if (summary := self.summary) is not None and (stated := summary_of(messages)) != summary:
             self.refuse(SummaryRefused(checkpoint, summary, stated))
 
@@ -142,22 +179,25 @@ class GuardedRequest:
         never adds one, and from here on the request is held to what it leaves."""
         hidden = self.hidden()
         self._seen[:] = [hidden]
-        name_of = name or self.guard.fmt.get_name
+        name_of = name or self.fmt.get_name
         return [tool for tool in tools if name_of(tool) not in hidden]
 
-    def readmitted(self, tools: Sequence[Any]) -> None:
+    def readmitted(self, tools: Sequence[Any], checkpoint: str = "re-admission") -> None:
         """The tool source's list changed mid-request: admitted again, it must give this request's
         admission, or the request is refused. Nothing new is taken mid-request."""
-        if (readmitted := capture(list(tools), self.guard.fmt)) != self.guard.baseline:
-            self.refuse(SurfaceRefused("re-admission", self.guard.baseline, readmitted))
+        admitted = self.read_baseline()
+        if (readmitted := capture(list(tools), self.fmt)) != admitted:
+            self.refuse(SurfaceRefused(checkpoint, admitted, readmitted))
 
-    def fit(self, tools: Sequence[Any], messages: Sequence[Any], capacity: Capacity | None = None) -> None:
-        """Refuse with an explicit capacity result where the tools and messages cannot fit `capacity`
-        (default: the request's); never cut. Without a capacity there is nothing to fit."""
+    def fit(self, tools: ToolsT, messages: Sequence[Any], capacity: Capacity | None = None) -> ToolsT:
+        """The tools that go out, which are `tools` whole: where they and the messages cannot fit
+        `capacity` (default: the request's), the request is refused with an explicit capacity
+        result, never cut. Without a capacity there is nothing to fit."""
         if (capacity := capacity or self.capacity) is None:
-            return
-        if (result := capacity.exceeded([self.guard.fmt.logical(tool) for tool in tools], messages)) is not None:
+            return tools
+        if (result := capacity.exceeded([self.fmt.logical(tool) for tool in tools], messages)) is not None:
             self.refuse(result)
+        return tools
 
     def fit_count(self, tools: Sequence[Any]) -> None:
         """Refuse with an explicit capacity result where there are more tools than the model call
@@ -172,8 +212,12 @@ class GuardedRequest:
 
     def refuse(self, refusal: RequestRefused) -> NoReturn:
         """Settle the request as refused before dispatch, and raise the typed refusal."""
-        self.settle(Settlement.PRE_DISPATCH_REJECTED, f"{refusal.checkpoint} check")
+        self.settle_refusal(refusal)
         raise refusal
+
+    def settle_refusal(self, refusal: RequestRefused) -> None:
+        """Settle a refusal with the request's owner: `pre_dispatch_rejected`, once."""
+        self.settle(Settlement.PRE_DISPATCH_REJECTED, f"{refusal.checkpoint} check")
 
     def settle(self, settlement: Settlement, note: str = "") -> None:
         """Settle with the owner, the first time only."""
@@ -189,7 +233,8 @@ class GuardedRequest:
         try:
             yield self
         except RequestRefused as refused:
-            self.settle(Settlement.PRE_DISPATCH_REJECTED, f"{refused.checkpoint} check")
+            if not self.settled:
+                self.settle_refusal(refused)
             raise
         except Exception as error:
             if (named := None if refusal is None else refusal(error)) is not None:

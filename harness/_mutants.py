@@ -21,6 +21,7 @@ from toolsurface.scan._seams import SourceMutant, source_mutants
 
 from ._api import RunOptions, Session, prepare
 from ._reference import REFERENCE_TARGETS
+from ._reference._guarded import variant
 from ._runner import Runner
 from ._targets import NO_TARGET
 from ._types import Case, Target, VerdictKind
@@ -130,10 +131,12 @@ def _try(
 
 
 def _build(module: types.ModuleType, spec: str, target: Target) -> Target:
-    """The target again, from the mutated module: its factory if the module has it, else its class."""
-    attribute = type(target).__name__ if spec in REFERENCE_TARGETS else spec.partition(":")[2]
+    """The target again, from the mutated module: its factory if the module has it, else its class
+    (a reference defect's flaw, made a pipeline again)."""
+    if spec in REFERENCE_TARGETS:
+        return variant(getattr(module, type(target).__name__))()
     factory: Any = module
-    for part in attribute.split("."):
+    for part in spec.partition(":")[2].split("."):
         factory = getattr(factory, part, None)
         if factory is None:
             factory = getattr(module, type(target).__name__)

@@ -404,13 +404,14 @@ REFERENCE = ROOT / "harness" / "_reference"
 
 
 def test_scan_reports_the_flaws_of_the_old_path_and_none_in_the_guard(tmp_path):
-    legacy = toolsurface("scan", str(REFERENCE / "_legacy.py"), str(REFERENCE / "_defects.py"), "--no-cache")
+    flawed = [str(REFERENCE / name) for name in ("_legacy.py", "_defects.py", "_careless.py")]
+    legacy = toolsurface("scan", *flawed, "--no-cache")
     assert legacy.returncode == 1, legacy.stdout + legacy.stderr
-    assert f"{REFERENCE / '_legacy.py'}:37:9 TS104 shared-baseline:" in legacy.stdout
+    assert f"{REFERENCE / '_legacy.py'}:34:9 TS104 shared-baseline:" in legacy.stdout
     for flaw in (
         "TS102 conditional-check:",
-        "TS103 self-derived-baseline:",
         "TS105 unsettled-rejection:",
+        "TS106 diagnostic-authority:",
         "TS107 silent-truncation:",
     ):
         assert flaw in legacy.stdout, flaw
@@ -435,8 +436,8 @@ def test_scan_writes_sarif_whole_and_goes_on_past_a_file_that_does_not_parse(tmp
     assert [
         (r["ruleId"], r["locations"][0]["physicalLocation"]["region"]["startLine"]) for r in log["runs"][0]["results"]
     ] == [
-        ("TS104", 37),  # the shallow-copied baseline
-        ("TS105", 39),  # the settlement skipped on the asynchronous-preparation path
+        ("TS104", 34),  # the shallow-copied baseline
+        ("TS105", 41),  # the settlement skipped on the asynchronous-preparation path
     ]
     assert [p.name for p in out.parent.iterdir()] == ["scan.sarif"]
 

@@ -5,7 +5,7 @@ from ._guarded import GuardedPipeline
 from ._legacy import LegacyPipeline
 
 #: Every built-in target spec → its pipeline class.
-REFERENCE_TARGETS: dict[str, type[GuardedPipeline | LegacyPipeline]] = {
+REFERENCE_TARGETS: dict[str, type[GuardedPipeline]] = {
     GuardedPipeline.name: GuardedPipeline,
     LegacyPipeline.name: LegacyPipeline,
     **{cls.name: cls for cls in DEFECTS.values()},

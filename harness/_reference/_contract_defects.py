@@ -1,22 +1,21 @@
 """Defects of the rest of the contract: who may narrow the surface, what recovery restores, what
 context fitting may do, what an entry summary may say, and why the early check exists.
 
-Each is the guarded design with exactly one flaw.
+Each is the shipped guard with exactly one step replaced.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar
 
-from toolsurface.contract._canonical import Snapshot
 from toolsurface.contract._facts import FactKind, OwnerFact
-from toolsurface.scenarios import Stage
+from toolsurface.contract._guard import Capacity, GuardedRequest
 
-from .._capacity import compress, estimate_tokens
-from ._diagnostics import diagnostic_hides
+from ._careless import diagnostic_hides, first_that_fit
 from ._guarded import GuardedPipeline
-from ._stages import Run
+from ._stages import Run, run_of
 
 
 class FinalOnly(GuardedPipeline):
@@ -29,58 +28,52 @@ class FinalOnly(GuardedPipeline):
         pass
 
 
-class DiagnosticAuthority(GuardedPipeline):
+class DiagnosticAuthority(GuardedRequest):
     """Reads diagnostic fields of tool results in the live request as availability, and hides tools."""
 
     name: ClassVar[str] = "reference:defect/diagnostic-authority"
 
-    def hidden(self, run: Run) -> frozenset[str]:
-        return super().hidden(run) | diagnostic_hides(run.messages, run.scenario.contract.web_tools)
-
-    def expected(self, run: Run) -> Snapshot:
-        # Its checks take the diagnostic's word too, the moment it appears.
-        return super().expected(run).without(diagnostic_hides(run.messages, run.scenario.contract.web_tools))
+    def hidden(self) -> frozenset[str]:
+        return super().hidden() | diagnostic_hides(run_of(self).messages, self.web_tools)
 
 
-class IdentityBlind(GuardedPipeline):
+class IdentityBlind(GuardedRequest):
     """Takes every availability fact at face value: never asks who produced it or whom it binds."""
 
     name: ClassVar[str] = "reference:defect/identity-blind"
 
-    def facts(self, run: Run) -> tuple[OwnerFact, ...]:
-        binding = run.scenario.binding
-        return tuple(
-            dataclasses.replace(fact, owner=fact.kind.producer, bound_to=binding) for fact in super().facts(run)
-        )
+    def facts(self) -> Iterable[OwnerFact]:
+        binding = self.owner.binding
+        return tuple(dataclasses.replace(fact, owner=fact.kind.producer, bound_to=binding) for fact in super().facts())
 
 
-class AnyKnownOwner(GuardedPipeline):
+class AnyKnownOwner(GuardedRequest):
     """Trusts a fact from any owner it knows, whichever kind it is: the host's word on the search
     budget counts, and the web gateway's on the run deadline."""
 
     name: ClassVar[str] = "reference:defect/any-known-owner"
 
-    def facts(self, run: Run) -> tuple[OwnerFact, ...]:
+    def facts(self) -> Iterable[OwnerFact]:
         known = {kind.producer for kind in FactKind}
         return tuple(
             dataclasses.replace(fact, owner=fact.kind.producer) if fact.owner in known else fact
-            for fact in super().facts(run)
+            for fact in super().facts()
         )
 
 
-class LastScopeSegment(GuardedPipeline):
+class LastScopeSegment(GuardedRequest):
     """Matches a fact's scope on its last path segment: `scope:other/etf-compare` passes for
     `scope:research/etf-compare`."""
 
     name: ClassVar[str] = "reference:defect/last-scope-segment"
 
-    def facts(self, run: Run) -> tuple[OwnerFact, ...]:
-        ours = run.scenario.binding
+    def facts(self) -> Iterable[OwnerFact]:
+        ours = self.owner.binding
         return tuple(
             dataclasses.replace(fact, bound_to=dataclasses.replace(fact.bound_to, scope=ours.scope))
             if _last_segment(fact.bound_to.scope) == _last_segment(ours.scope)
             else fact
-            for fact in super().facts(run)
+            for fact in super().facts()
         )
 
 
@@ -88,76 +81,84 @@ def _last_segment(scope: str) -> str:
     return scope.rsplit("/", 1)[-1]
 
 
-class ChildObeysParent(GuardedPipeline):
+class ChildObeysParent(GuardedRequest):
     """A child request obeys the facts bound to its parent, as if they were its own."""
 
     name: ClassVar[str] = "reference:defect/child-obeys-parent"
 
-    def facts(self, run: Run) -> tuple[OwnerFact, ...]:
-        parent, ours = run.scenario.identity.parent, run.scenario.binding
+    def facts(self) -> Iterable[OwnerFact]:
+        parent, ours = run_of(self).scenario.identity.parent, self.owner.binding
         return tuple(
             dataclasses.replace(fact, bound_to=ours) if parent is not None and fact.bound_to == parent else fact
-            for fact in super().facts(run)
+            for fact in super().facts()
         )
 
 
-class FactsReadOnce(GuardedPipeline):
+class FactsReadOnce(GuardedRequest):
     """Reads the owner facts once, when the request is first projected: a trusted fact that arrives
     mid-run is never obeyed, and the request goes out with the tools it hides."""
 
     name: ClassVar[str] = "reference:defect/facts-read-once"
 
-    def facts(self, run: Run) -> tuple[OwnerFact, ...]:
-        if run.facts_read is None:
-            run.facts_read = super().facts(run)
-        return run.facts_read
+    read: tuple[OwnerFact, ...] | None = None
+
+    def facts(self) -> Iterable[OwnerFact]:
+        if self.read is None:
+            self.read = tuple(super().facts())
+        return self.read
 
 
-class BudgetHidesRead(GuardedPipeline):
+class BudgetHidesRead(GuardedRequest):
     """An exhausted search budget hides web read too, though source references remain to be read."""
 
     name: ClassVar[str] = "reference:defect/budget-hides-read"
 
-    def facts(self, run: Run) -> tuple[OwnerFact, ...]:
+    def facts(self) -> Iterable[OwnerFact]:
         return tuple(
             dataclasses.replace(fact, source_refs=()) if fact.kind is FactKind.SEARCH_BUDGET_EXHAUSTED else fact
-            for fact in super().facts(run)
+            for fact in super().facts()
         )
 
 
-class RecoveryReparse(GuardedPipeline):
-    """Recovery rebuilds availability from the transcript's tool results instead of the sealed receipt."""
+class RecoveryReparse(GuardedRequest):
+    """Recovery rebuilds availability from the transcript's tool results instead of the sealed
+    receipt: what the transcript's diagnostics said when the request was recovered stays hidden."""
 
     name: ClassVar[str] = "reference:defect/recovery-reparse"
 
-    def recover(self, run: Run, stage: Stage) -> None:
-        run.self_hidden = diagnostic_hides(run.messages, run.scenario.contract.web_tools)
-        super().recover(run, stage)
+    reparsed: frozenset[str] | None = None
+
+    def hidden(self) -> frozenset[str]:
+        run = run_of(self)
+        if self.reparsed is None and "recovered_from" in run.metadata:
+            self.reparsed = diagnostic_hides(run.messages, self.web_tools)
+        return super().hidden() | (self.reparsed or frozenset())
 
 
-class SilentCapacityDrop(GuardedPipeline):
-    """When the tools do not fit, keeps the first that do and sends those as if nothing happened."""
+class SilentCapacityDrop(GuardedRequest):
+    """When the tools do not fit, keeps the first that do and sends those as if nothing happened:
+    the cut is taken for a narrowing, so the checks expect the shortened list too."""
 
     name: ClassVar[str] = "reference:defect/silent-capacity-drop"
 
-    def fit_tools(self, run: Run, stage: Stage) -> None:
-        fitted = compress(run.messages, stage.keep_messages or len(run.messages))
-        room, kept = (stage.budget_tokens or 0) - estimate_tokens(fitted), []
-        for tool in run.tools:
-            room -= estimate_tokens(run.fmt.logical(tool))
-            if room < 0:
-                break
-            kept.append(tool)
-        if len(kept) < len(run.tools):
-            # The cut is taken for a narrowing, so the checks expect the shortened list too.
-            run.self_hidden |= {run.fmt.get_name(tool) for tool in run.tools[len(kept) :]}
-            run.tools = kept
+    cut: frozenset[str] = frozenset()
+
+    def fit(self, tools: Any, messages: Sequence[Any], capacity: Capacity | None = None) -> Any:
+        budget = (capacity or self.capacity or Capacity(0)).budget_tokens
+        kept = first_that_fit(tools, list(messages), budget, self.fmt)
+        if len(kept) == len(tools):
+            return tools
+        self.cut |= {self.fmt.get_name(tool) for tool in tools[len(kept) :]}
+        return kept
+
+    def hidden(self) -> frozenset[str]:
+        return super().hidden() | self.cut
 
 
-class EntryOverclaim(GuardedPipeline):
+class EntryOverclaim(GuardedRequest):
     """Checks an entry request's tools but not its capability summary, so an overclaim goes out."""
 
     name: ClassVar[str] = "reference:defect/entry-overclaim"
 
-    def check_summary(self, checkpoint: str, run: Run) -> None:
+    def check_summary(self, checkpoint: str, messages: Iterable[Any]) -> None:
         pass

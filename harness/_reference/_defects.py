@@ -1,25 +1,29 @@
-"""`reference:defect/<name>` — the guarded design with exactly one flaw each.
+"""`reference:defect/<name>` — the shipped guard with exactly one step replaced.
 
-Flaws of the surface check and of settlement are here; flaws of who may narrow the surface,
-recovery, capacity and entry summaries are in `_contract_defects`; those of lists at real sizes
-in `_size_defects`; those of runs of several model calls in `_step_defects`. Every defect must be killed by
-at least one bundled case; `toolsurface defects` shows which.
+Each flaw is a class that replaces one step: of the guard (a `SurfaceGuard`: how the baseline is
+taken), of its request guard (a `GuardedRequest`: which facts it reads, what it compares, how it
+settles a refusal) or of the pipeline that asks the guard (where and when it is asked). Flaws of the
+surface check and of settlement are here; flaws of who may narrow the surface, recovery, capacity
+and entry summaries are in `_contract_defects`; those of lists at real sizes in `_size_defects`;
+those of runs of several model calls in `_step_defects`; those of MCP listing in `_mcp_defects`.
+Every defect must be killed by at least one bundled case; `toolsurface defects` shows which.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from toolsurface.contract._canonical import Snapshot, canonical_json, capture
+from toolsurface.contract._guard import GuardedRequest, SurfaceGuard
 from toolsurface.contract._owner import Settlement
 from toolsurface.contract._refusals import RequestRefused
 from toolsurface.mutators._base import fresh_copy
 from toolsurface.mutators._conversion import StrictSchema
 from toolsurface.scenarios import Lane, Stage
 
-from .._capacity import estimate_tokens
+from ._careless import first_that_fit, recapture
 from ._contract_defects import (
     AnyKnownOwner,
     BudgetHidesRead,
@@ -33,34 +37,32 @@ from ._contract_defects import (
     RecoveryReparse,
     SilentCapacityDrop,
 )
-from ._guarded import GuardedPipeline, recapture
+from ._guarded import GuardedPipeline, variant
 from ._mcp_defects import FirstPageOnly, ListChangeAdopted, ListChangeIgnored
-from ._size_defects import (
-    CapAfterCheck,
-    DescriptionCutAfterCheck,
-    NameCutAfterCheck,
-    SelectorTrim,
-)
-from ._stages import Run
+from ._size_defects import CapAfterCheck, DescriptionCutAfterCheck, NameCutAfterCheck, SelectorTrim
+from ._stages import Run, run_of
 from ._step_defects import FirstCallOnly, FrozenAtFirstCall
 
 
-class SharedRef(GuardedPipeline):
+class SharedRef(SurfaceGuard):
     """The baseline is a new list of the very tool objects the request holds."""
 
     name: ClassVar[str] = "reference:defect/shared-ref"
 
-    def take_baseline(self, run: Run) -> Callable[[], Snapshot]:
-        return recapture(list(run.tools), run)
+    def take_baseline(self, admitted: Sequence[Any] | Snapshot) -> Callable[[], Snapshot]:
+        if isinstance(admitted, Snapshot):
+            return super().take_baseline(admitted)
+        return recapture(list(admitted), self.fmt)
 
 
-class SealBaseline(GuardedPipeline):
+class SealBaseline(GuardedRequest):
     """The final check compares the request with the seal made from that same request."""
 
     name: ClassVar[str] = "reference:defect/seal-baseline"
 
-    def final_check(self, run: Run) -> None:
-        self.check("final", run.seal or self.expected(run), run)
+    def expected(self) -> Snapshot:
+        seal = run_of(self).seal
+        return super().expected() if seal is None else seal
 
 
 class HookOnlyFinal(GuardedPipeline):
@@ -82,12 +84,12 @@ class EarlyOnly(GuardedPipeline):
         pass
 
 
-class NoSettle(GuardedPipeline):
+class NoSettle(GuardedRequest):
     """The refusal is raised, but the reservation is never settled."""
 
     name: ClassVar[str] = "reference:defect/no-settle"
 
-    def settle_refusal(self, run: Run, refusal: RequestRefused) -> None:
+    def settle_refusal(self, refusal: RequestRefused) -> None:
         pass
 
 
@@ -97,32 +99,27 @@ class TopNDrop(GuardedPipeline):
     name: ClassVar[str] = "reference:defect/topn-drop"
 
     def fit_tools(self, run: Run, stage: Stage) -> None:
-        room, kept = (stage.budget_tokens or 0) - estimate_tokens(run.messages), []
-        for tool in run.tools:
-            room -= estimate_tokens(run.fmt.logical(tool))
-            if room < 0:
-                break
-            kept.append(tool)
-        run.tools = kept
+        run.tools = first_that_fit(run.tools, run.messages, stage.budget_tokens or 0, run.fmt)
 
 
-class HookControl(GuardedPipeline):
+class HookControl(GuardedRequest):
     """A control tool a hook added is taken into the baseline as if the host had admitted it."""
 
     name: ClassVar[str] = "reference:defect/hook-control"
 
-    def early_check(self, run: Run) -> None:
-        controls = {control.name for control in run.scenario.contract.controls}
-        expected = self.expected(run).entries()
-        admitted = {entry[0] for entry in expected}
-        added = [run.fmt.logical(t) for t in run.tools if run.fmt.get_name(t) in controls - admitted]
-        if added:
-            rebased = Snapshot(canonical_json(expected + added))
-            run.baseline = lambda: rebased
-        super().early_check(run)
+    def check(self, checkpoint: str, tools: Sequence[Any], messages: Any = ()) -> None:
+        if checkpoint == "early":
+            controls = {control.name for control in run_of(self).scenario.contract.controls}
+            expected = self.expected().entries()
+            admitted = {entry[0] for entry in expected}
+            added = [self.fmt.logical(tool) for tool in tools if self.fmt.get_name(tool) in controls - admitted]
+            if added:
+                rebased = Snapshot(canonical_json(expected + added))
+                self.read_baseline = lambda: rebased
+        super().check(checkpoint, tools, messages)
 
 
-class NameKeyed(GuardedPipeline):
+class NameKeyed(GuardedRequest):
     """Compares the surfaces as name → descriptor maps: blind to order."""
 
     name: ClassVar[str] = "reference:defect/name-keyed"
@@ -131,7 +128,7 @@ class NameKeyed(GuardedPipeline):
         return _by_name(expected) == _by_name(actual)
 
 
-class DescriptionPin(GuardedPipeline):
+class DescriptionPin(GuardedRequest):
     """Pins a hash of each tool's description by name, the way tool-pinning scanners do.
 
     Blind to schema edits, and to renames: an unknown name is trusted on first use.
@@ -147,7 +144,7 @@ class DescriptionPin(GuardedPipeline):
         )
 
 
-class WireBlind(GuardedPipeline):
+class WireBlind(GuardedRequest):
     """Compares name, description and input schema only: blind to `strict`, MCP titles,
     annotations and output schemas, as when the check reads a logical copy of the tools."""
 
@@ -172,46 +169,46 @@ class ConvertsAfterCheck(GuardedPipeline):
         return converted
 
 
-class FinalOnlyLaundering(GuardedPipeline):
+class FinalOnlyLaundering(FinalOnly):
     """No early check, and re-validation re-bases the baseline on the request it re-validated."""
 
     name: ClassVar[str] = "reference:defect/final-only-laundering"
 
-    def early_check(self, run: Run) -> None:
-        pass
-
     def revalidate(self, run: Run, stage: Stage) -> None:
         super().revalidate(run, stage)
         rebased = capture(run.tools, run.fmt)
-        run.baseline = lambda: rebased
+        run.request.read_baseline = lambda: rebased
 
 
-class WrongLaneSettle(GuardedPipeline):
+class WrongLaneSettle(GuardedRequest):
     """A refusal is always settled in the main lane's ledger, whichever lane opened it."""
 
     name: ClassVar[str] = "reference:defect/wrong-lane-settle"
 
-    def settle_refusal(self, run: Run, refusal: RequestRefused) -> None:
-        run.ports.ledger(Lane.MAIN).settle(run.reservation.request, Settlement.PRE_DISPATCH_REJECTED)
+    def settle_refusal(self, refusal: RequestRefused) -> None:
+        run = run_of(self)
+        self.settled = True
+        run.ports.ledger(Lane.MAIN).settle(run.scenario.identity.request, Settlement.PRE_DISPATCH_REJECTED)
 
 
-class SecondReceipt(GuardedPipeline):
+class SecondReceipt(GuardedRequest):
     """After the owner's settlement, the guard records a receipt of its own for the refusal."""
 
     name: ClassVar[str] = "reference:defect/second-receipt"
 
-    def settle_refusal(self, run: Run, refusal: RequestRefused) -> None:
-        super().settle_refusal(run, refusal)
-        run.ledger.settle(run.reservation, Settlement.FAILED, "surface guard receipt")
+    def settle_refusal(self, refusal: RequestRefused) -> None:
+        super().settle_refusal(refusal)
+        self.owner.settle(Settlement.FAILED, "surface guard receipt")
 
 
-class DropsPublication(GuardedPipeline):
+class DropsPublication(GuardedRequest):
     """A refusal withdraws the body that was already publishable, as if the turn had failed."""
 
     name: ClassVar[str] = "reference:defect/drops-publication"
 
-    def settle_refusal(self, run: Run, refusal: RequestRefused) -> None:
-        super().settle_refusal(run, refusal)
+    def settle_refusal(self, refusal: RequestRefused) -> None:
+        super().settle_refusal(refusal)
+        run = run_of(self)
         if run.scenario.publication is not None:
             run.ports.publications.withdraw(run.scenario.publication.id)
 
@@ -228,44 +225,46 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
-#: Defect name → its pipeline class.
+#: Every flaw, in the order the defect matrix lists them.
+FLAWS: tuple[type[Any], ...] = (
+    SharedRef,
+    SealBaseline,
+    HookOnlyFinal,
+    EarlyOnly,
+    NoSettle,
+    TopNDrop,
+    HookControl,
+    NameKeyed,
+    DescriptionPin,
+    WireBlind,
+    ConvertsAfterCheck,
+    FinalOnlyLaundering,
+    WrongLaneSettle,
+    SecondReceipt,
+    DropsPublication,
+    FinalOnly,
+    DiagnosticAuthority,
+    IdentityBlind,
+    AnyKnownOwner,
+    LastScopeSegment,
+    ChildObeysParent,
+    FactsReadOnce,
+    BudgetHidesRead,
+    RecoveryReparse,
+    SilentCapacityDrop,
+    EntryOverclaim,
+    FirstPageOnly,
+    ListChangeIgnored,
+    ListChangeAdopted,
+    CapAfterCheck,
+    DescriptionCutAfterCheck,
+    NameCutAfterCheck,
+    SelectorTrim,
+    FirstCallOnly,
+    FrozenAtFirstCall,
+)
+
+#: Defect name → its pipeline: the reference pipeline with the flaw's step in place.
 DEFECTS: dict[str, type[GuardedPipeline]] = {
-    cls.name.removeprefix("reference:defect/"): cls
-    for cls in (
-        SharedRef,
-        SealBaseline,
-        HookOnlyFinal,
-        EarlyOnly,
-        NoSettle,
-        TopNDrop,
-        HookControl,
-        NameKeyed,
-        DescriptionPin,
-        WireBlind,
-        ConvertsAfterCheck,
-        FinalOnlyLaundering,
-        WrongLaneSettle,
-        SecondReceipt,
-        DropsPublication,
-        FinalOnly,
-        DiagnosticAuthority,
-        IdentityBlind,
-        AnyKnownOwner,
-        LastScopeSegment,
-        ChildObeysParent,
-        FactsReadOnce,
-        BudgetHidesRead,
-        RecoveryReparse,
-        SilentCapacityDrop,
-        EntryOverclaim,
-        FirstPageOnly,
-        ListChangeIgnored,
-        ListChangeAdopted,
-        CapAfterCheck,
-        DescriptionCutAfterCheck,
-        NameCutAfterCheck,
-        SelectorTrim,
-        FirstCallOnly,
-        FrozenAtFirstCall,
-    )
+    flaw.name.removeprefix("reference:defect/"): variant(flaw) for flaw in FLAWS
 }

@@ -1,78 +1,65 @@
-"""`reference:guarded` — the correct design, built from overridable steps.
+"""`reference:guarded` — the guard users install, driven through a recorded pipeline.
 
-Immutable baseline captured before any hook runs; the expected surface is that baseline narrowed
-only by trusted owner facts, read at each decision (a fact may arrive mid-run: each checkpoint
-checks the surface in force, then narrows by what arrived since); an early check after the hooks
-and a final check right before dispatch, on every path and before every model call of the
-request, of the tools and (entry mode) the capability summary; a request whose tools cannot fit is
-an explicit capacity result, never a shortened list; every refusal is typed and settled as
-`pre_dispatch_rejected` on the original lane's ledger, once for the whole request; publications
-are left alone. Each defect variant and the legacy path override one or more steps, so each differs from
-this by exactly the flaw it names.
+The pipeline replays a scenario's recorded stages and, at its boundaries, hands every decision to
+the shipped guard (`toolsurface.guard.SurfaceGuard` and its `GuardedRequest`): the baseline is
+taken when the guard is made, before any hook runs; an early check after the hooks and a final
+check right before each model call, on every path, each followed by the guard's narrowing by
+trusted owner facts read at that moment; a context fit the guard answers with the tools whole or a
+capacity result; a refusal the guard settles as `pre_dispatch_rejected` with the request's owner,
+once, and every other ending settled once too; publications left alone.
+
+The pipeline decides nothing itself: it says where and when the guard is asked. Each defect
+variant replaces exactly one step, of the guard (`guard_type`, `request_type`) or of this pipeline,
+so that each differs from the shipped guard by exactly the flaw it names.
 """
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
 from typing import Any, ClassVar
 
-from toolsurface.contract._canonical import Snapshot, capture, snapshot_of
-from toolsurface.contract._facts import OwnerFact, hidden_by
-from toolsurface.contract._formats import ToolDescriptor, ToolFormat
-from toolsurface.contract._owner import Settlement
-from toolsurface.contract._refusals import (
-    CapacityExceeded,
-    RequestRefused,
-    SummaryRefused,
-    SurfaceRefused,
-)
+from toolsurface.contract._formats import ToolDescriptor
+from toolsurface.contract._guard import GuardedRequest, SurfaceGuard
+from toolsurface.contract._refusals import CapacityExceeded, RequestRefused
 from toolsurface.scenarios import Scenario, Stage, StageKind
 
-from .._capacity import compress, over_capacity
-from .._ports import Gateway, Ports
-from ._stages import Run, replay
+from .._capacity import capacity_of, compress
+from .._ports import Ports
+from ._stages import Run, RunOwner, replay
 
 
 class GuardedPipeline:
-    """The correct design: immutable baseline, trusted narrowing, early and final checks on every
-    path, capacity results, settled refusals."""
+    """The shipped guard at a recorded host's boundaries."""
 
     name: ClassVar[str] = "reference:guarded"
     refusals: ClassVar[tuple[type[BaseException], ...]] = (RequestRefused,)
     capacity_results: ClassVar[tuple[type[BaseException], ...]] = (CapacityExceeded,)
+    #: The guard and the request guard the pipeline makes: the shipped ones, or a defect's.
+    guard_type: ClassVar[type[SurfaceGuard]] = SurfaceGuard
+    request_type: ClassVar[type[GuardedRequest]] = GuardedRequest
 
     def run(self, scenario: Scenario, ports: Ports) -> None:
-        ledger = ports.ledger(scenario.lane)
-        run = Run(
-            scenario=scenario,
-            ports=ports,
-            fmt=ports.fmt,
-            ledger=ledger,
-            reservation=ledger.reserve(scenario.identity.request),
-            tools=[],
-            messages=[message.as_dict() for message in scenario.request_messages],
-        )
+        run = Run(scenario, ports, ports.fmt, [], [message.as_dict() for message in scenario.request_messages])
+        owner = RunOwner(run)
         run.admitted = self.admit(run)
         self.watch_server(run)
-        run.tools = self.project(run)
-        run.baseline = self.take_baseline(run)
-        stages = scenario.stages
-        while True:
-            try:
+        admitted = self.built(run)
+        contract = scenario.contract
+        guard = self.guard_type(admitted, run.fmt, web_tools=contract.web_tools, summary=contract.summary)
+        request = run.request = self.request_type(guard, owner)
+        run.tools = request.narrowed(admitted)
+        with request.settling():
+            stages = scenario.stages
+            while True:
                 self.prepare(run, stages)
-            except RequestRefused as refusal:
-                self.settle_refusal(run, refusal)
-                raise
-            reply = ports.gateway.dispatch(scenario.identity.request, self.sent(run), run.messages)
-            if not reply.get("tool_calls"):
-                break
-            # The model asked for tools: their results go back in the next model call of the same
-            # request, prepared by the stages the host runs before each call, and checked again.
-            run.call += 1
-            run.messages = run.messages + answered(reply["tool_calls"], ports)
-            stages = scenario.stages_of(run.call)
-        ledger.settle(run.reservation, Settlement.DISPATCHED)
+                reply = ports.gateway.dispatch(scenario.identity.request, self.sent(run), run.messages)
+                request.sent()
+                if not reply.get("tool_calls"):
+                    break
+                # The model asked for tools: their results go back in the next model call of the
+                # same request, prepared by the stages the host runs before each call, and checked again.
+                run.call += 1
+                run.messages = run.messages + answered(reply["tool_calls"], ports)
+                stages = scenario.stages_of(run.call)
 
     def prepare(self, run: Run, stages: tuple[Stage, ...]) -> None:
         early_done = False
@@ -97,12 +84,9 @@ class GuardedPipeline:
         """What goes on the wire for this model call: the checked tools as they are."""
         return run.tools
 
-    def take_baseline(self, run: Run) -> Callable[[], Snapshot]:
-        """An immutable snapshot of the admitted surface, straight from the admitted descriptors
-        (the contract's, or the server's): taken before any projection or hook can touch a live
-        object, and bytes, so no later edit reaches it."""
-        baseline = _admitted(run.admitted, run.fmt)
-        return lambda: baseline
+    def built(self, run: Run) -> list[Any]:
+        """Fresh live tools of the admitted descriptors, in the request's format."""
+        return [run.fmt.build(tool) for tool in run.admitted]
 
     def admit(self, run: Run) -> tuple[ToolDescriptor, ...]:
         """The admitted descriptors. A host that discovers its tools over MCP (the scenario records
@@ -123,94 +107,54 @@ class GuardedPipeline:
             run.ports.mcp.subscribe(lambda: setattr(run, "server_changed", True))
 
     def server_check(self, checkpoint: str, run: Run) -> None:
-        """After a list change, the server's list re-admitted must give the admitted surface again:
-        otherwise this request's surface is one the server no longer stands behind, and it is
-        refused (re-admission is the next turn's). Nothing is picked up mid-request."""
-        if not run.server_changed:
-            return
-        run.server_changed = False
-        admitted, readmitted = snapshot_of(run.admitted), snapshot_of(self.admit(run))
-        if readmitted != admitted:
-            raise SurfaceRefused(checkpoint, admitted, readmitted)
-
-    def facts(self, run: Run) -> tuple[OwnerFact, ...]:
-        """The owner facts as this pipeline reads them: the feed as it is now, each judged by `rule`."""
-        return run.ports.facts.current()
-
-    def hidden(self, run: Run) -> frozenset[str]:
-        """What may be hidden: the tools trusted owner facts hide, read at each decision."""
-        scenario = run.scenario
-        return hidden_by(self.facts(run), scenario.binding, scenario.contract.web_tools) | run.self_hidden
-
-    def expected(self, run: Run) -> Snapshot:
-        """The surface in force: the baseline narrowed by exactly what was hidden when the live
-        surface was last narrowed; never read from the request."""
-        return run.baseline().without(run.narrowed_by | run.self_hidden)
+        """After a list change, the guard re-admits the server's list: it must give the admitted
+        surface again, or the request is refused (re-admission is the next turn's)."""
+        if run.server_changed:
+            run.server_changed = False
+            run.request.readmitted([run.fmt.build(tool) for tool in self.admit(run)], checkpoint)
 
     def project(self, run: Run) -> list[Any]:
-        """Fresh live tools of the admitted surface, less what may be hidden."""
-        hidden = run.narrowed_by = self.hidden(run)
-        return [run.fmt.build(tool) for tool in run.admitted if tool.name not in hidden]
+        """Fresh live tools of the admitted surface, narrowed by the guard."""
+        return run.request.narrowed(self.built(run))
 
     def narrow(self, run: Run) -> None:
-        """Legitimate owner narrowing: drop the live tools trusted facts hide now. It never adds one."""
-        hidden = self.hidden(run)
-        if hidden and any(run.fmt.get_name(tool) in hidden for tool in run.tools):
-            run.tools = [tool for tool in run.tools if run.fmt.get_name(tool) not in hidden]
-        run.narrowed_by |= hidden
-
-    # Each checkpoint checks the surface in force, then narrows by trusted facts that arrived since:
-    # checking first keeps the narrowing from erasing a change to a tool it hides (a duplicate, a
-    # move) before anyone saw it, and what the narrowing leaves is the new expected surface.
+        """The guard's narrowing of the live tools; the very list stays where it hides none."""
+        narrowed = run.request.narrowed(run.tools)
+        if len(narrowed) != len(run.tools):
+            run.tools = narrowed
 
     def early_check(self, run: Run) -> None:
-        self.check("early", self.expected(run), run)
-        self.narrow(run)
+        self.check("early", run)
 
     def final_check(self, run: Run) -> None:
-        self.check("final", self.expected(run), run)
+        self.check("final", run)
+
+    def check(self, checkpoint: str, run: Run) -> None:
+        """A checkpoint: the server's list, the guard's check, then its narrowing by the trusted
+        facts that arrived since (checking first keeps a narrowing from erasing a change to a
+        tool it hides before anyone saw it)."""
+        self.server_check(checkpoint, run)
+        run.request.check(checkpoint, run.tools, run.messages)
         self.narrow(run)
 
     def recover(self, run: Run, stage: Stage) -> None:
-        """Resume from the sealed receipt: tools restored from the trusted facts alone; the
-        transcript is handed on as messages and never re-read for availability."""
+        """Resume from the sealed receipt: tools restored from the admitted surface, narrowed by
+        the guard; the transcript is handed on as messages and never re-read for availability."""
         run.tools = self.project(run)
 
     def revalidate(self, run: Run, stage: Stage) -> None:
-        """Owner re-validation narrows by trusted facts and never adds; with `rebuild`, the owners
-        rebuild the tool objects from their own descriptors. It never moves the baseline."""
+        """Owner re-validation narrows and never adds; with `rebuild`, the owners rebuild the tool
+        objects from their own descriptors. It never moves the baseline."""
         if stage.rebuild:
             run.tools = self.project(run)
             return
         self.narrow(run)
 
     def fit_tools(self, run: Run, stage: Stage) -> None:
-        """Tools are never cut to fit, in tokens or in number: a request that cannot hold them is an
-        explicit capacity result."""
+        """The guard fits the tools and the compressed messages to what the recording says one
+        model call holds: the tools whole, or a capacity result."""
         fitted = compress(run.messages, stage.keep_messages or len(run.messages))
-        if (result := over_capacity([run.fmt.logical(tool) for tool in run.tools], fitted, stage)) is not None:
-            raise result
-
-    def settle_refusal(self, run: Run, refusal: RequestRefused) -> None:
-        run.ledger.settle(run.reservation, Settlement.PRE_DISPATCH_REJECTED, f"{refusal.checkpoint} check")
-
-    def same(self, expected: Snapshot, actual: Snapshot) -> bool:
-        """Parity: count, order, names, full descriptions, input schemas and the wire fields the
-        format carries (key order aside)."""
-        return expected == actual
-
-    def check(self, checkpoint: str, expected: Snapshot, run: Run) -> None:
-        self.server_check(checkpoint, run)
-        actual = capture(run.tools, run.fmt)
-        if not self.same(expected, actual):
-            raise SurfaceRefused(checkpoint, expected, actual)
-        self.check_summary(checkpoint, run)
-
-    def check_summary(self, checkpoint: str, run: Run) -> None:
-        """An entry request's capability summary must be the contract's, word for word."""
-        expected = run.scenario.contract.summary
-        if expected is not None and (actual := Gateway.summary_of(run.messages)) != expected:
-            raise SummaryRefused(checkpoint, expected, actual)
+        run.tools = run.request.fit(run.tools, fitted, capacity_of(stage))
 
 
 def answered(tool_calls: list[dict[str, Any]], ports: Ports) -> list[dict[str, Any]]:
@@ -225,18 +169,11 @@ def answered(tool_calls: list[dict[str, Any]], ports: Ports) -> list[dict[str, A
     ]
 
 
-@functools.lru_cache(maxsize=64)
-def _admitted(admitted: tuple[ToolDescriptor, ...], fmt: ToolFormat) -> Snapshot:
-    """The admitted surface's snapshot, with the wire fields the format carries: descriptors are
-    frozen, so one serves every request that admits them."""
-    return snapshot_of(admitted, fmt)
-
-
-def shallow_copies(tools: list[Any]) -> list[Any]:
-    """What `[dict(tool) for tool in tools]` gives: new outer dicts sharing every nested object."""
-    return [dict(tool) for tool in tools]
-
-
-def recapture(tools: list[Any], run: Run) -> Callable[[], Snapshot]:
-    """A 'baseline' read from live objects at check time: edits to anything they share reach it."""
-    return lambda: capture(tools, run.fmt)
+def variant(flaw: type[Any]) -> type[GuardedPipeline]:
+    """The reference pipeline with `flaw`'s step in place of the shipped one: `flaw` replaces a
+    step of the guard (a `SurfaceGuard`), of its request (a `GuardedRequest`) or of the pipeline."""
+    if issubclass(flaw, GuardedPipeline):
+        return flaw
+    slot = "request_type" if issubclass(flaw, GuardedRequest) else "guard_type"
+    namespace = {"name": flaw.name, slot: flaw, "__doc__": flaw.__doc__, "__module__": flaw.__module__}
+    return type(flaw.__name__, (GuardedPipeline,), namespace)

@@ -10,44 +10,44 @@ an entry summary nobody checks. It never subscribes to its MCP server's list cha
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import ClassVar
+from collections.abc import Callable, Sequence
+from typing import Any, ClassVar
 
 from toolsurface.contract._canonical import Snapshot
+from toolsurface.contract._guard import GuardedRequest, SurfaceGuard
 from toolsurface.contract._refusals import RequestRefused
 from toolsurface.scenarios import StageKind
 
-from ._contract_defects import (
-    DiagnosticAuthority,
-    EntryOverclaim,
-    FinalOnly,
-    RecoveryReparse,
-    SilentCapacityDrop,
-)
+from ._careless import recapture
+from ._contract_defects import DiagnosticAuthority, EntryOverclaim, FinalOnly, RecoveryReparse, SilentCapacityDrop
 from ._defects import HookOnlyFinal
-from ._guarded import recapture, shallow_copies
 from ._mcp_defects import ListChangeIgnored
-from ._stages import Run
+from ._stages import run_of
 
 
-class LegacyPipeline(
-    HookOnlyFinal,
-    FinalOnly,
-    DiagnosticAuthority,
-    RecoveryReparse,
-    SilentCapacityDrop,
-    EntryOverclaim,
-    ListChangeIgnored,
-):
+class LegacyGuard(SurfaceGuard):
+    """A baseline of shallow copies: new outer dicts sharing every nested object with the request."""
+
+    def take_baseline(self, admitted: Sequence[Any] | Snapshot) -> Callable[[], Snapshot]:
+        if isinstance(admitted, Snapshot):
+            return super().take_baseline(admitted)
+        return recapture([dict(tool) for tool in admitted], self.fmt)
+
+
+class LegacyRequest(DiagnosticAuthority, RecoveryReparse, SilentCapacityDrop, EntryOverclaim):
+    """Diagnostics as availability, a recovery that re-reads the transcript, a silent top-N, an
+    unchecked entry summary; and a refusal on the asynchronous-preparation path never settled."""
+
+    def settle_refusal(self, refusal: RequestRefused) -> None:
+        if run_of(self).scenario.stage(StageKind.ASYNC_PREP) is None:
+            super().settle_refusal(refusal)
+
+
+class LegacyPipeline(HookOnlyFinal, FinalOnly, ListChangeIgnored):
     """The old path: final check only in a hook callback, shallow-copied baseline, async refusals
     unsettled, diagnostics as availability, silent top-N, unchecked entry summary, MCP list
     changes unheard."""
 
     name: ClassVar[str] = "reference:legacy"
-
-    def take_baseline(self, run: Run) -> Callable[[], Snapshot]:
-        return recapture(shallow_copies(run.tools), run)
-
-    def settle_refusal(self, run: Run, refusal: RequestRefused) -> None:
-        if run.scenario.stage(StageKind.ASYNC_PREP) is None:
-            super().settle_refusal(run, refusal)
+    guard_type: ClassVar[type[SurfaceGuard]] = LegacyGuard
+    request_type: ClassVar[type[GuardedRequest]] = LegacyRequest

@@ -1,5 +1,5 @@
 """Defects of a host that discovers its tools over MCP: how it lists, and what it does when the
-server's list changes mid-request. Each is the guarded design with exactly one flaw, and each is a
+server's list changes mid-request. Each is the shipped guard with exactly one step replaced, and each is a
 bug real MCP clients have shipped (a list-changed handler that re-read only the first page, a
 tool cache refreshed under a request in flight)."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from toolsurface.contract._canonical import snapshot_of
+from toolsurface.contract._canonical import capture
 from toolsurface.contract._formats import ToolDescriptor
 
 from ._guarded import GuardedPipeline
@@ -42,6 +42,6 @@ class ListChangeAdopted(GuardedPipeline):
         if run.server_changed:
             run.server_changed = False
             run.admitted = self.admit(run)
-            baseline = snapshot_of(run.admitted)
-            run.baseline = lambda: baseline
+            rebased = capture(self.built(run), run.fmt)
+            run.request.read_baseline = lambda: rebased
             run.tools = self.project(run)

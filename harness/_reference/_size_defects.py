@@ -1,6 +1,6 @@
 """Defects of a host at real sizes: a list capped, selected or cut where a check no longer sees it.
 
-Each is the guarded design with exactly one flaw. Real hosts send 40 to 150 tools, so they cap
+Each is the shipped guard with exactly one step replaced. Real hosts send 40 to 150 tools, so they cap
 their list (Cursor at 40), put a selector in front of it (LangChain's `LLMToolSelectorMiddleware`),
 or cut names and descriptions to a provider's limits; done after the final check, or taken for a
 narrowing, each sends a list other than the admitted one.
@@ -8,11 +8,11 @@ narrowing, each sends a list other than the admitted one.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
-from toolsurface.scenarios import Stage
+from toolsurface.contract._guard import Capacity, GuardedRequest
 
-from .._capacity import compress, over_capacity
 from ._guarded import GuardedPipeline
 from ._stages import Run
 
@@ -57,16 +57,20 @@ class NameCutAfterCheck(GuardedPipeline):
                 run.fmt.set_name(tool, name[:NAME_LIMIT])
 
 
-class SelectorTrim(GuardedPipeline):
+class SelectorTrim(GuardedRequest):
     """Over the provider's limit on tools per request, a selector keeps the first `max_tools`
     instead of a capacity result, and the checks take its pick for a narrowing."""
 
     name: ClassVar[str] = "reference:defect/selector-trim"
 
-    def fit_tools(self, run: Run, stage: Stage) -> None:
-        if stage.max_tools is not None and len(run.tools) > stage.max_tools:
-            run.self_hidden |= {run.fmt.get_name(tool) for tool in run.tools[stage.max_tools :]}
-            run.tools = run.tools[: stage.max_tools]
-        fitted = compress(run.messages, stage.keep_messages or len(run.messages))
-        if (result := over_capacity([run.fmt.logical(tool) for tool in run.tools], fitted, stage)) is not None:
-            raise result
+    picked_out: frozenset[str] = frozenset()
+
+    def fit(self, tools: Any, messages: Sequence[Any], capacity: Capacity | None = None) -> Any:
+        limit = (capacity or self.capacity or Capacity(0)).max_tools
+        if limit is not None and len(tools) > limit:
+            self.picked_out |= {self.fmt.get_name(tool) for tool in tools[limit:]}
+            tools = tools[:limit]
+        return super().fit(tools, messages, capacity)
+
+    def hidden(self) -> frozenset[str]:
+        return super().hidden() | self.picked_out

@@ -6,31 +6,27 @@ None of these touches the tool list: every change they make is one a guard must 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from toolsurface.contract._canonical import Snapshot, capture
-from toolsurface.contract._facts import OwnerFact
 from toolsurface.contract._formats import ToolDescriptor, ToolFormat
+from toolsurface.contract._guard import GuardedRequest
 from toolsurface.scenarios import Scenario, Stage, StageKind
 
 from .._capacity import compress
-from .._ports import Ledger, Ports, Publications, Reservation
+from .._ports import Ports, Publications, RequestOwner
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class Run:
-    """The request being prepared, and what the pipeline holds while it does so."""
+    """The request being prepared, as the pipeline holds it while it does so."""
 
     scenario: Scenario
     ports: Ports
     fmt: ToolFormat
-    ledger: Ledger
-    reservation: Reservation
     tools: list[Any]
     messages: list[dict[str, Any]]
     metadata: dict[str, Any] = field(default_factory=dict)
-    #: Reads the admitted surface the checks start from; set once, before any hook runs.
-    baseline: Any = None
     #: The sealed record of the request, once the seal stage ran.
     seal: Snapshot | None = None
     #: The admitted descriptors the request is projected from: the contract's, or what the
@@ -38,18 +34,24 @@ class Run:
     admitted: tuple[ToolDescriptor, ...] = ()
     #: The MCP server sent `notifications/tools/list_changed` since the host last listed.
     server_changed: bool = False
-    #: Tools the pipeline hid on its own authority rather than an owner's. The guard never adds
-    #: one; defect variants do (a diagnostic, a re-parsed transcript, a context fitter's cut).
-    self_hidden: frozenset[str] = frozenset()
-    #: What the live surface was last narrowed by: the tools trusted facts hid when it was projected
-    #: or last narrowed. A fact that arrives later narrows it at the next checkpoint, after a check.
-    narrowed_by: frozenset[str] = frozenset()
-    #: The owner facts as first read, for a variant that never reads the feed again.
-    facts_read: tuple[OwnerFact, ...] | None = None
     #: The model call being prepared: 1 for the first, one more after each reply with tool calls.
     call: int = 1
-    #: The surface the first model call was checked against, for a variant that holds later calls to it.
-    first_call: Snapshot | None = None
+    #: The guard of this request, from admission to its settlement.
+    request: GuardedRequest = field(init=False)
+
+
+class RunOwner(RequestOwner):
+    """The request's owner on the harness's ports, with the request it owns: what a guard asks of
+    an owner, and what a flawed guard reads besides (the transcript, the seal, the call)."""
+
+    def __init__(self, run: Run) -> None:
+        super().__init__(run.scenario, run.ports)
+        self.run = run
+
+
+def run_of(request: GuardedRequest) -> Run:
+    """The request a reference pipeline's guard guards, as the pipeline holds it."""
+    return cast(RunOwner, request.owner).run
 
 
 def replay(stage: Stage, run: Run) -> None:

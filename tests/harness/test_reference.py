@@ -112,11 +112,14 @@ def test_every_defect_is_killed(scenarios, cases, defect):
 
 def test_shared_reference_misses_in_place_edits_only(scenarios, cases):
     # Where recovery or re-validation rebuilds the tools, the shared baseline no longer shares them
-    # with the request.
+    # with the request; where the host lists its MCP server again, the guard compares the server's
+    # list with that baseline, and sees the edit there.
     rebuilt = {
         s.id
         for s in scenarios
-        if ((revalidate := s.stage(StageKind.REVALIDATE)) and revalidate.rebuild) or s.stage(StageKind.RECOVER)
+        if ((revalidate := s.stage(StageKind.REVALIDATE)) and revalidate.rebuild)
+        or s.stage(StageKind.RECOVER)
+        or s.mcp is not None
     }
     late_schema = [
         c for c in cases if c.mutation.kind == "schema" and c.point == "async_prep" and c.scenario not in rebuilt

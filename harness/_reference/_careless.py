@@ -1,18 +1,23 @@
-"""How a careless host reads availability out of tool results: the flaw, not the rule.
+"""What careless hosts do: the flaws, never the rule.
 
-Only defect variants and the legacy path call this. Diagnostic fields in a tool result say what
+Only defect variants and the legacy path call these. Diagnostic fields in a tool result say what
 happened to that tool's own upstream; taking them for the web gateway's word is the mistake
-`diagnostic-authority` and `recovery-reparse` make.
+`diagnostic-authority` and `recovery-reparse` make. A fitter that keeps the first tools that fit
+is `topn-drop`'s and `silent-capacity-drop`'s; a baseline read back from live objects is
+`shared-ref`'s and the legacy path's.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 import orjson
 
+from toolsurface.contract._canonical import Snapshot, capture
 from toolsurface.contract._facts import WebTools
+from toolsurface.contract._formats import ToolFormat
+from toolsurface.contract._guard import estimate_tokens
 
 
 def diagnostic_hides(messages: Iterable[dict[str, Any]], web: WebTools | None) -> frozenset[str]:
@@ -57,3 +62,19 @@ def _leaves(node: Any, path: tuple[str, ...] = ()) -> Iterator[tuple[tuple[str, 
     elif isinstance(node, list):
         for item in node:
             yield from _leaves(item, path)
+
+
+def first_that_fit(tools: list[Any], messages: list[Any], budget: int, fmt: ToolFormat) -> list[Any]:
+    """The first tools that fit what `budget` leaves beside `messages`: the cut a careless fitter makes."""
+    room, kept = budget - estimate_tokens(messages), []
+    for tool in tools:
+        room -= estimate_tokens(fmt.logical(tool))
+        if room < 0:
+            break
+        kept.append(tool)
+    return kept
+
+
+def recapture(tools: list[Any], fmt: ToolFormat) -> Callable[[], Snapshot]:
+    """A 'baseline' read from live objects at check time: edits to anything they share reach it."""
+    return lambda: capture(tools, fmt)
