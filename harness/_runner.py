@@ -236,11 +236,11 @@ class Runner:
         if self.renew is None:
             return False
         try:
-            fresh = self.renew(role)
+            fresh = loaded(self.renew(role))
         except Exception:
             return False  # its factory worked once and fails now: the old host stays, and is spent
-        old, self.hosts[role] = self.hosts[role], loaded(fresh)
-        return self.hosts[role].target is not old.target
+        old, self.hosts[role] = self.hosts[role], fresh
+        return fresh.target is not old.target
 
     def judged(self, role: Role, scenario: str) -> Scenario:
         """The scenario as the role's target is judged on it (see `judged_on`)."""
