@@ -8,6 +8,8 @@ breaks only the command that uses it, with one line that names it.
 
 from __future__ import annotations
 
+import functools
+import sys
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
@@ -17,6 +19,13 @@ from ._errors import PluginError
 def registered(group: str) -> dict[str, EntryPoint]:
     """The group's entry points by name. Two packages that claim one name are refused: which one a
     spec or a rule id meant would depend on the order of `sys.path`."""
+    return dict(_registered(group, tuple(sys.path)))
+
+
+@functools.cache
+def _registered(group: str, path: tuple[str, ...]) -> dict[str, EntryPoint]:
+    # Reading every installed package's metadata takes tens of milliseconds, and a run loads its
+    # target again after each case that leaves state behind: read once per group and search path.
     found: dict[str, EntryPoint] = {}
     for point in entry_points(group=group):
         other = found.setdefault(point.name, point)

@@ -75,6 +75,10 @@ def _resolved(point: EntryPoint, prefix: str, name: str, spec: str) -> Any:
     except LookupError:
         known = ", ".join(sorted(f"{prefix}:{each}" for each in family.known()))
         raise TargetError(f"{spec!r}: no such {prefix} target (known: {known})") from None
+    except TargetError:
+        raise
+    except Exception as error:  # another package's code may fail in any way: its spec is the input at fault
+        raise TargetError(f"{spec!r}: {described(point)} raised {type(error).__name__}: {error}") from None
 
 
 def _family(point: EntryPoint) -> TargetFamily:

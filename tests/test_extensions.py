@@ -55,6 +55,18 @@ def test_our_own_families_are_entry_points_too():
         load_target("langchain:nothing")
 
 
+def test_a_family_that_fails_names_the_spec_and_its_entry_point(site):
+    from tests.fixtures.third_party import PACKAGE
+
+    install(site, BOTH, PACKAGE.replace("raise LookupError(name)", "raise OSError('no licence server')"))
+    with pytest.raises(TargetError) as raised:
+        load_target("acme:stock")
+    assert str(raised.value) == (
+        "'acme:stock': entry point toolsurface.targets:acme = 'acme_pack:FAMILY' (acme-pack) raised OSError: no licence server"
+    )
+    assert raised.value.option == "target"
+
+
 @pytest.mark.parametrize(
     ("entry_points", "expected"),
     [
@@ -136,6 +148,10 @@ def test_help_imports_no_pack(site, monkeypatch):
     broken = toolsurface("list", "targets")
     assert broken.returncode == 2
     assert broken.stderr.count("\n") == 1
+    (site / "model.py").write_text("answer = eval(reply)\n")
+    scanned = toolsurface("scan", str(site / "model.py"))
+    assert scanned.returncode == 2 and scanned.stderr.count("\n") == 1
+    assert "entry point toolsurface.rules:acme = 'acme_broken:RULES' (acme-pack): cannot load it" in scanned.stderr
     assert (
         "entry point toolsurface.targets:acme = 'acme_broken:FAMILY' (acme-pack): cannot load it: RuntimeError: imported"
         in broken.stderr
