@@ -33,7 +33,6 @@ from toolsurface.common._errors import UsageError
 from toolsurface.common._files import Publication, cannot_write, refuse_symlinks, write_report
 from toolsurface.common._printable import printable
 from toolsurface.common._version import version
-from toolsurface.harness._adapters import ADAPTER_TARGETS, AGENT_TARGETS
 from toolsurface.harness._api import (
     RunOptions,
     check_seed,
@@ -44,7 +43,6 @@ from toolsurface.harness._api import (
 from toolsurface.harness._api import reproduce as reproduce_case
 from toolsurface.harness._config import load_project_config
 from toolsurface.harness._recorder import record as record_run
-from toolsurface.harness._reference import REFERENCE_TARGETS
 from toolsurface.harness._results import (
     RESULTS_FILE,
     Progress,
@@ -54,7 +52,7 @@ from toolsurface.harness._results import (
     open_results,
 )
 from toolsurface.harness._signing import Signed, Trust, unverified_note
-from toolsurface.harness._targets import load_target
+from toolsurface.harness._targets import listed_targets, load_with_traits
 from toolsurface.harness._types import CaseRecord
 from toolsurface.harness._verify import draw_seed
 from toolsurface.harness._verify import verify as verify_sample
@@ -632,7 +630,7 @@ def record(
     folder = _out_folder(out_dir, follow_symlinks)
     options = _options(config, target=target, scenarios=scenario_paths)
     with options.naming_sources():
-        host = load_target(options.target)
+        host = load_with_traits(options.target)
         documents = [
             (scenario.id, record_run(host, scenario, timeout, options.target))
             for scenario in scenarios.load(options.scenarios or None)
@@ -733,17 +731,8 @@ def list_(
     as your agent, plans its cases at them)."""
     options = _options(config, scenarios=scenario_paths, select=select, seed=seed, target=target, red_target="none")
     if what is Listing.targets:
-        for spec, cls in REFERENCE_TARGETS.items():
-            out.print(f"{spec}\t{(cls.__doc__ or '').strip().splitlines()[0]}", markup=False)
-        for framework in ADAPTER_TARGETS.values():
-            out.print(
-                f"{framework.spec}\t{framework.about} (pip install 'toolsurface[{framework.extra}]')", markup=False
-            )
-        for name in AGENT_TARGETS:
-            out.print(
-                f"{name}:package.module:factory\tyour own {name} agent, built by factory(tools, model) (pip install 'toolsurface[{name}]')",
-                markup=False,
-            )
+        for spec, about in listed_targets():
+            out.print(f"{spec}\t{about}", markup=False)
     elif what is Listing.mutators:
         for mutator in mutators.MUTATORS:
             out.print(

@@ -43,6 +43,10 @@ class TargetError(ToolsurfaceError):
     """A target spec that cannot be loaded into a target."""
 
 
+class PluginError(ToolsurfaceError):
+    """An installed extension (a target family or a rule pack) whose entry point cannot be used."""
+
+
 class UsageError(ToolsurfaceError):
     """A flag or argument with a value that cannot work."""
 

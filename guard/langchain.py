@@ -76,17 +76,16 @@ Limits
 
 from __future__ import annotations
 
+from toolsurface.guard._requires import require_version, requires
+
 _INSTALL = "toolsurface.guard.langchain needs LangChain 1.x: pip install 'toolsurface[langchain]'"
-try:
+with requires(_INSTALL):
     import langchain
     from langchain.agents.middleware import AgentMiddleware, AgentState, ModelRequest
     from langchain_core.messages import BaseMessage
     from langchain_core.tools import BaseTool
     from langgraph.errors import GraphBubbleUp
-except ImportError as error:  # not installed, or a major without these APIs
-    raise ImportError(f"{_INSTALL} ({error})") from error
-if not langchain.__version__.startswith("1."):
-    raise ImportError(f"{_INSTALL} (found langchain {langchain.__version__})")
+require_version(_INSTALL, langchain, "langchain", "1.")
 
 import contextlib
 import threading

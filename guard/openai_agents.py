@@ -52,13 +52,13 @@ change made and undone inside model wrappers of yours reaches no check, so fix i
 
 from __future__ import annotations
 
+from toolsurface.guard._requires import requires
+
 _INSTALL = "toolsurface.guard.openai_agents needs the OpenAI Agents SDK: pip install 'toolsurface[openai-agents]'"
-try:
+with requires(_INSTALL):
     from agents import Agent, FunctionTool, RunHooks, Runner, RunResult, Tool
     from agents.lifecycle import RunHooksBase
     from agents.models.interface import Model
-except ImportError as error:  # not installed, or another `agents` package
-    raise ImportError(f"{_INSTALL} ({error})") from error
 
 import contextvars
 import copy

@@ -60,8 +60,10 @@ its process, so it does not follow a run into durable execution's workers.
 
 from __future__ import annotations
 
+from toolsurface.guard._requires import require_version, requires
+
 _INSTALL = "toolsurface.guard.pydantic_ai needs pydantic-ai 2.x: pip install 'toolsurface[pydantic-ai]'"
-try:
+with requires(_INSTALL):
     import pydantic_ai
     from pydantic_ai import RunContext, Tool
     from pydantic_ai.capabilities import AbstractCapability, CapabilityOrdering
@@ -70,10 +72,7 @@ try:
     from pydantic_ai.models.wrapper import WrapperModel
     from pydantic_ai.tools import ToolDefinition
     from pydantic_ai.toolsets import AbstractToolset, FunctionToolset
-except ImportError as error:  # not installed, or a major without these APIs
-    raise ImportError(f"{_INSTALL} ({error})") from error
-if not pydantic_ai.__version__.startswith("2."):
-    raise ImportError(f"{_INSTALL} (found pydantic-ai {pydantic_ai.__version__})")
+require_version(_INSTALL, pydantic_ai, "pydantic-ai", "2.")
 
 import contextlib
 import copy

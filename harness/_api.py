@@ -43,10 +43,10 @@ from ._runner import (
     DefectProbe,
     Runner,
     offered_checkpoints,
-    own_boundaries,
 )
 from ._sources import portable_path, portable_source
-from ._targets import NO_TARGET, load_target
+from ._targets import NO_TARGET, load_with_traits
+from ._traits import LoadedTarget
 from ._types import (
     Amendment,
     Case,
@@ -55,7 +55,6 @@ from ._types import (
     Reproduction,
     Role,
     Tally,
-    Target,
 )
 from ._workers import WorkerPool, can_fork, default_jobs
 
@@ -233,9 +232,9 @@ def _prepare(options: RunOptions) -> Session:
         raise UsageError(f"{options.grace} must be a number of seconds from 0 to 3600", option="grace")
     part = Shard.parse(options.shard) if options.shard else None
     loaded = scenario_files.load(options.scenarios or None)
-    target = load_target(options.target)
+    target = load_with_traits(options.target)
     red_spec = red_target_for(options.red_target, target)
-    red = None if red_spec == NO_TARGET else load_target(red_spec, "red_target")
+    red = None if red_spec == NO_TARGET else load_with_traits(red_spec, "red_target")
     expectations = load_expectations(options.expectations) if options.expectations else ()
     cases = Plan(
         loaded, options.seed, offered_checkpoints(target, options.timeout or DEFAULT_TIMEOUT), options.select, part
@@ -251,7 +250,7 @@ def _prepare(options: RunOptions) -> Session:
         red,
         options.timeout,
         probe,
-        renew=lambda role: load_target(*specs[role]),
+        renew=lambda role: load_with_traits(*specs[role]),
         recordings=cases.recordings,
     )
     return Session(
@@ -265,12 +264,12 @@ def _prepare(options: RunOptions) -> Session:
     )
 
 
-def red_target_for(given: str | None, target: Target) -> str:
+def red_target_for(given: str | None, target: LoadedTarget) -> str:
     """The red target a run pairs with: the one given, else the old reference path, except for a
     target that offers boundaries of its own: no reference target offers those, so none."""
     if given is not None:
         return given
-    return NO_TARGET if own_boundaries(target) else DEFAULT_RED_TARGET
+    return NO_TARGET if target.traits.own_boundaries else DEFAULT_RED_TARGET
 
 
 def _run_info(

@@ -46,12 +46,6 @@ def over_capacity(
     return capacity_of(stage, estimate).exceeded(tools, fitted)
 
 
-def declared_estimator(target: Any) -> Estimator | None:
-    """The token estimator a target declares (`estimate_tokens`), or None: then the recording decides."""
-    estimate = getattr(target, "estimate_tokens", None)
-    return estimate if callable(estimate) else None
-
-
 def ends_in_capacity(scenario: Scenario, estimate: Estimator | None) -> bool:
     """Whether the unmutated request must end in a capacity result on a target counting with `estimate`.
 
@@ -69,8 +63,9 @@ def ends_in_capacity(scenario: Scenario, estimate: Estimator | None) -> bool:
     return over_capacity([tool.as_logical() for tool in scenario.surface], fitted, stage, estimate) is not None
 
 
-def judged_on(target: Any, scenario: Scenario) -> Scenario:
-    """The scenario as a target is judged on it: a capacity result where its own estimate says so."""
-    if scenario.outcome is RequestOutcome.CAPACITY or not ends_in_capacity(scenario, declared_estimator(target)):
+def judged_on(estimate: Estimator | None, scenario: Scenario) -> Scenario:
+    """The scenario as a target counting with `estimate` (its `estimate_tokens`, if it declares one)
+    is judged on it: a capacity result where its own estimate says so."""
+    if scenario.outcome is RequestOutcome.CAPACITY or not ends_in_capacity(scenario, estimate):
         return scenario
     return dataclasses.replace(scenario, outcome=RequestOutcome.CAPACITY)

@@ -19,6 +19,7 @@ from toolsurface.scenarios import Scenario
 
 from ._observe import observe_ports, target_ports
 from ._ports import Ports
+from ._traits import LoadedTarget
 from ._types import (
     Capacity,
     Case,
@@ -30,7 +31,6 @@ from ._types import (
     Refused,
     Returned,
     SettlementRefused,
-    Target,
     TimedOut,
 )
 
@@ -121,16 +121,16 @@ def failed_request(observed: Observation, timeout: float) -> str | None:
 _EVERY = 1 << 16
 
 
-def unchanged_request(target: Target, scenario: Scenario, timeout: float) -> tuple[Ports, Observation]:
+def unchanged_request(host: LoadedTarget, scenario: Scenario, timeout: float) -> tuple[Ports, Observation]:
     """One request on the target with nothing injected, every boundary snapshotted."""
-    ports = target_ports(target, scenario, None, None, watch=_EVERY)
-    return ports, observe_ports(target, scenario, ports, timeout, terse_refusals=False)
+    ports = target_ports(host.traits, scenario, None, None, watch=_EVERY)
+    return ports, observe_ports(host, scenario, ports, timeout, terse_refusals=False)
 
 
-def clean_run(target: Target, scenario: Scenario, timeout: float) -> CleanRun | NoCleanRun:
+def clean_run(host: LoadedTarget, scenario: Scenario, timeout: float) -> CleanRun | NoCleanRun:
     """The target's run on the scenario, unchanged; how it failed when it did not run to an end."""
     started = time.monotonic()
-    ports, observed = unchanged_request(target, scenario, timeout)
+    ports, observed = unchanged_request(host, scenario, timeout)
     seconds = time.monotonic() - started
     if (failure := failed_request(observed, timeout)) is not None or not isinstance(
         observed.stop, Returned | Refused | Capacity | SettlementRefused

@@ -20,10 +20,10 @@ from collections.abc import Awaitable, Iterator
 from typing import Any
 
 from toolsurface.contract._formats import FORMATS, ToolFormat
-from toolsurface.contract._refusals import CapacityExceeded, RequestRefused
 from toolsurface.scenarios import Scenario
 
 from ._ports import Injection, LedgerRefused, Ports
+from ._traits import LoadedTarget, TargetTraits
 from ._types import (
     Capacity,
     Crashed,
@@ -41,29 +41,23 @@ class CaseTimeout(BaseException):
     """Raised into a target that ran past its time; a BaseException so `except Exception` can't eat it."""
 
 
-def own_boundaries(target: Target) -> bool:
-    """Whether the target offers boundaries of its own (`Target.own_boundaries`), found by a dry run."""
-    return bool(getattr(target, "own_boundaries", False))
-
-
-def tool_format(target: Target, scenario: Scenario) -> ToolFormat:
+def tool_format(traits: TargetTraits, scenario: Scenario) -> ToolFormat:
     """How the target shapes its tools on this scenario, narrowed to the wire fields it carries."""
-    fmt = FORMATS[getattr(target, "tool_format", None) or scenario.tool_format]
-    carried = getattr(target, "wire_fields", None)
-    return fmt if carried is None else fmt.only(carried)
+    fmt = FORMATS[traits.tool_format or scenario.tool_format]
+    return fmt if traits.wire_fields is None else fmt.only(traits.wire_fields)
 
 
 def target_ports(
-    target: Target, scenario: Scenario, point: str | None, injection: Injection | None, watch: int
+    traits: TargetTraits, scenario: Scenario, point: str | None, injection: Injection | None, watch: int
 ) -> Ports:
     """Fresh ports for one run of the target on the scenario, `injection` armed at `point`."""
     return Ports(
-        scenario, tool_format(target, scenario), point, injection, watch=watch, own_boundaries=own_boundaries(target)
+        scenario, tool_format(traits, scenario), point, injection, watch=watch, own_boundaries=traits.own_boundaries
     )
 
 
 def observe_ports(
-    target: Target, scenario: Scenario, ports: Ports, timeout: float, terse_refusals: bool = False
+    host: LoadedTarget, scenario: Scenario, ports: Ports, timeout: float, terse_refusals: bool = False
 ) -> Observation:
     """Run the target once on `scenario` through `ports`, and record what they saw.
 
@@ -71,13 +65,11 @@ def observe_ports(
     interrupt and ran on to an end: what it did past its time was never meant to be judged.
     """
     before = ports.publications.snapshot()
-    refusals = tuple(getattr(target, "refusals", ())) or (RequestRefused,)
-    capacity_results = tuple(getattr(target, "capacity_results", ())) or (CapacityExceeded,)
     stop: Stop = Returned()
     pid, forks = os.getpid(), _forks()
     try:
         with _deadline(timeout), _stop_forked_copies(pid):
-            _run(target, scenario, ports)
+            _run(host.target, scenario, ports)
     except CaseTimeout:
         stop = TimedOut()
     except KeyboardInterrupt:
@@ -86,7 +78,7 @@ def observe_ports(
         # The ledger recorded what it refused, and the oracle judges that; the run ended with its error.
         stop = SettlementRefused(str(refusal))
     except BaseException as error:  # a target may raise anything, SystemExit included
-        stop = _stopped_by(error, refusals, capacity_results, terse_refusals)
+        stop = _stopped_by(error, host.traits, terse_refusals)
     if _expired[0]:
         stop = TimedOut()
     # What the request left for the collector goes now, while these ports are still its own: a
@@ -124,14 +116,12 @@ async def _completion(awaitable: Awaitable[Any]) -> None:
     await awaitable
 
 
-def _stopped_by(
-    error: BaseException, refusals: tuple[type, ...], capacity_results: tuple[type, ...], terse: bool
-) -> Stop:
+def _stopped_by(error: BaseException, traits: TargetTraits, terse: bool) -> Stop:
     name = type(error).__qualname__
     # A capacity result may also be one of the refusal types (ours is): it is the more specific.
-    if isinstance(error, capacity_results):
+    if isinstance(error, traits.capacity_results):
         return Capacity(name, _describe(error))
-    if isinstance(error, refusals):
+    if isinstance(error, traits.refusals):
         return Refused(name, "refused" if terse else _describe(error))
     return Crashed(name, _describe(error), "".join(traceback.format_exception(error)))
 

@@ -22,10 +22,11 @@ from toolsurface.contract._facts import hidden_by
 from toolsurface.contract._formats import FORMATS
 from toolsurface.scenarios import POINTS, RECORDED_KINDS, Scenario, StageKind, parse
 
-from ._observe import observe_ports, own_boundaries
+from ._observe import observe_ports
 from ._own_recording import Frame, own_recording
 from ._ports import Ports
 from ._runner import offered_checkpoints
+from ._traits import LoadedTarget, loaded
 from ._types import Capacity, Crashed, Refused, Target, TimedOut
 
 #: The stage that ends at each injection point.
@@ -49,23 +50,24 @@ class RecordingPorts(Ports):
         return super().inject(point, tools, messages)
 
 
-def record(target: Target, scenario: Scenario, timeout: float = 10.0, spec: str | None = None) -> dict[str, Any]:
+def record(
+    target: Target | LoadedTarget, scenario: Scenario, timeout: float = 10.0, spec: str | None = None
+) -> dict[str, Any]:
     """The scenario document of one unmutated run of `target` on `scenario`; checked by the loader.
     What the run shows that cannot be recorded is the target's doing: given its `spec`, the error
     names it, as the `target` option."""
     try:
-        return _record(target, scenario, timeout)
+        return _record(loaded(target), scenario, timeout)
     except UsageError as error:
         if spec is None or error.option is not None:
             raise
         raise UsageError(f"{spec!r}: {error}", option="target") from None
 
 
-def _record(target: Target, scenario: Scenario, timeout: float) -> dict[str, Any]:
-    fmt_name = getattr(target, "tool_format", None) or scenario.tool_format
-    own = own_boundaries(target)
+def _record(host: LoadedTarget, scenario: Scenario, timeout: float) -> dict[str, Any]:
+    fmt_name, own = host.traits.tool_format or scenario.tool_format, host.traits.own_boundaries
     ports = RecordingPorts(scenario, fmt_name, own)
-    observed = observe_ports(target, scenario, ports, timeout)
+    observed = observe_ports(host, scenario, ports, timeout)
     stop = observed.stop
     if isinstance(stop, Crashed):
         raise UsageError(f"recording {scenario.id}: the target crashed: {stop.error_type}: {stop.message}")
@@ -85,7 +87,7 @@ def _record(target: Target, scenario: Scenario, timeout: float) -> dict[str, Any
             "it never answered the tool calls of the model's reply"
         )
     if own:
-        declared = offered_checkpoints(target, timeout)(scenario) if isinstance(stop, Capacity) else ()
+        declared = offered_checkpoints(host, timeout)(scenario) if isinstance(stop, Capacity) else ()
         contract = (
             _contract(scenario, [dict(tool) for tool in ports.frames[0].tools])
             if ports.frames

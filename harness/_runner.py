@@ -29,13 +29,13 @@ from ._observe import (
     alarm_handler,
     exits_refused,
     observe_ports,
-    own_boundaries,
     target_ports,
     tool_format,
 )
 from ._oracles import EQUIVALENT, LATE, Expected, evidence, judge
 from ._plan import Checkpoints, recorded_checkpoints
 from ._ports import Ports
+from ._traits import LoadedTarget, TargetTraits, loaded
 from ._types import (
     Amendment,
     Case,
@@ -57,7 +57,6 @@ __all__ = [
     "expected_surface",
     "observe",
     "offered_checkpoints",
-    "own_boundaries",
 ]
 
 #: Seconds a request may take when no timeout is given, however fast its clean run is.
@@ -82,19 +81,20 @@ class Runner:
     def __init__(
         self,
         scenarios: Iterable[Scenario],
-        target: Target,
-        red_target: Target | None = None,
+        target: Target | LoadedTarget,
+        red_target: Target | LoadedTarget | None = None,
         timeout: float | None = None,
         probe: DefectProbe | None = None,
-        renew: Callable[[Role], Target] | None = None,
+        renew: Callable[[Role], Target | LoadedTarget] | None = None,
         recordings: Iterable[str] | None = None,
     ) -> None:
         self.scenarios = {scenario.id: scenario for scenario in scenarios}
         #: The scenarios cases will run on, whose clean runs `prime` makes (None: every one): a run
         #: of one recording's cases never runs its target on the others.
         self.recordings = tuple(self.scenarios) if recordings is None else tuple(recordings)
-        self.target = target
-        self.red_target = red_target
+        #: Each role's target with its traits, resolved once (or as it was loaded).
+        self.hosts = {Role.TARGET: loaded(target)} | ({} if red_target is None else {Role.RED: loaded(red_target)})
+        self.roles: tuple[Role, ...] = tuple(self.hosts)
         #: Seconds one request may take; None: scaled from each scenario's clean run (`timeout_for`).
         self.timeout = timeout
         self.probe = probe
@@ -112,17 +112,20 @@ class Runner:
         #: Each scenario as each role's target is judged on it: a target that declares its own token
         #: estimator is held to it, so a request that does not fit by its count must end in capacity.
         self._judged = {
-            role: {key: judged_on(self.target_of(role), s) for key, s in self.scenarios.items()} for role in self.roles
+            role: {key: judged_on(host.traits.estimate_tokens, s) for key, s in self.scenarios.items()}
+            for role, host in self.hosts.items()
         }
 
     @property
-    def roles(self) -> tuple[Role, ...]:
-        return (Role.TARGET,) if self.red_target is None else (Role.TARGET, Role.RED)
+    def target(self) -> Target:
+        return self.hosts[Role.TARGET].target
+
+    @property
+    def red_target(self) -> Target | None:
+        return host.target if (host := self.hosts.get(Role.RED)) else None
 
     def target_of(self, role: Role) -> Target:
-        target = self.target if role is Role.TARGET else self.red_target
-        assert target is not None
-        return target
+        return self.hosts[role].target
 
     @property
     def clean_timeout(self) -> float:
@@ -148,7 +151,7 @@ class Runner:
 
     def clean_run(self, role: Role, scenario: str) -> CleanRun | NoCleanRun:
         with _collection_paused():
-            return clean_run(self.target_of(role), self.scenarios[scenario], self.clean_timeout)
+            return clean_run(self.hosts[role], self.scenarios[scenario], self.clean_timeout)
 
     def run(self, cases: Iterable[Case], grace: float = 0.0) -> Iterator[CaseRecord | Amendment]:
         """Each case's record, in order; then, after `grace` seconds for what hosts left running, what came late."""
@@ -173,7 +176,7 @@ class Runner:
         if case.equivalent:
             return self.record(case, None, None, None if self.probe is None else ())
         observed = self.observe(case, Role.TARGET)
-        red = None if self.red_target is None else self.observe(case, Role.RED)
+        red = self.observe(case, Role.RED) if Role.RED in self.roles else None
         return self.record(case, observed, red, self.kills(case, observed))
 
     def observe(self, case: Case, role: Role, explain: bool = False) -> Observation:
@@ -191,14 +194,14 @@ class Runner:
 
     def _observe(self, case: Case, role: Role, explain: bool) -> Observation:
         assert self.clean is not None
-        target, scenario = self.target_of(role), self.scenarios[case.scenario]
+        host, scenario = self.hosts[role], self.scenarios[case.scenario]
         if (role, scenario.id) not in self.clean:  # a case of a scenario not primed (`reproduce`, a test's own)
             self.clean[role, scenario.id] = self.clean_run(role, scenario.id)
         clean, timeout = self.clean[role, scenario.id], self.timeout_for(scenario.id)
         late = functools.partial(self._came_late, case.index, role)
-        ports = case_ports(target, case, scenario, watch=1)
+        ports = case_ports(host.traits, case, scenario, watch=1)
         observed = observe_ports(
-            target, scenario, ports, timeout, terse_refusals=case.must is Must.REFUSE and not explain
+            host, scenario, ports, timeout, terse_refusals=case.must is Must.REFUSE and not explain
         )
         ports.close(late)
         if isinstance(clean, NoCleanRun):
@@ -214,7 +217,7 @@ class Runner:
         )
         if role is Role.RED or stale or not observed.touched:
             return dataclasses.replace(observed, stale=stale)
-        after, next_request = unchanged_request(target, scenario, timeout)
+        after, next_request = unchanged_request(host, scenario, timeout)
         after.close(late)
         unfollowed = failed_request(next_request, timeout)
         leaked = () if unfollowed else clean.differences_in(after, next_request)
@@ -233,15 +236,11 @@ class Runner:
         if self.renew is None:
             return False
         try:
-            fresh = self.renew(role)
+            fresh = loaded(self.renew(role))
         except Exception:
             return False  # its factory worked once and fails now: the old host stays, and is spent
-        old = self.target_of(role)
-        if role is Role.TARGET:
-            self.target = fresh
-        else:
-            self.red_target = fresh
-        return fresh is not old
+        old, self.hosts[role] = self.hosts[role], fresh
+        return fresh.target is not old.target
 
     def judged(self, role: Role, scenario: str) -> Scenario:
         """The scenario as the role's target is judged on it (see `judged_on`)."""
@@ -257,7 +256,7 @@ class Runner:
         scenario, expected = self.scenarios[case.scenario], self.expected(case)
         known = (
             judge(case, observed, self.judged(Role.TARGET, case.scenario), expected)
-            if type(self.target) is type(self.probe.guard)
+            if type(self.target) is type(self.probe.guard.target)
             else None
         )
         return self.probe.kills(case, scenario, self.timeout_for(case.scenario), known)
@@ -268,7 +267,7 @@ class Runner:
         """The case's record from its observations (None for an equivalent case, which is not run)."""
         if observed is None:
             nothing = Evidence(0, (), NotRun(), (), (), ())
-            return CaseRecord(case, EQUIVALENT, EQUIVALENT if self.red_target else None, nothing, kills)
+            return CaseRecord(case, EQUIVALENT, EQUIVALENT if Role.RED in self.roles else None, nothing, kills)
         scenario, expected = self.judged(Role.TARGET, case.scenario), self.expected(case)
         red_verdict = (
             None
@@ -289,12 +288,12 @@ class Runner:
 
     def expected(self, case: Case, role: Role = Role.TARGET) -> Expected:
         """What the case's request must go out as on the role's target."""
-        return expected_surface(self.target_of(role), self.scenarios[case.scenario], case)
+        return expected_surface(self.hosts[role].traits, self.scenarios[case.scenario], case)
 
     def release(self) -> None:
         """Let go of the targets for good, so that what only they hold is collected (and its
         finalizers run) while their ports are still watched."""
-        del self.target, self.red_target
+        self.hosts.clear()
         self.probe = None
 
     def take_late(self) -> list[Amendment]:
@@ -325,28 +324,28 @@ def _collection_paused() -> Iterator[None]:
         gc.enable()
 
 
-def offered_checkpoints(target: Target, timeout: float) -> Checkpoints:
+def offered_checkpoints(target: Target | LoadedTarget, timeout: float) -> Checkpoints:
     """Where the target's cases land: after the recorded stages, or, for a target with boundaries of
     its own, those it declares (`checkpoints(scenario)`) or else those a dry run of each scenario
     shows it offering. A dry run that shows none plans the recorded ones, whose cases then say
     what is wrong."""
-    if not own_boundaries(target):
+    host = loaded(target)
+    if not host.traits.own_boundaries:
         return recorded_checkpoints
-    declared = getattr(target, "checkpoints", None)
-    if callable(declared):
-        return declared
+    if host.traits.checkpoints is not None:
+        return host.traits.checkpoints
 
     def checkpoints(scenario: Scenario) -> tuple[tuple[int, str], ...]:
-        ports, _ = unchanged_request(target, scenario, timeout)
+        ports, _ = unchanged_request(host, scenario, timeout)
         found = tuple(dict.fromkeys((call_of(at), at.partition("@")[0]) for at in ports.points))
         return found or recorded_checkpoints(scenario)
 
     return checkpoints
 
 
-def case_ports(target: Target, case: Case, scenario: Scenario, watch: int = 0) -> Ports:
+def case_ports(traits: TargetTraits, case: Case, scenario: Scenario, watch: int = 0) -> Ports:
     """Fresh ports for one run of the case, its mutation armed at its point."""
-    fmt = tool_format(target, scenario)
+    fmt = tool_format(traits, scenario)
     mutator = by_key(case.mutation.mutator)
     mutation = case.mutation
 
@@ -355,17 +354,17 @@ def case_ports(target: Target, case: Case, scenario: Scenario, watch: int = 0) -
         # is where a list-change mutation is made.
         return mutator.apply(Edit(tools, messages, fmt, mutation.delivery, mutation.aim, scenario, facts, ports.mcp))
 
-    ports = target_ports(target, scenario, case.at, inject, watch)
+    ports = target_ports(traits, scenario, case.at, inject, watch)
     return ports
 
 
-def expected_surface(target: Target, scenario: Scenario, case: Case) -> Expected:
-    """The surface `target` must send on each model call of the case, from the scenario and the
+def expected_surface(traits: TargetTraits, scenario: Scenario, case: Case) -> Expected:
+    """The surface a target of these traits must send on each model call of the case, from the scenario and the
     case's mutation alone: the admitted surface narrowed by the trusted facts the scenario records
     in force by that call and, from the case's call on, those the mutation records, with the wire
     fields the target's tool format carries (what it cannot carry, it cannot send)."""
     recorded = by_key(case.mutation.mutator).records(scenario, case.mutation.aim)
-    fmt = tool_format(target, scenario)
+    fmt = tool_format(traits, scenario)
     return tuple(
         _narrowed_snapshot(scenario, recorded if call >= case.call else (), fmt, call)
         for call in range(1, scenario.model_calls + 1)
@@ -390,32 +389,35 @@ class DefectProbe:
     """
 
     def __init__(self, guard: Target, defects: Mapping[str, Callable[[], Target]]) -> None:
-        self.guard = guard
-        self.defects = {name: factory() for name, factory in defects.items()}
+        self.guard = loaded(guard)
+        self.defects = {name: loaded(factory()) for name, factory in defects.items()}
 
     def kills(self, case: Case, scenario: Scenario, timeout: float, guarded: Verdict | None = None) -> tuple[str, ...]:
         """The defects this case kills, each run given `timeout` seconds; `guarded` is the guard's
         verdict when already known."""
-        expected = expected_surface(self.guard, scenario, case)  # the defects share the guard's tool format
+        expected = expected_surface(self.guard.traits, scenario, case)  # the defects share the guard's tool format
         if guarded is None:
-            guarded = judge(
-                case, observe(self.guard, case, scenario, timeout), judged_on(self.guard, scenario), expected
-            )
+            guarded = judge(case, observe(self.guard, case, scenario, timeout), _judged(self.guard, scenario), expected)
         if not guarded.kind.ok:
             return ()
         return tuple(
             name
             for name, defect in self.defects.items()
-            if judge(case, observe(defect, case, scenario, timeout), judged_on(defect, scenario), expected).kind
-            in _KILLS
+            if judge(case, observe(defect, case, scenario, timeout), _judged(defect, scenario), expected).kind in _KILLS
         )
 
 
-def observe(target: Target, case: Case, scenario: Scenario, timeout: float, explain: bool = False) -> Observation:
+def _judged(host: LoadedTarget, scenario: Scenario) -> Scenario:
+    return judged_on(host.traits.estimate_tokens, scenario)
+
+
+def observe(
+    target: Target | LoadedTarget, case: Case, scenario: Scenario, timeout: float, explain: bool = False
+) -> Observation:
     """Run the target once on the case's scenario with its mutation armed; record what the ports saw.
 
     An expected refusal keeps only its type unless `explain` is set: its message may hold a diff
     that costs more than the case, and the case already records its change.
     """
-    terse = case.must is Must.REFUSE and not explain
-    return observe_ports(target, scenario, case_ports(target, case, scenario), timeout, terse_refusals=terse)
+    terse, host = case.must is Must.REFUSE and not explain, loaded(target)
+    return observe_ports(host, scenario, case_ports(host.traits, case, scenario), timeout, terse_refusals=terse)

@@ -1,82 +1,128 @@
-"""Turn a target spec into a target: `reference:…` built-ins or `package.module:factory`."""
+"""Turn a target spec into a target: `PREFIX:NAME` of a target family, or `package.module:factory`.
+
+Target families are entry points of the `toolsurface.targets` group, by spec prefix: ours
+(`reference`, `langchain`, `pydantic-ai`, `openai-agents`, `mcp-host`) are registered in
+pyproject.toml as a third-party package registers its own. Only the family a spec names is
+imported. A spec whose prefix no family claims is a module and attribute of the user's.
+"""
 
 from __future__ import annotations
 
 import importlib
 import os
 import sys
+from importlib.metadata import EntryPoint
 from typing import Any
 
-from toolsurface.common._errors import TargetError
+from toolsurface.common._errors import PluginError, TargetError
+from toolsurface.common._plugins import described, loaded, registered
 
-from ._adapters import ADAPTER_TARGETS, AGENT_TARGETS
 from ._custody import kept_process
-from ._reference import REFERENCE_TARGETS
+from ._families import TargetFamily
+from ._traits import LoadedTarget, TraitError, traits_of
 from ._types import Target
 
 #: The spec that turns red/green pairing off.
 NO_TARGET = "none"
+#: The entry point group whose entries are target families (`_families.TargetFamily`), by spec prefix.
+TARGET_FAMILIES = "toolsurface.targets"
 
 
 def load_target(spec: str, option: str = "target") -> Target:
     """Load a target by spec; raise a one-line `TargetError` naming the spec and what was expected,
     and the option (`target`, `red_target`) it was given as. What importing its module and calling
     its factory change of this process is put back after (`kept_process`)."""
+    return load_with_traits(spec, option).target
+
+
+def load_with_traits(spec: str, option: str = "target") -> LoadedTarget:
+    """The target with its optional members resolved and checked (`traits_of`), once, as it is loaded."""
     with kept_process():
-        return _load(spec, option)
+        target = _load(spec, option)
+    try:
+        return LoadedTarget(target, traits_of(target))
+    except TraitError as error:
+        raise TraitError(f"{spec!r}: {error}", option=option) from None
 
 
 def _load(spec: str, option: str) -> Target:
-    if spec in REFERENCE_TARGETS:
-        return REFERENCE_TARGETS[spec]()
-    if spec.startswith("reference:"):
-        known = ", ".join(sorted(REFERENCE_TARGETS))
-        raise TargetError(f"{spec!r}: no such reference target (known: {known})", option=option)
-    framework, _, factory_spec = spec.partition(":")
-    if framework in AGENT_TARGETS and ":" in factory_spec:
-        return _agent_target(spec, framework, factory_spec, option)
-    # A framework target is a module of ours behind an optional extra: loaded as any user's is.
-    framework_target = ADAPTER_TARGETS.get(spec)
-    factory = _attribute(framework_target.factory if framework_target else spec, spec, option)
+    prefix, colon, name = spec.partition(":")
+    point = registered(TARGET_FAMILIES).get(prefix) if colon else None
     try:
-        target = factory() if callable(factory) else factory
+        found = attribute(spec, spec) if point is None else _resolved(point, prefix, name, spec)
+    except TargetError as error:
+        error.option = error.option or option
+        raise
+    try:
+        target = found() if callable(found) and not _is_target(found) else found
     except Exception as error:
         raise TargetError(f"{spec!r}: factory raised {type(error).__name__}: {error}", option=option) from None
-    if not isinstance(target, Target):
+    if not _is_target(target):
         raise TargetError(f"{spec!r}: {type(target).__name__} has no run(scenario, ports) method", option=option)
     return target
 
 
-def _agent_target(spec: str, framework: str, factory_spec: str, option: str) -> Target:
-    """`FRAMEWORK:package.module:factory`: the user's own agent, built by `factory(tools, model)`."""
-    factory = _attribute(factory_spec, spec, option)
-    make = _attribute(AGENT_TARGETS[framework], spec, option)
+def _is_target(value: object) -> bool:
+    """A target object: one with `run`, and not a class with a `run` method (a factory of targets)."""
+    return isinstance(value, Target) and not isinstance(value, type)
+
+
+def _resolved(point: EntryPoint, prefix: str, name: str, spec: str) -> Any:
+    """What the family registered for `prefix` makes of the rest of the spec."""
+    family = _family(point)
     try:
-        target: Target = make(factory, spec)
-    except TypeError as error:
-        raise TargetError(f"{spec!r}: {error}", option=option) from None
-    return target
+        return family.resolve(name)
+    except LookupError:
+        known = ", ".join(sorted(f"{prefix}:{each}" for each in family.known()))
+        raise TargetError(f"{spec!r}: no such {prefix} target (known: {known})") from None
+    except TargetError:
+        raise
+    except Exception as error:  # another package's code may fail in any way: its spec is the input at fault
+        raise TargetError(f"{spec!r}: {described(point)} raised {type(error).__name__}: {error}") from None
 
 
-def _attribute(path: str, spec: str, option: str) -> Any:
+def _family(point: EntryPoint) -> TargetFamily:
+    """The family the entry point gives, checked to be one."""
+    family = loaded(point)
+    if not isinstance(family, TargetFamily):
+        raise PluginError(
+            f"{described(point)}: expected a target family (known() and resolve(name)), found {type(family).__name__}"
+        )
+    return family
+
+
+def attribute(path: str, spec: str) -> Any:
     """What `package.module:attribute` names, imported from the working directory as `python -m` would."""
-    module_name, _, attribute = path.partition(":")
-    if not module_name or not attribute:
+    module_name, _, name = path.partition(":")
+    if not module_name or not name:
         raise TargetError(
-            f"{spec!r}: expected 'reference:<name>', 'package.module:factory' or '<framework>:package.module:factory'",
-            option=option,
+            f"{spec!r}: expected 'reference:<name>', 'package.module:factory' or '<framework>:package.module:factory'"
         )
     if os.getcwd() not in sys.path:  # as `python -m` would: a project's own adapter imports from where it runs
         sys.path.insert(0, os.getcwd())
     try:
         module = importlib.import_module(module_name)
     except Exception as error:  # the user's module may fail in any way while importing
-        raise TargetError(
-            f"{spec!r}: cannot import {module_name!r}: {type(error).__name__}: {error}", option=option
-        ) from None
+        raise TargetError(f"{spec!r}: cannot import {module_name!r}: {type(error).__name__}: {error}") from None
     found: Any = module
-    for part in attribute.split("."):
+    for part in name.split("."):
         found = getattr(found, part, None)
         if found is None:
-            raise TargetError(f"{spec!r}: module {module_name!r} has no attribute {attribute!r}", option=option)
+            raise TargetError(f"{spec!r}: module {module_name!r} has no attribute {name!r}")
     return found
+
+
+def listed_targets() -> list[tuple[str, str]]:
+    """(spec, one line about it) for every target each installed family names: `list targets`.
+    Ours come first, as pyproject.toml lists them; then other packages' by prefix."""
+    points = registered(TARGET_FAMILIES)
+    ours = [name for name in _OURS if name in points]
+    listed = []
+    for prefix in [*ours, *sorted(set(points) - set(ours))]:
+        family = _family(points[prefix])
+        listed += [(f"{prefix}:{name}", about) for name, about in family.known().items()]
+    return listed
+
+
+#: Our families' prefixes, in the order `list targets` shows them.
+_OURS = ("reference", "pydantic-ai", "langchain", "openai-agents", "mcp-host")

@@ -433,14 +433,12 @@ class Reproduction:
 class Target(Protocol):
     """Anything that prepares and sends one request through the ports (see docs/targets.md).
 
-    `run` may be a coroutine function: an async host's run is driven to completion.
-    Optional attributes: `tool_format` (a `FORMATS` key overriding the scenario's), `wire_fields`
-    (the wire fields, of those its format has, that its tool objects carry; default: all), `refusals`
-    (exception types that mean "refused"; default `RequestRefused`), `capacity_results`
-    (exception types that are an explicit capacity result; default `CapacityExceeded`), and
-    `estimate_tokens(value) -> int` (the host's own token count of a JSON value: a request that
-    does not fit by it must end in a capacity result; without it the recording decides). Reports
-    name a target by the spec it was loaded from, never by a `name` it gives itself.
+    `run` may be a coroutine function: an async host's run is driven to completion. It is the one
+    member a target must have. The optional ones (`tool_format`, `wire_fields`, `refusals`,
+    `capacity_results`, `estimate_tokens`, `own_boundaries`, `checkpoints`) are declared, with their
+    types and defaults, by `harness._traits.TargetTraits`, and read once when the target is loaded:
+    as members of this protocol they would make every target that leaves one out fail `isinstance`.
+    Reports name a target by the spec it was loaded from, never by a `name` it gives itself.
     """
 
     def run(self, scenario: Scenario, ports: Any) -> Any: ...

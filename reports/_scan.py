@@ -26,7 +26,6 @@ from rich.text import Text
 
 from toolsurface.common._printable import printable
 from toolsurface.scan import (
-    RULES,
     FileFailed,
     FileResult,
     FileScanned,
@@ -35,6 +34,7 @@ from toolsurface.scan import (
     Rule,
     ScanConfig,
     Step,
+    registered_rules,
 )
 
 JSON_VERSION = 1
@@ -157,8 +157,10 @@ def scan_json(report: ScanReport) -> dict[str, Any]:
     }
 
 
-def scan_sarif(report: ScanReport, root: Path, version: str, rules: Sequence[Rule] = RULES) -> dict[str, Any]:
-    """The report as a SARIF 2.1.0 log, paths relative to `root` (the checkout GitHub scans)."""
+def scan_sarif(report: ScanReport, root: Path, version: str, rules: Sequence[Rule] | None = None) -> dict[str, Any]:
+    """The report as a SARIF 2.1.0 log, paths relative to `root` (the checkout GitHub scans), its rules
+    those given or else every installed pack's."""
+    rules = registered_rules() if rules is None else rules
     index = {rule.id: position for position, rule in enumerate(rules)}
     seen: Counter[str] = Counter()
     results = []

@@ -6,6 +6,7 @@ Scanned code is read as text and parsed, never imported or run.
 from ._api import default_cache_dir, python_files, scan_paths
 from ._config import load_config
 from ._engine import scan_source
+from ._registry import registered_rules
 from ._rule import Invalid, Match, Mentions, Needs, Rule, Tree
 from ._types import (
     FileFailed,
@@ -36,6 +37,7 @@ __all__ = [
     "default_cache_dir",
     "load_config",
     "python_files",
+    "registered_rules",
     "scan_paths",
     "scan_source",
 ]

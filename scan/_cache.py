@@ -22,6 +22,7 @@ import orjson
 
 from toolsurface.common._version import version
 
+from ._registry import packs_digest
 from ._types import FileScanned, Finding, ScanConfig, Step
 
 #: The scanner's code: this package and its rules. Its digest is part of every key.
@@ -50,9 +51,10 @@ def code_digest() -> bytes:
 
 
 def salt(config: ScanConfig) -> bytes:
-    """What every key starts with: the settings that decide findings, the scanner's code and version."""
+    """What every key starts with: the settings that decide findings, the scanner's code and version,
+    and the rule packs installed."""
     settings = {key: value for key, value in dataclasses.asdict(config).items() if key not in _NOT_KEYED}
-    return orjson.dumps([settings, version()]) + code_digest() + b"\0"
+    return orjson.dumps([settings, version()]) + code_digest() + packs_digest() + b"\0"
 
 
 def key(salt: bytes, raw: bytes) -> str:

@@ -13,8 +13,8 @@ from toolsurface.common._errors import UsageError
 from toolsurface.common._toml import tool_table
 
 from ._presets import PRESETS, with_presets
+from ._registry import registered_rules
 from ._types import ScanConfig
-from .rules import RULES
 
 #: Settings that name rules by id.
 _RULE_LISTS = frozenset({"select", "ignore"})
@@ -82,7 +82,7 @@ def time_limit(value: object, where: str) -> float:
 
 def unknown_rules(ids: Sequence[str], where: str | None = None, option: str | None = None) -> None:
     """Refuse a rule id no rule has: `select = ["TS-107"]` would otherwise run nothing, silently."""
-    known = [rule.id for rule in RULES]
+    known = [rule.id for rule in registered_rules()]
     for rule_id in ids:
         if rule_id not in known:
             problem = f"{rule_id!r} is not a rule (known: {', '.join(known)})"

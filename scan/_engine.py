@@ -24,20 +24,24 @@ from libcst.metadata import CodeRange
 from ._dispatches import dispatch_calls
 from ._outline import Body, outline
 from ._positions import positions
+from ._registry import registered_rules
 from ._rule import Match, Mentions, Rule, Tree, shown
 from ._stack import with_deep_stack
 from ._suppressions import suppressed
 from ._text import Text
 from ._types import FileFailed, FileResult, FileScanned, Finding, ScanConfig, Step
-from .rules import RULES
 
 
-def selected(config: ScanConfig, rules: Sequence[Rule] = RULES) -> list[Rule]:
-    """The rules `select` and `ignore` leave to run."""
-    return [rule for rule in rules if rule.id not in config.ignore and (not config.select or rule.id in config.select)]
+def selected(config: ScanConfig, rules: Sequence[Rule] | None = None) -> list[Rule]:
+    """The rules (default: every installed pack's) `select` and `ignore` leave to run."""
+    return [
+        rule
+        for rule in (registered_rules() if rules is None else rules)
+        if rule.id not in config.ignore and (not config.select or rule.id in config.select)
+    ]
 
 
-def applicable(source: str, config: ScanConfig, rules: Sequence[Rule] = RULES) -> list[Rule]:
+def applicable(source: str, config: ScanConfig, rules: Sequence[Rule] | None = None) -> list[Rule]:
     """The selected rules whose needs the text meets: a cheap test that spares most files a parse."""
     text = Text(source)
     return [rule for rule in selected(config, rules) if all(map(text.meets, rule.needs(config)))]
@@ -55,11 +59,12 @@ def _parse_problem(error: cst.ParserSyntaxError) -> str:
     return f"{line}:{column}: cannot parse: {' '.join(detail.split())}"
 
 
-#: Every rule id that exists: a suppression naming another silences nothing.
-_KNOWN = frozenset(rule.id for rule in RULES)
+def known_ids() -> frozenset[str]:
+    """Every rule id that exists, in any installed pack: a suppression naming another silences nothing."""
+    return frozenset(rule.id for rule in registered_rules())
 
 
-def scan_source(source: str, path: str, config: ScanConfig, rules: Sequence[Rule] = RULES) -> FileResult:
+def scan_source(source: str, path: str, config: ScanConfig, rules: Sequence[Rule] | None = None) -> FileResult:
     """Every finding of `rules` in one file's text, or why the file could not be scanned."""
     rules = applicable(source, config, rules)
     if not rules:
@@ -179,7 +184,7 @@ def _scan(source: str, path: str, config: ScanConfig, rules: Sequence[Rule]) -> 
                 end_column=where.end.column + 1,
                 message=rule.message,
                 source=line,
-                suppressed=suppressed(line, rule.id, _KNOWN),
+                suppressed=suppressed(line, rule.id, known_ids()),
                 flow=_flow(match, ranges),
             )
         )

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 #: not one quoted inside prose such as "write `# toolsurface: ignore[RULE]`".
 _MARK = re.compile(r"(?<!\S)#\s*toolsurface\s*:")
 _DIRECTIVE = re.compile(r"\s*ignore(?:\[(?P<rules>[^\]]*)\])?\s*(?:#.*)?")
-_RULE_ID = re.compile(r"TS\d{3}")
+RULE_ID = re.compile(r"TS\d{3}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +47,7 @@ def read(text: str, known: Collection[str]) -> Suppression | None:
     if listed is None:
         return Suppression(None)
     ids = [part.strip() for part in listed.split(",")]
-    malformed = [rule for rule in ids if not _RULE_ID.fullmatch(rule)]
+    malformed = [rule for rule in ids if not RULE_ID.fullmatch(rule)]
     if malformed:
         return Suppression(
             frozenset(), f"{', '.join(map(repr, malformed))} is not a rule id (expected TS and three digits)"

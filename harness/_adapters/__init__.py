@@ -1,4 +1,5 @@
 """Built-in targets behind an optional extra: real agent frameworks, and the reference MCP host.
+The framework target families (`_families`, entry points by spec prefix) resolve specs from these tables.
 
 Nothing here imports a framework: a target module does so itself, and raises an `ImportError`
 naming the extra to install when the framework is missing.

@@ -40,8 +40,10 @@ guarded, what a request edits is its own copy and goes with it.
 
 from __future__ import annotations
 
+from toolsurface.guard._requires import require_version, requires
+
 _INSTALL = "the langchain targets need LangChain 1.x: pip install 'toolsurface[langchain]'"
-try:
+with requires(_INSTALL):
     import langchain
     from langchain.agents import create_agent
     from langchain.agents.middleware import AgentMiddleware, AgentState, ModelRequest
@@ -51,10 +53,7 @@ try:
     from langchain_core.utils.function_calling import convert_to_openai_tool
     from langgraph.runtime import get_runtime
     from langsmith import tracing_context
-except ImportError as error:  # not installed, or a major without these APIs
-    raise ImportError(f"{_INSTALL} ({error})") from error
-if not langchain.__version__.startswith("1."):
-    raise ImportError(f"{_INSTALL} (found langchain {langchain.__version__})")
+require_version(_INSTALL, langchain, "langchain", "1.")
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence

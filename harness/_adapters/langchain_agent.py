@@ -22,8 +22,10 @@ your stages and gets no boundary: the same agent with the guard and without it h
 
 from __future__ import annotations
 
+from toolsurface.guard._requires import require_version, requires
+
 _INSTALL = "the langchain targets need LangChain 1.x: pip install 'toolsurface[langchain]'"
-try:
+with requires(_INSTALL):
     import langchain
     import langchain.agents.factory as agent_factory
     from langchain.agents.middleware import AgentMiddleware, ModelRequest
@@ -32,10 +34,7 @@ try:
     from langchain_core.outputs import ChatResult
     from langchain_core.tools import StructuredTool
     from langsmith import tracing_context
-except ImportError as error:  # not installed, or a major without these APIs
-    raise ImportError(f"{_INSTALL} ({error})") from error
-if not langchain.__version__.startswith("1."):
-    raise ImportError(f"{_INSTALL} (found langchain {langchain.__version__})")
+require_version(_INSTALL, langchain, "langchain", "1.")
 
 import contextlib
 import functools

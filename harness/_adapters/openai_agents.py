@@ -50,8 +50,10 @@ launder an edit; a context_fit stage's budget is the guard's capacity.
 
 from __future__ import annotations
 
+from toolsurface.guard._requires import require_version, requires
+
 _INSTALL = "the openai-agents targets need the OpenAI Agents SDK 0.24: pip install 'toolsurface[openai-agents]'"
-try:
+with requires(_INSTALL):
     import agents
     from agents import (
         Agent,
@@ -70,10 +72,7 @@ try:
         ResponseOutputMessage,
         ResponseOutputText,
     )
-except ImportError as error:  # not installed, another `agents` package, or a version without these APIs
-    raise ImportError(f"{_INSTALL} ({error})") from error
-if not getattr(agents, "__version__", "").startswith("0.24."):
-    raise ImportError(f"{_INSTALL} (found openai-agents {getattr(agents, '__version__', 'of unknown version')})")
+require_version(_INSTALL, agents, "openai-agents", "0.24.")
 
 import asyncio
 import json

@@ -33,8 +33,10 @@ takes it (in-place edits land on the `FunctionTool`s themselves, which the turn'
 
 from __future__ import annotations
 
+from toolsurface.guard._requires import require_version, requires
+
 _INSTALL = "the openai-agents targets need the OpenAI Agents SDK 0.24: pip install 'toolsurface[openai-agents]'"
-try:
+with requires(_INSTALL):
     import agents
     import agents.run as sdk_run
     from agents import Agent, FunctionTool, RunConfig, RunContextWrapper, Runner
@@ -48,10 +50,7 @@ try:
         ResponseOutputMessage,
         ResponseOutputText,
     )
-except ImportError as error:  # not installed, another `agents` package, or a version without these APIs
-    raise ImportError(f"{_INSTALL} ({error})") from error
-if not getattr(agents, "__version__", "").startswith("0.24."):
-    raise ImportError(f"{_INSTALL} (found openai-agents {getattr(agents, '__version__', 'of unknown version')})")
+require_version(_INSTALL, agents, "openai-agents", "0.24.")
 
 import asyncio
 import contextlib

@@ -35,8 +35,10 @@ come from its baseline, so what a request edits goes with it.
 
 from __future__ import annotations
 
+from toolsurface.guard._requires import require_version, requires
+
 _INSTALL = "the pydantic-ai targets need pydantic-ai 2.x: pip install 'toolsurface[pydantic-ai]'"
-try:
+with requires(_INSTALL):
     import pydantic_ai
     from pydantic_ai import Agent, Tool
     from pydantic_ai.capabilities import AbstractCapability
@@ -49,10 +51,7 @@ try:
 
     from toolsurface.guard._pydantic_ai_views import tool_view
     from toolsurface.guard.pydantic_ai import SurfaceGuardCapability
-except ImportError as error:  # not installed, or a major without these APIs
-    raise ImportError(f"{_INSTALL} ({error})") from error
-if not pydantic_ai.__version__.startswith("2."):
-    raise ImportError(f"{_INSTALL} (found pydantic-ai {pydantic_ai.__version__})")
+require_version(_INSTALL, pydantic_ai, "pydantic-ai", "2.")
 
 import asyncio
 import contextlib

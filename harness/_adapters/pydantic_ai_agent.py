@@ -35,8 +35,10 @@ run by a capability function, `wrap_model_request` hooks (they see the request a
 
 from __future__ import annotations
 
+from toolsurface.guard._requires import require_version, requires
+
 _INSTALL = "the pydantic-ai targets need pydantic-ai 2.x: pip install 'toolsurface[pydantic-ai]'"
-try:
+with requires(_INSTALL):
     import pydantic_ai
     import pydantic_ai.agent as agent_module
     from pydantic_ai import Agent, Tool
@@ -48,10 +50,7 @@ try:
     from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart
     from pydantic_ai.models.function import AgentInfo, FunctionModel
     from pydantic_ai.tools import ToolDefinition
-except ImportError as error:  # not installed, or a major without these APIs
-    raise ImportError(f"{_INSTALL} ({error})") from error
-if not pydantic_ai.__version__.startswith("2."):
-    raise ImportError(f"{_INSTALL} (found pydantic-ai {pydantic_ai.__version__})")
+require_version(_INSTALL, pydantic_ai, "pydantic-ai", "2.")
 
 import inspect
 from collections.abc import Callable

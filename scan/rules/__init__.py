@@ -1,5 +1,7 @@
-"""The scan rules, one class per file; `RULES` holds one of each in id order."""
+"""The built-in scan rules, one class per file: `BUILT_IN`, the rule pack registered under the
+`toolsurface.rules` entry point group (see `scan._registry`), and `RULES`, one of each, in id order."""
 
+from .._rule import Rule
 from .bad_suppression import BadSuppression
 from .clone_shares_tools import CloneSharesTools
 from .conditional_check import ConditionalCheck
@@ -15,27 +17,29 @@ from .silent_truncation import SilentTruncation
 from .unguarded_dispatch import UnguardedDispatch
 from .unsettled_rejection import UnsettledRejection
 
-RULES = tuple(
-    rule()
-    for rule in (
-        BadSuppression,
-        UnguardedDispatch,
-        ConditionalCheck,
-        SelfDerivedBaseline,
-        SharedBaseline,
-        UnsettledRejection,
-        DiagnosticAuthority,
-        SilentTruncation,
-        HookAdmitsControl,
-        HookEditsSchemaInPlace,
-        KeepsCallerSchema,
-        EditsCallerSchema,
-        CloneSharesTools,
-        CountCappedSelection,
-    )
+#: Our rule pack: the rule classes, in id order.
+BUILT_IN: tuple[type[Rule], ...] = (
+    BadSuppression,
+    UnguardedDispatch,
+    ConditionalCheck,
+    SelfDerivedBaseline,
+    SharedBaseline,
+    UnsettledRejection,
+    DiagnosticAuthority,
+    SilentTruncation,
+    HookAdmitsControl,
+    HookEditsSchemaInPlace,
+    KeepsCallerSchema,
+    EditsCallerSchema,
+    CloneSharesTools,
+    CountCappedSelection,
 )
 
+#: One of each built-in rule; a scan runs these and every installed pack's (`registered_rules`).
+RULES = tuple(rule() for rule in BUILT_IN)
+
 __all__ = [
+    "BUILT_IN",
     "RULES",
     "BadSuppression",
     "CloneSharesTools",

@@ -30,7 +30,7 @@ from toolsurface.harness._reasons import (
     said_in,
 )
 from toolsurface.harness._runner import expected_surface
-from toolsurface.harness._targets import load_target
+from toolsurface.harness._targets import load_with_traits
 from toolsurface.harness._types import (
     Amendment,
     Capacity,
@@ -62,9 +62,9 @@ HOST_TEXT = st.text(st.characters(codec="utf-8"), max_size=400) | st.text("ab \n
 def wide():
     (scenario,) = load_wide()
     cases = [c for c in plan([scenario], seed=0) if c.call == 1 and not c.equivalent]
-    target = load_target("reference:guarded")
+    traits = load_with_traits("reference:guarded").traits
     pick = {must: next(c for c in cases if c.must is must) for must in Must}
-    return scenario, {must: (case, expected_surface(target, scenario, case)) for must, case in pick.items()}
+    return scenario, {must: (case, expected_surface(traits, scenario, case)) for must, case in pick.items()}
 
 
 def load_wide():

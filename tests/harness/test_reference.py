@@ -11,7 +11,7 @@ from toolsurface.harness._oracles import judge
 from toolsurface.harness._plan import plan
 from toolsurface.harness._reference import DEFECTS
 from toolsurface.harness._runner import Runner, alarm_handler, expected_surface, observe
-from toolsurface.harness._targets import load_target
+from toolsurface.harness._targets import load_target, load_with_traits
 from toolsurface.harness._types import Ending, VerdictKind
 from toolsurface.mutators import Claim, FactField, Forgery, Must
 from toolsurface.scenarios import POINTS, RequestOutcome, StageKind, load, rule
@@ -86,14 +86,14 @@ def test_legacy_lets_at_least_13_through_over_all_six_kinds(scenarios, cases):
 def judged_once(scenarios, cases, spec):
     """Each case's verdict from one run of it, as the defect probe judges one: without the
     follow-up request a whole run adds, which these tests do not read."""
-    target, by_id = load_target(spec), {s.id: s for s in scenarios}
+    host, by_id = load_with_traits(spec), {s.id: s for s in scenarios}
     with alarm_handler():
         return [
             judge(
                 case,
-                observe(target, case, scenario, 10.0),
-                judged_on(target, scenario),
-                expected_surface(target, scenario, case),
+                observe(host, case, scenario, 10.0),
+                judged_on(host.traits.estimate_tokens, scenario),
+                expected_surface(host.traits, scenario, case),
             )
             for case in cases
             if not case.equivalent and (scenario := by_id[case.scenario])

@@ -6,13 +6,13 @@ import re
 import pytest
 
 from toolsurface.harness._capacity import (
-    declared_estimator,
     ends_in_capacity,
     judged_on,
 )
 from toolsurface.harness._plan import plan, select
 from toolsurface.harness._runner import Runner
 from toolsurface.harness._targets import load_target
+from toolsurface.harness._traits import traits_of
 from toolsurface.harness._types import Ending, VerdictKind
 from toolsurface.mutators import Must
 from toolsurface.scenarios import RequestOutcome, StageKind, load
@@ -160,7 +160,7 @@ def test_an_estimator_never_makes_a_recorded_capacity_result_fit(scenarios):
             return 10**6
 
     over, openai = by_id["holdings-review-main-over-capacity"], by_id[OPENAI]
-    assert ends_in_capacity(over, declared_estimator(Lenient()))
-    assert not ends_in_capacity(openai, declared_estimator(Lenient()))
-    assert judged_on(Cautious(), openai).outcome is RequestOutcome.CAPACITY
-    assert judged_on(object(), openai) is openai
+    assert ends_in_capacity(over, traits_of(Lenient()).estimate_tokens)
+    assert not ends_in_capacity(openai, traits_of(Lenient()).estimate_tokens)
+    assert judged_on(traits_of(Cautious()).estimate_tokens, openai).outcome is RequestOutcome.CAPACITY
+    assert judged_on(traits_of(object()).estimate_tokens, openai) is openai

@@ -51,7 +51,7 @@ def test_every_rule_class_is_registered_once_in_id_order() -> None:
     assert {type(rule) for rule in RULES} == classes
     ids = [rule.id for rule in RULES]
     assert ids == sorted(set(ids))
-    assert set(rule_package.__all__) == {cls.__name__ for cls in classes} | {"RULES"}
+    assert set(rule_package.__all__) == {cls.__name__ for cls in classes} | {"RULES", "BUILT_IN"}
 
 
 @pytest.mark.parametrize("rule", RULES, ids=lambda rule: rule.id)
