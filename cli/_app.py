@@ -117,7 +117,7 @@ class _Commands(TyperGroup):
         except (typer.Exit, typer.Abort, BrokenPipeError):
             raise  # typer's own endings: a command's exit status, an abort, a closed stdout
         except (Exception, KeyboardInterrupt) as error:
-            status, lines = ending(error, flag)
+            status, lines = ending(error, flag_for)
             for line in lines:
                 err.print(printable(line), markup=False, soft_wrap=True)
             raise typer.Exit(status) from None
@@ -166,11 +166,6 @@ RequireSignatureOpt = Annotated[
         "(also: TOOLSURFACE_REQUIRE_SIGNATURE=1).",
     ),
 ]
-
-
-def flag(option: str) -> str:
-    """This command's flag for an option the engine names (`red_target` → `--red-target`)."""
-    return flag_for(option)
 
 
 @app.command()

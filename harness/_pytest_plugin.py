@@ -15,9 +15,6 @@ import pytest
 
 from ._options import OPTIONS, RunOption
 
-#: The argparse destination of every option but `--toolsurface` starts with this (`RunOption.dest`).
-_SETTING = "toolsurface_"
-
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("toolsurface", "toolsurface cases as test items")
@@ -48,12 +45,11 @@ def pytest_configure(config: pytest.Config) -> None:
         register(config)
         return
     # A setting for a run that is not happening is a mistake to report, not to ignore.
-    settings = vars(config.option)
-    given = [
-        f"--{dest.replace('_', '-')}"
-        for dest in sorted(settings)
-        if dest.startswith(_SETTING) and settings[dest] is not None
-    ]
+    given = sorted(
+        option.pytest_flag
+        for option in OPTIONS
+        if option.pytest_flag is not None and config.getoption(option.dest) is not None
+    )
     if given:
         raise pytest.UsageError(
             f"toolsurface: {', '.join(given)} given without --toolsurface, which collects the cases"
