@@ -71,7 +71,11 @@ def taking(*names: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
             given = Given({name: values.pop(name) for name in declared})
             command(**values, **{GIVEN: given})
 
+        # Named and documented as the command, but not wrapping it: typer reads the parameters from
+        # `__signature__` alone, and the types from it rather than from annotations of either function.
         functools.update_wrapper(given_to, command, assigned=("__module__", "__name__", "__qualname__", "__doc__"))
+        del given_to.__wrapped__
+        given_to.__annotations__ = {}
         given_to.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]  # what typer reads
         return given_to
 
