@@ -59,7 +59,7 @@ def taking(*names: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
     arguments) come first; it gets the run options' values as `given`."""
 
     def build(command: Callable[..., None]) -> Callable[..., None]:
-        own = {name: param for name, param in inspect.signature(command, eval_str=True).parameters.items()}
+        own = dict(inspect.signature(command, eval_str=True).parameters)
         assert GIVEN in own, f"{command.__name__} takes its run options as `{GIVEN}`"
         clashing = set(own) & set(BY_NAME) & set(names)
         assert not clashing, f"{command.__name__}: its own parameters {clashing} are named like run options"
