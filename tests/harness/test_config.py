@@ -30,7 +30,8 @@ def test_settings_are_read_with_paths_relative_to_the_file(tmp_path):
     assert (options.spec, options.scenarios, options.out, options.formats) == (
         Spec("SPEC-12", "Tool surface parity"), [tmp_path / "recordings"], tmp_path / "report", ["md", "junit"]
     )  # fmt: skip
-    assert set(options.configured_from) == {"spec", "scenarios", "expectations", "out", "formats", "seed", "defects", "thresholds"}
+    from_file = {"spec", "scenarios", "expectations", "out", "formats", "seed", "defects", "thresholds"}
+    assert set(options.configured_from) == from_file
 
 
 def test_flags_win_over_the_file_and_the_file_over_defaults(tmp_path):
