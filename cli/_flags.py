@@ -8,7 +8,6 @@ command gets their values as one `Given`, which turns them into `RunOptions`.
 
 from __future__ import annotations
 
-import functools
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -73,8 +72,8 @@ def taking(*names: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
 
         # Named and documented as the command, but not wrapping it: typer reads the parameters from
         # `__signature__` alone, and the types from it rather than from annotations of either function.
-        functools.update_wrapper(given_to, command, assigned=("__module__", "__name__", "__qualname__", "__doc__"))
-        del given_to.__wrapped__
+        for name in ("__module__", "__name__", "__qualname__", "__doc__"):
+            setattr(given_to, name, getattr(command, name))
         given_to.__annotations__ = {}
         given_to.__signature__ = inspect.Signature(params)  # type: ignore[attr-defined]  # what typer reads
         return given_to
