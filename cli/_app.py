@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import datetime
 import enum
 import io
 import os
@@ -33,15 +32,9 @@ from toolsurface.common._errors import UsageError
 from toolsurface.common._files import Publication, cannot_write, refuse_symlinks, write_report
 from toolsurface.common._printable import printable
 from toolsurface.common._version import version
-from toolsurface.harness._api import (
-    RunOptions,
-    check_seed,
-    check_timeout,
-    defect_kills,
-    prepare,
-)
+from toolsurface.harness._api import check_seed, check_timeout, defect_kills, prepare
 from toolsurface.harness._api import reproduce as reproduce_case
-from toolsurface.harness._config import load_project_config
+from toolsurface.harness._options import OPTIONS, flag_for
 from toolsurface.harness._recorder import record as record_run
 from toolsurface.harness._results import (
     RESULTS_FILE,
@@ -69,28 +62,18 @@ from toolsurface.reports import (
 )
 
 from ._exits import BAD_INPUT, ending, exit_now, interrupting
+from ._flags import Given, taking
 from ._progress import CaseProgress
 
-#: What each value is, as `--help` shows it and docs/commands.md writes it (rather than its Python type).
+#: What each value is, as `--help` shows it and docs/commands.md writes it (rather than its Python type):
+#: a run option's as declared, then the commands' own parameters'.
 _METAVARS = {
-    "target": "SPEC",
-    "red_target": "SPEC|none",
-    "scenario_paths": "PATH",
-    "select": "GLOB",
-    "seed": "N",
+    **{option.name: option.metavar for option in OPTIONS if option.metavar is not None},
     "sample": "N",
-    "shard": "K/N",
     "out_dir": "DIR",
-    "timeout": "SECONDS",
-    "jobs": "N",
-    "grace": "SECONDS",
     "time_limit": "SECONDS",
     "rules": "RULE",
     "ignored": "RULE",
-    "formats": "md,html,junit,json",
-    "config": "PYPROJECT",
-    "expectations": "FILE",
-    "today": "YYYY-MM-DD",
     "output": "FILE",
     "source": "PATH",
     "scenario_id": "ID",
@@ -132,7 +115,7 @@ class _Commands(TyperGroup):
         except (typer.Exit, typer.Abort, BrokenPipeError):
             raise  # typer's own endings: a command's exit status, an abort, a closed stdout
         except (Exception, KeyboardInterrupt) as error:
-            status, lines = ending(error, flag)
+            status, lines = ending(error, flag_for)
             for line in lines:
                 err.print(printable(line), markup=False, soft_wrap=True)
             raise typer.Exit(status) from None
@@ -173,38 +156,6 @@ err = Console(theme=THEME, stderr=True, highlight=False, soft_wrap=True)
 #: Where results.json and the reports go when neither --out nor [tool.toolsurface] says.
 DEFAULT_OUT = Path("toolsurface-report")
 
-TargetOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--target",
-        help="Target under test: reference:<name>, package.module:factory, or your agent as <framework>:package.module:factory "
-        "[default: reference:guarded].",
-    ),
-]
-RedOpt = Annotated[
-    str | None,
-    typer.Option(
-        "--red-target", help="Old path to pair each case with; 'none' turns pairing off [default: reference:legacy]."
-    ),
-]
-ScenariosOpt = Annotated[
-    list[Path] | None,
-    typer.Option("--scenarios", help="Scenario file or folder (repeatable); default: the bundled ones."),
-]
-SelectOpt = Annotated[list[str] | None, typer.Option("--select", help="Only case ids matching this glob (repeatable).")]
-SeedOpt = Annotated[
-    int | None, typer.Option("--seed", help="Seed for mutation details; same seed, same cases and ids [default: 0].")
-]
-ConfigOpt = Annotated[
-    Path | None,
-    typer.Option("--config", help="pyproject.toml with [tool.toolsurface] (default: ./pyproject.toml when present)."),
-]
-FollowOpt = Annotated[
-    bool,
-    typer.Option(
-        "--follow-symlinks", help="Write into an --out folder even where it is reached through a symbolic link."
-    ),
-]
 RequireSignatureOpt = Annotated[
     bool,
     typer.Option(
@@ -213,104 +164,21 @@ RequireSignatureOpt = Annotated[
         "(also: TOOLSURFACE_REQUIRE_SIGNATURE=1).",
     ),
 ]
-FormatOpt = Annotated[
-    list[str] | None,
-    typer.Option(
-        "--format", help="Reports to write beside results.json: md, html, junit, json (comma-separated or repeated)."
-    ),
-]
-
-
-#: The options whose flag is not the option's name in kebab case.
-_FLAGS = {"formats": "--format"}
-
-
-def flag(option: str) -> str:
-    """This command's flag for an option the engine names (`red_target` → `--red-target`)."""
-    return _FLAGS.get(option) or f"--{option.replace('_', '-')}"
-
-
-def _today(text: str | None) -> datetime.date | None:
-    if text is None:
-        return None
-    try:
-        return datetime.date.fromisoformat(text)
-    except ValueError:
-        raise UsageError(f"{text!r} must be a date, YYYY-MM-DD", option="today") from None
 
 
 @app.command()
-def run(
-    target: TargetOpt = None,
-    red_target: RedOpt = None,
-    scenario_paths: ScenariosOpt = None,
-    select: SelectOpt = None,
-    seed: SeedOpt = None,
-    shard: Annotated[
-        str | None, typer.Option("--shard", help="Run part K of N, e.g. 2/4; combine the parts with `merge`.")
-    ] = None,
-    out_dir: Annotated[
-        Path | None,
-        typer.Option("--out", help="Folder for results.json and the reports [default: toolsurface-report]."),
-    ] = None,
-    timeout: Annotated[
-        float | None,
-        typer.Option(
-            "--timeout",
-            help="Seconds each request of a case may take before it is an error [default: 10, or 20 times its scenario's clean run where that is longer].",
-        ),
-    ] = None,
-    jobs: Annotated[
-        int | None,
-        typer.Option(
-            "--jobs",
-            help="Worker processes that run the targets; 0 runs them in this process, for a debugger [default: one per core].",
-        ),
-    ] = None,
-    grace: Annotated[
-        float | None,
-        typer.Option(
-            "--grace",
-            help="Seconds to keep watching every case's ports after the last case, for late effects [default: 1].",
-        ),
-    ] = None,
-    formats: FormatOpt = None,
-    config: ConfigOpt = None,
-    expectations: Annotated[
-        Path | None, typer.Option("--expectations", help="TOML file of accepted deviations ([[expect]] entries).")
-    ] = None,
-    defects: Annotated[
-        bool | None, typer.Option("--defects/--no-defects", help="Also run every reference defect on each case.")
-    ] = None,
-    today: Annotated[
-        str | None,
-        typer.Option("--today", help="Judge expectation expiry as of this date (YYYY-MM-DD) [default: today, UTC]."),
-    ] = None,
-    follow_symlinks: FollowOpt = False,
-) -> None:
+@taking(
+    "target", "red_target", "scenarios", "select", "seed", "shard", "out", "timeout", "jobs", "grace", "formats",
+    "config", "expectations", "defects", "today", "follow_symlinks",
+)  # fmt: skip
+def run(given: Given) -> None:
     """Run every case against the target (and the red target), write results.json and the reports, and gate."""
     trust = Trust.from_environment(os.environ)
     trust.check_can_sign()
-    project = load_project_config(config)
-    options = RunOptions.configured(
-        project,
-        target=target,
-        red_target=red_target,
-        scenarios=scenario_paths,
-        select=select,
-        seed=seed,
-        shard=shard,
-        out=out_dir,
-        timeout=timeout,
-        jobs=jobs,
-        grace=grace,
-        expectations=expectations,
-        defects=defects,
-        today=_today(today),
-    )
-    outputs = parse_formats(formats or project.formats)
+    options = given.options()
+    outputs = parse_formats(options.formats)
     with options.naming_sources():
-        folder = _out_folder(options.out or DEFAULT_OUT, follow_symlinks)
+        folder = _out_folder(options.out or DEFAULT_OUT, given["follow_symlinks"])
     session = prepare(options)
     if options.jobs is not None and session.jobs < options.jobs:
         err.print(
@@ -415,19 +283,20 @@ def report(
 
 
 @app.command()
+@taking("out_dir", "formats", "require_signature", "follow_symlinks")
 def merge(
     shards: Annotated[list[Path], typer.Argument(help="The results.json of every shard of one run.")],
     out_dir: Annotated[
         Path, typer.Option("--out", help="Folder for the merged results.json and the reports.")
     ] = DEFAULT_OUT,
-    formats: FormatOpt = None,
     require_signature: RequireSignatureOpt = False,
-    follow_symlinks: FollowOpt = False,
+    *,
+    given: Given,
 ) -> None:
     """Combine the results of `run --shard K/N` into one results.json, write the reports, and gate."""
-    outputs = parse_formats(formats or [])
+    outputs = parse_formats(given["formats"] or [])
     trust = Trust.from_environment(os.environ, require_signature)
-    results = _out_folder(out_dir, follow_symlinks) / RESULTS_FILE
+    results = _out_folder(out_dir, given["follow_symlinks"]) / RESULTS_FILE
     merged = merge_results([_reread(path, trust) for path in shards], key=trust.key)
     with _publication(results, outputs) as publication:
         publication.write(results, merged)
@@ -472,34 +341,27 @@ def verify(
     raise typer.Exit(0 if found.ok else 1)
 
 
-def _options(config: Path | None, **flags: Any) -> RunOptions:
-    """Options for the commands that plan cases: flags, then [tool.toolsurface], then defaults."""
-    return RunOptions.configured(load_project_config(config), **flags)
-
-
 @app.command()
-def defects(
-    scenario_paths: ScenariosOpt = None, select: SelectOpt = None, seed: SeedOpt = None, config: ConfigOpt = None
-) -> None:
+@taking("scenarios", "select", "seed", "config")
+def defects(given: Given) -> None:
     """Run the cases against every defect variant and show which cases kill which defect."""
-    options = _options(config, scenarios=scenario_paths, select=select, seed=seed)
+    options = given.options()
     matrix = DefectMatrix(defect_kills(options))
     out.print(matrix)
     raise typer.Exit(1 if matrix.alive else 0)
 
 
 @app.command()
+@taking("target", "scenarios", "seed", "config")
 def reproduce(
     case_id: Annotated[
         str, typer.Argument(help="A case id, as printed by `run` or `list cases` or as results.json holds it.")
     ],
-    target: TargetOpt = None,
-    scenario_paths: ScenariosOpt = None,
-    seed: SeedOpt = None,
-    config: ConfigOpt = None,
+    *,
+    given: Given,
 ) -> None:
     """Re-run one case and show the surface diff, the gateway log and the ledger trace."""
-    options = _options(config, target=target, scenarios=scenario_paths, seed=seed)
+    options = given.options()
     reproduction = reproduce_case(options, case_id)
     out.print(ReproductionView(reproduction))
     raise typer.Exit(0 if reproduction.verdict.kind.ok else 1)
@@ -584,6 +446,7 @@ def _rule_ids(given: list[str], option: str) -> tuple[str, ...]:
 
 
 @app.command()
+@taking("source", "scenarios", "select", "seed", "output", "config")
 def mutants(
     target: Annotated[
         str, typer.Argument(help="Target whose guard is mutated: reference:<name> or package.module:factory.")
@@ -591,21 +454,19 @@ def mutants(
     source: Annotated[
         Path | None, typer.Option("--source", help="The module to mutate (default: the target's own).")
     ] = None,
-    scenario_paths: ScenariosOpt = None,
-    select: SelectOpt = None,
-    seed: SeedOpt = None,
     output: Annotated[
         Path | None, typer.Option("--output", help="Write the mutation-testing report (JSON) here.")
     ] = None,
-    config: ConfigOpt = None,
+    *,
+    given: Given,
 ) -> None:
     """Weaken each seam of the target's guard in a copy of its source and run the cases against it."""
     from toolsurface.harness._mutants import run_mutants
     from toolsurface.reports._mutants import MutantsView, stryker_report
     from toolsurface.scan import load_config
 
-    options = _options(config, target=target, scenarios=scenario_paths, select=select, seed=seed)
-    run = run_mutants(options, source, load_config(config))
+    options = given.options(target=target)
+    run = run_mutants(options, source, load_config(given["config"]))
     if output is not None:
         write_report(
             output, orjson.dumps(stryker_report(run, Path.cwd()), option=orjson.OPT_INDENT_2) + b"\n", option="output"
@@ -615,24 +476,23 @@ def mutants(
 
 
 @app.command()
+@taking("target", "scenarios", "out_dir", "time_limit", "config", "follow_symlinks")
 def record(
-    target: TargetOpt = None,
-    scenario_paths: ScenariosOpt = None,
     out_dir: Annotated[Path, typer.Option("--out", help="Folder for the recorded scenarios, one file each.")] = Path(
         "recorded"
     ),
-    timeout: Annotated[float, typer.Option("--timeout", help="Seconds the run may take.")] = 10.0,
-    config: ConfigOpt = None,
-    follow_symlinks: FollowOpt = False,
+    time_limit: Annotated[float, typer.Option("--timeout", help="Seconds the run may take.")] = 10.0,
+    *,
+    given: Given,
 ) -> None:
     """Run the target once per scenario, unmutated, and write the scenario each live run shows."""
-    check_timeout(timeout)
-    folder = _out_folder(out_dir, follow_symlinks)
-    options = _options(config, target=target, scenarios=scenario_paths)
+    check_timeout(time_limit)
+    folder = _out_folder(out_dir, given["follow_symlinks"])
+    options = given.options()
     with options.naming_sources():
         host = load_with_traits(options.target)
         documents = [
-            (scenario.id, record_run(host, scenario, timeout, options.target))
+            (scenario.id, record_run(host, scenario, time_limit, options.target))
             for scenario in scenarios.load(options.scenarios or None)
         ]
     try:
@@ -719,17 +579,11 @@ class Listing(enum.StrEnum):
 
 
 @app.command("list")
-def list_(
-    what: Annotated[Listing, typer.Argument(help="What to list.")],
-    scenario_paths: ScenariosOpt = None,
-    select: SelectOpt = None,
-    seed: SeedOpt = None,
-    target: TargetOpt = None,
-    config: ConfigOpt = None,
-) -> None:
+@taking("scenarios", "select", "seed", "target", "config")
+def list_(what: Annotated[Listing, typer.Argument(help="What to list.")], *, given: Given) -> None:
     """List scenarios, targets, mutators or planned case ids (a target with boundaries of its own, such
     as your agent, plans its cases at them)."""
-    options = _options(config, scenarios=scenario_paths, select=select, seed=seed, target=target, red_target="none")
+    options = given.options(red_target="none")
     if what is Listing.targets:
         for spec, about in listed_targets():
             out.print(f"{spec}\t{about}", markup=False)

@@ -10,7 +10,7 @@ import contextlib
 import datetime
 import platform
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +26,7 @@ from ._clean import CleanRun
 from ._config import ProjectConfig, Spec
 from ._expectations import Expectation, load_expectations, planned_matches
 from ._gate import Gate, Tallies, Thresholds
+from ._options import OPTIONS
 from ._oracles import EQUIVALENT, amend_all, judge
 from ._plan import Plan, Shard
 from ._record import (
@@ -67,7 +68,8 @@ DEFAULT_RED_TARGET = "reference:legacy"
 
 @dataclass
 class RunOptions:
-    """What to run; the CLI fills it from flags."""
+    """What to run: a value for each run option that `_options` declares as a field; the front ends
+    fill it from flags and `[tool.toolsurface]` (`configured`)."""
 
     target: str = DEFAULT_TARGET
     #: The old path each case is paired against; `none` turns pairing off; None (not given):
@@ -93,6 +95,8 @@ class RunOptions:
     defects: bool = False
     #: The folder for results.json and the reports; None leaves it to the front end.
     out: Path | None = None
+    #: The reports written beside results.json, as given (`md,html` or one a value); the front end parses them.
+    formats: list[str] = field(default_factory=list)
     thresholds: Thresholds = field(default_factory=Thresholds)
     #: The day expectations are judged on; None is today (UTC).
     today: datetime.date | None = None
@@ -101,16 +105,20 @@ class RunOptions:
 
     @classmethod
     def configured(cls, config: ProjectConfig, **given: Any) -> RunOptions:
-        """Options from flags, where given (not None), else from `[tool.toolsurface]`, else defaults."""
+        """Options from flags, where given (not None), else from `[tool.toolsurface]`, else defaults.
+
+        Flag and key are joined by their declared name (`_options`): `given` names options, never flags."""
         settings: dict[str, Any] = {}
         configured_from: dict[str, Path] = {}
-        for option in fields(cls):
-            flag, setting = given.get(option.name), getattr(config, option.name, None)
+        for option in OPTIONS:
+            if not option.field:
+                continue
+            flag, setting = given.get(option.name), config.get(option.name)
             if flag is not None and flag != []:
                 settings[option.name] = flag
-            elif setting is not None and setting != ():
-                settings[option.name] = list(setting) if isinstance(setting, tuple) else setting
-                if config.path is not None and option.name in config.keys:
+            elif setting is not None and setting != []:
+                settings[option.name] = list(setting) if isinstance(setting, list) else setting
+                if config.path is not None:
                     configured_from[option.name] = config.path
         return cls(**settings, configured_from=configured_from)
 

@@ -8,18 +8,18 @@ read by the scan.
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import jsonschema
-import orjson
 from jsonschema.exceptions import best_match
 
 from toolsurface.common._errors import UsageError
 from toolsurface.common._toml import key_path, tool_table
 
-from ._gate import Thresholds
+from ._options import OPTIONS, config_schema
 
 #: The file read when no `--config` is given, if it exists.
 DEFAULT_CONFIG = Path("pyproject.toml")
@@ -35,32 +35,23 @@ class Spec:
 
 @dataclass(frozen=True)
 class ProjectConfig:
-    """The settings of `[tool.toolsurface]`; None (or empty) where the file says nothing."""
+    """The settings of `[tool.toolsurface]`: the value of each run option the file sets."""
 
     #: The file they came from, None when there was none.
     path: Path | None = None
-    #: The keys the file sets, as against the defaults filled in for the rest.
+    #: The keys the file sets.
     keys: frozenset[str] = frozenset()
-    spec: Spec | None = None
-    target: str | None = None
-    red_target: str | None = None
-    scenarios: tuple[Path, ...] = ()
-    select: tuple[str, ...] = ()
-    seed: int | None = None
-    timeout: float | None = None
-    jobs: int | None = None
-    grace: float | None = None
-    out: Path | None = None
-    formats: tuple[str, ...] = ()
-    expectations: Path | None = None
-    defects: bool = False
-    thresholds: Thresholds = field(default_factory=Thresholds)
+    #: Each set option's value by its name, read as its declaration says (paths relative to the file).
+    settings: Mapping[str, Any] = field(default_factory=dict)
+
+    def get(self, name: str) -> Any:
+        """The value the file gives this option, None where it gives none."""
+        return self.settings.get(name)
 
 
 @functools.cache
 def _validator() -> jsonschema.Draft202012Validator:
-    schema = orjson.loads(resources.files(__package__).joinpath("config.schema.json").read_bytes())
-    return jsonschema.Draft202012Validator(schema)
+    return jsonschema.Draft202012Validator(config_schema())
 
 
 def load_project_config(path: Path | None) -> ProjectConfig:
@@ -73,29 +64,7 @@ def load_project_config(path: Path | None) -> ProjectConfig:
     error = best_match(_validator().iter_errors(table))
     if error is not None:
         raise UsageError(f"{path}:{key_path(('tool', 'toolsurface'), error.absolute_path)}: {error.message}")
-    base = path.parent
-
-    def relative(value: str | None) -> Path | None:
-        return None if value is None else base / value
-
-    spec = Spec(table["spec"], table.get("title")) if "spec" in table else None
-    if spec is None and "title" in table:
+    if "title" in table and "spec" not in table:
         raise UsageError(f'{path}:[tool.toolsurface].title: a title needs the spec id beside it (spec = "…")')
-    return ProjectConfig(
-        path=path,
-        keys=frozenset(table),
-        spec=spec,
-        target=table.get("target"),
-        red_target=table.get("red_target"),
-        scenarios=tuple(base / item for item in table.get("scenarios", ())),
-        select=tuple(table.get("select", ())),
-        seed=table.get("seed"),
-        timeout=table.get("timeout"),
-        jobs=table.get("jobs"),
-        grace=table.get("grace"),
-        out=relative(table.get("out")),
-        formats=tuple(table.get("formats", ())),
-        expectations=relative(table.get("expectations")),
-        defects=table.get("defects", False),
-        thresholds=Thresholds(**table.get("thresholds", {})),
-    )
+    settings = {option.name: option.read(table, path.parent) for option in OPTIONS if option.name in table}
+    return ProjectConfig(path=path, keys=frozenset(table), settings=settings)

@@ -26,6 +26,7 @@ from ._api import RunOptions, Session, prepare
 from ._config import ProjectConfig, load_project_config
 from ._expectations import Expectation, Standing
 from ._gate import Gate
+from ._options import BY_NAME, OPTIONS, pytest_flag_for
 from ._targets import NO_TARGET
 from ._types import Case, CaseRecord, Tally, VerdictKind
 
@@ -44,49 +45,32 @@ def register(config: pytest.Config) -> None:
     config.pluginmanager.register(ToolsurfaceRun(config), "toolsurface-run")
 
 
-def flag(option: str) -> str:
-    """The plugin's flag for an option the engine names (`red_target` → `--toolsurface-red-target`)."""
-    return f"--toolsurface-{option.replace('_', '-')}"
-
-
 def _prepare(config: pytest.Config) -> Session:
     """Plan the run from flags and `[tool.toolsurface]`; turn bad input into a pytest usage error."""
-    given = config.getoption
     try:
         project = _project_config(config)
-        options = RunOptions.configured(
-            project,
-            target=given("toolsurface_target"),
-            # Pairing doubles the work and only feeds thresholds; in pytest it is off unless the flag
-            # or the config names a red target (None leaves it to the config, noted as its source).
-            red_target=given("toolsurface_red_target") or (None if project.red_target else NO_TARGET),
-            scenarios=[Path(path) for path in given("toolsurface_scenarios") or ()],
-            select=given("toolsurface_select"),
-            seed=given("toolsurface_seed"),
-            timeout=given("toolsurface_timeout"),
-            expectations=_path(given("toolsurface_expectations")),
-            # An item shows its own verdict; which defects a case kills belongs to `toolsurface defects`.
-            defects=False,
-        )
-        return prepare(options)
+        given = {
+            option.name: config.getoption(option.dest) for option in OPTIONS if option.pytest_flag and option.field
+        }
+        # Pairing doubles the work and only feeds thresholds; in pytest it is off unless the flag
+        # or the config names a red target (None leaves it to the config, noted as its source).
+        given["red_target"] = given["red_target"] or (None if project.get("red_target") else NO_TARGET)
+        # An item shows its own verdict; which defects a case kills belongs to `toolsurface defects`.
+        return prepare(RunOptions.configured(project, **given, defects=False))
     except ScenarioError as error:
         problems = list(error.problems)
     except ToolsurfaceError as error:
-        problems = error.lines(flag)
+        problems = error.lines(pytest_flag_for)
     raise pytest.UsageError(*(f"toolsurface: {problem}" for problem in problems))
 
 
 def _project_config(config: pytest.Config) -> ProjectConfig:
-    given = config.getoption("toolsurface_config")
+    given = config.getoption(BY_NAME["config"].dest)
     if given is not None:
-        return load_project_config(Path(given))
+        return load_project_config(given)
     default = config.rootpath / "pyproject.toml"
     # Not the engine's default (./pyproject.toml): pytest may run from below the rootdir.
     return load_project_config(default) if default.is_file() else ProjectConfig()
-
-
-def _path(value: str | None) -> Path | None:
-    return None if value is None else Path(value)
 
 
 def node_id(case: Case) -> str:

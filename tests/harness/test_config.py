@@ -19,12 +19,19 @@ def test_settings_are_read_with_paths_relative_to_the_file(tmp_path):
         'out = "report"\nformats = ["md", "junit"]\nseed = 3\ndefects = true\n[tool.toolsurface.thresholds]\nmin_cases = 100\n',
     )
     config = load_project_config(path)
-    assert config.spec == Spec("SPEC-12", "Tool surface parity")
-    assert config.scenarios == (tmp_path / "recordings",)
-    assert config.expectations == tmp_path / "known.toml"
-    assert config.out == tmp_path / "report"
-    assert config.formats == ("md", "junit") and config.seed == 3 and config.defects
-    assert config.thresholds == Thresholds(min_cases=100)
+    assert config.get("spec") == Spec("SPEC-12", "Tool surface parity")
+    assert config.get("scenarios") == [tmp_path / "recordings"]
+    assert config.get("expectations") == tmp_path / "known.toml"
+    assert config.get("out") == tmp_path / "report"
+    assert config.get("formats") == ["md", "junit"] and config.get("seed") == 3 and config.get("defects")
+    assert config.get("thresholds") == Thresholds(min_cases=100)
+    assert config.get("target") is None  # not set: left to a flag or the default
+    options = RunOptions.configured(config)
+    assert (options.spec, options.scenarios, options.out, options.formats) == (
+        Spec("SPEC-12", "Tool surface parity"), [tmp_path / "recordings"], tmp_path / "report", ["md", "junit"]
+    )  # fmt: skip
+    from_file = {"spec", "scenarios", "expectations", "out", "formats", "seed", "defects", "thresholds"}
+    assert set(options.configured_from) == from_file
 
 
 def test_flags_win_over_the_file_and_the_file_over_defaults(tmp_path):

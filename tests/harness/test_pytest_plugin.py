@@ -280,9 +280,9 @@ def test_the_entry_point_loads_no_engine_and_no_dependency():
     loaded = set(
         subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     )
-    # Of toolsurface, only the module itself and the packages on its path.
+    # Of toolsurface, only the module itself, the packages on its path and the options' declaration.
     assert {name for name in loaded if name.partition(".")[0] == "toolsurface"} == {
-        "toolsurface", "toolsurface.harness", "toolsurface.harness._pytest_plugin",
+        "toolsurface", "toolsurface.harness", "toolsurface.harness._pytest_plugin", "toolsurface.harness._options",
     }  # fmt: skip
     assert not {name.partition(".")[0] for name in loaded} & {
         "hypothesis",
