@@ -21,7 +21,7 @@ from typing import Any
 
 from toolsurface.contract._formats import FORMATS, ToolFormat
 from toolsurface.contract._refusals import CapacityExceeded, RequestRefused
-from toolsurface.scenarios import Scenario
+from toolsurface.scenarios import Boundary, Scenario
 
 from ._ports import Injection, LedgerRefused, Ports
 from ._types import (
@@ -54,11 +54,11 @@ def tool_format(target: Target, scenario: Scenario) -> ToolFormat:
 
 
 def target_ports(
-    target: Target, scenario: Scenario, point: str | None, injection: Injection | None, watch: int
+    target: Target, scenario: Scenario, at: Boundary | None, injection: Injection | None, watch: int
 ) -> Ports:
-    """Fresh ports for one run of the target on the scenario, `injection` armed at `point`."""
+    """Fresh ports for one run of the target on the scenario, `injection` armed at boundary `at`."""
     return Ports(
-        scenario, tool_format(target, scenario), point, injection, watch=watch, own_boundaries=own_boundaries(target)
+        scenario, tool_format(target, scenario), at, injection, watch=watch, own_boundaries=own_boundaries(target)
     )
 
 
