@@ -124,3 +124,28 @@ def test_a_fact_recorded_as_arriving_mid_run_joins_the_feed_at_its_boundary_befo
     assert (
         seen == [(*(f for f in late.contract.facts if not f.arrives), fact)] and ports.facts.current().count(fact) == 1
     )
+
+
+def test_a_host_names_a_boundary_by_its_point_or_its_own_name_and_no_other(scenario):
+    ports = Ports(scenario, FORMATS["logical"], None, None)
+    ports.inject(Point.HOOK, [], [])
+    ports.inject("before:model", [], [])
+    assert ports.points == [Boundary("hook"), Boundary("before:model")]
+    with pytest.raises(ValueError, match="'two words' is not an injection point: expected one of post_recovery"):
+        ports.inject("two words", [], [])
+
+
+def test_a_target_may_declare_its_boundaries_as_call_and_point_pairs(scenario):
+    from toolsurface.harness._runner import offered_checkpoints
+
+    class Declared:
+        own_boundaries = True
+
+        def checkpoints(self, scenario):
+            return ((1, "before:model"), Boundary("before:model", 2))
+
+        def run(self, scenario, ports):
+            raise AssertionError("a target that declares its boundaries is not run to find them")
+
+    offered = offered_checkpoints(Declared(), timeout=1.0)(scenario)
+    assert offered == (Boundary("before:model"), Boundary("before:model", 2))
