@@ -38,7 +38,7 @@ OWN_POINT_PATTERN = r"^[^/@*?\[\]\s\u0000-\u001f\u007f-\u009f]{1,64}$"
 _CALL_MARK = "@"
 _OWN_POINT = re.compile(OWN_POINT_PATTERN)
 #: A later model call's number: ASCII digits, no leading zero, few enough for a 64-bit integer.
-_LABEL = re.compile(r"(?P<point>[^@]+)(?:@(?P<call>[1-9][0-9]{0,17}))?")
+_LABEL = re.compile(r"(?P<point>[^@]+)(?:@(?P<call>[1-9][0-9]{0,18}))?")
 #: Each recorded point's place in the pipeline: boundaries sort by it, as the plan offers them.
 _RANK = {point.value: rank for rank, point in enumerate(POINTS)}
 
@@ -55,8 +55,8 @@ class Boundary:
     def __post_init__(self) -> None:
         # A Point member is kept as its plain value, so equal boundaries hash, print and pickle alike.
         object.__setattr__(self, "point", str(self.point))
-        if isinstance(self.call, bool) or not isinstance(self.call, int) or self.call < 1:
-            raise ValueError(f"a boundary's call must be an integer ≥ 1, not {self.call!r}")
+        if isinstance(self.call, bool) or not isinstance(self.call, int) or not 1 <= self.call < 2**63:
+            raise ValueError(f"a boundary's call must be an integer ≥ 1 and < 2**63, not {self.call!r}")
         if self.point not in _RANK and not _OWN_POINT.match(self.point):
             raise ValueError(
                 f"{self.point!r} is not an injection point: expected one of {', '.join(POINTS)}, or a name of the "

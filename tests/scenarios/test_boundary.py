@@ -19,7 +19,7 @@ ROOT = Path(toolsurface.__file__).resolve().parent
 #: A name of a host's own: what the loader lets an own stage call its boundary.
 own_names = st.from_regex(OWN_POINT_PATTERN, fullmatch=True).filter(lambda name: own_point_problem(name) is None)
 points = st.sampled_from(POINTS).map(str) | own_names
-boundaries = st.builds(Boundary, points, st.integers(min_value=1, max_value=2**40))
+boundaries = st.builds(Boundary, points, st.integers(min_value=1, max_value=2**63 - 1))
 
 
 def label(point: str, call: int) -> str:
@@ -27,7 +27,7 @@ def label(point: str, call: int) -> str:
     return point if call == 1 else f"{point}@{call}"
 
 
-@given(points, st.integers(min_value=1, max_value=2**40))
+@given(points, st.integers(min_value=1, max_value=2**63 - 1))
 def test_a_boundary_prints_as_case_ids_have_always_named_it(point, call):
     assert str(Boundary(point, call)) == label(point, call)
 
@@ -85,7 +85,7 @@ def test_a_label_that_names_no_boundary_is_refused_in_one_line(text, expected):
     assert "\n" not in str(refused.value) and repr(text) in str(refused.value)
 
 
-@pytest.mark.parametrize("call", [0, -1, True, 1.0, "2"])
+@pytest.mark.parametrize("call", [0, -1, 2**63, True, 1.0, "2"])
 def test_a_boundary_before_no_model_call_is_refused(call):
     with pytest.raises(ValueError, match="a boundary's call must be an integer ≥ 1"):
         Boundary("hook", call)
