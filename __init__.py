@@ -99,7 +99,7 @@ _HOMES = {
     # how the unchanged request ends, and what a context fit keeps.
     "Stage": "scenarios._model",
     "StageKind": "scenarios._model",
-    "Point": "scenarios._model",
+    "Point": "scenarios._boundary",
     "RequestOutcome": "scenarios._model",
     "compress": "harness._capacity",
     # Owner facts: building one, and what each does to a request.

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from toolsurface.contract._canonical import Snapshot
 from toolsurface.contract._diff import diff_snapshots
-from toolsurface.scenarios import Scenario
+from toolsurface.scenarios import Boundary, Scenario
 
 from ._observe import observe_ports, target_ports
 from ._ports import Ports
@@ -40,13 +40,13 @@ class CleanRun:
     """What a target did on one scenario, unchanged, in a fresh state: the surface it offered at
     each stage boundary, how the request ended, and the surfaces it sent."""
 
-    offered: tuple[tuple[str, Snapshot], ...]
+    offered: tuple[tuple[Boundary, Snapshot], ...]
     ending: Ending
     sent: tuple[Snapshot, ...]
     #: How long it took, in seconds: what the scenario's cases may take is scaled from it.
     seconds: float = field(default=0.0, compare=False)
 
-    def differences(self, offered: Sequence[tuple[str, Snapshot]]) -> tuple[str, ...]:
+    def differences(self, offered: Sequence[tuple[Boundary, Snapshot]]) -> tuple[str, ...]:
         """How the boundaries `offered` differ from this run's, up to the first that does."""
         for (point, surface), (clean_point, clean_surface) in zip(offered, self.offered):
             if point != clean_point:
@@ -63,8 +63,8 @@ class CleanRun:
         been changed yet: it must offer the same first surface, and reach the case's point."""
         if lines := self.differences(ports.offered):
             return lines
-        if not observed.injected and any(point == case.at for point, _ in self.offered):
-            return (f"it never reached '{case.at}', which a clean run reaches: it ended {how(observed)}",)
+        if not observed.injected and any(at == case.boundary for at, _ in self.offered):
+            return (f"it never reached '{case.boundary}', which a clean run reaches: it ended {how(observed)}",)
         return ()
 
     def differences_in(self, ports: Ports, observed: Observation) -> tuple[str, ...]:

@@ -1,8 +1,8 @@
 """One codec between the engine's frozen records and JSON, and the JSON Schema of the same types.
 
 A record is a frozen dataclass whose fields are JSON-shaped: `str`, `int`, `float`, `bool`,
-`None`, string enums (by value), dates (ISO), tuples (arrays), `dict[str, T]`, other records, and
-unions of them. A record that is one member of a union of records names itself with a `tag`
+`None`, string enums (by value), dates (ISO), labels (`Boundary`, as the string it prints as), tuples
+(arrays), `dict[str, T]`, other records, and unions of them. A record that is one member of a union of records names itself with a `tag`
 class attribute, written as its `"type"`. Every field is written, always, so every field is
 required on reading.
 
@@ -24,7 +24,12 @@ from typing import Any, TypeVar
 
 import orjson
 
+from toolsurface.scenarios import Boundary
+
 T = TypeVar("T")
+
+#: Values written as the label they print as and read back by their `parse`: how case ids spell them.
+_LABELS: tuple[type, ...] = (Boundary,)
 
 #: Reads one JSON value at a JSON path into a typed value, or raises `DecodeError`.
 Decoder = Callable[[Any, str], Any]
@@ -54,7 +59,9 @@ def tag_of(cls: type) -> str | None:
     return typing.cast("str | None", getattr(cls, "tag", None))
 
 
-def _fields_of(value: Any) -> dict[str, Any]:
+def _fields_of(value: Any) -> dict[str, Any] | str:
+    if isinstance(value, _LABELS):
+        return str(value)
     if not dataclasses.is_dataclass(value) or isinstance(value, type):
         raise TypeError(f"{type(value).__name__} is not a record")
     cls = type(value)
@@ -90,6 +97,8 @@ def _decoder(tp: Any) -> Decoder:
         return _date
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         return _enum_decoder(tp)
+    if tp in _LABELS:
+        return _label_decoder(tp)
     if origin is tuple:
         return _tuple_decoder(args)
     if origin is dict:
@@ -134,6 +143,18 @@ def _enum_decoder(cls: type[enum.Enum]) -> Decoder:
         if isinstance(value, str | int) and not isinstance(value, bool) and value in members:
             return members[value]
         raise DecodeError(path, f"expected one of {', '.join(map(repr, members))}, found {_shown(value)}")
+
+    return read
+
+
+def _label_decoder(cls: Any) -> Decoder:
+    def read(value: Any, path: str) -> Any:
+        if not isinstance(value, str):
+            raise DecodeError(path, f"expected a string, found {_shown(value)}")
+        try:
+            return cls.parse(value)
+        except ValueError as problem:
+            raise DecodeError(path, str(problem)) from None
 
     return read
 
@@ -274,6 +295,8 @@ def _schema_of(tp: Any, definitions: _Definitions) -> dict[str, Any]:
         return {"type": simple[tp]}
     if tp is datetime.date:
         return {"type": "string", "format": "date"}
+    if tp in _LABELS:
+        return {"type": "string"}
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         return {"enum": [member.value for member in tp]}
     if origin is tuple and len(args) == 2 and args[1] is Ellipsis:

@@ -34,7 +34,6 @@ from ._oracles import (
     NO_CLEAN_RUN,
     NOT_CARRIED,
     OUTLIVED,
-    RECORDED_POINTS,
     STALE,
     UNFOLLOWED,
     UNREACHED,
@@ -99,8 +98,8 @@ class _Judged:
     def beyond(self, record: CaseRecord) -> bool:
         """Whether the case's point lies past where its request ended in that capacity result: by
         the target's own count, or at a boundary of the target's own it never reached."""
-        own = record.case.point not in RECORDED_POINTS and self.outcome is RequestOutcome.CAPACITY
-        return (self.estimated or own) and record.case.at not in record.evidence.points
+        own = not record.case.boundary.is_recorded and self.outcome is RequestOutcome.CAPACITY
+        return (self.estimated or own) and record.case.boundary not in record.evidence.points
 
     def remaining(self, record: CaseRecord) -> int:
         """How many model calls the request makes from the case's own on."""
@@ -324,7 +323,8 @@ def _false_reject(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
 
 
 def _error(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
-    evidence, reason, point = record.evidence, record.verdict.reason, record.case.at
+    evidence, reason, at = record.evidence, record.verdict.reason, record.case.boundary
+    point = str(at)
     stop = evidence.stop
     if (said := stopped(stop)) is not None:
         hinted = said
@@ -343,9 +343,9 @@ def _error(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
     elif reason.startswith((FORKED, STALE, NO_CLEAN_RUN, FIRST_RUN)):
         pass  # what the host did to its process and its state is not in the record: taken at its word
     elif begins(reason, f"mutation could not be applied at {point!r}: "):
-        if point not in evidence.points:
+        if at not in evidence.points:
             yield f"the target never offered {point!r}, so no mutation can have failed there"
-    elif point not in evidence.points and not scenario.beyond(record):
+    elif at not in evidence.points and not scenario.beyond(record):
         # Ended in its own capacity result before the point, or never offered it at all.
         said = (
             f"{BEFORE_POINT}{point!r}"
@@ -386,11 +386,11 @@ _RULES: dict[VerdictKind, Callable[[CaseRecord, _Judged], Iterator[str]]] = {
 
 def _unexercised(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
     """What the oracle turns into an `error` before any other verdict: the case did not run as planned."""
-    evidence, point = record.evidence, record.case.at
+    evidence, at = record.evidence, record.case.boundary
     if isinstance(evidence.stop, TimedOut | Crashed | Died | Interrupted | NotRun):
         yield f"the target's run stopped as {evidence.stop.tag}"
-    elif point not in evidence.points and not scenario.beyond(record):
-        yield f"the target never offered its injection point {point!r}"
+    elif at not in evidence.points and not scenario.beyond(record):
+        yield f"the target never offered its injection point {str(at)!r}"
     elif not evidence.dispatches and not evidence.ledger:
         yield "the target touched neither gateway nor ledger"
 

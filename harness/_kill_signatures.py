@@ -45,7 +45,7 @@ def where_of(record: CaseRecord) -> Signature:
         case.mutation.kind.value,
         case.mutation.variant,
         case.mutation.delivery.value,
-        case.at,
+        str(case.boundary),
         case.lane.value,
         case.hook_mode,
     )

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from toolsurface.contract._formats import ToolDescriptor
 from toolsurface.scenarios import (
+    Boundary,
     Contract,
     ListChange,
     ListChangeKind,
@@ -110,10 +111,10 @@ class McpCatalogue:
         self.changes.append(f"server {what} {change.name!r} and sent notifications/tools/list_changed")
         self._unannounced += 1
 
-    def reach(self, point: str) -> None:
-        """The request reached `point`: make the changes the scenario records there."""
+    def reach(self, at: Boundary) -> None:
+        """The request reached boundary `at`: make the changes the scenario records there."""
         for change in self._recorded:
-            if change.point == point:
+            if change.point == at:
                 self.change(change)
 
     def announce(self) -> None:

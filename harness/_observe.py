@@ -20,7 +20,7 @@ from collections.abc import Awaitable, Iterator
 from typing import Any
 
 from toolsurface.contract._formats import FORMATS, ToolFormat
-from toolsurface.scenarios import Scenario
+from toolsurface.scenarios import Boundary, Scenario
 
 from ._ports import Injection, LedgerRefused, Ports
 from ._traits import LoadedTarget, TargetTraits
@@ -48,11 +48,11 @@ def tool_format(traits: TargetTraits, scenario: Scenario) -> ToolFormat:
 
 
 def target_ports(
-    traits: TargetTraits, scenario: Scenario, point: str | None, injection: Injection | None, watch: int
+    traits: TargetTraits, scenario: Scenario, at: Boundary | None, injection: Injection | None, watch: int
 ) -> Ports:
-    """Fresh ports for one run of the target on the scenario, `injection` armed at `point`."""
+    """Fresh ports for one run of the target on the scenario, `injection` armed at boundary `at`."""
     return Ports(
-        scenario, tool_format(traits, scenario), point, injection, watch=watch, own_boundaries=traits.own_boundaries
+        scenario, tool_format(traits, scenario), at, injection, watch=watch, own_boundaries=traits.own_boundaries
     )
 
 

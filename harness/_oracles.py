@@ -17,7 +17,7 @@ from toolsurface.contract._diff import Change, diff_snapshots, diff_summaries
 from toolsurface.contract._facts import rulings
 from toolsurface.contract._owner import Settlement
 from toolsurface.mutators import Kind, Must
-from toolsurface.scenarios import POINTS, RequestOutcome, Scenario
+from toolsurface.scenarios import RequestOutcome, Scenario
 
 from ._reasons import MAX_REASON, changes_said, clip, fits, listed
 from ._types import (
@@ -78,9 +78,6 @@ UNREACHED = Verdict(
 )
 
 
-#: The boundaries after recorded stages; any other is a target's own (`Target.own_boundaries`).
-RECORDED_POINTS = frozenset(POINTS)
-
 #: The surface each model call of a case must carry, first call first.
 Expected = tuple[Snapshot, ...]
 
@@ -101,10 +98,9 @@ def _judge(case: Case, observed: Observation, scenario: Scenario, expected: Expe
     # own token count: see `judged_on`) is judged on that result; its change is never made. The
     # request ends at its first model call's fit, so every boundary of a later call is past it. On a
     # target's own boundaries, where its capacity check sits is its own: past it is where it stopped.
+    at = case.boundary
     beyond = scenario.outcome is RequestOutcome.CAPACITY and (
-        case.call > 1 or case.point not in scenario.points
-        if case.point in RECORDED_POINTS
-        else case.at not in observed.points
+        at.call > 1 or at.point not in scenario.points if at.is_recorded else at not in observed.points
     )
     if isinstance(observed.stop, Crashed):
         return Verdict(VerdictKind.ERROR, stopped(observed.stop, _settled_as_refusal(observed, scenario)) or "")
@@ -296,15 +292,15 @@ def _not_exercised(case: Case, observed: Observation, beyond: bool = False) -> s
         why = clip(observed.no_clean_run, MAX_REASON - len(NO_CLEAN_RUN) - len(_UNTOLD))
         return f"{NO_CLEAN_RUN}{why}{_UNTOLD}"
     if observed.injection_problem is not None:
-        said = f"mutation could not be applied at {case.at!r}: "
+        said = f"mutation could not be applied at {str(case.boundary)!r}: "
         return said + clip(observed.injection_problem, MAX_REASON - len(said))
     if not observed.injected and not beyond:
-        offered = ", ".join(observed.points) or "none"
+        offered = ", ".join(map(str, observed.points)) or "none"
         if isinstance(observed.stop, Capacity):
             # The host's own capacity check ended the request first: nothing was there to change.
-            said = f"{BEFORE_POINT}{case.at!r} (offered: "
+            said = f"{BEFORE_POINT}{str(case.boundary)!r} (offered: "
         else:
-            said = f"target never offered injection point {case.at!r} (offered: "
+            said = f"target never offered injection point {str(case.boundary)!r} (offered: "
         return f"{said}{clip(offered, MAX_REASON - len(said) - 1)})"
     if not observed.touched:
         return "nothing observed: the target touched neither the gateway nor the ledger"

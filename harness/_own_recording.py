@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolsurface.common._errors import UsageError
-from toolsurface.scenarios import Scenario, StageKind, boundary, call_of
+from toolsurface.scenarios import Boundary, Scenario, StageKind
 
 from ._adapters._agent import sealed_views
 from ._capacity import compress
@@ -28,11 +28,10 @@ from ._ports import Publications
 class Frame:
     """What one stage boundary held: the tools as logical descriptors, and the messages."""
 
-    point: str
+    #: The boundary, before which model call of the request.
+    at: Boundary
     tools: tuple[dict[str, Any], ...]
     messages: tuple[dict[str, Any], ...]
-    #: The model call of the request it came before: 1 for the first.
-    call: int = 1
 
 
 #: The message fields a recorded message holds; a view with more is not a plain message.
@@ -43,33 +42,33 @@ def own_recording(
     base: Scenario,
     frames: Sequence[Frame],
     contract: dict[str, Any],
-    declared: Sequence[tuple[int, str]],
+    declared: Sequence[Boundary],
     stopped: bool,
 ) -> dict[str, Any]:
     """The document for `frames`, whose boundaries are the target's own, with the `contract` the
     run showed; `declared`: the boundaries the target says it offers (`Target.checkpoints`), which
     stand in for those a run `stopped` in a capacity result never reached."""
-    calls: list[list[dict[str, Any]]] = [[] for _ in range(max((frame.call for frame in frames), default=1))]
+    calls: list[list[dict[str, Any]]] = [[] for _ in range(max((frame.at.call for frame in frames), default=1))]
     before: list[dict[str, Any]] | None = None
     for index, frame in enumerate(frames):
         # What the agent is handed, and what the host sends back with tool results, is no stage's
         # doing: the first stage of each model call is measured from its own boundary on.
-        first = index == 0 or frames[index - 1].call != frame.call
-        calls[frame.call - 1].append(_stage(base, frame, None if first else before))
+        first = index == 0 or frames[index - 1].at.call != frame.at.call
+        calls[frame.at.call - 1].append(_stage(base, frame, None if first else before))
         before = list(frame.messages)
     if stopped:
         seen = {stage["point"] for stage in calls[0]}
         calls[0] += [
-            {"stage": StageKind.OWN.value, "point": point}
-            for call, point in declared
-            if call == 1 and point not in seen
+            {"stage": StageKind.OWN.value, "point": at.point}
+            for at in declared
+            if at.call == 1 and at.point not in seen
         ]
     if not calls[0]:
         raise UsageError(
             f"recording {base.id}: the target offered no boundary and declares none, so there is nothing to record"
         )
-    _give_budget(base, calls[0], reached=sum(frame.call == 1 for frame in frames), stopped=stopped)
-    firsts = {call: boundary(stages[0]["point"], call) for call, stages in enumerate(calls, 1) if stages}
+    _give_budget(base, calls[0], reached=sum(frame.at.call == 1 for frame in frames), stopped=stopped)
+    firsts = {call: Boundary(stages[0]["point"], call) for call, stages in enumerate(calls, 1) if stages}
     document = {
         **base.document,
         "description": f"Recorded from a live run of its target on {base.id}: {base.description}",
@@ -81,7 +80,7 @@ def own_recording(
     if len(calls) > 1:
         document["steps"] = [{**step, "stages": later} for step, later in zip(base.document["steps"], calls[1:])]
     if "mcp" in document and "list_changes" in document["mcp"]:
-        changes = [{**change, "point": firsts[1]} for change in document["mcp"]["list_changes"]]
+        changes = [{**change, "point": str(firsts[1])} for change in document["mcp"]["list_changes"]]
         document["mcp"] = {**document["mcp"], "list_changes": changes}
     return document
 
@@ -98,7 +97,7 @@ def handed(base: Scenario) -> list[dict[str, Any]]:
 def _stage(base: Scenario, frame: Frame, before: list[dict[str, Any]] | None) -> dict[str, Any]:
     """The own stage followed by `frame`'s boundary, with what it did to the messages it was given
     (`before`; None: not known, so nothing is recorded)."""
-    stage: dict[str, Any] = {"stage": StageKind.OWN.value, "point": frame.point}
+    stage: dict[str, Any] = {"stage": StageKind.OWN.value, "point": frame.at.point}
     after = list(frame.messages)
     if before is None or after == before:
         return stage
@@ -107,7 +106,7 @@ def _stage(base: Scenario, frame: Frame, before: list[dict[str, Any]] | None) ->
     if len(after) >= 2 and compress(before, len(after)) == after:
         return {**stage, "keep_messages": len(after)}
     raise UsageError(
-        f"recording {base.id}: the stage before {boundary(frame.point, frame.call)!r} changed the messages in a way a recording "
+        f"recording {base.id}: the stage before {str(frame.at)!r} changed the messages in a way a recording "
         "cannot hold (it can hold messages appended, or a context fit's compression)"
     )
 
@@ -125,12 +124,18 @@ def _give_budget(base: Scenario, stages: list[dict[str, Any]], reached: int, sto
     stages[at] = {**stages[at], **budget}
 
 
-def _moved_facts(contract: dict[str, Any], firsts: dict[int, str]) -> dict[str, Any]:
+def _moved_facts(contract: dict[str, Any], firsts: dict[int, Boundary]) -> dict[str, Any]:
     """The contract, with each fact that arrives mid-run arriving at the first boundary of its model call."""
     if not any("arrives" in fact for fact in contract.get("facts", ())):
         return contract
     facts = [
-        {**fact, "arrives": firsts.get(call_of(fact["arrives"]), fact["arrives"])} if "arrives" in fact else fact
+        {**fact, "arrives": _first_of_its_call(fact["arrives"], firsts)} if "arrives" in fact else fact
         for fact in contract["facts"]
     ]
     return {**contract, "facts": facts}
+
+
+def _first_of_its_call(arrives: str, firsts: dict[int, Boundary]) -> str:
+    """The label of the first boundary of the model call a fact arrives before (`arrives`, a label)."""
+    first = firsts.get(Boundary.parse(arrives).call)
+    return arrives if first is None else str(first)

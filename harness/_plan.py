@@ -32,7 +32,7 @@ from toolsurface.mutators import (
     MutationNotApplicable,
     Mutator,
 )
-from toolsurface.scenarios import Scenario, boundary
+from toolsurface.scenarios import Boundary, Scenario
 
 from ._mcp import McpCatalogue
 from ._ports import Gateway
@@ -69,11 +69,11 @@ class Shard:
 #: What makes a `--select` pattern a glob rather than one id.
 _GLOB = re.compile(r"[*?[]")
 
-#: The (model call, injection point) pairs a target offers on a scenario, in order.
-Checkpoints = Callable[[Scenario], tuple[tuple[int, str], ...]]
+#: The boundaries a target offers on a scenario, in order.
+Checkpoints = Callable[[Scenario], tuple[Boundary, ...]]
 
 
-def recorded_checkpoints(scenario: Scenario) -> tuple[tuple[int, str], ...]:
+def recorded_checkpoints(scenario: Scenario) -> tuple[Boundary, ...]:
     """The boundaries after the recorded stages: what a host that runs the recording offers."""
     return tuple(scenario.checkpoints)
 
@@ -119,26 +119,26 @@ def planned(
             rng = random.Random(f"{seed}:{scenario.id}:{mutator.key()}")
             for mutation in mutator.mutations(scenario, rng):
                 changes: dict[int, tuple[str, ...]] = {}
-                for call, point in offered:
-                    case_id = f"{prefix}/{boundary(point, call)}/{mutation.label}"
+                for at in offered:
+                    case_id = f"{prefix}/{at}/{mutation.label}"
                     index = next(positions)
                     if keep is not None and not keep(case_id):
                         continue
                     change = None
                     if work_out(case_id):
-                        if call not in changes:
-                            changes[call] = dry_run(scenario, mutator, mutation, call)
-                        change = changes[call]
+                        if at.call not in changes:
+                            changes[at.call] = dry_run(scenario, mutator, mutation, at.call)
+                        change = changes[at.call]
                     yield Case(
                         id=case_id,
                         index=index,
                         scenario=scenario.id,
                         lane=scenario.lane,
                         hooks=scenario.hooks,
-                        point=point,
+                        point=at.point,
                         mutation=mutation,
                         change=change,
-                        call=call,
+                        call=at.call,
                     )
 
 
@@ -209,9 +209,9 @@ class Plan(Collection[Case]):
 
 def _once_each(checkpoints: Checkpoints) -> Checkpoints:
     """`checkpoints` asked once per scenario: for a target with boundaries of its own, asking runs it."""
-    found: dict[str, tuple[tuple[int, str], ...]] = {}
+    found: dict[str, tuple[Boundary, ...]] = {}
 
-    def once(scenario: Scenario) -> tuple[tuple[int, str], ...]:
+    def once(scenario: Scenario) -> tuple[Boundary, ...]:
         if scenario.id not in found:
             found[scenario.id] = checkpoints(scenario)
         return found[scenario.id]

@@ -20,7 +20,7 @@ from toolsurface.contract._formats import ToolFormat
 from toolsurface.contract._guard import Capacity, summary_of
 from toolsurface.contract._owner import Settlement
 from toolsurface.mutators import MutationNotApplicable, NotCarried
-from toolsurface.scenarios import Lane, Scenario, ToolCall, boundary, call_of
+from toolsurface.scenarios import Boundary, Lane, Point, Scenario, ToolCall
 
 from ._mcp import McpCatalogue
 from ._types import Dispatch, LedgerEvent, LedgerOp
@@ -147,23 +147,29 @@ class OwnerFacts:
         self.live: list[OwnerFact] = [fact for fact in facts if fact.arrives is None]
         self._pending = [fact for fact in facts if fact.arrives is not None]
 
-    def release(self, point: str) -> None:
-        """The owners' facts that arrive at `point` join the feed, each once."""
-        arriving = [fact for fact in self._pending if fact.arrives == point]
+    def release(self, at: Boundary) -> None:
+        """The owners' facts that arrive at boundary `at` join the feed, each once."""
+        arriving = [fact for fact in self._pending if _arrival(fact) == at]
         if arriving:
-            self._pending = [fact for fact in self._pending if fact.arrives != point]
+            self._pending = [fact for fact in self._pending if _arrival(fact) != at]
             self.live.extend(arriving)
 
     def release_through(self, call: int) -> None:
         """Every fact that arrives before the `call`-th model call joins the feed: for a target whose
         boundaries are its own, none of them is a recorded stage's."""
-        arriving = [fact for fact in self._pending if call_of(fact.arrives or "") <= call]
+        arriving = [fact for fact in self._pending if _arrival(fact).call <= call]
         if arriving:
             self._pending = [fact for fact in self._pending if fact not in arriving]
             self.live.extend(arriving)
 
     def current(self) -> tuple[OwnerFact, ...]:
         return tuple(self.live)
+
+
+def _arrival(fact: OwnerFact) -> Boundary:
+    """Where a fact recorded mid-run joins the feed: an owner fact spells it as a label (`hook@2`)."""
+    assert fact.arrives is not None, "only a pending fact arrives"
+    return Boundary.parse(fact.arrives)
 
 
 class Publications(_Closable):
@@ -195,7 +201,7 @@ class Ports:
     """What a target gets for one run of one scenario."""
 
     def __init__(
-        self, scenario: Scenario, fmt: ToolFormat, point: str | None, injection: Injection | None, watch: int = 0,
+        self, scenario: Scenario, fmt: ToolFormat, at: Boundary | None, injection: Injection | None, watch: int = 0,
         own_boundaries: bool = False,
     ) -> None:  # fmt: skip
         self.scenario = scenario
@@ -208,11 +214,11 @@ class Ports:
         self.publications = Publications(bodies)
         #: The MCP server a host that discovers its tools lists them from (`tools/list`, paged).
         self.mcp = McpCatalogue(scenario)
-        self._point = point
+        self._at = at
         self._injection = injection
         #: The target offers boundaries of its own (an agent's middleware), not the recording's stages.
         self._own_boundaries = own_boundaries
-        self.points: list[str] = []
+        self.points: list[Boundary] = []
         self.injected = False
         self.injection_problem: str | None = None
         #: Why the mutation cannot reach this target's wire at all (its format has no such field).
@@ -220,7 +226,7 @@ class Ports:
         #: How many of the first stage boundaries to snapshot, as the target offered them before any change.
         self._watch = watch
         #: Those snapshots, with their point: what the host's own state gave, to compare with a clean run.
-        self.offered: list[tuple[str, Snapshot]] = []
+        self.offered: list[tuple[Boundary, Snapshot]] = []
 
     def close(self, late: LateEffect) -> None:
         """The case is over: from now on every effect on these ports is late, and reported to `late`."""
@@ -249,10 +255,11 @@ class Ports:
         """Run a tool call of the model's reply: the result the recorded tool gave (see `Gateway.dispatch`)."""
         return self.gateway.result_of(call_id)
 
-    def inject(self, point: str, tools: list[Any], messages: list[Any]) -> tuple[list[Any], list[Any]]:
-        """Call at each stage boundary with the live request; go on with what it returns. Before a
-        later model call the boundary is that call's (`hook@2`)."""
-        at = boundary(point, self.call)
+    def inject(self, point: Point | str, tools: list[Any], messages: list[Any]) -> tuple[list[Any], list[Any]]:
+        """Call at each stage boundary with the live request, naming the boundary by its `Point` or
+        its own name; go on with what it returns. Before a later model call the boundary is that
+        call's (`hook@2`)."""
+        at = Boundary(point, self.call)
         self.points.append(at)
         # Before the case's change: a mutation at this boundary lands after what the owners said.
         # On boundaries of the target's own, a fact recorded for a model call is there from its first.
@@ -268,13 +275,13 @@ class Ports:
             # failure is the host's own, so it is raised into the host, outside the injection.
             self.mcp.announce()
 
-    def _inject(self, point: str, tools: list[Any], messages: list[Any]) -> tuple[list[Any], list[Any]]:
+    def _inject(self, at: Boundary, tools: list[Any], messages: list[Any]) -> tuple[list[Any], list[Any]]:
         if len(self.offered) < self._watch and not self.injected:
             # Tools the format cannot read are the dispatch's to report (it captures them too), not
             # an error raised into the host at a boundary that was only being watched.
             with contextlib.suppress(Exception):
-                self.offered.append((point, capture(tools, self.fmt)))
-        if point != self._point or self.injected or self._injection is None:
+                self.offered.append((at, capture(tools, self.fmt)))
+        if at != self._at or self.injected or self._injection is None:
             return tools, messages
         self.injected = True
         try:

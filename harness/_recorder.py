@@ -20,7 +20,7 @@ from toolsurface.common._errors import UsageError
 from toolsurface.contract._canonical import entries_as_found
 from toolsurface.contract._facts import hidden_by
 from toolsurface.contract._formats import FORMATS
-from toolsurface.scenarios import POINTS, RECORDED_KINDS, Scenario, StageKind, parse
+from toolsurface.scenarios import POINTS, RECORDED_KINDS, Boundary, Point, Scenario, StageKind, parse
 
 from ._observe import observe_ports
 from ._own_recording import Frame, own_recording
@@ -30,7 +30,7 @@ from ._traits import LoadedTarget, loaded
 from ._types import Capacity, Crashed, Refused, Target, TimedOut
 
 #: The stage that ends at each injection point.
-_STAGE_AT: dict[str, StageKind] = {kind.point: kind for kind in RECORDED_KINDS}
+_STAGE_AT: dict[Point, StageKind] = {kind.point: kind for kind in RECORDED_KINDS}
 
 
 class RecordingPorts(Ports):
@@ -41,12 +41,13 @@ class RecordingPorts(Ports):
         super().__init__(scenario, FORMATS[fmt_name], None, None, own_boundaries=own)
         self.frames: list[Frame] = []
 
-    def inject(self, point: str, tools: list[Any], messages: list[Any]) -> tuple[list[Any], list[Any]]:
+    def inject(self, point: Point | str, tools: list[Any], messages: list[Any]) -> tuple[list[Any], list[Any]]:
+        at = Boundary(point, self.call)
         entries = entries_as_found(tools, self.fmt)  # a deep copy: later stages cannot change it
         descriptors = tuple(
             {"name": e[0], "description": e[1], "input_schema": e[2], **(e[3] if len(e) > 3 else {})} for e in entries
         )
-        self.frames.append(Frame(point, descriptors, tuple(dict(message) for message in messages), self.call))
+        self.frames.append(Frame(at, descriptors, tuple(dict(message) for message in messages)))
         return super().inject(point, tools, messages)
 
 
@@ -105,7 +106,7 @@ def recording(base: Scenario, frames: Sequence[Frame], fmt_name: str, stopped: b
     """The document for `frames`, with what a request cannot show taken from `base`; `stopped`: the
     run ended in a capacity result, so the stages after its last boundary were never reached and
     stay as `base` records them."""
-    unknown = [frame.point for frame in frames if frame.point not in _STAGE_AT]
+    unknown = [frame.at.point for frame in frames if not frame.at.is_recorded]
     if unknown:
         raise UsageError(f"recording {base.id}: {unknown[0]!r} is not an injection point (known: {', '.join(POINTS)})")
     if not base.document:
@@ -116,12 +117,13 @@ def recording(base: Scenario, frames: Sequence[Frame], fmt_name: str, stopped: b
     calls: list[list[dict[str, Any]]] = []
     before: list[dict[str, Any]] | None = [message.as_dict() for message in base.request_messages]
     for frame in frames:
-        if frame.call > len(calls):
+        if frame.at.call > len(calls):
             calls.append([])
             # What the host sent back with the tool results is no stage's doing: a later call's
             # first stage is measured from what it was given, which its boundary does not show.
-            before = before if frame.call == 1 else None
-        calls[-1].append(_stage(_STAGE_AT[frame.point], before, list(frame.messages), base, frame.call))
+            before = before if frame.at.call == 1 else None
+        kind = _STAGE_AT[Point(frame.at.point)]
+        calls[-1].append(_stage(kind, before, list(frame.messages), base, frame.at.call))
         before = list(frame.messages)
     stages = calls[0]
     if stopped:
@@ -131,7 +133,7 @@ def recording(base: Scenario, frames: Sequence[Frame], fmt_name: str, stopped: b
         "description": f"Recorded from a live run of its target on {base.id}: {base.description}",
         "tool_format": fmt_name,
         "contract": _contract(base, admitted),
-        "hooks": any(frame.point == StageKind.HOOK.point for frame in frames if frame.call == 1),
+        "hooks": Boundary(Point.HOOK) in (frame.at for frame in frames),
         "stages": stages,
     }
     document.pop("steps", None)

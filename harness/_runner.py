@@ -21,7 +21,7 @@ from toolsurface.contract._canonical import Snapshot, snapshot_of
 from toolsurface.contract._facts import OwnerFact
 from toolsurface.contract._formats import ToolFormat
 from toolsurface.mutators import Edit, Must, by_key
-from toolsurface.scenarios import RequestOutcome, Scenario, call_of
+from toolsurface.scenarios import Boundary, RequestOutcome, Scenario
 
 from ._capacity import judged_on
 from ._clean import CleanRun, NoCleanRun, clean_run, failed_request, unchanged_request
@@ -332,13 +332,13 @@ def offered_checkpoints(target: Target | LoadedTarget, timeout: float) -> Checkp
     host = loaded(target)
     if not host.traits.own_boundaries:
         return recorded_checkpoints
-    if host.traits.checkpoints is not None:
-        return host.traits.checkpoints
+    if (declared := host.traits.checkpoints) is not None:
+        # A target declares each as a `Boundary` or, as adapters written before it did, a `(call, point)` pair.
+        return lambda scenario: tuple(map(Boundary.of, declared(scenario)))
 
-    def checkpoints(scenario: Scenario) -> tuple[tuple[int, str], ...]:
+    def checkpoints(scenario: Scenario) -> tuple[Boundary, ...]:
         ports, _ = unchanged_request(host, scenario, timeout)
-        found = tuple(dict.fromkeys((call_of(at), at.partition("@")[0]) for at in ports.points))
-        return found or recorded_checkpoints(scenario)
+        return tuple(dict.fromkeys(ports.points)) or recorded_checkpoints(scenario)
 
     return checkpoints
 
@@ -354,7 +354,7 @@ def case_ports(traits: TargetTraits, case: Case, scenario: Scenario, watch: int 
         # is where a list-change mutation is made.
         return mutator.apply(Edit(tools, messages, fmt, mutation.delivery, mutation.aim, scenario, facts, ports.mcp))
 
-    ports = target_ports(traits, scenario, case.at, inject, watch)
+    ports = target_ports(traits, scenario, case.boundary, inject, watch)
     return ports
 
 

@@ -17,12 +17,13 @@ from toolsurface.common._errors import TargetError
 from toolsurface.contract._formats import FORMATS, WIRE_FIELDS
 from toolsurface.contract._guard import Estimator
 from toolsurface.contract._refusals import CapacityExceeded, RequestRefused
-from toolsurface.scenarios import Scenario
+from toolsurface.scenarios import Boundary, Scenario
 
 from ._types import Target
 
-#: `checkpoints(scenario)`: the boundaries a target offers on a scenario, as (model call, point) pairs.
-DeclaredCheckpoints = Callable[[Scenario], tuple[tuple[int, str], ...]]
+#: `checkpoints(scenario)`: the boundaries a target offers on a scenario, each a `Boundary` or, as
+#: adapters written before it did, a (model call, point) pair.
+DeclaredCheckpoints = Callable[[Scenario], Iterable[Boundary | tuple[int, str]]]
 
 
 class TraitError(TargetError):

@@ -15,7 +15,7 @@ from toolsurface.contract._canonical import Snapshot
 from toolsurface.contract._facts import OwnerFact, Ruling
 from toolsurface.contract._owner import Settlement
 from toolsurface.mutators import Must, Mutation
-from toolsurface.scenarios import Lane, Scenario, boundary
+from toolsurface.scenarios import Boundary, Lane, Scenario
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,19 +29,23 @@ class Case:
     scenario: str
     lane: Lane
     hooks: bool
-    #: The boundary's name: a recorded stage's `Point`, or one of the target's own (`Target.own_boundaries`).
+    #: `point` and `call` are how results.json spells the case's `boundary`, as two fields: read that.
     point: str
     mutation: Mutation
     #: What the mutation does to the admitted surface, as diff lines (empty: it changes nothing);
     #: None for a planned case `--select` left out, whose change was never worked out.
     change: tuple[str, ...] | None
-    #: The model call of the request at whose boundary the mutation lands: 1 for the first.
     call: int = 1
 
+    def __post_init__(self) -> None:
+        # A case that names no boundary is refused where it is made, or read from results.json.
+        Boundary(self.point, self.call)
+
     @property
-    def at(self) -> str:
-        """The boundary the mutation lands at, as case ids name it: `hook`, or `hook@2` before the second model call."""
-        return boundary(self.point, self.call)
+    def boundary(self) -> Boundary:
+        """Where the mutation lands: after a recorded stage's `Point` or one of the target's own
+        boundaries (`Target.own_boundaries`), before the request's `call`-th model call."""
+        return Boundary(self.point, self.call)
 
     @property
     def must(self) -> Must:
@@ -232,8 +236,8 @@ class Observation:
     open_reservations: tuple[str, ...]
     #: Publications that were present before the run and are gone or changed after it.
     publications_lost: tuple[str, ...]
-    #: Injection points the target offered, in the order it offered them.
-    points: tuple[str, ...]
+    #: The boundaries the target offered, in the order it offered them.
+    points: tuple[Boundary, ...]
     injected: bool
     #: Why the mutation could not be applied at its point, if it could not.
     injection_problem: str | None
@@ -315,8 +319,8 @@ class Evidence:
     stop: Stop
     #: The dispatched surface against the expected one when something was sent, else the change.
     diff: tuple[str, ...]
-    #: The injection points the target offered, in the order it reached them.
-    points: tuple[str, ...]
+    #: The boundaries the target offered, in the order it reached them.
+    points: tuple[Boundary, ...]
     #: Per owner fact in the feed: trusted and what it hid, or ignored and why.
     availability: tuple[Ruling, ...]
     #: What the case did after its `run` returned: effects on the ports that came late, and a change

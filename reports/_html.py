@@ -59,7 +59,7 @@ _FIELDS: tuple[tuple[str, str, Callable[[Audit, CaseRecord], Any]], ...] = (
     ("before", "refs", lambda a, c: c.evidence.before),
     ("aftermath", "refs", lambda a, c: c.evidence.aftermath),
     ("ledger", "refs", lambda a, c: ledger_lines(c)),
-    ("points", "refs", lambda a, c: c.evidence.points),
+    ("points", "refs", lambda a, c: tuple(map(str, c.evidence.points))),
     ("dispatches", "plain", lambda a, c: c.evidence.dispatches),
     ("facts", "refs", lambda a, c: tuple(map(str, c.evidence.availability))),
     ("error", "ref", lambda a, c: error_of(c.evidence.stop)),

@@ -35,7 +35,7 @@ class ReproductionView:
         yield _line(f"case     {case.id}")
         yield _line(f"target   {r.target}   must {case.must.value}")
         yield _line(f"change   {'; '.join(case.change or ()) or 'none (canonically equal)'}")
-        yield _line(f"points   {', '.join(observed.points) or 'none offered'}")
+        yield _line(f"points   {', '.join(map(str, observed.points)) or 'none offered'}")
         for index, ruling in enumerate(r.rulings):
             yield _line(f"{'facts' if index == 0 else '':9}{ruling}")
         yield _line(
@@ -70,7 +70,7 @@ def _next_request(r: Reproduction) -> Iterator[Text]:
     if follow is None:
         return
     yield _line(f"next     an unchanged request on the same host, after this one: ended {follow.ending}")
-    yield _line(f"  points {', '.join(follow.points) or 'none offered'}")
+    yield _line(f"  points {', '.join(map(str, follow.points)) or 'none offered'}")
     for dispatch, diff in zip(follow.dispatches, r.next_sent_diffs, strict=True):
         yield from _sent(dispatch, diff, "what a clean run sends")
     if leaked:

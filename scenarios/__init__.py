@@ -14,6 +14,7 @@ from toolsurface.contract._facts import (
 from toolsurface.contract._formats import WIRE_FIELDS, WIRE_FIELDS_OF, ToolDescriptor
 from toolsurface.contract._guard import SUMMARY_HEADER
 
+from ._boundary import POINTS, Boundary, Point
 from ._errors import ScenarioError
 from ._import import (
     IMPORT_KINDS,
@@ -26,7 +27,6 @@ from ._import import (
 )
 from ._loader import bundled_dir, load, load_file, parse
 from ._model import (
-    POINTS,
     RECORDED_KINDS,
     Access,
     Capability,
@@ -38,7 +38,6 @@ from ._model import (
     McpListing,
     Message,
     Mode,
-    Point,
     Publication,
     RequestOutcome,
     Scenario,
@@ -46,8 +45,6 @@ from ._model import (
     StageKind,
     Step,
     ToolCall,
-    boundary,
-    call_of,
     capability_summary,
     own_point_problem,
 )
@@ -59,6 +56,7 @@ __all__ = [
     "SUMMARY_HEADER",
     "Access",
     "Binding",
+    "Boundary",
     "Capability",
     "Contract",
     "FactKind",
@@ -88,9 +86,7 @@ __all__ = [
     "hidden_by",
     "rule",
     "rulings",
-    "boundary",
     "bundled_dir",
-    "call_of",
     "capability_summary",
     "import_file",
     "import_log",

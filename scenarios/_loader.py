@@ -24,9 +24,9 @@ from toolsurface.contract._facts import Binding, FactKind, OwnerFact, WebTools
 from toolsurface.contract._formats import WIRE_FIELDS, WIRE_FIELDS_OF, ToolDescriptor
 
 from . import _validated
+from ._boundary import OWN_POINT_PATTERN, Boundary
 from ._errors import ScenarioError
 from ._model import (
-    OWN_POINT_PATTERN,
     RECORDED_KINDS,
     Access,
     Capability,
@@ -45,7 +45,6 @@ from ._model import (
     StageKind,
     Step,
     ToolCall,
-    boundary,
     own_point_problem,
 )
 
@@ -204,12 +203,8 @@ def _semantic_problems(document: dict[str, Any]) -> Iterator[tuple[str, str]]:
         yield "$.identity.parent", f"only a child request has a parent; this one's lane is {document['lane']!r}"
     yield from _step_problems(document)
     # A fact that arrives at a boundary the pipeline never offers would never reach the feed.
-    offered = [_point_of(stage) for stage in document["stages"]]
-    offered += [
-        boundary(_point_of(stage), call)
-        for call, step in enumerate(document.get("steps", ()), 2)
-        for stage in step["stages"]
-    ]
+    calls = [document["stages"], *(step["stages"] for step in document.get("steps", ()))]
+    offered = [str(Boundary(_point_of(stage), call)) for call, stages in enumerate(calls, 1) for stage in stages]
     for index, fact in enumerate(contract.get("facts", ())):
         if (arrives := fact.get("arrives")) is not None and arrives not in offered:
             yield (
@@ -412,7 +407,9 @@ def _identity(raw: dict[str, Any]) -> Identity:
 
 def _list_change(raw: dict[str, Any]) -> ListChange:
     tool = _tool(raw["tool"]) if "tool" in raw else None
-    return ListChange(ListChangeKind(raw["change"]), tool.name if tool else raw["name"], tool, raw["point"])
+    return ListChange(
+        ListChangeKind(raw["change"]), tool.name if tool else raw["name"], tool, Boundary.parse(raw["point"])
+    )
 
 
 def _mcp(raw: dict[str, Any] | None) -> McpListing | None:

@@ -21,6 +21,8 @@ from toolsurface.contract._facts import Binding, OwnerFact, WebTools, hidden_by
 from toolsurface.contract._formats import ToolDescriptor
 from toolsurface.contract._guard import SUMMARY_HEADER
 
+from ._boundary import OWN_POINT_PATTERN, POINTS, Boundary, Point
+
 
 class Lane(enum.StrEnum):
     """Which request owner a pipeline belongs to; each has its own ledger."""
@@ -44,19 +46,6 @@ class RequestOutcome(enum.StrEnum):
     DISPATCHED = "dispatched"
     #: The context budget cannot hold the required tools: an explicit capacity result, no dispatch.
     CAPACITY = "capacity"
-
-
-class Point(enum.StrEnum):
-    """An injection point: the boundary after a stage, where a mutation can be applied."""
-
-    POST_RECOVERY = "post_recovery"
-    HOOK = "hook"
-    POST_REVALIDATION = "post_revalidation"
-    CONTEXT_FIT = "context_fit"
-    EVIDENCE = "evidence"
-    PUBLICATION = "publication"
-    ASYNC_PREP = "async_prep"
-    POST_SEAL = "post_seal"
 
 
 class StageKind(enum.StrEnum):
@@ -90,23 +79,10 @@ RECORDED_KINDS: tuple[StageKind, ...] = tuple(kind for kind in StageKind if kind
 #: Each stage is followed by the point of the same position: the two enums are in pipeline order.
 _POINT_AFTER = dict(zip(RECORDED_KINDS, Point, strict=True))
 
-#: Every injection point a pipeline can expose, in pipeline order.
-POINTS: tuple[Point, ...] = tuple(Point)
-
 #: The stage each injection point follows.
 _KIND_BEFORE = {point: kind for kind, point in _POINT_AFTER.items()}
 
 
-def boundary(point: Point | str, call: int = 1) -> str:
-    """How the boundary at `point` before the request's `call`-th model call is named: `hook`
-    before the first, `hook@2` before the second. Case ids, offered points and fact arrivals use it."""
-    return str(point) if call == 1 else f"{point}@{call}"
-
-
-#: What a boundary name of a host's own may hold: no `/` (case ids are split on it), no `@` (it
-#: names a later model call), no glob characters (`--select` matches ids with them), no
-#: whitespace or control characters (ids are one word on one line).
-OWN_POINT_PATTERN = r"^[^/@*?\[\]\s\u0000-\u001f\u007f-\u009f]{1,64}$"
 _OWN_POINT = re.compile(OWN_POINT_PATTERN)
 
 
@@ -117,12 +93,6 @@ def own_point_problem(name: str) -> str | None:
     if not _OWN_POINT.match(name):
         return f"{name!r} must be 1 to 64 characters with no '/', '@', '*', '?', '[', ']', whitespace or control characters (it becomes part of case ids)"
     return None
-
-
-def call_of(label: str) -> int:
-    """The model call a boundary name (`boundary`) belongs to."""
-    _, _, call = label.partition("@")
-    return int(call) if call else 1
 
 
 #: The wire fields a tool may carry beyond name, description and input schema, in the order a
@@ -273,7 +243,7 @@ class ListChange:
     #: add, update: the tool as the server lists it from then on; remove: None.
     tool: ToolDescriptor | None = None
     #: The boundary at which the server makes it (recorded changes; a mutation's is the case's).
-    point: str | None = None
+    point: Boundary | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,7 +343,9 @@ class Scenario:
         one changes nothing."""
         arrived = self.contract.facts
         if call is not None:
-            arrived = tuple(fact for fact in arrived if fact.arrives is None or call_of(fact.arrives) <= call)
+            arrived = tuple(
+                fact for fact in arrived if fact.arrives is None or Boundary.parse(fact.arrives).call <= call
+            )
         return _narrowed(self.contract, self.binding, arrived + facts)
 
     @property
@@ -386,12 +358,11 @@ class Scenario:
         return self.stages if call == 1 else self.steps[call - 2].stages
 
     @property
-    def checkpoints(self) -> tuple[tuple[int, str], ...]:
-        """Every (model call, injection point) this pipeline exposes, in order: the first call's
-        `points`, then each later call's."""
-        first = tuple((1, point) for point in self.points)
+    def checkpoints(self) -> tuple[Boundary, ...]:
+        """Every boundary this pipeline exposes, in order: the first call's `points`, then each later call's."""
+        first = tuple(Boundary(point) for point in self.points)
         return first + tuple(
-            (call, stage.point) for call in range(2, self.model_calls + 1) for stage in self.stages_of(call)
+            Boundary(stage.point, call) for call in range(2, self.model_calls + 1) for stage in self.stages_of(call)
         )
 
     @property

@@ -43,7 +43,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from toolsurface.contract._formats import ToolDescriptor
-from toolsurface.scenarios import Scenario
+from toolsurface.scenarios import Boundary, Scenario
 
 from ._agent import (
     AgentRun,
@@ -213,11 +213,11 @@ class LangChainAgentTarget(UserAgentTarget):
         # Invoked as LangChain can run it: async, unless a middleware has only a sync hook.
         return agent, not boundaries.sync_only, boundaries.points
 
-    def checkpoints(self, scenario: Scenario) -> tuple[tuple[int, str], ...]:
+    def checkpoints(self, scenario: Scenario) -> tuple[Boundary, ...]:
         """Every boundary before every model call of the recording: known from the agent's
         middleware, so a request that ends before one (in a capacity result, say) still has its cases."""
         _, _, points = self.agent_for(scenario)
-        return tuple((call, point) for call in range(1, scenario.model_calls + 1) for point in points)
+        return tuple(Boundary(point, call) for call in range(1, scenario.model_calls + 1) for point in points)
 
     def run(self, scenario: Scenario, ports: Any) -> Any:
         agent, run_async, _ = self.agent_for(scenario)

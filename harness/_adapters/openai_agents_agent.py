@@ -63,7 +63,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any, cast
 
 from toolsurface.contract._formats import FORMATS, ToolDescriptor
-from toolsurface.scenarios import Scenario
+from toolsurface.scenarios import Boundary, Scenario
 
 from .._ports import Ports
 from ._agent import UserAgentTarget, boundary_name, current_run, offer, sealed_messages
@@ -421,7 +421,7 @@ class OpenAIAgentsAgentTarget(UserAgentTarget):
             )
         return app
 
-    def checkpoints(self, scenario: Scenario) -> tuple[tuple[int, str], ...]:
+    def checkpoints(self, scenario: Scenario) -> tuple[Boundary, ...]:
         """Every boundary before every model call of the recording, from your pieces as an unchanged
         run shows them (known as the run begins, so a request that ends early still has its cases)."""
         pieces = self._pieces.get(scenario.id)
@@ -429,7 +429,9 @@ class OpenAIAgentsAgentTarget(UserAgentTarget):
             with contextlib.suppress(Exception):  # a refusal or failure is the cases' to report
                 asyncio.run(self.run(scenario, Ports(scenario, FORMATS["logical"], None, None, own_boundaries=True)))
             pieces = self._pieces.get(scenario.id, Pieces())
-        return tuple((call, point) for call in range(1, scenario.model_calls + 1) for point in pieces.points(call))
+        return tuple(
+            Boundary(point, call) for call in range(1, scenario.model_calls + 1) for point in pieces.points(call)
+        )
 
     async def run(self, scenario: Scenario, ports: Any) -> None:
         _install()

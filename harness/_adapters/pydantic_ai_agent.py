@@ -58,7 +58,7 @@ from dataclasses import replace
 from typing import Any
 
 from toolsurface.contract._formats import ToolDescriptor
-from toolsurface.scenarios import Scenario
+from toolsurface.scenarios import Boundary, Scenario
 
 from ._agent import (
     AgentRun,
@@ -259,11 +259,11 @@ class PydanticAIAgentTarget(UserAgentTarget):
         model.bordered = boundaries.placed
         return agent, boundaries.points
 
-    def checkpoints(self, scenario: Scenario) -> tuple[tuple[int, str], ...]:
+    def checkpoints(self, scenario: Scenario) -> tuple[Boundary, ...]:
         """Every boundary before every model call of the recording: known from the agent's hooks,
         so a request that ends before one (in a capacity result, say) still has its cases."""
         _, points = self.agent_for(scenario)
-        return tuple((call, point) for call in range(1, scenario.model_calls + 1) for point in points)
+        return tuple(Boundary(point, call) for call in range(1, scenario.model_calls + 1) for point in points)
 
     async def run(self, scenario: Scenario, ports: Any) -> None:
         agent, _ = self.agent_for(scenario)

@@ -32,6 +32,7 @@ from toolsurface.harness._types import (  # fmt: skip
     VerdictKind,
 )
 from toolsurface.mutators import Insert
+from toolsurface.scenarios import POINTS, Boundary
 
 texts = st.text(max_size=12)
 lines = st.lists(texts, max_size=3).map(tuple)
@@ -50,13 +51,16 @@ stops = st.one_of(
 facts = st.builds(OwnerFact, st.sampled_from(FactKind), texts, st.builds(Binding, texts, texts, texts, texts), lines)
 rulings = st.builds(Ruling, facts, texts, lines, lines)
 expectations = st.builds(Expectation, texts, st.sampled_from(VerdictKind), texts, st.dates())
+boundaries = st.builds(
+    Boundary, st.sampled_from(POINTS) | st.from_regex(r"[a-z:]{1,12}", fullmatch=True), st.integers(1, 2**62)
+)
 evidence = st.builds(
     Evidence,
     counts,
     st.lists(ledger_events, max_size=3).map(tuple),
     stops,
     lines,
-    lines,
+    st.lists(boundaries, max_size=3).map(tuple),
     st.lists(rulings, max_size=2).map(tuple),
 )
 
@@ -180,3 +184,11 @@ def test_a_value_its_record_refuses_is_a_decode_error_naming_where():
             [{"type": "insert", "name": "t", "position": 0}, {"type": "insert", "name": "t", "position": -1}],
         )
     assert refused.value.path == "$[1]" and "not a valid Insert: position=-1 must be an int >= 0" in str(refused.value)
+
+
+def test_a_boundary_is_written_as_the_label_case_ids_spell_and_read_back_by_it():
+    assert dumps((Boundary("hook"), Boundary("post_seal", 2))) == b'["hook","post_seal@2"]'
+    assert decode(tuple[Boundary, ...], ["hook", "post_seal@2"]) == (Boundary("hook"), Boundary("post_seal", 2))
+    with pytest.raises(DecodeError) as refused:
+        decode(tuple[Boundary, ...], ["hook", "hook@1"])
+    assert refused.value.path == "$[1]" and "named without '@1'" in str(refused.value)

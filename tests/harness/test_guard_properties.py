@@ -13,7 +13,7 @@ from toolsurface.harness._ports import Gateway, Ports
 from toolsurface.harness._targets import load_target
 from toolsurface.mutators import Edit, by_key
 from toolsurface.mutators._strategies import edit_sequences
-from toolsurface.scenarios import RequestOutcome, load
+from toolsurface.scenarios import Boundary, RequestOutcome, load
 
 SCENARIOS = load()
 GUARDED = load_target("reference:guarded")
@@ -44,7 +44,7 @@ def test_guard_dispatches_exactly_when_parity_holds(data):
     parity = capture(changed, fmt) == snapshot_of(scenario.surface)
     parity = parity and Gateway.summary_of(changed_messages) == scenario.contract.summary
 
-    ports = Ports(scenario, fmt, point, injection(mutations, fmt, scenario))
+    ports = Ports(scenario, fmt, Boundary(point), injection(mutations, fmt, scenario))
     try:
         GUARDED.run(scenario, ports)
         refused = capacity = False

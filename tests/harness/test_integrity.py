@@ -267,7 +267,7 @@ def test_an_edited_case_is_named_at_its_json_path(legacy, which, edit, where, wh
     diff = original.evidence.diff[0] if original.evidence.diff else ""
     long = len(edit(original).verdict.reason)
     assert found.what == what.format(
-        lane=scenario.lane, request=scenario.request, point=original.case.point.value, diff=diff, long=long
+        lane=scenario.lane, request=scenario.request, point=original.case.point, diff=diff, long=long
     )
 
 

@@ -20,6 +20,7 @@ from toolsurface.harness._targets import load_target
 from toolsurface.harness._types import VerdictKind
 from toolsurface.mutators import Kind, Must
 from toolsurface.scenarios import (
+    Boundary,
     ListChange,
     ListChangeKind,
     ScenarioError,
@@ -71,7 +72,7 @@ def test_a_recorded_change_is_made_at_its_point_and_announced_once(paged):
     for point in paged.points:
         ports.inject(point, [], [])
     # One notification, at the evidence boundary, and a listing made then already has the new tool.
-    assert heard == [("evidence", [tool.name for tool in served(paged.contract)] + ["market__get_fx_rate"])]
+    assert heard == [(Boundary("evidence"), [tool.name for tool in served(paged.contract)] + ["market__get_fx_rate"])]
     assert ports.mcp.changes == ["server added 'market__get_fx_rate' and sent notifications/tools/list_changed"]
 
 

@@ -11,7 +11,7 @@ from toolsurface.harness._plan import (
     select,
     shard,
 )
-from toolsurface.scenarios import load
+from toolsurface.scenarios import Boundary, load
 
 ID = re.compile(r"^[a-z0-9-]+/(main|child)/(hooks|no-hooks)/[a-z_]+(@[2-9])?/[a-z]+\.(replace|in_place):[a-z_]+:.+$")
 
@@ -78,8 +78,9 @@ def test_an_id_spells_its_case_and_its_typed_aim(scenarios, seed):
         mutation = case.mutation
         hooks = "hooks" if case.hooks else "no-hooks"
         tail = f"{mutation.kind.value}.{mutation.delivery.value}:{mutation.variant}:" + str(mutation.aim)
-        at = case.point.value if case.call == 1 else f"{case.point.value}@{case.call}"
+        at = case.point if case.call == 1 else f"{case.point}@{case.call}"  # the label, spelled out by hand
         assert case.id == f"{case.scenario}/{case.lane.value}/{hooks}/{at}/{tail}"
+        assert case.boundary == Boundary(case.point, case.call) and str(case.boundary) == at
 
 
 def test_a_scenario_subset_keeps_every_id(scenarios):

@@ -3,7 +3,7 @@ import pytest
 from toolsurface.contract._formats import FORMATS
 from toolsurface.contract._owner import Settlement
 from toolsurface.harness._ports import LedgerRefused, Ports
-from toolsurface.scenarios import load
+from toolsurface.scenarios import Boundary, Point, load
 
 
 @pytest.fixture
@@ -63,12 +63,12 @@ def test_inject_applies_once_at_its_point_and_records_every_point(scenario):
         calls.append(len(tools))
         return tools[:1], messages
 
-    ports = Ports(scenario, FORMATS["logical"], "evidence", injection)
+    ports = Ports(scenario, FORMATS["logical"], Boundary("evidence"), injection)
     tools, _ = ports.inject("context_fit", [1, 2, 3], [])
     assert tools == [1, 2, 3]
     assert ports.inject("evidence", [1, 2, 3], [])[0] == [1]
     assert ports.inject("evidence", [1, 2, 3], [])[0] == [1, 2, 3]
-    assert calls == [3] and ports.injected and ports.points == ["context_fit", "evidence", "evidence"]
+    assert calls == [3] and ports.injected and list(map(str, ports.points)) == ["context_fit", "evidence", "evidence"]
 
 
 def test_closed_ports_report_every_effect_as_late_and_still_record_it(ports, scenario):
@@ -100,11 +100,11 @@ def test_watched_boundaries_are_snapshotted_before_the_change(scenario):
     from toolsurface.contract._formats import LOGICAL
 
     tools = [descriptor.as_logical() for descriptor in scenario.surface]
-    ports = Ports(scenario, LOGICAL, "evidence", lambda t, m, f: ([], m), watch=2)
+    ports = Ports(scenario, LOGICAL, Boundary("evidence"), lambda t, m, f: ([], m), watch=2)
     ports.inject("hook", tools, [])
     ports.inject("evidence", tools, [])
     ports.inject("post_seal", [], [])
-    assert [point for point, _ in ports.offered] == ["hook", "evidence"]
+    assert [at for at, _ in ports.offered] == [Boundary(Point.HOOK), Boundary(Point.EVIDENCE)]
     assert ports.offered[1][1] == capture(tools, LOGICAL)
 
 
@@ -117,10 +117,35 @@ def test_a_fact_recorded_as_arriving_mid_run_joins_the_feed_at_its_boundary_befo
         seen.append(tuple(facts))
         return tools, messages
 
-    ports = Ports(late, FORMATS[late.tool_format], fact.arrives, inject)
+    ports = Ports(late, FORMATS[late.tool_format], Boundary.parse(fact.arrives), inject)
     for point in late.points:
-        assert (fact in ports.facts.current()) == (fact.arrives in ports.points), point
+        assert (fact in ports.facts.current()) == (Boundary.parse(fact.arrives) in ports.points), point
         ports.inject(point, [], [])
     assert (
         seen == [(*(f for f in late.contract.facts if not f.arrives), fact)] and ports.facts.current().count(fact) == 1
     )
+
+
+def test_a_host_names_a_boundary_by_its_point_or_its_own_name_and_no_other(scenario):
+    ports = Ports(scenario, FORMATS["logical"], None, None)
+    ports.inject(Point.HOOK, [], [])
+    ports.inject("before:model", [], [])
+    assert ports.points == [Boundary("hook"), Boundary("before:model")]
+    with pytest.raises(ValueError, match="'two words' is not an injection point: expected one of post_recovery"):
+        ports.inject("two words", [], [])
+
+
+def test_a_target_may_declare_its_boundaries_as_call_and_point_pairs(scenario):
+    from toolsurface.harness._runner import offered_checkpoints
+
+    class Declared:
+        own_boundaries = True
+
+        def checkpoints(self, scenario):
+            return ((1, "before:model"), Boundary("before:model", 2))
+
+        def run(self, scenario, ports):
+            raise AssertionError("a target that declares its boundaries is not run to find them")
+
+    offered = offered_checkpoints(Declared(), timeout=1.0)(scenario)
+    assert offered == (Boundary("before:model"), Boundary("before:model", 2))

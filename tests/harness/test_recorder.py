@@ -16,7 +16,7 @@ from toolsurface.harness._ports import Publications
 from toolsurface.harness._recorder import record
 from toolsurface.harness._reference._stages import replay_messages
 from toolsurface.harness._targets import load_target
-from toolsurface.scenarios import RequestOutcome, StageKind, boundary
+from toolsurface.scenarios import Boundary, RequestOutcome, StageKind
 
 BUNDLED = scenarios.load()
 BUNDLED_BY_ID = {scenario.id: scenario for scenario in BUNDLED}
@@ -136,14 +136,14 @@ def test_an_agent_is_recorded_as_its_own_stages(spec):
         assert again.checkpoints == target.checkpoints(scenario) or again.outcome is RequestOutcome.CAPACITY
         assert again.model_calls == scenario.model_calls and again.hooks == scenario.hooks
         assert again.fit is not None and again.fit.budget_tokens == scenario.fit.budget_tokens
-        offered = {boundary(point, call) for call, point in again.checkpoints}
+        offered = {str(at) for at in again.checkpoints}
         assert {fact.arrives for fact in again.contract.facts} <= offered | {None}
         assert [fact.arrives is None for fact in again.contract.facts] == [
             fact.arrives is None for fact in scenario.contract.facts
         ]
     loop = recordings["etf-compare-main-tool-loop"]
     points = [stage.point for stage in loop.stages_of(2)]
-    assert points[0].startswith("before:") and [boundary(points[0], 2), boundary(points[0], 3)] == sorted(
+    assert points[0].startswith("before:") and [str(Boundary(points[0], 2)), str(Boundary(points[0], 3))] == sorted(
         fact.arrives for fact in loop.contract.facts
     )
 
@@ -173,10 +173,10 @@ def test_a_stage_of_an_agent_s_own_records_what_it_did_to_the_messages():
     handed = [message.as_dict() for message in scenario.request_messages]
     evidence = {"role": "system", "content": "evidence"}
     frames = [
-        Frame("before:a", (), tuple(handed)),
-        Frame("after:a", (), (*handed, evidence)),
-        Frame("after:b", (), tuple(compress([*handed, evidence], 4))),
-        Frame("after:c", (), tuple(compress([*handed, evidence], 4))),
+        Frame(Boundary("before:a"), (), tuple(handed)),
+        Frame(Boundary("after:a"), (), (*handed, evidence)),
+        Frame(Boundary("after:b"), (), tuple(compress([*handed, evidence], 4))),
+        Frame(Boundary("after:c"), (), tuple(compress([*handed, evidence], 4))),
     ]
     document = own_recording(scenario, frames, scenario.document["contract"], (), stopped=False)
     assert document["stages"] == [
@@ -196,7 +196,7 @@ def test_a_stage_of_an_agent_s_own_records_what_it_did_to_the_messages():
     ):
         own_recording(
             scenario,
-            [*frames[:2], Frame("after:b", (), tuple(reversed(handed)))],
+            [*frames[:2], Frame(Boundary("after:b"), (), tuple(reversed(handed)))],
             scenario.document["contract"],
             (),
             False,

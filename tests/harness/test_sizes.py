@@ -128,10 +128,10 @@ def test_a_declared_cautious_estimator_is_held_to_its_own_count(scenarios, cases
     mine = [case for case in cases if case.mutation.mutator != "availability.trusted_fact"]
     records = run(scenarios, mine, HOSTS.format("CautiousHost"), f"{OPENAI}/*")
     assert records and not failing(records)
-    past = [r for r in records if r.case.point.value in ("context_fit", "evidence", "async_prep", "post_seal")]
+    past = [r for r in records if r.case.point in ("context_fit", "evidence", "async_prep", "post_seal")]
     # Past context fitting the change is never made: each such case passes on its capacity result.
     assert past and all(r.verdict.kind is VerdictKind.PASSED and r.evidence.ending is Ending.CAPACITY for r in past)
-    assert all(r.case.point.value not in r.evidence.points for r in past)
+    assert all(r.case.boundary not in r.evidence.points for r in past)
 
 
 def test_without_a_declared_estimator_the_recording_decides(scenarios, cases):

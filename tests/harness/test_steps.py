@@ -16,7 +16,7 @@ from toolsurface.harness._runner import Runner
 from toolsurface.harness._targets import load_target
 from toolsurface.harness._types import VerdictKind
 from toolsurface.mutators import Must
-from toolsurface.scenarios import load
+from toolsurface.scenarios import Boundary, load
 
 LOOP = "etf-compare-main-tool-loop"
 FAILS = {VerdictKind.SURVIVED, VerdictKind.FALSE_REJECT}
@@ -56,7 +56,7 @@ def test_the_recording_narrows_only_the_call_after_its_fact_arrives(loop):
 def test_cases_are_planned_at_the_boundaries_before_every_call(loop, cases):
     boundaries = {c.id.split("/")[3] for c in cases}
     assert boundaries == {"hook", "context_fit", "post_seal", "hook@2", "post_seal@2", "hook@3", "post_seal@3"}
-    assert {(c.call, c.point) for c in cases} == set(loop.checkpoints)
+    assert {c.boundary for c in cases} == set(loop.checkpoints)
     # A change planned before the third call is measured against that call's narrower surface.
     reveal = {
         c.call: c.change for c in cases if c.mutation.variant == "reveal" and c.mutation.delivery.value == "replace"
@@ -76,7 +76,7 @@ def test_the_gateway_answers_with_the_recorded_tool_calls_and_their_results(loop
     with pytest.raises(KeyError, match="call_2_1"):
         ports.tool_result("call_2_1")  # not asked for yet
     ports.inject("hook", tools, [])
-    assert ports.points == ["hook", "hook@2"] and ports.call == 2
+    assert ports.points == [Boundary("hook"), Boundary("hook", 2)] and ports.call == 2
     assert ports.gateway.dispatch("req", tools, [])["tool_calls"][0]["name"] == "market__web_search"
     assert "tool_calls" not in ports.gateway.dispatch("req", tools, [])
     assert [d.call for d in ports.gateway.log] == [1, 2, 3]

@@ -9,7 +9,7 @@ import orjson
 import pytest
 
 from toolsurface import scenarios
-from toolsurface.scenarios import RequestOutcome, Stage, StageKind, own_point_problem
+from toolsurface.scenarios import Boundary, RequestOutcome, Stage, StageKind, own_point_problem
 
 from .test_loader import base, budget_fact, problems, step, write
 
@@ -46,7 +46,7 @@ def test_a_later_model_call_names_its_own_boundaries_and_facts_may_arrive_at_the
     document["steps"] = [step(document, [own("before:tracing"), own("after:tracing")])]
     document["contract"]["facts"] = [budget_fact(document, arrives="before:tracing@2")]
     (scenario,) = scenarios.load([write(tmp_path, document)])
-    assert scenario.checkpoints[3:] == ((2, "before:tracing"), (2, "after:tracing"))
+    assert scenario.checkpoints[3:] == (Boundary("before:tracing", 2), Boundary("after:tracing", 2))
     assert scenario.surface_at(1) != scenario.surface_at(2)  # the fact hides web search from the second call on
 
 

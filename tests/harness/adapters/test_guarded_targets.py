@@ -97,7 +97,7 @@ def test_guarded_follows_a_multi_step_run_and_checks_every_model_call(framework)
     assert [str(e) for e in ports.events if e.op is LedgerOp.SETTLE] == [
         f"main: settle {loop.identity.request} as dispatched"
     ]
-    assert "hook@2" in ports.points and "hook@3" in ports.points
+    assert scenarios.Boundary("hook", 2) in ports.points and scenarios.Boundary("hook", 3) in ports.points
     # A change at the second call's hook boundary is refused after the first call went out, and settled once.
     ran = run_cases(target, ["etf-compare-main-tool-loop/*/hook@2/*"])
     assert ran and all(r.verdict.kind.ok for r in ran), [

@@ -177,7 +177,7 @@ def _scenario(name: str):
 
 
 def _run(agent, scenario, point=None, injection=None) -> Ports:
-    ports = Ports(scenario, FORMATS["logical"], point, injection)
+    ports = Ports(scenario, FORMATS["logical"], point and scenarios.Boundary.parse(point), injection)
     asyncio.run(adapter.run_request(agent, scenario, ports))
     return ports
 

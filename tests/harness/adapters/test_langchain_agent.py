@@ -20,7 +20,7 @@ APP = "langchain:tests.fixtures.agents.langchain_app:{}"
 
 def planned_points(factory: str, scenario: str) -> list[str]:
     session = prepare(RunOptions(target=APP.format(factory), red_target="none", select=[f"{scenario}/*"]))
-    return list(dict.fromkeys(case.at for case in session.planned if case.scenario == scenario))
+    return list(dict.fromkeys(str(case.boundary) for case in session.planned if case.scenario == scenario))
 
 
 def test_the_boundaries_are_the_agents_own_named_by_its_middleware():
@@ -91,12 +91,12 @@ def test_the_same_agent_with_the_guard_installed_passes():
 def test_every_change_at_every_boundary_of_a_stock_agent_reaches_the_model():
     results = run_cases(APP.format("build_plain"), ["etf-compare-main-hooked/*/*/delete.*"])
     assert results and all(r.verdict.kind is VerdictKind.SURVIVED for r in results)
-    assert all(r.evidence.points == ("before:model",) for r in results)
+    assert all(r.evidence.points == (scenarios.Boundary("before:model"),) for r in results)
 
 
 def test_a_sync_only_middleware_runs_the_agent_synchronously():
     results = run_cases(APP.format("build_sync"), ["web-read-child-single-tool/*/*/delete.*"])
-    assert {r.case.at for r in results} == {"before:AuditLog", "after:AuditLog"}
+    assert {str(r.case.boundary) for r in results} == {"before:AuditLog", "after:AuditLog"}
     assert all(r.verdict.kind is VerdictKind.SURVIVED for r in results), [r.verdict for r in results]
 
 

@@ -21,10 +21,7 @@ APP = "openai-agents:tests.fixtures.agents.openai_agents_app:{}"
 def planned_points(factory: str, scenario: str) -> list[str]:
     """The boundaries the target declares for the scenario, as case ids name them."""
     (loaded,) = [s for s in scenarios.load() if s.id == scenario]
-    return [
-        point if call == 1 else f"{point}@{call}"
-        for call, point in load_target(APP.format(factory)).checkpoints(loaded)
-    ]
+    return [str(at) for at in load_target(APP.format(factory)).checkpoints(loaded)]
 
 
 def test_the_boundaries_are_the_applications_own_named_by_its_hooks():
@@ -52,7 +49,7 @@ def test_an_agent_is_run_with_its_agent_hooks_and_without_any_with_the_models_bo
 def test_every_change_at_the_models_boundary_of_a_stock_agent_reaches_the_model():
     results = run_cases(APP.format("build_plain"), ["etf-compare-main-hooked/*/*/delete.*"])
     assert results and all(r.verdict.kind is VerdictKind.SURVIVED for r in results), [r.verdict for r in results]
-    assert all(r.evidence.points == ("before:model",) for r in results)
+    assert all(r.evidence.points == (scenarios.Boundary("before:model"),) for r in results)
 
 
 def test_the_flawed_hook_fails_the_unchanged_request_in_its_own_words():

@@ -15,13 +15,14 @@ if not pydantic_ai.__version__.startswith("2."):
 from tests.fixtures.frameworks import run_cases  # noqa: E402
 from toolsurface.harness._api import RunOptions, prepare  # noqa: E402
 from toolsurface.harness._types import VerdictKind  # noqa: E402
+from toolsurface.scenarios import Boundary  # noqa: E402
 
 APP = "pydantic-ai:tests.fixtures.agents.pydantic_ai_app:{}"
 
 
 def planned_points(factory: str, scenario: str) -> list[str]:
     session = prepare(RunOptions(target=APP.format(factory), red_target="none", select=[f"{scenario}/*"]))
-    return list(dict.fromkeys(case.at for case in session.planned if case.scenario == scenario))
+    return list(dict.fromkeys(str(case.boundary) for case in session.planned if case.scenario == scenario))
 
 
 def test_the_boundaries_are_the_agents_own_named_by_its_capabilities():
@@ -46,7 +47,7 @@ def test_an_agent_without_hooks_of_its_own_has_the_models_boundary():
     assert planned_points("build_plain", "etf-compare-main-hooked") == ["before:model"]
     results = run_cases(APP.format("build_plain"), ["etf-compare-main-hooked/*/*/delete.*"])
     assert results and all(r.verdict.kind is VerdictKind.SURVIVED for r in results)
-    assert all(r.evidence.points == ("before:model",) for r in results)
+    assert all(r.evidence.points == (Boundary("before:model"),) for r in results)
 
 
 OVER_LIMIT = "desk-research-main-openai-over-tool-limit/*/after:provider_limit/legit.*"
