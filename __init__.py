@@ -52,11 +52,11 @@ if TYPE_CHECKING:
         surfaces,
         tool_descriptors,
     )
+    from .scenarios._boundary import Point
     from .scenarios._model import (
         Contract,
         Lane,
         Message,
-        Point,
         RequestOutcome,
         Scenario,
         Stage,

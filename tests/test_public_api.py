@@ -9,7 +9,9 @@ import sys
 from pathlib import Path
 
 import toolsurface
+from toolsurface.contract import GuardedRequest, SurfaceGuard
 from toolsurface.harness._reference import DEFECTS, REFERENCE_TARGETS, GuardedPipeline
+from toolsurface.harness._reference._defects import FLAWS
 from toolsurface.harness._reference._legacy import LegacyPipeline
 
 #: The promise: what hosts, guards and property tests may import from `toolsurface`.
@@ -49,11 +51,17 @@ def test_importing_the_package_loads_nothing_else():
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "[]\n"
 
 
-def test_every_pipeline_class_is_a_registered_target():
-    module = importlib.import_module("toolsurface.harness._reference._defects")
-    classes = {c for c in vars(module).values() if inspect.isclass(c) and issubclass(c, GuardedPipeline)}
-    assert classes - {GuardedPipeline} == set(DEFECTS.values())
-    assert set(REFERENCE_TARGETS.values()) == classes | {LegacyPipeline}
+def test_every_flaw_is_a_registered_target():
+    shipped = (GuardedPipeline, GuardedRequest, SurfaceGuard)
+    flaws = {
+        cls
+        for name in ("_defects", "_contract_defects", "_size_defects", "_step_defects", "_mcp_defects")
+        for cls in vars(importlib.import_module(f"toolsurface.harness._reference.{name}")).values()
+        if inspect.isclass(cls) and issubclass(cls, shipped) and cls not in shipped
+    }
+    assert flaws == set(FLAWS)
+    assert {target.name for target in DEFECTS.values()} == {flaw.name for flaw in FLAWS}
+    assert set(REFERENCE_TARGETS.values()) == {GuardedPipeline, LegacyPipeline, *DEFECTS.values()}
 
 
 def test_the_example_host_imports_nothing_of_toolsurface_but_the_public_api():

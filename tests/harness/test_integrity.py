@@ -41,7 +41,8 @@ def recorded(**options):
 #: Genuine runs, with the verdicts each must hold (so that the rules are shown to pass each of them).
 GENUINE = {
     "the guard, paired with the legacy path, with the defects": ({"defects": True}, {K, P, Q}),
-    "the legacy path alone": ({"target": "reference:legacy", "red_target": "none"}, ALL),
+    # The legacy path dispatches what its diagnostics and its fitter leave, never refusing a legitimate change.
+    "the legacy path alone": ({"target": "reference:legacy", "red_target": "none"}, ALL - {F}),
     "a defect paired with the guard": (
         {"target": "reference:defect/no-settle", "red_target": "reference:guarded"},
         {P, S, Q},
@@ -153,12 +154,6 @@ EDITS = {
         "verdict.kind",
         "killed, but the target never offered its injection point {point!r}",
     ),
-    "a false rejection called passed": (
-        kind(F),
-        lambda c: replace(c, verdict=DISPATCHED_AS_EXPECTED),
-        "verdict.kind",
-        "passed, but 0 request(s) were dispatched, not exactly one",
-    ),
     "a changed surface sent, called passed": (
         kind(S, "dispatched a surface that differs"),
         lambda c: replace(c, verdict=DISPATCHED_AS_EXPECTED),
@@ -253,6 +248,29 @@ EDITS = {
         "a red verdict, but the run was not paired",
     ),
 }
+
+
+#: Edits of a run whose target refuses legitimate changes (the legacy path refuses none).
+FALSE_REJECTION_EDITS = {
+    "a false rejection called passed": (
+        kind(F),
+        lambda c: replace(c, verdict=DISPATCHED_AS_EXPECTED),
+        "verdict.kind",
+        "passed, but 0 request(s) were dispatched, not exactly one",
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def top_n_cut():
+    return recorded(target="reference:defect/topn-drop", red_target="none")
+
+
+@pytest.mark.parametrize(
+    ("which", "edit", "where", "what"), FALSE_REJECTION_EDITS.values(), ids=FALSE_REJECTION_EDITS.keys()
+)
+def test_an_edited_false_rejection_is_named_at_its_json_path(top_n_cut, which, edit, where, what):
+    test_an_edited_case_is_named_at_its_json_path(top_n_cut, which, edit, where, what)
 
 
 @pytest.mark.parametrize(("which", "edit", "where", "what"), EDITS.values(), ids=EDITS.keys())
