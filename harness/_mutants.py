@@ -16,12 +16,13 @@ from pathlib import Path
 from typing import Any
 
 from toolsurface.common._errors import UsageError
+from toolsurface.contract._guard import GuardedRequest, SurfaceGuard
 from toolsurface.scan import ScanConfig
 from toolsurface.scan._seams import SourceMutant, source_mutants
 
 from ._api import RunOptions, Session, prepare
 from ._reference import REFERENCE_TARGETS
-from ._reference._guarded import variant
+from ._reference._guarded import GuardedPipeline, variant
 from ._runner import Runner
 from ._targets import NO_TARGET
 from ._types import Case, Target, VerdictKind
@@ -75,7 +76,7 @@ def run_mutants(options: RunOptions, source: Path | None = None, config: ScanCon
     """
     session = prepare(RunOptions(**{**options.__dict__, "red_target": NO_TARGET}))
     target = session.runner.target
-    module = sys.modules[type(target).__module__]
+    module = sys.modules[_guard_of(target).__module__]
     path = source or Path(inspect.getsourcefile(module) or "")
     try:
         text = path.read_text(encoding="utf-8")
@@ -130,11 +131,25 @@ def _try(
         del sys.modules[name]
 
 
+def _guard_of(target: Target) -> type:
+    """The class whose module holds the target's guard: for `reference:guarded`, the shipped guard
+    it drives (the pipeline only asks it); for a reference defect, its flaw; else the target's own."""
+    if not isinstance(target, GuardedPipeline):
+        return type(target)
+    if type(target) is GuardedPipeline:
+        return GuardedRequest
+    flawed = [cls for cls in (target.guard_type, target.request_type) if cls not in (SurfaceGuard, GuardedRequest)]
+    return flawed[0] if flawed else type(target)
+
+
 def _build(module: types.ModuleType, spec: str, target: Target) -> Target:
     """The target again, from the mutated module: its factory if the module has it, else its class
-    (a reference defect's flaw, made a pipeline again)."""
+    (the shipped guard or a reference defect's flaw, made a pipeline again)."""
+    if type(target) is GuardedPipeline:
+        shipped = {"guard_type": module.SurfaceGuard, "request_type": module.GuardedRequest}
+        return type("MutatedGuard", (GuardedPipeline,), shipped)()
     if spec in REFERENCE_TARGETS:
-        return variant(getattr(module, type(target).__name__))()
+        return variant(getattr(module, _guard_of(target).__name__))()
     factory: Any = module
     for part in spec.partition(":")[2].split("."):
         factory = getattr(factory, part, None)
