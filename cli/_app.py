@@ -100,7 +100,8 @@ class _Commands(TyperGroup):
                 param.metavar = _METAVARS[param.name]
                 if isinstance(param, TyperArgument):
                     # An argument's help shows its type beside its name; the name says it all.
-                    setattr(param, "display_type", lambda ctx: "")
+                    # (setattr: mypy refuses an assignment to a method.)
+                    setattr(param, "display_type", lambda ctx: "")  # noqa: B010
         return command
 
     def invoke(self, ctx: Any) -> Any:

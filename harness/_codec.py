@@ -203,7 +203,7 @@ def _union_decoder(args: tuple[Any, ...]) -> Decoder:
         if isinstance(value, dict) and tagged:
             kind = value.get("type") if len(tagged) > 1 else next(iter(tagged))
             # Between tagged records, a "type" that is not a string (an array, an object) names none of them.
-            if len(tagged) > 1 and not isinstance(kind, str) or kind not in tagged:
+            if (len(tagged) > 1 and not isinstance(kind, str)) or kind not in tagged:
                 raise DecodeError(
                     _member(path, "type"), f"expected one of {', '.join(map(repr, tagged))}, found {_shown(kind)}"
                 )

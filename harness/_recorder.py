@@ -138,7 +138,9 @@ def recording(base: Scenario, frames: Sequence[Frame], fmt_name: str, stopped: b
     }
     document.pop("steps", None)
     if len(calls) > 1:
-        document["steps"] = [{**step, "stages": later} for step, later in zip(base.document["steps"], calls[1:])]
+        document["steps"] = [
+            {**step, "stages": later} for step, later in zip(base.document["steps"], calls[1:], strict=False)
+        ]
     return document
 
 

@@ -271,8 +271,11 @@ class StoredCases(Collection[CaseRecord]):
 _CASES_OPEN = b',"cases":[\n'
 _CASES_CLOSE = b'],"summary":'
 
+#: No key and no demand for one: a signed file is read unverified.
+_UNVERIFIED = Trust()
 
-def read_results(path: Path, trust: Trust = Trust()) -> Results:
+
+def read_results(path: Path, trust: Trust = _UNVERIFIED) -> Results:
     """The record in `path`, every case in memory; see `open_results`."""
     opened = open_results(path, trust=trust)
     return Results(opened.schema_version, opened.run, tuple(opened.cases), opened.summary)
@@ -282,7 +285,7 @@ def read_results(path: Path, trust: Trust = Trust()) -> Results:
 Progress = Callable[[int], Callable[[], None]]
 
 
-def open_results(path: Path, progress: Progress | None = None, trust: Trust = Trust()) -> ResultsFile:
+def open_results(path: Path, progress: Progress | None = None, trust: Trust = _UNVERIFIED) -> ResultsFile:
     """The record in `path`, checked; a `UsageError` naming the file and JSON path when it is not
     one: a case whose verdict its evidence contradicts, case lines that no longer have their digest,
     a summary that does not add up to the cases, or a signature `trust` does not accept (see

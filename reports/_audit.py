@@ -73,7 +73,7 @@ class Audit:
     def __post_init__(self) -> None:
         # Taken now, while a record read from a file is where it was read: `run` renames its
         # results.json into place before it prints the summary.
-        self._tally
+        _ = self._tally
 
     @property
     def run(self) -> RunInfo:

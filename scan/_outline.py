@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import itertools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -404,7 +405,7 @@ def outline(module: ast.Module, lines: list[str]) -> Outline:
 def _shared_lines(statements: list[ast.stmt]) -> set[int]:
     """The lines on which two statements of the module meet (`a = 1; b = 2`): neither can be blanked alone."""
     shared: set[int] = set()
-    for before, after in zip(statements, statements[1:]):
+    for before, after in itertools.pairwise(statements):
         if after.lineno == before.end_lineno:
             shared.update({before.lineno, after.lineno})
     return shared
@@ -547,9 +548,7 @@ class _Facts:
 
 def _targets(node: ast.AST) -> list[ast.expr]:
     """What an assignment, augmented assignment or `del` writes, tuples unpacked."""
-    if isinstance(node, ast.Assign):
-        roots = list(node.targets)
-    elif isinstance(node, ast.Delete):
+    if isinstance(node, ast.Assign | ast.Delete):
         roots = list(node.targets)
     elif isinstance(node, ast.AnnAssign | ast.AugAssign):
         roots = [node.target]
@@ -602,7 +601,7 @@ def _bindings(nodes: list[ast.AST], attributes_only: bool) -> Iterator[tuple[str
             targets = [
                 t
                 for t in _targets(node)
-                if isinstance(t, ast.Attribute) or isinstance(t, ast.Name) and not attributes_only
+                if isinstance(t, ast.Attribute) or (isinstance(t, ast.Name) and not attributes_only)
             ]
             if targets:
                 value = _Facts(node.value)

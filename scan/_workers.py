@@ -11,6 +11,7 @@ time limit has its worker killed from outside; either way a fresh worker takes t
 
 from __future__ import annotations
 
+import contextlib
 import faulthandler
 import gc
 import itertools
@@ -75,10 +76,8 @@ class _Worker:
 
     def give(self, task: Task) -> None:
         self.task, self.started = task, time.monotonic()
-        try:
+        with contextlib.suppress(OSError):  # it died before it read: its sentinel reports that, for this task
             self.connection.send(task)
-        except OSError:  # it died before it read: its sentinel reports that, for this task
-            pass
 
     def stop(self) -> None:
         if self.process.is_alive():

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import toolsurface
 from toolsurface.harness._reference import DEFECTS, REFERENCE_TARGETS, GuardedPipeline
 from toolsurface.harness._reference._legacy import LegacyPipeline
@@ -36,12 +38,8 @@ def test_type_checkers_see_the_same_names_from_the_same_homes():
 
 
 def test_an_unknown_name_is_an_attribute_error():
-    try:
-        toolsurface.Runner
-    except AttributeError as error:
-        assert "has no attribute 'Runner'" in str(error)
-    else:
-        raise AssertionError("toolsurface.Runner is not public")
+    with pytest.raises(AttributeError, match="has no attribute 'Runner'"):
+        _ = toolsurface.Runner
 
 
 def test_importing_the_package_loads_nothing_else():

@@ -248,7 +248,7 @@ class Agent(BaseModel):
         # or sets a tool field a copy made elsewhere in the module may share.
         if unit.owner is None or not outline.class_mentions(unit.owner.name, config.tool_words):
             return False
-        return clones(unit) or outline.cloning and "self" in unit.written and unit.mentions(config.tool_words)
+        return clones(unit) or (outline.cloning and "self" in unit.written and unit.mentions(config.tool_words))
 
     def reaches(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
         return False  # only the class's own building methods, which are kept with any of its methods

@@ -182,8 +182,7 @@ class Router:
         keeps = (
             bool(unit.written & places)
             or unit.calls_method(KEEPING, on=places)
-            or unit.constructs
-            and unit.has(ast.Return)
+            or (unit.constructs and unit.has(ast.Return))
         )
         return keeps and unit.meets(self.needs(config))
 

@@ -66,7 +66,7 @@ def guard_with_snapshot_reordered():
 
 def guard_with_deepcopy():
     baseline = copy.deepcopy(TOOLS)
-    return TOOLS == baseline and TOOLS == baseline
+    return baseline == TOOLS and baseline == TOOLS
 
 
 def test_snapshot_guard(benchmark):

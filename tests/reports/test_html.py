@@ -133,7 +133,6 @@ def cases_in(payload):
 def in_view(audit, record):
     """What the case view shows of one case, read from its record (not through `_FIELDS`): every
     string as the terminal prints it, the reproduce command printed already."""
-    case, mutation, evidence, red = record.case, record.case.mutation, record.evidence, record.red_verdict
     shown = {
         name: tuple(map(printable, value))
         if isinstance(value, tuple)
@@ -494,7 +493,7 @@ def test_at_1280_px_the_page_opens_on_the_causes_with_no_sideways_scroll(window_
     page.execute_script("document.querySelectorAll('details').forEach(d => { d.open = true; })")
     WebDriverWait(page, 10).until(lambda d: len(d.find_elements("css selector", "ol.members li")) == len(audit.failing))
     page.find_element("css selector", "#case-rows tr.case-row .case-link").click()
-    page.find_element("id", "matrix").location_once_scrolled_into_view
+    _ = page.find_element("id", "matrix").location_once_scrolled_into_view  # reading it scrolls there
     page.save_screenshot(str(tmp_path / "report-1280-unfolded.png"))
     unfolded = layout(page)
     assert unfolded["width"] <= unfolded["client"] <= 1280, unfolded

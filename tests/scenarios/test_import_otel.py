@@ -6,14 +6,14 @@ pytest.importorskip(
     "opentelemetry.sdk", reason="these tests write span exports with the OpenTelemetry SDK: pip install -e '.[dev]'"
 )
 
-from google.protobuf.json_format import MessageToDict  # noqa: E402
-from hypothesis import given, settings  # noqa: E402
-from opentelemetry.exporter.otlp.proto.common._internal import _encode_value  # noqa: E402
+from google.protobuf.json_format import MessageToDict
+from hypothesis import given, settings
+from opentelemetry.exporter.otlp.proto.common._internal import _encode_value
 
-from tests.fixtures.json_edits import edits  # noqa: E402
-from tests.fixtures.otel_export import chat_span, otlp_json, record, semconv_tools  # noqa: E402
-from toolsurface.mutators._strategies import surfaces  # noqa: E402
-from toolsurface.scenarios import ScenarioError, import_log, import_log_file, parse  # noqa: E402
+from tests.fixtures.json_edits import edits
+from tests.fixtures.otel_export import chat_span, otlp_json, record, semconv_tools
+from toolsurface.mutators._strategies import surfaces
+from toolsurface.scenarios import ScenarioError, import_log, import_log_file, parse
 
 SEARCH = {
     "type": "function",
