@@ -2,7 +2,8 @@
 
 A record is a frozen dataclass whose fields are JSON-shaped: `str`, `int`, `float`, `bool`,
 `None`, string enums (by value), dates (ISO), labels (`Boundary`, as the string it prints as), tuples
-(arrays), `dict[str, T]`, other records, and unions of them. A record that is one member of a union of records names itself with a `tag`
+(arrays), `dict[str, T]`, other records, and unions of them. A record that is one member of a union of records names
+itself with a `tag`
 class attribute, written as its `"type"`. Every field is written, always, so every field is
 required on reading.
 

@@ -327,7 +327,8 @@ def _read_lines(path: Path, file: IO[bytes], progress: Progress, trust: Trust) -
         return None
     _check_version(path, head)
     run, summary = _decoded(path, RunInfo, head["run"], "$.run"), _decoded(path, Summary, tail["summary"], "$.summary")
-    # Fed the file as it is read: the opening (the first line but its `\n`, which begins the first case's), each case line.
+    # Fed the file as it is read: the opening (the first line but its `\n`, which begins the first case's), each case
+    # line.
     signer = Signer(trust.key if summary.signature is not None else None)
     signer.update(first[:-1])
     read = _read_cases(path, file, (len(first), summary_at), run, summary, progress, signer)
@@ -608,7 +609,8 @@ def _check_disjoint(shards: Sequence[ResultsFile]) -> None:
             at := next((k for k in range(1, len(shard.indices)) if shard.indices[k] <= shard.indices[k - 1]), None)
         ) is not None:
             raise UsageError(
-                f"{shard.path}:$.cases[{at}].case.index: {shard.indices[at]} comes after {shard.indices[at - 1]}: not in plan order"
+                f"{shard.path}:$.cases[{at}].case.index: {shard.indices[at]} comes after "
+                f"{shard.indices[at - 1]}: not in plan order"
             )
     held = heapq.merge(*(zip(shard.indices, itertools.repeat(number)) for number, shard in enumerate(shards)))
     previous: tuple[int, int] | None = None

@@ -348,11 +348,26 @@ def outline(module: ast.Module, lines: list[str]) -> Outline:
         called = facts.called | {imported[name] for name in facts.called & imported.keys()}
         units.append(
             Unit(
-                function, owner, text, source, start, end, frozenset(facts.kinds), frozenset(facts.uses), frozenset(called),
-                frozenset(facts.methods), frozenset(facts.written), frozenset(facts.assigned), frozenset(facts.compared),
-                facts.subscripts, frozenset(facts.gives), facts.constructs, facts.calls_result, frozenset(facts.raised),
+                function,
+                owner,
+                text,
+                source,
+                start,
+                end,
+                frozenset(facts.kinds),
+                frozenset(facts.uses),
+                frozenset(called),
+                frozenset(facts.methods),
+                frozenset(facts.written),
+                frozenset(facts.assigned),
+                frozenset(facts.compared),
+                facts.subscripts,
+                frozenset(facts.gives),
+                facts.constructs,
+                facts.calls_result,
+                frozenset(facts.raised),
             )
-        )  # fmt: skip
+        )
     handed = {callee: frozenset(names) for callee, names in beside.handed.items()}
     for _, _, facts in read:
         for callee, names in facts.handed.items():
@@ -427,7 +442,8 @@ class _Facts:
 
     Its words are the code's own: names, attributes, parameters and strings that are one
     identifier (a key), not its comments, docstrings or messages, where framework code says
-    "parameters" or "expected" a hundred times without holding either. A name in an annotation is a word but not a use: it names a type.
+    "parameters" or "expected" a hundred times without holding either. A name in an annotation is a word but not a use:
+    it names a type.
     """
 
     def __init__(self, *roots: ast.AST) -> None:

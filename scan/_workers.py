@@ -139,7 +139,8 @@ def _outcome(worker: _Worker, ready: Collection[object], limit: float) -> FileRe
         worker.process.join()
         return FileFailed(
             task.path,
-            f"{task.path}: took more than {limit:g} s to parse and analyse; stopped (time_limit in [tool.toolsurface.scan], or --time-limit)",
+            f"{task.path}: took more than {limit:g} s to parse and analyse; stopped (time_limit in "
+            "[tool.toolsurface.scan], or --time-limit)",
         )
     return None
 

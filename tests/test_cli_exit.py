@@ -277,7 +277,8 @@ def plant_fault(name, args, cwd, debug=False):
 
 
 INTERNAL_ERROR = (
-    f"internal error: ValueError: planted fault (a bug in toolsurface {version()}: please report it with the command you ran; "
+    f"internal error: ValueError: planted fault (a bug in toolsurface {version()}: please report it with "
+    "the command you ran; "
     "TOOLSURFACE_DEBUG=1 shows the traceback)"
 )
 
@@ -341,7 +342,8 @@ def test_an_out_folder_reached_through_a_symbolic_link_is_refused_unless_asked_f
     done = toolsurface("run", *ONE_CASE, cwd=tmp_path)
     assert done.returncode == 2
     assert problems(done.stderr) == [
-        f"error: --out toolsurface-report: is a symbolic link (to {elsewhere}); give --follow-symlinks to write through it"
+        f"error: --out toolsurface-report: is a symbolic link (to {elsewhere}); give --follow-symlinks to "
+        "write through it"
     ]
     assert list(elsewhere.iterdir()) == []
     # A link to a folder on the way there is refused the same way.

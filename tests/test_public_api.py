@@ -1,4 +1,5 @@
-"""The public API is small, loads lazily, and each name is what it says; the registries behind the engine are complete."""
+"""The public API is small, loads lazily, and each name is what it says; the registries behind the engine are
+complete."""
 
 import ast
 import importlib
@@ -16,13 +17,53 @@ from toolsurface.harness._reference._legacy import LegacyPipeline
 
 #: The promise: what hosts, guards and property tests may import from `toolsurface`.
 PUBLIC = {
-    "Target", "Ports", "Gateway", "Dispatch", "Ledger", "Reservation", "Settlement", "LedgerRefused", "OwnerFacts",
-    "Publications", "ToolFormat", "FORMATS", "Snapshot", "capture", "snapshot_of", "RequestRefused", "SurfaceRefused",
-    "SummaryRefused", "CapacityExceeded", "Scenario", "ToolDescriptor", "Message", "Contract", "Lane", "OwnerFact",
-    "hidden_by", "Binding", "WebTools", "Must", "MutatedRequest", "tool_descriptors", "surfaces", "scenarios_for", "owner_facts",
-    "edit_sequences", "mutated_requests", "McpCatalogue", "ToolsPage", "Stage", "StageKind", "Point", "RequestOutcome",
-    "compress", "FactKind", "Ruling", "rulings",
-}  # fmt: skip
+    "Target",
+    "Ports",
+    "Gateway",
+    "Dispatch",
+    "Ledger",
+    "Reservation",
+    "Settlement",
+    "LedgerRefused",
+    "OwnerFacts",
+    "Publications",
+    "ToolFormat",
+    "FORMATS",
+    "Snapshot",
+    "capture",
+    "snapshot_of",
+    "RequestRefused",
+    "SurfaceRefused",
+    "SummaryRefused",
+    "CapacityExceeded",
+    "Scenario",
+    "ToolDescriptor",
+    "Message",
+    "Contract",
+    "Lane",
+    "OwnerFact",
+    "hidden_by",
+    "Binding",
+    "WebTools",
+    "Must",
+    "MutatedRequest",
+    "tool_descriptors",
+    "surfaces",
+    "scenarios_for",
+    "owner_facts",
+    "edit_sequences",
+    "mutated_requests",
+    "McpCatalogue",
+    "ToolsPage",
+    "Stage",
+    "StageKind",
+    "Point",
+    "RequestOutcome",
+    "compress",
+    "FactKind",
+    "Ruling",
+    "rulings",
+}
 
 
 def test_the_public_api_is_exactly_the_promised_names():
@@ -43,7 +84,10 @@ def test_an_unknown_name_is_an_attribute_error():
 
 
 def test_importing_the_package_loads_nothing_else():
-    code = "import sys, toolsurface; print(sorted(m for m in sys.modules if m.startswith(('toolsurface.', 'hypothesis', 'libcst', 'jsonschema'))))"
+    code = (
+        "import sys, toolsurface; print(sorted(m for m in sys.modules if m.startswith(('toolsurface.', "
+        "'hypothesis', 'libcst', 'jsonschema'))))"
+    )
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "[]\n"
 
 

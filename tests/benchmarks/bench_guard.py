@@ -237,9 +237,15 @@ def _agents_runs():
         return "ok"
 
     tools = [
-        FunctionTool(name=t["name"], description=t["description"], params_json_schema=t["input_schema"], on_invoke_tool=result, strict_json_schema=False)
+        FunctionTool(
+            name=t["name"],
+            description=t["description"],
+            params_json_schema=t["input_schema"],
+            on_invoke_tool=result,
+            strict_json_schema=False,
+        )
         for t in TOOLS
-    ]  # fmt: skip
+    ]
     guard = SurfaceGuard(tools)
     agent = Agent(name="bench", instructions="Answer.", tools=tools, model=Offline())
     guarded = agent.clone(model=guard.model(Offline()))

@@ -330,7 +330,8 @@ def test_unguarded_sends_an_over_capacity_request_and_never_errors(unguarded_res
     result = find_case(unguarded_results, "holdings-review-main-over-capacity", "hook", "legit.compress", "replace")
     assert result.verdict.kind is VerdictKind.SURVIVED
     assert "instead of an explicit capacity result" in result.verdict.reason
-    # A rebuild from the MCP server launders a hook's add: the same host, minus the early check, sends the admitted tools.
+    # A rebuild from the MCP server launders a hook's add: the same host, minus the early check, sends the admitted
+    # tools.
     laundered = find_case(unguarded_results, "note-refresh-main-mcp-hooked", "hook", "add.foreign", "replace")
     assert laundered.verdict.kind is VerdictKind.SURVIVED and laundered.evidence.diff == ()
     assert not [r.case.id for r in unguarded_results if r.verdict.kind is VerdictKind.ERROR]

@@ -73,7 +73,8 @@ def test_factories_are_targets_with_a_format_and_a_name():
         ("etf-compare-main-hooked", "hook", "schema.add_property", "in_place", "schema of"),
         ("etf-compare-main-hooked", "hook", "reorder.swap", "replace", "swapped"),
         ("etf-compare-main-hooked", "hook", "delete.first", "in_place", "removed"),
-        # LangChain checks only that each tool's name is one its ToolNode knows: a second tool under an admitted name passes.
+        # LangChain checks only that each tool's name is one its ToolNode knows: a second tool under an admitted name
+        # passes.
         ("etf-compare-main-hooked", "hook", "add.duplicate", "replace", "added"),
         ("etf-compare-main-hooked", "post_seal", "add.duplicate", "in_place", "added"),
         # Nothing checks request.tools after a wrap_model_call but that name check.

@@ -1,4 +1,5 @@
-"""`pydantic-ai:PKG.MOD:FACTORY`: the user's own pydantic-ai agent as a target, its boundaries named by its capabilities."""
+"""`pydantic-ai:PKG.MOD:FACTORY`: the user's own pydantic-ai agent as a target, its boundaries named by its
+capabilities."""
 
 from __future__ import annotations
 
