@@ -100,7 +100,8 @@ class _Commands(TyperGroup):
                 param.metavar = _METAVARS[param.name]
                 if isinstance(param, TyperArgument):
                     # An argument's help shows its type beside its name; the name says it all.
-                    setattr(param, "display_type", lambda ctx: "")
+                    # (setattr: mypy refuses an assignment to a method.)
+                    setattr(param, "display_type", lambda ctx: "")  # noqa: B010
         return command
 
     def invoke(self, ctx: Any) -> Any:
@@ -317,7 +318,8 @@ def verify(
     ] = None,
     require_signature: RequireSignatureOpt = False,
 ) -> None:
-    """Re-run a random sample of a results.json's cases on the targets it names and compare each verdict with the recorded one."""
+    """Re-run a random sample of a results.json's cases on the targets it names and compare each verdict with the
+    recorded one."""
     trust = Trust.from_environment(os.environ, require_signature)
     if sample < 1:
         raise UsageError(f"{sample} must be at least 1", option="sample")
@@ -517,7 +519,8 @@ def import_(
     kind: Annotated[
         ImportKind,
         typer.Argument(
-            help="What the file is: an openai or anthropic request body, an mcp tools/list response, or an otel span export (OTLP JSON)."
+            help="What the file is: an openai or anthropic request body, an mcp tools/list response, or an "
+            "otel span export (OTLP JSON)."
         ),
     ],
     file: Annotated[Path, typer.Argument(help="The logged JSON.")],
@@ -553,7 +556,8 @@ def import_(
             publication.publish()
     elif len(documents) > 1:
         raise UsageError(
-            f"{file} holds {len(documents)} model-call spans with tools: name a folder for their scenarios with --output DIR"
+            f"{file} holds {len(documents)} model-call spans with tools: name a folder for their "
+            "scenarios with --output DIR"
         )
     elif output is None:
         sys.stdout.buffer.write(documents[0])

@@ -24,7 +24,7 @@ from rich.progress import (
 
 def duration(seconds: float) -> str:
     """`42 s`, `3 min 05 s`, `1 h 02 min`: a time a reader takes in at a glance."""
-    whole = int(round(seconds))
+    whole = round(seconds)
     if whole < 60:
         return f"{whole} s"
     if whole < 3600:
@@ -59,7 +59,7 @@ class CaseProgress:
                 TimeRemainingColumn(),
                 console=console,
                 auto_refresh=False,
-            )  # fmt: skip
+            )
             if console.is_terminal
             else None
         )

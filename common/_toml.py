@@ -108,5 +108,6 @@ def tool_table(path: Path, *names: str) -> dict[str, Any]:
 
 
 def key_path(table: tuple[str, ...], keys: Iterable[str | int]) -> str:
-    """Where a value is in a pyproject file: `[tool.toolsurface].thresholds.min_cases`, `[tool.toolsurface].formats[0]`."""
+    """Where a value is in a pyproject file: `[tool.toolsurface].thresholds.min_cases`,
+    `[tool.toolsurface].formats[0]`."""
     return f"[{'.'.join(table)}]" + "".join(f"[{key}]" if isinstance(key, int) else f".{key}" for key in keys)

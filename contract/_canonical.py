@@ -30,7 +30,8 @@ class Snapshot:
     raw: bytes
 
     def entries(self) -> list[list[Any]]:
-        """A fresh decoded copy: `[name, description, input_schema]` per tool (and its wire fields, if any), in order."""
+        """A fresh decoded copy: `[name, description, input_schema]` per tool (and its wire fields, if
+        any), in order."""
         entries: list[list[Any]] = _decode(self.raw)
         return entries
 

@@ -57,7 +57,10 @@ class SummaryRefused(RequestRefused):
         self.actual = actual
 
     def __str__(self) -> str:
-        return f"{self.checkpoint} check: capability summary differs from the contract: {'; '.join(diff_summaries(self.expected, self.actual))}"
+        return (
+            f"{self.checkpoint} check: capability summary differs from the contract: "
+            f"{'; '.join(diff_summaries(self.expected, self.actual))}"
+        )
 
 
 class CapacityExceeded(RequestRefused):

@@ -20,7 +20,8 @@ from toolsurface.contract._formats import LOGICAL
 
 #: The roles an easy input message may carry that a recorded conversation uses.
 ROLES = frozenset({"system", "user", "assistant", "developer"})
-#: The guard's tool format: the three logical fields and `strict`, the one wire field a `FunctionTool` sends beside them.
+#: The guard's tool format: the three logical fields and `strict`, the one wire field a `FunctionTool` sends beside
+#: them.
 CHECKED = LOGICAL.only(("strict",))
 
 

@@ -6,7 +6,8 @@ Install it on the agent you already have, in a few lines::
     from toolsurface.guard.openai_agents import SurfaceGuard
 
     guard = SurfaceGuard(tools, capacity=Capacity(100_000, max_tools=128))  # the tools you admit
-    agent = Agent(name="Assistant", instructions="...", tools=tools, model=guard.model(OpenAIResponsesModel("gpt-4.1", client)))
+    agent = Agent(name="Assistant", instructions="...", tools=tools, model=guard.model(OpenAIResponsesModel("gpt-4.1",
+    client)))
     with owning(MyOwner(request)):                              # who this request is, and where it is settled
         result = await guard.run(agent, question, hooks=MyHooks())  # instead of Runner.run(agent, ...)
 
@@ -289,9 +290,19 @@ class CheckedModel(Model):
         self.guard = guard
 
     async def get_response(
-        self, system_instructions: str | None, input: Any, model_settings: Any, tools: list[Any], output_schema: Any,
-        handoffs: list[Any], tracing: Any, *, previous_response_id: str | None, conversation_id: str | None, prompt: Any,
-    ) -> Any:  # fmt: skip
+        self,
+        system_instructions: str | None,
+        input: Any,
+        model_settings: Any,
+        tools: list[Any],
+        output_schema: Any,
+        handoffs: list[Any],
+        tracing: Any,
+        *,
+        previous_response_id: str | None,
+        conversation_id: str | None,
+        prompt: Any,
+    ) -> Any:
         tools = self.guard._final(input, tools)
         return await self.model.get_response(
             system_instructions, input, model_settings, tools, output_schema, handoffs, tracing,
@@ -299,9 +310,19 @@ class CheckedModel(Model):
         )  # fmt: skip
 
     async def stream_response(
-        self, system_instructions: str | None, input: Any, model_settings: Any, tools: list[Any], output_schema: Any,
-        handoffs: list[Any], tracing: Any, *, previous_response_id: str | None, conversation_id: str | None, prompt: Any,
-    ) -> AsyncIterator[Any]:  # fmt: skip
+        self,
+        system_instructions: str | None,
+        input: Any,
+        model_settings: Any,
+        tools: list[Any],
+        output_schema: Any,
+        handoffs: list[Any],
+        tracing: Any,
+        *,
+        previous_response_id: str | None,
+        conversation_id: str | None,
+        prompt: Any,
+    ) -> AsyncIterator[Any]:
         tools = self.guard._final(input, tools)
         async for event in self.model.stream_response(
             system_instructions, input, model_settings, tools, output_schema, handoffs, tracing,

@@ -48,7 +48,7 @@ class CleanRun:
 
     def differences(self, offered: Sequence[tuple[Boundary, Snapshot]]) -> tuple[str, ...]:
         """How the boundaries `offered` differ from this run's, up to the first that does."""
-        for (point, surface), (clean_point, clean_surface) in zip(offered, self.offered):
+        for (point, surface), (clean_point, clean_surface) in zip(offered, self.offered, strict=False):
             if point != clean_point:
                 return (f"offered '{point}' where a clean run offers '{clean_point}'",)
             if surface != clean_surface:
@@ -76,7 +76,7 @@ class CleanRun:
         if len(ports.offered) != len(self.offered):
             return (f"it offered {len(ports.offered)} stage boundaries where a clean one offers {len(self.offered)}",)
         sent = tuple(dispatch.surface for dispatch in observed.dispatches)
-        for surface, clean_surface in zip(sent, self.sent):
+        for surface, clean_surface in zip(sent, self.sent, strict=False):
             if surface != clean_surface:
                 return tuple(
                     f"sent: {change}"

@@ -2,7 +2,8 @@
 
 A record is a frozen dataclass whose fields are JSON-shaped: `str`, `int`, `float`, `bool`,
 `None`, string enums (by value), dates (ISO), labels (`Boundary`, as the string it prints as), tuples
-(arrays), `dict[str, T]`, other records, and unions of them. A record that is one member of a union of records names itself with a `tag`
+(arrays), `dict[str, T]`, other records, and unions of them. A record that is one member of a union of records names
+itself with a `tag`
 class attribute, written as its `"type"`. Every field is written, always, so every field is
 required on reading.
 
@@ -203,7 +204,7 @@ def _union_decoder(args: tuple[Any, ...]) -> Decoder:
         if isinstance(value, dict) and tagged:
             kind = value.get("type") if len(tagged) > 1 else next(iter(tagged))
             # Between tagged records, a "type" that is not a string (an array, an object) names none of them.
-            if len(tagged) > 1 and not isinstance(kind, str) or kind not in tagged:
+            if (len(tagged) > 1 and not isinstance(kind, str)) or kind not in tagged:
                 raise DecodeError(
                     _member(path, "type"), f"expected one of {', '.join(map(repr, tagged))}, found {_shown(kind)}"
                 )

@@ -78,7 +78,9 @@ def own_recording(
     }
     document.pop("steps", None)
     if len(calls) > 1:
-        document["steps"] = [{**step, "stages": later} for step, later in zip(base.document["steps"], calls[1:])]
+        document["steps"] = [
+            {**step, "stages": later} for step, later in zip(base.document["steps"], calls[1:], strict=False)
+        ]
     if "mcp" in document and "list_changes" in document["mcp"]:
         changes = [{**change, "point": str(firsts[1])} for change in document["mcp"]["list_changes"]]
         document["mcp"] = {**document["mcp"], "list_changes": changes}

@@ -139,7 +139,8 @@ class ToolsurfaceRun:
         verdicts = ", ".join(f"{kind.value} {split[kind]}" for kind in VerdictKind if split[kind])
         standing = Counter(judged.standing for judged in gate.expectations)
         terminalreporter.write_line(
-            f"{'passed' if gate.ok else 'FAILED'}: {len(tallies)} cases ({verdicts or 'none run'}), {len(gate.accepted)} of them accepted; "
+            f"{'passed' if gate.ok else 'FAILED'}: {len(tallies)} cases ({verdicts or 'none run'}), "
+            f"{len(gate.accepted)} of them accepted; "
             f"expectations: {standing[Standing.STALE]} stale, {standing[Standing.EXPIRED]} expired"
         )
         for judged in gate.expectations:
@@ -152,7 +153,10 @@ class ToolsurfaceRun:
         for judged in gate.expectations:
             if judged.broad(plan):
                 entry = judged.expectation
-                reach = f"names {judged.planned} of the {plan} planned cases, {len(judged.cases)} of them {entry.verdict.value} here"
+                reach = (
+                    f"names {judged.planned} of the {plan} planned cases, {len(judged.cases)} of them "
+                    f"{entry.verdict.value} here"
+                )
                 terminalreporter.write_line(
                     f"broad: case {printable(entry.case)!r} ({entry.verdict.value}): {reach}", yellow=True
                 )
@@ -207,7 +211,8 @@ class CaseItem(pytest.Item):
         lines = [f"{result.verdict.kind.value}: {result.verdict.reason}"]
         if expired is not None:
             lines.append(
-                f"expired    the acceptance of this {expired.verdict.value} case expired on {expired.expires.isoformat()}: {expired.reason}"
+                f"expired    the acceptance of this {expired.verdict.value} case expired on "
+                f"{expired.expires.isoformat()}: {expired.reason}"
             )
         lines.append(f"target     {prepared.info.target}")
         lines += _labelled("diff", evidence.diff or ("(none)",))

@@ -5,7 +5,8 @@ boundary held. What the run shows becomes the recording: the tools at the first 
 admitted surface, each boundary the target offered is a stage, in the order it offered them, and
 what a stage did to the messages is its effect (how many a context fit kept, which an evidence
 stage added), starting from the conversation the target was given. A boundary before a later model
-call of the request is a stage of that call (`steps`), after the tool calls the recorded model made. What a request cannot show —
+call of the request is a stage of that call (`steps`), after the tool calls the recorded model made. What a request
+cannot show —
 its identity and lane, the controls and tools the host knows of, a fit's token budget, the
 metadata attached, a recovery's receipt — is taken from the scenario the target was given. A
 target whose boundaries are its own (a user's agent) is recorded as its own stages (`_own_recording`).
@@ -84,7 +85,8 @@ def _record(host: LoadedTarget, scenario: Scenario, timeout: float) -> dict[str,
     made = len(observed.dispatches) + isinstance(stop, Refused | Capacity)
     if made < scenario.model_calls and not isinstance(stop, Refused | Capacity):
         raise UsageError(
-            f"recording {scenario.id}: the run made {made} of the {scenario.model_calls} model calls the recording makes: "
+            f"recording {scenario.id}: the run made {made} of the {scenario.model_calls} model calls the "
+            "recording makes: "
             "it never answered the tool calls of the model's reply"
         )
     if own:
@@ -138,7 +140,9 @@ def recording(base: Scenario, frames: Sequence[Frame], fmt_name: str, stopped: b
     }
     document.pop("steps", None)
     if len(calls) > 1:
-        document["steps"] = [{**step, "stages": later} for step, later in zip(base.document["steps"], calls[1:])]
+        document["steps"] = [
+            {**step, "stages": later} for step, later in zip(base.document["steps"], calls[1:], strict=False)
+        ]
     return document
 
 
@@ -178,7 +182,8 @@ def _contract(base: Scenario, seen: list[dict[str, Any]]) -> dict[str, Any]:
     lost = [tool.name for tool in base.surface if tool.name not in names and tool.name not in eligible]
     if lost:
         raise UsageError(
-            f"recording {base.id}: the run's first boundary lacks {', '.join(map(repr, lost))}, which the contract admits "
+            f"recording {base.id}: the run's first boundary lacks {', '.join(map(repr, lost))}, which the "
+            "contract admits "
             "and no trusted fact hides: the target dropped it before any stage, so this run cannot be the recording"
         )
     for index, tool in enumerate(base.document["contract"]["admitted"]):

@@ -271,8 +271,11 @@ class StoredCases(Collection[CaseRecord]):
 _CASES_OPEN = b',"cases":[\n'
 _CASES_CLOSE = b'],"summary":'
 
+#: No key and no demand for one: a signed file is read unverified.
+_UNVERIFIED = Trust()
 
-def read_results(path: Path, trust: Trust = Trust()) -> Results:
+
+def read_results(path: Path, trust: Trust = _UNVERIFIED) -> Results:
     """The record in `path`, every case in memory; see `open_results`."""
     opened = open_results(path, trust=trust)
     return Results(opened.schema_version, opened.run, tuple(opened.cases), opened.summary)
@@ -282,7 +285,7 @@ def read_results(path: Path, trust: Trust = Trust()) -> Results:
 Progress = Callable[[int], Callable[[], None]]
 
 
-def open_results(path: Path, progress: Progress | None = None, trust: Trust = Trust()) -> ResultsFile:
+def open_results(path: Path, progress: Progress | None = None, trust: Trust = _UNVERIFIED) -> ResultsFile:
     """The record in `path`, checked; a `UsageError` naming the file and JSON path when it is not
     one: a case whose verdict its evidence contradicts, case lines that no longer have their digest,
     a summary that does not add up to the cases, or a signature `trust` does not accept (see
@@ -324,7 +327,8 @@ def _read_lines(path: Path, file: IO[bytes], progress: Progress, trust: Trust) -
         return None
     _check_version(path, head)
     run, summary = _decoded(path, RunInfo, head["run"], "$.run"), _decoded(path, Summary, tail["summary"], "$.summary")
-    # Fed the file as it is read: the opening (the first line but its `\n`, which begins the first case's), each case line.
+    # Fed the file as it is read: the opening (the first line but its `\n`, which begins the first case's), each case
+    # line.
     signer = Signer(trust.key if summary.signature is not None else None)
     signer.update(first[:-1])
     read = _read_cases(path, file, (len(first), summary_at), run, summary, progress, signer)
@@ -605,7 +609,8 @@ def _check_disjoint(shards: Sequence[ResultsFile]) -> None:
             at := next((k for k in range(1, len(shard.indices)) if shard.indices[k] <= shard.indices[k - 1]), None)
         ) is not None:
             raise UsageError(
-                f"{shard.path}:$.cases[{at}].case.index: {shard.indices[at]} comes after {shard.indices[at - 1]}: not in plan order"
+                f"{shard.path}:$.cases[{at}].case.index: {shard.indices[at]} comes after "
+                f"{shard.indices[at - 1]}: not in plan order"
             )
     held = heapq.merge(*(zip(shard.indices, itertools.repeat(number)) for number, shard in enumerate(shards)))
     previous: tuple[int, int] | None = None

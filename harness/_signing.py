@@ -95,7 +95,8 @@ class Trust:
         """Refuse to write a file that could not be signed when a signature is demanded."""
         if self.key is None and self.required_by is not None:
             raise UsageError(
-                f"{self.required_by} demands signed results, but {SIGNING_KEY} is not set: set it to the signing key (a secret)"
+                f"{self.required_by} demands signed results, but {SIGNING_KEY} is not set: set it to the "
+                "signing key (a secret)"
             )
 
     def check(self, path: Path, signature: str | None, expected: Callable[[], str | None]) -> Signed:
@@ -108,7 +109,8 @@ class Trust:
         if self.key is None:
             if self.required_by is not None:
                 raise UsageError(
-                    f"{path}: signed, but {SIGNING_KEY} is not set to verify it, and {self.required_by} demands a verified "
+                    f"{path}: signed, but {SIGNING_KEY} is not set to verify it, and {self.required_by} "
+                    "demands a verified "
                     "signature: set it to the key the file was signed with"
                 )
             return Signed.UNVERIFIED
@@ -121,12 +123,14 @@ class Trust:
     def _unsigned(self, path: Path) -> Signed:
         if self.key is not None:
             raise UsageError(
-                f"{path}: not signed, but {SIGNING_KEY} is set: its signature was stripped, or it was written without the key; "
+                f"{path}: not signed, but {SIGNING_KEY} is set: its signature was stripped, or it was "
+                "written without the key; "
                 "write it again with the key set"
             )
         if self.required_by is not None:
             raise UsageError(
-                f"{path}: not signed, and {self.required_by} demands a verified signature: write it with {SIGNING_KEY} set, "
+                f"{path}: not signed, and {self.required_by} demands a verified signature: write it with "
+                f"{SIGNING_KEY} set, "
                 "and set the same key to read it"
             )
         return Signed.NO

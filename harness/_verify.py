@@ -153,7 +153,8 @@ def check_recordings(results: ResultsFile, loaded: Sequence[Scenario]) -> None:
             raise UsageError(f"{where}: recording {recorded.id!r} is not among the scenarios loaded from {paths}")
         if scenario.digest != recorded.digest:
             raise UsageError(
-                f"{where}.digest: recording {recorded.id!r} loaded from {scenario.source} has digest {scenario.digest[:12]}…, "
+                f"{where}.digest: recording {recorded.id!r} loaded from {scenario.source} has digest "
+                f"{scenario.digest[:12]}…, "
                 f"not the {recorded.digest[:12]}… the run used: verify on the recordings the file was run on"
             )
 

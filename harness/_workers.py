@@ -287,7 +287,10 @@ class WorkerPool:
                 worker.conn.send(("prime", list(wanted)))
                 while wanted:
                     if not worker.conn.poll(self.runner.clean_timeout + MARGIN):
-                        why = f"timed out after {self.runner.clean_timeout:g} s; it ignored the interrupt, so its worker process was killed"
+                        why = (
+                            f"timed out after {self.runner.clean_timeout:g} s; it ignored the interrupt, so "
+                            "its worker process was killed"
+                        )
                         clean[wanted.popleft()] = NoCleanRun(why)
                         break
                     clean[wanted.popleft()] = worker.conn.recv()

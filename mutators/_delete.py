@@ -136,7 +136,7 @@ def selected(edit: Edit, aim: Selection) -> list[Any]:
     one aside), then the always-included tool at the end."""
     index = edit.index_of(aim.always)
     rest = edit.tools[:index] + edit.tools[index + 1 :]
-    return rest[: aim.keep] + [edit.tools[index]]
+    return [*rest[: aim.keep], edit.tools[index]]
 
 
 class Select(Mutator):

@@ -144,7 +144,9 @@ def _shelf_tool(index: int) -> dict[str, Any]:
     """One of a long list of small, distinct market-data tools."""
     return {
         "name": f"market__get_sector_snapshot_{index:02d}",
-        "description": f"Read the daily snapshot of GICS sector panel {index:02d}: constituents, returns and valuation.",
+        "description": (
+            f"Read the daily snapshot of GICS sector panel {index:02d}: constituents, returns and valuation."
+        ),
         "input_schema": {"type": "object", "properties": {"as_of": {"type": "string", "format": "date"}}},
     }
 
@@ -173,7 +175,8 @@ LONG_DESCRIPTION: dict[str, Any] = {
     "description": " ".join(
         [
             "Search regulatory filings (annual and interim reports, prospectuses, KIIDs and KIDs, holdings disclosures)"
-            " by issuer, instrument or filing type, and return matching filings with their dates and source references.",
+            " by issuer, instrument or filing type, and return matching filings with their dates and "
+            "source references.",
             *(
                 f"Note {number}: filings are indexed within a day of publication by the regulator of the issuer's home"
                 " market; amendments replace the filing they amend, and withdrawn filings are returned only when"

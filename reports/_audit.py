@@ -73,7 +73,7 @@ class Audit:
     def __post_init__(self) -> None:
         # Taken now, while a record read from a file is where it was read: `run` renames its
         # results.json into place before it prints the summary.
-        self._tally
+        _ = self._tally
 
     @property
     def run(self) -> RunInfo:
@@ -251,7 +251,8 @@ class Audit:
 
     @property
     def split(self) -> str:
-        """The totals by verdict, in words: `3870 killed, 1087 passed, 0 survived, …; 20 equivalent (changing nothing the target sends)`."""
+        """The totals by verdict, in words: `3870 killed, 1087 passed, 0 survived, …; 20 equivalent (changing nothing
+        the target sends)`."""
         totals = self.totals
         checks = ", ".join(f"{totals[kind]} {kind}" for kind in VerdictKind if kind is not VerdictKind.EQUIVALENT)
         return f"{checks}; {totals[VerdictKind.EQUIVALENT]} equivalent (changing nothing the target sends)"

@@ -72,10 +72,17 @@ _FIELDS: tuple[tuple[str, str, Callable[[Audit, CaseRecord], Any]], ...] = (
 
 #: The sections, in page order, as the contents list names them.
 _CONTENTS = (
-    ("likely", "Likely flaws"), ("causes", "Failures by cause"), ("totals", "Totals"), ("matrix", "Matrix"), ("pairing", "RED/GREEN pairing"), ("defects", "Defects"),
-("expectations", "Expectations"), ("scenarios", "Scenarios"), ("scope", "Scope"),
+    ("likely", "Likely flaws"),
+    ("causes", "Failures by cause"),
+    ("totals", "Totals"),
+    ("matrix", "Matrix"),
+    ("pairing", "RED/GREEN pairing"),
+    ("defects", "Defects"),
+    ("expectations", "Expectations"),
+    ("scenarios", "Scenarios"),
+    ("scope", "Scope"),
     ("cases", "All cases"),
-)  # fmt: skip
+)
 
 #: Causes listed one by one; the rest are folded together, so a target whose every failure has a
 #: reason of its own still opens on a short page.
@@ -97,10 +104,18 @@ def render_html(audit: Audit) -> str:
     )
     sections = "\n".join(
         [
-            _likely(audit), _causes(audit), _totals(audit), _matrix(audit), _pairing(audit), _defects(audit), _expectations(audit),
-            _scenarios(audit), _scope(), _browser(audit),
+            _likely(audit),
+            _causes(audit),
+            _totals(audit),
+            _matrix(audit),
+            _pairing(audit),
+            _defects(audit),
+            _expectations(audit),
+            _scenarios(audit),
+            _scope(),
+            _browser(audit),
         ]
-    )  # fmt: skip
+    )
     body = f"{_header(audit)}\n<main>\n{sections}\n</main>"
     return (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
@@ -133,7 +148,8 @@ def _header(audit: Audit) -> str:
     )
     return (
         f"<header>\n<h1>{_text(audit.title)}</h1>\n"
-        f'<p class="gate {gate}" id="gate"><strong>{word}</strong><span id="headline">{_text(audit.headline)}</span></p>\n'
+        f'<p class="gate {gate}" id="gate"><strong>{word}</strong><span '
+        f'id="headline">{_text(audit.headline)}</span></p>\n'
         f"{broad}<nav><ul>{contents}</ul></nav>\n</header>"
     )
 
@@ -163,17 +179,24 @@ def _likely(audit: Audit) -> str:
         )
         return _section("likely", "Likely flaws", none)
     intro = (
-        "<p>Each failing case's signature (mutation kind, delivery, boundary, lane, hook mode, verdict, how the request "
+        "<p>Each failing case's signature (mutation kind, delivery, boundary, lane, hook mode, verdict, "
+        "how the request "
         "ended and was settled) matched against the kill signatures of the reference defects, each the guarded design "
-        "with one flaw: a host that fails like one fails where and how that flaw fails, so look there first. A likeness, "
+        "with one flaw: a host that fails like one fails where and how that flaw fails, so look there "
+        "first. A likeness, "
         'not a proof; every failing case is still in its <a href="#causes">cause</a>.</p>'
     )
     rows = [
-        (_filter_link(f"{like.count:,}", like=like.defect), _code(like.defect) + "".join(f" (or {_code(name)})" for name in like.alike),
-         _text(like.flaw), f"{like.shown:.0%}",
-         _case_link(like.representative.id, like=like.defect) + f'<code class="cmd">{escape(audit.reproduce(like.representative))}</code>')
+        (
+            _filter_link(f"{like.count:,}", like=like.defect),
+            _code(like.defect) + "".join(f" (or {_code(name)})" for name in like.alike),
+            _text(like.flaw),
+            f"{like.shown:.0%}",
+            _case_link(like.representative.id, like=like.defect)
+            + f'<code class="cmd">{escape(audit.reproduce(like.representative))}</code>',
+        )
         for like in diagnosis.likely
-    ]  # fmt: skip
+    ]
     parts = [
         intro,
         _table(
@@ -207,7 +230,8 @@ def _causes(audit: Audit) -> str:
     if rest:
         count = sum(cause.count for cause in causes[_CAUSES_LISTED:])
         listed.append(
-            f'<details class="more-causes"><summary>{len(rest)} more causes ({count} cases)</summary>{"".join(rest)}</details>'
+            f'<details class="more-causes"><summary>{len(rest)} more causes ({count} '
+            f"cases)</summary>{''.join(rest)}</details>"
         )
     return _section("causes", title, intro, "\n".join(listed))
 
@@ -282,6 +306,7 @@ def _matrix(audit: Audit) -> str:
         (_code(kind), *(_cell(cells.get((kind, point), Counter()), most, kind=kind, point=point) for point in points))
         for kind in audit.kinds()
     ]
+    heads = ("kind", *(_point(point) for point in points))
     most = max(map(_failing_in, lanes.values()), default=0)
     by_lane = [
         (_code(lane), _code(mode), _cell(cell, most, lane=lane, hooks=mode)) for (lane, mode), cell in lanes.items()
@@ -289,10 +314,10 @@ def _matrix(audit: Audit) -> str:
     return _section(
         "matrix",
         "Matrix: mutation kind × injection point",
-        "<p>Each cell is the number of failing cases (survived, false_reject or error) of that kind at that point, shaded "
-        "by how many: the darker, the more. Its tooltip has passing/in-scope checks and the whole split, and it links "
-        "to its cases in the table below; — marks a cell with no case in scope.</p>",
-        f'<div class="wide">{_table(("kind", *(_point(point) for point in points)), rows, "matrix heat", numeric=range(1, len(points) + 1))}</div>',
+        "<p>Each cell is the number of failing cases (survived, false_reject or error) of that kind at that point, "
+        "shaded by how many: the darker, the more. Its tooltip has passing/in-scope checks and the whole split, and it "
+        "links to its cases in the table below; — marks a cell with no case in scope.</p>",
+        f'<div class="wide">{_table(heads, rows, "matrix heat", numeric=range(1, len(points) + 1))}</div>',
         "<p>By lane and hook mode:</p>",
         _table(("lane", "hook mode", "failing"), by_lane, "matrix heat", numeric=(2,)),
     )
@@ -336,8 +361,10 @@ def _pairing(audit: Audit) -> str:
     return _section(
         "pairing",
         "RED/GREEN pairing",
-        f'<p><span id="controlled">{audit.controlled}</span> of {audit.count} cases are controlled: they fail on the red '
-        f"target {_code(run.red_target)} and pass on {_code(run.target)}. {audit.red_failing} fail on the red target.</p>",
+        f'<p><span id="controlled">{audit.controlled}</span> of {audit.count} cases are controlled: they '
+        "fail on the red "
+        f"target {_code(run.red_target)} and pass on {_code(run.target)}. {audit.red_failing} fail on the "
+        "red target.</p>",
         _table(("kind", "cases", "fail on red target", "controlled"), rows, numeric=(1, 2, 3)),
     )
 
@@ -462,7 +489,8 @@ def _browser(audit: Audit) -> str:
         '<label>group (a cause\'s links set it)<input id="f-group" readonly placeholder="all"></label>'
         '<label>search ids, reasons, diffs, ledger and facts<input type="search" id="f-q" autocomplete="off"></label>'
         '<button type="button" id="case-reset">clear filters</button></div>\n'
-        '<output id="case-count" for="f-verdict f-kind f-point f-lane f-hooks f-scenario f-like f-cause f-group f-q" aria-live="polite">'
+        '<output id="case-count" for="f-verdict f-kind f-point f-lane f-hooks f-scenario f-like f-cause '
+        'f-group f-q" aria-live="polite">'
         "</output>\n"
         '<table id="case-table"><thead><tr><th>verdict</th><th>case (click for its view)</th><th>ending</th>'
         '<th>red target</th><th>reason</th></tr></thead><tbody id="case-rows"></tbody></table>\n'

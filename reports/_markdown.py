@@ -103,7 +103,9 @@ def _totals(audit: Audit) -> Iterable[str]:
         yield "Requests ended: " + " · ".join(f"{count} {ending}" for ending, count in endings.items()) + "."
         yield ""
     if audit.accepted:
-        yield f"{len(audit.accepted)} failing cases are accepted by expectations (see below); they do not fail the gate."
+        yield (
+            f"{len(audit.accepted)} failing cases are accepted by expectations (see below); they do not fail the gate."
+        )
         yield ""
     for shortfall in audit.shortfalls:
         yield f"- **threshold not reached:** {_prose(shortfall)}"
@@ -164,7 +166,8 @@ def _defects(audit: Audit) -> Iterable[str]:
         return
     alive = [row.name for row in audit.defects if not row.kills]
     yield (
-        f"{len(audit.defects) - len(alive)} of {len(audit.defects)} reference defects are killed: a case kills one when "
+        f"{len(audit.defects) - len(alive)} of {len(audit.defects)} reference defects are killed: a case "
+        "kills one when "
         "the defect lets it survive or falsely rejects it while `reference:guarded` passes it."
     )
     yield ""
@@ -190,22 +193,32 @@ def _likely(audit: Audit) -> Iterable[str]:
     yield (
         "Each failing case's signature (mutation kind, delivery, boundary, lane, hook mode, verdict, how the request "
         "ended and was settled) matched against the kill signatures of the reference defects, each the guarded design "
-        "with one flaw: a host that fails like one fails where and how that flaw fails, so look there first. A likeness, "
+        "with one flaw: a host that fails like one fails where and how that flaw fails, so look there "
+        "first. A likeness, "
         "not a proof; defects whose cases cannot be told apart are named together (or …), and every failing case is "
         "still in its cause below."
     )
     yield ""
     rows = [
-        (_code(like.defect) + "".join(f" (or {_code(name)})" for name in like.alike), _prose(like.flaw), f"{like.count:,}", f"{like.shown:.0%}", _code(like.representative.id),
-         _command(audit.reproduce(like.representative)))
+        (
+            _code(like.defect) + "".join(f" (or {_code(name)})" for name in like.alike),
+            _prose(like.flaw),
+            f"{like.count:,}",
+            f"{like.shown:.0%}",
+            _code(like.representative.id),
+            _command(audit.reproduce(like.representative)),
+        )
         for like in diagnosis.likely
-    ]  # fmt: skip
+    ]
     yield from _table(
         ("fails like", "its flaw", "cases", "its signatures where the run fails", "e.g.", "reproduce"), rows
     )
     if diagnosis.unexplained:
         unexplained = diagnosis.unexplained_causes
-        yield f"{len(diagnosis.unexplained):,} failing cases fail like no reference defect, in {len(unexplained)} causes; the largest:"
+        yield (
+            f"{len(diagnosis.unexplained):,} failing cases fail like no reference defect, in "
+            f"{len(unexplained)} causes; the largest:"
+        )
         yield ""
         yield from (
             f"- `{cause.verdict}` × {cause.count}: {_reason(cause.reason)}" for cause in unexplained[:MAX_EXAMPLES]

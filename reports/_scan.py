@@ -83,7 +83,8 @@ class ScanReport:
         if self.dispatches or not self.dispatch_names or self.files == len(self.failures):
             return ()
         return (
-            f"no dispatch seam recognised: no call in the scanned files matches a configured dispatch name ({', '.join(self.dispatch_names)}); "
+            "no dispatch seam recognised: no call in the scanned files matches a configured dispatch "
+            f"name ({', '.join(self.dispatch_names)}); "
             "if the code sends requests under another name, list it in [tool.toolsurface.scan].dispatch",
         )
 

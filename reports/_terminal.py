@@ -126,7 +126,8 @@ class RunSummary:
             return []
         parts: list[RenderableType] = [
             Text(
-                "likely flaws (the reference defects these failures look like; see the causes below for why each failed):"
+                "likely flaws (the reference defects these failures look like; see the causes below for "
+                "why each failed):"
             )
         ]
         for likeness in diagnosis.likely[:MAX_LIKELY]:
@@ -140,14 +141,16 @@ class RunSummary:
             rest = diagnosis.likely[MAX_LIKELY:]
             parts.append(
                 Text(
-                    f"  … and {len(rest)} more likely flaws ({sum(like.count for like in rest):,} cases): the audit lists them"
+                    f"  … and {len(rest)} more likely flaws ({sum(like.count for like in rest):,} cases): "
+                    "the audit lists them"
                 )
             )
         if diagnosis.unexplained:
             unexplained = len(diagnosis.unexplained)
             parts.append(
                 Text(
-                    f"  {unexplained:,} failing cases fail like no reference defect, in {len(diagnosis.unexplained_causes)} causes"
+                    f"  {unexplained:,} failing cases fail like no reference defect, in "
+                    f"{len(diagnosis.unexplained_causes)} causes"
                 )
             )
         return parts
@@ -179,7 +182,8 @@ class RunSummary:
             cases = sum(cause.count for cause in rest)
             parts.append(
                 Text(
-                    f"… and {len(rest)} more causes ({cases} cases): the audit lists them, {printable(self.results_path)} has every case"
+                    f"… and {len(rest)} more causes ({cases} cases): the audit lists them, "
+                    f"{printable(self.results_path)} has every case"
                 )
             )
         return parts

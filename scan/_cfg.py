@@ -276,7 +276,7 @@ class _Builder:
         ends = self.run(block(statement.body), frontier, body_exits)
         if statement.orelse is not None:
             ends = self.run(block(statement.orelse.body), ends, guarded)
-        for clause, unit in zip(clauses, handlers):
+        for clause, unit in zip(clauses, handlers, strict=True):
             ends += self.run(block(clause.body), [unit], guarded)
         return ends if final is None else self.run(block(final.body), ends, exits)
 

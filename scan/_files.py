@@ -59,7 +59,8 @@ def python_files(paths: Iterable[Path | str]) -> list[Found]:
                 if _is_source(path)
                 else FileFailed(
                     str(path),
-                    f"{path}: not Python source (expected a .py or .pyi file, or a script that starts with a python #! line)",
+                    f"{path}: not Python source (expected a .py or .pyi file, or a script that starts "
+                    "with a python #! line)",
                 )
             )
         else:

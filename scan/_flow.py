@@ -76,7 +76,7 @@ def unpreceded(
     the order their units were built. A call on the target's own line does not precede it."""
     found, reached = _reached_without(tree, statements, before, guard)
     seen: set[int] = set()  # a `finally:` has a copy per way out: its targets are yielded once
-    for unit, reachable in zip(found.units, reached):
+    for unit, reachable in zip(found.units, reached, strict=True):
         if reachable and unit.code is not None:
             for node in target(unit.code):
                 if id(node) not in seen:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import functools
+import itertools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -347,11 +348,26 @@ def outline(module: ast.Module, lines: list[str]) -> Outline:
         called = facts.called | {imported[name] for name in facts.called & imported.keys()}
         units.append(
             Unit(
-                function, owner, text, source, start, end, frozenset(facts.kinds), frozenset(facts.uses), frozenset(called),
-                frozenset(facts.methods), frozenset(facts.written), frozenset(facts.assigned), frozenset(facts.compared),
-                facts.subscripts, frozenset(facts.gives), facts.constructs, facts.calls_result, frozenset(facts.raised),
+                function,
+                owner,
+                text,
+                source,
+                start,
+                end,
+                frozenset(facts.kinds),
+                frozenset(facts.uses),
+                frozenset(called),
+                frozenset(facts.methods),
+                frozenset(facts.written),
+                frozenset(facts.assigned),
+                frozenset(facts.compared),
+                facts.subscripts,
+                frozenset(facts.gives),
+                facts.constructs,
+                facts.calls_result,
+                frozenset(facts.raised),
             )
-        )  # fmt: skip
+        )
     handed = {callee: frozenset(names) for callee, names in beside.handed.items()}
     for _, _, facts in read:
         for callee, names in facts.handed.items():
@@ -404,7 +420,7 @@ def outline(module: ast.Module, lines: list[str]) -> Outline:
 def _shared_lines(statements: list[ast.stmt]) -> set[int]:
     """The lines on which two statements of the module meet (`a = 1; b = 2`): neither can be blanked alone."""
     shared: set[int] = set()
-    for before, after in zip(statements, statements[1:]):
+    for before, after in itertools.pairwise(statements):
         if after.lineno == before.end_lineno:
             shared.update({before.lineno, after.lineno})
     return shared
@@ -426,7 +442,8 @@ class _Facts:
 
     Its words are the code's own: names, attributes, parameters and strings that are one
     identifier (a key), not its comments, docstrings or messages, where framework code says
-    "parameters" or "expected" a hundred times without holding either. A name in an annotation is a word but not a use: it names a type.
+    "parameters" or "expected" a hundred times without holding either. A name in an annotation is a word but not a use:
+    it names a type.
     """
 
     def __init__(self, *roots: ast.AST) -> None:
@@ -547,9 +564,7 @@ class _Facts:
 
 def _targets(node: ast.AST) -> list[ast.expr]:
     """What an assignment, augmented assignment or `del` writes, tuples unpacked."""
-    if isinstance(node, ast.Assign):
-        roots = list(node.targets)
-    elif isinstance(node, ast.Delete):
+    if isinstance(node, ast.Assign | ast.Delete):
         roots = list(node.targets)
     elif isinstance(node, ast.AnnAssign | ast.AugAssign):
         roots = [node.target]
@@ -602,7 +617,7 @@ def _bindings(nodes: list[ast.AST], attributes_only: bool) -> Iterator[tuple[str
             targets = [
                 t
                 for t in _targets(node)
-                if isinstance(t, ast.Attribute) or isinstance(t, ast.Name) and not attributes_only
+                if isinstance(t, ast.Attribute) or (isinstance(t, ast.Name) and not attributes_only)
             ]
             if targets:
                 value = _Facts(node.value)

@@ -12,8 +12,9 @@ posts the tools to the provider.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 _Preset = Mapping[str, tuple[str, ...]]
 

@@ -159,7 +159,7 @@ def named(name: str, configured: Iterable[str]) -> bool:
 def _ends_with(parts: list[str], want: list[str]) -> bool:
     if len(parts) < len(want) or parts[-1] != want[-1]:
         return False
-    owners = zip(parts[-len(want) : -1], want[:-1])
+    owners = zip(parts[-len(want) : -1], want[:-1], strict=True)
     return all(part == wanted or part.lstrip("_") == wanted for part, wanted in owners)
 
 

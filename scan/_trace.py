@@ -374,7 +374,7 @@ class Trace:
         # A tool's field named like a schema (`td.parameters_json_schema`) is its schema; elsewhere
         # such names are as often schema objects of a library's own (`ctx.deps.output_schema`).
         named_schema = key is not None and (
-            key in self.config.schema_keys or owner.tooling and is_schema_name(key, self.config)
+            key in self.config.schema_keys or (owner.tooling and is_schema_name(key, self.config))
         )
         if key is None or owner.schema or named_schema:
             return part(owner, schema=named_schema)

@@ -11,6 +11,7 @@ time limit has its worker killed from outside; either way a fresh worker takes t
 
 from __future__ import annotations
 
+import contextlib
 import faulthandler
 import gc
 import itertools
@@ -75,10 +76,8 @@ class _Worker:
 
     def give(self, task: Task) -> None:
         self.task, self.started = task, time.monotonic()
-        try:
+        with contextlib.suppress(OSError):  # it died before it read: its sentinel reports that, for this task
             self.connection.send(task)
-        except OSError:  # it died before it read: its sentinel reports that, for this task
-            pass
 
     def stop(self) -> None:
         if self.process.is_alive():
@@ -140,7 +139,8 @@ def _outcome(worker: _Worker, ready: Collection[object], limit: float) -> FileRe
         worker.process.join()
         return FileFailed(
             task.path,
-            f"{task.path}: took more than {limit:g} s to parse and analyse; stopped (time_limit in [tool.toolsurface.scan], or --time-limit)",
+            f"{task.path}: took more than {limit:g} s to parse and analyse; stopped (time_limit in "
+            "[tool.toolsurface.scan], or --time-limit)",
         )
     return None
 

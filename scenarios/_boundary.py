@@ -60,7 +60,8 @@ class Boundary:
         if self.point not in _RANK and not _OWN_POINT.match(self.point):
             raise ValueError(
                 f"{self.point!r} is not an injection point: expected one of {', '.join(POINTS)}, or a name of the "
-                "host's own of 1 to 64 characters with no '/', '@', '*', '?', '[', ']', whitespace or control characters"
+                "host's own of 1 to 64 characters with no '/', '@', '*', '?', '[', ']', whitespace or "
+                "control characters"
             )
 
     @classmethod

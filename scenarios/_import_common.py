@@ -65,7 +65,8 @@ def kept_out_notes(kept_out: Iterable[KeptOut]) -> list[str]:
     for (kind, why), labels in groups.items():
         many = len(labels) > 1
         lines.append(
-            f"kept out of the contract: {len(labels)} {kind}{'s' if many else ''}: {', '.join(labels)} ({'each ' if many else ''}{why})"
+            f"kept out of the contract: {len(labels)} {kind}{'s' if many else ''}: {', '.join(labels)} "
+            f"({'each ' if many else ''}{why})"
         )
     return lines
 

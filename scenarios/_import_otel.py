@@ -135,7 +135,8 @@ def _read_span(source: str, span: dict[str, Any], path: str) -> ModelCall | str 
     if bare:
         many = "s" if len(bare) > 1 else ""
         gaps.append(
-            f"{named}: {len(bare)} tool{many} without recorded parameters ({', '.join(map(shown, bare))}): recorded as taking none"
+            f"{named}: {len(bare)} tool{many} without recorded parameters "
+            f"({', '.join(map(shown, bare))}): recorded as taking none"
         )
     if not messages:
         lacks = "gen_ai.prompt.*" if legacy else "gen_ai.input.messages"

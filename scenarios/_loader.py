@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import itertools
 import json
 import re
 import zlib
@@ -242,7 +243,7 @@ def _order_problems(where: str, kinds: list[StageKind], first_call: bool = False
     """The recorded stage kinds run in pipeline order (a host's own stages may come anywhere among
     them); with `first_call`, the first model call's stages end in 'seal' unless the host's own do."""
     recorded = [(index, kind) for index, kind in enumerate(kinds) if kind is not StageKind.OWN]
-    for (_, before), (index, after) in zip(recorded, recorded[1:]):
+    for (_, before), (index, after) in itertools.pairwise(recorded):
         if _STAGE_ORDER[after] <= _STAGE_ORDER[before]:
             order = f" (order: {', '.join(kind.value for kind in RECORDED_KINDS)})" if first_call else ""
             yield f"{where}[{index}].stage", f"{after.value!r} cannot follow {before.value!r}{order}"

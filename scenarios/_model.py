@@ -89,9 +89,15 @@ _OWN_POINT = re.compile(OWN_POINT_PATTERN)
 def own_point_problem(name: str) -> str | None:
     """Why `name` cannot name a boundary of a host's own, or None when it can."""
     if name in POINTS:
-        return f"{name!r} is the point of a recorded {_KIND_BEFORE[Point(name)].value!r} stage: a stage of the host's own names a boundary of its own"
+        return (
+            f"{name!r} is the point of a recorded {_KIND_BEFORE[Point(name)].value!r} stage: a stage of the "
+            "host's own names a boundary of its own"
+        )
     if not _OWN_POINT.match(name):
-        return f"{name!r} must be 1 to 64 characters with no '/', '@', '*', '?', '[', ']', whitespace or control characters (it becomes part of case ids)"
+        return (
+            f"{name!r} must be 1 to 64 characters with no '/', '@', '*', '?', '[', ']', whitespace or control "
+            "characters (it becomes part of case ids)"
+        )
     return None
 
 

@@ -259,7 +259,8 @@ def test_a_malformed_scenario_is_one_line_and_exit_2(tmp_path):
         (["--target", "reference:nope"], "error: --target 'reference:nope': no such reference target"),
         (
             ["--red-target", "nope"],
-            "error: --red-target 'nope': expected 'reference:<name>', 'package.module:factory' or '<framework>:package.module:factory'",
+            "error: --red-target 'nope': expected 'reference:<name>', 'package.module:factory' or "
+            "'<framework>:package.module:factory'",
         ),
         (["--select", "nothing/*"], "error: --select 'nothing/*' matched none of the"),
         (["--format", "md,pdf"], "error: --format 'pdf' is not a report format (known: md, html, junit, json)"),
@@ -484,7 +485,8 @@ def test_scan_names_a_path_that_is_not_python_and_checks_its_time_limit(tmp_path
     refused = toolsurface("scan", str(tmp_path), "--config", str(config))
     assert (refused.returncode, refused.stderr) == (
         2,
-        f"error: {config}:[tool.toolsurface.scan].time_limit: expected a positive number of seconds, at most 86400 (a day), got -1\n",
+        f"error: {config}:[tool.toolsurface.scan].time_limit: expected a positive number of seconds, at "
+        "most 86400 (a day), got -1\n",
     )
 
 
@@ -583,7 +585,8 @@ def test_a_logged_body_with_provider_tools_imports_its_function_tools_and_says_w
     wrong = toolsurface("import", "anthropic", str(log))
     assert wrong.returncode == 2 and wrong.stdout == ""
     assert wrong.stderr == (
-        f"error: {log}:$.tools[0].type: this is an OpenAI Responses body ('web_search_preview' is an OpenAI built-in tool); "
+        f"error: {log}:$.tools[0].type: this is an OpenAI Responses body ('web_search_preview' is an "
+        "OpenAI built-in tool); "
         "import it with `toolsurface import openai`\n"
     )
 
@@ -631,7 +634,8 @@ def test_an_otel_span_export_imports_one_scenario_per_model_call_and_they_run_cl
     assert done.returncode == 0, done.stderr
     assert done.stdout == "" and done.stderr.splitlines() == [
         f"span {ids['chat bare']} (chat bare) has no gen_ai.tool.definitions: skipped",
-        f"span {ids['chat gpt-4o']} (chat gpt-4o): kept out of the contract: 1 built-in tool: web_search_preview (a provider tool the host does not admit)",
+        f"span {ids['chat gpt-4o']} (chat gpt-4o): kept out of the contract: 1 built-in tool: "
+        "web_search_preview (a provider tool the host does not admit)",
         f"wrote 2 scenarios to {out}",
     ]
     expected = {f"traces-{ids['chat gpt-4o']}", f"traces-{ids['chat again']}"}
@@ -818,7 +822,8 @@ def test_a_target_with_boundaries_of_its_own_is_paired_with_no_red_target_unless
     assert unpaired.returncode == 0, unpaired.stderr
     said = [line for line in unpaired.stderr.splitlines() if line.startswith("no red target")]
     assert said == [
-        f"no red target: {LANGCHAIN_AGENT} offers boundaries of its own, which no reference target offers, so its cases are not "
+        f"no red target: {LANGCHAIN_AGENT} offers boundaries of its own, which no reference target "
+        "offers, so its cases are not "
         "paired (--red-target pairs them)"
     ]
     assert results(tmp_path / "unpaired").run.red_target is None

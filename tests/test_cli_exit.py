@@ -150,7 +150,7 @@ def test_a_write_that_fails_while_streaming_results_is_one_line_and_leaves_nothi
 def test_a_report_that_cannot_be_written_publishes_nothing_of_the_run_and_keeps_nothing_it_replaces(tmp_path):
     out = tmp_path / "out"
     assert toolsurface("run", *SELECT, *ALL_FORMATS, "--out", str(out)).returncode == 0
-    assert OUTPUTS <= {p.name for p in out.iterdir()}
+    assert {p.name for p in out.iterdir()} >= OUTPUTS
     (out / "notes.txt").write_text("not ours")
     # results.json fits under the limit, the HTML report does not.
     done = limited(16_000, "run", *ONE_CASE, *ALL_FORMATS, "--out", str(out), cwd=tmp_path)
@@ -277,7 +277,8 @@ def plant_fault(name, args, cwd, debug=False):
 
 
 INTERNAL_ERROR = (
-    f"internal error: ValueError: planted fault (a bug in toolsurface {version()}: please report it with the command you ran; "
+    f"internal error: ValueError: planted fault (a bug in toolsurface {version()}: please report it with "
+    "the command you ran; "
     "TOOLSURFACE_DEBUG=1 shows the traceback)"
 )
 
@@ -341,7 +342,8 @@ def test_an_out_folder_reached_through_a_symbolic_link_is_refused_unless_asked_f
     done = toolsurface("run", *ONE_CASE, cwd=tmp_path)
     assert done.returncode == 2
     assert problems(done.stderr) == [
-        f"error: --out toolsurface-report: is a symbolic link (to {elsewhere}); give --follow-symlinks to write through it"
+        f"error: --out toolsurface-report: is a symbolic link (to {elsewhere}); give --follow-symlinks to "
+        "write through it"
     ]
     assert list(elsewhere.iterdir()) == []
     # A link to a folder on the way there is refused the same way.

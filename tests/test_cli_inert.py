@@ -159,8 +159,12 @@ def test_list_shows_ids_and_descriptions_inert_and_each_listed_id_reproduces_its
     ids = listed["cases"].stdout.splitlines()
     assert set(ids) == set(ids_of(where))
     shown = next(case_id for case_id in ids if "\\u202e" in case_id)  # given as one argument, as printed
-    again = subprocess.run([executable(), "reproduce", shown, "--target", "reference:legacy", "--scenarios", FOLDER], cwd=where,
-                           capture_output=True, text=True)  # fmt: skip
+    again = subprocess.run(
+        [executable(), "reproduce", shown, "--target", "reference:legacy", "--scenarios", FOLDER],
+        cwd=where,
+        capture_output=True,
+        text=True,
+    )
     assert again.returncode == 1 and again.stdout.splitlines()[0] == f"case     {shown}"
 
 

@@ -61,21 +61,24 @@ def test_a_signed_file_read_without_the_key_is_read_and_said_unverified(signed):
             ["report", "{signed}", "--require-signature"],
             None,
             None,
-            "signed, but TOOLSURFACE_SIGNING_KEY is not set to verify it, and --require-signature demands a verified signature: "
+            "signed, but TOOLSURFACE_SIGNING_KEY is not set to verify it, and --require-signature "
+            "demands a verified signature: "
             "set it to the key the file was signed with",
         ),
         (
             ["merge", "{unsigned}", "--out", "{out}"],
             None,
             "1",
-            "not signed, and TOOLSURFACE_REQUIRE_SIGNATURE=1 demands a verified signature: write it with TOOLSURFACE_SIGNING_KEY set, "
+            "not signed, and TOOLSURFACE_REQUIRE_SIGNATURE=1 demands a verified signature: write it with "
+            "TOOLSURFACE_SIGNING_KEY set, "
             "and set the same key to read it",
         ),
         (
             ["merge", "{unsigned}", "--out", "{out}"],
             KEY,
             None,
-            "not signed, but TOOLSURFACE_SIGNING_KEY is set: its signature was stripped, or it was written without the key; "
+            "not signed, but TOOLSURFACE_SIGNING_KEY is set: its signature was stripped, or it was "
+            "written without the key; "
             "write it again with the key set",
         ),
         (["report", "{signed}"], "another key", None, MISMATCH),

@@ -62,7 +62,8 @@ def test_a_family_that_fails_names_the_spec_and_its_entry_point(site):
     with pytest.raises(TargetError) as raised:
         load_target("acme:stock")
     assert str(raised.value) == (
-        "'acme:stock': entry point toolsurface.targets:acme = 'acme_pack:FAMILY' (acme-pack) raised OSError: no licence server"
+        "'acme:stock': entry point toolsurface.targets:acme = 'acme_pack:FAMILY' (acme-pack) raised "
+        "OSError: no licence server"
     )
     assert raised.value.option == "target"
 
@@ -153,6 +154,6 @@ def test_help_imports_no_pack(site, monkeypatch):
     assert scanned.returncode == 2 and scanned.stderr.count("\n") == 1
     assert "entry point toolsurface.rules:acme = 'acme_broken:RULES' (acme-pack): cannot load it" in scanned.stderr
     assert (
-        "entry point toolsurface.targets:acme = 'acme_broken:FAMILY' (acme-pack): cannot load it: RuntimeError: imported"
-        in broken.stderr
+        "entry point toolsurface.targets:acme = 'acme_broken:FAMILY' (acme-pack): cannot load it: "
+        "RuntimeError: imported" in broken.stderr
     )

@@ -116,28 +116,90 @@ def test_the_crashes_the_issue_names_end_with_one_line_naming_their_input(folder
 #: What the fuzz found, each once an internal error, a traceback-free but many-line exit 2, or worse:
 #: the command line, the files changed from the seeds, and how the one line names the input.
 FOUND = {
-    "a pyproject whose tool table is a string": (("run", "--config", CONFIG_FILE), {CONFIG_FILE: b'tool = "toolsurface"\n'}, "[tool]: expected a table, found str"),
-    "a scan table that is a number": (("scan", GUARD_FILE, "--config", CONFIG_FILE), {CONFIG_FILE: b"[tool.toolsurface]\nscan = 1\n"}, "[tool.toolsurface.scan]: expected a table"),
-    "TOML arrays nested 3000 deep": (("run", "--config", CONFIG_FILE), {CONFIG_FILE: b"[tool.toolsurface]\nselect = " + b"[" * 3000 + b"]" * 3000}, "nested too deeply"),
-    "TOML tables nested 3000 deep by one dotted key": (("scan", GUARD_FILE, "--config", CONFIG_FILE), {CONFIG_FILE: b"[tool.toolsurface.scan]\n" + b".".join([b"a"] * 3000) + b" = 1"}, "nested more than 100 levels deep"),
-    "a TOML integer of 5000 digits": (("run", "--expectations", EXPECTATIONS_FILE), {EXPECTATIONS_FILE: b"a = 1" + b"0" * 5000}, "an integer too long to read"),
-    "a TOML integer of 16000 bits": (("run", "--config", CONFIG_FILE), {CONFIG_FILE: b"[tool.toolsurface]\nseed = 0x" + b"f" * 4000}, "an integer of 16000 bits"),
-    "an --out that is not UTF-8, printed to a strict UTF-8 stdout": (("merge", *SHARD_FILES, "--out", "\udcff"), {}, None),
-    "a scan time limit past what a clock holds": (("scan", GUARD_FILE, "--time-limit", "1e9"), {}, "--time-limit 1000000000.0 must be"),
-    "a scenario path longer than a file name may be": (("list", "cases", "--scenarios", "a" * 300), {}, ": cannot read: File name too long"),
+    "a pyproject whose tool table is a string": (
+        ("run", "--config", CONFIG_FILE),
+        {CONFIG_FILE: b'tool = "toolsurface"\n'},
+        "[tool]: expected a table, found str",
+    ),
+    "a scan table that is a number": (
+        ("scan", GUARD_FILE, "--config", CONFIG_FILE),
+        {CONFIG_FILE: b"[tool.toolsurface]\nscan = 1\n"},
+        "[tool.toolsurface.scan]: expected a table",
+    ),
+    "TOML arrays nested 3000 deep": (
+        ("run", "--config", CONFIG_FILE),
+        {CONFIG_FILE: b"[tool.toolsurface]\nselect = " + b"[" * 3000 + b"]" * 3000},
+        "nested too deeply",
+    ),
+    "TOML tables nested 3000 deep by one dotted key": (
+        ("scan", GUARD_FILE, "--config", CONFIG_FILE),
+        {CONFIG_FILE: b"[tool.toolsurface.scan]\n" + b".".join([b"a"] * 3000) + b" = 1"},
+        "nested more than 100 levels deep",
+    ),
+    "a TOML integer of 5000 digits": (
+        ("run", "--expectations", EXPECTATIONS_FILE),
+        {EXPECTATIONS_FILE: b"a = 1" + b"0" * 5000},
+        "an integer too long to read",
+    ),
+    "a TOML integer of 16000 bits": (
+        ("run", "--config", CONFIG_FILE),
+        {CONFIG_FILE: b"[tool.toolsurface]\nseed = 0x" + b"f" * 4000},
+        "an integer of 16000 bits",
+    ),
+    "an --out that is not UTF-8, printed to a strict UTF-8 stdout": (
+        ("merge", *SHARD_FILES, "--out", "\udcff"),
+        {},
+        None,
+    ),
+    "a scan time limit past what a clock holds": (
+        ("scan", GUARD_FILE, "--time-limit", "1e9"),
+        {},
+        "--time-limit 1000000000.0 must be",
+    ),
+    "a scenario path longer than a file name may be": (
+        ("list", "cases", "--scenarios", "a" * 300),
+        {},
+        ": cannot read: File name too long",
+    ),
     "a path with a newline, once two lines": (("report", "new\nline"), {}, "error: new\\nline: cannot read"),
-    "an import whose notes came before its failed write": (("import", "openai", LOG_FILE, "--output", "missing/x"), {}, "--output missing/x: cannot write there"),
-    "a shard count past 64 bits, which results.json cannot hold": ((*RUN, "--shard", "1/" + "9" * 30), {}, "--shard '1/999"),
+    "an import whose notes came before its failed write": (
+        ("import", "openai", LOG_FILE, "--output", "missing/x"),
+        {},
+        "--output missing/x: cannot write there",
+    ),
+    "a shard count past 64 bits, which results.json cannot hold": (
+        (*RUN, "--shard", "1/" + "9" * 30),
+        {},
+        "--shard '1/999",
+    ),
     "a shard of digits int() refuses": ((*RUN, "--shard", "²/³"), {}, "--shard '²/³' must look like K/N"),
     "a target that crashes while it is recorded, once named by no input": (
-        ("record", "--scenarios", "s.json", "--target", "tests.fixtures.user_targets:Crashing"), {},
-        "--target 'tests.fixtures.user_targets:Crashing': recording web-read-child-single-tool: the target crashed: RuntimeError",
+        ("record", "--scenarios", "s.json", "--target", "tests.fixtures.user_targets:Crashing"),
+        {},
+        "--target 'tests.fixtures.user_targets:Crashing': recording web-read-child-single-tool: the "
+        "target crashed: RuntimeError",
     ),
-    "a flag typer refuses, once typer's usage block of four lines": (("run", "--jobs", "x"), {}, "error: Invalid value for '--jobs'"),
-    "an --out too long to look up, once a crash looking for symbolic links": (("merge", *SHARD_FILES, "--out", "a" * 300), {}, "cannot write there"),
-    "a reproduce path too long to look up, once a crash reading it as printed": (("reproduce", CASE, "--scenarios", "a" * 300), {}, "File name too long"),
-    "one shard of two, once refused naming no input": (("merge", "--out", "merged", SHARD_FILES[0]), {}, ":$.run.shard: shard 2/2 missing"),
-}  # fmt: skip
+    "a flag typer refuses, once typer's usage block of four lines": (
+        ("run", "--jobs", "x"),
+        {},
+        "error: Invalid value for '--jobs'",
+    ),
+    "an --out too long to look up, once a crash looking for symbolic links": (
+        ("merge", *SHARD_FILES, "--out", "a" * 300),
+        {},
+        "cannot write there",
+    ),
+    "a reproduce path too long to look up, once a crash reading it as printed": (
+        ("reproduce", CASE, "--scenarios", "a" * 300),
+        {},
+        "File name too long",
+    ),
+    "one shard of two, once refused naming no input": (
+        ("merge", "--out", "merged", SHARD_FILES[0]),
+        {},
+        ":$.run.shard: shard 2/2 missing",
+    ),
+}
 
 
 @pytest.mark.parametrize(("args", "files", "problem"), FOUND.values(), ids=FOUND.keys())

@@ -10,9 +10,15 @@ import toolsurface
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDERS = ("contract", "common", "guard", "scenarios", "mutators", "harness", "scan", "reports", "cli", "examples")
-SOURCES = sorted(
-    path for folder in (*FOLDERS, "tests") for path in (ROOT / folder).rglob("*.py") if "__pycache__" not in path.parts
-) + [ROOT / "__init__.py"]
+SOURCES = [
+    *sorted(
+        path
+        for folder in (*FOLDERS, "tests")
+        for path in (ROOT / folder).rglob("*.py")
+        if "__pycache__" not in path.parts
+    ),
+    ROOT / "__init__.py",
+]
 
 
 def _bare_imports(path: Path) -> list[str]:

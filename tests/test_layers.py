@@ -177,7 +177,9 @@ def test_the_walk_sees_relative_function_local_and_type_checking_imports(tmp_pat
             "__init__.py": "",
             "contract/__init__.py": "",
             "contract/_guard.py": "def late():\n    from ..harness import _api\n",
-            "common/__init__.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from toolsurface.cli import _app\n",
+            "common/__init__.py": (
+                "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from toolsurface.cli import _app\n"
+            ),
             "harness/__init__.py": "",
             "harness/_api.py": "from ..contract import _guard\n",
             "cli/__init__.py": "",

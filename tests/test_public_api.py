@@ -1,4 +1,5 @@
-"""The public API is small, loads lazily, and each name is what it says; the registries behind the engine are complete."""
+"""The public API is small, loads lazily, and each name is what it says; the registries behind the engine are
+complete."""
 
 import ast
 import importlib
@@ -8,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 import toolsurface
 from toolsurface.contract import GuardedRequest, SurfaceGuard
 from toolsurface.harness._reference import DEFECTS, REFERENCE_TARGETS, GuardedPipeline
@@ -16,13 +19,53 @@ from toolsurface.harness._reference._legacy import LegacyPipeline
 
 #: The promise: what hosts, guards and property tests may import from `toolsurface`.
 PUBLIC = {
-    "Target", "Ports", "Gateway", "Dispatch", "Ledger", "Reservation", "Settlement", "LedgerRefused", "OwnerFacts",
-    "Publications", "ToolFormat", "FORMATS", "Snapshot", "capture", "snapshot_of", "RequestRefused", "SurfaceRefused",
-    "SummaryRefused", "CapacityExceeded", "Scenario", "ToolDescriptor", "Message", "Contract", "Lane", "OwnerFact",
-    "hidden_by", "Binding", "WebTools", "Must", "MutatedRequest", "tool_descriptors", "surfaces", "scenarios_for", "owner_facts",
-    "edit_sequences", "mutated_requests", "McpCatalogue", "ToolsPage", "Stage", "StageKind", "Point", "RequestOutcome",
-    "compress", "FactKind", "Ruling", "rulings",
-}  # fmt: skip
+    "Target",
+    "Ports",
+    "Gateway",
+    "Dispatch",
+    "Ledger",
+    "Reservation",
+    "Settlement",
+    "LedgerRefused",
+    "OwnerFacts",
+    "Publications",
+    "ToolFormat",
+    "FORMATS",
+    "Snapshot",
+    "capture",
+    "snapshot_of",
+    "RequestRefused",
+    "SurfaceRefused",
+    "SummaryRefused",
+    "CapacityExceeded",
+    "Scenario",
+    "ToolDescriptor",
+    "Message",
+    "Contract",
+    "Lane",
+    "OwnerFact",
+    "hidden_by",
+    "Binding",
+    "WebTools",
+    "Must",
+    "MutatedRequest",
+    "tool_descriptors",
+    "surfaces",
+    "scenarios_for",
+    "owner_facts",
+    "edit_sequences",
+    "mutated_requests",
+    "McpCatalogue",
+    "ToolsPage",
+    "Stage",
+    "StageKind",
+    "Point",
+    "RequestOutcome",
+    "compress",
+    "FactKind",
+    "Ruling",
+    "rulings",
+}
 
 
 def test_the_public_api_is_exactly_the_promised_names():
@@ -38,16 +81,15 @@ def test_type_checkers_see_the_same_names_from_the_same_homes():
 
 
 def test_an_unknown_name_is_an_attribute_error():
-    try:
-        toolsurface.Runner
-    except AttributeError as error:
-        assert "has no attribute 'Runner'" in str(error)
-    else:
-        raise AssertionError("toolsurface.Runner is not public")
+    with pytest.raises(AttributeError, match="has no attribute 'Runner'"):
+        _ = toolsurface.Runner
 
 
 def test_importing_the_package_loads_nothing_else():
-    code = "import sys, toolsurface; print(sorted(m for m in sys.modules if m.startswith(('toolsurface.', 'hypothesis', 'libcst', 'jsonschema'))))"
+    code = (
+        "import sys, toolsurface; print(sorted(m for m in sys.modules if m.startswith(('toolsurface.', "
+        "'hypothesis', 'libcst', 'jsonschema'))))"
+    )
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout == "[]\n"
 
 

@@ -10,9 +10,9 @@ try:
     import httpx2
     import mcp
     import openai
-    from mcp import Client  # noqa: F401  (mcp 2's client; 1.x has none)
+    from mcp import Client
 except ImportError as error:
     raise ImportError(f"{_INSTALL} ({error})") from error
 if not (openai.__version__.startswith("3.") and anthropic.__version__.startswith("2.")):
     raise ImportError(f"{_INSTALL} (found openai {openai.__version__}, anthropic {anthropic.__version__})")
-del anthropic, httpx2, mcp, openai
+del anthropic, httpx2, mcp, openai, Client

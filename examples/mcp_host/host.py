@@ -504,8 +504,9 @@ class McpHost:
             case "publication":
                 body = self.services.publications.get(turn.publication) if turn.publication else None
                 if body is not None:
-                    request.messages = request.messages + [
-                        {"role": "system", "content": f"Current publication:\n{body}"}
+                    request.messages = [
+                        *request.messages,
+                        {"role": "system", "content": f"Current publication:\n{body}"},
                     ]
             case "async_prep":
                 await asyncio.sleep(0)  # the preparation is asynchronous: other work may run in between

@@ -20,28 +20,68 @@ class FrameworkTarget:
 
 
 _TARGETS = (
-    FrameworkTarget("pydantic-ai:stock", "toolsurface.harness._adapters.pydantic_ai:stock", "pydantic-ai",
-                    "a pydantic-ai Agent built from the contract and run offline, as the framework ships"),
-    FrameworkTarget("pydantic-ai:guarded", "toolsurface.harness._adapters.pydantic_ai:guarded", "pydantic-ai",
-                    "the same Agent with a guard in pydantic-ai's idiom: capability checkpoints and a final model wrapper"),
-    FrameworkTarget("langchain:stock", "toolsurface.harness._adapters.langchain:stock", "langchain",
-                    "a LangChain v1 create_agent with middleware, built from the contract and run offline, as the framework ships"),
-    FrameworkTarget("langchain:guarded", "toolsurface.harness._adapters.langchain:guarded", "langchain",
-                    "the same agent with a guard as LangChain middleware: an early checkpoint and a final wrap_model_call check"),
-    FrameworkTarget("openai-agents:stock", "toolsurface.harness._adapters.openai_agents:stock", "openai-agents",
-                    "an OpenAI Agents SDK Agent of FunctionTools, built from the contract and run offline, as the SDK ships"),
-    FrameworkTarget("openai-agents:guarded", "toolsurface.harness._adapters.openai_agents:guarded", "openai-agents",
-                    "the same agent with the public guard, toolsurface.guard.openai_agents: run hooks and a checked model"),
+    FrameworkTarget(
+        "pydantic-ai:stock",
+        "toolsurface.harness._adapters.pydantic_ai:stock",
+        "pydantic-ai",
+        "a pydantic-ai Agent built from the contract and run offline, as the framework ships",
+    ),
+    FrameworkTarget(
+        "pydantic-ai:guarded",
+        "toolsurface.harness._adapters.pydantic_ai:guarded",
+        "pydantic-ai",
+        "the same Agent with a guard in pydantic-ai's idiom: capability checkpoints and a final model wrapper",
+    ),
+    FrameworkTarget(
+        "langchain:stock",
+        "toolsurface.harness._adapters.langchain:stock",
+        "langchain",
+        "a LangChain v1 create_agent with middleware, built from the contract and run offline, as the framework ships",
+    ),
+    FrameworkTarget(
+        "langchain:guarded",
+        "toolsurface.harness._adapters.langchain:guarded",
+        "langchain",
+        "the same agent with a guard as LangChain middleware: an early checkpoint and a final wrap_model_call check",
+    ),
+    FrameworkTarget(
+        "openai-agents:stock",
+        "toolsurface.harness._adapters.openai_agents:stock",
+        "openai-agents",
+        "an OpenAI Agents SDK Agent of FunctionTools, built from the contract and run offline, as the SDK ships",
+    ),
+    FrameworkTarget(
+        "openai-agents:guarded",
+        "toolsurface.harness._adapters.openai_agents:guarded",
+        "openai-agents",
+        "the same agent with the public guard, toolsurface.guard.openai_agents: run hooks and a checked model",
+    ),
     # The example host is shipped (toolsurface.examples.mcp_host) so a plain install runs it by these names.
-    FrameworkTarget("mcp-host:guarded", "toolsurface.examples.mcp_host.adapter:guarded", "mcp-host",
-                    "the reference MCP host with its guard: MCP discovery, its own stages, sent through the OpenAI SDK"),
-    FrameworkTarget("mcp-host:unguarded", "toolsurface.examples.mcp_host.adapter:unguarded", "mcp-host",
-                    "the same host with its guard removed, sent through the OpenAI SDK"),
-    FrameworkTarget("mcp-host:guarded-anthropic", "toolsurface.examples.mcp_host.adapter:guarded_anthropic", "mcp-host",
-                    "the reference MCP host with its guard, sent through the Anthropic SDK"),
-    FrameworkTarget("mcp-host:unguarded-anthropic", "toolsurface.examples.mcp_host.adapter:unguarded_anthropic", "mcp-host",
-                    "the same host with its guard removed, sent through the Anthropic SDK"),
-)  # fmt: skip
+    FrameworkTarget(
+        "mcp-host:guarded",
+        "toolsurface.examples.mcp_host.adapter:guarded",
+        "mcp-host",
+        "the reference MCP host with its guard: MCP discovery, its own stages, sent through the OpenAI SDK",
+    ),
+    FrameworkTarget(
+        "mcp-host:unguarded",
+        "toolsurface.examples.mcp_host.adapter:unguarded",
+        "mcp-host",
+        "the same host with its guard removed, sent through the OpenAI SDK",
+    ),
+    FrameworkTarget(
+        "mcp-host:guarded-anthropic",
+        "toolsurface.examples.mcp_host.adapter:guarded_anthropic",
+        "mcp-host",
+        "the reference MCP host with its guard, sent through the Anthropic SDK",
+    ),
+    FrameworkTarget(
+        "mcp-host:unguarded-anthropic",
+        "toolsurface.examples.mcp_host.adapter:unguarded_anthropic",
+        "mcp-host",
+        "the same host with its guard removed, sent through the Anthropic SDK",
+    ),
+)
 
 #: Built-in spec names of the targets behind an extra.
 ADAPTER_TARGETS: dict[str, FrameworkTarget] = {target.spec: target for target in _TARGETS}

@@ -40,7 +40,8 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_.:-]+")
 
 @dataclass(slots=True)
 class AgentRun:
-    """The request a user's agent is running: what the harness's boundaries, tools and offline model reach it through."""
+    """The request a user's agent is running: what the harness's boundaries, tools and offline model
+    reach it through."""
 
     scenario: Scenario
     ports: Ports

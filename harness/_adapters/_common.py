@@ -18,6 +18,7 @@ from toolsurface.contract._canonical import Snapshot, snapshot_of
 from toolsurface.contract._formats import LOGICAL
 from toolsurface.contract._guard import GuardedRequest
 from toolsurface.contract._guard import SurfaceGuard as PublicGuard
+from toolsurface.contract._owner import Settlement
 from toolsurface.contract._refusals import CapacityExceeded, RequestRefused
 from toolsurface.scenarios import Scenario
 
@@ -25,7 +26,6 @@ from toolsurface.scenarios import Scenario
 #: The frameworks' tool objects built from a scenario keep no wire field (`strict`, MCP titles,
 #: annotations, output schemas), so nothing else is compared; a change to one is equivalent here.
 VIEWS = LOGICAL.only(())
-from toolsurface.contract._owner import Settlement  # noqa: E402
 
 
 class AgentTarget:

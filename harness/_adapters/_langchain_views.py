@@ -89,7 +89,7 @@ class Crossing:
     def __init__(self, tools: Sequence[BaseTool | dict[str, Any]], messages: Sequence[AnyMessage], point: str) -> None:
         self._original_messages = list(messages)
         self.tools = [tool_view(tool) for tool in tools]
-        self._tools = {id(view): (tool, dict(view)) for view, tool in zip(self.tools, tools)}
+        self._tools = {id(view): (tool, dict(view)) for view, tool in zip(self.tools, tools, strict=True)}
         self.messages: list[dict[str, Any]] = []
         #: Per view: the message it shows, and the messages without a view that followed it.
         self._shown: dict[int, tuple[AnyMessage, str, Any, list[AnyMessage]]] = {}
@@ -160,9 +160,8 @@ class Crossing:
                             }
                         ],
                     )
-                if (
-                    not out
-                    or out[-1] is not caller
+                if not out or (
+                    out[-1] is not caller
                     and not (isinstance(out[-1], ToolMessage) and self._callers.get(out[-1].tool_call_id) is caller)
                 ):
                     out.append(caller)

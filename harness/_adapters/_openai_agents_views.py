@@ -64,7 +64,7 @@ class Crossing:
         self._build = build
         self._original_items = list(items)
         self.tools = [tool_view(tool) for tool in tools]
-        self._tools = {id(view): (tool, dict(view)) for view, tool in zip(self.tools, tools)}
+        self._tools = {id(view): (tool, dict(view)) for view, tool in zip(self.tools, tools, strict=True)}
         self.messages: list[dict[str, Any]] = []
         self._shown: dict[int, _Shown] = {}
         self._calls: dict[str, dict[str, Any]] = {}

@@ -86,7 +86,9 @@ class _Group:
     def message(self) -> ModelMessage:
         if self.origin is None:
             return ModelResponse(parts=self.parts) if self.response else ModelRequest(parts=self.parts)
-        if len(self.parts) == len(self.origin.parts) and all(a is b for a, b in zip(self.parts, self.origin.parts)):
+        if len(self.parts) == len(self.origin.parts) and all(
+            a is b for a, b in zip(self.parts, self.origin.parts, strict=True)
+        ):
             return self.origin
         return _with_parts(self.origin, self.parts)
 
@@ -98,7 +100,7 @@ class Crossing:
         self._original_tools = list(tools)
         self._original_messages = list(messages)
         self.tools = [tool_view(tool) for tool in tools]
-        self._tools = {id(view): (tool, dict(view)) for view, tool in zip(self.tools, tools)}
+        self._tools = {id(view): (tool, dict(view)) for view, tool in zip(self.tools, tools, strict=True)}
         self.messages: list[dict[str, Any]] = []
         self._shown: dict[int, _Shown] = {}
         self._calls: dict[str, tuple[ToolCallPart, ModelMessage]] = {}

@@ -4,13 +4,15 @@
 LangChain's own idiom, an `AgentMiddleware`. Each recorded stage is one `wrap_model_call` step, and
 each offers its injection point with the framework's live objects:
 
-| stages | LangChain mechanism | live objects offered |
-| --- | --- | --- |
-| projection | `StructuredTool`s with a JSON-schema `args_schema`, narrowed by trusted owner facts in the first stage `wrap_model_call` | — |
-| recover, hook, revalidate | `awrap_model_call` middleware, in stage order, going on with `request.override(tools=…, messages=…)` | `request.tools`, `request.messages` |
-| context_fit, evidence, publication, async_prep | `awrap_model_call` middleware after them, as LangChain's own `ContextEditingMiddleware` edits a request's context | the same |
-| seal | the innermost stage middleware: records the request it hands on | the same |
-| dispatch | `GatewayModel`, a `BaseChatModel` whose `bind_tools` converts with `convert_to_openai_tool`, as provider integrations do | — |
+- projection: `StructuredTool`s with a JSON-schema `args_schema`, narrowed by trusted owner facts in the first stage
+  `wrap_model_call`; offered: nothing
+- recover, hook, revalidate: `awrap_model_call` middleware, in stage order, going on with `request.override(tools=…,
+  messages=…)`; offered: `request.tools`, `request.messages`
+- context_fit, evidence, publication, async_prep: `awrap_model_call` middleware after them, as LangChain's own
+  `ContextEditingMiddleware` edits a request's context; offered: the same
+- seal: the innermost stage middleware: records the request it hands on; offered: the same
+- dispatch: `GatewayModel`, a `BaseChatModel` whose `bind_tools` converts with `convert_to_openai_tool`, as provider
+  integrations do; offered: nothing
 
 A recording of several model calls runs on the agent's own loop: the offline model answers with the
 gateway's tool calls as an `AIMessage(tool_calls=…)` under the gateway's ids, the agent's `ToolNode`

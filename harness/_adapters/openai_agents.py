@@ -4,15 +4,17 @@
 idiom. Each recorded stage runs where the SDK runs that kind of work, in the reference order, and
 offers its injection point with the SDK's live objects:
 
-| stages | SDK mechanism | live objects offered |
-| --- | --- | --- |
-| projection | `FunctionTool`s from the descriptors, `is_enabled` by trusted owner facts | — |
-| recover, hook | `RunHooks.on_agent_start`, before the SDK collects the turn's tools | `agent.tools` (enabled ones), the run input |
-| revalidate | `is_enabled` narrows in `Agent.get_all_tools` (a rebuild re-projects `agent.tools` first); offered first in the input filter | the turn's tools, the model input |
-| context_fit, evidence, publication | `RunConfig.call_model_input_filter` | the turn's tools, `ModelInputData.input` |
-| async_prep | `RunHooks.on_llm_start` | the turn's tools, the input list the model gets |
-| seal | a `Model` wrapper around the model | what the model is about to get |
-| dispatch | an offline `Model`: reports what reached it to `ports.gateway`, answers with its reply's tool calls | — |
+- projection: `FunctionTool`s from the descriptors, `is_enabled` by trusted owner facts; offered: nothing
+- recover, hook: `RunHooks.on_agent_start`, before the SDK collects the turn's tools; offered: `agent.tools` (enabled
+  ones), the run input
+- revalidate: `is_enabled` narrows in `Agent.get_all_tools` (a rebuild re-projects `agent.tools` first); offered first
+  in the input filter; offered: the turn's tools, the model input
+- context_fit, evidence, publication: `RunConfig.call_model_input_filter`; offered: the turn's tools,
+  `ModelInputData.input`
+- async_prep: `RunHooks.on_llm_start`; offered: the turn's tools, the input list the model gets
+- seal: a `Model` wrapper around the model; offered: what the model is about to get
+- dispatch: an offline `Model`: reports what reached it to `ports.gateway`, answers with its reply's tool calls;
+  offered: —
 
 A recording of several model calls runs on the SDK's own turns (`max_turns` is the recording's
 model calls): the offline model answers with the gateway's tool calls as `function_call` items
@@ -257,7 +259,8 @@ class InputFilter:
         if request.ports.call == 1:
             items = list(request.input) if request.input_replaced else items
             # The turn's tools as `get_all_tools` gave them a moment ago: the same FunctionTool objects. (The SDK's
-            # own list may differ only by its name-collision pass; the model wrapper keeps it unless a stage here changed this one.)
+            # own list may differ only by its name-collision pass; the model wrapper keeps it unless a stage here
+            # changed this one.)
             request.tools = await enabled_tools(data.agent, request.wrapper)
         else:
             # The SDK collected this turn's tools while it answered the reply's tool calls, before
@@ -291,9 +294,19 @@ class _Boundary(Model):
         raise NotImplementedError
 
     async def get_response(
-        self, system_instructions: str | None, input: Any, model_settings: Any, tools: list[Any], output_schema: Any,
-        handoffs: list[Any], tracing: Any, *, previous_response_id: str | None, conversation_id: str | None, prompt: Any,
-    ) -> ModelResponse:  # fmt: skip
+        self,
+        system_instructions: str | None,
+        input: Any,
+        model_settings: Any,
+        tools: list[Any],
+        output_schema: Any,
+        handoffs: list[Any],
+        tracing: Any,
+        *,
+        previous_response_id: str | None,
+        conversation_id: str | None,
+        prompt: Any,
+    ) -> ModelResponse:
         items, tools = self._before(_as_items(input), tools)
         return await self.wrapped.get_response(
             system_instructions, items, model_settings, tools, output_schema, handoffs, tracing,
@@ -301,9 +314,19 @@ class _Boundary(Model):
         )  # fmt: skip
 
     async def stream_response(
-        self, system_instructions: str | None, input: Any, model_settings: Any, tools: list[Any], output_schema: Any,
-        handoffs: list[Any], tracing: Any, *, previous_response_id: str | None, conversation_id: str | None, prompt: Any,
-    ) -> AsyncIterator[Any]:  # fmt: skip
+        self,
+        system_instructions: str | None,
+        input: Any,
+        model_settings: Any,
+        tools: list[Any],
+        output_schema: Any,
+        handoffs: list[Any],
+        tracing: Any,
+        *,
+        previous_response_id: str | None,
+        conversation_id: str | None,
+        prompt: Any,
+    ) -> AsyncIterator[Any]:
         items, tools = self._before(_as_items(input), tools)
         async for event in self.wrapped.stream_response(
             system_instructions, items, model_settings, tools, output_schema, handoffs, tracing,
@@ -347,9 +370,19 @@ class GatewayModel(Model):
         return list(reply.get("tool_calls", ()))
 
     async def get_response(
-        self, system_instructions: str | None, input: Any, model_settings: Any, tools: list[Any], output_schema: Any,
-        handoffs: list[Any], tracing: Any, *, previous_response_id: str | None, conversation_id: str | None, prompt: Any,
-    ) -> ModelResponse:  # fmt: skip
+        self,
+        system_instructions: str | None,
+        input: Any,
+        model_settings: Any,
+        tools: list[Any],
+        output_schema: Any,
+        handoffs: list[Any],
+        tracing: Any,
+        *,
+        previous_response_id: str | None,
+        conversation_id: str | None,
+        prompt: Any,
+    ) -> ModelResponse:
         if calls := self._reach(_as_items(input), tools):
             asked = [
                 ResponseFunctionToolCall(

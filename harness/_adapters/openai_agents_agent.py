@@ -104,9 +104,19 @@ class OfflineModel(Model):
     model's function calls, under the gateway's ids, or in text once the recording ends."""
 
     async def get_response(
-        self, system_instructions: str | None, input: Any, model_settings: Any, tools: list[Any], output_schema: Any,
-        handoffs: list[Any], tracing: Any, *, previous_response_id: str | None, conversation_id: str | None, prompt: Any,
-    ) -> ModelResponse:  # fmt: skip
+        self,
+        system_instructions: str | None,
+        input: Any,
+        model_settings: Any,
+        tools: list[Any],
+        output_schema: Any,
+        handoffs: list[Any],
+        tracing: Any,
+        *,
+        previous_response_id: str | None,
+        conversation_id: str | None,
+        prompt: Any,
+    ) -> ModelResponse:
         run = current_run()
         if run is None:
             raise RuntimeError("the offline model only answers inside a toolsurface run")
@@ -317,7 +327,8 @@ class Bordering:
         model = self.agent.model
         if not isinstance(model, Model):
             raise TypeError(
-                f"the agent's model is {model!r}: make it the model FACTORY(tools, model) is handed (or your wrapper of it)"
+                f"the agent's model is {model!r}: make it the model FACTORY(tools, model) is handed (or "
+                "your wrapper of it)"
             )
         self.agent.model = Entry(model, self.turn)
         try:
@@ -357,9 +368,19 @@ class Entry(Model):
         return items, [*new_tools, *(tool for tool in tools if not isinstance(tool, FunctionTool))]
 
     async def get_response(
-        self, system_instructions: str | None, input: Any, model_settings: Any, tools: list[Any], output_schema: Any,
-        handoffs: list[Any], tracing: Any, *, previous_response_id: str | None, conversation_id: str | None, prompt: Any,
-    ) -> ModelResponse:  # fmt: skip
+        self,
+        system_instructions: str | None,
+        input: Any,
+        model_settings: Any,
+        tools: list[Any],
+        output_schema: Any,
+        handoffs: list[Any],
+        tracing: Any,
+        *,
+        previous_response_id: str | None,
+        conversation_id: str | None,
+        prompt: Any,
+    ) -> ModelResponse:
         input, tools = self._before(input, tools)
         return await self.model.get_response(
             system_instructions, input, model_settings, tools, output_schema, handoffs, tracing,
@@ -417,7 +438,8 @@ class OpenAIAgentsAgentTarget(UserAgentTarget):
         app = self.factory([tool_of(d) for d in scenario.contract.surface], OfflineModel())
         if not isinstance(app, Agent) and not callable(getattr(app, "run", None)):
             raise TypeError(
-                f"the factory returned {type(app).__name__}: expected an Agent, or an object whose async run(input) runs a request"
+                f"the factory returned {type(app).__name__}: expected an Agent, or an object whose async "
+                "run(input) runs a request"
             )
         return app
 

@@ -4,13 +4,15 @@
 pydantic-ai's own idiom. Each kind of recorded stage runs where pydantic-ai runs that kind of
 work, and each stage offers its injection point with the framework's live objects:
 
-| stages | pydantic-ai mechanism | live objects offered |
-| --- | --- | --- |
-| projection | `FunctionToolset` of `Tool.from_schema` tools, `.filtered()` by trusted owner facts (guarded: the guard's own copies) | — |
-| recover, hook, revalidate | a `prepare_tools` capability hook, in stage order | the step's `ToolDefinition`s, `ctx.messages` |
-| context_fit, evidence, publication, async_prep | `before_model_request` (history processing) | `model_request_parameters.function_tools`, `request_context.messages` |
-| seal | `get_wrapper_model`: a `WrapperModel` around the model | the request the model is about to get |
-| dispatch | `FunctionModel`: reports what reached it to `ports.gateway`, answers with its reply's tool calls | — |
+- projection: `FunctionToolset` of `Tool.from_schema` tools, `.filtered()` by trusted owner facts (guarded: the guard's
+  own copies); offered: nothing
+- recover, hook, revalidate: a `prepare_tools` capability hook, in stage order; offered: the step's `ToolDefinition`s,
+  `ctx.messages`
+- context_fit, evidence, publication, async_prep: `before_model_request` (history processing); offered:
+  `model_request_parameters.function_tools`, `request_context.messages`
+- seal: `get_wrapper_model`: a `WrapperModel` around the model; offered: the request the model is about to get
+- dispatch: `FunctionModel`: reports what reached it to `ports.gateway`, answers with its reply's tool calls;
+  offered: nothing
 
 A recording of several model calls runs on pydantic-ai's own agent loop: the offline model answers
 with the gateway's tool calls as `ToolCallPart`s (under the gateway's ids), pydantic-ai runs the

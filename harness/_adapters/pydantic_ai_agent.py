@@ -5,7 +5,8 @@ with the tools and model it is handed:
 
     def build(tools, model):
         guard = SurfaceGuardCapability(tools)
-        return Agent(model, capabilities=[PrepareTools(provider_limit), guard.checkpoint(), ProcessHistory(trim), guard])
+        return Agent(model, capabilities=[PrepareTools(provider_limit), guard.checkpoint(), ProcessHistory(trim),
+        guard])
 
 `tools` is a list of `pydantic_ai.Tool`s (made with `Tool.from_schema`, each returning what the
 recorded tool returned); `model` is an offline `FunctionModel` that reports what reached it to the

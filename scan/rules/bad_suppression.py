@@ -17,7 +17,10 @@ class BadSuppression(Rule):
 
     id = "TS100"
     name = "bad-suppression"
-    message = "write `# toolsurface: ignore[TS1xx, …]` naming rules that exist, or `# toolsurface: ignore`; this one silences nothing"
+    message = (
+        "write `# toolsurface: ignore[TS1xx, …]` naming rules that exist, or `# toolsurface: ignore`; this "
+        "one silences nothing"
+    )
     reads_comments = True
     valid = (
         "tools = list(run.tools)  # toolsurface: ignore[TS104]\n",

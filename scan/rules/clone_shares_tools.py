@@ -36,7 +36,10 @@ class CloneSharesTools(Rule):
 
     id = "TS112"
     name = "clone-shares-tools"
-    message = "give the clone its own tool list (tools=list(self.tools), or deep copies of the tools) instead of the original's"
+    message = (
+        "give the clone its own tool list (tools=list(self.tools), or deep copies of the tools) instead of "
+        "the original's"
+    )
     module_level = False  # it reports in methods; their classes and bases are kept with them
     valid = (
         """
@@ -248,7 +251,7 @@ class Agent(BaseModel):
         # or sets a tool field a copy made elsewhere in the module may share.
         if unit.owner is None or not outline.class_mentions(unit.owner.name, config.tool_words):
             return False
-        return clones(unit) or outline.cloning and "self" in unit.written and unit.mentions(config.tool_words)
+        return clones(unit) or (outline.cloning and "self" in unit.written and unit.mentions(config.tool_words))
 
     def reaches(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
         return False  # only the class's own building methods, which are kept with any of its methods
@@ -370,7 +373,8 @@ def _copied_by_init(klass: cst.ClassDef, call: cst.Call, arg: cst.Arg, names: di
 
 
 def _copy_of(value: cst.BaseExpression, name: str, names: dict[str, str]) -> bool:
-    """`list(p)`, `tuple(p)`, `copy.copy(p)`, `p.copy()`, `p[:]`, `[*p]`, `[x for x in p]`: a new list of `p`'s items."""
+    """`list(p)`, `tuple(p)`, `copy.copy(p)`, `p.copy()`, `p[:]`, `[*p]`, `[x for x in p]`: a new list
+    of `p`'s items."""
     if isinstance(value, cst.Call):
         if isinstance(value.func, cst.Attribute) and value.func.attr.value == "copy" and not value.args:
             return dotted(value.func.value) == name

@@ -20,13 +20,17 @@ class EditsCallerSchema(Rule):
     handing it to a function of the module that does (recursion included). Every other holder of
     that dict — the caller, a cached tool, a shallow baseline — changes with it.
 
-    One finding per function, at its first direct edit (else its first call that edits). A hook that TS109 already reports is left to
+    One finding per function, at its first direct edit (else its first call that edits). A hook that TS109 already
+    reports is left to
     TS109; this rule covers every other function and the edits TS109 cannot see through aliases.
     """
 
     id = "TS111"
     name = "edits-caller-schema"
-    message = "deep-copy the schema (copy.deepcopy) and edit and return the copy; never write into a schema the caller still holds"
+    message = (
+        "deep-copy the schema (copy.deepcopy) and edit and return the copy; never write into a schema the "
+        "caller still holds"
+    )
     module_level = False  # it reports in functions; the module's registries, it reads by name
     valid = (
         # The reducer edits a deep copy of the caller's schema.

@@ -21,7 +21,8 @@ _CONSTRUCTORS = frozenset({"__init__", "__post_init__", "__new__", "__init_subcl
 
 class KeepsCallerSchema(Rule):
     """A schema or tool list that arrived as a parameter, kept on `self`, in a module-level registry,
-    or inside a new object the function returns — as it is or as a shallow copy (one finding per function, where it first does). The caller still
+    or inside a new object the function returns — as it is or as a shallow copy (one finding per function, where it
+    first does). The caller still
     holds the same nested dicts: an edit on either side reaches the other, and a baseline taken
     from one sees the other's edits."""
 
@@ -182,8 +183,7 @@ class Router:
         keeps = (
             bool(unit.written & places)
             or unit.calls_method(KEEPING, on=places)
-            or unit.constructs
-            and unit.has(ast.Return)
+            or (unit.constructs and unit.has(ast.Return))
         )
         return keeps and unit.meets(self.needs(config))
 

@@ -34,7 +34,10 @@ class SelfDerivedBaseline(Rule):
 
     id = "TS103"
     name = "self-derived-baseline"
-    message = "derive the expected surface from the owners' admitted descriptors and trusted facts, never from the request or its seal"
+    message = (
+        "derive the expected surface from the owners' admitted descriptors and trusted facts, never from the "
+        "request or its seal"
+    )
     valid = (
         """
 baseline = snapshot_of(contract.admitted)

@@ -557,9 +557,11 @@ def _settled_on_the_way_out(
     covered = {id(raised) for part in settled for raised in tree.findall(part, cst.Raise)}
     for statement in tree.findall(function.body, cst.Try, cst.TryStar):
         settling_handlers = [
-            handler for handler in statement.handlers
-            if _catches_refusals(handler, config) and guarantees(tree, block(handler.body), is_settle, loops, through_raise=True)
-        ]  # fmt: skip
+            handler
+            for handler in statement.handlers
+            if _catches_refusals(handler, config)
+            and guarantees(tree, block(handler.body), is_settle, loops, through_raise=True)
+        ]
         final = statement.finalbody
         if final is not None and guarantees(tree, block(final.body), is_settle, loops, through_raise=True):
             guarded: list[cst.CSTNode] = [

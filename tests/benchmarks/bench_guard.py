@@ -66,7 +66,7 @@ def guard_with_snapshot_reordered():
 
 def guard_with_deepcopy():
     baseline = copy.deepcopy(TOOLS)
-    return TOOLS == baseline and TOOLS == baseline
+    return baseline == TOOLS and baseline == TOOLS
 
 
 def test_snapshot_guard(benchmark):
@@ -237,9 +237,15 @@ def _agents_runs():
         return "ok"
 
     tools = [
-        FunctionTool(name=t["name"], description=t["description"], params_json_schema=t["input_schema"], on_invoke_tool=result, strict_json_schema=False)
+        FunctionTool(
+            name=t["name"],
+            description=t["description"],
+            params_json_schema=t["input_schema"],
+            on_invoke_tool=result,
+            strict_json_schema=False,
+        )
         for t in TOOLS
-    ]  # fmt: skip
+    ]
     guard = SurfaceGuard(tools)
     agent = Agent(name="bench", instructions="Answer.", tools=tools, model=Offline())
     guarded = agent.clone(model=guard.model(Offline()))

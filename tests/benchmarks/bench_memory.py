@@ -38,7 +38,10 @@ def copies(folder: Path, recordings: list[Path], times: int) -> Path:
 def peak(*args: str) -> int:
     """The peak resident set (KB) of `toolsurface run` with these flags, workers included."""
     command = [str(Path(sysconfig.get_path("scripts")) / "toolsurface"), "run", *args]
-    measure = "import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=False); print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    measure = (
+        "import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=False); "
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
     shown = subprocess.run([sys.executable, "-c", measure, *command], capture_output=True, text=True, check=True)
     assert "PASS" in shown.stdout, shown.stdout + shown.stderr
     return int(shown.stdout.split()[-1])

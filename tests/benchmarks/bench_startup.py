@@ -51,5 +51,8 @@ def test_help_with_the_old_eager_imports(benchmark):
     benchmark.name = EAGER_HELP
     benchmark.extra_info["against"] = HELP
     # As the console script calls it, with the old imports in front.
-    code = f"import sys, {', '.join(EAGER)}\nfrom toolsurface.cli._app import main\nsys.argv = ['toolsurface', '--help']\nmain()"
+    code = (
+        f"import sys, {', '.join(EAGER)}\nfrom toolsurface.cli._app import main\nsys.argv = ['toolsurface', "
+        "'--help']\nmain()"
+    )
     benchmark.pedantic(started, args=([sys.executable, "-c", code],), rounds=15, iterations=1)

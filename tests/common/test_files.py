@@ -7,6 +7,7 @@ import sys
 
 import pytest
 
+from toolsurface.common import _files
 from toolsurface.common._errors import UsageError
 from toolsurface.common._files import (
     Publication,
@@ -14,7 +15,6 @@ from toolsurface.common._files import (
     temporary,
     write_report,
 )
-from toolsurface.common import _files
 
 
 @pytest.fixture
@@ -98,7 +98,7 @@ def test_a_failed_publication_leaves_none_of_its_files_new_or_old(tmp_path, monk
     paths = [tmp_path / "audit.md", tmp_path / "results.json"]
     with pytest.raises(UsageError) as refused, Publication(paths, option="out") as publication:
         publication.write(paths[0], b"new")
-        monkeypatch.setattr(_files, "temporary", lambda path: (open("/dev/full", "wb"), tmp_path / ".unused"))
+        monkeypatch.setattr(_files, "temporary", lambda path: (open("/dev/full", "wb"), tmp_path / ".unused"))  # noqa: SIM115
         publication.write(paths[1], b"x" * 100_000)
     assert str(refused.value) == f"{paths[1]}: cannot write there: No space left on device"
     assert names(tmp_path) == ["notes.txt"]

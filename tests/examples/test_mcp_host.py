@@ -23,35 +23,35 @@ pytest.importorskip("mcp", reason=_INSTALL)
 pytest.importorskip("openai", reason=_INSTALL)
 pytest.importorskip("anthropic", reason=_INSTALL)
 
-from mcp import Client, types  # noqa: E402
+from mcp import Client, types
 
-from tests.fixtures.frameworks import (  # noqa: E402
+from tests.fixtures.frameworks import (
     CROSS_SECTION,
     find_case,
     refuse_connections,
     settled,
 )
-from tests.fixtures.strata import default_strata, sample, strata  # noqa: E402
-from toolsurface import (  # noqa: E402
+from tests.fixtures.strata import default_strata, sample, strata
+from toolsurface import (
     FORMATS,
     capture,
-    scenarios,  # noqa: E402
+    scenarios,
     snapshot_of,
 )
-from toolsurface.common._errors import TargetError  # noqa: E402
-from toolsurface.contract._formats import LOGICAL  # noqa: E402
-from toolsurface.examples.mcp_host import adapter  # noqa: E402
-from toolsurface.examples.mcp_host.host import McpHost  # noqa: E402
-from toolsurface.examples.mcp_host.server import build_server  # noqa: E402
-from toolsurface.harness._api import RunOptions, Session, prepare  # noqa: E402
-from toolsurface.harness._mcp import served  # noqa: E402
-from toolsurface.harness._oracles import judge  # noqa: E402
-from toolsurface.harness._ports import Ports  # noqa: E402
-from toolsurface.harness._recorder import record  # noqa: E402
-from toolsurface.harness._runner import observe  # noqa: E402
-from toolsurface.harness._targets import load_target  # noqa: E402
-from toolsurface.harness._types import Ending, Refused, VerdictKind  # noqa: E402
-from toolsurface.mutators import Must  # noqa: E402
+from toolsurface.common._errors import TargetError
+from toolsurface.contract._formats import LOGICAL
+from toolsurface.examples.mcp_host import adapter
+from toolsurface.examples.mcp_host.host import McpHost
+from toolsurface.examples.mcp_host.server import build_server
+from toolsurface.harness._api import RunOptions, Session, prepare
+from toolsurface.harness._mcp import served
+from toolsurface.harness._oracles import judge
+from toolsurface.harness._ports import Ports
+from toolsurface.harness._recorder import record
+from toolsurface.harness._runner import observe
+from toolsurface.harness._targets import load_target
+from toolsurface.harness._types import Ending, Refused, VerdictKind
+from toolsurface.mutators import Must
 
 #: The guarded host through each SDK, by the specs `toolsurface list targets` shows.
 TARGETS = ["mcp-host:guarded", "mcp-host:guarded-anthropic"]
@@ -330,7 +330,8 @@ def test_unguarded_sends_an_over_capacity_request_and_never_errors(unguarded_res
     result = find_case(unguarded_results, "holdings-review-main-over-capacity", "hook", "legit.compress", "replace")
     assert result.verdict.kind is VerdictKind.SURVIVED
     assert "instead of an explicit capacity result" in result.verdict.reason
-    # A rebuild from the MCP server launders a hook's add: the same host, minus the early check, sends the admitted tools.
+    # A rebuild from the MCP server launders a hook's add: the same host, minus the early check, sends the admitted
+    # tools.
     laundered = find_case(unguarded_results, "note-refresh-main-mcp-hooked", "hook", "add.foreign", "replace")
     assert laundered.verdict.kind is VerdictKind.SURVIVED and laundered.evidence.diff == ()
     assert not [r.case.id for r in unguarded_results if r.verdict.kind is VerdictKind.ERROR]

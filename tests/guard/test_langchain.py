@@ -13,18 +13,18 @@ langchain = pytest.importorskip("langchain", reason="needs the langchain extra: 
 if not langchain.__version__.startswith("1."):
     pytest.skip(f"needs LangChain 1.x (the langchain extra), found {langchain.__version__}", allow_module_level=True)
 
-from langchain.agents import create_agent  # noqa: E402
-from langchain.agents.middleware import AgentMiddleware, wrap_model_call  # noqa: E402
-from langchain_core.language_models import BaseChatModel  # noqa: E402
-from langchain_core.messages import AIMessage  # noqa: E402
-from langchain_core.outputs import ChatGeneration, ChatResult  # noqa: E402
-from langchain_core.tools import StructuredTool, tool  # noqa: E402
-from langchain_core.utils.function_calling import convert_to_openai_tool  # noqa: E402
+from langchain.agents import create_agent
+from langchain.agents.middleware import AgentMiddleware, wrap_model_call
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.tools import StructuredTool, tool
+from langchain_core.utils.function_calling import convert_to_openai_tool
 
-from toolsurface.contract._refusals import CapacityExceeded, SurfaceRefused  # noqa: E402
-from toolsurface.guard import Capacity, owning  # noqa: E402
-from toolsurface.guard.langchain import SurfaceGuardMiddleware  # noqa: E402
-from toolsurface.scenarios import Binding, FactKind, OwnerFact, WebTools  # noqa: E402
+from toolsurface.contract._refusals import CapacityExceeded, SurfaceRefused
+from toolsurface.guard import Capacity, owning
+from toolsurface.guard.langchain import SurfaceGuardMiddleware
+from toolsurface.scenarios import Binding, FactKind, OwnerFact, WebTools
 
 ORDER_SCHEMA = {
     "type": "object",
@@ -62,7 +62,7 @@ WEB = WebTools(search="web_search", read="web_read")
 class OfflineModel(BaseChatModel):
     """A chat model that answers in text and keeps the tools each call was bound with, as a provider gets them."""
 
-    sent: list[list[dict[str, Any]]] = []
+    sent: list[list[dict[str, Any]]] = []  # noqa: RUF012 (a pydantic field: each model gets its own copy)
 
     @property
     def _llm_type(self) -> str:
@@ -211,9 +211,8 @@ def test_a_run_of_several_model_calls_is_settled_once_and_checked_on_every_call(
     guard = SurfaceGuardMiddleware(TOOLS, web_tools=WEB)
     agent = create_agent(model, tools=TOOLS, middleware=[guard, drop_on_second_call, guard.last])
     owner = Owner(REQUEST)
-    with pytest.raises(SurfaceRefused):
-        with guard.running(owner):
-            agent.invoke({"messages": [{"role": "user", "content": "Search VWRL."}]})
+    with pytest.raises(SurfaceRefused), guard.running(owner):
+        agent.invoke({"messages": [{"role": "user", "content": "Search VWRL."}]})
     assert len(model.sent) == 1  # the first call went out; the second, changed, did not
     assert owner.settled == [("pre_dispatch_rejected", "final check")]
 

@@ -10,14 +10,14 @@ import pytest
 
 agents = pytest.importorskip("agents", reason="needs the openai-agents extra: pip install 'toolsurface[openai-agents]'")
 
-from agents import Agent, RunConfig, RunHooks, function_tool  # noqa: E402
-from agents.models.interface import Model  # noqa: E402
-from agents.testing import ScriptedModel, assistant_message  # noqa: E402
+from agents import Agent, RunConfig, RunHooks, function_tool
+from agents.models.interface import Model
+from agents.testing import ScriptedModel, assistant_message
 
-from toolsurface import CapacityExceeded, Settlement, SurfaceRefused  # noqa: E402
-from toolsurface.guard import Capacity, owning  # noqa: E402
-from toolsurface.guard.openai_agents import SurfaceGuard  # noqa: E402
-from toolsurface.scenarios import Binding, FactKind, OwnerFact, WebTools  # noqa: E402
+from toolsurface import CapacityExceeded, Settlement, SurfaceRefused
+from toolsurface.guard import Capacity, owning
+from toolsurface.guard.openai_agents import SurfaceGuard
+from toolsurface.scenarios import Binding, FactKind, OwnerFact, WebTools
 
 REQUEST = Binding(run="run_1", scope="scope:research", invocation="inv_1", connection="conn_1")
 SIBLING = Binding(run="run_1", scope="scope:research", invocation="inv_2", connection="conn_1")

@@ -14,24 +14,24 @@ import pytest
 
 pytest.importorskip("pydantic_ai", reason="needs the pydantic-ai extra: pip install 'toolsurface[pydantic-ai]'")
 
-from pydantic_ai import Agent, RunContext, Tool  # noqa: E402
-from pydantic_ai.capabilities import AbstractCapability  # noqa: E402
-from pydantic_ai.messages import (  # noqa: E402
+from pydantic_ai import Agent, RunContext, Tool
+from pydantic_ai.capabilities import AbstractCapability
+from pydantic_ai.messages import (
     ModelMessage,
     ModelResponse,
     TextPart,
     ToolCallPart,
     ToolReturnPart,
 )
-from pydantic_ai.models import Model  # noqa: E402
-from pydantic_ai.models.function import AgentInfo, FunctionModel  # noqa: E402
-from pydantic_ai.models.wrapper import WrapperModel  # noqa: E402
-from pydantic_ai.tools import ToolDefinition  # noqa: E402
+from pydantic_ai.models import Model
+from pydantic_ai.models.function import AgentInfo, FunctionModel
+from pydantic_ai.models.wrapper import WrapperModel
+from pydantic_ai.tools import ToolDefinition
 
-from toolsurface import CapacityExceeded, Settlement, SummaryRefused, SurfaceRefused  # noqa: E402
-from toolsurface.guard import Capacity, owning  # noqa: E402
-from toolsurface.guard.pydantic_ai import SurfaceGuardCapability  # noqa: E402
-from toolsurface.scenarios import SUMMARY_HEADER, Binding, FactKind, OwnerFact, WebTools  # noqa: E402
+from toolsurface import CapacityExceeded, Settlement, SummaryRefused, SurfaceRefused
+from toolsurface.guard import Capacity, owning
+from toolsurface.guard.pydantic_ai import SurfaceGuardCapability
+from toolsurface.scenarios import SUMMARY_HEADER, Binding, FactKind, OwnerFact, WebTools
 
 # -- what the user has: tools, an owner, a model ----------------------------------------------
 

@@ -45,9 +45,13 @@ ledger_events = st.builds(
 )
 crashes = st.builds(Crashed, texts, texts, texts)
 stops = st.one_of(
-    st.builds(Returned), st.builds(Refused, texts, texts), st.builds(Capacity, texts, texts), crashes, st.builds(TimedOut),
+    st.builds(Returned),
+    st.builds(Refused, texts, texts),
+    st.builds(Capacity, texts, texts),
+    crashes,
+    st.builds(TimedOut),
     st.builds(NotRun),
-)  # fmt: skip
+)
 facts = st.builds(OwnerFact, st.sampled_from(FactKind), texts, st.builds(Binding, texts, texts, texts, texts), lines)
 rulings = st.builds(Ruling, facts, texts, lines, lines)
 expectations = st.builds(Expectation, texts, st.sampled_from(VerdictKind), texts, st.dates())

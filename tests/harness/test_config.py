@@ -16,7 +16,8 @@ def test_settings_are_read_with_paths_relative_to_the_file(tmp_path):
     path = pyproject(
         tmp_path,
         'spec = "SPEC-12"\ntitle = "Tool surface parity"\nscenarios = ["recordings"]\nexpectations = "known.toml"\n'
-        'out = "report"\nformats = ["md", "junit"]\nseed = 3\ndefects = true\n[tool.toolsurface.thresholds]\nmin_cases = 100\n',
+        'out = "report"\nformats = ["md", "junit"]\nseed = 3\ndefects = '
+        "true\n[tool.toolsurface.thresholds]\nmin_cases = 100\n",
     )
     config = load_project_config(path)
     assert config.get("spec") == Spec("SPEC-12", "Tool surface parity")

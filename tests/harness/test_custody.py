@@ -16,7 +16,7 @@ def test_signal_handlers_directory_streams_modules_and_umask_are_put_back(tmp_pa
     with kept_process():
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         os.chdir(tmp_path)
-        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - the factory's own, left open as it would
+        sys.stdout = open(os.devnull, "w")  # noqa: SIM115 (left open: the test is that it is put back)
         sys.modules["json"] = types.ModuleType("json")
         del sys.modules["signal"]
         sys.modules["a_module_of_the_factory"] = types.ModuleType("a_module_of_the_factory")

@@ -52,7 +52,8 @@ def test_signatures_made_again_on_a_selection_are_all_in_the_shipped_data(remade
         known = shipped.named(defect.defect).signatures
         stale = {signature: count for signature, count in defect.signatures.items() if known.get(signature, 0) < count}
         assert not stale, (
-            f"{defect.defect}: the shipped kill signatures are stale, run python -m toolsurface.harness._make_kill_signatures ({stale})"
+            f"{defect.defect}: the shipped kill signatures are stale, run python -m "
+            f"toolsurface.harness._make_kill_signatures ({stale})"
         )
 
 

@@ -166,6 +166,6 @@ def test_a_flag_spelled_as_a_run_options_is_that_option_as_declared(name):
 
 def test_every_flag_that_differs_from_the_run_options_is_one_with_a_meaning_of_its_own():
     by_flag = {option.flag_name: option for option in OPTIONS if option.flag is not None}
-    for (name, spelling), meaning in OWN_MEANINGS.items():
+    for name, spelling in OWN_MEANINGS:
         param = flagged(commands()[name])[spelling]
         assert param.help != by_flag[spelling].help, f"{name} {spelling} is the run option: drop it from OWN_MEANINGS"

@@ -136,7 +136,8 @@ def test_a_failing_target_fails_its_items_with_the_evidence_and_a_reproduce_comm
     # The controller judged the outcomes its workers reported.
     assert (
         gate_section(result)[0]
-        == f"FAILED: {len(failing)} cases (survived {len(failing)}), 0 of them accepted; expectations: 0 stale, 0 expired"
+        == f"FAILED: {len(failing)} cases (survived {len(failing)}), 0 of them accepted; expectations: 0 "
+        "stale, 0 expired"
     )
 
 
@@ -260,7 +261,8 @@ def test_an_expectation_whose_cases_now_pass_fails_a_session_whose_items_all_pas
 
 def test_the_project_config_plans_the_run_and_its_thresholds_gate_it(project):
     project.makepyprojecttoml(
-        '[tool.toolsurface]\nscenarios = ["web.json"]\nselect = ["*/evidence/*"]\n\n[tool.toolsurface.thresholds]\nmin_cases = 1000\n'
+        '[tool.toolsurface]\nscenarios = ["web.json"]\nselect = '
+        '["*/evidence/*"]\n\n[tool.toolsurface.thresholds]\nmin_cases = 1000\n'
     )
     result = project.runpytest("--toolsurface")
     evidence = planned(select=["*/evidence/*"])
@@ -298,7 +300,8 @@ def test_an_option_without_the_flag_is_a_usage_error(pytester):
     result = pytester.runpytest("--toolsurface-seed", "3", "--toolsurface-select", "*")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert [line for line in result.errlines if line.strip()] == [
-        "ERROR: toolsurface: --toolsurface-seed, --toolsurface-select given without --toolsurface, which collects the cases"
+        "ERROR: toolsurface: --toolsurface-seed, --toolsurface-select given without --toolsurface, which "
+        "collects the cases"
     ]
 
 
@@ -336,7 +339,8 @@ def test_with_the_flag_the_cases_join_the_ordinary_tests(project):
         (
             "--toolsurface-red-target",
             "nope",
-            "--toolsurface-red-target 'nope': expected 'reference:<name>', 'package.module:factory' or '<framework>:package.module:factory'",
+            "--toolsurface-red-target 'nope': expected 'reference:<name>', 'package.module:factory' or "
+            "'<framework>:package.module:factory'",
         ),
         ("--toolsurface-seed", "-1", "--toolsurface-seed -1 must be an integer from 0 to 2**63 - 1"),
         ("--toolsurface-select", "nothing/*", "--toolsurface-select 'nothing/*' matched none of the 300 planned cases"),
@@ -365,7 +369,8 @@ def test_the_header_and_reports_name_the_target_by_its_spec(project):
     # The reference guard's `name` comes with the class; the legacy path is what runs.
     project.makepyfile(
         impostor="from toolsurface.harness._reference import GuardedPipeline, LegacyPipeline\n\n\n"
-        "class Impostor(GuardedPipeline):\n    def run(self, scenario, ports):\n        return LegacyPipeline().run(scenario, ports)\n"
+        "class Impostor(GuardedPipeline):\n    def run(self, scenario, ports):\n        return "
+        "LegacyPipeline().run(scenario, ports)\n"
     )
     result = run(project, "--toolsurface-target", "impostor:Impostor", "--toolsurface-select", "*/post_seal/delete.*")
     assert result.ret == pytest.ExitCode.TESTS_FAILED

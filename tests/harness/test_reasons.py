@@ -48,7 +48,8 @@ def test_an_undeclared_refusal_that_was_settled_gets_the_hint_to_declare_it(scen
     assert refused and all(r.verdict.kind is VerdictKind.ERROR for r in refused)
     assert all(
         r.verdict.reason
-        == "target crashed: HostSaysNo: tool surface changed; it sent nothing and settled as a refusal: if HostSaysNo is its refusal,"
+        == "target crashed: HostSaysNo: tool surface changed; it sent nothing and settled as a refusal: if "
+        "HostSaysNo is its refusal,"
         " declare it in `refusals`"
         for r in refused
     )

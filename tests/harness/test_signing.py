@@ -65,7 +65,10 @@ def test_a_demand_that_is_neither_1_nor_0_is_refused_by_its_variable():
         Trust.from_environment({"TOOLSURFACE_REQUIRE_SIGNATURE": "sure"})
 
 
-NO_KEY = "not signed, but TOOLSURFACE_SIGNING_KEY is set: its signature was stripped, or it was written without the key; write it again with the key set"
+NO_KEY = (
+    "not signed, but TOOLSURFACE_SIGNING_KEY is set: its signature was stripped, or it was written without "
+    "the key; write it again with the key set"
+)
 MISMATCH = "signature does not match: altered after it was signed, or signed with another key"
 
 #: (signature carried, key, what demands one) → what reading it gives: a `Signed`, or the error after the path.
@@ -85,7 +88,8 @@ CHECKS = {
         GOOD,
         None,
         "TOOLSURFACE_REQUIRE_SIGNATURE=1",
-        "signed, but TOOLSURFACE_SIGNING_KEY is not set to verify it, and TOOLSURFACE_REQUIRE_SIGNATURE=1 demands a verified "
+        "signed, but TOOLSURFACE_SIGNING_KEY is not set to verify it, and "
+        "TOOLSURFACE_REQUIRE_SIGNATURE=1 demands a verified "
         "signature: set it to the key the file was signed with",
     ),
     "signed, the key": (GOOD, KEY, None, Signed.VERIFIED),

@@ -34,7 +34,8 @@ def test_issue_defects_all_exist():
         ("reference:nope", "'reference:nope': no such reference target (known: "),
         (
             "justaname",
-            "'justaname': expected 'reference:<name>', 'package.module:factory' or '<framework>:package.module:factory'",
+            "'justaname': expected 'reference:<name>', 'package.module:factory' or "
+            "'<framework>:package.module:factory'",
         ),
         ("no_such_module_x:f", "'no_such_module_x:f': cannot import 'no_such_module_x': ModuleNotFoundError"),
         (
@@ -63,7 +64,8 @@ def test_each_front_end_names_the_option_its_own_way():
     with pytest.raises(TargetError) as raised:
         load_target("justaname", "red_target")
     assert raised.value.lines(lambda option: f"--x-{option}") == [
-        "--x-red_target 'justaname': expected 'reference:<name>', 'package.module:factory' or '<framework>:package.module:factory'"
+        "--x-red_target 'justaname': expected 'reference:<name>', 'package.module:factory' or "
+        "'<framework>:package.module:factory'"
     ]
 
 

@@ -29,9 +29,10 @@ def test_a_target_that_declares_nothing_gets_every_default():
 def test_every_member_is_read_by_its_declared_name():
     class Full(Bare):
         tool_format = "openai"
-        wire_fields = ["strict"]
+        # Lists, as a user may write them: both are read as the declared types.
+        wire_fields = ["strict"]  # noqa: RUF012
         refusals = (HostRefused,)
-        capacity_results = [CapacityExceeded]
+        capacity_results = [CapacityExceeded]  # noqa: RUF012
         own_boundaries = 1
 
         def estimate_tokens(self, value):

@@ -17,8 +17,8 @@ def test_a_thread_is_charged_to_the_case_that_started_it_until_it_ends():
     (amendment,) = watch.unwatched(GRACE_ENDED)
     assert (amendment.index, amendment.role, amendment.unjudged) == (7, Role.TARGET, True)
     assert (
-        amendment.note
-        == "the host left 1 thread running ('retry') when the grace period ended: a later effect on its request cannot be ruled out"
+        amendment.note == "the host left 1 thread running ('retry') when the grace period ended: a later effect on its "
+        "request cannot be ruled out"
     )
     release.set()
     thread.join()

@@ -87,13 +87,20 @@ def test_a_scenario_records_only_the_wire_fields_its_format_has(scenarios):
         parse({**document, "contract": {**document["contract"], "admitted": tools}})
     assert (
         error.value.problems[0]
-        == "<scenario>:$.contract.admitted[0].strict: the mcp tool format has no 'strict' field (its wire fields: title, annotations, output_schema)"
+        == "<scenario>:$.contract.admitted[0].strict: the mcp tool format has no 'strict' field (its wire "
+        "fields: title, annotations, output_schema)"
     )
 
 
 def test_importers_keep_the_wire_fields_of_each_format():
-    listed = {"name": "fx__quote", "description": "Quote.", "inputSchema": SCHEMA, "title": "FX quote", "annotations": HINTS,
-              "outputSchema": {"type": "object", "properties": {"rate": {"type": "number"}}}}  # fmt: skip
+    listed = {
+        "name": "fx__quote",
+        "description": "Quote.",
+        "inputSchema": SCHEMA,
+        "title": "FX quote",
+        "annotations": HINTS,
+        "outputSchema": {"type": "object", "properties": {"rate": {"type": "number"}}},
+    }
     mcp = parse(import_scenario("mcp", {"result": {"tools": [listed]}}, "log.json", "imported"))
     assert mcp.contract.admitted[0].wire == {
         "title": "FX quote",

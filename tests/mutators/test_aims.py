@@ -59,11 +59,14 @@ SPELLED = [
     (Narrowing(FactKind.SEARCH_BUDGET_EXHAUSTED), "search_budget_exhausted"),
     (Claim("portfolio"), "portfolio"),
     (WireField("market__web_read", "strict"), "market__web_read:strict"),
-    (WireField("portfolio__get_holdings", "annotations", "/readOnlyHint"), "portfolio__get_holdings:annotations/readOnlyHint"),
+    (
+        WireField("portfolio__get_holdings", "annotations", "/readOnlyHint"),
+        "portfolio__get_holdings:annotations/readOnlyHint",
+    ),
     (Cut("filings__search_regulatory_filings", 1024), "filings__search_regulatory_filings~1024"),
     (Keep(40), "first40"),
     (Selection(16, "market__web_search"), "keep16+market__web_search"),
-]  # fmt: skip
+]
 
 
 def _encode(aim: Aim) -> dict:

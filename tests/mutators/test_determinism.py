@@ -12,7 +12,15 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = """
 import random
 from toolsurface import mutators
-from toolsurface.mutators._fixtures import CONVERSATION, HOLDINGS, PROFILE, READ_TOOL_RESULT, SEARCH, WEB_READ, WEB_SEARCH
+from toolsurface.mutators._fixtures import (
+    CONVERSATION,
+    HOLDINGS,
+    PROFILE,
+    READ_TOOL_RESULT,
+    SEARCH,
+    WEB_READ,
+    WEB_SEARCH,
+)
 from toolsurface.mutators._testing import descriptor, minimal_scenario
 
 names = ("read_tool_result", "recall_context", "expand_result", "page_result", "list_results")

@@ -31,7 +31,8 @@ SCOPE = "scope:research/etf-compare"
 )
 def test_a_look_alike_differs_in_one_character_at_its_place(where, value):
     assert look_alike_at(SCOPE, where) == value
-    assert sum(a != b for a, b in zip(SCOPE, value)) == 1 and len(value) == len(SCOPE)
+    assert len(value) == len(SCOPE)
+    assert sum(a != b for a, b in zip(SCOPE, value, strict=True)) == 1
 
 
 def test_look_alikes_wrap_digits_and_letters_within_their_alphabet():

@@ -96,7 +96,7 @@ def test_the_guard_gives_no_diagnosis_and_the_legacy_path_fails_like_its_flaws(s
     # asynchronous-preparation path never reaches the ledger.
     assert named[:2] == ["early-only", "no-settle"]
     assert sum(likeness.count for likeness in legacy.likely[:2]) > 0.9 * (
-        sum(l.count for l in legacy.likely) + len(legacy.unexplained)
+        sum(likeness.count for likeness in legacy.likely) + len(legacy.unexplained)
     )
 
 
@@ -128,7 +128,7 @@ def test_greedy_cover_takes_the_defect_explaining_most_first_then_the_rest(legac
         0, 0, (KillSignature("small", "a", signatures(second)), KillSignature("big", "b", signatures(first)))
     )
     diagnosis = diagnosis_of(legacy_records, known)
-    assert [(l.defect, l.count, l.flaw) for l in diagnosis.likely] == [
+    assert [(likeness.defect, likeness.count, likeness.flaw) for likeness in diagnosis.likely] == [
         ("big", len(first), "b"),
         ("small", len(second), "a"),
     ]
@@ -155,8 +155,10 @@ def test_a_defect_that_would_fail_where_the_run_passes_explains_nothing(legacy_r
     assert len(diagnosis.unexplained) == len(failing)
     # A `--select` run of the failing boundary alone holds none of those: there it is consistent.
     selected = diagnose(one_where, {where_of(r) for r in one_where}, broad)
-    assert [(l.defect, l.count, l.shown) for l in selected.likely] == [("broad", len(one_where), 1.0)]
-    assert MIN_SHOWN > 1 / (1 + len(passed_only))
+    assert [(likeness.defect, likeness.count, likeness.shown) for likeness in selected.likely] == [
+        ("broad", len(one_where), 1.0)
+    ]
+    assert 1 / (1 + len(passed_only)) < MIN_SHOWN
 
 
 def test_defects_the_cases_cannot_tell_apart_are_named_together_and_ties_go_by_name(legacy_records):
@@ -165,7 +167,7 @@ def test_defects_the_cases_cannot_tell_apart_are_named_together_and_ties_go_by_n
         0, 0, tuple(KillSignature(name, name, signatures(failing)) for name in ("zulu", "alpha", "mike"))
     )
     diagnosis = diagnosis_of(legacy_records, known)
-    assert [(l.defect, l.alike) for l in diagnosis.likely] == [("alpha", ("zulu", "mike"))]
+    assert [(likeness.defect, likeness.alike) for likeness in diagnosis.likely] == [("alpha", ("zulu", "mike"))]
     assert diagnosis_of(legacy_records, known) == diagnosis
 
 

@@ -133,7 +133,6 @@ def cases_in(payload):
 def in_view(audit, record):
     """What the case view shows of one case, read from its record (not through `_FIELDS`): every
     string as the terminal prints it, the reproduce command printed already."""
-    case, mutation, evidence, red = record.case, record.case.mutation, record.evidence, record.red_verdict
     shown = {
         name: tuple(map(printable, value))
         if isinstance(value, tuple)
@@ -148,19 +147,37 @@ def in_view(audit, record):
 def _in_view(audit, record):
     case, mutation, evidence, red = record.case, record.case.mutation, record.evidence, record.red_verdict
     return {
-        "id": record.id, "scenario": case.scenario, "lane": case.lane, "hook_mode": "hooks" if case.hooks else "no-hooks",
-        "point": case.point, "kind": mutation.kind, "delivery": mutation.delivery, "variant": mutation.variant,
-        "aim": str(mutation.aim), "must": mutation.must,
-        "verdict": record.verdict.kind, "reason": record.verdict.reason,
-        "red_verdict": red and red.kind, "red_reason": red and red.reason,
-        "controlled": record.controlled, "accepted": record.id in audit.gate.accepted, "ending": evidence.ending,
-        "change": case.change, "diff": evidence.diff, "before": evidence.before, "aftermath": evidence.aftermath,
+        "id": record.id,
+        "scenario": case.scenario,
+        "lane": case.lane,
+        "hook_mode": "hooks" if case.hooks else "no-hooks",
+        "point": case.point,
+        "kind": mutation.kind,
+        "delivery": mutation.delivery,
+        "variant": mutation.variant,
+        "aim": str(mutation.aim),
+        "must": mutation.must,
+        "verdict": record.verdict.kind,
+        "reason": record.verdict.reason,
+        "red_verdict": red and red.kind,
+        "red_reason": red and red.reason,
+        "controlled": record.controlled,
+        "accepted": record.id in audit.gate.accepted,
+        "ending": evidence.ending,
+        "change": case.change,
+        "diff": evidence.diff,
+        "before": evidence.before,
+        "aftermath": evidence.aftermath,
         "ledger": tuple(str(event) for event in evidence.ledger),
-        "points": evidence.points, "dispatches": evidence.dispatches, "facts": tuple(str(ruling) for ruling in evidence.availability),
-        "error": error_of(evidence.stop), "defects_killed": record.defects_killed or (), "reproduce": audit.run.reproduce(record.id),
+        "points": evidence.points,
+        "dispatches": evidence.dispatches,
+        "facts": tuple(str(ruling) for ruling in evidence.availability),
+        "error": error_of(evidence.stop),
+        "defects_killed": record.defects_killed or (),
+        "reproduce": audit.run.reproduce(record.id),
         "fails_like": likened(audit).get(record.id),
         **grouped(audit).get(record.id, {"cause": None, "group": None}),
-    }  # fmt: skip
+    }
 
 
 def likened(audit):
@@ -334,9 +351,11 @@ def url(tmp_path_factory, page):
 
 
 def layout(browser):
-    """The page's scroll width, its client width and height, and where the likely flaws, the causes and the case table start."""
+    """The page's scroll width, its client width and height, and where the likely flaws, the causes and the case table
+    start."""
     return browser.execute_script(
-        "var page = document.documentElement, top = id => document.getElementById(id).getBoundingClientRect().top + scrollY;"
+        "var page = document.documentElement, top = id => "
+        "document.getElementById(id).getBoundingClientRect().top + scrollY;"
         "return {width: page.scrollWidth, client: page.clientWidth, height: page.scrollHeight,"
         " likely: top('likely'), causes: top('causes'), cases: top('cases')};"
     )
@@ -371,8 +390,16 @@ def shown_rows(browser):
 def searchable(case):
     """What the search box looks through (`searchText` in reports/_html/report.js)."""
     evidence = case.evidence
-    lines = (case.id, case.verdict.reason, error_of(evidence.stop) or "", *case.case.change, *evidence.diff, *ledger_lines(case),
-             *map(str, evidence.availability), *(case.defects_killed or ()))  # fmt: skip
+    lines = (
+        case.id,
+        case.verdict.reason,
+        error_of(evidence.stop) or "",
+        *case.case.change,
+        *evidence.diff,
+        *ledger_lines(case),
+        *map(str, evidence.availability),
+        *(case.defects_killed or ()),
+    )
     return "\n".join(lines).lower()
 
 
@@ -454,9 +481,12 @@ def test_typing_a_search_narrows_the_rows(browser, url, audit):
 @pytest.mark.slow
 def test_a_filter_in_the_hash_is_applied_on_load(browser, url, audit):
     wanted = [
-        c for c in audit.cases
-        if c.verdict.kind is VerdictKind.SURVIVED and c.case.mutation.kind is Kind.DESCRIPTION and c.case.point == Point.HOOK
-    ]  # fmt: skip
+        c
+        for c in audit.cases
+        if c.verdict.kind is VerdictKind.SURVIVED
+        and c.case.mutation.kind is Kind.DESCRIPTION
+        and c.case.point == Point.HOOK
+    ]
     assert wanted
     opened_case = wanted[-1]
     page = opened(browser, f"{url}#verdict=survived&kind=description&point=hook&case={opened_case.id}")
@@ -494,7 +524,7 @@ def test_at_1280_px_the_page_opens_on_the_causes_with_no_sideways_scroll(window_
     page.execute_script("document.querySelectorAll('details').forEach(d => { d.open = true; })")
     WebDriverWait(page, 10).until(lambda d: len(d.find_elements("css selector", "ol.members li")) == len(audit.failing))
     page.find_element("css selector", "#case-rows tr.case-row .case-link").click()
-    page.find_element("id", "matrix").location_once_scrolled_into_view
+    _ = page.find_element("id", "matrix").location_once_scrolled_into_view  # reading it scrolls there
     page.save_screenshot(str(tmp_path / "report-1280-unfolded.png"))
     unfolded = layout(page)
     assert unfolded["width"] <= unfolded["client"] <= 1280, unfolded

@@ -69,8 +69,8 @@ def test_failures_are_shown_by_cause_with_a_reproduce_command_per_group(failing_
         assert f"  - reproduce: `{audit.reproduce(cause.representative)}`" in text
         for group in cause.groups[:MAX_GROUPS_SHOWN]:
             assert (
-                f"| {group.count} | `{group.kind}` | `{group.point}` | `{group.delivery}` | `{audit.reproduce(group.representative)}` |"
-                in text
+                f"| {group.count} | `{group.kind}` | `{group.point}` | `{group.delivery}` | "
+                f"`{audit.reproduce(group.representative)}` |" in text
             )
     assert f"Every failing case: {FULL_LIST}." in text and "results.json" in FULL_LIST and "junit.xml" in FULL_LIST
 
@@ -80,10 +80,15 @@ def test_the_audit_stays_bounded_however_many_cases_fail(failing_record):
     audit = Audit(failing_record)
     template = audit.failing[0]
     many = [
-        replace(template, case=replace(template.case, id=f"{template.id}#{n}", index=10_000 + n),
-                verdict=replace(template.verdict, reason=f"{template.verdict.reason} (cause {chr(65 + n % 26)}{chr(65 + n // 26 % 26)})"))
+        replace(
+            template,
+            case=replace(template.case, id=f"{template.id}#{n}", index=10_000 + n),
+            verdict=replace(
+                template.verdict, reason=f"{template.verdict.reason} (cause {chr(65 + n % 26)}{chr(65 + n // 26 % 26)})"
+            ),
+        )
         for n in range(8_000)
-    ]  # fmt: skip
+    ]
     grown = Audit(replace(failing_record, cases=(*failing_record.cases, *many)))
     text = render_markdown(grown)
     assert len(grown.causes) > MAX_CAUSES and len(grown.failing) > 8_000
@@ -208,7 +213,8 @@ def test_the_likely_flaws_come_before_the_causes_each_with_an_example_and_its_co
     assert text.index("## Likely flaws (1)") < text.index("## Failures by cause")
     case = likeness.representative
     row = (
-        f"| `no-settle` | {_prose(likeness.flaw)} | {likeness.count:,} | {likeness.shown:.0%} | {_command(printable(case.id))} "
+        f"| `no-settle` | {_prose(likeness.flaw)} | {likeness.count:,} | {likeness.shown:.0%} | "
+        f"{_command(printable(case.id))} "
         f"| {_command(audit.reproduce(case))} |"
     )
     assert row in text

@@ -70,7 +70,10 @@ def test_a_run_whose_cases_are_amended_late_is_signed_as_written(tmp_path):
 
 
 MISMATCH = "signature does not match: altered after it was signed, or signed with another key"
-STRIPPED = "not signed, but TOOLSURFACE_SIGNING_KEY is set: its signature was stripped, or it was written without the key; write it again with the key set"
+STRIPPED = (
+    "not signed, but TOOLSURFACE_SIGNING_KEY is set: its signature was stripped, or it was written without "
+    "the key; write it again with the key set"
+)
 
 #: Each edit keeps the file whole: without the key, it reads, and only the signature can tell.
 TAMPERING = {

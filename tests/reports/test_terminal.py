@@ -28,8 +28,8 @@ def test_a_failing_run_shows_each_cause_by_a_representative_with_its_diff_and_co
     case = cause.representative.id
     assert "    survived × 6: dispatched N request(s) with the change: removed N tools\n" in text
     assert (
-        f"             {case}\n             dispatched 1 request(s) with the change: removed 'market__web_read' (was at 0)\n"
-        in text
+        f"             {case}\n             dispatched 1 request(s) with the change: removed "
+        "'market__web_read' (was at 0)\n" in text
     )
     assert "               removed 'market__web_read' (was at 0)\n" in text
     assert f"             toolsurface reproduce {case} --target reference:legacy --seed 0\n" in text
@@ -39,7 +39,7 @@ def test_a_failing_run_shows_each_cause_by_a_representative_with_its_diff_and_co
 
 def test_past_ten_causes_the_summary_says_how_many_more_and_where(audit_of):
     audit = audit_of(target="reference:legacy", red_target="none", select=["web-read-child-single-tool/*/evidence/*"])
-    words = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima".split()
+    words = "alpha bravo charlie delta echo foxtrot golf hotel india juliet kilo lima".split()  # noqa: SIM905
     failing = [case for case in audit.results.cases if not case.verdict.kind.ok]
     assert len(failing) >= len(words)
     renamed = {
@@ -63,8 +63,8 @@ def test_defects_run_with_the_cases_are_summed_up(audit_of):
     alive = [row.name for row in audit.defects if not row.kills]
     assert alive and "no-settle" not in alive
     assert (
-        f"reference defects: {len(audit.defects) - len(alive)} of {len(audit.defects)} killed; not killed: {', '.join(alive)}"
-        in text
+        f"reference defects: {len(audit.defects) - len(alive)} of {len(audit.defects)} killed; not "
+        f"killed: {', '.join(alive)}" in text
     )
 
 
@@ -82,7 +82,10 @@ def test_accepted_failures_are_counted_and_a_broad_expectation_flagged(recorded,
     assert (
         f"PASS: 6/56 in-scope checks pass; {survived} survived, all accepted\n" in text and "no survivors" not in text
     )
-    broad = f"expectation * (survived): names {planned} of the {planned} planned cases (100%); {survived} of them survived here"
+    broad = (
+        f"expectation * (survived): names {planned} of the {planned} planned cases (100%); {survived} of them "
+        "survived here"
+    )
     assert f"       broad {broad}\n" in text
 
 

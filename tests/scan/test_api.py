@@ -126,7 +126,8 @@ _OLD_FINDING = (
         # The shape before flows: every field right, no flow.
         f'{{"parsed": true, "dispatches": 0, "findings": [{_OLD_FINDING}}}]}}'.encode(),
         # A flow whose step is not a step.
-        f'{{"parsed": true, "dispatches": 0, "findings": [{_OLD_FINDING}, "flow": [{{"line": "2", "column": 5, "label": "x"}}]}}]}}'.encode(),
+        f'{{"parsed": true, "dispatches": 0, "findings": [{_OLD_FINDING}, "flow": [{{"line": "2", '
+        f'"column": 5, "label": "x"}}]}}]}}'.encode(),
         f'{{"parsed": true, "dispatches": 0, "findings": [{_OLD_FINDING}, "flow": [[2, 5, "x"]]}}]}}'.encode(),
     ],
 )
@@ -182,16 +183,19 @@ def test_the_defaults_never_take_a_json_rpc_send_for_a_model_dispatch(tmp_path):
         ),
         (
             'preset = "crewai"',
-            r"\[tool.toolsurface.scan\].preset: unknown preset 'crewai' \(known: langchain, pydantic-ai, openai-agents, mcp\)",
+            r"\[tool.toolsurface.scan\].preset: unknown preset 'crewai' \(known: langchain, pydantic-ai, "
+            r"openai-agents, mcp\)",
         ),
         ("preset = 3", r"\[tool.toolsurface.scan\].preset: expected a preset name or a list of them"),
         (
             "time_limit = 0",
-            r"\[tool.toolsurface.scan\].time_limit: expected a positive number of seconds, at most 86400 \(a day\), got 0",
+            r"\[tool.toolsurface.scan\].time_limit: expected a positive number of seconds, at most 86400 "
+            r"\(a day\), got 0",
         ),
         (
             'time_limit = "30"',
-            r"\[tool.toolsurface.scan\].time_limit: expected a positive number of seconds, at most 86400 \(a day\), got '30'",
+            r"\[tool.toolsurface.scan\].time_limit: expected a positive number of seconds, at most 86400 "
+            r"\(a day\), got '30'",
         ),
     ],
 )
@@ -222,7 +226,10 @@ def test_select_and_ignore_choose_the_rules_by_id_and_an_unknown_id_is_refused(t
 
 def test_the_entry_of_the_current_shape_is_served_flow_and_all(tmp_path):
     # The same finding as the old-shape entry above, with a flow: a hit, so that entry missed for its shape alone.
-    entry = f'{{"parsed": true, "dispatches": 0, "findings": [{_OLD_FINDING}, "flow": [{{"line": 2, "column": 5, "label": "x"}}]}}]}}'
+    entry = (
+        f'{{"parsed": true, "dispatches": 0, "findings": [{_OLD_FINDING}, "flow": [{{"line": 2, "column": 5, '
+        f'"label": "x"}}]}}]}}'
+    )
     key = _cache.key(_cache.salt(CONFIG), FLAWED.encode())
     (tmp_path / key[:2]).mkdir()
     (tmp_path / key[:2] / key).write_text(entry)

@@ -257,7 +257,10 @@ def test_a_folder_scan_is_in_path_order_and_skips_hidden_folders(tmp_path):
 
 def test_an_elif_chain_over_a_thousand_long_is_followed_without_recursion():
     arms = "".join(f"    elif kind == {index}:\n        note({index})\n" for index in range(1200))
-    source = f"def send(request, kind):\n    if kind is None:\n        check(request)\n{arms}    else:\n        check(request)\n    gateway.dispatch(request)\n"
+    source = (
+        f"def send(request, kind):\n    if kind is None:\n        check(request)\n{arms}    else:\n        "
+        "check(request)\n    gateway.dispatch(request)\n"
+    )
     # Not every arm checks, so the dispatch is reachable unchecked: found through all 1,200 arms.
     (finding,) = scan_source(source, "chain.py", CONFIG).findings
     assert (finding.rule, finding.line) == ("TS101", 2406)

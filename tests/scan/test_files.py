@@ -129,7 +129,8 @@ def test_a_path_that_is_not_python_is_named(tmp_path):
     notes, script, stub = scan(tmp_path / "notes.txt", tmp_path / "tool", tmp_path / "types.pyi")
     assert notes == FileFailed(
         str(tmp_path / "notes.txt"),
-        f"{tmp_path / 'notes.txt'}: not Python source (expected a .py or .pyi file, or a script that starts with a python #! line)",
+        f"{tmp_path / 'notes.txt'}: not Python source (expected a .py or .pyi file, or a script that "
+        "starts with a python #! line)",
     )
     assert isinstance(script, FileScanned) and len(script.findings) == 1
     assert isinstance(stub, FileScanned)

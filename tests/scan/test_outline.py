@@ -103,7 +103,8 @@ def test_a_class_no_kept_code_names_is_blanked_whole_and_one_whose_fields_a_rule
 def test_a_name_bound_elsewhere_in_the_module_is_read_as_what_it_stands_for():
     """`self._send` is bound to the dispatch in `__init__`: the method that calls it sends."""
     source = (
-        "class Client:\n    def __init__(self, gateway):\n        self._send = partial(gateway.dispatch, timeout=30)\n\n"
+        "class Client:\n    def __init__(self, gateway):\n        self._send = partial(gateway.dispatch, "
+        "timeout=30)\n\n"
         "    def ask(self, request):\n        return self._send(request)\n"
     )
     assert "return self._send(request)" in _needed(source)
@@ -115,7 +116,10 @@ def test_a_class_that_holds_a_comment_a_rule_reads_is_not_blanked():
 
 
 def test_a_module_statement_no_kept_code_uses_is_blanked_and_one_it_uses_is_held():
-    source = "UNUSED = compute_table(1, 2, 3)\nTIMEOUT = 30\n\ndef unchecked(request):\n    return gateway.dispatch(request, timeout=TIMEOUT)\n"
+    source = (
+        "UNUSED = compute_table(1, 2, 3)\nTIMEOUT = 30\n\ndef unchecked(request):\n    return "
+        "gateway.dispatch(request, timeout=TIMEOUT)\n"
+    )
     needed = _needed(source)
     assert "compute_table" not in needed and "TIMEOUT = 30" in needed
     (finding,) = _findings(source)
@@ -126,7 +130,8 @@ def test_a_helper_that_cannot_change_what_a_rule_finds_is_not_kept():
     """TS111 reads a helper only when the helper may edit what it is handed."""
     source = (
         "def log_title(name):\n    print(name)\n\n"
-        "def normalise(parameters):\n    log_title(parameters['title'])\n    parameters['additionalProperties'] = False\n"
+        "def normalise(parameters):\n    log_title(parameters['title'])\n    "
+        "parameters['additionalProperties'] = False\n"
     )
     only = ScanConfig(select=("TS111",))
     needed = _needed(source, only)

@@ -47,7 +47,10 @@ def test_module_level_code_reads_module_level_assignments_only():
 
 
 def test_a_kept_value_names_the_callers_parameter_before_a_self_field():
-    source = "class A:\n    def keep(self, tools, flag):\n        chosen = self.tools if flag else tools\n        self.saved = Box(chosen)\n"
+    source = (
+        "class A:\n    def keep(self, tools, flag):\n        chosen = self.tools if flag else tools\n        "
+        "self.saved = Box(chosen)\n"
+    )
     tree = Tree(cst.parse_module(source))
     (kept,) = [e for _, events in trace_all(tree, CONFIG) for e in events if isinstance(e, Kept)]
     assert [label for _, label in value_source(kept.value)] == ["tool list `self.tools`"]

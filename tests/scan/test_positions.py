@@ -49,7 +49,8 @@ _STATEMENTS = st.sampled_from(
         "@decorate\n@decorate(1)\ndef f(a,\n      b):\n    return a",
         "def g():\n    pass\n    # a comment libcst keeps in the block",
         "class A:\n    y = (1 +\n         2)  # note",
-        'class B(A):\n    """doc"""\n\n    # a comment\n    @property\n    def p(self):\n        return 1\n    z: int = 2; w = 3\n\n    class Inner:\n        async def q(self): pass',
+        'class B(A):\n    """doc"""\n\n    # a comment\n    @property\n    def p(self):\n        return '
+        "1\n    z: int = 2; w = 3\n\n    class Inner:\n        async def q(self): pass",
         "class T:\n\tdef t(self,\n\t      u):\n\t\treturn u\n\t# trailing",
         "# a comment before\n\nif x:\n    pass\nelse:\n    z = 3",
         's = """one\ntwo"""',

@@ -39,7 +39,10 @@ def edited_lines(source: str) -> list[int]:
     ],
 )
 def test_a_deep_copy_through_any_alias_shares_nothing(copy: str) -> None:
-    source = f"import copy\nimport copy as c\nfrom copy import deepcopy as dc\n\ndef f(schema):\n    own = {copy}\n    own['properties']['x'] = 1\n"
+    source = (
+        "import copy\nimport copy as c\nfrom copy import deepcopy as dc\n\ndef f(schema):\n    own = "
+        f"{copy}\n    own['properties']['x'] = 1\n"
+    )
     assert edited_lines(source) == []
 
 
@@ -47,7 +50,10 @@ def test_a_deep_copy_through_any_alias_shares_nothing(copy: str) -> None:
     "copy", ["dict(schema)", "schema.copy()", "copy.copy(schema)", "{**schema}", "shallow(schema)"]
 )
 def test_a_shallow_copy_shares_its_parts_but_not_its_top_level(copy: str) -> None:
-    source = f"import copy\nfrom copy import copy as shallow\n\ndef f(schema):\n    own = {copy}\n    own['title'] = 'x'\n    own['properties']['x'] = 1\n"
+    source = (
+        f"import copy\nfrom copy import copy as shallow\n\ndef f(schema):\n    own = {copy}\n    own['title'] "
+        "= 'x'\n    own['properties']['x'] = 1\n"
+    )
     assert edited_lines(source) == [7]
 
 
@@ -174,7 +180,10 @@ def test_a_join_keeps_every_source_once_in_the_order_reached() -> None:
 
 
 def test_a_tool_list_read_from_self_enters_there() -> None:
-    source = "class A:\n    def shrink(self):\n        for tool in self.tools:\n            tool.parameters['properties'].clear()\n"
+    source = (
+        "class A:\n    def shrink(self):\n        for tool in self.tools:\n            "
+        "tool.parameters['properties'].clear()\n"
+    )
     (mutation,) = [e for e in events(source) if isinstance(e, Mutation)]
     assert _sources(mutation.value) == ["self.tools"] and mutation.value.origin == frozenset()
 

@@ -427,10 +427,12 @@ def _long_description(namespace: str, action: str, what: str, kind: str, paragra
     """A description of several KB, as real tool listings carry: usage notes, fields, limits, caveats."""
     name = f"{namespace}__{action}"
     parts = [
-        f"{what}. Part of the {kind} tools of the research desk; read-only: it never places, changes or cancels orders, "
+        f"{what}. Part of the {kind} tools of the research desk; read-only: it never places, changes or "
+        "cancels orders, "
         "and it never writes to a client record.",
         "When to use it: call it once per instrument or account the user asked about; do not call it in a loop over a "
-        f"whole watchlist, and prefer a single call with a wider window to several narrow ones. {name} answers from the "
+        f"whole watchlist, and prefer a single call with a wider window to several narrow ones. {name} "
+        "answers from the "
         "desk's licensed data and is authoritative for the figures it returns; public web pages are not.",
     ]
     for number in range(1, paragraphs + 1):
@@ -439,7 +441,8 @@ def _long_description(namespace: str, action: str, what: str, kind: str, paragra
             "requested (GBP when omitted), converted at the WM/Reuters 4pm London fix of the same day. Every figure "
             "carries a source reference (src_xxxx) that must be cited beside it in the answer; a figure without one "
             "must not be quoted. Data older than five business days is marked stale and should be presented as such. "
-            f"Rate limit: 60 calls a minute per desk; over it, {name} returns a retry_after field and no data, which is "
+            f"Rate limit: 60 calls a minute per desk; over it, {name} returns a retry_after field and no "
+            "data, which is "
             "a transient condition and says nothing about whether the tool is available this turn."
         )
     parts.append(
@@ -481,7 +484,8 @@ def catalogue() -> list[dict[str, Any]]:
             tools.append(
                 {
                     "name": f"screens__{sector}_{region}_equity_screen",
-                    "description": f"Run the desk's saved equity screen for {sector.replace('_', ' ')} in {region.replace('_', ' ')}: "
+                    "description": f"Run the desk's saved equity screen for {sector.replace('_', ' ')} in "
+                    f"{region.replace('_', ' ')}: "
                     "quality, value and momentum scores of the screen's constituents, ranked. Read-only.",
                     "input_schema": _schema([], ["as_of", "limit", "fields"]),
                 }
@@ -537,7 +541,9 @@ def _simple(name: str, what: str, optional: list[str]) -> dict[str, Any]:
 
 READ_TOOL_RESULT = {
     "name": "read_tool_result",
-    "description": "Read back part of an earlier tool result that was truncated to fit the context, using the result reference shown in the truncation notice. Returns the requested character window of the stored result verbatim.",
+    "description": "Read back part of an earlier tool result that was truncated to fit the context, using the result "
+    "reference shown in the truncation notice. Returns the requested character window of the stored "
+    "result verbatim.",
     "input_schema": {
         "type": "object",
         "properties": {
@@ -575,11 +581,13 @@ def _messages(question: str) -> list[dict[str, str]]:
         {"role": "user", "content": question},
         {
             "role": "assistant",
-            "content": 'Starting with the account\'s positions.\n[tool_call portfolio__get_holdings] {"account_id": "acc_3k9d2m7q"}',
+            "content": 'Starting with the account\'s positions.\n[tool_call portfolio__get_holdings] {"account_id": '
+            '"acc_3k9d2m7q"}',
         },
         {
             "role": "tool",
-            "content": "[portfolio__get_holdings] acc_3k9d2m7q as of 2026-11-04, GBP: VWRL.L 1,240 units (62.1%); AAPL 85 (7.9%); MSFT 40 (7.6%); cash 22.4%.",
+            "content": "[portfolio__get_holdings] acc_3k9d2m7q as of 2026-11-04, GBP: VWRL.L 1,240 units (62.1%); "
+            "AAPL 85 (7.9%); MSFT 40 (7.6%); cash 22.4%.",
         },
         {"role": "assistant", "content": "Three positions and cash. Checking the fund's exposure next."},
         {"role": "user", "content": "Include anything on the restricted list, and keep it to one page."},
@@ -635,11 +643,13 @@ def scenario(
             "add_messages": [
                 {
                     "role": "user",
-                    "content": "[evidence S1] VWRL factsheet 30 September 2026 (src_9a01): top holdings Apple 4.1%, Microsoft 3.9%, NVIDIA 3.6%.",
+                    "content": "[evidence S1] VWRL factsheet 30 September 2026 (src_9a01): top holdings Apple 4.1%, "
+                    "Microsoft 3.9%, NVIDIA 3.6%.",
                 },
                 {
                     "role": "user",
-                    "content": "[evidence S2] acc_3k9d2m7q look-through 2026-11-04 (src_4c7e): Apple 10.4%, Microsoft 10.0%, NVIDIA 2.2% of the account.",
+                    "content": "[evidence S2] acc_3k9d2m7q look-through 2026-11-04 (src_4c7e): Apple 10.4%, "
+                    "Microsoft 10.0%, NVIDIA 2.2% of the account.",
                 },
             ],
         },
@@ -668,7 +678,8 @@ def documents() -> dict[str, dict[str, Any]]:
         "desk-review-main-openai-46-tools": scenario(
             "desk-review-main-openai-46-tools",
             "An account review on an OpenAI-format host that sends 46 tools, more than a 40-tool cap such as "
-            "Cursor's lets through, several with descriptions of several KB and names near the 64-character limit, every "
+            "Cursor's lets through, several with descriptions of several KB and names near the "
+            "64-character limit, every "
             "one of which must reach the model as admitted.",
             "openai",
             tools[:46],
@@ -681,20 +692,24 @@ def documents() -> dict[str, dict[str, Any]]:
         ),
         "desk-research-main-mcp-128-tools": scenario(
             "desk-research-main-mcp-128-tools",
-            "A desk research request on an MCP-format host whose servers list 127 tools, plus the eligible read_tool_result "
-            "control: exactly 128, the most OpenAI takes in one request, so it fits and every tool must be sent as admitted.",
+            "A desk research request on an MCP-format host whose servers list 127 tools, plus the "
+            "eligible read_tool_result "
+            "control: exactly 128, the most OpenAI takes in one request, so it fits and every tool must "
+            "be sent as admitted.",
             "mcp",
             tools[:127],
             request="req_main_0041",
             invocation="inv_41",
-            question="Research the account's look-through exposure, its ESG flags and the house view on global equities.",
+            question="Research the account's look-through exposure, its ESG flags and the house view on global "
+            "equities.",
             eligible=True,
             hooks=False,
             trace="6e2f0b18d4c3507991f2e3d4c5b6a798",
         ),
         "desk-research-main-openai-over-tool-limit": scenario(
             "desk-research-main-openai-over-tool-limit",
-            "A desk research request on an OpenAI-format host admitting 140 tools, over the provider's 128 per request though "
+            "A desk research request on an OpenAI-format host admitting 140 tools, over the provider's "
+            "128 per request though "
             "well within the token budget: the only right outcome is an explicit capacity result, nothing sent and the "
             "reservation closed, never the first 128 or a selector's pick.",
             "openai",

@@ -154,14 +154,43 @@ def test_a_tool_without_a_description_is_admitted_with_an_empty_one():
 @pytest.mark.parametrize(
     ("kind", "body", "notes"),
     [
-        ("openai", {"input": "hi", "tools": [{"type": "web_search_preview"}, RESPONSES_TOOL, {"type": "file_search", "vector_store_ids": ["vs_1"]}]},
-         ["kept out of the contract: 2 built-in tools: web_search_preview, file_search (each a provider tool the host does not admit)"]),
-        ("openai", {"input": "hi", "tools": [RESPONSES_TOOL, {"type": "custom", "name": "sql", "format": {"type": "text"}}]},
-         ["kept out of the contract: 1 custom tool: sql (free-form input, no JSON Schema for a scenario to record)"]),
-        ("anthropic", {"messages": [], "tools": [{"type": "web_search_20250305", "name": "web_search", "max_uses": 3}, ANTHROPIC_TOOL, {"type": "bash_20250124", "name": "bash"}]},
-         ["kept out of the contract: 2 server tools: web_search (web_search_20250305), bash (bash_20250124) (each a provider tool the host does not admit)"]),
+        (
+            "openai",
+            {
+                "input": "hi",
+                "tools": [
+                    {"type": "web_search_preview"},
+                    RESPONSES_TOOL,
+                    {"type": "file_search", "vector_store_ids": ["vs_1"]},
+                ],
+            },
+            [
+                "kept out of the contract: 2 built-in tools: web_search_preview, file_search (each a provider "
+                "tool the host does not admit)"
+            ],
+        ),
+        (
+            "openai",
+            {"input": "hi", "tools": [RESPONSES_TOOL, {"type": "custom", "name": "sql", "format": {"type": "text"}}]},
+            ["kept out of the contract: 1 custom tool: sql (free-form input, no JSON Schema for a scenario to record)"],
+        ),
+        (
+            "anthropic",
+            {
+                "messages": [],
+                "tools": [
+                    {"type": "web_search_20250305", "name": "web_search", "max_uses": 3},
+                    ANTHROPIC_TOOL,
+                    {"type": "bash_20250124", "name": "bash"},
+                ],
+            },
+            [
+                "kept out of the contract: 2 server tools: web_search (web_search_20250305), bash "
+                "(bash_20250124) (each a provider tool the host does not admit)"
+            ],
+        ),
     ],
-)  # fmt: skip
+)
 def test_provider_tools_are_kept_out_of_the_contract_and_named(kind, body, notes):
     imported = import_log(kind, [("log.json", body)], "x")
     (skeleton,) = imported.scenarios
@@ -174,25 +203,52 @@ def test_provider_tools_are_kept_out_of_the_contract_and_named(kind, body, notes
 @pytest.mark.parametrize(
     ("body", "line"),
     [
-        ({"messages": [], "tools": [TOOL]},
-         "log.json:$.tools[0]: this is an OpenAI Chat Completions body (a tool of type 'function' with a nested 'function'); import it with `toolsurface import openai`"),
-        ({"messages": [], "functions": [{"name": "web", "parameters": {"type": "object"}}]},
-         "log.json:$.functions[0]: this is an OpenAI Chat Completions body (a function in the deprecated 'functions' list); import it with `toolsurface import openai`"),
-        ({"input": "hi", "tools": [RESPONSES_TOOL]},
-         "log.json:$.tools[0]: this is an OpenAI Responses body (a function tool with its name at the top level); import it with `toolsurface import openai`"),
-        ({"input": "hi", "tools": [{"type": "web_search_preview"}]},
-         "log.json:$.tools[0].type: this is an OpenAI Responses body ('web_search_preview' is an OpenAI built-in tool); import it with `toolsurface import openai`"),
-        ({"messages": [], "tools": [ANTHROPIC_TOOL]},
-         "log.json:$.tools[0]: this is an Anthropic Messages body (a tool with an 'input_schema'); import it with `toolsurface import anthropic`"),
-        ({"messages": [], "tools": [{"type": "text_editor_20250124", "name": "str_replace_editor"}]},
-         "log.json:$.tools[0].type: this is an Anthropic Messages body ('text_editor_20250124' is an Anthropic server tool); import it with `toolsurface import anthropic`"),
-        ({"result": {"tools": [{"name": "web", "inputSchema": {"type": "object"}}]}},
-         "log.json:$.result.tools: this is an MCP tools/list response (a JSON-RPC result with tools); import it with `toolsurface import mcp`"),
-        ({"tools": [{"name": "web", "inputSchema": {"type": "object"}}]},
-         "log.json:$.tools[0]: this is an MCP tools/list response (a tool with an 'inputSchema'); import it with `toolsurface import mcp`"),
-        ({"resourceSpans": []}, "log.json:$.resourceSpans: this is an OTLP trace export; import it with `toolsurface import otel`"),
+        (
+            {"messages": [], "tools": [TOOL]},
+            "log.json:$.tools[0]: this is an OpenAI Chat Completions body (a tool of type 'function' with a "
+            "nested 'function'); import it with `toolsurface import openai`",
+        ),
+        (
+            {"messages": [], "functions": [{"name": "web", "parameters": {"type": "object"}}]},
+            "log.json:$.functions[0]: this is an OpenAI Chat Completions body (a function in the deprecated "
+            "'functions' list); import it with `toolsurface import openai`",
+        ),
+        (
+            {"input": "hi", "tools": [RESPONSES_TOOL]},
+            "log.json:$.tools[0]: this is an OpenAI Responses body (a function tool with its name at the "
+            "top level); import it with `toolsurface import openai`",
+        ),
+        (
+            {"input": "hi", "tools": [{"type": "web_search_preview"}]},
+            "log.json:$.tools[0].type: this is an OpenAI Responses body ('web_search_preview' is an OpenAI "
+            "built-in tool); import it with `toolsurface import openai`",
+        ),
+        (
+            {"messages": [], "tools": [ANTHROPIC_TOOL]},
+            "log.json:$.tools[0]: this is an Anthropic Messages body (a tool with an 'input_schema'); "
+            "import it with `toolsurface import anthropic`",
+        ),
+        (
+            {"messages": [], "tools": [{"type": "text_editor_20250124", "name": "str_replace_editor"}]},
+            "log.json:$.tools[0].type: this is an Anthropic Messages body ('text_editor_20250124' is an "
+            "Anthropic server tool); import it with `toolsurface import anthropic`",
+        ),
+        (
+            {"result": {"tools": [{"name": "web", "inputSchema": {"type": "object"}}]}},
+            "log.json:$.result.tools: this is an MCP tools/list response (a JSON-RPC result with tools); "
+            "import it with `toolsurface import mcp`",
+        ),
+        (
+            {"tools": [{"name": "web", "inputSchema": {"type": "object"}}]},
+            "log.json:$.tools[0]: this is an MCP tools/list response (a tool with an 'inputSchema'); import "
+            "it with `toolsurface import mcp`",
+        ),
+        (
+            {"resourceSpans": []},
+            "log.json:$.resourceSpans: this is an OTLP trace export; import it with `toolsurface import otel`",
+        ),
     ],
-)  # fmt: skip
+)
 def test_a_log_of_another_kind_is_named_with_the_command_that_imports_it(body, line):
     own = line.rpartition("toolsurface import ")[2].rstrip("`")
     for kind in IMPORT_KINDS:
@@ -218,24 +274,52 @@ def test_every_body_is_told_apart_from_the_other_kinds(tools, responses):
 @pytest.mark.parametrize(
     ("kind", "body", "problem"),
     [
-        ("openai", {"messages": [], "tools": [{"type": "function", "function": {"name": "a b", "description": "d"}}]},
-         "log.json:$.tools[0].function.name: 'a b' is not a tool name a scenario accepts"),
-        ("openai", {"messages": [], "tools": [{"type": "function", "function": {"name": "web", "description": ["Search."]}}]},
-         "log.json:$.tools[0].function.description: tool 'web' has a description that is not a string (list)"),
-        ("openai", {"input": "hi", "tools": [{"type": "web_search_preview"}]},
-         "log.json:$: the log lists no function tools (kept out: web_search_preview): a research scenario admits at least one"),
+        (
+            "openai",
+            {"messages": [], "tools": [{"type": "function", "function": {"name": "a b", "description": "d"}}]},
+            "log.json:$.tools[0].function.name: 'a b' is not a tool name a scenario accepts",
+        ),
+        (
+            "openai",
+            {"messages": [], "tools": [{"type": "function", "function": {"name": "web", "description": ["Search."]}}]},
+            "log.json:$.tools[0].function.description: tool 'web' has a description that is not a string (list)",
+        ),
+        (
+            "openai",
+            {"input": "hi", "tools": [{"type": "web_search_preview"}]},
+            "log.json:$: the log lists no function tools (kept out: web_search_preview): a research "
+            "scenario admits at least one",
+        ),
         ("openai", {"messages": [], "tools": [TOOL, TOOL]}, "log.json:$.tools[1]: tool 'web' is listed twice"),
-        ("openai", {"messages": [{"role": "robot", "content": "x"}], "tools": [TOOL]}, "log.json:$.messages[0].role: 'robot' is not a chat role"),
-        ("openai", {"messages": [], "tools": []}, "log.json:$: the log lists no function tools: a research scenario admits at least one"),
-        ("anthropic", {"messages": [], "tools": [{"name": "t", "description": "d", "input_schema": {"type": "array"}}]},
-         "log.json:$.tools[0].input_schema.type: tool 't' takes 'array' arguments"),
-        ("anthropic", {"messages": [], "tools": [{"type": "web_search_20250305", "name": "web_search"}]},
-         "log.json:$: the log lists no function tools (kept out: web_search (web_search_20250305))"),
-        ("mcp", {"jsonrpc": "2.0", "id": 1, "error": {"code": -1}}, "log.json:$.error: the response is a JSON-RPC error"),
+        (
+            "openai",
+            {"messages": [{"role": "robot", "content": "x"}], "tools": [TOOL]},
+            "log.json:$.messages[0].role: 'robot' is not a chat role",
+        ),
+        (
+            "openai",
+            {"messages": [], "tools": []},
+            "log.json:$: the log lists no function tools: a research scenario admits at least one",
+        ),
+        (
+            "anthropic",
+            {"messages": [], "tools": [{"name": "t", "description": "d", "input_schema": {"type": "array"}}]},
+            "log.json:$.tools[0].input_schema.type: tool 't' takes 'array' arguments",
+        ),
+        (
+            "anthropic",
+            {"messages": [], "tools": [{"type": "web_search_20250305", "name": "web_search"}]},
+            "log.json:$: the log lists no function tools (kept out: web_search (web_search_20250305))",
+        ),
+        (
+            "mcp",
+            {"jsonrpc": "2.0", "id": 1, "error": {"code": -1}},
+            "log.json:$.error: the response is a JSON-RPC error",
+        ),
         ("mcp", {"result": {"items": []}}, "log.json:$.result: expected a tools/list result with 'tools'"),
         ("mcp", [1], "log.json:$: expected an MCP tools/list response, found list"),
     ],
-)  # fmt: skip
+)
 def test_a_log_that_cannot_be_a_scenario_is_one_line_naming_the_path(kind, body, problem):
     with pytest.raises(ScenarioError) as raised:
         import_scenario(kind, body, "log.json", "x")
@@ -262,13 +346,33 @@ ITEM = {"type": "function_call", "name": "web", "arguments": nested(500)}
 @pytest.mark.parametrize(
     ("kind", "body", "problem"),
     [
-        ("openai", {"messages": [CALL], "tools": [TOOL]}, "log.json:$.messages[0].tool_calls[0].function.arguments: nested more than 254 levels deep"),
-        ("anthropic", {"messages": [PART], "tools": [ANTHROPIC_TOOL]}, "log.json:$.messages[0].content[0].input: nested more than 254 levels deep"),
-        ("openai", {"input": [ITEM], "tools": [RESPONSES_TOOL]}, "log.json:$.input[0]: nested more than 254 levels deep"),
-        ("openai", {"messages": [], "tools": [{**TOOL, "function": {**TOOL["function"], "parameters": {"type": "object", "x": nested(500)}}}]},
-         "log.json:$.tools[0].function.parameters: nested more than 250 levels deep"),
+        (
+            "openai",
+            {"messages": [CALL], "tools": [TOOL]},
+            "log.json:$.messages[0].tool_calls[0].function.arguments: nested more than 254 levels deep",
+        ),
+        (
+            "anthropic",
+            {"messages": [PART], "tools": [ANTHROPIC_TOOL]},
+            "log.json:$.messages[0].content[0].input: nested more than 254 levels deep",
+        ),
+        (
+            "openai",
+            {"input": [ITEM], "tools": [RESPONSES_TOOL]},
+            "log.json:$.input[0]: nested more than 254 levels deep",
+        ),
+        (
+            "openai",
+            {
+                "messages": [],
+                "tools": [
+                    {**TOOL, "function": {**TOOL["function"], "parameters": {"type": "object", "x": nested(500)}}}
+                ],
+            },
+            "log.json:$.tools[0].function.parameters: nested more than 250 levels deep",
+        ),
     ],
-)  # fmt: skip
+)
 def test_arguments_nested_deeper_than_a_scenario_can_hold_are_one_line_naming_the_path(kind, body, problem):
     with pytest.raises(ScenarioError) as raised:
         import_scenario(kind, body, "log.json", "x")

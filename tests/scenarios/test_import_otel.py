@@ -6,14 +6,14 @@ pytest.importorskip(
     "opentelemetry.sdk", reason="these tests write span exports with the OpenTelemetry SDK: pip install -e '.[dev]'"
 )
 
-from google.protobuf.json_format import MessageToDict  # noqa: E402
-from hypothesis import given, settings  # noqa: E402
-from opentelemetry.exporter.otlp.proto.common._internal import _encode_value  # noqa: E402
+from google.protobuf.json_format import MessageToDict
+from hypothesis import given, settings
+from opentelemetry.exporter.otlp.proto.common._internal import _encode_value
 
-from tests.fixtures.json_edits import edits  # noqa: E402
-from tests.fixtures.otel_export import chat_span, otlp_json, record, semconv_tools  # noqa: E402
-from toolsurface.mutators._strategies import surfaces  # noqa: E402
-from toolsurface.scenarios import ScenarioError, import_log, import_log_file, parse  # noqa: E402
+from tests.fixtures.json_edits import edits
+from tests.fixtures.otel_export import chat_span, otlp_json, record, semconv_tools
+from toolsurface.mutators._strategies import surfaces
+from toolsurface.scenarios import ScenarioError, import_log, import_log_file, parse
 
 SEARCH = {
     "type": "function",
@@ -253,7 +253,8 @@ def test_a_model_call_without_tools_is_one_line_naming_the_attribute_it_lacks():
     assert [skeleton["identity"]["request"] for skeleton in result.scenarios] == [ids["chat with tools"]]
     assert [note for note in result.notes if note.endswith("skipped")] == [
         f"span {ids['chat without']} (chat without) has no gen_ai.tool.definitions: skipped",
-        f"span {ids['chat built-in only']} (chat built-in only) lists no function tools (only web_search_preview): skipped",
+        f"span {ids['chat built-in only']} (chat built-in only) lists no function tools (only "
+        "web_search_preview): skipped",
         f"span {ids['openai.chat']} (openai.chat) has no llm.request.functions.*: skipped",
     ]
 
@@ -277,7 +278,8 @@ def test_notes_name_the_tools_kept_out_and_what_the_span_did_not_record():
     named = f"span {hex_id(spans[0].context.span_id, 8)} (chat gpt-4o)"
     result = imported(spans)
     assert result.notes == (
-        f"{named}: kept out of the contract: 1 built-in tool: web_search_preview (a provider tool the host does not admit)",
+        f"{named}: kept out of the contract: 1 built-in tool: web_search_preview (a provider tool the "
+        "host does not admit)",
         f"{named}: 1 tool without recorded parameters (fx__quote): recorded as taking none",
         f"{named} recorded no messages (no gen_ai.input.messages): a placeholder user message stands in",
     )
@@ -335,7 +337,8 @@ def test_a_malformed_export_is_one_line_naming_the_json_path():
     with pytest.raises(ScenarioError) as raised:
         import_log("otel", [("export.json", document)], "export")
     assert raised.value.problems == (
-        "export.json:$.resourceSpans[0].scopeSpans[0].spans[0].spanId: expected a 8-byte id as 16 hex digits (or base64), found 'xyz'",
+        "export.json:$.resourceSpans[0].scopeSpans[0].spans[0].spanId: expected a 8-byte id as 16 hex "
+        "digits (or base64), found 'xyz'",
     )
     with pytest.raises(ScenarioError) as raised:
         import_log("otel", [("export.json", {"spans": []})], "export")

@@ -218,7 +218,8 @@ MALFORMED: dict[str, tuple[Callable[[dict[str, Any]], object], list[str]]] = {
     "fact of an unknown kind": (
         lambda d: d["contract"].update(facts=[budget_fact(d, fact="quota_exhausted")]),
         [
-            "$.contract.facts[0].fact: 'quota_exhausted' is not one of ['search_budget_exhausted', 'run_deadline_exhausted']"
+            "$.contract.facts[0].fact: 'quota_exhausted' is not one of ['search_budget_exhausted', "
+            "'run_deadline_exhausted']"
         ],
     ),
     "fact bound to a partial identity": (
@@ -305,7 +306,8 @@ MALFORMED: dict[str, tuple[Callable[[dict[str, Any]], object], list[str]]] = {
             d["contract"].update(capabilities=[{"id": "portfolio", "subject": "portfolio", "access": "holdings read"}]),
         ),
         [
-            "$.contract.capabilities[0].access: 'holdings read' is not one of ['accessible', 'reference approved', 'not granted']"
+            "$.contract.capabilities[0].access: 'holdings read' is not one of ['accessible', 'reference "
+            "approved', 'not granted']"
         ],
     ),
     "duplicate capability id": (

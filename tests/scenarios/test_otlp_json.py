@@ -7,13 +7,13 @@ pytest.importorskip(
     "opentelemetry.sdk", reason="these tests write span exports with the OpenTelemetry SDK: pip install -e '.[dev]'"
 )
 
-from google.protobuf.json_format import MessageToDict  # noqa: E402
-from hypothesis import given  # noqa: E402
-from hypothesis import strategies as st  # noqa: E402
-from opentelemetry.exporter.otlp.proto.common._internal import _encode_value  # noqa: E402
+from google.protobuf.json_format import MessageToDict
+from hypothesis import given
+from hypothesis import strategies as st
+from opentelemetry.exporter.otlp.proto.common._internal import _encode_value
 
-from toolsurface.scenarios._import_common import Problem  # noqa: E402
-from toolsurface.scenarios._otlp_json import decode_value, otlp_id  # noqa: E402
+from toolsurface.scenarios._import_common import Problem
+from toolsurface.scenarios._otlp_json import decode_value, otlp_id
 
 # What an attribute can hold: the values the OTLP exporter encodes (int64 ints, any float but NaN,
 # which is not equal to itself), nested in lists and maps.

@@ -62,14 +62,16 @@ MALFORMED = {
     "a slash in a boundary": (
         lambda d: d["stages"][2].update(point="after:a/b"),
         [
-            "$.stages[2].point: 'after:a/b' must be 1 to 64 characters with no '/', '@', '*', '?', '[', ']', whitespace or control "
+            "$.stages[2].point: 'after:a/b' must be 1 to 64 characters with no '/', '@', '*', '?', '[', "
+            "']', whitespace or control "
             "characters (it becomes part of case ids)"
         ],
     ),
     "a later call's mark in a boundary": (
         lambda d: d["stages"][0].update(point="before:tracing@2"),
         [
-            "$.stages[0].point: 'before:tracing@2' must be 1 to 64 characters with no '/', '@', '*', '?', '[', ']', whitespace or "
+            "$.stages[0].point: 'before:tracing@2' must be 1 to 64 characters with no '/', '@', '*', "
+            "'?', '[', ']', whitespace or "
             "control characters (it becomes part of case ids)"
         ],
     ),
@@ -89,7 +91,8 @@ MALFORMED = {
     "a recorded point's name": (
         lambda d: d["stages"][1].update(point="hook"),
         [
-            "$.stages[1].point: 'hook' is the point of a recorded 'hook' stage: a stage of the host's own names a boundary of its own"
+            "$.stages[1].point: 'hook' is the point of a recorded 'hook' stage: a stage of the host's "
+            "own names a boundary of its own"
         ],
     ),
     "a boundary twice in one model call": (
@@ -107,19 +110,22 @@ MALFORMED = {
     "an own stage with another stage's field": (
         lambda d: d["stages"][0].update(metadata={}),
         [
-            "$.stages[0]: 'metadata' is not one of ['stage', 'point', 'keep_messages', 'add_messages', 'budget_tokens', 'max_tools']"
+            "$.stages[0]: 'metadata' is not one of ['stage', 'point', 'keep_messages', 'add_messages', "
+            "'budget_tokens', 'max_tools']"
         ],
     ),
     "a capacity outcome with no budget": (
         lambda d: (d.update(outcome="capacity"), d["stages"][2].pop("budget_tokens")),
         [
-            "$.outcome: a 'capacity' outcome needs a 'context_fit' stage, or an 'own' stage with budget_tokens, where the request stops"
+            "$.outcome: a 'capacity' outcome needs a 'context_fit' stage, or an 'own' stage with "
+            "budget_tokens, where the request stops"
         ],
     ),
     "a fact arriving at a boundary the agent never offers": (
         lambda d: d["contract"].update(facts=[budget_fact(d, arrives="async_prep")]),
         [
-            "$.contract.facts[0].arrives: 'async_prep' is not a point this pipeline offers (before:tracing, after:tracing, after:ProviderLimit)"
+            "$.contract.facts[0].arrives: 'async_prep' is not a point this pipeline offers "
+            "(before:tracing, after:tracing, after:ProviderLimit)"
         ],
     ),
 }

@@ -71,8 +71,8 @@ def test_a_broken_file_is_refused_every_time(tmp_path: Path, cache: Path, valida
             scenarios.load([path])
         (problem,) = raised.value.problems
         assert (
-            problem
-            == f"{path}:$.contract.admitted[0].input_schema.properties.q.minLength: not a valid JSON Schema: -1 is less than the minimum of 0"
+            problem == f"{path}:$.contract.admitted[0].input_schema.properties.q.minLength: not a valid JSON Schema: "
+            "-1 is less than the minimum of 0"
         )
         assert "\n" not in problem
     assert validations == [str(path), str(path)]

@@ -15,15 +15,15 @@ langchain = pytest.importorskip("langchain", reason="needs the langchain extra: 
 if not langchain.__version__.startswith("1."):
     pytest.skip(f"needs LangChain 1.x (the langchain extra), found {langchain.__version__}", allow_module_level=True)
 
-from langchain_core.utils.function_calling import convert_to_openai_tool  # noqa: E402
+from langchain_core.utils.function_calling import convert_to_openai_tool
 
-from tests.fixtures.frameworks import find_case, run_cases, settled  # noqa: E402
-from toolsurface import scenarios  # noqa: E402
+from tests.fixtures.frameworks import find_case, run_cases, settled
+from toolsurface import scenarios
 from toolsurface.contract._canonical import snapshot_of
 from toolsurface.contract._formats import FORMATS
 from toolsurface.contract._refusals import SurfaceRefused
-from toolsurface.harness._adapters import langchain as adapter  # noqa: E402
-from toolsurface.harness._adapters._langchain_views import (  # noqa: E402
+from toolsurface.harness._adapters import langchain as adapter
+from toolsurface.harness._adapters._langchain_views import (
     Crossing,
     history,
     message_views,
@@ -31,7 +31,7 @@ from toolsurface.harness._adapters._langchain_views import (  # noqa: E402
     tool_view,
 )
 from toolsurface.harness._ports import Ports
-from toolsurface.harness._targets import load_target  # noqa: E402
+from toolsurface.harness._targets import load_target
 from toolsurface.harness._types import VerdictKind
 
 GUARDED = "toolsurface.harness._adapters.langchain:guarded"
@@ -73,7 +73,8 @@ def test_factories_are_targets_with_a_format_and_a_name():
         ("etf-compare-main-hooked", "hook", "schema.add_property", "in_place", "schema of"),
         ("etf-compare-main-hooked", "hook", "reorder.swap", "replace", "swapped"),
         ("etf-compare-main-hooked", "hook", "delete.first", "in_place", "removed"),
-        # LangChain checks only that each tool's name is one its ToolNode knows: a second tool under an admitted name passes.
+        # LangChain checks only that each tool's name is one its ToolNode knows: a second tool under an admitted name
+        # passes.
         ("etf-compare-main-hooked", "hook", "add.duplicate", "replace", "added"),
         ("etf-compare-main-hooked", "post_seal", "add.duplicate", "in_place", "added"),
         # Nothing checks request.tools after a wrap_model_call but that name check.
@@ -255,9 +256,9 @@ def test_an_unchanged_crossing_hands_back_the_framework_objects():
     messages = history(scenario.request_messages)
     tools = [tool_of(d) for d in scenario.surface]
     crossing = Crossing(tools, messages, "test")
-    assert all(a is b for a, b in zip(crossing.messages_back(crossing.messages), messages))
-    assert all(a is b for a, b in zip(crossing.tools_back(crossing.tools), tools))
-    assert all(view["input_schema"] is tool.args_schema for view, tool in zip(crossing.tools, tools))
+    assert all(a is b for a, b in zip(crossing.messages_back(crossing.messages), messages, strict=True))
+    assert all(a is b for a, b in zip(crossing.tools_back(crossing.tools), tools, strict=True))
+    assert all(view["input_schema"] is tool.args_schema for view, tool in zip(crossing.tools, tools, strict=True))
 
 
 def test_a_dropped_message_keeps_every_tool_result_after_its_call():

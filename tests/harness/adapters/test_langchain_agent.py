@@ -8,12 +8,12 @@ langchain = pytest.importorskip("langchain", reason="needs the langchain extra: 
 if not langchain.__version__.startswith("1."):
     pytest.skip(f"needs LangChain 1.x (the langchain extra), found {langchain.__version__}", allow_module_level=True)
 
-from tests.fixtures.frameworks import run_cases  # noqa: E402
-from toolsurface import scenarios  # noqa: E402
-from toolsurface.contract._formats import FORMATS  # noqa: E402
-from toolsurface.harness._api import RunOptions, prepare  # noqa: E402
-from toolsurface.harness._ports import Ports  # noqa: E402
-from toolsurface.harness._types import VerdictKind  # noqa: E402
+from tests.fixtures.frameworks import run_cases
+from toolsurface import scenarios
+from toolsurface.contract._formats import FORMATS
+from toolsurface.harness._api import RunOptions, prepare
+from toolsurface.harness._ports import Ports
+from toolsurface.harness._types import VerdictKind
 
 APP = "langchain:tests.fixtures.agents.langchain_app:{}"
 
@@ -107,7 +107,7 @@ def test_a_fact_recorded_for_a_model_call_is_in_force_from_that_calls_first_own_
     late = [fact for fact in scenario.contract.facts if fact.arrives == "hook@3"]
     assert late
     ports = Ports(scenario, FORMATS["logical"], None, None, own_boundaries=True)
-    for call in (1, 2):
+    for _call in (1, 2):
         ports.inject("before:model", [], [])
         assert not set(late) & set(ports.facts.current())
         ports.gateway.dispatch("req", [], [])

@@ -14,19 +14,19 @@ if not all(hasattr(agents, name) for name in ("Agent", "FunctionTool", "Runner",
         "`agents` is not the OpenAI Agents SDK: pip install 'toolsurface[openai-agents]'", allow_module_level=True
     )
 
-from tests.fixtures.frameworks import CROSS_SECTION, find_case, run_cases, settled  # noqa: E402
-from toolsurface import scenarios  # noqa: E402
+from tests.fixtures.frameworks import CROSS_SECTION, find_case, run_cases, settled
+from toolsurface import scenarios
 from toolsurface.contract._canonical import snapshot_of
 from toolsurface.contract._formats import FORMATS
 from toolsurface.contract._refusals import SurfaceRefused
-from toolsurface.harness._adapters import openai_agents as adapter  # noqa: E402
-from toolsurface.harness._adapters._openai_agents_views import (  # noqa: E402
+from toolsurface.harness._adapters import openai_agents as adapter
+from toolsurface.harness._adapters._openai_agents_views import (
     Crossing,
     input_items,
     message_views,
 )
 from toolsurface.harness._ports import Ports
-from toolsurface.harness._targets import load_target  # noqa: E402
+from toolsurface.harness._targets import load_target
 from toolsurface.harness._types import VerdictKind
 
 #: Loaded once: loading validates every recording.

@@ -10,10 +10,10 @@ if not getattr(agents, "__version__", "").startswith("0.24."):
         f"needs the OpenAI Agents SDK 0.24, found {getattr(agents, '__version__', '?')}", allow_module_level=True
     )
 
-from tests.fixtures.frameworks import run_cases  # noqa: E402
-from toolsurface import scenarios  # noqa: E402
-from toolsurface.harness._targets import load_target  # noqa: E402
-from toolsurface.harness._types import VerdictKind  # noqa: E402
+from tests.fixtures.frameworks import run_cases
+from toolsurface import scenarios
+from toolsurface.harness._targets import load_target
+from toolsurface.harness._types import VerdictKind
 
 APP = "openai-agents:tests.fixtures.agents.openai_agents_app:{}"
 

@@ -10,16 +10,16 @@ import pytest
 
 pytest.importorskip("pydantic_ai", reason="needs the pydantic-ai extra: pip install 'toolsurface[pydantic-ai]'")
 
-from pydantic_ai.messages import repair_messages  # noqa: E402
+from pydantic_ai.messages import repair_messages
 
-from tests.fixtures.frameworks import CROSS_SECTION, find_case, run_cases, settled  # noqa: E402
-from toolsurface import scenarios  # noqa: E402
+from tests.fixtures.frameworks import CROSS_SECTION, find_case, run_cases, settled
+from toolsurface import scenarios
 from toolsurface.contract._canonical import snapshot_of
 from toolsurface.contract._formats import FORMATS
 from toolsurface.contract._refusals import SurfaceRefused
-from toolsurface.harness._adapters import ADAPTER_TARGETS  # noqa: E402
-from toolsurface.harness._adapters import pydantic_ai as adapter  # noqa: E402
-from toolsurface.harness._adapters._pydantic_ai_views import Crossing, history  # noqa: E402
+from toolsurface.harness._adapters import ADAPTER_TARGETS
+from toolsurface.harness._adapters import pydantic_ai as adapter
+from toolsurface.harness._adapters._pydantic_ai_views import Crossing, history
 from toolsurface.harness._ports import Ports
 from toolsurface.harness._types import VerdictKind
 
@@ -176,7 +176,7 @@ def test_an_unchanged_crossing_hands_back_the_framework_objects():
     scenario = _scenario("etf-compare-main-recovery")
     messages = history(scenario.request_messages)
     crossing = Crossing((), messages, "test")
-    assert all(a is b for a, b in zip(crossing.model_messages(crossing.messages), messages))
+    assert all(a is b for a, b in zip(crossing.model_messages(crossing.messages), messages, strict=True))
 
 
 def test_an_in_place_message_edit_lands_on_the_live_part():

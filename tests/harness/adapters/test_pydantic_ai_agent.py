@@ -1,4 +1,5 @@
-"""`pydantic-ai:PKG.MOD:FACTORY`: the user's own pydantic-ai agent as a target, its boundaries named by its capabilities."""
+"""`pydantic-ai:PKG.MOD:FACTORY`: the user's own pydantic-ai agent as a target, its boundaries named by its
+capabilities."""
 
 from __future__ import annotations
 
@@ -12,10 +13,10 @@ if not pydantic_ai.__version__.startswith("2."):
         f"needs pydantic-ai 2.x (the pydantic-ai extra), found {pydantic_ai.__version__}", allow_module_level=True
     )
 
-from tests.fixtures.frameworks import run_cases  # noqa: E402
-from toolsurface.harness._api import RunOptions, prepare  # noqa: E402
-from toolsurface.harness._types import VerdictKind  # noqa: E402
-from toolsurface.scenarios import Boundary  # noqa: E402
+from tests.fixtures.frameworks import run_cases
+from toolsurface.harness._api import RunOptions, prepare
+from toolsurface.harness._types import VerdictKind
+from toolsurface.scenarios import Boundary
 
 APP = "pydantic-ai:tests.fixtures.agents.pydantic_ai_app:{}"
 
