@@ -75,7 +75,18 @@ def test_a_project_with_packages_named_like_ours_passes_with_and_without_the_plu
 @pytest.mark.slow
 def test_a_fresh_install_puts_one_name_at_the_top_of_site_packages(tmp_path):
     # A copy, so that the build's own files (build/, *.egg-info) never land in the checkout.
-    ignored = (".git", "tests", "__pycache__", "*.egg-info", "build", "dist", ".hypothesis", ".benchmarks", ".venv", ".typecheck")
+    ignored = (
+        ".git",
+        "tests",
+        "__pycache__",
+        "*.egg-info",
+        "build",
+        "dist",
+        ".hypothesis",
+        ".benchmarks",
+        ".venv",
+        ".typecheck",
+    )
     source = shutil.copytree(ROOT, tmp_path / "source", ignore=shutil.ignore_patterns(*ignored))
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)

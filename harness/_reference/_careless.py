@@ -33,11 +33,15 @@ def diagnostic_hides(messages: Iterable[dict[str, Any]], web: WebTools | None) -
             # `is True` and `type(...) is int`: JSON false and 0 must stay apart, as must true and 1.
             if "deadline" in key and (value is True or (type(value) is int and value == 0)):
                 hidden |= {web.search, web.read}
-            elif key.endswith("exhausted") and value is True and any(w in "/".join(path) for w in ("quota", "budget")):
+            elif key.endswith("exhausted") and value is True and _names_a_budget(path):  # noqa: SIM114
                 hidden.add(web.search)
             elif key == "provider_attempt" and type(value) is int and value >= siblings.get("max_provider_attempts", 1):
                 hidden.add(web.search)
     return frozenset(hidden)
+
+
+def _names_a_budget(path: tuple[str, ...]) -> bool:
+    return any(word in "/".join(path) for word in ("quota", "budget"))
 
 
 def _payload(content: str) -> Any:

@@ -42,5 +42,7 @@ FLAWS: dict[str, str] = {
     "name-cut-after-check": "names are cut to 48 characters after the final check",
     "selector-trim": "over the provider's tool limit, a selector keeps the first tools instead of a capacity result",
     "first-call-only": "only the first model call of a request is checked",
-    "frozen-at-first-call": "later model calls are held to the first call's tools, so a fact between calls reads as a change",
+    "frozen-at-first-call": (
+        "later model calls are held to the first call's tools, so a fact between calls reads as a change"
+    ),
 }

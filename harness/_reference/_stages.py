@@ -83,5 +83,5 @@ def replay_messages(stage: Stage, messages: list[Any], scenario: Scenario, publi
     if stage.kind is StageKind.PUBLICATION and scenario.publication is not None:
         body = publications.get(scenario.publication.id)
         if body is not None:
-            return messages + [{"role": "system", "content": f"Current publication:\n{body}"}]
+            return [*messages, {"role": "system", "content": f"Current publication:\n{body}"}]
     return messages
