@@ -16,7 +16,9 @@ class _CheckoutFolders(importlib.abc.MetaPathFinder):
     unequal to its own: in a test, `import harness` is a bug.
     """
 
-    FOLDERS = frozenset({"harness", "mutators", "scenarios", "reports", "examples"})
+    FOLDERS = frozenset(
+        {"contract", "common", "guard", "scenarios", "mutators", "harness", "scan", "reports", "cli", "examples"}
+    )
 
     def find_spec(self, name, path, target=None):
         if name.partition(".")[0] in self.FOLDERS:
