@@ -37,8 +37,13 @@ def test_a_seam_no_selected_case_exercises_survives():
     assert not run.ok and round(run.score) == 33
 
 
-# The reference guard's nine mutants over the whole matrix, all killed: through the command, with its
-# report, in tests/test_cli.py::test_mutants_of_the_guard_are_all_killed_and_the_report_is_valid.
+# The shipped guard's mutants over the whole matrix, through the command, with its report: in
+# tests/test_cli.py::test_mutants_of_the_shipped_guard_survive_only_where_the_recorded_pipeline_never_goes.
+
+
+def test_the_mutants_of_a_reference_defect_are_of_its_flaw():
+    run = run_mutants(RunOptions(target="reference:defect/no-settle", select=["web-read-child-single-tool/*"]))
+    assert run.path.endswith("_reference/_defects.py")
 
 
 def test_the_seams_are_the_ones_the_config_names(tmp_path, monkeypatch):
