@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolsurface.harness._types import Verdict, VerdictKind
+from toolsurface.harness._types import VerdictKind
 from toolsurface.reports._groups import causes, reason_class
 
 FAILING = [kind for kind in VerdictKind if not kind.ok]
@@ -110,7 +110,11 @@ def failing_cases(draw, pool):
         st.lists(st.tuples(st.sampled_from(pool), st.sampled_from(FAILING), st.sampled_from(REASONS)), max_size=60)
     )
     return [
-        replace(record, case=replace(record.case, id=f"{record.id}#{n}", index=n), verdict=Verdict(kind, reason))
+        replace(
+            record,
+            case=replace(record.case, id=f"{record.id}#{n}", index=n),
+            verdict=replace(record.verdict, kind=kind, reason=reason),
+        )
         for n, (record, kind, reason) in enumerate(picks)
     ]
 
@@ -153,7 +157,11 @@ def test_the_grouping_is_the_same_whatever_order_the_cases_come_in(pool, data, s
 def test_ties_are_broken_by_key(pool):
     record = pool[0]
     cases = [
-        replace(record, case=replace(record.case, id=f"{record.id}#{n}", index=n), verdict=Verdict(kind, reason))
+        replace(
+            record,
+            case=replace(record.case, id=f"{record.id}#{n}", index=n),
+            verdict=replace(record.verdict, kind=kind, reason=reason),
+        )
         for n, (kind, reason) in enumerate(
             [(VerdictKind.ERROR, "b"), (VerdictKind.SURVIVED, "b"), (VerdictKind.SURVIVED, "a")]
         )
