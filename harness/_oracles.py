@@ -13,14 +13,14 @@ import dataclasses
 from collections.abc import Sequence
 
 from toolsurface.contract._canonical import Snapshot
-from toolsurface.contract._diff import Change, diff_snapshots, diff_summaries
+from toolsurface.contract._diff import diff_snapshots, summary_changes
 from toolsurface.contract._facts import rulings
 from toolsurface.contract._owner import Settlement
 from toolsurface.mutators import Kind, Must
 from toolsurface.scenarios import POINTS, RequestOutcome, Scenario
 
 from ._codes import ReasonCode
-from ._reasons import MAX_REASON, changes_said, clip, fits, listed
+from ._reasons import MAX_REASON, Said, changes_said, clip, fits, listed
 from ._types import (
     Amendment,
     Capacity,
@@ -267,8 +267,8 @@ def _diff_spoken_of(case: Case, observed: Observation, scenario: Scenario, expec
     sent from there, the case's change."""
     for sent in observed.dispatches:
         # Before the case's own call only the surface is judged (`_earlier_calls`).
-        summary = diff_summaries(scenario.contract.summary, sent.summary) if sent.call >= case.call else ()
-        if changes := (*map(str, diff_snapshots(_of_call(expected, sent.call), sent.surface)), *summary):
+        summary = summary_changes(scenario.contract.summary, sent.summary) if sent.call >= case.call else ()
+        if changes := tuple(map(str, (*diff_snapshots(_of_call(expected, sent.call), sent.surface), *summary))):
             return changes
     return () if from_call(observed, case.call).dispatches else (case.change or ())
 
@@ -391,9 +391,9 @@ def _judge_refusal(observed: Observation, scenario: Scenario, expected: Expected
     if observed.dispatches:
         sent = observed.dispatches[0]
         must = _of_call(expected, sent.call)
-        changes: list[Change | str] = [
+        changes: list[Said] = [
             *diff_snapshots(must, sent.surface),
-            *diff_summaries(scenario.contract.summary, sent.summary),
+            *summary_changes(scenario.contract.summary, sent.summary),
         ]
         recorded = scenario.model_calls - sent.call + 1
         if not changes and len(observed.dispatches) == recorded:
@@ -478,7 +478,7 @@ def _judge_dispatch(observed: Observation, scenario: Scenario, expected: Expecte
             said += "dispatched a surface that differs from the expected one: "
             said += changes_said(diff_snapshots(must, sent.surface), MAX_REASON - len(said))
             return Verdict(VerdictKind.SURVIVED, said, ReasonCode.DISPATCHED_CHANGED_SURFACE)
-        if summary := diff_summaries(scenario.contract.summary, sent.summary):
+        if summary := summary_changes(scenario.contract.summary, sent.summary):
             said += "dispatched a capability summary the contract does not state: "
             said += changes_said(summary, MAX_REASON - len(said))
             return Verdict(VerdictKind.SURVIVED, said, ReasonCode.DISPATCHED_CHANGED_SUMMARY)

@@ -3,6 +3,7 @@ the words of a verdict's reason, and every code is one the oracle gives."""
 
 import ast
 import dataclasses
+import json
 from pathlib import Path
 
 import pytest
@@ -82,6 +83,12 @@ def test_results_json_carries_the_closed_list_of_codes():
     verdict = results_schema()["$defs"]["Verdict"]
     assert verdict["properties"]["code"] == {"enum": [code.value for code in ReasonCode]}
     assert "code" in verdict["required"]
+
+
+def test_audit_json_lists_the_same_codes():
+    audit = json.loads((ROOT / "reports" / "audit.schema.json").read_text())
+    code = audit["properties"]["failing"]["items"]["properties"]["code"]
+    assert code["enum"] == [code.value for code in ReasonCode]
 
 
 @pytest.mark.parametrize("code", list(ReasonCode), ids=str)
