@@ -6,7 +6,7 @@ and results.json carries it, so a reader never has to recover what happened from
 reason. The reason describes: it names the particulars (tools, counts, a host's own message) for a
 person, and its wording may change without changing what any program reads.
 
-Each member's comment says which verdict it comes with; docs/results.md lists them for users.
+Each member's comment says which verdict it comes with; docs/commands.md (Reason codes) lists them for users.
 """
 
 from __future__ import annotations

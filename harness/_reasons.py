@@ -42,15 +42,6 @@ def fits(reason: str) -> bool:
     return len(reason) <= MAX_REASON and reason == one_line(reason)
 
 
-def begins(reason: str, prefix: str) -> bool:
-    """Whether `reason` begins with `prefix`, or with `prefix` cut short to fit (a long tool name or
-    point in it): what comes before its first `…` begins `prefix`."""
-    if reason.startswith(prefix):
-        return True
-    kept, cut, _ = reason.partition(CUT)
-    return bool(cut) and bool(kept) and one_line(prefix).startswith(kept.rstrip())
-
-
 #: A change a reason may list: of a surface, or of its capability summary. Each carries how it is counted.
 Said = Change | SummaryChange
 

@@ -127,7 +127,7 @@ def forge(path, drop):
         error = f"$.cases: {len(document['cases'])} cases, but the run selected {len(document['cases']) + len(survivors)} for shard 1/2"
     else:
         for index in survivors:
-            document["cases"][index]["verdict"] = {"kind": "killed", "reason": KILLED.reason}
+            document["cases"][index]["verdict"] = {"kind": "killed", "reason": KILLED.reason, "code": KILLED.code}
         error = f"$.cases[{survivors[0]}].verdict.kind: killed, but 1 request(s) were dispatched"
     run, cases = decode(RunInfo, document["run"]), decode(tuple[CaseRecord, ...], document["cases"])
     summary = summarize(run, Tallies.of(case.tally for case in cases), (), digest_of(cases))
