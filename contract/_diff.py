@@ -17,6 +17,10 @@ from typing import Any
 
 from ._canonical import Snapshot, canonical_json
 
+#: How a change is counted in a list of several: its verb, and what one and several of it are
+#: (`moved 3 tools`). Each change carries its own, so a count never reads a change's words back.
+Counted = tuple[str, str, str]
+
 
 @dataclass(frozen=True, slots=True)
 class Added:
@@ -26,6 +30,10 @@ class Added:
     def __str__(self) -> str:
         return f"added {self.name!r} at {self.index}"
 
+    @property
+    def counted(self) -> Counted:
+        return ("added", "tool", "tools")
+
 
 @dataclass(frozen=True, slots=True)
 class Removed:
@@ -34,6 +42,10 @@ class Removed:
 
     def __str__(self) -> str:
         return f"removed {self.name!r} (was at {self.index})"
+
+    @property
+    def counted(self) -> Counted:
+        return ("removed", "tool", "tools")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +62,11 @@ class Renamed:
         """` (cut to N characters)` when the new name is the old one cut short, as a length limit cuts."""
         return f" (cut to {len(self.after)} characters)" if _shortened(self.before, self.after) else ""
 
+    @property
+    def counted(self) -> Counted:
+        # A name cut short by a length limit is told apart from any other rename.
+        return ("cut", "name", "names") if self.cut else ("renamed", "tool", "tools")
+
 
 @dataclass(frozen=True, slots=True)
 class Moved:
@@ -59,6 +76,10 @@ class Moved:
 
     def __str__(self) -> str:
         return f"moved {self.name!r} from {self.before} to {self.after}"
+
+    @property
+    def counted(self) -> Counted:
+        return ("moved", "tool", "tools")
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +94,10 @@ class Swapped:
     def __str__(self) -> str:
         return f"swapped {self.first!r} and {self.second!r} (positions {self.before} and {self.after})"
 
+    @property
+    def counted(self) -> Counted:
+        return ("swapped", "pair", "pairs")
+
 
 @dataclass(frozen=True, slots=True)
 class DescriptionChanged:
@@ -85,6 +110,10 @@ class DescriptionChanged:
             return f"description of {self.name!r} cut from {self.cut[0]} to {self.cut[1]} characters"
         return f"description of {self.name!r} changed"
 
+    @property
+    def counted(self) -> Counted:
+        return ("changed" if self.cut is None else "cut", "description", "descriptions")
+
 
 @dataclass(frozen=True, slots=True)
 class SchemaChanged:
@@ -94,6 +123,10 @@ class SchemaChanged:
 
     def __str__(self) -> str:
         return f"schema of {self.name!r} changed at {self.pointer or '/'}"
+
+    @property
+    def counted(self) -> Counted:
+        return ("changed", "schema place", "schema places")
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,6 +139,10 @@ class WireChanged:
 
     def __str__(self) -> str:
         return f"{self.field} of {self.name!r} changed" + (f" at {self.pointer}" if self.pointer else "")
+
+    @property
+    def counted(self) -> Counted:
+        return ("changed", f"{self.field} field", f"{self.field} fields")
 
 
 Change = Added | Removed | Renamed | Moved | Swapped | DescriptionChanged | SchemaChanged | WireChanged
@@ -259,15 +296,53 @@ def _escape(token: str) -> str:
     return token.replace("~", "~0").replace("/", "~1")
 
 
-def diff_summaries(expected: str | None, actual: str | None) -> tuple[str, ...]:
+@dataclass(frozen=True, slots=True)
+class SummaryLine:
+    """A line the request's capability summary claims that the contract does not state, or the reverse."""
+
+    line: str
+    #: True: the summary claims it; False: the summary no longer states it.
+    claimed: bool
+
+    def __str__(self) -> str:
+        return f"summary claims {self.line!r}" if self.claimed else f"summary no longer states {self.line!r}"
+
+    @property
+    def counted(self) -> Counted:
+        return ("claimed" if self.claimed else "dropped", "summary line", "summary lines")
+
+
+@dataclass(frozen=True, slots=True)
+class SummaryWhole:
+    """The capability summary differs as a whole: missing, where none is stated, or its lines reordered."""
+
+    said: str
+
+    def __str__(self) -> str:
+        return self.said
+
+    @property
+    def counted(self) -> Counted:
+        return ("changed", "capability summary", "capability summaries")
+
+
+SummaryChange = SummaryLine | SummaryWhole
+
+
+def summary_changes(expected: str | None, actual: str | None) -> tuple[SummaryChange, ...]:
     """How an entry request's capability summary differs from the contract's, line by line."""
     if expected == actual:
         return ()
     if actual is None:
-        return ("capability summary missing",)
+        return (SummaryWhole("capability summary missing"),)
     if expected is None:
-        return ("a capability summary where the contract states none",)
+        return (SummaryWhole("a capability summary where the contract states none"),)
     stated, said = expected.split("\n"), actual.split("\n")
-    changes = [f"summary claims {line!r}" for line in said if line not in stated]
-    changes += [f"summary no longer states {line!r}" for line in stated if line not in said]
-    return tuple(changes) or ("capability summary lines reordered",)
+    changes = [SummaryLine(line, claimed=True) for line in said if line not in stated]
+    changes += [SummaryLine(line, claimed=False) for line in stated if line not in said]
+    return tuple(changes) or (SummaryWhole("capability summary lines reordered"),)
+
+
+def diff_summaries(expected: str | None, actual: str | None) -> tuple[str, ...]:
+    """`summary_changes` in words."""
+    return tuple(map(str, summary_changes(expected, actual)))

@@ -4,12 +4,13 @@ results.json is a file, and a file can be edited: a `survived` turned `killed` a
 added up again would pass the gate. `read_results` (so `report` and `merge`) therefore holds every
 case record to the rules the oracle (`_oracles.judge`) decides by, restated over what a record
 keeps — how the run stopped, how many requests went out, every ledger event, the points offered,
-the verdict's reason. A record the oracle could not have written is refused with one line naming
+the verdict's reason code. The code decides here; the words of a reason are never read (only its
+size and shape are). A record the oracle could not have written is refused with one line naming
 its JSON path and what disagrees; so is a file holding other than the cases its run selected (a
 survivor dropped, say).
 
 What a record does not keep (the surface sent, the publication store, the red target's evidence)
-is not checked here: a red verdict is held only to its reason and the case's mutation. The
+is not checked here: a red verdict is held only to its code and the case's mutation. The
 digest of the case lines (`Summary.digest`) is what shows any other edit.
 """
 
@@ -22,25 +23,9 @@ from toolsurface.contract._owner import Settlement
 from toolsurface.mutators import Kind, Must
 from toolsurface.scenarios import RequestOutcome
 
-from ._oracles import (
-    BEFORE_POINT,
-    CAPACITY_RESULT,
-    DISPATCHED_AS_EXPECTED,
-    EQUIVALENT,
-    FIRST_RUN,
-    FORKED,
-    KILLED,
-    LATE,
-    NO_CLEAN_RUN,
-    NOT_CARRIED,
-    OUTLIVED,
-    STALE,
-    UNFOLLOWED,
-    UNREACHED,
-    settlement_problems,
-    stopped,
-)
-from ._reasons import MAX_REASON, begins, fits
+from ._codes import AFTER, ERRORS, ReasonCode
+from ._oracles import settlement_problems, stop_code
+from ._reasons import MAX_REASON, fits
 from ._record import RunInfo, ScenarioInfo
 from ._types import (
     Capacity,
@@ -52,30 +37,14 @@ from ._types import (
     LedgerEvent,
     LedgerOp,
     NotRun,
+    Refused,
     TimedOut,
     Verdict,
     VerdictKind,
 )
-from ._watch import UNWATCHED
 
 #: The evidence of a case that was not run.
 NOT_RUN = Evidence(0, (), NotRun(), (), (), ())
-
-#: How the oracle's reasons begin for a case that could not be exercised.
-_NOT_EXERCISED = (
-    "target timed out",
-    "target's worker process ",
-    "target crashed: ",
-    FORKED,
-    STALE,
-    NO_CLEAN_RUN,
-    FIRST_RUN,
-    "mutation could not be applied at ",
-    "target never offered injection point ",
-    BEFORE_POINT,
-    "nothing observed: ",
-    "made ",
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,18 +142,18 @@ def _problems(run: RunInfo, info: ScenarioInfo | None, record: CaseRecord) -> It
         if judged is not None and not fits(judged.reason):
             yield f"{where}.reason", f"{_unfit(judged.reason)}: the oracle writes one line of at most {MAX_REASON}"
             return
-    if record.evidence.aftermath or verdict.reason.startswith(_AFTER):
+    if record.evidence.aftermath or verdict.code in AFTER:
         # What the case did after its request: the verdict fails for it, whatever the request showed.
         yield from _aftermath(record)
         yield from _red(run, record, info)
         return
-    # The verdict against the case first, then against its evidence, then its reason: a flipped
-    # verdict is named by what its evidence shows rather than by the words left beside it.
+    # The verdict against the case first, then against its evidence, then its code: a flipped
+    # verdict is named by what its evidence shows rather than by the code left beside it.
     yield from _verdict("verdict", verdict, record, scenario)
     yield from (
         ("verdict.kind", f"{verdict.kind}, but {problem}") for problem in _RULES[verdict.kind](record, scenario)
     )
-    yield from _reason("verdict", verdict, record, scenario)
+    yield from _code("verdict", verdict, record, scenario)
     yield from _red(run, record, info)
     killed, defects = record.defects_killed, run.defects
     if (killed is None) != (defects is None) or set(killed or ()) - set(defects or ()):
@@ -198,65 +167,92 @@ def _unfit(reason: str) -> str:
     return "a line break in it" if reason.splitlines() != [reason] else "spacing the oracle never writes"
 
 
-#: How the reasons begin of a verdict failed for what its case did after its request.
-_AFTER = (OUTLIVED, LATE, UNWATCHED, UNFOLLOWED)
-
-
 def _aftermath(record: CaseRecord) -> Iterator[tuple[str, str]]:
     verdict, aftermath = record.verdict, record.evidence.aftermath
     if not aftermath:
         yield (
             "evidence.aftermath",
-            f"empty, but the verdict's reason is about what the case did after its request: {verdict.reason!r}",
+            f"empty, but the verdict's code is about what the case did after its request: {verdict.code}",
         )
     elif verdict.kind.ok:
         yield "verdict.kind", f"{verdict.kind}, but the case did something after its request: {aftermath[0]}"
-    elif not verdict.reason.startswith(_AFTER) and verdict.kind is not VerdictKind.ERROR:
-        yield "verdict.reason", f"{verdict.reason!r} does not say what the case did after its request: {aftermath[0]}"
+    elif verdict.code not in AFTER and verdict.kind is not VerdictKind.ERROR:
+        yield "verdict.code", f"{verdict.code} is not about what the case did after its request: {aftermath[0]}"
 
 
 def _verdict(where: str, verdict: Verdict, record: CaseRecord, scenario: _Judged) -> Iterator[tuple[str, str]]:
     """A verdict the oracle never gives this case, whatever the evidence."""
-    if verdict.kind not in _reasons(record, scenario):
+    if verdict.kind not in _codes(record, scenario):
         yield f"{where}.kind", f"{verdict.kind}: a verdict the oracle never gives {_what_case(record)}"
 
 
-def _reason(where: str, verdict: Verdict, record: CaseRecord, scenario: _Judged) -> Iterator[tuple[str, str]]:
-    """A reason the oracle never gives this verdict on this case."""
-    if not verdict.reason.startswith(_reasons(record, scenario).get(verdict.kind, ())):
-        yield f"{where}.reason", f"{verdict.reason!r} is not a reason the oracle gives a {verdict.kind} verdict here"
+def _code(where: str, verdict: Verdict, record: CaseRecord, scenario: _Judged) -> Iterator[tuple[str, str]]:
+    """A code the oracle never gives this verdict on this case."""
+    if verdict.code not in _codes(record, scenario).get(verdict.kind, ()):
+        yield f"{where}.code", f"{verdict.code} is not a code the oracle gives a {verdict.kind} verdict here"
 
 
-def _reasons(record: CaseRecord, scenario: _Judged) -> dict[VerdictKind, tuple[str, ...]]:
-    """What the oracle's reason for each verdict it may give this case begins with."""
-    reasons = _judged_reasons(record, scenario)
+def _codes(record: CaseRecord, scenario: _Judged) -> dict[VerdictKind, frozenset[ReasonCode]]:
+    """The codes the oracle may give each verdict on this case, before anything after its request."""
+    codes = _judged_codes(record, scenario)
     if record.case.mutation.kind is Kind.MCP:  # a target that never lists from the MCP server
-        reasons[VerdictKind.EQUIVALENT] = (UNREACHED.reason,)
-    return reasons
+        codes[VerdictKind.EQUIVALENT] = frozenset({ReasonCode.MCP_UNREACHED})
+    return codes
 
 
-def _judged_reasons(record: CaseRecord, scenario: _Judged) -> dict[VerdictKind, tuple[str, ...]]:
+_REFUSE_SURVIVED = frozenset(
+    {
+        ReasonCode.DISPATCHED_WITH_CHANGE,
+        ReasonCode.DISPATCHED_REPAIRED,
+        ReasonCode.DISPATCHED_MISSED_CHANGE,
+        ReasonCode.EARLIER_CALL_DIFFERS,
+        ReasonCode.REFUSED_UNSETTLED,
+        ReasonCode.REFUSED_PUBLICATION_LOST,
+    }
+)
+_CAPACITY_SURVIVED = frozenset(
+    {
+        ReasonCode.DISPATCHED_OVER_CAPACITY,
+        ReasonCode.EARLIER_CALL_DIFFERS,
+        ReasonCode.CAPACITY_UNSETTLED,
+        ReasonCode.CAPACITY_PUBLICATION_LOST,
+    }
+)
+_DISPATCH_SURVIVED = frozenset(
+    {
+        ReasonCode.DISPATCHED_TOO_OFTEN,
+        ReasonCode.DISPATCHED_CHANGED_SURFACE,
+        ReasonCode.DISPATCHED_CHANGED_SUMMARY,
+        ReasonCode.EARLIER_CALL_DIFFERS,
+        ReasonCode.DISPATCHED_UNSETTLED,
+        ReasonCode.DISPATCHED_PUBLICATION_LOST,
+    }
+)
+
+
+def _judged_codes(record: CaseRecord, scenario: _Judged) -> dict[VerdictKind, frozenset[ReasonCode]]:
     if record.case.equivalent:
-        return {VerdictKind.EQUIVALENT: (EQUIVALENT.reason,)}
+        return {VerdictKind.EQUIVALENT: frozenset({ReasonCode.EQUIVALENT})}
     if record.case.must is Must.REFUSE and not scenario.beyond(record):
+        wire = record.case.mutation.kind is Kind.WIRE
         return {
-            VerdictKind.KILLED: (KILLED.reason,),
-            VerdictKind.SURVIVED: ("dispatched ", "refused, but ", "model call "),
-            VerdictKind.ERROR: _NOT_EXERCISED,
-            **({VerdictKind.EQUIVALENT: (NOT_CARRIED,)} if record.case.mutation.kind is Kind.WIRE else {}),
+            VerdictKind.KILLED: frozenset({ReasonCode.REFUSED_SETTLED}),
+            VerdictKind.SURVIVED: _REFUSE_SURVIVED,
+            VerdictKind.ERROR: ERRORS,
+            **({VerdictKind.EQUIVALENT: frozenset({ReasonCode.NOT_CARRIED})} if wire else {}),
         }
     if scenario.outcome is RequestOutcome.CAPACITY:
         return {
-            VerdictKind.PASSED: (CAPACITY_RESULT.reason,),
-            VerdictKind.SURVIVED: ("dispatched ", "capacity result, but "),
-            VerdictKind.FALSE_REJECT: ("refused instead of an explicit capacity result: ",),
-            VerdictKind.ERROR: _NOT_EXERCISED,
+            VerdictKind.PASSED: frozenset({ReasonCode.CAPACITY_RESULT}),
+            VerdictKind.SURVIVED: _CAPACITY_SURVIVED,
+            VerdictKind.FALSE_REJECT: frozenset({ReasonCode.REFUSED_NOT_CAPACITY}),
+            VerdictKind.ERROR: ERRORS,
         }
     return {
-        VerdictKind.PASSED: (DISPATCHED_AS_EXPECTED.reason,),
-        VerdictKind.SURVIVED: ("dispatched ", "model call "),
-        VerdictKind.FALSE_REJECT: ("a legitimate change was refused: ",),
-        VerdictKind.ERROR: _NOT_EXERCISED,
+        VerdictKind.PASSED: frozenset({ReasonCode.DISPATCHED_AS_EXPECTED}),
+        VerdictKind.SURVIVED: _DISPATCH_SURVIVED,
+        VerdictKind.FALSE_REJECT: frozenset({ReasonCode.FALSE_REJECTION, ReasonCode.NEVER_DISPATCHED}),
+        VerdictKind.ERROR: ERRORS,
     }
 
 
@@ -296,26 +292,77 @@ def _passed(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
 
 
 def _survived(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
-    evidence, reason = record.evidence, record.verdict.reason
+    evidence, code = record.evidence, record.verdict.code
     yield from _unexercised(record, scenario)
+    yield from _sent_as_coded(record)
     if record.case.must is Must.DISPATCH and scenario.outcome is not RequestOutcome.CAPACITY:
         if not _later(record):
             yield "nothing was dispatched, which the oracle calls a false rejection"
-        elif reason.startswith("dispatched, but "):  # the surface went out as expected: the ledger is what failed
-            yield from _nothing_amiss(evidence.ledger, scenario, Settlement.DISPATCHED, reason)
+        elif code is ReasonCode.DISPATCHED_UNSETTLED:  # the surface went out as expected: the ledger is what failed
+            yield from _nothing_amiss(evidence.ledger, scenario, Settlement.DISPATCHED)
         return
     if _later(record):
         return  # an illegitimate change sent, or a shortened list instead of a capacity result
-    if reason.startswith("model call "):
+    if code is ReasonCode.EARLIER_CALL_DIFFERS:
         return  # an earlier model call sent a surface that differs from its own
     if record.case.must is Must.DISPATCH and not isinstance(evidence.stop, Capacity):
         yield f"the run ended {evidence.ending}, which the oracle calls a false rejection"
-    yield from _nothing_amiss(evidence.ledger, scenario, Settlement.PRE_DISPATCH_REJECTED, reason)
+    if code not in _PUBLICATION_LOST:
+        yield from _nothing_amiss(evidence.ledger, scenario, Settlement.PRE_DISPATCH_REJECTED)
+
+
+#: The codes of a request that ended as it must and lost a publication: no record shows the store,
+#: so such a verdict is taken at its word.
+_PUBLICATION_LOST = frozenset(
+    {
+        ReasonCode.REFUSED_PUBLICATION_LOST,
+        ReasonCode.CAPACITY_PUBLICATION_LOST,
+        ReasonCode.DISPATCHED_PUBLICATION_LOST,
+    }
+)
+
+
+def _sent_as_coded(record: CaseRecord) -> Iterator[str]:
+    """Requests dispatched where the verdict's code says none was, or none where it says some were."""
+    later, code = _later(record), record.verdict.code
+    if later and code in _UNSENT:
+        yield f"{later} request(s) were dispatched, which {code} says were not"
+    elif not later and code in _SENT:
+        yield f"nothing was dispatched, which {code} says was"
+
+
+#: The codes of a failure on a request that sent nothing from the case's own model call on.
+_UNSENT = frozenset(
+    {
+        ReasonCode.REFUSED_UNSETTLED,
+        ReasonCode.REFUSED_PUBLICATION_LOST,
+        ReasonCode.CAPACITY_UNSETTLED,
+        ReasonCode.CAPACITY_PUBLICATION_LOST,
+        ReasonCode.NEVER_DISPATCHED,
+    }
+)
+#: The codes of a failure on a request that dispatched from the case's own model call on.
+_SENT = frozenset(
+    {
+        ReasonCode.DISPATCHED_WITH_CHANGE,
+        ReasonCode.DISPATCHED_REPAIRED,
+        ReasonCode.DISPATCHED_MISSED_CHANGE,
+        ReasonCode.DISPATCHED_OVER_CAPACITY,
+        ReasonCode.DISPATCHED_TOO_OFTEN,
+        ReasonCode.DISPATCHED_CHANGED_SURFACE,
+        ReasonCode.DISPATCHED_CHANGED_SUMMARY,
+        ReasonCode.DISPATCHED_UNSETTLED,
+        ReasonCode.DISPATCHED_PUBLICATION_LOST,
+    }
+)
 
 
 def _false_reject(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
     evidence = record.evidence
     yield from _unexercised(record, scenario)
+    yield from _sent_as_coded(record)
+    if record.verdict.code is ReasonCode.FALSE_REJECTION and not isinstance(evidence.stop, Refused | Capacity):
+        yield f"the run ended {evidence.ending}, not in the refusal {ReasonCode.FALSE_REJECTION} says"
     if _later(record) >= scenario.remaining(record):
         yield f"{_later(record)} request(s) were dispatched"
     if scenario.outcome is RequestOutcome.CAPACITY and isinstance(evidence.stop, Capacity):
@@ -323,54 +370,47 @@ def _false_reject(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
 
 
 def _error(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
-    evidence, reason, at = record.evidence, record.verdict.reason, record.case.boundary
+    evidence, code, at = record.evidence, record.verdict.code, record.case.boundary
     point = str(at)
     stop = evidence.stop
-    if (said := stopped(stop)) is not None:
-        hinted = said
-        if (
-            isinstance(stop, Crashed)
-            and not evidence.dispatches
-            and not any(_ledger(evidence.ledger, scenario, Settlement.PRE_DISPATCH_REJECTED))
-        ):
-            hinted = (
-                stopped(stop, settled_as_refusal=True) or said
-            )  # settled as a refusal (unless a publication was lost, which no record shows)
-        if reason not in (said, hinted):
-            yield f"the target's run stopped as {stop.tag}, and the reason is not the oracle's for that, {said!r}"
+    if (stopped_as := stop_code(stop)) is not None:
+        if code is not stopped_as:
+            yield f"the target's run stopped as {stop.tag}, and the code is not the oracle's for that, {stopped_as}"
     elif isinstance(stop, NotRun):
         yield "the target was not run"
-    elif reason.startswith((FORKED, STALE, NO_CLEAN_RUN, FIRST_RUN)):
-        pass  # what the host did to its process and its state is not in the record: taken at its word
-    elif begins(reason, f"mutation could not be applied at {point!r}: "):
+    elif code in _TAKEN_AT_ITS_WORD:
+        pass  # what the host did to its process and its state is not in the record
+    elif code is ReasonCode.INJECTION_FAILED:
         if at not in evidence.points:
             yield f"the target never offered {point!r}, so no mutation can have failed there"
     elif at not in evidence.points and not scenario.beyond(record):
         # Ended in its own capacity result before the point, or never offered it at all.
-        said = (
-            f"{BEFORE_POINT}{point!r}"
-            if isinstance(stop, Capacity)
-            else f"target never offered injection point {point!r}"
-        )
-        if not begins(reason, said):
-            yield f"the target never offered {point!r} (its run ended {evidence.ending}), and the reason does not say so"
+        before = ReasonCode.CAPACITY_BEFORE_POINT if isinstance(stop, Capacity) else ReasonCode.POINT_NOT_OFFERED
+        if code is not before:
+            yield f"the target never offered {point!r} (its run ended {evidence.ending}), and the code is not {before}"
     elif not evidence.dispatches and not evidence.ledger:
-        if not reason.startswith("nothing observed: "):
-            yield "the target touched neither gateway nor ledger, and the reason does not say so"
-    elif reason.startswith("made ") and evidence.dispatches < scenario.model_calls:
+        if code is not ReasonCode.NOTHING_OBSERVED:
+            yield f"the target touched neither gateway nor ledger, and the code is not {ReasonCode.NOTHING_OBSERVED}"
+    elif code is ReasonCode.CALLS_UNANSWERED and evidence.dispatches < scenario.model_calls:
         pass  # it never answered a reply's tool calls with the next model call
     else:
         yield f"the target ran to an end ({evidence.ending}), offered {point!r} and reached the ports"
 
 
+#: Errors for what the host did to its process and its state before its change: not in the record.
+_TAKEN_AT_ITS_WORD = frozenset(
+    {ReasonCode.FORKED, ReasonCode.STALE_HOST, ReasonCode.NO_CLEAN_RUN, ReasonCode.FIRST_RUN_FAILED}
+)
+
+
 def _equivalent(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
-    if record.verdict.reason == UNREACHED.reason:
+    if record.verdict.code is ReasonCode.MCP_UNREACHED:
         if record.evidence.listed:
             yield f"the target read {record.evidence.listed} page(s) of the MCP server's tools/list"
         else:
             yield from _unexercised(record, scenario)
     # A wire field the target's format does not carry: the target ran, and its mutation could not.
-    elif record.evidence != NOT_RUN and not record.verdict.reason.startswith(NOT_CARRIED):
+    elif record.evidence != NOT_RUN and record.verdict.code is not ReasonCode.NOT_CARRIED:
         yield f"the target ran (its run ended {record.evidence.ending}, {record.evidence.dispatches} dispatch(es))"
 
 
@@ -401,13 +441,10 @@ def _ledger(ledger: Sequence[LedgerEvent], scenario: _Judged, settlement: Settle
     yield from (f"reservation left open: {key}" for key in _left_open(ledger))
 
 
-def _nothing_amiss(
-    ledger: Sequence[LedgerEvent], scenario: _Judged, settlement: Settlement, reason: str
-) -> Iterator[str]:
-    """For a failure that rests on the ledger or on a publication: the ledger shows nothing wrong,
-    and the reason names no lost publication (the one thing a record cannot show)."""
-    if not any(_ledger(ledger, scenario, settlement)) and not ("publication " in reason and " lost" in reason):
-        yield f"the ledger shows the reservation settled as {settlement.value}, and no publication is said to be lost"
+def _nothing_amiss(ledger: Sequence[LedgerEvent], scenario: _Judged, settlement: Settlement) -> Iterator[str]:
+    """For a failure its code says rests on the ledger: the ledger shows nothing wrong."""
+    if not any(_ledger(ledger, scenario, settlement)):
+        yield f"the ledger shows the reservation settled as {settlement.value}, and nothing else amiss"
 
 
 def _left_open(ledger: Sequence[LedgerEvent]) -> list[str]:
@@ -423,7 +460,7 @@ def _left_open(ledger: Sequence[LedgerEvent]) -> list[str]:
 
 
 def _red(run: RunInfo, record: CaseRecord, info: ScenarioInfo) -> Iterator[tuple[str, str]]:
-    """A red verdict has no evidence of its own in the record: it is held to the pairing, its reason and the case."""
+    """A red verdict has no evidence of its own in the record: it is held to the pairing, its code and the case."""
     red = record.red_verdict
     scenario = _Judged.of(info, info.red_outcome or info.outcome)
     if (info.red_outcome is None) != (run.red_target is None):
@@ -436,7 +473,9 @@ def _red(run: RunInfo, record: CaseRecord, info: ScenarioInfo) -> Iterator[tuple
         yield "red_verdict", f"{'no' if red is None else 'a'} red verdict, but the run was {paired}"
     elif red is not None:
         yield from _verdict("red_verdict", red, record, scenario)
-        if not (
-            red.reason.startswith((LATE, UNWATCHED)) and not red.kind.ok
-        ):  # what the red host did after its run returned
-            yield from _reason("red_verdict", red, record, scenario)
+        if not (red.code in _LATE and not red.kind.ok):  # what the red host did after its run returned
+            yield from _code("red_verdict", red, record, scenario)
+
+
+#: The codes of a verdict failed for what its host did after `run` returned.
+_LATE = frozenset({ReasonCode.LATE_EFFECT, ReasonCode.UNWATCHED})

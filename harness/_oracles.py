@@ -13,13 +13,14 @@ import dataclasses
 from collections.abc import Sequence
 
 from toolsurface.contract._canonical import Snapshot
-from toolsurface.contract._diff import Change, diff_snapshots, diff_summaries
+from toolsurface.contract._diff import diff_snapshots, summary_changes
 from toolsurface.contract._facts import rulings
 from toolsurface.contract._owner import Settlement
 from toolsurface.mutators import Kind, Must
 from toolsurface.scenarios import RequestOutcome, Scenario
 
-from ._reasons import MAX_REASON, changes_said, clip, fits, listed
+from ._codes import ReasonCode
+from ._reasons import MAX_REASON, Said, changes_said, clip, fits, listed
 from ._types import (
     Amendment,
     Capacity,
@@ -40,7 +41,9 @@ from ._types import (
     VerdictKind,
 )
 
-EQUIVALENT = Verdict(VerdictKind.EQUIVALENT, "the mutation leaves the surface canonically unchanged")
+EQUIVALENT = Verdict(
+    VerdictKind.EQUIVALENT, "the mutation leaves the surface canonically unchanged", ReasonCode.EQUIVALENT
+)
 #: How the reason begins for a mutation of a wire field the target's tool format does not carry.
 NOT_CARRIED = "the change cannot reach this target's wire: "
 #: How the reasons begin that the harness gives beside the oracle's own: for a change that
@@ -66,15 +69,25 @@ REPAIRED = "the change was repaired instead of refused, and no pre_dispatch_reje
 #: its tool list: the host sent the list it had before, so it never saw the change to refuse it.
 MISSED = "the tools as listed before the MCP server changed its list: the host missed the change, so nothing refused the request"
 
-KILLED = Verdict(VerdictKind.KILLED, "refused before dispatch and settled as pre_dispatch_rejected")
-DISPATCHED_AS_EXPECTED = Verdict(VerdictKind.PASSED, "dispatched with the expected surface and settled as dispatched")
+KILLED = Verdict(
+    VerdictKind.KILLED, "refused before dispatch and settled as pre_dispatch_rejected", ReasonCode.REFUSED_SETTLED
+)
+DISPATCHED_AS_EXPECTED = Verdict(
+    VerdictKind.PASSED,
+    "dispatched with the expected surface and settled as dispatched",
+    ReasonCode.DISPATCHED_AS_EXPECTED,
+)
 CAPACITY_RESULT = Verdict(
-    VerdictKind.PASSED, "explicit capacity result, settled as pre_dispatch_rejected, nothing sent"
+    VerdictKind.PASSED,
+    "explicit capacity result, settled as pre_dispatch_rejected, nothing sent",
+    ReasonCode.CAPACITY_RESULT,
 )
 #: An MCP list change on a target that takes its tools from the scenario and never lists them from
 #: the harness's MCP server: nothing it sees changed, so the case is counted, not judged.
 UNREACHED = Verdict(
-    VerdictKind.EQUIVALENT, "the target lists no tools from the MCP server, so a change to that list cannot reach it"
+    VerdictKind.EQUIVALENT,
+    "the target lists no tools from the MCP server, so a change to that list cannot reach it",
+    ReasonCode.MCP_UNREACHED,
 )
 
 
@@ -90,7 +103,7 @@ def judge(case: Case, observed: Observation, scenario: Scenario, expected: Expec
     one line of at most `MAX_REASON` characters; what it names only in part, the evidence holds.
     """
     verdict = _judge(case, observed, scenario, expected)
-    return verdict if fits(verdict.reason) else Verdict(verdict.kind, clip(verdict.reason))
+    return verdict if fits(verdict.reason) else dataclasses.replace(verdict, reason=clip(verdict.reason))
 
 
 def _judge(case: Case, observed: Observation, scenario: Scenario, expected: Expected) -> Verdict:
@@ -103,17 +116,21 @@ def _judge(case: Case, observed: Observation, scenario: Scenario, expected: Expe
         at.call > 1 or at.point not in scenario.points if at.is_recorded else at not in observed.points
     )
     if isinstance(observed.stop, Crashed):
-        return Verdict(VerdictKind.ERROR, stopped(observed.stop, _settled_as_refusal(observed, scenario)) or "")
+        said = stopped(observed.stop, _settled_as_refusal(observed, scenario)) or ""
+        return Verdict(VerdictKind.ERROR, said, ReasonCode.CRASHED)
     if (problem := _not_exercised(case, observed, beyond)) is not None:
-        return Verdict(VerdictKind.ERROR, clip(problem))
+        code, said = problem
+        return Verdict(VerdictKind.ERROR, clip(said), code)
     verdict = _request(case, observed, scenario, expected, beyond)
     if observed.leaked:
         said = f"{OUTLIVED}the next request differs from a clean one: "
-        return failed(verdict, said + listed(observed.leaked, _room(verdict) - len(said)))
+        return failed(verdict, ReasonCode.OUTLIVED_REQUEST, said + listed(observed.leaked, _room(verdict) - len(said)))
     if observed.unfollowed:
         unknown = ": whether the change outlived its request is unknown"
         return unjudged(
-            verdict, UNFOLLOWED + clip(observed.unfollowed, _room(verdict) - len(UNFOLLOWED) - len(unknown)) + unknown
+            verdict,
+            ReasonCode.UNFOLLOWED,
+            UNFOLLOWED + clip(observed.unfollowed, _room(verdict) - len(UNFOLLOWED) - len(unknown)) + unknown,
         )
     if observed.first_run and verdict.kind.ok:
         # Run again on a fresh host, the case passed: its first run's failure still stands.
@@ -121,14 +138,16 @@ def _judge(case: Case, observed: Observation, scenario: Scenario, expected: Expe
         first = listed(
             observed.first_run, MAX_REASON - len(FIRST_RUN) - len("went wrong before its change was made (") - len(then)
         )
-        return Verdict(VerdictKind.ERROR, f"{FIRST_RUN}went wrong before its change was made ({first}{then}")
+        said = f"{FIRST_RUN}went wrong before its change was made ({first}{then}"
+        return Verdict(VerdictKind.ERROR, said, ReasonCode.FIRST_RUN_FAILED)
     return verdict
 
 
 def _request(case: Case, observed: Observation, scenario: Scenario, expected: Expected, beyond: bool) -> Verdict:
     """The verdict on the case's own request, exercised as planned."""
     if observed.not_carried is not None:
-        return Verdict(VerdictKind.EQUIVALENT, NOT_CARRIED + clip(observed.not_carried, MAX_REASON - len(NOT_CARRIED)))
+        said = NOT_CARRIED + clip(observed.not_carried, MAX_REASON - len(NOT_CARRIED))
+        return Verdict(VerdictKind.EQUIVALENT, said, ReasonCode.NOT_CARRIED)
     if case.mutation.kind is Kind.MCP and not observed.listed and not observed.leaked:
         return UNREACHED
     if (earlier := _earlier_calls(case, observed, scenario, expected)) is not None:
@@ -148,15 +167,16 @@ def _room(verdict: Verdict) -> int:
     return MAX_REASON - len(f" (else: {verdict.kind.value})")
 
 
-def failed(verdict: Verdict, why: str) -> Verdict:
-    """`verdict` failed for `why`, found beside what made it: a passing verdict survives; a failing one keeps its kind."""
+def failed(verdict: Verdict, code: ReasonCode, why: str) -> Verdict:
+    """`verdict` failed for `why` (`code`), found beside what made it: a passing verdict survives; a
+    failing one keeps its kind. The code is the new one: the reason still names the old verdict."""
     kind = verdict.kind if not verdict.kind.ok else VerdictKind.SURVIVED
-    return Verdict(kind, _beside(why, verdict))
+    return Verdict(kind, _beside(why, verdict), code)
 
 
-def unjudged(verdict: Verdict, why: str) -> Verdict:
-    """`verdict` cannot stand for `why`, found beside what made it: the case is an `error`."""
-    return Verdict(VerdictKind.ERROR, _beside(why, verdict))
+def unjudged(verdict: Verdict, code: ReasonCode, why: str) -> Verdict:
+    """`verdict` cannot stand for `why` (`code`), found beside what made it: the case is an `error`."""
+    return Verdict(VerdictKind.ERROR, _beside(why, verdict), code)
 
 
 def _beside(why: str, verdict: Verdict) -> str:
@@ -196,7 +216,9 @@ def _amended(verdict: Verdict, amendments: Sequence[Amendment]) -> Verdict:
     if not amendments:
         return verdict
     why = listed(list(dict.fromkeys(a.note for a in amendments)), _room(verdict))
-    return unjudged(verdict, why) if any(a.unjudged for a in amendments) else failed(verdict, why)
+    if any(a.unjudged for a in amendments):
+        return unjudged(verdict, ReasonCode.UNWATCHED, why)
+    return failed(verdict, ReasonCode.LATE_EFFECT, why)
 
 
 def from_call(observed: Observation, call: int) -> Observation:
@@ -215,6 +237,7 @@ def _earlier_calls(case: Case, observed: Observation, scenario: Scenario, expect
             return Verdict(
                 VerdictKind.SURVIVED,
                 said + changes_said(diff_snapshots(expected[sent.call - 1], sent.surface), MAX_REASON - len(said)),
+                ReasonCode.EARLIER_CALL_DIFFERS,
             )
     return None
 
@@ -240,8 +263,8 @@ def _diff_spoken_of(case: Case, observed: Observation, scenario: Scenario, expec
     sent from there, the case's change."""
     for sent in observed.dispatches:
         # Before the case's own call only the surface is judged (`_earlier_calls`).
-        summary = diff_summaries(scenario.contract.summary, sent.summary) if sent.call >= case.call else ()
-        if changes := (*map(str, diff_snapshots(_of_call(expected, sent.call), sent.surface)), *summary):
+        summary = summary_changes(scenario.contract.summary, sent.summary) if sent.call >= case.call else ()
+        if changes := tuple(map(str, (*diff_snapshots(_of_call(expected, sent.call), sent.surface), *summary))):
             return changes
     return () if from_call(observed, case.call).dispatches else (case.change or ())
 
@@ -276,34 +299,50 @@ def stopped(stop: Stop, settled_as_refusal: bool = False) -> str | None:
 _NAME = 24
 
 
+def stop_code(stop: Stop) -> ReasonCode | None:
+    """The code of a run that stopped so (see `stopped`); None when it ran to an end."""
+    if isinstance(stop, TimedOut):
+        return ReasonCode.TIMED_OUT
+    if isinstance(stop, Died | Interrupted):
+        return ReasonCode.WORKER_STOPPED
+    return ReasonCode.CRASHED if isinstance(stop, Crashed) else None
+
+
 def _settled_as_refusal(observed: Observation, scenario: Scenario) -> bool:
     return not observed.dispatches and not _ledger_problems(observed, scenario, Settlement.PRE_DISPATCH_REJECTED)
 
 
-def _not_exercised(case: Case, observed: Observation, beyond: bool = False) -> str | None:
-    if (problem := stopped(observed.stop)) is not None:
-        return problem
+def _not_exercised(case: Case, observed: Observation, beyond: bool = False) -> tuple[ReasonCode, str] | None:
+    """Why the case could not be exercised, by its code and in words; None when it was."""
+    if (code := stop_code(observed.stop)) is not None:
+        return code, stopped(observed.stop) or ""
     if observed.forks:
-        return f"{FORKED}{observed.forks} process(es) while the case ran: what a copy of the host does is out of sight"
+        forked = (
+            f"{FORKED}{observed.forks} process(es) while the case ran: what a copy of the host does is out of sight"
+        )
+        return ReasonCode.FORKED, forked
     if observed.stale:
         said = f"{STALE}changed this one before its change was made: "
-        return said + listed(observed.stale, MAX_REASON - len(said))
+        return ReasonCode.STALE_HOST, said + listed(observed.stale, MAX_REASON - len(said))
     if observed.no_clean_run is not None:
         why = clip(observed.no_clean_run, MAX_REASON - len(NO_CLEAN_RUN) - len(_UNTOLD))
-        return f"{NO_CLEAN_RUN}{why}{_UNTOLD}"
+        return ReasonCode.NO_CLEAN_RUN, f"{NO_CLEAN_RUN}{why}{_UNTOLD}"
     if observed.injection_problem is not None:
         said = f"mutation could not be applied at {str(case.boundary)!r}: "
-        return said + clip(observed.injection_problem, MAX_REASON - len(said))
+        return ReasonCode.INJECTION_FAILED, said + clip(observed.injection_problem, MAX_REASON - len(said))
     if not observed.injected and not beyond:
         offered = ", ".join(map(str, observed.points)) or "none"
         if isinstance(observed.stop, Capacity):
             # The host's own capacity check ended the request first: nothing was there to change.
-            said = f"{BEFORE_POINT}{str(case.boundary)!r} (offered: "
+            code, said = ReasonCode.CAPACITY_BEFORE_POINT, f"{BEFORE_POINT}{str(case.boundary)!r} (offered: "
         else:
-            said = f"target never offered injection point {str(case.boundary)!r} (offered: "
-        return f"{said}{clip(offered, MAX_REASON - len(said) - 1)})"
+            code, said = (
+                ReasonCode.POINT_NOT_OFFERED,
+                f"target never offered injection point {str(case.boundary)!r} (offered: ",
+            )
+        return code, f"{said}{clip(offered, MAX_REASON - len(said) - 1)})"
     if not observed.touched:
-        return "nothing observed: the target touched neither the gateway nor the ledger"
+        return ReasonCode.NOTHING_OBSERVED, "nothing observed: the target touched neither the gateway nor the ledger"
     return None
 
 
@@ -351,9 +390,9 @@ def _judge_refusal(observed: Observation, scenario: Scenario, expected: Expected
     if observed.dispatches:
         sent = observed.dispatches[0]
         must = _of_call(expected, sent.call)
-        changes: list[Change | str] = [
+        changes: list[Said] = [
             *diff_snapshots(must, sent.surface),
-            *diff_summaries(scenario.contract.summary, sent.summary),
+            *summary_changes(scenario.contract.summary, sent.summary),
         ]
         recorded = scenario.model_calls - sent.call + 1
         if not changes and len(observed.dispatches) == recorded:
@@ -361,18 +400,40 @@ def _judge_refusal(observed: Observation, scenario: Scenario, expected: Expected
             # server's: a host that sent its list from before it missed the change, and repaired
             # nothing. Elsewhere the change was undone before dispatch, unreported and unsettled.
             if kind is Kind.MCP:
-                return Verdict(VerdictKind.SURVIVED, f"{_calls(observed, scenario)}dispatched {MISSED}")
-            return Verdict(
-                VerdictKind.SURVIVED, f"{_calls(observed, scenario)}dispatched the expected surface: {REPAIRED}"
-            )
+                said = f"{_calls(observed, scenario)}dispatched {MISSED}"
+                return Verdict(VerdictKind.SURVIVED, said, ReasonCode.DISPATCHED_MISSED_CHANGE)
+            said = f"{_calls(observed, scenario)}dispatched the expected surface: {REPAIRED}"
+            return Verdict(VerdictKind.SURVIVED, said, ReasonCode.DISPATCHED_REPAIRED)
         said = f"{_calls(observed, scenario)}dispatched {len(observed.dispatches)} request(s) with the change"
         if changes:
             said += ": " + changes_said(changes, MAX_REASON - len(said) - 2)
-        return Verdict(VerdictKind.SURVIVED, said)
-    problems = _ledger_problems(observed, scenario, Settlement.PRE_DISPATCH_REJECTED)
-    if problems:
-        return Verdict(VerdictKind.SURVIVED, "refused, but " + listed(problems, MAX_REASON - len("refused, but ")))
-    return KILLED
+        return Verdict(VerdictKind.SURVIVED, said, ReasonCode.DISPATCHED_WITH_CHANGE)
+    unsettled = _unsettled(
+        observed,
+        scenario,
+        Settlement.PRE_DISPATCH_REJECTED,
+        "refused, but ",
+        (ReasonCode.REFUSED_UNSETTLED, ReasonCode.REFUSED_PUBLICATION_LOST),
+    )
+    return unsettled or KILLED
+
+
+def _unsettled(
+    observed: Observation,
+    scenario: Scenario,
+    settlement: Settlement,
+    head: str,
+    codes: tuple[ReasonCode, ReasonCode],
+) -> Verdict | None:
+    """A request that ended as it must, but the ports show it otherwise amiss: `survived`, with the
+    first of `codes` when the ledger shows it, else the second (only a publication was lost, which a
+    record cannot show, so `_integrity` must know the verdict rests on that alone)."""
+    problems = _ledger_problems(observed, scenario, settlement)
+    if not problems:
+        return None
+    on_ledger = len(problems) > len(observed.publications_lost)
+    said = head + listed(problems, MAX_REASON - len(head))
+    return Verdict(VerdictKind.SURVIVED, said, codes[0] if on_ledger else codes[1])
 
 
 def _judge_capacity(observed: Observation, scenario: Scenario) -> Verdict:
@@ -382,17 +443,22 @@ def _judge_capacity(observed: Observation, scenario: Scenario) -> Verdict:
         return Verdict(
             VerdictKind.SURVIVED,
             f"dispatched {sent} of {len(scenario.surface)} required tools instead of an explicit capacity result",
+            ReasonCode.DISPATCHED_OVER_CAPACITY,
         )
     if not isinstance(observed.stop, Capacity):
         why = observed.stop.message if isinstance(observed.stop, Refused) else "no dispatch and no capacity result"
         said = "refused instead of an explicit capacity result: "
-        return Verdict(VerdictKind.FALSE_REJECT, said + clip(why, MAX_REASON - len(said)))
-    problems = _ledger_problems(observed, scenario, Settlement.PRE_DISPATCH_REJECTED)
-    if problems:
         return Verdict(
-            VerdictKind.SURVIVED, "capacity result, but " + listed(problems, MAX_REASON - len("capacity result, but "))
+            VerdictKind.FALSE_REJECT, said + clip(why, MAX_REASON - len(said)), ReasonCode.REFUSED_NOT_CAPACITY
         )
-    return CAPACITY_RESULT
+    unsettled = _unsettled(
+        observed,
+        scenario,
+        Settlement.PRE_DISPATCH_REJECTED,
+        "capacity result, but ",
+        (ReasonCode.CAPACITY_UNSETTLED, ReasonCode.CAPACITY_PUBLICATION_LOST),
+    )
+    return unsettled or CAPACITY_RESULT
 
 
 def _judge_dispatch(observed: Observation, scenario: Scenario, expected: Expected, call: int) -> Verdict:
@@ -403,32 +469,38 @@ def _judge_dispatch(observed: Observation, scenario: Scenario, expected: Expecte
         return Verdict(
             VerdictKind.SURVIVED,
             f"dispatched {last} times" + (f" where the recording makes {calls} model calls" if calls > 1 else ""),
+            ReasonCode.DISPATCHED_TOO_OFTEN,
         )
     for sent in observed.dispatches:
         said = f"model call {sent.call} of {calls}: " if calls > 1 else ""
         if sent.surface != (must := _of_call(expected, sent.call)):
             said += "dispatched a surface that differs from the expected one: "
-            return Verdict(
-                VerdictKind.SURVIVED, said + changes_said(diff_snapshots(must, sent.surface), MAX_REASON - len(said))
-            )
-        if summary := diff_summaries(scenario.contract.summary, sent.summary):
+            said += changes_said(diff_snapshots(must, sent.surface), MAX_REASON - len(said))
+            return Verdict(VerdictKind.SURVIVED, said, ReasonCode.DISPATCHED_CHANGED_SURFACE)
+        if summary := summary_changes(scenario.contract.summary, sent.summary):
             said += "dispatched a capability summary the contract does not state: "
-            return Verdict(VerdictKind.SURVIVED, said + changes_said(summary, MAX_REASON - len(said)))
+            said += changes_said(summary, MAX_REASON - len(said))
+            return Verdict(VerdictKind.SURVIVED, said, ReasonCode.DISPATCHED_CHANGED_SUMMARY)
     if last < calls:
         missing = f"model call {last + 1} of {calls} was never made: " if calls > 1 else ""
         if isinstance(observed.stop, Refused | Capacity):
             said = f"a legitimate change was refused: {missing}"
-            return Verdict(VerdictKind.FALSE_REJECT, said + clip(observed.stop.message, MAX_REASON - len(said)))
+            said += clip(observed.stop.message, MAX_REASON - len(said))
+            return Verdict(VerdictKind.FALSE_REJECT, said, ReasonCode.FALSE_REJECTION)
         if last == 0:
-            return Verdict(VerdictKind.FALSE_REJECT, f"a legitimate change was refused: {missing}no dispatch")
+            said = f"a legitimate change was refused: {missing}no dispatch"
+            return Verdict(VerdictKind.FALSE_REJECT, said, ReasonCode.NEVER_DISPATCHED)
         # It sent what it was asked to and stopped: the recording it was to follow was not followed.
         return Verdict(
             VerdictKind.ERROR,
             f"made {last} of the {calls} model calls the recording makes: the tool calls of reply {last} were never answered",
+            ReasonCode.CALLS_UNANSWERED,
         )
-    problems = _ledger_problems(observed, scenario, Settlement.DISPATCHED)
-    if problems:
-        return Verdict(
-            VerdictKind.SURVIVED, "dispatched, but " + listed(problems, MAX_REASON - len("dispatched, but "))
-        )
-    return DISPATCHED_AS_EXPECTED
+    unsettled = _unsettled(
+        observed,
+        scenario,
+        Settlement.DISPATCHED,
+        "dispatched, but ",
+        (ReasonCode.DISPATCHED_UNSETTLED, ReasonCode.DISPATCHED_PUBLICATION_LOST),
+    )
+    return unsettled or DISPATCHED_AS_EXPECTED

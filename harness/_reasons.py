@@ -11,10 +11,9 @@ thousands of characters on one terminal line and tells a reviewer less than "mov
 from __future__ import annotations
 
 import dataclasses
-import re
 from collections.abc import Sequence
 
-from toolsurface.contract._diff import Change, Renamed
+from toolsurface.contract._diff import Change, Renamed, SummaryChange
 
 #: The most characters a verdict's reason may have: about two thirds of a wide terminal line, so a
 #: line's own prefix (a verdict, a count) still fits beside it.
@@ -23,36 +22,6 @@ MAX_REASON = 160
 EXAMPLES = 3
 #: Marks text cut short to fit.
 CUT = "…"
-
-#: How each kind of change is counted, read from how `_diff` words it (so a reason read back as
-#: text, its names and numbers left out, is counted alike: `reports._groups`): the verb, and what
-#: one and several of it are. First match wins; a cut is told apart from any other change.
-_KINDS: tuple[tuple[re.Pattern[str], tuple[str, str, str]], ...] = tuple(
-    (re.compile(pattern), words)
-    for pattern, words in (
-        (r"^added ", ("added", "tool", "tools")),
-        (r"^removed ", ("removed", "tool", "tools")),
-        (r"^renamed .* \(cut to \S+ characters\)$", ("cut", "name", "names")),
-        (r"^renamed ", ("renamed", "tool", "tools")),
-        (r"^moved ", ("moved", "tool", "tools")),
-        (r"^swapped ", ("swapped", "pair", "pairs")),
-        (r"^description of .* cut from \S+ to \S+ characters$", ("cut", "description", "descriptions")),
-        (r"^description of ", ("changed", "description", "descriptions")),
-        (r"^schema of ", ("changed", "schema place", "schema places")),
-        (r"^summary claims ", ("claimed", "summary line", "summary lines")),
-        (r"^summary no longer states ", ("dropped", "summary line", "summary lines")),
-        (r"^(a )?capability summary", ("changed", "capability summary", "capability summaries")),
-        (r"^(\w+) of .* changed", ("changed", r"\1 field", r"\1 fields")),  # a wire field: `strict of 'x' changed`
-    )
-)
-
-
-def kind_of(change: str) -> tuple[str, str, str] | None:
-    """How a change, as `_diff` words it, is counted: `("moved", "tool", "tools")`; None: not a change."""
-    for pattern, (verb, one, many) in _KINDS:
-        if (match := pattern.match(change)) is not None:
-            return verb, match.expand(one), match.expand(many)
-    return None
 
 
 def one_line(text: str) -> str:
@@ -73,16 +42,11 @@ def fits(reason: str) -> bool:
     return len(reason) <= MAX_REASON and reason == one_line(reason)
 
 
-def begins(reason: str, prefix: str) -> bool:
-    """Whether `reason` begins with `prefix`, or with `prefix` cut short to fit (a long tool name or
-    point in it): what comes before its first `…` begins `prefix`."""
-    if reason.startswith(prefix):
-        return True
-    kept, cut, _ = reason.partition(CUT)
-    return bool(cut) and bool(kept) and one_line(prefix).startswith(kept.rstrip())
+#: A change a reason may list: of a surface, or of its capability summary. Each carries how it is counted.
+Said = Change | SummaryChange
 
 
-def changes_said(changes: Sequence[Change | str], width: int = MAX_REASON) -> str:
+def changes_said(changes: Sequence[Said], width: int = MAX_REASON) -> str:
     """A list of changes in at most `width` characters: one change as itself; several counted by
     type, then the first few that fit: `moved 38 tools, e.g. moved 'a' from 3 to 0; moved 'b' …`."""
     if len(changes) == 1:
@@ -101,24 +65,23 @@ def listed(items: Sequence[str], width: int = MAX_REASON) -> str:
     return _examples("", items, width, total=True)
 
 
-def tally(changes: Sequence[Change | str]) -> str:
+def tally(changes: Sequence[Said]) -> str:
     """How many changes of each kind, in the order each kind first comes: `moved 36 tools and swapped 1 pair`."""
     counts: dict[tuple[str, str, str], int] = {}
     for change in changes:
-        key = kind_of(one_line(str(change))) or ("made", "other change", "other changes")
-        counts[key] = counts.get(key, 0) + 1
+        counts[change.counted] = counts.get(change.counted, 0) + 1
     said = [f"{verb} {count} {one if count == 1 else many}" for (verb, one, many), count in counts.items()]
     return said[0] if len(said) == 1 else f"{', '.join(said[:-1])} and {said[-1]}"
 
 
-def said_in(change: Change | str, width: int) -> str:
+def said_in(change: Said | str, width: int) -> str:
     """One change in at most `width` characters: a change too long has its longest tool names cut,
     so what happened to the tool and where still shows (`removed 'research_library__sea…' (was at 40)`)."""
     line = one_line(str(change))
     # A rename's note that the new name is the old one cut short is kept: cutting both names for
     # room would hide it.
     note = change.cut if isinstance(change, Renamed) else ""
-    while len(line) > width and not isinstance(change, str):
+    while len(line) > width and not isinstance(change, str | SummaryChange):
         names = [f.name for f in dataclasses.fields(change) if f.name in _NAMES and _cuttable(getattr(change, f.name))]
         if not names:
             break
@@ -150,7 +113,7 @@ _NAMES = frozenset({"name", "first", "second", "before", "after"})
 _SHORTEST = 12
 
 
-def _examples(head: str, items: Sequence[Change | str], width: int, total: bool = False) -> str:
+def _examples(head: str, items: Sequence[Said | str], width: int, total: bool = False) -> str:
     """`head`, then as many of the first `EXAMPLES` items as fit whole, `; `-separated; the first is
     cut to fit when even it does not. A list said in part ends `; …` (with how many in all, when
     `total`: nothing before says it)."""

@@ -17,6 +17,8 @@ from toolsurface.contract._owner import Settlement
 from toolsurface.mutators import Must, Mutation
 from toolsurface.scenarios import Boundary, Lane, Scenario
 
+from ._codes import ReasonCode
+
 
 @dataclass(frozen=True, slots=True)
 class Case:
@@ -306,8 +308,10 @@ _OK = frozenset({VerdictKind.KILLED, VerdictKind.PASSED, VerdictKind.EQUIVALENT}
 @dataclass(frozen=True, slots=True)
 class Verdict:
     kind: VerdictKind
-    #: One line a reviewer can act on.
+    #: One line a reviewer can act on: it describes, for a person; what a program reads is `code`.
     reason: str
+    #: Which of the oracle's branches gave the verdict.
+    code: ReasonCode
 
 
 @dataclass(frozen=True, slots=True)

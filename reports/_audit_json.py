@@ -20,7 +20,7 @@ from toolsurface.harness._types import VerdictKind
 
 from ._audit import DOES_NOT_PROVE, PROVES, Audit
 
-AUDIT_SCHEMA_VERSION = 3
+AUDIT_SCHEMA_VERSION = 4
 
 #: What orjson may write raw that `printable` would hide: DEL and everything past ASCII. Only a
 #: string's content can hold such a character, and there a JSON escape reads back the same.
@@ -105,6 +105,7 @@ def audit_document(audit: Audit) -> dict[str, Any]:
                 "id": case.id,
                 "verdict": case.verdict.kind,
                 "reason": case.verdict.reason,
+                "code": case.verdict.code,
                 "reproduce": audit.reproduce(case),
             }
             for case in audit.failing

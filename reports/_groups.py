@@ -5,6 +5,11 @@ one case left out (quoted tool names, request ids, JSON pointers, numbers), and 
 said by the kinds of change in it. Within a cause, its
 cases are grouped by mutation kind, injection point and delivery. The reason is the most stable
 field a failure carries: it is the oracle's own words, and every report already shows it.
+
+This is the one module that reads a reason's words, and only to name a cause for a person: what a
+verdict is and why (its kind and its `code`) is never taken from them. A list of changes is read
+back by the words `_diff` gives each kind of change (`_KINDS`; tests/reports/test_groups.py holds
+them to each change's own `counted`).
 """
 
 from __future__ import annotations
@@ -13,8 +18,39 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from toolsurface.harness._reasons import CUT, clip, kind_of
+from toolsurface.harness._reasons import CUT, clip
 from toolsurface.harness._types import CaseRecord, VerdictKind
+
+#: How each kind of change is counted, read back from how `_diff` words it (its names and numbers
+#: left out): the verb, and what one and several of it are, as each change's `counted` says. First
+#: match wins; a cut is told apart from any other change.
+_KINDS: tuple[tuple[re.Pattern[str], tuple[str, str, str]], ...] = tuple(
+    (re.compile(pattern), words)
+    for pattern, words in (
+        (r"^added ", ("added", "tool", "tools")),
+        (r"^removed ", ("removed", "tool", "tools")),
+        (r"^renamed .* \(cut to \S+ characters\)$", ("cut", "name", "names")),
+        (r"^renamed ", ("renamed", "tool", "tools")),
+        (r"^moved ", ("moved", "tool", "tools")),
+        (r"^swapped ", ("swapped", "pair", "pairs")),
+        (r"^description of .* cut from \S+ to \S+ characters$", ("cut", "description", "descriptions")),
+        (r"^description of ", ("changed", "description", "descriptions")),
+        (r"^schema of ", ("changed", "schema place", "schema places")),
+        (r"^summary claims ", ("claimed", "summary line", "summary lines")),
+        (r"^summary no longer states ", ("dropped", "summary line", "summary lines")),
+        (r"^(a )?capability summary", ("changed", "capability summary", "capability summaries")),
+        (r"^(\w+) of .* changed", ("changed", r"\1 field", r"\1 fields")),  # a wire field: `strict of 'x' changed`
+    )
+)
+
+
+def kind_of(change: str) -> tuple[str, str, str] | None:
+    """How a change, as `_diff` words it, is counted: `("moved", "tool", "tools")`; None: not a change."""
+    for pattern, (verb, one, many) in _KINDS:
+        if (match := pattern.match(change)) is not None:
+            return verb, match.expand(one), match.expand(many)
+    return None
+
 
 #: What a reason class leaves out, in order: quoted names first (they may hold digits or slashes),
 #: a quote cut short to fit before them, then `lane:request` and bare request ids, JSON pointers,

@@ -109,6 +109,7 @@ def _testcase(suite: ET.Element, case: CaseRecord, audit: Audit) -> None:
         failure.text = "\n".join(
             [
                 f"{verdict.kind}: {reason}",
+                f"code: {verdict.code}",  # what a CI script matches on: the reason's words may change
                 *(f"  {printable(line)}" for line in case.evidence.diff),
                 *(f"  ledger: {printable(line)}" for line in ledger_lines(case)),
                 f"reproduce: {audit.reproduce(case)}",  # printed already

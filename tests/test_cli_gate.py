@@ -127,7 +127,7 @@ def forge(path, drop):
         error = f"$.cases: {len(document['cases'])} cases, but the run selected {len(document['cases']) + len(survivors)} for shard 1/2"
     else:
         for index in survivors:
-            document["cases"][index]["verdict"] = {"kind": "killed", "reason": KILLED.reason}
+            document["cases"][index]["verdict"] = {"kind": "killed", "reason": KILLED.reason, "code": KILLED.code}
         error = f"$.cases[{survivors[0]}].verdict.kind: killed, but 1 request(s) were dispatched"
     run, cases = decode(RunInfo, document["run"]), decode(tuple[CaseRecord, ...], document["cases"])
     summary = summarize(run, Tallies.of(case.tally for case in cases), (), digest_of(cases))
@@ -211,10 +211,10 @@ def test_report_of_a_file_that_is_not_results_json_is_one_line(tmp_path):
     for text, problem in [
         (
             '{"schema_version": 3, "tool": {}}',
-            "$.schema_version: expected results.json schema version 10, found 3: written by another version of toolsurface",
+            "$.schema_version: expected results.json schema version 11, found 3: written by another version of toolsurface",
         ),
-        ('{"schema_version": 10, "run": {}, "cases": [], "summary": {}}', "$.run: missing 'tool', "),
-        ('{"schema_version": 10, "run": {}, "cases": [], "summary": {}', "1:61: invalid JSON: unexpected end of data"),
+        ('{"schema_version": 11, "run": {}, "cases": [], "summary": {}}', "$.run: missing 'tool', "),
+        ('{"schema_version": 11, "run": {}, "cases": [], "summary": {}', "1:61: invalid JSON: unexpected end of data"),
     ]:
         bad.write_text(text)
         done = toolsurface("report", str(bad), "--format", "md")

@@ -163,6 +163,7 @@ def test_the_own_agent_walkthrough_finds_the_flaw_and_the_guard_turns_it_green(t
     cut = [c for c in cases if c["case"]["mutation"]["kind"] == "legit"]
     assert cut and all(
         c["verdict"]["reason"] == "dispatched 128 of 140 required tools instead of an explicit capacity result"
+        and c["verdict"]["code"] == "dispatched_over_capacity"
         for c in cut
     )
     reproduce = [installed(), "reproduce", cut[0]["case"]["id"], "--target", "langchain:myapp:build"]

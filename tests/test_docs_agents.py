@@ -68,4 +68,4 @@ def test_the_walkthrough_finds_the_flaw_in_the_users_piece_and_the_guard_turns_i
     assert "no survivors, false rejections or errors" in done.stdout
     cases = json.loads((tmp_path / "out" / "results.json").read_text())["cases"]
     over = [c for c in cases if c["case"]["scenario"] == OVER_LIMIT and c["case"]["mutation"]["kind"] == "legit"]
-    assert over and all(c["verdict"]["reason"].startswith("explicit capacity result") for c in over)
+    assert over and all(c["verdict"]["code"] == "capacity_result" for c in over)

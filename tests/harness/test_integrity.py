@@ -7,6 +7,7 @@ import pytest
 
 from toolsurface.contract._owner import Settlement
 from toolsurface.harness._api import RunOptions, prepare
+from toolsurface.harness._codes import ReasonCode as C
 from toolsurface.harness._integrity import check_cases
 from toolsurface.harness._oracles import (
     CAPACITY_RESULT,
@@ -168,22 +169,48 @@ EDITS = {
     ),
     "an error whose target ran to an end": (
         kind(E),
-        lambda c: replace(c, verdict=Verdict(E, "target timed out")),
+        lambda c: replace(c, verdict=Verdict(E, "target timed out", C.TIMED_OUT)),
         "verdict.kind",
         "error, but the target ran to an end (dispatched), offered {point!r} and reached the ports",
     ),
-    "a crash given another reason": (
+    "a crash given another code": (
         kind(E),
         with_evidence(stop=Crashed("RuntimeError", "boom", "Traceback")),
         "verdict.kind",
-        "error, but the target's run stopped as crashed, and the reason is not the oracle's for that, "
-        "'target crashed: RuntimeError: boom'",
+        "error, but the target's run stopped as crashed, and the code is not the oracle's for that, crashed",
     ),
     "a survivor with nothing wrong": (
         kind(K),
-        lambda c: replace(c, verdict=Verdict(S, "refused, but publication 'p' kept")),
+        lambda c: replace(c, verdict=Verdict(S, "refused, but publication 'p' lost", C.REFUSED_UNSETTLED)),
         "verdict.kind",
-        "survived, but the ledger shows the reservation settled as pre_dispatch_rejected, and no publication is said to be lost",
+        "survived, but the ledger shows the reservation settled as pre_dispatch_rejected, and nothing else amiss",
+    ),
+    # The code decides, not the words: a reason that names a lost publication does not make a
+    # verdict whose code says the ledger is amiss hold, nor does a code that says requests were
+    # refused hold over a record of requests dispatched.
+    "a dispatched survivor coded as refused": (
+        kind(S, "dispatched 1 request(s)"),
+        lambda c: replace(c, verdict=replace(c.verdict, code=C.REFUSED_UNSETTLED)),
+        "verdict.kind",
+        "survived, but 1 request(s) were dispatched, which refused_unsettled says were not",
+    ),
+    "an unsettled refusal coded as dispatched": (
+        kind(S, "refused, but reservation"),
+        lambda c: replace(c, verdict=replace(c.verdict, code=C.DISPATCHED_WITH_CHANGE)),
+        "verdict.kind",
+        "survived, but nothing was dispatched, which dispatched_with_change says was",
+    ),
+    "a failed injection coded as nothing observed": (
+        kind(E),
+        lambda c: replace(c, verdict=replace(c.verdict, code=C.NOTHING_OBSERVED)),
+        "verdict.kind",
+        "error, but the target ran to an end ({ending}), offered {point!r} and reached the ports",
+    ),
+    "a pass coded as a capacity result": (
+        kind(P),
+        lambda c: replace(c, verdict=replace(c.verdict, code=C.CAPACITY_RESULT)),
+        "verdict.code",
+        "capacity_result is not a code the oracle gives a passed verdict here",
     ),
     "a kill of a change that must be dispatched": (
         kind(P),
@@ -203,11 +230,11 @@ EDITS = {
         "verdict.kind",
         "killed: a verdict the oracle never gives a case whose mutation changes nothing (it is equivalent)",
     ),
-    "a kill with another verdict's reason": (
+    "a kill with another verdict's code": (
         kind(K),
-        lambda c: replace(c, verdict=Verdict(K, "dispatched 1 request(s) with the change")),
-        "verdict.reason",
-        "'dispatched 1 request(s) with the change' is not a reason the oracle gives a killed verdict here",
+        lambda c: replace(c, verdict=Verdict(K, KILLED.reason, C.DISPATCHED_WITH_CHANGE)),
+        "verdict.code",
+        "dispatched_with_change is not a code the oracle gives a killed verdict here",
     ),
     "a recording the run never made": (
         kind(K),
@@ -225,19 +252,21 @@ EDITS = {
     # with its own lines, was put there by hand (and would flood the terminal and the reports).
     "a reason spelled out past the limit": (
         kind(S, "dispatched 1 request(s)"),
-        lambda c: replace(c, verdict=Verdict(S, c.verdict.reason + "; moved 'x' from 1 to 2" * 8)),
+        lambda c: replace(c, verdict=replace(c.verdict, reason=c.verdict.reason + "; moved 'x' from 1 to 2" * 8)),
         "verdict.reason",
         "{long} characters: the oracle writes one line of at most 160",
     ),
     "a reason on two lines": (
         kind(S, "dispatched 1 request(s)"),
-        lambda c: replace(c, verdict=Verdict(S, "dispatched 1 request(s) with the change:\nremoved 'a'")),
+        lambda c: replace(
+            c, verdict=replace(c.verdict, reason="dispatched 1 request(s) with the change:\nremoved 'a'")
+        ),
         "verdict.reason",
         "a line break in it: the oracle writes one line of at most 160",
     ),
     "a red reason spelled out past the limit": (
         kind(K),
-        lambda c: replace(c, red_verdict=Verdict(S, "dispatched " + "x" * 200)),
+        lambda c: replace(c, red_verdict=Verdict(S, "dispatched " + "x" * 200, C.DISPATCHED_WITH_CHANGE)),
         "red_verdict.reason",
         "211 characters: the oracle writes one line of at most 160",
     ),
@@ -285,7 +314,12 @@ def test_an_edited_case_is_named_at_its_json_path(legacy, which, edit, where, wh
     diff = original.evidence.diff[0] if original.evidence.diff else ""
     long = len(edit(original).verdict.reason)
     assert found.what == what.format(
-        lane=scenario.lane, request=scenario.request, point=original.case.point, diff=diff, long=long
+        lane=scenario.lane,
+        request=scenario.request,
+        point=original.case.point,
+        diff=diff,
+        long=long,
+        ending=original.evidence.ending,
     )
 
 
@@ -310,7 +344,9 @@ def test_a_timeout_is_an_error_and_never_anything_else(legacy):
     run, cases = legacy
     index = at(cases, kind(K))
     hung = replace(
-        cases[index], verdict=Verdict(E, "target timed out"), evidence=replace(cases[index].evidence, stop=TimedOut())
+        cases[index],
+        verdict=Verdict(E, "target timed out", C.TIMED_OUT),
+        evidence=replace(cases[index].evidence, stop=TimedOut()),
     )
     assert check_cases(run, (*cases[:index], hung, *cases[index + 1 :])) is None
     passed = replace(hung, verdict=KILLED)
@@ -334,11 +370,11 @@ RED_EDITS = {
         "red_verdict.kind",
         "killed: a verdict the oracle never gives a case whose mutation a guard must dispatch",
     ),
-    "a red survivor with a kill's reason": (
+    "a red survivor with a kill's code": (
         lambda case: case.case.must is Must.REFUSE and case.case.change,
-        lambda c: replace(c, red_verdict=Verdict(S, KILLED.reason)),
-        "red_verdict.reason",
-        f"{KILLED.reason!r} is not a reason the oracle gives a survived verdict here",
+        lambda c: replace(c, red_verdict=Verdict(S, KILLED.reason, C.REFUSED_SETTLED)),
+        "red_verdict.code",
+        "refused_settled is not a code the oracle gives a survived verdict here",
     ),
 }
 
@@ -354,7 +390,7 @@ def test_a_red_verdict_is_held_to_the_pairing_and_its_case(paired, which, edit, 
 def test_a_verdict_failed_for_what_its_case_did_after_its_request_cannot_be_relabelled():
     run, cases = recorded(target=HOSTILE.format("CachesTools"))
     index = at(cases, lambda case: case.evidence.aftermath)
-    assert cases[index].verdict.reason.startswith("the change outlived its request: ")
+    assert cases[index].verdict.code is C.OUTLIVED_REQUEST
     edited = cases[:index] + (replace(cases[index], verdict=KILLED),) + cases[index + 1 :]
     found = check_cases(run, edited)
     assert found.where == f"$.cases[{index}].verdict.kind"

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from toolsurface.contract._canonical import Snapshot, canonical_json
 from toolsurface.contract._diff import Removed, diff
 from toolsurface.contract._owner import Settlement
+from toolsurface.harness._codes import ReasonCode
 from toolsurface.harness._oracles import (
     LATE,
     amended,
@@ -150,8 +151,8 @@ def test_every_reason_the_oracle_writes_is_one_short_line(wide, data):
 
 @given(reason=HOST_TEXT, why=HOST_TEXT, kind=st.sampled_from(list(VerdictKind)))
 def test_a_reason_beside_another_fits_and_keeps_both_beginnings(reason, why, kind):
-    verdict, why = Verdict(kind, clip(reason)), LATE + why
-    for made in (failed(verdict, why), unjudged(verdict, why)):
+    verdict, why = Verdict(kind, clip(reason), ReasonCode.DISPATCHED_WITH_CHANGE), LATE + why
+    for made in (failed(verdict, ReasonCode.LATE_EFFECT, why), unjudged(verdict, ReasonCode.UNWATCHED, why)):
         assert fits(made.reason)
         assert made.reason.startswith(clip(why, 40).removesuffix("…")) and f" (else: {kind.value}, " in made.reason
 

@@ -4,6 +4,7 @@ import gc
 
 import pytest
 
+from toolsurface.harness._codes import ReasonCode
 from toolsurface.harness._plan import plan
 from toolsurface.harness._reference import GuardedPipeline
 from toolsurface.harness._runner import Runner
@@ -215,7 +216,7 @@ def test_a_host_that_catches_the_interrupt_and_runs_on_has_still_timed_out(scena
     from tests.fixtures.hostile_hosts import SlowAndSwallowsInterrupts
 
     result = Runner(scenarios, SlowAndSwallowsInterrupts(), timeout=0.05).run_case(cases[1])
-    assert result.verdict == Verdict(VerdictKind.ERROR, "target timed out")
+    assert result.verdict == Verdict(VerdictKind.ERROR, "target timed out", ReasonCode.TIMED_OUT)
     assert result.evidence.dispatches == 1  # it did send, past its time: nothing of that is judged
 
 
@@ -239,6 +240,7 @@ def test_a_clean_run_that_fails_makes_each_case_of_its_scenario_an_error(scenari
         VerdictKind.ERROR,
         "the target's unchanged request on this recording crashed (ConnectionError: connection reset), "
         "so what this case started from and what it left cannot be told",
+        ReasonCode.NO_CLEAN_RUN,
     )
 
 

@@ -14,6 +14,7 @@ import pytest
 from tests.fixtures.forgery import TIMED_OUT, first_killed, forge
 from toolsurface.common._errors import UsageError
 from toolsurface.harness._api import RunOptions, prepare
+from toolsurface.harness._codes import ReasonCode
 from toolsurface.harness._results import open_results, write_results
 from toolsurface.harness._types import Verdict, VerdictKind
 from toolsurface.harness._verify import literal, sample, verify
@@ -102,7 +103,9 @@ def test_a_forged_red_verdict_is_found_too(copy):
         at = next(i for i, case in enumerate(cases) if case.red_verdict.kind is VerdictKind.SURVIVED)
         return (
             *cases[:at],
-            dataclasses.replace(cases[at], red_verdict=Verdict(VerdictKind.ERROR, "target timed out")),
+            dataclasses.replace(
+                cases[at], red_verdict=Verdict(VerdictKind.ERROR, "target timed out", ReasonCode.TIMED_OUT)
+            ),
             *cases[at + 1 :],
         )
 

@@ -69,8 +69,10 @@ def test_the_json_summary_follows_its_schema_and_the_gate(record):
     assert summary["ok"] is record.summary.gate.ok is False
     assert [case["id"] for case in summary["failing"]] == list(record.summary.gate.failing)
     assert summary["totals"][VerdictKind.SURVIVED] == record.summary.totals.survived > 0
+    codes = {case.id: case.verdict.code for case in record.cases}
     for case in summary["failing"]:
         assert case["reproduce"] == record.run.reproduce(case["id"]) and case["id"] in case["reproduce"]
+        assert case["code"] == codes[case["id"]]
 
 
 def test_the_json_summary_keeps_raw_text_as_data_and_writes_nothing_a_terminal_acts_on(record):

@@ -7,8 +7,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolsurface.harness._types import Verdict, VerdictKind
-from toolsurface.reports._groups import causes, reason_class
+from toolsurface.contract._diff import (
+    Added,
+    DescriptionChanged,
+    Moved,
+    Removed,
+    Renamed,
+    SchemaChanged,
+    Swapped,
+    WireChanged,
+    summary_changes,
+)
+from toolsurface.harness._types import VerdictKind
+from toolsurface.reports._groups import causes, kind_of, reason_class
 
 FAILING = [kind for kind in VerdictKind if not kind.ok]
 #: Reasons as the oracles word them, each with what is particular to one case.
@@ -110,7 +121,11 @@ def failing_cases(draw, pool):
         st.lists(st.tuples(st.sampled_from(pool), st.sampled_from(FAILING), st.sampled_from(REASONS)), max_size=60)
     )
     return [
-        replace(record, case=replace(record.case, id=f"{record.id}#{n}", index=n), verdict=Verdict(kind, reason))
+        replace(
+            record,
+            case=replace(record.case, id=f"{record.id}#{n}", index=n),
+            verdict=replace(record.verdict, kind=kind, reason=reason),
+        )
         for n, (record, kind, reason) in enumerate(picks)
     ]
 
@@ -153,7 +168,11 @@ def test_the_grouping_is_the_same_whatever_order_the_cases_come_in(pool, data, s
 def test_ties_are_broken_by_key(pool):
     record = pool[0]
     cases = [
-        replace(record, case=replace(record.case, id=f"{record.id}#{n}", index=n), verdict=Verdict(kind, reason))
+        replace(
+            record,
+            case=replace(record.case, id=f"{record.id}#{n}", index=n),
+            verdict=replace(record.verdict, kind=kind, reason=reason),
+        )
         for n, (kind, reason) in enumerate(
             [(VerdictKind.ERROR, "b"), (VerdictKind.SURVIVED, "b"), (VerdictKind.SURVIVED, "a")]
         )
@@ -161,3 +180,40 @@ def test_ties_are_broken_by_key(pool):
     assert [(cause.verdict, cause.reason) for cause in causes(cases)] == [
         (VerdictKind.SURVIVED, "a"), (VerdictKind.SURVIVED, "b"), (VerdictKind.ERROR, "b")
     ]  # fmt: skip
+
+
+NAMES = st.text(min_size=1, max_size=30)
+
+
+@st.composite
+def changes(draw):
+    """One change of each kind `_diff` makes, named anyhow (a name may itself read like a change)."""
+    name, other, at = draw(NAMES), draw(NAMES), draw(st.integers(0, 200))
+    return draw(
+        st.sampled_from(
+            [
+                Added(name, at),
+                Removed(name, at),
+                Renamed(name, other, at),
+                Renamed(name + other, name, at),  # cut short, as a length limit cuts
+                Moved(name, at, at + 1),
+                Swapped(name, other, at, at + 1),
+                DescriptionChanged(name),
+                DescriptionChanged(name, cut=(300, 120)),
+                SchemaChanged(name, "/properties/q"),
+                WireChanged(name, draw(st.sampled_from(["strict", "title", "annotations", "output_schema"]))),
+                *summary_changes("a\nb", f"a\n{other}"),
+                *summary_changes(None, other),
+                *summary_changes(other, None),
+                *summary_changes("a\nb", "b\na"),
+            ]
+        )
+    )
+
+
+@settings(max_examples=300)
+@given(change=changes())
+def test_a_change_read_back_from_its_words_is_counted_as_it_counts_itself(change):
+    # A reason is counted from the changes themselves (`tally`); a cause reads the same counts back
+    # from the reason's words. The two must agree for every kind of change.
+    assert kind_of(" ".join(str(change).split())) == change.counted

@@ -45,6 +45,7 @@ def test_the_failure_count_is_the_number_of_failing_cases(tmp_path, record):
         (failure,) = results[case.id]
         assert isinstance(failure, Failure) and failure.type == case.verdict.kind
         assert f"reproduce: {record.run.reproduce(case.id)}" in failure.text
+        assert failure.text.split("\n")[1] == f"code: {case.verdict.code}"
     equivalent = [c.id for c in record.cases if c.verdict.kind is VerdictKind.EQUIVALENT]
     assert equivalent and all(isinstance(results[i][0], Skipped) for i in equivalent)
 

@@ -174,7 +174,7 @@ REFUSED = {
     "a verdict its evidence contradicts": (
         lambda d: d["cases"][KILLED]["verdict"].update(kind="survived"),
         "$.cases[0].verdict.kind: survived, but the ledger shows the reservation settled as pre_dispatch_rejected, "
-        "and no publication is said to be lost",
+        "and nothing else amiss",
     ),
     "a case edited without its digest": (
         lambda d: d["cases"][KILLED]["evidence"]["diff"].append("nothing to see"),
@@ -194,12 +194,12 @@ REFUSED = {
     ),
     "an older schema": (
         lambda d: d.update(schema_version=3),
-        "$.schema_version: expected results.json schema version 10, found 3: written by another version of toolsurface",
+        "$.schema_version: expected results.json schema version 11, found 3: written by another version of toolsurface",
     ),
-    # Version 9 said no more than the first changes in a reason, had no `evidence.before`, and ended a run that settled twice as `returned`.
+    # Version 10 had no `code` beside each verdict's reason: its verdicts cannot be checked by code.
     "the schema before this one": (
-        lambda d: d.update(schema_version=9),
-        "$.schema_version: expected results.json schema version 10, found 9: written by another version of toolsurface",
+        lambda d: d.update(schema_version=10),
+        "$.schema_version: expected results.json schema version 11, found 10: written by another version of toolsurface",
     ),
 }
 

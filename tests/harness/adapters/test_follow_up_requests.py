@@ -14,7 +14,7 @@ import pytest
 
 from tests.fixtures.frameworks import run_cases
 from toolsurface.harness._api import RunOptions, prepare
-from toolsurface.harness._reasons import begins
+from toolsurface.harness._reasons import CUT, one_line
 from toolsurface.harness._types import VerdictKind
 
 #: Schema edits made in place on the live tool objects, at the first and the last point of a run.
@@ -23,6 +23,17 @@ IN_PLACE_SCHEMA_EDITS = [
     "etf-compare-main-hooked/*/post_seal/schema.in_place:*",
 ]
 OUTLIVED = "the change outlived its request: the next request differs from a clean one: "
+
+
+def begins(reason, prefix):
+    """Whether `reason` begins with `prefix`, or with `prefix` cut short to fit (a long tool name or
+    point in it): what comes before its first `…` begins `prefix`."""
+    if reason.startswith(prefix):
+        return True
+    kept, cut, _ = reason.partition(CUT)
+    return bool(cut) and bool(kept) and one_line(prefix).startswith(kept.rstrip())
+
+
 #: The import name each extra installs.
 _MODULES = {"pydantic-ai": "pydantic_ai", "langchain": "langchain", "openai-agents": "agents"}
 
