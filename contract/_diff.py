@@ -282,7 +282,7 @@ def _pointers(a: Any, b: Any, here: str, limit: int) -> Iterator[str]:
                 return
     elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         found = 0
-        for index, (x, y) in enumerate(zip(a, b)):
+        for index, (x, y) in enumerate(zip(a, b, strict=True)):
             for pointer in _pointers(x, y, f"{here}/{index}", limit - found):
                 found += 1
                 yield pointer

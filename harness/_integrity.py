@@ -436,7 +436,8 @@ def _unexercised(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
 
 
 def _ledger(ledger: Sequence[LedgerEvent], scenario: _Judged, settlement: Settlement) -> Iterator[str]:
-    """What keeps the ledger from showing exactly one `settlement` of the case's own reservation, and nothing left open."""
+    """What keeps the ledger from showing exactly one `settlement` of the case's own reservation,
+    and nothing left open."""
     yield from settlement_problems(ledger, scenario.lane, scenario.request, settlement)
     yield from (f"reservation left open: {key}" for key in _left_open(ledger))
 

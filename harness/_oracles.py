@@ -1,4 +1,4 @@
-"""The oracles: a verdict, as the verdict table of docs/contract.md defines it, from what the harness-owned ports observed.
+"""The oracles: a verdict, as docs/contract.md's verdict table defines it, from what the harness-owned ports observed.
 
 The target's own account is never read. A case that could not be exercised — the target
 crashed, hung, never offered the injection point, or touched neither gateway nor ledger — is an
@@ -67,7 +67,10 @@ FIRST_RUN = "its first run, on a host that had run other cases, "
 REPAIRED = "the change was repaired instead of refused, and no pre_dispatch_rejected settlement records it"
 #: Why a request sent with the expected surface fails a case whose change the MCP server made to
 #: its tool list: the host sent the list it had before, so it never saw the change to refuse it.
-MISSED = "the tools as listed before the MCP server changed its list: the host missed the change, so nothing refused the request"
+MISSED = (
+    "the tools as listed before the MCP server changed its list: "
+    "the host missed the change, so nothing refused the request"
+)
 
 KILLED = Verdict(
     VerdictKind.KILLED, "refused before dispatch and settled as pre_dispatch_rejected", ReasonCode.REFUSED_SETTLED
@@ -233,7 +236,10 @@ def _earlier_calls(case: Case, observed: Observation, scenario: Scenario, expect
     made later, cannot explain it."""
     for sent in observed.dispatches:
         if sent.call < case.call and sent.surface != expected[sent.call - 1]:
-            said = f"model call {sent.call} of {scenario.model_calls}, before the change, sent a surface that differs from the expected one: "
+            said = (
+                f"model call {sent.call} of {scenario.model_calls}, before the change, "
+                "sent a surface that differs from the expected one: "
+            )
             return Verdict(
                 VerdictKind.SURVIVED,
                 said + changes_said(diff_snapshots(expected[sent.call - 1], sent.surface), MAX_REASON - len(said)),
@@ -462,7 +468,8 @@ def _judge_capacity(observed: Observation, scenario: Scenario) -> Verdict:
 
 
 def _judge_dispatch(observed: Observation, scenario: Scenario, expected: Expected, call: int) -> Verdict:
-    """Every model call from the case's `call` on went out with its own expected surface, and the request was settled once."""
+    """Every model call from the case's `call` on went out with its own expected surface, and the
+    request was settled once."""
     calls = scenario.model_calls
     last = observed.dispatches[-1].call if observed.dispatches else call - 1
     if last > calls:
@@ -493,7 +500,8 @@ def _judge_dispatch(observed: Observation, scenario: Scenario, expected: Expecte
         # It sent what it was asked to and stopped: the recording it was to follow was not followed.
         return Verdict(
             VerdictKind.ERROR,
-            f"made {last} of the {calls} model calls the recording makes: the tool calls of reply {last} were never answered",
+            f"made {last} of the {calls} model calls the recording makes: "
+            f"the tool calls of reply {last} were never answered",
             ReasonCode.CALLS_UNANSWERED,
         )
     unsettled = _unsettled(

@@ -122,7 +122,8 @@ def _expectation(suite: ET.Element, judged: Judged) -> None:
     element = ET.SubElement(suite, "testcase", classname=EXPECTATIONS_SUITE, name=printable(entry.case))
     why = printable(judged.why)
     failure = ET.SubElement(element, "failure", message=f"{judged.standing}: {why}", type=judged.standing)
-    failure.text = f"{judged.standing}: {why}\naccepts {entry.verdict} until {entry.expires.isoformat()}: {printable(entry.reason)}"
+    accepts = f"accepts {entry.verdict} until {entry.expires.isoformat()}: {printable(entry.reason)}"
+    failure.text = f"{judged.standing}: {why}\n{accepts}"
 
 
 def _count(element: ET.Element, tests: int, failures: int, skipped: int) -> None:

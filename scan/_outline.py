@@ -503,7 +503,8 @@ class _Facts:
                     exception = node.exc  # type: ignore[attr-defined]
                     self.raised.add(_last(exception.func if isinstance(exception, ast.Call) else exception))
                 elif kind is ast.Compare:
-                    self.compared.update(_last(operand) for operand in (node.left, *node.comparators))  # type: ignore[attr-defined]
+                    operands = (node.left, *node.comparators)  # type: ignore[attr-defined]
+                    self.compared.update(_last(operand) for operand in operands)
                 elif kind is ast.Import or kind is ast.ImportFrom:
                     self.bindings.append(node)
                     words.append(getattr(node, "module", None) or "")

@@ -64,7 +64,8 @@ class _Worker:
         # `fork` starts a worker with libcst already imported; elsewhere `spawn` imports it again.
         context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
         self.connection, theirs = context.Pipe()
-        self.process: BaseProcess = context.Process(target=_serve, args=(theirs, config), daemon=True)  # type: ignore[attr-defined]
+        process_type = context.Process  # type: ignore[attr-defined]
+        self.process: BaseProcess = process_type(target=_serve, args=(theirs, config), daemon=True)
         # The caller's objects are frozen while the worker forks, so the worker's collections never
         # walk them: a large heap (a pytest session, a notebook) would cost each its size, and copy
         # every page it touches.

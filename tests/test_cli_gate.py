@@ -54,7 +54,8 @@ def test_junit_failures_are_the_failing_cases(tmp_path):
 def expectations(tmp_path, case, verdict="survived", expires="2027-01-31"):
     path = tmp_path / "known.toml"
     path.write_text(
-        f'[[expect]]\ncase = "{case}"\nverdict = "{verdict}"\nreason = "legacy path, replaced in Q1"\nexpires = {expires}\n'
+        f'[[expect]]\ncase = "{case}"\nverdict = "{verdict}"\n'
+        f'reason = "legacy path, replaced in Q1"\nexpires = {expires}\n'
     )
     return str(path)
 
@@ -124,7 +125,8 @@ def forge(path, drop):
     survivors = [index for index, case in enumerate(document["cases"]) if case["verdict"]["kind"] == "survived"]
     if drop:
         document["cases"] = [case for case in document["cases"] if case["verdict"]["kind"] != "survived"]
-        error = f"$.cases: {len(document['cases'])} cases, but the run selected {len(document['cases']) + len(survivors)} for shard 1/2"
+        kept = len(document["cases"])
+        error = f"$.cases: {kept} cases, but the run selected {kept + len(survivors)} for shard 1/2"
     else:
         for index in survivors:
             document["cases"][index]["verdict"] = {"kind": "killed", "reason": KILLED.reason, "code": KILLED.code}
@@ -171,8 +173,9 @@ def test_the_headlines_count_accepted_failures_and_flag_broad_expectations(tmp_p
     totals, planned = record.summary.totals, record.run.planned
     assert totals.survived and totals.false_reject and totals.error
     headline = (
-        f"{totals.killed + totals.passed}/{totals.cases - totals.equivalent} in-scope checks pass; {totals.survived} survived, "
-        f"all accepted; {totals.false_reject} false_reject, all accepted; {totals.error} error, all accepted"
+        f"{totals.killed + totals.passed}/{totals.cases - totals.equivalent} in-scope checks pass; "
+        f"{totals.survived} survived, all accepted; "
+        f"{totals.false_reject} false_reject, all accepted; {totals.error} error, all accepted"
     )
     assert f"PASS: {headline}\n" in done.stdout and "no survivors" not in done.stdout
     for verdict, count in (
@@ -211,7 +214,8 @@ def test_report_of_a_file_that_is_not_results_json_is_one_line(tmp_path):
     for text, problem in [
         (
             '{"schema_version": 3, "tool": {}}',
-            "$.schema_version: expected results.json schema version 11, found 3: written by another version of toolsurface",
+            "$.schema_version: expected results.json schema version 11, found 3: "
+            "written by another version of toolsurface",
         ),
         ('{"schema_version": 11, "run": {}, "cases": [], "summary": {}}', "$.run: missing 'tool', "),
         ('{"schema_version": 11, "run": {}, "cases": [], "summary": {}', "1:61: invalid JSON: unexpected end of data"),

@@ -96,9 +96,13 @@ def test_a_failed_publication_leaves_none_of_its_files_new_or_old(tmp_path, monk
     for name in ("audit.md", "results.json", "notes.txt"):
         (tmp_path / name).write_text("previous run")
     paths = [tmp_path / "audit.md", tmp_path / "results.json"]
+
+    def full_disk(path):
+        return open("/dev/full", "wb"), tmp_path / ".unused"
+
     with pytest.raises(UsageError) as refused, Publication(paths, option="out") as publication:
         publication.write(paths[0], b"new")
-        monkeypatch.setattr(_files, "temporary", lambda path: (open("/dev/full", "wb"), tmp_path / ".unused"))  # noqa: SIM115
+        monkeypatch.setattr(_files, "temporary", full_disk)
         publication.write(paths[1], b"x" * 100_000)
     assert str(refused.value) == f"{paths[1]}: cannot write there: No space left on device"
     assert names(tmp_path) == ["notes.txt"]

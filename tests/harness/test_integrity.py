@@ -25,13 +25,20 @@ from toolsurface.harness._types import (
 )
 from toolsurface.mutators import Must
 
-#: Every scenario after sealing, the over-capacity one throughout and the recovery one at one point: every kind of ending.
+#: Every scenario after sealing, the over-capacity one throughout and the recovery one at one point:
+#: every kind of ending.
 SELECT = ["*/post_seal/*", "holdings-review-main-over-capacity/*", "etf-compare-main-recovery/*/evidence/*"]
 SPEC = "tests.fixtures.user_targets:{}"
 HOSTILE = "tests.fixtures.hostile_hosts:{}"
 ALL = set(VerdictKind)
-K, P, S, F, E, Q = (VerdictKind.KILLED, VerdictKind.PASSED, VerdictKind.SURVIVED, VerdictKind.FALSE_REJECT, VerdictKind.ERROR,
-                    VerdictKind.EQUIVALENT)  # fmt: skip
+K, P, S, F, E, Q = (
+    VerdictKind.KILLED,
+    VerdictKind.PASSED,
+    VerdictKind.SURVIVED,
+    VerdictKind.FALSE_REJECT,
+    VerdictKind.ERROR,
+    VerdictKind.EQUIVALENT,
+)
 
 
 def recorded(**options):
@@ -391,10 +398,10 @@ def test_a_verdict_failed_for_what_its_case_did_after_its_request_cannot_be_rela
     run, cases = recorded(target=HOSTILE.format("CachesTools"))
     index = at(cases, lambda case: case.evidence.aftermath)
     assert cases[index].verdict.code is C.OUTLIVED_REQUEST
-    edited = cases[:index] + (replace(cases[index], verdict=KILLED),) + cases[index + 1 :]
+    edited = (*cases[:index], replace(cases[index], verdict=KILLED), *cases[index + 1 :])
     found = check_cases(run, edited)
     assert found.where == f"$.cases[{index}].verdict.kind"
     assert found.what == f"killed, but the case did something after its request: {cases[index].evidence.aftermath[0]}"
     hidden = replace(cases[index], evidence=replace(cases[index].evidence, aftermath=()))
-    found = check_cases(run, cases[:index] + (hidden,) + cases[index + 1 :])
+    found = check_cases(run, (*cases[:index], hidden, *cases[index + 1 :]))
     assert found.where == f"$.cases[{index}].evidence.aftermath"

@@ -44,7 +44,10 @@ PINNED = {
         "entry-main-portfolio-document/main/hooks/hook/add.replace:foreign:portfolio__transfer_cash@0",
         "etf-compare-main-hooked/main/hooks/hook/add.in_place:duplicate:market__web_search",
         "etf-compare-main-hooked/main/hooks/hook/schema.in_place:type:market__web_search:/type",
-        "etf-compare-main-hooked/main/hooks/hook/schema.replace:required:market__web_search:/$defs/date_range/required/-",
+        (
+            "etf-compare-main-hooked/main/hooks/hook/schema.replace:required:"
+            "market__web_search:/$defs/date_range/required/-"
+        ),
         "etf-compare-main-hooked/main/hooks/hook/reorder.replace:swap:3<->5",
         "etf-compare-main-hooked/main/hooks/post_revalidation/reorder.in_place:reverse:reverse",
         "etf-compare-main-hooked/main/hooks/hook/reorder.replace:rotate:rotate+1",

@@ -224,7 +224,8 @@ def test_a_follow_up_request_that_fails_is_an_error_naming_it_not_a_verdict_on_s
     result = run(scenarios, "FailsEverySecondRequest", cases[1])
     assert result.verdict.kind is VerdictKind.ERROR
     assert result.verdict.reason.startswith(
-        "the follow-up request on the same host crashed (ConnectionError: connection reset): whether the change outlived its request is unknown"
+        "the follow-up request on the same host crashed (ConnectionError: connection reset): "
+        "whether the change outlived its request is unknown"
     )
     assert result.evidence.aftermath == ("next request: crashed (ConnectionError: connection reset)",)
     assert result.evidence.aftermath == ("next request: crashed (ConnectionError: connection reset)",)

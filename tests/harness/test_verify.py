@@ -145,7 +145,8 @@ def test_a_recording_that_is_gone_is_refused(tmp_path, recordings):
     with pytest.raises(
         UsageError,
         match=re.escape(
-            f"{path}:$.run.scenarios[0]: recording 'web-read-child-single-tool' is not among the scenarios loaded from {recordings}"
+            f"{path}:$.run.scenarios[0]: recording 'web-read-child-single-tool' "
+            f"is not among the scenarios loaded from {recordings}"
         ),
     ):
         verify(open_results(path), 5, seed=0, progress=Shown())
@@ -164,7 +165,10 @@ def test_a_sampled_case_the_plan_does_not_hold_is_refused(copy, renamed, size):
     forge(copy, cases=rename)
     with pytest.raises(
         UsageError,
-        match=r": case '[^']+-x' is not in the plan that its recordings and seed 0 give: the file was edited, or written by another toolsurface than ",
+        match=(
+            r": case '[^']+-x' is not in the plan that its recordings and seed 0 give: "
+            r"the file was edited, or written by another toolsurface than "
+        ),
     ):
         verify(open_results(copy), size, seed=0, progress=Shown())
 

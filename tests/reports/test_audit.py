@@ -194,8 +194,13 @@ def test_the_json_summary_opens_its_failures_with_the_defect_they_fail_like(reco
     (top, *_) = diagnosis["likely"]
     likeness = audit.diagnosis.likely[0]
     assert top == {
-        "defect": "shared-ref", "alike": [], "flaw": likeness.flaw, "cases": likeness.count, "shown": round(likeness.shown, 4),
-        "example": likeness.representative.id, "reproduce": record.run.reproduce(likeness.representative.id),
-    }  # fmt: skip
+        "defect": "shared-ref",
+        "alike": [],
+        "flaw": likeness.flaw,
+        "cases": likeness.count,
+        "shown": round(likeness.shown, 4),
+        "example": likeness.representative.id,
+        "reproduce": record.run.reproduce(likeness.representative.id),
+    }
     assert sum(like["cases"] for like in diagnosis["likely"]) + diagnosis["unexplained"] == len(audit.failing)
     assert {audit.likeness_of(case) for case in likeness.cases} == {"shared-ref"}

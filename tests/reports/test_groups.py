@@ -51,21 +51,30 @@ def pool(recorded):
         # class names the kinds of change the count names, not the few there was room to list.
         (
             (
-                "dispatched a surface that differs from the expected one: moved 38 tools, e.g. moved 'a' from 3 to 0; moved 'bcd' …",
+                (
+                    "dispatched a surface that differs from the expected one: "
+                    "moved 38 tools, e.g. moved 'a' from 3 to 0; moved 'bcd' …"
+                ),
                 "dispatched a surface that differs from the expected one: moved 'x' from 1 to 0",
             ),
             True,
         ),
         (
             (
-                "dispatched a surface that differs from the expected one: removed 2 tools and added 1 tool, e.g. removed 'a' (was at 3); …",
+                (
+                    "dispatched a surface that differs from the expected one: "
+                    "removed 2 tools and added 1 tool, e.g. removed 'a' (was at 3); …"
+                ),
                 "dispatched a surface that differs from the expected one: removed 'x' (was at 1); added 'y' at 4",
             ),
             True,
         ),
         (
             (
-                "dispatched a surface that differs from the expected one: moved 2 tools and removed 1 tool, e.g. moved 'a' from 3 to 0; …",
+                (
+                    "dispatched a surface that differs from the expected one: "
+                    "moved 2 tools and removed 1 tool, e.g. moved 'a' from 3 to 0; …"
+                ),
                 "dispatched a surface that differs from the expected one: moved 'x' from 1 to 0",
             ),
             False,
@@ -73,7 +82,10 @@ def pool(recorded):
         (
             (
                 "dispatched a surface that differs from the expected one: moved 3 tools, e.g. moved 'a' from 3 to 0; …",
-                "dispatched a surface that differs from the expected one: removed 3 tools, e.g. removed 'a' (was at 0); …",
+                (
+                    "dispatched a surface that differs from the expected one: "
+                    "removed 3 tools, e.g. removed 'a' (was at 0); …"
+                ),
             ),
             False,
         ),
@@ -88,8 +100,14 @@ def pool(recorded):
         # A host's message cut to fit, wherever it was cut, is the same finding.
         (
             (
-                "a legitimate change was refused: final check: tool surface differs from the expected one: added 'market__web_search' at 2; ad…",
-                "a legitimate change was refused: final check: tool surface differs from the expected one: added 'market__web_se…",
+                (
+                    "a legitimate change was refused: final check: tool surface differs from the expected one: "
+                    "added 'market__web_search' at 2; ad…"
+                ),
+                (
+                    "a legitimate change was refused: final check: tool surface differs from the expected one: "
+                    "added 'market__web_se…"
+                ),
             ),
             True,
         ),

@@ -53,11 +53,26 @@ def test_the_failure_count_is_the_number_of_failing_cases(tmp_path, record):
 def test_accepted_cases_are_skipped_and_a_stale_expectation_is_a_failure_of_its_own(tmp_path, record):
     failing = [c for c in record.cases if c.verdict.kind is VerdictKind.SURVIVED]
     expires = datetime.date(2027, 1, 1)
-    gate = replace(record.summary.gate, accepted=(failing[0].id,), expectations=(
-        Judged(Expectation(failing[0].id, VerdictKind.SURVIVED, "known", expires), Standing.ACCEPTED, "accepts 1 of its 1 cases", 1,
-               (failing[0].id,)),
-        Judged(Expectation("gone/*", VerdictKind.SURVIVED, "old", expires), Standing.STALE, "names no planned case", 0, ()),
-    ))  # fmt: skip
+    gate = replace(
+        record.summary.gate,
+        accepted=(failing[0].id,),
+        expectations=(
+            Judged(
+                Expectation(failing[0].id, VerdictKind.SURVIVED, "known", expires),
+                Standing.ACCEPTED,
+                "accepts 1 of its 1 cases",
+                1,
+                (failing[0].id,),
+            ),
+            Judged(
+                Expectation("gone/*", VerdictKind.SURVIVED, "old", expires),
+                Standing.STALE,
+                "names no planned case",
+                0,
+                (),
+            ),
+        ),
+    )
     xml = parsed(tmp_path, replace(record, summary=replace(record.summary, gate=gate)))
     results = {(case.classname, case.name): case.result for suite in xml for case in suite}
     assert isinstance(results[(failing[0].case.scenario, failing[0].id)][0], Skipped)

@@ -39,7 +39,8 @@ from toolsurface.harness._types import (
 SCHEMA_FILE = Path(__file__).resolve().parents[2] / "harness" / "results.schema.json"
 REGENERATE = (
     'python -c "import orjson; from toolsurface.harness._record import results_schema; '
-    "open('harness/results.schema.json','wb').write(orjson.dumps(results_schema(), option=orjson.OPT_INDENT_2)+b'\\n')\""
+    "open('harness/results.schema.json','wb')"
+    ".write(orjson.dumps(results_schema(), option=orjson.OPT_INDENT_2)+b'\\n')\""
 )
 #: Child-lane evidence cases (refused, returned and equivalent ones) and over-capacity ones.
 SELECT = ["*/child/*/evidence/*", "holdings-review-main-over-capacity/*/post_revalidation/*"]
@@ -65,9 +66,14 @@ def crashing(tmp_path_factory):
         '[[expect]]\ncase = "gone/*"\nverdict = "survived"\nreason = "old"\nexpires = 2099-01-01\n'
     )
     options = RunOptions(
-        target="tests.fixtures.user_targets:Crashing", select=["web-read-child-single-tool/*/evidence/*"], shard="1/2",
-        defects=True, spec=Spec("SPEC-7", "a title"), thresholds=Thresholds(min_cases=1, min_controlled=0), expectations=known,
-    )  # fmt: skip
+        target="tests.fixtures.user_targets:Crashing",
+        select=["web-read-child-single-tool/*/evidence/*"],
+        shard="1/2",
+        defects=True,
+        spec=Spec("SPEC-7", "a title"),
+        thresholds=Thresholds(min_cases=1, min_controlled=0),
+        expectations=known,
+    )
     return prepare(options)
 
 
@@ -199,7 +205,8 @@ REFUSED = {
     # Version 10 had no `code` beside each verdict's reason: its verdicts cannot be checked by code.
     "the schema before this one": (
         lambda d: d.update(schema_version=10),
-        "$.schema_version: expected results.json schema version 11, found 10: written by another version of toolsurface",
+        "$.schema_version: expected results.json schema version 11, found 10: "
+        "written by another version of toolsurface",
     ),
 }
 
@@ -266,18 +273,16 @@ def test_same_seed_same_file(tmp_path, session):
 
 def test_an_interrupted_run_leaves_nothing(tmp_path, session):
     results = session.results()
-    with pytest.raises(KeyboardInterrupt):
-        with ResultsWriter(tmp_path, session) as writer:
-            writer.write(next(results))
-            raise KeyboardInterrupt
+    with pytest.raises(KeyboardInterrupt), ResultsWriter(tmp_path, session) as writer:
+        writer.write(next(results))
+        raise KeyboardInterrupt
     assert list(tmp_path.iterdir()) == []
 
 
 def test_the_previous_results_survive_a_failed_run(tmp_path, session):
     (tmp_path / RESULTS_FILE).write_text("previous")
-    with pytest.raises(RuntimeError):
-        with ResultsWriter(tmp_path, session):
-            raise RuntimeError("target exploded")
+    with pytest.raises(RuntimeError), ResultsWriter(tmp_path, session):
+        raise RuntimeError("target exploded")
     assert (tmp_path / RESULTS_FILE).read_text() == "previous"
     assert [p.name for p in tmp_path.iterdir()] == [RESULTS_FILE]
 
