@@ -16,7 +16,7 @@ from toolsurface.harness._oracles import EQUIVALENT, LATE, amended, evidence, ju
 from toolsurface.harness._plan import plan
 from toolsurface.harness._record import results_schema
 from toolsurface.harness._runner import expected_surface
-from toolsurface.harness._targets import load_target
+from toolsurface.harness._targets import load_with_traits
 from toolsurface.harness._types import (
     Amendment,
     Capacity,
@@ -113,7 +113,7 @@ MCP = "etf-compare-main-mcp-paged"  # its tools listed from the MCP server
 @pytest.fixture(scope="module")
 def scenes():
     """By name, a recording and, by what its case must be, a case of it with the surfaces it must carry."""
-    target = load_target("reference:guarded")
+    traits = load_with_traits("reference:guarded").traits
     found = {}
     for scenario in load():
         cases = [c for c in plan([scenario], seed=0) if not c.equivalent]
@@ -127,7 +127,7 @@ def scenes():
         }
         found[scenario.id] = (
             scenario,
-            {name: (case, case and expected_surface(target, scenario, case)) for name, case in picks.items()},
+            {name: (case, case and expected_surface(traits, scenario, case)) for name, case in picks.items()},
         )
     return found
 
@@ -295,7 +295,7 @@ def test_every_code_but_one_is_reached_by_the_oracle_and_that_one_by_the_runner(
     assert EQUIVALENT.kind is VerdictKind.EQUIVALENT
 
 
-@pytest.mark.parametrize(("code", "reached"), REACHED.items(), ids=str)
+@pytest.mark.parametrize(("code", "reached"), REACHED.items(), ids=[code.value for code in REACHED])
 def test_the_oracle_gives_each_code_from_the_observation_that_makes_it(scenes, code, reached):
     kind, name, which, fields, *after = reached
     scenario, picked = scenes[name]

@@ -134,7 +134,7 @@ def in_view(audit, record):
     """What the case view shows of one case, read from its record (not through `_FIELDS`): every
     string as the terminal prints it, the reproduce command printed already."""
     shown = {
-        name: tuple(map(printable, value))
+        name: tuple(printable(str(item)) for item in value)
         if isinstance(value, tuple)
         else printable(value)
         if isinstance(value, str)
