@@ -497,7 +497,7 @@ def test_mutants_of_the_shipped_guard_survive_only_where_the_recorded_pipeline_n
     report = tmp_path / "mutants.json"
     done = toolsurface("mutants", "reference:guarded", "--output", str(report))
     assert done.returncode == 1, done.stdout + done.stderr
-    assert "/contract/_guard.py on reference:guarded" in done.stdout.splitlines()[0]
+    assert "contract/_guard.py on reference:guarded" in done.stdout.splitlines()[0]
     assert "mutation score 43%: 3 of 7 mutants killed" in done.stdout
     # The survivors are the settlements of a request that ends in an error other than the guard's
     # own refusal, which no recorded stage raises: framework targets reach them.

@@ -165,7 +165,8 @@ def test_a_recording_of_an_agent_replays_on_it_to_the_same_cases_and_verdicts(sp
 def test_a_recording_of_an_agent_runs_on_the_reference_pipelines():
     ran = verdicts("reference:guarded", recorded(LANGCHAIN), red_target="reference:legacy")
     assert ran and {verdict for verdict, _ in ran.values()} <= {"killed", "passed", "equivalent"}
-    assert {red for _, red in ran.values()} - {"killed", "passed", "equivalent"} == {"survived", "false_reject"}
+    # The old path fails them by sending a changed surface: it refuses no legitimate change.
+    assert {red for _, red in ran.values()} - {"killed", "passed", "equivalent"} == {"survived"}
 
 
 def test_a_stage_of_an_agent_s_own_records_what_it_did_to_the_messages():

@@ -208,7 +208,9 @@ def test_diagnostic_authority_hides_web_search_on_a_diagnostic_word(scenarios, c
     variants = {r.case.mutation.variant for r in killed}
     assert {"spoof", "hide_search"} <= variants
     survived = [r for r in killed if r.verdict.kind is VerdictKind.SURVIVED and r.case.mutation.variant == "spoof"]
-    assert survived and all("removed 'market__web_search'" in r.verdict.reason for r in survived)
+    # A spoofed budget or deadline hides web search, or web read where a trusted fact hid search already.
+    removed = ("removed 'market__web_search'", "removed 'market__web_read'")
+    assert survived and all(any(tool in r.verdict.reason for tool in removed) for r in survived)
 
 
 def test_identity_blind_is_killed_by_forged_and_sibling_facts_only(scenarios, cases, green):

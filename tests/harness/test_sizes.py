@@ -86,7 +86,10 @@ def test_the_new_mutations_are_refused_and_only_at_real_sizes(cases):
 def test_each_size_defect_is_killed_for_its_own_reason(scenarios, cases, defect, why):
     killed = failing(run(scenarios, cases, f"reference:defect/{defect}", f"{SIZES}/*"))
     assert killed and any(why in r.verdict.reason for r in killed)
-    assert all(r.verdict.kind is VerdictKind.SURVIVED for r in killed)
+    # Each sends a list other than the admitted one; where the guard sees the cut first (a spoofed
+    # fact reads as hiding what a selector picked out), it refuses instead of a capacity result.
+    refused = "refused instead of an explicit capacity result"
+    assert all(r.verdict.kind is VerdictKind.SURVIVED or r.verdict.reason.startswith(refused) for r in killed)
 
 
 HOSTS = "tests.fixtures.size_hosts:{}"

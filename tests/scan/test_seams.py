@@ -3,32 +3,55 @@
 from pathlib import Path
 
 import libcst as cst
+import pytest
 
 from toolsurface.scan import ScanConfig
 from toolsurface.scan._seams import source_mutants
 
 ROOT = Path(__file__).resolve().parents[2]
+#: The reference pipeline, which asks the guard at each boundary, and the guard it asks.
 GUARDED = ROOT / "harness" / "_reference" / "_guarded.py"
+GUARD = ROOT / "contract" / "_guard.py"
 
 
-def test_the_guard_has_a_seam_at_each_check_and_settlement():
-    source = GUARDED.read_text()
-    mutants = source_mutants(source, str(GUARDED), ScanConfig())
-    assert [(m.mutator, m.original.split("(")[0]) for m in mutants] == [
-        ("RemoveSettlement", "self.settle_refusal"),
-        ("RemoveCheck", "self.early_check"),
-        ("RemoveCheck", "self.final_check"),
-        ("ConditionalOnHooks", "self.final_check"),
-        ("BaselineFromRequest", "lambda: baseline"),
-        ("RemoveCheck", "self.check"),
-        ("RemoveCheck", "self.check"),
-        ("RemoveSettlement", "run.ledger.settle"),
-        ("RemoveCheck", "self.check_summary"),
-    ]
+@pytest.mark.parametrize(
+    ("path", "seams"),
+    [
+        (
+            GUARDED,
+            [
+                ("RemoveCheck", "self.early_check"),
+                ("RemoveCheck", "self.final_check"),
+                ("ConditionalOnHooks", "self.final_check"),
+                ("RemoveCheck", "self.check"),
+                ("RemoveCheck", "self.check"),
+                ("RemoveCheck", "run.request.check"),
+            ],
+        ),
+        (
+            GUARD,
+            [
+                ("SnapshotToObject", "capture"),
+                ("RemoveCheck", "self.check_summary"),
+                ("RemoveSettlement", "self.settle"),
+                ("RemoveSettlement", "self.owner.settle"),
+                ("RemoveSettlement", "self.settle_refusal"),
+                ("RemoveSettlement", "self.settle"),
+                ("RemoveSettlement", "self.settle"),
+            ],
+        ),
+    ],
+    ids=["pipeline", "guard"],
+)
+def test_the_guard_has_a_seam_at_each_check_and_settlement(path, seams):
+    source = path.read_text()
+    mutants = source_mutants(source, str(path), ScanConfig())
+    assert [(m.mutator, m.original.split("(")[0]) for m in mutants] == seams
     assert len({m.id for m in mutants}) == len(mutants)
     for mutant in mutants:
         cst.parse_module(mutant.source)  # every mutant is valid Python
-    for mutant in (m for m in mutants if m.mutator.startswith("Remove")):
+    # A removed call of one line is that line made `pass` (one over several lines, its lines made one).
+    for mutant in (m for m in mutants if m.mutator.startswith("Remove") and "\n" not in m.original):
         before, after = source.splitlines(), mutant.source.splitlines()
         changed = [i for i, (a, b) in enumerate(zip(before, after, strict=True)) if a != b]
         assert changed == [mutant.line - 1] and after[mutant.line - 1].strip() == "pass"
@@ -56,7 +79,10 @@ def test_the_final_check_made_conditional_and_the_baseline_read_from_the_request
     conditional = mutants["ConditionalOnHooks"].source.splitlines()
     line = mutants["ConditionalOnHooks"].line
     assert conditional[line - 1 : line + 1] == ["        if run.scenario.hooks:", "            self.final_check(run)"]
-    assert "        return lambda: capture(run.tools, run.fmt)\n" in mutants["BaselineFromRequest"].source
+    # The shipped guard's baseline step, read back from the live tools it was handed.
+    live = ScanConfig(request_baseline=("lambda: capture(list(admitted), self.fmt)",))
+    mutants = {m.mutator: m for m in source_mutants(GUARD.read_text(), str(GUARD), live)}
+    assert "        return lambda: capture(list(admitted), self.fmt)\n" in mutants["BaselineFromRequest"].source
 
 
 def test_a_template_the_guard_has_no_names_for_is_skipped():

@@ -419,7 +419,7 @@ def test_every_recording_with_both_web_tools_names_them():
 
 
 def test_one_recording_resumes_from_its_sealed_receipt_over_diagnostic_tool_results():
-    from toolsurface.harness._reference._diagnostics import diagnostic_hides
+    from toolsurface.harness._reference._careless import diagnostic_hides
 
     (recovery,) = having(StageKind.RECOVER)
     assert recovery.stage(StageKind.RECOVER).receipt.startswith("rcpt_")
@@ -429,7 +429,7 @@ def test_one_recording_resumes_from_its_sealed_receipt_over_diagnostic_tool_resu
 
 
 def test_no_other_transcript_looks_like_availability():
-    from toolsurface.harness._reference._diagnostics import diagnostic_hides
+    from toolsurface.harness._reference._careless import diagnostic_hides
 
     live = [s for s in SCENARIOS if s.stage(StageKind.RECOVER) is None]
     assert all(not diagnostic_hides([m.as_dict() for m in s.messages], s.contract.web_tools) for s in live)
