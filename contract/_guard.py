@@ -83,7 +83,9 @@ class SurfaceGuard:
     `admitted` is the admitted tools as the host holds them in `fmt` (logical dicts of `name`,
     `description`, `input_schema` by default), or their snapshot; `web_tools` names the tools owner
     facts govern; `summary` is an entry request's capability summary, word for word, or None;
-    `capacity` is what one model call can hold (None: the owner's, if it says).
+    `capacity` is what one model call can hold (None: the owner's, if it says). A host that holds the
+    admitted tools' snapshot already (from recorded descriptors) passes it as `snapshot`: the baseline
+    is then that, and the tools are not captured again.
 
     Each decision is a method of its own (`take_baseline` here; `facts`, `hidden`, `expected`,
     `same`, `check`, `check_summary`, `narrowed`, `readmitted`, `fit`, `settle_refusal` on the
@@ -93,18 +95,23 @@ class SurfaceGuard:
     def __init__(
         self, admitted: Sequence[Any] | Snapshot, fmt: ToolFormat = LOGICAL, *,
         web_tools: WebTools | None = None, summary: str | None = None, capacity: Capacity | None = None,
+        snapshot: Snapshot | None = None,
     ) -> None:  # fmt: skip
         self.fmt = fmt
         self.web_tools = web_tools
         self.summary = summary
         self.capacity = capacity
         #: Reads the admitted surface every request of this guard starts from.
-        self.read_baseline = self.take_baseline(admitted)
+        self.read_baseline = self.take_baseline(admitted, snapshot)
 
-    def take_baseline(self, admitted: Sequence[Any] | Snapshot) -> Callable[[], Snapshot]:
-        """The admitted surface as bytes, captured now, before any stage can touch a live tool
-        object: no later edit, in place or not, reaches it."""
-        baseline = admitted if isinstance(admitted, Snapshot) else capture(list(admitted), self.fmt)
+    def take_baseline(
+        self, admitted: Sequence[Any] | Snapshot, snapshot: Snapshot | None = None
+    ) -> Callable[[], Snapshot]:
+        """The admitted surface as bytes, captured now (or the snapshot the host holds of it), before
+        any stage can touch a live tool object: no later edit, in place or not, reaches it."""
+        if snapshot is None:
+            snapshot = admitted if isinstance(admitted, Snapshot) else capture(list(admitted), self.fmt)
+        baseline = snapshot
         return lambda: baseline
 
     @property

@@ -49,7 +49,9 @@ class SharedRef(SurfaceGuard):
 
     name: ClassVar[str] = "reference:defect/shared-ref"
 
-    def take_baseline(self, admitted: Sequence[Any] | Snapshot) -> Callable[[], Snapshot]:
+    def take_baseline(
+        self, admitted: Sequence[Any] | Snapshot, snapshot: Snapshot | None = None
+    ) -> Callable[[], Snapshot]:
         if isinstance(admitted, Snapshot):
             return super().take_baseline(admitted)
         return recapture(list(admitted), self.fmt)

@@ -24,7 +24,7 @@ from toolsurface.scenarios import Scenario, Stage, StageKind
 
 from .._capacity import capacity_of, compress
 from .._ports import Ports
-from ._stages import Run, RunOwner, replay
+from ._stages import Run, RunOwner, admitted_snapshot, replay
 
 
 class GuardedPipeline:
@@ -44,7 +44,9 @@ class GuardedPipeline:
         self.watch_server(run)
         admitted = self.built(run)
         contract = scenario.contract
-        guard = self.guard_type(admitted, run.fmt, web_tools=contract.web_tools, summary=contract.summary)
+        guard = self.guard_type(
+            admitted, run.fmt, web_tools=contract.web_tools, summary=contract.summary, snapshot=admitted_snapshot(run)
+        )
         request = run.request = self.request_type(guard, owner)
         run.tools = request.narrowed(admitted)
         with request.settling():

@@ -28,7 +28,9 @@ from ._stages import run_of
 class LegacyGuard(SurfaceGuard):
     """A baseline of shallow copies: new outer dicts sharing every nested object with the request."""
 
-    def take_baseline(self, admitted: Sequence[Any] | Snapshot) -> Callable[[], Snapshot]:
+    def take_baseline(
+        self, admitted: Sequence[Any] | Snapshot, snapshot: Snapshot | None = None
+    ) -> Callable[[], Snapshot]:
         if isinstance(admitted, Snapshot):
             return super().take_baseline(admitted)
         return recapture([dict(tool) for tool in admitted], self.fmt)

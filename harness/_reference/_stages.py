@@ -5,10 +5,11 @@ None of these touches the tool list: every change they make is one a guard must 
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from toolsurface.contract._canonical import Snapshot, capture
+from toolsurface.contract._canonical import Snapshot, capture, snapshot_of
 from toolsurface.contract._formats import ToolDescriptor, ToolFormat
 from toolsurface.contract._guard import GuardedRequest
 from toolsurface.scenarios import Scenario, Stage, StageKind
@@ -47,6 +48,18 @@ class RunOwner(RequestOwner):
     def __init__(self, run: Run) -> None:
         super().__init__(run.scenario, run.ports)
         self.run = run
+
+
+def admitted_snapshot(run: Run) -> Snapshot:
+    """The snapshot of the admitted descriptors, in the request's format: what `capture` gives of the
+    tools built from them, without building and reading them again on every run."""
+    return _snapshot_of(run.admitted, run.fmt)
+
+
+@functools.lru_cache(maxsize=64)
+def _snapshot_of(admitted: tuple[ToolDescriptor, ...], fmt: ToolFormat) -> Snapshot:
+    # Descriptors are frozen, so one snapshot serves every request that admits them.
+    return snapshot_of(admitted, fmt)
 
 
 def run_of(request: GuardedRequest) -> Run:
