@@ -61,6 +61,10 @@ CHUNK = 16
 _AHEAD = 4
 #: Seconds a worker has, past its targets' own time, to report before it is killed from outside.
 MARGIN = 1.0
+#: Seconds a worker has to send back what it observed, past any grace period it gives its hosts as
+#: it leaves. No case runs meanwhile, but pickling the answers can start a collection of the
+#: worker's whole heap, which on a loaded machine takes seconds: a worker slower than this is stuck.
+ANSWER_TIME = 30.0
 
 
 def can_fork() -> bool:
@@ -207,8 +211,10 @@ class WorkerPool:
             return None
         if not started:  # between its last answer and what it was sent next: look again shortly
             return time.monotonic() + _GLANCE
-        # Not running a case: answering, or, as it leaves, giving its hosts' threads their grace period.
-        return started + (self._budget(*doing) if doing else self.grace + MARGIN)
+        if doing:
+            return started + self._budget(*doing)
+        # Not running a case: answering, and, as it leaves, first giving its hosts' threads their grace period.
+        return started + self.grace + ANSWER_TIME
 
     def _answer(
         self, worker: _Worker, index: int, role: Role, observed: Observation, kills: tuple[str, ...] | None
@@ -308,7 +314,7 @@ class WorkerPool:
         for worker in workers:
             with contextlib.suppress(OSError):
                 worker.conn.send(("drain",))
-        until = time.monotonic() + self.grace + MARGIN
+        until = time.monotonic() + self.grace + ANSWER_TIME
         for worker in workers:
             try:
                 if worker.conn.poll(max(0.0, until - time.monotonic())):
