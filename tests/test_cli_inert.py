@@ -46,6 +46,11 @@ def executable():
     return found
 
 
+#: Its module fixtures run many cases each: one worker takes all its tests (`--dist loadgroup`),
+#: so each fixture runs once, not once per worker.
+pytestmark = pytest.mark.xdist_group("cli-inert")
+
+
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
     """A run on one scenario per hostile name, from a hostile folder, writing every report."""

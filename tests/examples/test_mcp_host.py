@@ -75,6 +75,11 @@ UNGUARDED_SENDS = [
 UNGUARDED_MORE = ["holdings-review-main-over-capacity/*/hook/*", "note-refresh-main-mcp-hooked/*/hook/*"]
 
 
+#: Its module fixtures run many cases each: one worker takes all its tests (`--dist loadgroup`),
+#: so each fixture runs once, not once per worker.
+pytestmark = pytest.mark.xdist_group("mcp-host")
+
+
 @pytest.fixture(scope="module", autouse=True)
 def no_network():
     """Every test here runs with sockets that refuse to connect: the host must never need one."""

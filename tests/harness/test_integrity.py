@@ -90,6 +90,11 @@ def test_every_genuine_run_is_consistent(options, kinds):
     assert check_cases(run, cases) is None
 
 
+#: Its module fixtures run many cases each: one worker takes all its tests (`--dist loadgroup`),
+#: so each fixture runs once, not once per worker.
+pytestmark = pytest.mark.xdist_group("integrity")
+
+
 @pytest.fixture(scope="module")
 def legacy():
     return recorded(target="reference:legacy", red_target="none")

@@ -84,16 +84,19 @@ def test_legacy_lets_at_least_13_through_over_all_six_kinds(scenarios, cases):
 
 
 def judged_once(scenarios, cases, spec):
-    """Each case's verdict from one run of it, as the defect probe judges one: without the
+    """Each case with its verdict from one run of it, as the defect probe judges one: without the
     follow-up request a whole run adds, which these tests do not read."""
     host, by_id = load_with_traits(spec), {s.id: s for s in scenarios}
     with alarm_handler():
         return [
-            judge(
+            (
                 case,
-                observe(host, case, scenario, 10.0),
-                judged_on(host.traits.estimate_tokens, scenario),
-                expected_surface(host.traits, scenario, case),
+                judge(
+                    case,
+                    observe(host, case, scenario, 10.0),
+                    judged_on(host.traits.estimate_tokens, scenario),
+                    expected_surface(host.traits, scenario, case),
+                ),
             )
             for case in cases
             if not case.equivalent and (scenario := by_id[case.scenario])
@@ -102,7 +105,7 @@ def judged_once(scenarios, cases, spec):
 
 @pytest.mark.parametrize("defect", sorted(DEFECTS))
 def test_every_defect_is_killed(scenarios, cases, defect):
-    verdicts = judged_once(scenarios, cases, f"reference:defect/{defect}")
+    verdicts = [verdict for _, verdict in judged_once(scenarios, cases, f"reference:defect/{defect}")]
     assert {v.kind for v in verdicts} & {VerdictKind.SURVIVED, VerdictKind.FALSE_REJECT}
     # A variant that crashes proves nothing. (topn-drop does leave later mutations without a tool
     # to edit: those cases are errors of the "could not be applied" kind, honestly.)
@@ -144,17 +147,18 @@ def test_name_keyed_is_blind_to_order_only(scenarios, cases):
 
 @pytest.mark.whole_matrix
 def test_lane_receipt_and_publication_defects_fail_for_their_own_reason(scenarios, cases):
-    def reasons(defect):
-        runner = Runner(scenarios, load_target(f"reference:defect/{defect}"))
-        return [r for r in runner.run(cases) if r.verdict.kind is VerdictKind.SURVIVED]
+    def survivors(defect):
+        judged = judged_once(scenarios, cases, f"reference:defect/{defect}")
+        return [(case, verdict.reason) for case, verdict in judged if verdict.kind is VerdictKind.SURVIVED]
 
-    wrong_lane = reasons("wrong-lane-settle")
-    assert wrong_lane and all(r.case.lane.value == "child" for r in wrong_lane)
-    assert all("reservation child:" in r.verdict.reason and "never settled" in r.verdict.reason for r in wrong_lane)
-    assert all("second settlement" in r.verdict.reason for r in reasons("second-receipt"))
-    dropped = reasons("drops-publication")
-    assert dropped and all("publication" in r.verdict.reason and "lost" in r.verdict.reason for r in dropped)
-    assert {r.case.scenario for r in dropped} == {s.id for s in scenarios if s.publication is not None}
+    wrong_lane = survivors("wrong-lane-settle")
+    assert wrong_lane and all(case.lane.value == "child" for case, _ in wrong_lane)
+    assert all("reservation child:" in reason and "never settled" in reason for _, reason in wrong_lane)
+    receipts = survivors("second-receipt")
+    assert receipts and all("second settlement" in reason for _, reason in receipts)
+    dropped = survivors("drops-publication")
+    assert dropped and all("publication" in reason and "lost" in reason for _, reason in dropped)
+    assert {case.scenario for case, _ in dropped} == {s.id for s in scenarios if s.publication is not None}
 
 
 def test_laundering_is_caught_only_by_the_early_check(scenarios, cases):

@@ -11,6 +11,10 @@ from tests.reports.test_html import cases_in, embedded, layout, opened
 from toolsurface.reports import Audit, render_html, render_markdown
 from toolsurface.reports._markdown import FULL_LIST
 
+#: Its module fixtures run many cases each: one worker takes all its tests (`--dist loadgroup`),
+#: so each fixture runs once, not once per worker.
+pytestmark = pytest.mark.xdist_group("report-size")
+
 
 @pytest.fixture(scope="module")
 def legacy(recorded):

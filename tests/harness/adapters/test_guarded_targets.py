@@ -38,6 +38,11 @@ def test_every_framework_target_is_tested_here():
     assert {target.extra for target in ADAPTER_TARGETS.values()} == {*_MODULES, "mcp-host"}
 
 
+#: Its module fixtures run many cases each: one worker takes all its tests (`--dist loadgroup`),
+#: so each fixture runs once, not once per worker.
+pytestmark = pytest.mark.xdist_group("guarded-targets")
+
+
 @pytest.fixture(scope="module", params=list(_frameworks()))
 def guarded(request) -> list:
     return run_cases(f"{request.param}:guarded", CROSS_SECTION)

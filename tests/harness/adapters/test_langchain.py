@@ -49,6 +49,11 @@ STOCK_SELECTION = [
 ]
 
 
+#: Its module fixtures run many cases each: one worker takes all its tests (`--dist loadgroup`),
+#: so each fixture runs once, not once per worker.
+pytestmark = pytest.mark.xdist_group("langchain-adapter")
+
+
 @pytest.fixture(scope="module")
 def stock_results() -> list:
     return run_cases(STOCK, STOCK_SELECTION)

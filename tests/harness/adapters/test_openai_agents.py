@@ -35,6 +35,11 @@ GUARDED = "toolsurface.harness._adapters.openai_agents:guarded"
 STOCK = "toolsurface.harness._adapters.openai_agents:stock"
 
 
+#: Its module fixtures run many cases each: one worker takes all its tests (`--dist loadgroup`),
+#: so each fixture runs once, not once per worker.
+pytestmark = pytest.mark.xdist_group("openai-agents-adapter")
+
+
 @pytest.fixture(scope="module")
 def stock_results() -> list:
     return run_cases(STOCK, CROSS_SECTION)

@@ -27,6 +27,11 @@ GUARDED = "toolsurface.harness._adapters.pydantic_ai:guarded"
 STOCK = "toolsurface.harness._adapters.pydantic_ai:stock"
 
 
+#: Its module fixtures run many cases each: one worker takes all its tests (`--dist loadgroup`),
+#: so each fixture runs once, not once per worker.
+pytestmark = pytest.mark.xdist_group("pydantic-ai-adapter")
+
+
 @pytest.fixture(scope="module")
 def stock_results() -> dict:
     return {result.case.id: result for result in run_cases(STOCK, CROSS_SECTION)}
