@@ -42,8 +42,8 @@ def results_of(tmp_path, name, *args):
 
 
 def test_the_reference_guard_gets_the_same_results_on_a_loaded_machine(tmp_path):
-    # Every fourth case of the default matrix, the legacy path paired: some thousands of cases and
-    # their workers' answers, each run at a quarter of the whole matrix's cost.
+    # Every fourth case of the default matrix, the legacy path paired: about 2,200 cases, with every
+    # recording and kind, at a quarter of the whole matrix's cost.
     idle = results_of(tmp_path, "idle", "--shard", "1/4")
     with cpu_hog():
         loaded = results_of(tmp_path, "loaded", "--shard", "1/4")
