@@ -8,6 +8,7 @@ a clock: the hosts misbehave on a run count, and a late retry waits for the host
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -37,7 +38,15 @@ def run(tmp_path, host, *flags, nth=25, out="out"):
         str(tmp_path / out),
         *flags,
     ]
-    return subprocess.run(args, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    # SIGINT as a terminal leaves it: a suite started in the background (`cmd &`) has it ignored, and
+    # the workers would then ignore the signal the interrupting host sends itself.
+    return subprocess.run(
+        args, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600, preexec_fn=_interruptible
+    )
+
+
+def _interruptible():
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def failing(record):
