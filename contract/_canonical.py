@@ -42,6 +42,12 @@ class Snapshot:
         """The same surface less the tools called any of `names`, key order kept."""
         return Snapshot(_without(self.raw, names)) if names else self
 
+    def selected(self, names: Sequence[str]) -> Snapshot:
+        """The tools called `names`, in that order, each once: what a selection of this surface that
+        changes nothing gives (a name it does not hold is skipped)."""
+        by_name = {entry[0]: entry for entry in self.entries()}
+        return Snapshot(canonical_json([by_name[name] for name in dict.fromkeys(names) if name in by_name]))
+
     def __len__(self) -> int:
         return len(self.entries())
 

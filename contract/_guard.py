@@ -1,7 +1,11 @@
 """The surface guard: one implementation of what keeps a model request's tools the admitted ones.
 
-- **Baseline** — the admitted tools captured as JSON bytes when the guard is made, before any
+- **Baseline** — the registered tools captured as JSON bytes when the guard is made, before any
   stage can touch a live tool object: no later edit, in place or not, reaches it.
+- **Admission** — where a host selects a model call's tools (a tool selector, a router, middleware
+  that brings its own), `admit(tools)` ends admission: the selection must be registered tools,
+  each unchanged, each once, in any order, and it is what that model call is held to. A host that
+  selects nothing never calls it, and every call is held to the whole baseline.
 - **Expected surface** — the baseline less what trusted owner facts bound to this very request
   hide, read from the owners at each decision, never from the request or its messages.
 - **Checks** — `check(checkpoint, tools, messages)` compares the tools (count, order, names,
@@ -131,8 +135,10 @@ class GuardedRequest:
         self.guard = guard
         self.owner = owner
         self.fmt = guard.fmt
-        #: Reads the admitted surface this request is held to: the guard's, never the request's.
+        #: Reads the registered surface this request is held to: the guard's, never the request's.
         self.read_baseline = guard.read_baseline
+        #: What the model call in progress admitted (`admit`); None: every registered tool.
+        self.admission: Snapshot | None = None
         #: Whether a model call went out: a failure after one is settled as dispatched.
         self.dispatched = False
         self.settled = False
@@ -157,9 +163,13 @@ class GuardedRequest:
             self._seen.append(hidden)
         return hidden
 
+    def admitted(self) -> Snapshot:
+        """The surface the model call in progress was admitted with: its selection, else the baseline."""
+        return self.read_baseline() if self.admission is None else self.admission
+
     def expected(self) -> Snapshot:
-        """The surface in force: the baseline less what trusted facts hide now."""
-        return self.read_baseline().without(self.hidden())
+        """The surface in force: the admitted surface less what trusted facts hide now."""
+        return self.admitted().without(self.hidden())
 
     def same(self, expected: Snapshot, actual: Snapshot) -> bool:
         """Parity: count, order, names, full descriptions, input schemas and the wire fields the
@@ -171,7 +181,7 @@ class GuardedRequest:
         request's messages carry the contract's summary word for word."""
         expected, actual = self.expected(), capture(list(tools), self.fmt)
         if not self.same(expected, actual) and not any(
-            self.same(self.read_baseline().without(hidden), actual) for hidden in self._seen
+            self.same(self.admitted().without(hidden), actual) for hidden in self._seen
         ):
             self.refuse(SurfaceRefused(checkpoint, expected, actual))
         self.check_summary(checkpoint, messages)
@@ -180,6 +190,16 @@ class GuardedRequest:
         """An entry request's capability summary must be the contract's, word for word."""
         if (summary := self.summary) is not None and (stated := summary_of(messages)) != summary:
             self.refuse(SummaryRefused(checkpoint, summary, stated))
+
+    def admit(self, tools: Sequence[Any], checkpoint: str = "admission") -> None:
+        """End admission for the next model call: `tools` are its selection, held to from here on.
+        A selection may leave registered tools out and put them in any order; a tool it adds,
+        renames or edits, or one it holds twice, is refused (settled, then raised)."""
+        selection = capture(list(tools), self.fmt)
+        registered = self.read_baseline().selected(names := selection.names())
+        if not self.same(registered, selection) or len(set(names)) != len(names):
+            self.refuse(SurfaceRefused(checkpoint, registered, selection))
+        self.admission = selection
 
     def narrowed(self, tools: Sequence[Any], name: Callable[[Any], str] | None = None) -> list[Any]:
         """Legitimate narrowing, after a check: the tools less what trusted facts hide now. It

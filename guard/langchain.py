@@ -11,6 +11,8 @@ Install (LangChain 1.x, `create_agent`)::
         agent.invoke({"messages": [...]})
 
 `guard` goes first (outermost) and `guard.last` last (innermost, right before the model).
+Middleware that selects each model call's tools (`LLMToolSelectorMiddleware`) or registers its own
+(`TodoListMiddleware`) is part of admission: put `guard.admitted` right after the last of them.
 Where middleware of yours rebuilds the tools after others changed them (a re-validation), put
 `guard.early` between them, so a change is refused before the rebuild hides it.
 
@@ -18,6 +20,9 @@ What it checks
 --------------
 - **Baseline.** The admitted tools are captured as JSON bytes when the guard is made: no later
   edit of a tool object, in place or not, reaches it.
+- **Admission.** On each model call, what reaches `guard.admitted` (else `guard`) is that call's
+  surface: registered tools, each unchanged and once, in any order; a tool added, renamed or edited
+  there is refused at the `admission` checkpoint. Everything after it is checked against it.
 - **Own tools per request.** On each model call `guard` checks the agent's registered tools
   (`early`: after every `before_agent`/`before_model` hook, and the messages' capability summary
   when you pass `summary=`) and hands the request tool objects of its own, rebuilt from the
@@ -33,7 +38,7 @@ What it checks
   producer, hides a tool (`web_tools=` names the tools facts govern); a fact of a sibling request
   does not. The guard never adds a tool.
 - **Capacity.** With `capacity=Capacity(budget_tokens, max_tools)` (or where the request's owner
-  says what it can hold), a request whose tools and messages do not fit is refused with
+  says what it can hold), a request whose admitted tools and messages do not fit is refused with
   `CapacityExceeded` at the final check; tools are never cut.
   A context-fitting middleware of yours can call `guard.fit(tools, messages)` where it fits.
 - **Settlement.** A refusal (`SurfaceRefused`, `SummaryRefused`, `CapacityExceeded`, or LangChain's
@@ -64,8 +69,8 @@ which LangChain adds itself after every middleware, are not seen (nor checked).
 Limits
 ------
 - Tools are `BaseTool`s or OpenAI-format function dicts. Admit every tool the agent registers,
-  those your middleware registers (`AgentMiddleware.tools`) included: the early check compares the
-  agent's whole registered list.
+  those your middleware registers (`AgentMiddleware.tools`) included: admission takes only tools
+  it was given.
 - A middleware placed after `guard.last` is outside the final check: keep `guard.last` last.
 - The guard checks as the request enters and right before the model, not between your
   middleware: one of yours that puts a change back (collapses doubled spaces, restores a tool)
@@ -92,6 +97,7 @@ import threading
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import Any
 
+from toolsurface.contract._canonical import Snapshot
 from toolsurface.contract._facts import WebTools
 from toolsurface.contract._formats import LOGICAL
 from toolsurface.contract._guard import Capacity, GuardedRequest, SurfaceGuard
@@ -131,6 +137,10 @@ class SurfaceGuardMiddleware(AgentMiddleware[AgentState[Any], Any]):
         self.owner = owner
         #: Each admitted tool as the user made it, by name: a request's own tools are copies of it.
         self._templates = {tool_name(tool): tool for tool in tools}
+        #: Where admission ends, when middleware of yours select the tools: see the module.
+        self.admitted = Admission(self)
+        #: Whether the agent runs `admitted`: then what the model takes is counted on its selection.
+        self.selects = False
         #: An early check you may place after middleware of yours that acts as hooks: see the module.
         self.early = Checkpoint(self, "early")
         #: The final check: the last middleware of the agent.
@@ -220,18 +230,25 @@ class SurfaceGuardMiddleware(AgentMiddleware[AgentState[Any], Any]):
             raise
 
     def _own(self, run: GuardedRequest, request: ModelRequest[Any]) -> ModelRequest[Any]:
-        """The early check of the agent's own request, then the request with tools of its own."""
-        registered = run.narrowed(request.tools, tool_name)
-        run.check("early", [tool_view(tool) for tool in registered], _messages(request))
-        own = run.narrowed(self._fresh_tools(), tool_name)
-        run.fit_count(own)  # more tools than the model takes: no middleware of yours may cut them
-        return request.override(tools=own)
+        """Admit what the agent registered (in LangChain's order: middleware tools first), check the
+        request's summary, and hand it tools of its own."""
+        own = self.admit(run, request, "early")
+        if not self.selects:  # more tools than the model takes: no middleware of yours may cut them
+            run.fit_count(own.tools)
+        return own
 
-    def _fresh_tools(self) -> list[Tool]:
-        """The admitted tools as new objects, rebuilt from the baseline's bytes: nothing a request
+    def admit(self, run: GuardedRequest, request: ModelRequest[Any], checkpoint: str) -> ModelRequest[Any]:
+        """End admission for this model call: the request's tools must be registered ones, each
+        unchanged, and are what it is held to from here on, as new objects of its own."""
+        run.admit([tool_view(tool) for tool in request.tools], checkpoint)
+        run.check(checkpoint, [tool_view(tool) for tool in run.narrowed(request.tools, tool_name)], _messages(request))
+        return request.override(tools=run.narrowed(self._fresh_tools(run.admitted()), tool_name))
+
+    def _fresh_tools(self, admitted: Snapshot) -> list[Tool]:
+        """The admitted tools as new objects, rebuilt from the snapshot's bytes: nothing a request
         does to them reaches another."""
         fresh: list[Tool] = []
-        for name, description, schema, *_ in self.core.baseline.entries():
+        for name, description, schema, *_ in admitted.entries():
             template = self._templates[name]
             if isinstance(template, dict):
                 fresh.append(
@@ -281,6 +298,36 @@ class Checkpoint(AgentMiddleware[AgentState[Any], Any]):
         return await handler(request)
 
 
+class Admission(AgentMiddleware[AgentState[Any], Any]):
+    """`guard.admitted`: where admission ends. What the middleware before it selected is this model
+    call's surface, checked to be registered tools unchanged, and held to from here on."""
+
+    def __init__(self, guard: SurfaceGuardMiddleware) -> None:
+        super().__init__()
+        self.guard = guard
+
+    @property
+    def name(self) -> str:
+        return "toolsurface.guard.admitted"
+
+    def before_model(self, state: AgentState[Any], runtime: Any) -> None:
+        # Before every model call, ahead of `guard`: the tool count waits for the selection.
+        self.guard.selects = True
+
+    async def abefore_model(self, state: AgentState[Any], runtime: Any) -> None:
+        self.before_model(state, runtime)
+
+    def wrap_model_call(self, request: ModelRequest[Any], handler: Callable[[ModelRequest[Any]], Any]) -> Any:
+        guard = self.guard
+        return handler(guard.admit(guard.run_of(guard.owner()), request, "admission"))
+
+    async def awrap_model_call(
+        self, request: ModelRequest[Any], handler: Callable[[ModelRequest[Any]], Awaitable[Any]]
+    ) -> Any:
+        guard = self.guard
+        return await handler(guard.admit(guard.run_of(guard.owner()), request, "admission"))
+
+
 class FinalCheck(Checkpoint):
     """`guard.last`: the final check, innermost, on every model call of the run (see the module)."""
 
@@ -303,6 +350,8 @@ class FinalCheck(Checkpoint):
         """Check what goes to the model, in the form it goes, and hand on exactly that."""
         guard = self.guard
         run = guard.run_of(guard.owner())
+        # More tools than the model takes is a capacity result, whatever your middleware did to them.
+        run.fit_count(run.expected().names())
         wire: list[Tool] = [wire_tool(tool) for tool in request.tools]
         views, messages = [tool_view(tool) for tool in wire], _messages(request)
         run.check("final", views, messages)

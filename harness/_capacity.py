@@ -32,10 +32,10 @@ def capacity_of(stage: Stage, estimate: Estimator = estimate_tokens) -> Capacity
     return Capacity(stage.budget_tokens or 0, stage.max_tools, estimate)
 
 
-def recorded_capacity(scenario: Scenario) -> Capacity | None:
+def recorded_capacity(scenario: Scenario, estimate: Estimator = estimate_tokens) -> Capacity | None:
     """What the recorded context fit says one model call can hold; None where no fit was recorded."""
     fit = scenario.fit
-    return None if fit is None else capacity_of(fit)
+    return None if fit is None else capacity_of(fit, estimate)
 
 
 def over_capacity(

@@ -24,6 +24,8 @@ class ReasonCode(enum.StrEnum):
     NOT_CARRIED = "not_carried"
     #: equivalent: an MCP list change on a target that never lists tools from the MCP server.
     MCP_UNREACHED = "mcp_unreached"
+    #: equivalent: the change acts on a tool the agent's admission left out of the model call.
+    NOT_SELECTED = "not_selected"
 
     # A change a guard must refuse.
     #: killed: refused before dispatch and settled as pre_dispatch_rejected.

@@ -16,6 +16,7 @@ digest of the case lines (`Summary.digest`) is what shows any other edit.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -23,6 +24,7 @@ from toolsurface.contract._owner import Settlement
 from toolsurface.mutators import Kind, Must
 from toolsurface.scenarios import RequestOutcome
 
+from ._admission import admitted_outcome, as_admitted_case
 from ._codes import AFTER, ERRORS, ReasonCode
 from ._oracles import settlement_problems, stop_code
 from ._reasons import MAX_REASON, fits
@@ -136,7 +138,9 @@ def _problems(run: RunInfo, info: ScenarioInfo | None, record: CaseRecord) -> It
     if info is None:
         yield "case.scenario", f"{record.case.scenario!r} is not one of the run's recordings"
         return
-    scenario = _Judged.of(info, info.target_outcome)
+    scenario = _Judged.of(info, admitted_outcome(record.evidence.admitted, info.target_outcome))
+    # Judged as admission left it (`_admission`): a change before it ended was admission's to make.
+    record = dataclasses.replace(record, case=as_admitted_case(record.case, record.evidence.admitted))
     verdict = record.verdict
     for where, judged in (("verdict", verdict), ("red_verdict", record.red_verdict)):
         if judged is not None and not fits(judged.reason):
@@ -197,6 +201,10 @@ def _codes(record: CaseRecord, scenario: _Judged) -> dict[VerdictKind, frozenset
     codes = _judged_codes(record, scenario)
     if record.case.mutation.kind is Kind.MCP:  # a target that never lists from the MCP server
         codes[VerdictKind.EQUIVALENT] = frozenset({ReasonCode.MCP_UNREACHED})
+    if record.evidence.admitted:  # a change after admission to a tool it did not select, or one
+        # before it (judged as admission's) to a wire field the target does not carry
+        unreached = {ReasonCode.NOT_SELECTED, *([ReasonCode.NOT_CARRIED] * (record.case.mutation.kind is Kind.WIRE))}
+        codes[VerdictKind.EQUIVALENT] = codes.get(VerdictKind.EQUIVALENT, frozenset()) | unreached
     return codes
 
 
@@ -410,7 +418,7 @@ def _equivalent(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
         else:
             yield from _unexercised(record, scenario)
     # A wire field the target's format does not carry: the target ran, and its mutation could not.
-    elif record.evidence != NOT_RUN and record.verdict.code is not ReasonCode.NOT_CARRIED:
+    elif record.evidence != NOT_RUN and record.verdict.code not in (ReasonCode.NOT_CARRIED, ReasonCode.NOT_SELECTED):
         yield f"the target ran (its run ended {record.evidence.ending}, {record.evidence.dispatches} dispatch(es))"
 
 

@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Iterator
 from typing import Any
 
 from toolsurface.contract._formats import FORMATS, ToolFormat
+from toolsurface.contract._guard import estimate_tokens
 from toolsurface.scenarios import Boundary, Scenario
 
 from ._ports import Injection, LedgerRefused, Ports
@@ -52,8 +53,9 @@ def target_ports(
 ) -> Ports:
     """Fresh ports for one run of the target on the scenario, `injection` armed at boundary `at`."""
     return Ports(
-        scenario, tool_format(traits, scenario), at, injection, watch=watch, own_boundaries=traits.own_boundaries
-    )
+        scenario, tool_format(traits, scenario), at, injection, watch=watch, own_boundaries=traits.own_boundaries,
+        estimate=traits.estimate_tokens or estimate_tokens,
+    )  # fmt: skip
 
 
 def observe_ports(
@@ -98,9 +100,11 @@ def observe_ports(
         injection_problem=ports.injection_problem,
         stop=stop,
         not_carried=ports.not_carried,
+        not_selected=ports.not_selected,
         facts=ports.facts.current(),
         forks=_forks() - forks,
         listed=ports.mcp.pages_served,
+        admissions=tuple(ports.admissions),
     )
 
 

@@ -19,6 +19,7 @@ from toolsurface.contract._owner import Settlement
 from toolsurface.mutators import Kind, Must
 from toolsurface.scenarios import RequestOutcome, Scenario
 
+from ._admission import admitted_outcome, as_admitted_case
 from ._codes import ReasonCode
 from ._reasons import MAX_REASON, Said, changes_said, clip, fits, listed
 from ._types import (
@@ -46,6 +47,8 @@ EQUIVALENT = Verdict(
 )
 #: How the reason begins for a mutation of a wire field the target's tool format does not carry.
 NOT_CARRIED = "the change cannot reach this target's wire: "
+#: How the reason begins for a change after admission to what admission did not select.
+NOT_SELECTED = "admission left out what the change acts on: "
 #: How the reasons begin that the harness gives beside the oracle's own: for a change that
 #: outlived its request, an effect after `run` returned, a host that forked, and a case that started
 #: from state an earlier one left.
@@ -105,8 +108,27 @@ def judge(case: Case, observed: Observation, scenario: Scenario, expected: Expec
     From the case's call on, the calls are judged as one request made from there. Its reason is
     one line of at most `MAX_REASON` characters; what it names only in part, the evidence holds.
     """
-    verdict = _judge(case, observed, scenario, expected)
+    verdict = _judge(*as_admitted(case, observed, scenario, expected))
     return verdict if fits(verdict.reason) else dataclasses.replace(verdict, reason=clip(verdict.reason))
+
+
+def as_admitted(
+    case: Case, observed: Observation, scenario: Scenario, expected: Expected
+) -> tuple[Case, Observation, Scenario, Expected]:
+    """The case as it is judged on a target whose admission is a step of its own (`_admission`):
+    each model call held to what its admission selected, less what trusted facts hide by then.
+    Without admissions, as planned."""
+    if not observed.admissions:
+        return case, observed, scenario, expected
+    admitted = [admission.admitted for admission in observed.admissions]
+    surfaces = {admission.admitted.call: admission.surface for admission in observed.admissions}
+    recorded = frozenset(tool.name for tool in scenario.contract.surface)
+    expected = tuple(
+        surfaces[call].without(recorded - set(must.names())) if call in surfaces else must
+        for call, must in enumerate(expected, 1)
+    )
+    scenario = dataclasses.replace(scenario, outcome=admitted_outcome(admitted, scenario.outcome))
+    return as_admitted_case(case, admitted), observed, scenario, expected
 
 
 def _judge(case: Case, observed: Observation, scenario: Scenario, expected: Expected) -> Verdict:
@@ -151,6 +173,9 @@ def _request(case: Case, observed: Observation, scenario: Scenario, expected: Ex
     if observed.not_carried is not None:
         said = NOT_CARRIED + clip(observed.not_carried, MAX_REASON - len(NOT_CARRIED))
         return Verdict(VerdictKind.EQUIVALENT, said, ReasonCode.NOT_CARRIED)
+    if observed.not_selected is not None:
+        said = NOT_SELECTED + clip(observed.not_selected, MAX_REASON - len(NOT_SELECTED))
+        return Verdict(VerdictKind.EQUIVALENT, said, ReasonCode.NOT_SELECTED)
     if case.mutation.kind is Kind.MCP and not observed.listed and not observed.leaked:
         return UNREACHED
     if (earlier := _earlier_calls(case, observed, scenario, expected)) is not None:
@@ -250,6 +275,7 @@ def _earlier_calls(case: Case, observed: Observation, scenario: Scenario, expect
 
 def evidence(case: Case, observed: Observation, scenario: Scenario, expected: Expected) -> Evidence:
     """What the case's verdict rests on, each list whole: a reason names only the first few of it."""
+    case, observed, scenario, expected = as_admitted(case, observed, scenario, expected)
     return Evidence(
         dispatches=len(observed.dispatches),
         ledger=observed.ledger,
@@ -260,6 +286,7 @@ def evidence(case: Case, observed: Observation, scenario: Scenario, expected: Ex
         aftermath=tuple(f"next request: {line}" for line in (*observed.leaked, *filter(None, [observed.unfollowed]))),
         listed=observed.listed,
         before=observed.stale or observed.first_run,
+        admitted=tuple(admission.admitted for admission in observed.admissions),
     )
 
 

@@ -10,20 +10,22 @@ reported to the runner instead of vanishing with the case.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from toolsurface.contract._canonical import Snapshot, capture
-from toolsurface.contract._facts import OwnerFact
+from toolsurface.contract._canonical import Snapshot, canonical_json, capture
+from toolsurface.contract._facts import OwnerFact, hidden_by
 from toolsurface.contract._formats import ToolFormat
-from toolsurface.contract._guard import Capacity, summary_of
+from toolsurface.contract._guard import Capacity, Estimator, estimate_tokens, summary_of
 from toolsurface.contract._owner import Settlement
 from toolsurface.mutators import MutationNotApplicable, NotCarried
 from toolsurface.scenarios import Boundary, Lane, Point, Scenario, ToolCall
 
+from ._capacity import recorded_capacity
 from ._mcp import McpCatalogue
-from ._types import Dispatch, LedgerEvent, LedgerOp
+from ._types import Admission, Admitted, Dispatch, LedgerEvent, LedgerOp
 
 #: Told, in words, of each effect on closed ports: `dispatched request 'req_main_0001'`.
 LateEffect = Callable[[str], None]
@@ -78,6 +80,11 @@ class Gateway(_Closable):
                 for index, made in enumerate(self._replies[call - 1])
             ]
         return reply
+
+    def next_calls(self) -> tuple[str, ...]:
+        """The tools the recorded model calls in its reply to the model call being prepared."""
+        call = len(self.log)
+        return tuple(made.name for made in self._replies[call]) if call < len(self._replies) else ()
 
     def result_of(self, call_id: str) -> str:
         """What the host's tool returned for a tool call of a reply, as recorded."""
@@ -202,7 +209,7 @@ class Ports:
 
     def __init__(
         self, scenario: Scenario, fmt: ToolFormat, at: Boundary | None, injection: Injection | None, watch: int = 0,
-        own_boundaries: bool = False,
+        own_boundaries: bool = False, estimate: Estimator = estimate_tokens,
     ) -> None:  # fmt: skip
         self.scenario = scenario
         self.fmt = fmt
@@ -220,13 +227,22 @@ class Ports:
         self._own_boundaries = own_boundaries
         self.points: list[Boundary] = []
         self.injected = False
-        self.injection_problem: str | None = None
+        #: Why the mutator failed at its point.
+        self.mutator_failed: str | None = None
+        #: Why the request at the case's point no longer had what the mutation acts on.
+        self.unapplied: str | None = None
         #: Why the mutation cannot reach this target's wire at all (its format has no such field).
         self.not_carried: str | None = None
         #: How many of the first stage boundaries to snapshot, as the target offered them before any change.
         self._watch = watch
         #: Those snapshots, with their point: what the host's own state gave, to compare with a clean run.
         self.offered: list[tuple[Boundary, Snapshot]] = []
+        #: Where the target's admission ended on each model call (`admit`).
+        self.admissions: list[Admission] = []
+        #: How the target counts tokens (`Target.estimate_tokens`), else the harness's estimate.
+        self.estimate = estimate
+        #: The tools the last admission kept, less what trusted facts hid then: what must fit.
+        self._kept: list[Any] = []
 
     def close(self, late: LateEffect) -> None:
         """The case is over: from now on every effect on these ports is late, and reported to `late`."""
@@ -285,14 +301,58 @@ class Ports:
             return tools, messages
         self.injected = True
         try:
-            return self._injection(tools, messages, self.facts.live)
+            if not any(admission.admitted.call == at.call for admission in self.admissions):
+                return self._injection(tools, messages, self.facts.live)
+            # After admission, on what it selected: a change planned on every registered tool may
+            # change nothing here (a rotation by a multiple of the selection's length, say).
+            before = (capture(tools, self.fmt), canonical_json(messages), len(self.facts.live))
+            changed = self._injection(tools, messages, self.facts.live)
+            if (capture(changed[0], self.fmt), canonical_json(changed[1]), len(self.facts.live)) == before:
+                self.unapplied = f"on the {len(tools)} tools it selected, the change changes nothing"
+            return changed
         except NotCarried as problem:
             self.not_carried = str(problem)
         except MutationNotApplicable as problem:
-            self.injection_problem = str(problem)
+            self.unapplied = str(problem)
         except Exception as problem:  # a mutator bug is the harness's error, not the target's crash
-            self.injection_problem = f"mutator failed: {type(problem).__name__}: {problem}"
+            self.mutator_failed = f"mutator failed: {type(problem).__name__}: {problem}"
         return tools, messages
+
+    @property
+    def injection_problem(self) -> str | None:
+        """Why the mutation could not be made at its point: the harness's error, or the target's."""
+        return self.mutator_failed or (None if self.admissions else self.unapplied)
+
+    @property
+    def not_selected(self) -> str | None:
+        """Why the mutation found nothing to change on a target that selects its tools: admission
+        left out what it acts on (before admission ended, or after)."""
+        return self.unapplied if self.admissions and not self.mutator_failed else None
+
+    def admit(self, tools: list[Any], messages: list[Any], registered: Snapshot) -> None:
+        """Call where the target's admission ends on each model call, with the tools it admitted (as
+        its boundaries offer them), the messages the model call carries and every tool the target
+        registered: a selection of registered tools, each unchanged, is the surface that call is
+        held to. A capacity result is then due where the selection, less what trusted facts hide
+        now, and the messages exceed the recorded context fit."""
+        surface = capture(tools, self.fmt)
+        names = surface.names()
+        selection = registered.selected(names) == surface and len(set(names)) == len(names)
+        hidden = hidden_by(self.facts.current(), self.scenario.binding, self.scenario.contract.web_tools)
+        self._kept = [self.fmt.logical(tool) for tool in tools if self.fmt.get_name(tool) not in hidden]
+        admitted = Admitted(self.call, len(names), selection, self.injected, self._over(messages))
+        self.admissions.append(Admission(admitted, surface))
+
+    def refit(self, messages: list[Any]) -> None:
+        """Call after admission with the messages the model call carries now (a context fit of the
+        target's own may have shortened them): whether the admitted tools fit is decided on these."""
+        if self.admissions and (last := self.admissions[-1]).admitted.call == self.call:
+            admitted = dataclasses.replace(last.admitted, over_capacity=self._over(messages))
+            self.admissions[-1] = Admission(admitted, last.surface)
+
+    def _over(self, messages: list[Any]) -> bool:
+        capacity = recorded_capacity(self.scenario, self.estimate)
+        return capacity is not None and capacity.exceeded(self._kept, messages) is not None
 
 
 class RequestOwner:

@@ -229,6 +229,30 @@ def ending(stop: Stop, dispatched: bool) -> Ending:
 
 
 @dataclass(frozen=True, slots=True)
+class Admitted:
+    """Where a target's admission ended on one model call (`Ports.admit`), as a verdict rests on it."""
+
+    call: int
+    #: How many tools admission left.
+    tools: int
+    #: Whether they are registered tools, each unchanged and once: a selection, not a change.
+    selection: bool
+    #: Whether the case's change had been made by then: made before admission ended, it was admission's to make.
+    after_change: bool
+    #: Whether they and the request's messages exceed what the recorded context fit says a model call holds.
+    over_capacity: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Admission:
+    """What a target's admission left on one model call: the record, and the tools themselves."""
+
+    admitted: Admitted
+    #: The tools admission left, in the target's tool format.
+    surface: Snapshot
+
+
+@dataclass(frozen=True, slots=True)
 class Observation:
     """Everything the harness-owned ports saw while one case ran; the oracle reads only this."""
 
@@ -262,8 +286,13 @@ class Observation:
     #: Why the mutation could not reach this target's wire: its tool format has no place for the
     #: field it changes (the case is equivalent on this target).
     not_carried: str | None = None
+    #: Why the mutation found nothing to change after the target's admission: the tool it acts on was
+    #: not selected for the model call (the case is equivalent on this target).
+    not_selected: str | None = None
     #: `tools/list` pages the target read from the harness's MCP server (`ports.mcp`).
     listed: int = 0
+    #: Where admission ended on each model call, for a target whose admission is a step of its own.
+    admissions: tuple[Admission, ...] = ()
     #: Why the case could not be held to a clean run of its scenario: the target's own unchanged
     #: request on it failed (None: it did not).
     no_clean_run: str | None = None
@@ -336,6 +365,9 @@ class Evidence:
     #: How the host differed from a clean run before the case's change was made: state an earlier
     #: case left, or what went wrong in the case's first run on such a host (empty: nothing).
     before: tuple[str, ...] = ()
+    #: Where the target's admission ended on each model call, for a target whose admission is a
+    #: step of its own (empty: the recording's admitted surface is each call's).
+    admitted: tuple[Admitted, ...] = ()
 
     @property
     def ending(self) -> Ending:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import contextvars
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar
@@ -88,7 +88,18 @@ def sealed_views(scenario: Scenario, publications: Publications) -> list[dict[st
     for stage in scenario.stages:
         if stage.kind is not StageKind.OWN:
             views = replay_messages(stage, views, scenario, publications)
-    return views
+    return with_user_turn(views, scenario.request_messages)
+
+
+def with_user_turn(views: list[dict[str, Any]], recorded: Sequence[Message]) -> list[dict[str, Any]]:
+    """A conversation an agent framework takes: one the recorded context fit left without the user's
+    turn gets the last one back, after its opening system messages (where the fit's summary stands),
+    as a framework that fits context keeps the question it answers."""
+    users = [message for message in recorded if message.role == "user"]
+    if not users or any(view["role"] == "user" for view in views):
+        return views
+    at = next((i for i, view in enumerate(views) if view["role"] != "system"), len(views))
+    return [*views[:at], users[-1].as_dict(), *views[at:]]
 
 
 class UserAgentTarget:

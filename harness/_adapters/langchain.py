@@ -52,12 +52,14 @@ with requires(_INSTALL):
     from langchain_core.language_models import BaseChatModel
     from langchain_core.messages import AIMessage, AnyMessage, BaseMessage
     from langchain_core.outputs import ChatGeneration, ChatResult
+    from langchain_core.runnables import RunnableLambda
     from langchain_core.utils.function_calling import convert_to_openai_tool
     from langgraph.runtime import get_runtime
     from langsmith import tracing_context
 require_version(_INSTALL, langchain, "langchain", "1.")
 
 import asyncio
+import json
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -78,6 +80,7 @@ from ._common import (
     settle_run,
 )
 from ._langchain_views import Crossing, history, message_views, tool_of, tool_view
+from ._structured import answer
 
 ANSWER = "Nothing to add: this offline model only records what reached it."
 
@@ -281,6 +284,20 @@ class GatewayModel(BaseChatModel):
     def bind_tools(self, tools: Sequence[Any], *, tool_choice: str | None = None, **kwargs: Any) -> Any:
         formatted = [convert_to_openai_tool(tool) for tool in tools]
         return self.bind(tools=formatted, **({"tool_choice": tool_choice} if tool_choice else {}), **kwargs)
+
+    def with_structured_output(self, schema: Any, *, include_raw: bool = False, **kwargs: Any) -> Any:
+        """A framework's auxiliary call (a tool selector's choice): answered from the recording
+        (`_structured`), not sent: it is no model call of the request's."""
+        as_json = schema if isinstance(schema, dict) else convert_to_openai_tool(schema)["function"]["parameters"]
+
+        def answered(_: Any) -> Any:
+            made = answer(as_json, self.served().ports.gateway.next_calls())
+            value = schema.model_validate(made) if hasattr(schema, "model_validate") else made
+            return (
+                {"raw": AIMessage(json.dumps(made)), "parsed": value, "parsing_error": None} if include_raw else value
+            )
+
+        return RunnableLambda(answered)
 
     def served(self) -> Any:
         """The request this model call serves: anything with `ports`, `scenario` and `sent()`."""

@@ -42,7 +42,8 @@ import inspect
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from toolsurface.contract._formats import ToolDescriptor
+from toolsurface.contract._canonical import Snapshot, capture
+from toolsurface.contract._formats import LOGICAL, ToolDescriptor
 from toolsurface.scenarios import Boundary, Scenario
 
 from ._agent import (
@@ -61,6 +62,9 @@ from .langchain import GatewayModel, _framework_refusal
 MODEL = "before:model"
 #: The name every middleware of toolsurface's guard (`toolsurface.guard.langchain`) starts with.
 GUARD = "toolsurface.guard"
+#: The guard's `guard.admitted`, which declares where admission ends; its boundary is `after:admission`.
+ADMITTED = "toolsurface.guard.admitted"
+ADMISSION = "admission"
 
 
 def _recorded(runtime: ToolRuntime[Any, Any], **arguments: Any) -> str:
@@ -88,9 +92,30 @@ def _offered(point: str, request: ModelRequest[Any]) -> ModelRequest[Any]:
     crossing = Crossing(list(request.tools), list(request.messages), point)
     tool_views, message_views_ = offer(point, crossing.tools, crossing.messages)
     tools, messages = crossing.tools_back(list(tool_views)), crossing.messages_back(list(message_views_))
+    if (run := current_run()) is not None:  # past admission, what must fit is counted on these messages
+        run.ports.refit(_model_messages(request.system_message, messages))
     if same(tools, request.tools) and same(messages, request.messages):
         return request
     return request.override(tools=tools, messages=messages)
+
+
+def _model_messages(system: Any, messages: Sequence[Any]) -> list[Any]:
+    """The messages as the model gets them, the system message first, as views."""
+    return message_views([*([system] if system is not None else []), *messages])
+
+
+def _admitted(request: ModelRequest[Any], registered: Snapshot) -> None:
+    """Where admission ends: the harness's record of what this model call admitted."""
+    if (run := current_run()) is not None:
+        tools = [tool_view(tool) for tool in request.tools]
+        run.ports.admit(tools, _model_messages(request.system_message, request.messages), registered)
+
+
+def registered_tools(agent: Any) -> Snapshot:
+    """Every tool the agent registered, yours and your middleware's, as its `ToolNode` holds them."""
+    node = getattr(agent, "nodes", {}).get("tools")
+    tools = getattr(getattr(node, "bound", None), "tools_by_name", {})
+    return capture([tool_view(tool) for tool in tools.values()], LOGICAL)
 
 
 class Boundaries:
@@ -101,12 +126,30 @@ class Boundaries:
         self.names: dict[bool, list[str]] = {False: [], True: []}
         #: Middleware whose hook is sync only: LangChain runs them only when the agent is invoked sync.
         self.sync_only: list[str] = []
+        #: Every tool the agent registered, once it is built: what admission selects from.
+        self.registered = capture([], LOGICAL)
 
     def around(self, name: str, hook: Callable[..., Any], is_async: bool) -> Callable[..., Any]:
         """`hook` with the boundaries before it (for the outermost of yours) and after it. The
         guard's own middleware are not your stages: they get none, so a run with the guard and one
-        without it have the same cases."""
-        if name.startswith(GUARD):
+        without it have the same cases; but where `guard.admitted` declares that admission ends,
+        the harness records what was admitted, and offers `after:admission`."""
+        if name == ADMITTED:
+            name, inner = ADMISSION, hook
+
+            def admitting(request: ModelRequest[Any], handler: Callable[..., Any]) -> Any:
+                _admitted(request, self.registered)
+                return inner(request, handler)
+
+            hook = functools.wraps(inner)(admitting)
+            if is_async:
+
+                async def admitting_async(request: ModelRequest[Any], handler: Callable[..., Any]) -> Any:
+                    _admitted(request, self.registered)
+                    return await inner(request, handler)
+
+                hook = functools.wraps(inner)(admitting_async)
+        elif name.startswith(GUARD):
             return hook
         first = not self.names[is_async]
         self.names[is_async].append(name)
@@ -206,6 +249,7 @@ class LangChainAgentTarget(UserAgentTarget):
         with boundaries.placed():
             agent = self.factory([tool_of(d) for d in scenario.contract.surface], model)
         model.bordered = bool(boundaries.names[True])
+        boundaries.registered = registered_tools(agent)
         if not hasattr(agent, "ainvoke"):
             raise TypeError(
                 f"the factory returned {type(agent).__name__}, not an agent: expected what create_agent returns"

@@ -226,6 +226,7 @@ REACHED = {
     C.DISPATCHED_MISSED_CHANGE: (VerdictKind.SURVIVED, MCP, "mcp", {"listed": 1}),
     C.MCP_UNREACHED: (VerdictKind.EQUIVALENT, MCP, "mcp", {"listed": 0}),
     C.NOT_CARRIED: (VerdictKind.EQUIVALENT, DISPATCH, "refuse", {"not_carried": "no place for it"}),
+    C.NOT_SELECTED: (VerdictKind.EQUIVALENT, DISPATCH, "refuse", {"not_selected": "no tool named 'x' here"}),
     C.CAPACITY_RESULT: (
         VerdictKind.PASSED,
         CAPACITY,

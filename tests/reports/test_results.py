@@ -200,12 +200,12 @@ REFUSED = {
     ),
     "an older schema": (
         lambda d: d.update(schema_version=3),
-        "$.schema_version: expected results.json schema version 11, found 3: written by another version of toolsurface",
+        "$.schema_version: expected results.json schema version 12, found 3: written by another version of toolsurface",
     ),
-    # Version 10 had no `code` beside each verdict's reason: its verdicts cannot be checked by code.
+    # Version 11 had no `admitted` evidence: a case judged as an agent's admission left it cannot be checked.
     "the schema before this one": (
-        lambda d: d.update(schema_version=10),
-        "$.schema_version: expected results.json schema version 11, found 10: "
+        lambda d: d.update(schema_version=11),
+        "$.schema_version: expected results.json schema version 12, found 11: "
         "written by another version of toolsurface",
     ),
 }
