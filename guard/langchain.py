@@ -241,7 +241,7 @@ class SurfaceGuardMiddleware(AgentMiddleware[AgentState[Any], Any]):
         """End admission for this model call: the request's tools must be registered ones, each
         unchanged, and are what it is held to from here on, as new objects of its own."""
         run.admit([tool_view(tool) for tool in request.tools], checkpoint)
-        run.check(checkpoint, [tool_view(tool) for tool in run.narrowed(request.tools, tool_name)], _messages(request))
+        run.check_summary(checkpoint, _messages(request))
         return request.override(tools=run.narrowed(self._fresh_tools(run.admitted()), tool_name))
 
     def _fresh_tools(self, admitted: Snapshot) -> list[Tool]:

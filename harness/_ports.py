@@ -301,7 +301,7 @@ class Ports:
             return tools, messages
         self.injected = True
         try:
-            if not any(admission.admitted.call == at.call for admission in self.admissions):
+            if not self.past_admission:
                 return self._injection(tools, messages, self.facts.live)
             # After admission, on what it selected: a change planned on every registered tool may
             # change nothing here (a rotation by a multiple of the selection's length, say).
@@ -343,12 +343,19 @@ class Ports:
         admitted = Admitted(self.call, len(names), selection, self.injected, self._over(messages))
         self.admissions.append(Admission(admitted, surface))
 
+    @property
+    def past_admission(self) -> bool:
+        """Whether the model call being prepared has ended its admission (`admit`)."""
+        return bool(self.admissions) and self.admissions[-1].admitted.call == self.call
+
     def refit(self, messages: list[Any]) -> None:
-        """Call after admission with the messages the model call carries now (a context fit of the
-        target's own may have shortened them): whether the admitted tools fit is decided on these."""
-        if self.admissions and (last := self.admissions[-1]).admitted.call == self.call:
-            admitted = dataclasses.replace(last.admitted, over_capacity=self._over(messages))
-            self.admissions[-1] = Admission(admitted, last.surface)
+        """Call past admission (`past_admission`) with the messages the model call carries now (a
+        context fit of the target's own may have shortened them): whether the admitted tools fit is
+        decided on these."""
+        last = self.admissions[-1]
+        self.admissions[-1] = Admission(
+            dataclasses.replace(last.admitted, over_capacity=self._over(messages)), last.surface
+        )
 
     def _over(self, messages: list[Any]) -> bool:
         capacity = recorded_capacity(self.scenario, self.estimate)

@@ -37,12 +37,8 @@ def _value(schema: dict[str, Any], defs: dict[str, Any], wanted: tuple[str, ...]
         return {name: _value(properties[name], defs, wanted) for name in required if name in properties}
     if kind == "array":
         choices = _choices(schema.get("items", {}), defs)
-        if choices:
-            return [
-                *(name for name in dict.fromkeys(wanted) if name in choices),
-                *(c for c in choices if c not in wanted),
-            ]
-        return []
+        first = [name for name in dict.fromkeys(wanted) if name in choices]
+        return [*first, *(choice for choice in choices if choice not in first)]
     return {"string": "", "integer": 0, "number": 0, "boolean": False}.get(str(kind))
 
 

@@ -92,7 +92,7 @@ def _offered(point: str, request: ModelRequest[Any]) -> ModelRequest[Any]:
     crossing = Crossing(list(request.tools), list(request.messages), point)
     tool_views, message_views_ = offer(point, crossing.tools, crossing.messages)
     tools, messages = crossing.tools_back(list(tool_views)), crossing.messages_back(list(message_views_))
-    if (run := current_run()) is not None:  # past admission, what must fit is counted on these messages
+    if (run := current_run()) is not None and run.ports.past_admission:  # what must fit is counted on these
         run.ports.refit(_model_messages(request.system_message, messages))
     if same(tools, request.tools) and same(messages, request.messages):
         return request
