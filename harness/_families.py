@@ -66,11 +66,14 @@ class FrameworkFamily:
         return built_in
 
     def resolve(self, name: str) -> Any:
+        from ._slips import dotted_factory
         from ._targets import attribute  # the loader imports this module: it is imported back when used
 
         spec = f"{self.prefix}:{name}"
         if spec in ADAPTER_TARGETS:
             return attribute(ADAPTER_TARGETS[spec].factory, spec)
+        if (slip := dotted_factory(spec)) is not None:
+            raise TargetError(slip)
         if self.prefix not in AGENT_TARGETS or ":" not in name:
             raise LookupError(name)
         factory, make = attribute(name, spec), attribute(AGENT_TARGETS[self.prefix], spec)

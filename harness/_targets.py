@@ -19,6 +19,7 @@ from toolsurface.common._plugins import described, loaded, registered
 
 from ._custody import kept_process
 from ._families import TargetFamily
+from ._slips import built_agent, family_slip, install_hint, unbuilt_agent
 from ._traits import LoadedTarget, TraitError, traits_of
 from ._types import Target
 
@@ -46,19 +47,42 @@ def load_with_traits(spec: str, option: str = "target") -> LoadedTarget:
 
 
 def _load(spec: str, option: str) -> Target:
-    prefix, colon, name = spec.partition(":")
-    point = registered(TARGET_FAMILIES).get(prefix) if colon else None
     try:
-        found = attribute(spec, spec) if point is None else _resolved(point, prefix, name, spec)
+        return _made(spec, _found(spec))
     except TargetError as error:
         error.option = error.option or option
         raise
+
+
+def _found(spec: str) -> Any:
+    """What the spec names: a family's target or factory, or the user's module attribute."""
+    prefix, colon, name = spec.partition(":")
+    families = registered(TARGET_FAMILIES)
+    point = families.get(prefix) if colon else None
+    if point is not None:
+        return _resolved(point, prefix, name, spec)
+    try:
+        return attribute(spec, spec)
+    except TargetError:
+        if (slip := family_slip(spec, list(families))) is not None:
+            raise TargetError(slip) from None
+        raise
+
+
+def _made(spec: str, found: Any) -> Target:
+    """The target `found` is, or makes when called with nothing."""
+    if (slip := unbuilt_agent(spec, found)) is not None:
+        raise TargetError(slip)
     try:
         target = found() if callable(found) and not _is_target(found) else found
     except Exception as error:
-        raise TargetError(f"{spec!r}: factory raised {type(error).__name__}: {error}", option=option) from None
+        raise TargetError(
+            f"{spec!r}: factory raised {type(error).__name__}: {error}{install_hint(error, spec)}"
+        ) from None
+    if (slip := built_agent(spec, target, passes=_is_target(target))) is not None:
+        raise TargetError(slip)
     if not _is_target(target):
-        raise TargetError(f"{spec!r}: {type(target).__name__} has no run(scenario, ports) method", option=option)
+        raise TargetError(f"{spec!r}: {type(target).__name__} has no run(scenario, ports) method")
     return target
 
 
@@ -103,7 +127,9 @@ def attribute(path: str, spec: str) -> Any:
     try:
         module = importlib.import_module(module_name)
     except Exception as error:  # the user's module may fail in any way while importing
-        raise TargetError(f"{spec!r}: cannot import {module_name!r}: {type(error).__name__}: {error}") from None
+        raise TargetError(
+            f"{spec!r}: cannot import {module_name!r}: {type(error).__name__}: {error}{install_hint(error, spec)}"
+        ) from None
     found: Any = module
     for part in name.split("."):
         found = getattr(found, part, None)

@@ -86,6 +86,26 @@ _TARGETS = (
 #: Built-in spec names of the targets behind an extra.
 ADAPTER_TARGETS: dict[str, FrameworkTarget] = {target.spec: target for target in _TARGETS}
 
+#: The top-level packages each extra installs that an agent's code imports: a module that fails to
+#: import one of them is told which extra installs it. (`openai` comes with two of them.)
+EXTRA_PACKAGES: dict[str, frozenset[str]] = {
+    "langchain": frozenset({"langchain", "langchain_core", "langgraph", "langsmith"}),
+    "pydantic-ai": frozenset({"pydantic_ai", "pydantic_graph"}),
+    "openai-agents": frozenset({"agents", "openai"}),
+    "mcp-host": frozenset({"mcp", "openai", "anthropic", "httpx2"}),
+}
+
+
+def extra_installing(module: str, prefix: str = "") -> str | None:
+    """The extra that installs the package of `module` (a dotted name): the one the spec's own
+    prefix names where that installs it, else the only extra that does; None when none or several do."""
+    package = module.partition(".")[0]
+    if package in EXTRA_PACKAGES.get(prefix, ()):
+        return prefix
+    extras = [extra for extra, packages in EXTRA_PACKAGES.items() if package in packages]
+    return extras[0] if len(extras) == 1 else None
+
+
 #: `FRAMEWORK:package.module:factory`: the user's own agent, by the module that makes it a target.
 AGENT_TARGETS: dict[str, str] = {
     "langchain": "toolsurface.harness._adapters.langchain_agent:target",
@@ -93,4 +113,4 @@ AGENT_TARGETS: dict[str, str] = {
     "pydantic-ai": "toolsurface.harness._adapters.pydantic_ai_agent:target",
 }
 
-__all__ = ["ADAPTER_TARGETS", "AGENT_TARGETS", "FrameworkTarget"]
+__all__ = ["ADAPTER_TARGETS", "AGENT_TARGETS", "EXTRA_PACKAGES", "FrameworkTarget", "extra_installing"]
