@@ -323,3 +323,41 @@ def test_the_guard_example_refuses_an_edited_schema_before_the_model_and_settles
     assert (sent, settled) == ([], [("req_1", "pre_dispatch_rejected")])
     # The hook edited the request's own copies, never the admitted list the next request starts from.
     assert "additionalProperties" not in admitted[1]["function"]["parameters"]
+
+
+#: A subject a sentence may send the reader elsewhere for → what the page it links must hold for it.
+SUBJECTS = {
+    "pytest plugin": "pytest --toolsurface",
+    "expectations file": "## Expectations",
+    "GitHub Actions workflow": "runs-on:",
+}
+
+
+def mislinked(readme):
+    """Each link of the README that sends a subject to a page without it, as `page: subject`. (The
+    pages themselves link asides inside a subject's sentences, which this would misread.)"""
+    found = []
+    for clause in re.split(r"(?<=[.;|])\s", " ".join(prose(readme.read_text()).split())):
+        pages = [path for path, _ in re.findall(r"\]\(([^)#\s]+\.md)(#[^)]*)?\)", clause) if ":" not in path]
+        for subject, covered in SUBJECTS.items():
+            found += [
+                f"{path}: {subject}"
+                for path in (pages if subject in clause else ())
+                if covered not in (readme.parent / path).read_text()
+            ]
+    return found
+
+
+def test_the_readme_sends_each_subject_to_the_page_that_covers_it():
+    assert mislinked(ROOT / "README.md") == []
+
+
+def test_the_subject_check_finds_a_link_to_a_page_without_the_subject(tmp_path):
+    (tmp_path / "docs").mkdir()
+    for name in ("ci.md", "commands.md"):
+        shutil.copy(ROOT / "docs" / name, tmp_path / "docs" / name)
+    (tmp_path / "README.md").write_text(
+        "The pytest plugin and the expectations file are in [docs/ci.md](docs/ci.md) and "
+        "[docs/commands.md](docs/commands.md#the-pytest-plugin).\n"
+    )
+    assert mislinked(tmp_path / "README.md") == ["docs/ci.md: pytest plugin", "docs/commands.md: expectations file"]
