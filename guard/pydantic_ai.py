@@ -11,6 +11,11 @@ and adding it to the agent's capabilities; run each request under its owner:
 (`Tool` from `pydantic_ai`, `owning` from `toolsurface.guard`.) The guard is the agent's toolset
 for those tools: give them to it, not to `Agent(tools=...)`.
 
+A capability that selects each model call's tools in its `prepare_tools` (a router, a relevance
+filter, `PrepareTools(select)`) is part of admission: put `guard.admitted()` right after it.
+
+    agent = Agent("openai:gpt-5", capabilities=[PrepareTools(select), guard.admitted(), YourHooks(), guard])
+
 What it does, on every run of the agent:
 
 - **Baseline.** The tools' names, descriptions and parameter schemas are captured as bytes when
@@ -20,6 +25,10 @@ What it does, on every run of the agent:
   run of the same agent starts from the admitted surface (a run that leaves its copies byte for
   byte as admitted hands them on, so an unchanged surface is not decoded again). Tools that
   trusted owner facts bound to the run hide are left out.
+- **Admission.** Where `guard.admitted()` stands, the step's tool definitions are that model call's
+  selection: they must be admitted tools, each unchanged and once, in any order (a selector that
+  edits what it keeps is refused there), and the model call is held to them from there on. Without
+  it every model call is held to every admitted tool.
 - **Checks.** The guard sits in pydantic-ai's innermost capability tier: its `prepare_tools` runs
   after every other capability's, and the step's tool definitions must be the expected surface
   (`toolset`) before pydantic-ai's own check could turn an added tool into an untyped `UserError`.
@@ -32,9 +41,9 @@ What it does, on every run of the agent:
   producer, hides the tools it governs; later model calls of the run are held to what it leaves.
 - **Capacity.** With `capacity=Capacity(budget_tokens, max_tools)` (or where the run's owner has
   a `capacity`), every model call that cannot hold its tools and messages is refused with
-  `CapacityExceeded`, and a run with more tools than `max_tools` is refused as it starts, before
-  any hook of yours could cut them; where your own context fitting
-  decides the budget, call `guard.fit(ctx, tools, messages, capacity)` there. Tools are never cut.
+  `CapacityExceeded`, and a run with more tools than `max_tools` is refused as it starts (with
+  `guard.admitted()`, as its selection is made), before any hook of yours could cut them; where
+  your own context fitting decides the budget, call `guard.fit(ctx, tools, messages, capacity)` there. Tools are never cut.
 - **Settlement.** A refusal (`SurfaceRefused`, `SummaryRefused`, `CapacityExceeded`, all
   `RequestRefused`) is raised out of `agent.run` after the run's owner is settled
   `pre_dispatch_rejected`; otherwise the run is settled `dispatched` (a model call went out) or
@@ -50,7 +59,8 @@ MCP server, `Agent(tools=...)`) are refused, and output tools and provider-side 
 not checked; a `Tool(prepare=...)` that changes or omits its definition is a change like any other.
 A model wrapper outside the guard that sends requests without calling its wrapped model (a batch
 API) skips the final check. The guard checks where `guard.checkpoint()` stands, after every
-`prepare_tools` hook and right before the model, not between your other hooks: one of yours that
+`prepare_tools` hook and right before the model, not between your other hooks (and after
+`guard.admitted()`, whose selection it holds the step to): one of yours that
 puts a change back (collapses doubled spaces, restores a tool) hides an earlier hook's change from
 the later checks, and the request goes out repaired instead of refused. Put `guard.checkpoint()`
 right after the `prepare_tools` hook that makes the change; it checks in that tier only, so between
@@ -87,7 +97,7 @@ from toolsurface.contract._owner import Owner, Settlement, current_owner
 
 from ._pydantic_ai_views import VIEWS, message_views, tool_view
 
-__all__ = ["SurfaceCheckpoint", "SurfaceGuardCapability"]
+__all__ = ["SurfaceAdmission", "SurfaceCheckpoint", "SurfaceGuardCapability"]
 
 #: How many unedited sets of tool copies a guard keeps for later runs (one per concurrent run).
 _SPARE_SETS = 4
@@ -112,6 +122,8 @@ class SurfaceGuardCapability(AbstractCapability[Any]):
         )
         self.capacity = capacity
         self.owner = owner
+        #: Whether the agent selects its tools (`admitted()`): then the tool count waits for the selection.
+        self.selects = False
         #: The request of each run in progress, by run id: where `checkpoint()` and `fit` find it.
         self._runs: dict[str, GuardedRequest] = {}
         #: Tool copies runs left exactly as admitted, for the next runs to take.
@@ -138,6 +150,12 @@ class SurfaceGuardCapability(AbstractCapability[Any]):
         """One more check of the step's tool definitions, where you put it in the capability list:
         right after your own tool hooks, so what runs after them cannot hide their edit."""
         return SurfaceCheckpoint(self, name)
+
+    def admitted(self) -> SurfaceAdmission:
+        """Where admission ends, where you put it in the capability list: right after the
+        capabilities that select each model call's tools (see the module docstring)."""
+        self.selects = True
+        return SurfaceAdmission(self)
 
     def fit(
         self,
@@ -167,8 +185,9 @@ class SurfaceGuardCapability(AbstractCapability[Any]):
         run._request, run._tools = request, self._own_tools()
         run._toolset = self._toolset_of(run._tools, request)
         # More tools than the model call takes (the guard's capacity, else the owner's): refused
-        # before any hook of yours could cut them.
-        request.fit_count([tool for tool in run._tools if tool.name not in request.hidden()])
+        # before any hook of yours could cut them (with a selector, once it has selected).
+        if not self.selects:
+            request.fit_count([tool for tool in run._tools if tool.name not in request.hidden()])
         if ctx.run_id is not None:
             self._runs[ctx.run_id] = request
         return run
@@ -240,6 +259,24 @@ class SurfaceCheckpoint(AbstractCapability[Any]):
 
     async def prepare_tools(self, ctx: RunContext[Any], tool_defs: list[ToolDefinition]) -> list[ToolDefinition]:
         _check(self.guard.request_of(ctx), self.name, tool_defs, ctx.messages)
+        return tool_defs
+
+
+class SurfaceAdmission(AbstractCapability[Any]):
+    """Where admission ends (see `SurfaceGuardCapability.admitted`): the step's tool definitions
+    are the model call's selection, checked to be admitted tools unchanged, and held to from here on."""
+
+    def __init__(self, guard: SurfaceGuardCapability) -> None:
+        self.guard = guard
+
+    @classmethod
+    def get_serialization_name(cls) -> str | None:
+        return None
+
+    async def prepare_tools(self, ctx: RunContext[Any], tool_defs: list[ToolDefinition]) -> list[ToolDefinition]:
+        request = self.guard.request_of(ctx)
+        request.admit([tool_view(tool) for tool in tool_defs])
+        request.fit_count([tool for tool in tool_defs if tool.name not in request.hidden()])
         return tool_defs
 
 

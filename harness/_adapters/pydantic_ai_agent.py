@@ -28,10 +28,12 @@ boundary. An agent without hooks of yours has one boundary, `before:model`, as i
 capability lists the step's tools (or, with no capability at all, where the model is called).
 toolsurface's guard (`toolsurface.guard.pydantic_ai`) and the capabilities pydantic-ai adds by
 itself are not your stages and get no boundary: the same agent with the guard and without it has
-the same cases. Not bordered: capabilities inside a deferred-loading group, capabilities made per
-run by a capability function, `wrap_model_request` hooks (they see the request after the
-`before_model_request` ones, where only the guard's final check is left), and instances with
-`__slots__` (a one-line error).
+the same cases; but where the guard's `guard.admitted()` declares that admission ends (after a
+`prepare_tools` selector), the harness records what each model call admitted, from the tools the
+step listed, and offers `after:admission`. Not bordered: capabilities inside a deferred-loading
+group, capabilities made per run by a capability function, `wrap_model_request` hooks (they see
+the request after the `before_model_request` ones, where only the guard's final check is left),
+and instances with `__slots__` (a one-line error).
 """
 
 from __future__ import annotations
@@ -58,7 +60,10 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from toolsurface.contract._formats import ToolDescriptor
+from toolsurface.contract._canonical import Snapshot, capture
+from toolsurface.contract._formats import LOGICAL, ToolDescriptor
+from toolsurface.guard._pydantic_ai_views import tool_view
+from toolsurface.guard.pydantic_ai import SurfaceAdmission
 from toolsurface.scenarios import Boundary, Scenario
 
 from ._agent import (
@@ -77,6 +82,8 @@ from .pydantic_ai import ANSWER, _framework_refusal
 MODEL = "before:model"
 #: The module every piece of toolsurface's guard comes from.
 GUARD = "toolsurface.guard"
+#: The boundary after the guard's `guard.admitted()`, which declares where admission ends.
+ADMISSION = "admission"
 #: The hooks that see and can change a model call's tools, in the order pydantic-ai runs them.
 HOOKS = ("prepare_tools", "before_model_request")
 #: What pydantic-ai adds to every agent by itself (`ToolSearch`, the pending-message drain).
@@ -107,6 +114,7 @@ def _offered_tools(point: str, ctx: Any, tool_defs: list[ToolDefinition]) -> lis
         return tool_defs
     crossing = Crossing(tool_defs, ctx.messages, point)
     tool_views, message_views = offer(point, crossing.tools, crossing.messages)
+    _refit(list(message_views))
     messages = crossing.model_messages(list(message_views))
     if not same(messages, ctx.messages):
         ctx.messages[:] = messages
@@ -120,6 +128,7 @@ def _offered_request(point: str, ctx: Any, request_context: Any) -> None:
     parameters = request_context.model_request_parameters
     crossing = Crossing(parameters.function_tools, request_context.messages, point)
     tool_views, message_views = offer(point, crossing.tools, crossing.messages)
+    _refit(list(message_views))
     tools, messages = crossing.tool_definitions(list(tool_views)), crossing.model_messages(list(message_views))
     if not same(tools, parameters.function_tools):
         request_context.model_request_parameters = replace(parameters, function_tools=tools)
@@ -129,14 +138,33 @@ def _offered_request(point: str, ctx: Any, request_context: Any) -> None:
         ctx.messages[:] = messages
 
 
-def _bordered_hook(capability: Any, hook: str, before: str | None, after: str | None) -> Callable[..., Any]:
-    """`capability`'s own `hook` with the boundaries before it (for the first of yours) and after it."""
+def _refit(message_views: list[Any]) -> None:
+    """Past admission, what must fit is counted on the messages as they stand here."""
+    if (run := current_run()) is not None and run.ports.past_admission:
+        run.ports.refit(message_views)
+
+
+def _admitted(ctx: Any, tool_defs: list[ToolDefinition], registered: Snapshot) -> None:
+    """Where admission ends: the harness's record of what this model call admitted."""
+    if (run := current_run()) is not None:
+        crossing = Crossing(tool_defs, ctx.messages, ADMISSION)
+        run.ports.admit(list(crossing.tools), list(crossing.messages), registered)
+
+
+def _bordered_hook(
+    capability: Any, hook: str, before: str | None, after: str | None, listed: Boundaries
+) -> Callable[..., Any]:
+    """`capability`'s own `hook` with the boundaries before it (for the first of yours) and after it;
+    the first also notes the tools the step lists, and admission records what it admitted."""
     method = getattr(type(capability), hook)
     if hook == "prepare_tools":
 
         async def prepare_tools(ctx: Any, tool_defs: list[ToolDefinition]) -> list[ToolDefinition]:
             if before is not None:
+                listed.registered = capture([tool_view(tool) for tool in tool_defs], LOGICAL)
                 tool_defs = _offered_tools(before, ctx, tool_defs)
+            if isinstance(capability, SurfaceAdmission):
+                _admitted(ctx, tool_defs, listed.registered)
             tool_defs = await method(capability, ctx, tool_defs)
             return tool_defs if after is None else _offered_tools(after, ctx, tool_defs)
 
@@ -153,19 +181,19 @@ def _bordered_hook(capability: Any, hook: str, before: str | None, after: str | 
     return before_model_request
 
 
-def _border(capability: Any, borders: list[tuple[str, str | None, str | None]]) -> None:
+def _border(capability: Any, borders: list[tuple[str, str | None, str | None]], listed: Boundaries) -> None:
     """Wrap `capability`'s hooks on the instance, and on each instance its `for_run` makes for a run."""
     for_run = type(capability).for_run
 
     async def bordered_for_run(ctx: Any) -> Any:
         run_capability = await for_run(capability, ctx)
         if run_capability is not capability:
-            _border(run_capability, borders)
+            _border(run_capability, borders, listed)
         return run_capability
 
     try:
         for hook, before, after in borders:
-            object.__setattr__(capability, hook, _bordered_hook(capability, hook, before, after))
+            object.__setattr__(capability, hook, _bordered_hook(capability, hook, before, after, listed))
         object.__setattr__(capability, "for_run", bordered_for_run)
     except AttributeError:  # `__slots__`: the instance takes no attribute of its own
         raise TypeError(
@@ -175,13 +203,18 @@ def _border(capability: Any, borders: list[tuple[str, str | None, str | None]]) 
 
 def _piece_name(capability: Any) -> str:
     """The name a user knows a capability by: its function's, for pydantic-ai's function capabilities."""
+    if isinstance(capability, SurfaceAdmission):
+        return ADMISSION
     function = getattr(capability, "prepare_func", None) if isinstance(capability, PrepareTools) else None
     if isinstance(capability, ProcessHistory):
         function = capability.processor
     return getattr(function, "__name__", None) or type(capability).__name__
 
 
-def _yours(capability: Any) -> bool:
+def _bordered(capability: Any) -> bool:
+    """Your capabilities get boundaries, and so does the guard's `guard.admitted()`: where admission ends."""
+    if isinstance(capability, SurfaceAdmission):
+        return True
     return not type(capability).__module__.startswith(GUARD) and not isinstance(capability, _AUTOMATIC)
 
 
@@ -193,19 +226,21 @@ class Boundaries:
         self.points: tuple[str, ...] = (MODEL,)
         #: Whether a capability borders the model (else the offline model offers `before:model`).
         self.placed = False
+        #: The tools the step in progress listed, as its first hook got them: what admission selects from.
+        self.registered = capture([], LOGICAL)
 
     def place(self, agent: Agent[Any, Any]) -> None:
         capabilities = list(agent.root_capability.capabilities)
         hooked = [
             (c, [h for h in HOOKS if getattr(type(c), h) is not getattr(AbstractCapability, h)])
             for c in capabilities
-            if _yours(c)
+            if _bordered(c)
         ]
         crossings = [(c, hook) for hook in HOOKS for c, hooks in hooked if hook in hooks]
         borders: dict[int, list[tuple[str, str | None, str | None]]] = {}
         if not crossings:
             if capabilities:  # the first capability lists the step's tools first
-                _border(capabilities[0], [("prepare_tools", MODEL, None)])
+                _border(capabilities[0], [("prepare_tools", MODEL, None)], self)
                 self.placed = True
             return
         points: list[str] = []
@@ -218,7 +253,7 @@ class Boundaries:
             borders.setdefault(id(capability), []).append((hook, before, after))
         for capability, _ in hooked:
             if id(capability) in borders:
-                _border(capability, borders[id(capability)])
+                _border(capability, borders[id(capability)], self)
         self.points, self.placed = tuple(points), True
 
 
