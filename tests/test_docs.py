@@ -9,12 +9,14 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 import typer
 import yaml
+from packaging.requirements import Requirement
 
 from tests.fixtures.docs import PAGES, ROOT, all_blocks, blocks, prose
 from toolsurface import (
@@ -76,7 +78,9 @@ def test_the_workflow_runs_its_toolsurface_steps_and_uploads_what_they_write(tmp
         done = subprocess.run(words, cwd=tmp_path, capture_output=True, text=True, timeout=600)
         assert done.returncode == 0, command + "\n" + done.stdout + done.stderr
     uploaded = [
-        step["with"] for step in steps if "uses" in step and "with" in step and "python-version" not in step["with"]
+        step["with"]
+        for step in steps
+        if "with" in step and not step["uses"].startswith(("actions/checkout@", "actions/setup-python@"))
     ]
     paths = [given.get("sarif_file") or given.get("report_paths") or given["path"] for given in uploaded]
     assert paths == ["toolsurface.sarif", "toolsurface-report/junit.xml", "toolsurface-report/"]
@@ -135,7 +139,85 @@ def test_the_pre_commit_hook_and_its_config_validate(tmp_path):
     )
     assert done.returncode == 0, done.stdout + done.stderr
     hook = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())[0]
-    assert yaml.safe_load(config.read_text())["repos"][0]["hooks"][0]["id"] == hook["id"] == "toolsurface-scan"
+    (repo,) = yaml.safe_load(config.read_text())["repos"]
+    (used,) = repo["hooks"]
+    assert used["id"] == hook["id"] == "toolsurface-scan"
+    # A hook of this repository's needs a tag (or commit) of it that exists; a local one needs the manifest's own hook.
+    if repo["repo"] == "local":
+        assert {key: used[key] for key in ("entry", "types", "require_serial")} == {
+            key: hook[key] for key in ("entry", "types", "require_serial")
+        }
+    else:
+        tags = subprocess.run(["git", "-C", str(ROOT), "tag"], capture_output=True, text=True).stdout.split()
+        assert repo["rev"] in tags, f"rev {repo['rev']} is not a tag of this repository"
+
+
+def test_the_pre_commit_recipe_scans_a_commit_s_python_files(tmp_path):
+    (tmp_path / ".pre-commit-config.yaml").write_text(blocks("docs/ci.md", "## CI recipes", "yaml")[1])
+    shutil.copy(ROOT / "tests" / "fixtures" / "small_guard.py", tmp_path / "guard.py")
+    env = {
+        **os.environ,
+        "PATH": f"{Path(installed()).parent}{os.pathsep}{os.environ['PATH']}",
+        "PRE_COMMIT_HOME": str(tmp_path / ".cache"),
+    }
+    for command in (["git", "init", "-q"], ["git", "add", "."]):
+        subprocess.run(command, cwd=tmp_path, check=True, env=env)
+    done = subprocess.run(
+        [sys.executable, "-m", "pre_commit", "run", "--all-files"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert re.search(r"^toolsurface scan\.+Passed$", done.stdout, re.MULTILINE), done.stdout
+
+
+def test_every_recipe_installs_toolsurface_from_where_it_is(tmp_path):
+    """toolsurface is on no package index: a recipe's pip line names it by a path (or a URL), and
+    every path it names is a project, in a checkout of the user's laid out as docs/ci.md says."""
+    (tmp_path / "vendor").mkdir()
+    (tmp_path / "vendor" / "toolsurface").symlink_to(ROOT)
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "myhost"\nversion = "1"\n')
+    lines = [
+        step["run"]
+        for recipe in blocks("docs/ci.md", "## CI recipes", "yaml")[:1]
+        + blocks("docs/ci.md", "## Signed shards", "yaml")
+        for job in yaml.safe_load(recipe)["jobs"].values()
+        for step in job["steps"]
+        if "pip install" in step.get("run", "")
+    ]
+    assert len(lines) == 3
+    for line in lines:
+        assert installing(line, tmp_path) >= {"toolsurface", "myhost"}, line
+
+
+def installing(line, project):
+    """The projects `python -m pip install ...` installs in `project`, by name; an error for a name
+    left to an index that does not hold it."""
+    words = shlex.split(line)
+    assert words[:4] == ["python", "-m", "pip", "install"], line
+    names = set()
+    for word in (word for word in words[4:] if not word.startswith("-")):
+        if word.startswith((".", "/")):
+            pyproject = (project / word / "pyproject.toml").read_text()
+            names.add(tomllib.loads(pyproject)["project"]["name"])
+        else:
+            requirement = Requirement(word)
+            assert requirement.url or requirement.name != "toolsurface", f"{word}: toolsurface is on no package index"
+            names.add(requirement.name)
+    return names
+
+
+def test_a_pip_line_that_leaves_toolsurface_to_an_index_is_refused(tmp_path):
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "myhost"\nversion = "1"\n')
+    with pytest.raises(AssertionError, match="toolsurface is on no package index"):
+        installing("python -m pip install toolsurface -e .", tmp_path)
+    assert installing("python -m pip install 'toolsurface @ git+https://example.org/t.git@abc' -e .", tmp_path) == {
+        "toolsurface",
+        "myhost",
+    }
 
 
 def test_the_own_agent_walkthrough_finds_the_flaw_and_the_guard_turns_it_green(tmp_path):
