@@ -86,6 +86,12 @@ class Gateway(_Closable):
         call = len(self.log)
         return tuple(made.name for made in self._replies[call]) if call < len(self._replies) else ()
 
+    def replied(self) -> tuple[tuple[str, str], ...]:
+        """The tool calls of the reply to the last model call sent, as (id, name), in the order made."""
+        call = len(self.log)
+        made = self._replies[call - 1] if 0 < call <= len(self._replies) else ()
+        return tuple((tool_call_id(call, index), tool_call.name) for index, tool_call in enumerate(made))
+
     def result_of(self, call_id: str) -> str:
         """What the host's tool returned for a tool call of a reply, as recorded."""
         for call, made in enumerate(self._replies, 1):

@@ -30,8 +30,8 @@ with requires(_INSTALL):
     import langchain.agents.factory as agent_factory
     from langchain.agents.middleware import AgentMiddleware, ModelRequest
     from langchain.tools import ToolRuntime
-    from langchain_core.messages import BaseMessage
-    from langchain_core.outputs import ChatResult
+    from langchain_core.messages import AIMessage, BaseMessage
+    from langchain_core.outputs import ChatGeneration, ChatResult
     from langchain_core.tools import StructuredTool
     from langsmith import tracing_context
 require_version(_INSTALL, langchain, "langchain", "1.")
@@ -65,6 +65,10 @@ GUARD = "toolsurface.guard"
 #: The guard's `guard.admitted`, which declares where admission ends; its boundary is `after:admission`.
 ADMITTED = "toolsurface.guard.admitted"
 ADMISSION = "admission"
+#: The metadata key LangChain marks a middleware's internal model call with (`internal_call_metadata()`).
+INTERNAL_CALL = "lc_internal_call"
+#: The graph nodes `create_agent` calls the model and runs the tools in.
+MODEL_NODE, TOOLS_NODE = "model", "tools"
 
 
 def _recorded(runtime: ToolRuntime[Any, Any], **arguments: Any) -> str:
@@ -128,6 +132,8 @@ class Boundaries:
         self.sync_only: list[str] = []
         #: Every tool the agent registered, once it is built: what admission selects from.
         self.registered = capture([], LOGICAL)
+        #: Whether any `wrap_model_call` hook is composed, per mode: the guard's own included.
+        self.composed: dict[bool, bool] = {False: False, True: False}
 
     def around(self, name: str, hook: Callable[..., Any], is_async: bool) -> Callable[..., Any]:
         """`hook` with the boundaries before it (for the outermost of yours) and after it. The
@@ -150,7 +156,8 @@ class Boundaries:
 
                 hook = functools.wraps(inner)(admitting_async)
         elif name.startswith(GUARD):
-            return hook
+            return self._entered(hook, is_async) if not self.composed[is_async] else hook
+        self.composed[is_async] = True
         first = not self.names[is_async]
         self.names[is_async].append(name)
         if is_async and getattr(hook, "__func__", None) is AgentMiddleware.awrap_model_call:
@@ -177,6 +184,28 @@ class Boundaries:
             return hook(request, lambda request: handler(_offered(after, request)))
 
         return bordered
+
+    def _entered(self, hook: Callable[..., Any], is_async: bool) -> Callable[..., Any]:
+        """The guard's outermost hook, on an agent with no `wrap_model_call` middleware of yours: the
+        model's boundary is where it hands the request on, as your first middleware's would be."""
+        self.composed[is_async] = True
+        names = self.names[is_async]
+        if is_async:
+
+            @functools.wraps(hook)
+            async def entered_async(request: ModelRequest[Any], handler: Callable[..., Any]) -> Any:
+                async def handed_on(request: ModelRequest[Any]) -> Any:
+                    return await handler(request if names else _offered(MODEL, request))
+
+                return await hook(request, handed_on)
+
+            return entered_async
+
+        @functools.wraps(hook)
+        def entered(request: ModelRequest[Any], handler: Callable[..., Any]) -> Any:
+            return hook(request, lambda request: handler(request if names else _offered(MODEL, request)))
+
+        return entered
 
     @property
     def points(self) -> tuple[str, ...]:
@@ -232,11 +261,35 @@ class OfflineModel(GatewayModel):
         self, messages: list[BaseMessage], stop: Any = None, run_manager: Any = None, **kwargs: Any
     ) -> ChatResult:
         run = self.served()
+        if _auxiliary(run_manager):  # answered here, and no model call of the request's
+            answered = AIMessage(_auxiliary_answer(run, messages, run_manager))
+            return ChatResult(generations=[ChatGeneration(message=answered)])
         tools, views = [tool_view(tool) for tool in kwargs.get("tools", ())], message_views(messages)
         if not self.bordered and run.offered_at_model != run.ports.call:
             # No tools to bind (LangChain binds none then): the model's boundary is here.
             tools, views = run.ports.inject(MODEL, tools, views)
         return self.answer(run, tools, views)
+
+
+def _auxiliary(run_manager: Any) -> bool:
+    """Whether a model call is a framework's auxiliary call (a summary, an emulated tool's result),
+    not the request's: one LangChain marks internal to a middleware, or one made outside the
+    agent's model node."""
+    metadata = getattr(run_manager, "metadata", None) or {}
+    return INTERNAL_CALL in metadata or metadata.get("langgraph_node", MODEL_NODE) != MODEL_NODE
+
+
+def _auxiliary_answer(run: AgentRun, messages: Sequence[BaseMessage], run_manager: Any) -> str:
+    """An auxiliary call's answer, from the recording, the same every run. Made while a tool runs
+    (an emulator standing in for it): what the recorded tool returned for the call of the last
+    reply its prompt names first. Otherwise (a summary, say): the recorded question."""
+    if run_manager.metadata.get("langgraph_node") == TOOLS_NODE:
+        prompt = "\n".join(str(message.content) for message in messages)
+        named = sorted((prompt.find(name), call_id) for call_id, name in run.ports.gateway.replied() if name in prompt)
+        if named:
+            return run.ports.tool_result(named[0][1])
+    users = [message.content for message in run.scenario.request_messages if message.role == "user"]
+    return str(users[-1]) if users else ""
 
 
 class LangChainAgentTarget(UserAgentTarget):
@@ -248,7 +301,7 @@ class LangChainAgentTarget(UserAgentTarget):
         boundaries, model = Boundaries(), OfflineModel()
         with boundaries.placed():
             agent = self.factory([tool_of(d) for d in scenario.contract.surface], model)
-        model.bordered = bool(boundaries.names[True])
+        model.bordered = boundaries.composed[True]
         boundaries.registered = registered_tools(agent)
         if not hasattr(agent, "ainvoke"):
             raise TypeError(
