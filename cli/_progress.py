@@ -3,10 +3,16 @@
 A CI log is not a terminal, so a live bar there shows nothing until the run ends. It gets one line
 every `every` seconds instead, each with an estimate of the time left, and none for a run that
 ends sooner.
+
+The first cases are slow: the workers start, and each imports and fills its caches on its first
+case. A rate measured from the start would put the time left several times too high, so the
+estimate takes the rate after a warm-up, the first `WARM_UP` share of the cases, and none is shown
+until as many cases again have finished.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from types import TracebackType
@@ -18,8 +24,10 @@ from rich.progress import (
     Progress,
     TextColumn,
     TimeElapsedColumn,
-    TimeRemainingColumn,
 )
+
+#: The share of a run's cases (at least one) whose time the estimate leaves out: start-up and first-case costs.
+WARM_UP = 0.05
 
 
 def duration(seconds: float) -> str:
@@ -47,6 +55,9 @@ class CaseProgress:
         self.console, self.total, self.doing, self.every, self.clock = console, total, doing, every, clock
         self.done = 0
         self.started = self.shown = clock()
+        self.warm_up = max(1, math.ceil(total * WARM_UP))
+        #: When the warm-up ended, and the cases done by then.
+        self.warm: tuple[float, int] | None = None
         # Refreshed as cases finish, not from a thread of its own: the workers are forked from this
         # process, and a fork copies no thread but may copy a lock one holds.
         self.bar = (
@@ -55,8 +66,7 @@ class CaseProgress:
                 BarColumn(),
                 MofNCompleteColumn(),
                 TimeElapsedColumn(),
-                TextColumn("left"),
-                TimeRemainingColumn(),
+                TextColumn("{task.fields[left]}"),
                 console=console,
                 auto_refresh=False,
             )
@@ -67,15 +77,18 @@ class CaseProgress:
     def __enter__(self) -> CaseProgress:
         if self.bar is not None:
             self.bar.start()
-            self.task = self.bar.add_task(f"{self.doing} {self.total} cases", total=self.total)
+            self.task = self.bar.add_task(f"{self.doing} {self.total} cases", total=self.total, left="")
         return self
 
     def advance(self) -> None:
         self.done += 1
         now = self.clock()
+        if self.warm is None and self.done >= self.warm_up:
+            self.warm = (now, self.done)
         if self.bar is not None:
             self.bar.advance(self.task)
             if now - self.shown > 0.1:
+                self.bar.update(self.task, left=self.estimate(now))
                 self.bar.refresh()
                 self.shown = now
         elif now - self.shown >= self.every:
@@ -84,14 +97,22 @@ class CaseProgress:
 
     def line(self, now: float) -> str:
         elapsed = now - self.started
-        left = elapsed / self.done * (self.total - self.done) if self.done else None
-        estimate = f", about {duration(left)} left" if left is not None else ""
+        left = self.estimate(now)
+        estimate = f", {left}" if left else ""
         share = self.done * 100 // self.total if self.total else 100
         return f"{self.doing}: {self.done:,} of {self.total:,} cases ({share}%) in {duration(elapsed)}{estimate}"
+
+    def estimate(self, now: float) -> str:
+        """`about 40 s left`, at the rate since the warm-up; empty until as many cases again are done."""
+        if self.warm is None or self.done < 2 * self.warm[1] or now <= self.warm[0]:
+            return ""
+        at, done = self.warm
+        return f"about {duration((now - at) / (self.done - done) * (self.total - self.done))} left"
 
     def __exit__(
         self, kind: type[BaseException] | None, error: BaseException | None, traceback: TracebackType | None
     ) -> None:
         if self.bar is not None:
+            self.bar.update(self.task, left="")
             self.bar.refresh()
             self.bar.stop()
