@@ -43,7 +43,8 @@ What it does, on every run of the agent:
   a `capacity`), every model call that cannot hold its tools and messages is refused with
   `CapacityExceeded`, and a run with more tools than `max_tools` is refused as it starts (with
   `guard.admitted()`, as its selection is made), before any hook of yours could cut them; where
-  your own context fitting decides the budget, call `guard.fit(ctx, tools, messages, capacity)` there. Tools are never cut.
+  your own context fitting decides the budget, call `guard.fit(ctx, tools, messages, capacity)`
+  there. Tools are never cut.
 - **Settlement.** A refusal (`SurfaceRefused`, `SummaryRefused`, `CapacityExceeded`, all
   `RequestRefused`) is raised out of `agent.run` after the run's owner is settled
   `pre_dispatch_rejected`; otherwise the run is settled `dispatched` (a model call went out) or

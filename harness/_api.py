@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from toolsurface import scenarios as scenario_files
-from toolsurface.common._errors import ToolsurfaceError, UsageError
+from toolsurface.common._errors import TargetError, ToolsurfaceError, UsageError
 from toolsurface.common._printable import printable, unprintable
 from toolsurface.common._version import version
 from toolsurface.contract._diff import diff_snapshots, diff_summaries
@@ -239,8 +239,8 @@ def _prepare(options: RunOptions) -> Session:
     if not 0 <= options.grace <= 3600:
         raise UsageError(f"{options.grace} must be a number of seconds from 0 to 3600", option="grace")
     part = Shard.parse(options.shard) if options.shard else None
-    loaded = scenario_files.load(options.scenarios or None)
     target = load_with_traits(options.target)
+    loaded = recordings(options.scenarios, target)
     red_spec = red_target_for(options.red_target, target)
     red = None if red_spec == NO_TARGET else load_with_traits(red_spec, "red_target")
     expectations = load_expectations(options.expectations) if options.expectations else ()
@@ -270,6 +270,24 @@ def _prepare(options: RunOptions) -> Session:
         expectations=expectations,
         planned_matches=planned_matches(expectations, (case.id for case in cases.every())) if expectations else (),
     )
+
+
+def recordings(paths: Sequence[Path], target: LoadedTarget) -> tuple[Scenario, ...]:
+    """The scenarios a run is on: the files and folders given; else, for an agent with tools of
+    its own, those derived from its tools; else the bundled ones."""
+    if paths:
+        return scenario_files.load(paths)
+    own = getattr(target.target, "own_scenarios", None)
+    try:
+        derived = own() if callable(own) else ()
+    except ToolsurfaceError:
+        raise
+    except Exception as error:  # the user's factory, run to read the agent's tools
+        spec = getattr(target.target, "name", "the target")
+        raise TargetError(
+            f"{spec!r}: building the agent to read its tools raised {type(error).__name__}: {error}"
+        ) from None
+    return derived or scenario_files.load(None)
 
 
 def red_target_for(given: str | None, target: LoadedTarget) -> str:

@@ -20,15 +20,14 @@ from typing import NoReturn
 
 import orjson
 
-from toolsurface import scenarios as scenario_files
 from toolsurface.common._errors import ToolsurfaceError, UsageError
 from toolsurface.common._version import version
 from toolsurface.scenarios import Scenario, ScenarioError
 
-from ._api import SEED_LIMIT, RunOptions, Session, prepare
+from ._api import SEED_LIMIT, RunOptions, Session, prepare, recordings
 from ._record import RunInfo
 from ._results import Progress, ResultsFile, StoredCases
-from ._targets import NO_TARGET
+from ._targets import NO_TARGET, load_with_traits
 from ._types import CaseRecord, Verdict, VerdictKind
 
 
@@ -135,7 +134,7 @@ def literal(case_id: str) -> str:
 def _recordings(results: ResultsFile, options: RunOptions) -> tuple[Scenario, ...]:
     """The recordings the file names, loaded; a problem with them is the file's to name."""
     try:
-        return scenario_files.load(options.scenarios or None)
+        return recordings(options.scenarios, load_with_traits(options.target))
     except ScenarioError as error:
         raise UsageError(
             f"{results.path}:$.run.scenario_paths: the recordings it was run on do not load: {error.problems[0]}"

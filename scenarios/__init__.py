@@ -15,6 +15,7 @@ from toolsurface.contract._formats import WIRE_FIELDS, WIRE_FIELDS_OF, ToolDescr
 from toolsurface.contract._guard import SUMMARY_HEADER
 
 from ._boundary import POINTS, Boundary, Point
+from ._derive import derive, derived
 from ._errors import ScenarioError
 from ._import import (
     IMPORT_KINDS,
@@ -85,6 +86,8 @@ __all__ = [
     "WebTools",
     "bundled_dir",
     "capability_summary",
+    "derive",
+    "derived",
     "hidden_by",
     "import_file",
     "import_log",

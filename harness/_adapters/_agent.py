@@ -27,7 +27,7 @@ from typing import Any, ClassVar
 
 from toolsurface.contract._owner import Settlement, owning
 from toolsurface.contract._refusals import CapacityExceeded, RequestRefused
-from toolsurface.scenarios import Message, Scenario, StageKind
+from toolsurface.scenarios import Message, Scenario, StageKind, derived
 
 from .._capacity import recorded_capacity
 from .._ports import Ports, Publications, RequestOwner
@@ -113,14 +113,26 @@ class UserAgentTarget:
     tool_format = "logical"
     wire_fields: tuple[str, ...] = ()
 
-    def __init__(self, factory: Callable[..., Any], spec: str) -> None:
+    def __init__(self, factory: Callable[..., Any], spec: str, *, own_tools: bool = False) -> None:
         self.factory = factory
         self.name = spec
+        #: Whether the factory builds the agent with tools of its own (`FACTORY(model)`): then its
+        #: scenarios are derived from them (`own_scenarios`), and the harness answers their calls.
+        self.own_tools = own_tools
         #: The agent the user's factory builds for each contract, kept as a host keeps it.
         self.agent_for = KeptAgents(self.build_agent)
 
     def build_agent(self, scenario: Scenario) -> Any:
         raise NotImplementedError
+
+    def registered(self) -> list[dict[str, Any]]:
+        """Every tool an agent of the factory's registers, as logical dicts, in the order it registers them."""
+        raise NotImplementedError
+
+    def own_scenarios(self) -> tuple[Scenario, ...]:
+        """The scenarios of an agent with tools of its own, derived from them; none for a factory
+        handed the recording's tools."""
+        return derived(self.registered(), self.name) if self.own_tools else ()
 
     @contextmanager
     def request(

@@ -128,6 +128,11 @@ class Crossing:
                 for key, field in (("name", "name"), ("description", "description"), ("input_schema", "parameters")):
                     if view[key] is not before[key] and view[key] != before[key]:
                         fields[field] = view[key]
+            elif not isinstance(tool.args_schema, dict) and view != tool_view(tool):
+                # A schema class's view is a copy, which an edit in place never reaches: the edit is
+                # carried by a tool made from the view.
+                out.append(new_tool(view["name"], view.get("description", ""), view["input_schema"]))
+                continue
             else:
                 write_back(tool, view, before, "args_schema")
             out.append(tool)

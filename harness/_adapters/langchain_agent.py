@@ -33,6 +33,7 @@ with requires(_INSTALL):
     from langchain_core.messages import AIMessage, BaseMessage
     from langchain_core.outputs import ChatGeneration, ChatResult
     from langchain_core.tools import StructuredTool
+    from langgraph.prebuilt.tool_node import _get_all_injected_args
     from langsmith import tracing_context
 require_version(_INSTALL, langchain, "langchain", "1.")
 
@@ -297,18 +298,27 @@ class LangChainAgentTarget(UserAgentTarget):
 
     framework = "langchain"
 
-    def build_agent(self, scenario: Scenario) -> Any:
+    def build_agent(self, scenario: Scenario | None) -> Any:
         boundaries, model = Boundaries(), OfflineModel()
         with boundaries.placed():
-            agent = self.factory([tool_of(d) for d in scenario.contract.surface], model)
-        model.bordered = boundaries.composed[True]
-        boundaries.registered = registered_tools(agent)
+            agent = self.factory(model) if self.own_tools else self.factory(_handed(scenario), model)
         if not hasattr(agent, "ainvoke"):
             raise TypeError(
                 f"the factory returned {type(agent).__name__}, not an agent: expected what create_agent returns"
             )
+        model.bordered = boundaries.composed[True]
+        boundaries.registered = registered_tools(agent)
+        if self.own_tools:
+            answer_tool_calls(agent)
         # Invoked as LangChain can run it: async, unless a middleware has only a sync hook.
         return agent, not boundaries.sync_only, boundaries.points
+
+    def registered(self) -> list[dict[str, Any]]:
+        agent, _, _ = self.build_agent(None)
+        return [
+            {"name": name, "description": description, "input_schema": schema}
+            for name, description, schema, *_ in registered_tools(agent).entries()
+        ]
 
     def checkpoints(self, scenario: Scenario) -> tuple[Boundary, ...]:
         """Every boundary before every model call of the recording: known from the agent's
@@ -329,7 +339,30 @@ class LangChainAgentTarget(UserAgentTarget):
             await agent.ainvoke({"messages": history(sealed_messages(scenario, run.ports))})
 
 
+def _handed(scenario: Scenario | None) -> list[StructuredTool]:
+    if scenario is None:
+        raise TypeError("a factory of tools and model is handed the tools of a recording: name its scenarios")
+    return [tool_of(d) for d in scenario.contract.surface]
+
+
+def answer_tool_calls(agent: Any) -> None:
+    """The agent's own tools, as its `ToolNode` runs them, answered by the harness: each call gets
+    the recorded result, and the tool's own code is never run (it may reach the world)."""
+    node = getattr(getattr(agent, "nodes", {}).get("tools"), "bound", None)
+    if node is None:
+        return
+    for name, tool in list(node.tools_by_name.items()):
+        view = tool_view(tool)
+        answered = tool_of(ToolDescriptor.of(name, view["description"], view["input_schema"]))
+        # What the node injects into a tool is worked out once, from the tool it was built with.
+        node.tools_by_name[name], node._injected_args[name] = answered, _get_all_injected_args(answered)
+
+
 def target(factory: Callable[..., Any], spec: str) -> LangChainAgentTarget:
-    if not callable(factory) or len(inspect.signature(factory).parameters) < 2:
-        raise TypeError("expected a factory FACTORY(tools, model) that returns the agent")
-    return LangChainAgentTarget(factory, spec)
+    given = len(inspect.signature(factory).parameters) if callable(factory) else 0
+    if given not in (1, 2):
+        raise TypeError(
+            "expected a factory FACTORY(model) that builds the agent with its own tools, "
+            "or FACTORY(tools, model) that builds it with the recording's"
+        )
+    return LangChainAgentTarget(factory, spec, own_tools=given == 1)
