@@ -134,7 +134,11 @@ def literal(case_id: str) -> str:
 def _recordings(results: ResultsFile, options: RunOptions) -> tuple[Scenario, ...]:
     """The recordings the file names, loaded; a problem with them is the file's to name."""
     try:
-        return recordings(options.scenarios, load_with_traits(options.target))
+        target = load_with_traits(options.target)
+    except ToolsurfaceError as error:  # the file's target, named where the file holds it
+        _refused(results, "target", str(error))
+    try:
+        return recordings(options.scenarios, target)
     except ScenarioError as error:
         raise UsageError(
             f"{results.path}:$.run.scenario_paths: the recordings it was run on do not load: {error.problems[0]}"
