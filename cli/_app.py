@@ -5,8 +5,10 @@ something did; 2 for bad input, reported as one line per problem and nothing wri
 internal error; 128 + n when stopped by signal n. Every command ends through one place, the
 command group's `invoke` (see `_exits`).
 
-Only `scan` and `mutants` read source with libcst, and they import it when they run: the
-commands that run and report on cases never load it.
+What a command needs it imports when it runs: `toolsurface --help` and a command's `--help` load
+typer, rich and the run options' declaration, not the engine, the reports or the scenarios; only
+`scan` and `mutants` read source with libcst, and the commands that run and report on cases never
+load it.
 """
 
 from __future__ import annotations
@@ -14,56 +16,31 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import enum
+import functools
 import io
 import os
 import re
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
-import orjson
 import typer
 from rich.console import Console
-from typer.core import TyperArgument, TyperGroup, TyperOption
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
-from toolsurface import mutators, scenarios
 from toolsurface.common._errors import UsageError
-from toolsurface.common._files import Publication, cannot_write, refuse_symlinks, write_report
 from toolsurface.common._printable import printable
-from toolsurface.common._version import version
-from toolsurface.harness._api import check_seed, check_timeout, defect_kills, prepare
-from toolsurface.harness._api import reproduce as reproduce_case
 from toolsurface.harness._options import OPTIONS, flag_for
-from toolsurface.harness._recorder import record as record_run
-from toolsurface.harness._results import (
-    RESULTS_FILE,
-    Progress,
-    ResultsFile,
-    ResultsWriter,
-    merge_results,
-    open_results,
-)
-from toolsurface.harness._signing import Signed, Trust, unverified_note
-from toolsurface.harness._targets import listed_targets, load_with_traits
-from toolsurface.harness._types import CaseRecord
-from toolsurface.harness._verify import draw_seed
-from toolsurface.harness._verify import verify as verify_sample
-from toolsurface.reports import (
-    THEME,
-    Audit,
-    DefectMatrix,
-    ReportFormat,
-    ReproductionView,
-    RunSummary,
-    VerificationView,
-    parse_formats,
-    write_reports,
-)
 
 from ._exits import BAD_INPUT, ending, exit_now, interrupting
 from ._flags import Given, taking
-from ._progress import CaseProgress
+
+if TYPE_CHECKING:
+    from toolsurface.common._files import Publication
+    from toolsurface.harness._results import Progress, ResultsFile
+    from toolsurface.harness._signing import Trust
+    from toolsurface.reports import ReportFormat
 
 #: What each value is, as `--help` shows it and docs/commands.md writes it (rather than its Python type):
 #: a run option's as declared, then the commands' own parameters'.
@@ -104,6 +81,14 @@ class _Commands(TyperGroup):
                     setattr(param, "display_type", lambda ctx: "")  # noqa: B010
         return command
 
+    def get_help_option(self, ctx: Any) -> Any:
+        option = super().get_help_option(ctx)
+        if option is not None:
+            # Unset, the flag's value is None, which typer coerces through pydantic (about half the
+            # start-up of `toolsurface run --help`); False it takes as it is.
+            option.default = False
+        return option
+
     def invoke(self, ctx: Any) -> Any:
         _showing_any_path(sys.stdout)
         try:
@@ -120,6 +105,23 @@ class _Commands(TyperGroup):
             for line in lines:
                 err.print(printable(line), markup=False, soft_wrap=True)
             raise typer.Exit(status) from None
+
+
+class _Command(TyperCommand):
+    """A command that gives the consoles the reports' theme as it runs, and not for its help: the
+    theme's module loads every renderer."""
+
+    def invoke(self, ctx: Any) -> Any:
+        _themed()
+        return super().invoke(ctx)
+
+
+@functools.cache
+def _themed() -> None:
+    from toolsurface.reports import THEME
+
+    for console in (out, err):
+        console.push_theme(THEME)
 
 
 def _showing_any_path(stream: Any) -> None:
@@ -151,11 +153,24 @@ app = typer.Typer(
     # Help texts name TOML tables like [tool.toolsurface]: plain text, not rich markup.
     rich_markup_mode=None,
 )
-out = Console(theme=THEME, highlight=False, soft_wrap=True)
-err = Console(theme=THEME, stderr=True, highlight=False, soft_wrap=True)
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
 
 #: Where results.json and the reports go when neither --out nor [tool.toolsurface] says.
 DEFAULT_OUT = Path("toolsurface-report")
+#: results.json, by the name `harness._results.RESULTS_FILE` gives it (a test holds the two equal).
+RESULTS_FILE = "results.json"
+
+
+class ReportName(enum.StrEnum):
+    """The report formats `report --format` takes: `reports.ReportFormat`'s values (its module loads
+    every renderer; a test holds the two equal)."""
+
+    md = "md"
+    html = "html"
+    junit = "junit"
+    json = "json"
+
 
 RequireSignatureOpt = Annotated[
     bool,
@@ -167,13 +182,21 @@ RequireSignatureOpt = Annotated[
 ]
 
 
-@app.command()
+@app.command(cls=_Command)
 @taking(
     "target", "red_target", "scenarios", "select", "seed", "shard", "out", "timeout", "jobs", "grace", "formats",
     "config", "expectations", "defects", "today", "follow_symlinks",
 )  # fmt: skip
 def run(given: Given) -> None:
     """Run every case against the target (and the red target), write results.json and the reports, and gate."""
+    from toolsurface.harness._api import prepare
+    from toolsurface.harness._results import ResultsWriter
+    from toolsurface.harness._signing import Trust
+    from toolsurface.harness._types import CaseRecord
+    from toolsurface.reports import parse_formats
+
+    from ._progress import CaseProgress
+
     trust = Trust.from_environment(os.environ)
     trust.check_can_sign()
     options = given.options()
@@ -220,6 +243,8 @@ def _out_folder(given: Path, follow_symlinks: bool) -> Path:
     """The folder to write into; refused where a symbolic link leads to it, unless asked for. (A
     target cannot move it: whatever its factory or a case in this process does to the working
     directory is undone, see `kept_process` and `Runner.run`.)"""
+    from toolsurface.common._files import refuse_symlinks
+
     if not follow_symlinks:
         refuse_symlinks(given, "out")
     return given
@@ -229,6 +254,9 @@ def _publication(results: Path, outputs: tuple[ReportFormat, ...]) -> Publicatio
     """results.json and its reports, published together; results.json last, so that whoever sees
     it finds its reports already in place. The reports of the formats not written are removed:
     the folder holds one run's files, never an earlier run's report beside this one's results."""
+    from toolsurface.common._files import Publication
+    from toolsurface.reports import ReportFormat
+
     others = [results.parent / fmt.file_name for fmt in ReportFormat if fmt not in outputs]
     return Publication([*(results.parent / fmt.file_name for fmt in outputs), results], option="out", replaces=others)
 
@@ -236,6 +264,9 @@ def _publication(results: Path, outputs: tuple[ReportFormat, ...]) -> Publicatio
 def _reread(path: Path, trust: Trust) -> ResultsFile:
     """A results.json checked case by case, showing how far the check is on a long one; its
     signature held to `trust`, and a line said when it is signed but cannot be verified."""
+    from toolsurface.harness._results import open_results
+    from toolsurface.harness._signing import Signed, unverified_note
+
     with _progress("checking") as progress:
         opened = open_results(path, progress, trust)
     if opened.signed is Signed.UNVERIFIED:
@@ -246,6 +277,8 @@ def _reread(path: Path, trust: Trust) -> ResultsFile:
 @contextlib.contextmanager
 def _progress(doing: str) -> Iterator[Progress]:
     """Where a long pass over cases shows how far it is: a bar per pass, each closed with the block."""
+    from ._progress import CaseProgress
+
     with contextlib.ExitStack() as shown:
 
         def progress(total: int) -> Callable[[], None]:
@@ -258,6 +291,8 @@ def _conclude(
     record: ResultsFile, results: Path, outputs: tuple[ReportFormat, ...], publication: Publication
 ) -> NoReturn:
     """Write the reports of a finished results.json, publish them with it, print its summary, and exit with its gate."""
+    from toolsurface.reports import Audit, RunSummary, write_reports
+
     audit = Audit(record)
     reports = write_reports(audit, results.parent, outputs, publication)
     publication.publish()
@@ -268,22 +303,27 @@ def _conclude(
     raise typer.Exit(0 if summary.ok else 1)
 
 
-@app.command()
+@app.command(cls=_Command)
 def report(
     results: Annotated[Path, typer.Argument(help="A results.json written by `run` or `merge`.")],
-    format: Annotated[ReportFormat, typer.Option("--format", help="md, html, junit or json.")] = ReportFormat.MD,
+    format: Annotated[ReportName, typer.Option("--format", help="md, html, junit or json.")] = ReportName.md,
     output: Annotated[Path | None, typer.Option("--output", help="Write the report here instead of stdout.")] = None,
     require_signature: RequireSignatureOpt = False,
 ) -> None:
     """Render a results.json as a Markdown audit, an HTML report, JUnit XML or a JSON summary."""
+    from toolsurface.common._files import write_report
+    from toolsurface.harness._signing import Trust
+    from toolsurface.reports import Audit, ReportFormat
+
     audit = Audit(_reread(results, Trust.from_environment(os.environ, require_signature)))
+    rendered = ReportFormat(format.value)
     if output is None:
-        sys.stdout.buffer.write(format.render(audit))  # whole: a renderer's failure prints nothing
+        sys.stdout.buffer.write(rendered.render(audit))  # whole: a renderer's failure prints nothing
     else:
-        write_report(output, format.chunks(audit), option="output")
+        write_report(output, rendered.chunks(audit), option="output")
 
 
-@app.command()
+@app.command(cls=_Command)
 @taking("out_dir", "formats", "require_signature", "follow_symlinks")
 def merge(
     shards: Annotated[list[Path], typer.Argument(help="The results.json of every shard of one run.")],
@@ -295,6 +335,10 @@ def merge(
     given: Given,
 ) -> None:
     """Combine the results of `run --shard K/N` into one results.json, write the reports, and gate."""
+    from toolsurface.harness._results import merge_results
+    from toolsurface.harness._signing import Trust
+    from toolsurface.reports import parse_formats
+
     outputs = parse_formats(given["formats"] or [])
     trust = Trust.from_environment(os.environ, require_signature)
     results = _out_folder(out_dir, given["follow_symlinks"]) / RESULTS_FILE
@@ -304,7 +348,7 @@ def merge(
         _conclude(merged.record(publication.temporary(results)), results, outputs, publication)
 
 
-@app.command()
+@app.command(cls=_Command)
 def verify(
     results: Annotated[Path, typer.Argument(help="A results.json written by `run` or `merge`.")],
     sample: Annotated[
@@ -320,6 +364,13 @@ def verify(
 ) -> None:
     """Re-run a random sample of a results.json's cases on the targets it names and compare each verdict with the
     recorded one."""
+    from toolsurface.common._version import version
+    from toolsurface.harness._api import check_seed
+    from toolsurface.harness._signing import Trust
+    from toolsurface.harness._verify import draw_seed
+    from toolsurface.harness._verify import verify as verify_sample
+    from toolsurface.reports import VerificationView
+
     trust = Trust.from_environment(os.environ, require_signature)
     if sample < 1:
         raise UsageError(f"{sample} must be at least 1", option="sample")
@@ -343,17 +394,20 @@ def verify(
     raise typer.Exit(0 if found.ok else 1)
 
 
-@app.command()
+@app.command(cls=_Command)
 @taking("scenarios", "select", "seed", "config")
 def defects(given: Given) -> None:
     """Run the cases against every defect variant and show which cases kill which defect."""
+    from toolsurface.harness._api import defect_kills
+    from toolsurface.reports import DefectMatrix
+
     options = given.options()
     matrix = DefectMatrix(defect_kills(options))
     out.print(matrix)
     raise typer.Exit(1 if matrix.alive else 0)
 
 
-@app.command()
+@app.command(cls=_Command)
 @taking("target", "scenarios", "seed", "config")
 def reproduce(
     case_id: Annotated[
@@ -363,6 +417,9 @@ def reproduce(
     given: Given,
 ) -> None:
     """Re-run one case and show the surface diff, the gateway log and the ledger trace."""
+    from toolsurface.harness._api import reproduce as reproduce_case
+    from toolsurface.reports import ReproductionView
+
     options = given.options()
     reproduction = reproduce_case(options, case_id)
     out.print(ReproductionView(reproduction))
@@ -375,7 +432,7 @@ class ScanFormat(enum.StrEnum):
     sarif = "sarif"
 
 
-@app.command()
+@app.command(cls=_Command)
 def scan(
     paths: Annotated[list[Path], typer.Argument(help="Python files or folders to scan.")],
     format: Annotated[ScanFormat, typer.Option("--format", help="text, json or sarif.")] = ScanFormat.text,
@@ -398,6 +455,11 @@ def scan(
     ] = None,
 ) -> None:
     """Find the risky patterns of guard code in Python source, without importing or running it."""
+    import orjson
+
+    from toolsurface.common._files import write_report
+    from toolsurface.common._version import version
+    from toolsurface.reports import THEME
     from toolsurface.reports._scan import ScanReport, scan_json, scan_sarif
     from toolsurface.scan import default_cache_dir, load_config, scan_paths
     from toolsurface.scan._config import TIME_LIMIT_MAX
@@ -447,7 +509,7 @@ def _rule_ids(given: list[str], option: str) -> tuple[str, ...]:
     return ids
 
 
-@app.command()
+@app.command(cls=_Command)
 @taking("source", "scenarios", "select", "seed", "output", "config")
 def mutants(
     target: Annotated[
@@ -463,6 +525,9 @@ def mutants(
     given: Given,
 ) -> None:
     """Weaken each seam of the target's guard in a copy of its source and run the cases against it."""
+    import orjson
+
+    from toolsurface.common._files import write_report
     from toolsurface.harness._mutants import run_mutants
     from toolsurface.reports._mutants import MutantsView, stryker_report
     from toolsurface.scan import load_config
@@ -477,7 +542,7 @@ def mutants(
     raise typer.Exit(0 if run.ok else 1)
 
 
-@app.command()
+@app.command(cls=_Command)
 @taking("target", "scenarios", "out_dir", "time_limit", "config", "follow_symlinks")
 def record(
     out_dir: Annotated[Path, typer.Option("--out", help="Folder for the recorded scenarios, one file each.")] = Path(
@@ -488,6 +553,14 @@ def record(
     given: Given,
 ) -> None:
     """Run the target once per scenario, unmutated, and write the scenario each live run shows."""
+    import orjson
+
+    from toolsurface import scenarios
+    from toolsurface.common._files import cannot_write, write_report
+    from toolsurface.harness._api import check_timeout
+    from toolsurface.harness._recorder import record as record_run
+    from toolsurface.harness._targets import load_with_traits
+
     check_timeout(time_limit)
     folder = _out_folder(out_dir, given["follow_symlinks"])
     options = given.options()
@@ -510,11 +583,12 @@ def record(
 #: What `--id` accepts: a scenario id (scenario.schema.json), or for otel the prefix of one.
 _SCENARIO_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 
-# Built from the importers, so a new one is a choice here without an edit; mypy cannot see its members.
-ImportKind = enum.StrEnum("ImportKind", {kind: kind for kind in scenarios.IMPORT_KINDS})  # type: ignore[misc]
+#: What `import` reads: the importers' names, `scenarios.IMPORT_KINDS` (its package loads the scenario
+#: schema and its validator; a test holds the two equal). mypy cannot see its members.
+ImportKind = enum.StrEnum("ImportKind", {kind: kind for kind in ("openai", "anthropic", "mcp", "otel")})  # type: ignore[misc]
 
 
-@app.command("import")
+@app.command("import", cls=_Command)
 def import_(
     kind: Annotated[
         ImportKind,
@@ -540,6 +614,11 @@ def import_(
     ] = None,
 ) -> None:
     """Turn a logged request, an MCP tool list or an OTLP span export into scenario skeletons that load."""
+    import orjson
+
+    from toolsurface import scenarios
+    from toolsurface.common._files import Publication, write_report
+
     if scenario_id is not None and not _SCENARIO_ID.fullmatch(scenario_id):
         raise UsageError(f"{scenario_id!r} must be a scenario id: lower-case letters, digits and dashes", option="id")
     if kind.value == "otel" and output is not None and output.exists() and not output.is_dir():
@@ -582,11 +661,15 @@ class Listing(enum.StrEnum):
     cases = "cases"
 
 
-@app.command("list")
+@app.command("list", cls=_Command)
 @taking("scenarios", "select", "seed", "target", "config")
 def list_(what: Annotated[Listing, typer.Argument(help="What to list.")], *, given: Given) -> None:
     """List scenarios, targets, mutators or planned case ids (a target with boundaries of its own, such
     as your agent, plans its cases at them)."""
+    from toolsurface import mutators, scenarios
+    from toolsurface.harness._api import prepare
+    from toolsurface.harness._targets import listed_targets
+
     options = given.options(red_target="none")
     if what is Listing.targets:
         for spec, about in listed_targets():

@@ -25,8 +25,6 @@ from collections.abc import Callable, Iterator
 from typing import NoReturn
 
 from toolsurface.common._errors import ToolsurfaceError
-from toolsurface.common._version import version
-from toolsurface.scenarios import ScenarioError
 
 BAD_INPUT = 2
 INTERNAL_ERROR = 3
@@ -71,6 +69,8 @@ def interrupting() -> Iterator[None]:
 def ending(error: Exception | KeyboardInterrupt, flag: Callable[[str], str]) -> tuple[int, list[str]]:
     """The exit status of a command that raised `error`, and the lines that say why; `flag` spells
     an option as the command's flag."""
+    from toolsurface.scenarios import ScenarioError  # its package loads the scenario schema: only for an ending
+
     if isinstance(error, KeyboardInterrupt):
         stop = error.signal if isinstance(error, Interrupted) else signal.SIGINT
         return 128 + stop, [f"interrupted by {stop.name}: stopped before finishing; no partial file is left"]
@@ -83,6 +83,8 @@ def ending(error: Exception | KeyboardInterrupt, flag: Callable[[str], str]) -> 
 
 
 def _internal_error(error: Exception) -> str:
+    from toolsurface.common._version import version
+
     message = " ".join(str(error).split())
     what = f"{type(error).__name__}: {message}" if message else type(error).__name__
     return (

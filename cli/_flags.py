@@ -11,13 +11,14 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from toolsurface.harness._api import RunOptions
-from toolsurface.harness._config import load_project_config
 from toolsurface.harness._options import BY_NAME, RunOption
+
+if TYPE_CHECKING:
+    from toolsurface.harness._api import RunOptions
 
 #: The parameter through which a command gets the values of its run options.
 GIVEN = "given"
@@ -35,6 +36,9 @@ class Given:
     def options(self, **fixed: Any) -> RunOptions:
         """The run options: `fixed` (a command's own say), then the flags, then `[tool.toolsurface]`
         of the `--config` file (or ./pyproject.toml), then the defaults."""
+        from toolsurface.harness._api import RunOptions  # the engine: loaded when a command runs, not for its help
+        from toolsurface.harness._config import load_project_config
+
         project = load_project_config(self.values.get("config"))
         flags = {name: BY_NAME[name].parsed(value) for name, value in self.values.items() if BY_NAME[name].field}
         return RunOptions.configured(project, **{**flags, **fixed})

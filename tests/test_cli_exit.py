@@ -259,14 +259,16 @@ def test_a_setting_out_of_range_in_the_config_is_named_by_file_and_key(tmp_path,
 
 
 def plant_fault(name, args, cwd, debug=False):
-    """The console script's `main`, in its own process, with `toolsurface.cli._app.<name>` raising
-    as a bug in toolsurface would."""
+    """The console script's `main`, in its own process, with `<module>.<name>` (a module a command
+    imports it from when it runs) raising as a bug in toolsurface would."""
+    module, _, name = name.rpartition(".")
     code = (
         "import sys\n"
+        f"import {module} as home\n"
         "import toolsurface.cli._app as cli\n"
         "def fault(*args, **kwargs):\n"
         "    raise ValueError('planted\\n fault')\n"
-        f"cli.{name} = fault\n"
+        f"home.{name} = fault\n"
         f"sys.argv = ['toolsurface', *{args!r}]\n"
         "cli.main()\n"
     )
@@ -286,9 +288,9 @@ INTERNAL_ERROR = (
 @pytest.mark.parametrize(
     ("name", "args"),
     [
-        ("prepare", ["list", "cases"]),
+        ("toolsurface.harness._api.prepare", ["list", "cases"]),
         # After the cases ran, with results.json streamed and not yet published.
-        ("Audit", ["run", *SELECT, "--format", "md", "--out", "out"]),
+        ("toolsurface.reports.Audit", ["run", *SELECT, "--format", "md", "--out", "out"]),
     ],
 )
 def test_an_internal_error_is_one_line_and_exit_3(tmp_path, name, args):

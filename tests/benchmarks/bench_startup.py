@@ -1,7 +1,8 @@
-"""What starting the `toolsurface` command costs: `toolsurface --help` in a new process, against
-Python starting and doing nothing, and against the same help with every module the command used
-to import eagerly before each command imported its own (libcst, through the scan and the source
-mutants), measured in the same run."""
+"""What starting the `toolsurface` command costs: `toolsurface --help` and `toolsurface run --help` in
+a new process, against Python starting and doing nothing, against importing the CLI's own
+libraries alone (typer and rich), and against the same help with the modules the command imported
+up front before each command imported its own (the engine, the reports, the scenarios, the
+mutators, and, through the scan and the source mutants, libcst), measured in the same run."""
 
 import shutil
 import subprocess
@@ -12,14 +13,25 @@ import pytest
 
 PYTHON = "python -c pass"
 HELP = "toolsurface --help"
-#: The modules the CLI no longer imports unless `scan` or `mutants` runs: with them, its old start-up.
+RUN_HELP = "toolsurface run --help"
+LIBRARIES = "python -c 'import typer, rich.console'"
+#: What the command imported up front before each command imported what it needs: with them, its old start-up.
 EAGER = (
     "toolsurface.scan",
     "toolsurface.harness._mutants",
     "toolsurface.reports._scan",
     "toolsurface.reports._mutants",
+    "toolsurface.harness._api",
+    "toolsurface.harness._recorder",
+    "toolsurface.harness._results",
+    "toolsurface.harness._targets",
+    "toolsurface.harness._verify",
+    "toolsurface.reports",
+    "toolsurface.scenarios",
+    "toolsurface.mutators",
+    "orjson",
 )
-EAGER_HELP = "toolsurface --help with the old eager imports (libcst, through the scan and the source mutants)"
+EAGER_HELP = "toolsurface --help with the old up-front imports (the engine, reports, scenarios, mutators, libcst)"
 
 
 def command() -> str:
@@ -39,11 +51,25 @@ def test_python_doing_nothing(benchmark):
     benchmark.pedantic(started, args=([sys.executable, "-c", "pass"],), rounds=15, iterations=1)
 
 
+def test_typer_and_rich_alone(benchmark):
+    benchmark.group = "startup"
+    benchmark.name = LIBRARIES
+    benchmark.extra_info["against"] = PYTHON
+    benchmark.pedantic(started, args=([sys.executable, "-c", "import typer, rich.console"],), rounds=15, iterations=1)
+
+
 def test_help(benchmark):
     benchmark.group = "startup"
     benchmark.name = HELP
-    benchmark.extra_info["against"] = PYTHON
+    benchmark.extra_info["against"] = [PYTHON, LIBRARIES]
     benchmark.pedantic(started, args=([command(), "--help"],), rounds=15, iterations=1)
+
+
+def test_a_command_s_help(benchmark):
+    benchmark.group = "startup"
+    benchmark.name = RUN_HELP
+    benchmark.extra_info["against"] = [PYTHON, LIBRARIES]
+    benchmark.pedantic(started, args=([command(), "run", "--help"],), rounds=15, iterations=1)
 
 
 def test_help_with_the_old_eager_imports(benchmark):
