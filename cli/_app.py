@@ -555,9 +555,8 @@ def record(
     """Run the target once per scenario, unmutated, and write the scenario each live run shows."""
     import orjson
 
-    from toolsurface import scenarios
     from toolsurface.common._files import cannot_write, write_report
-    from toolsurface.harness._api import check_timeout
+    from toolsurface.harness._api import check_timeout, recordings
     from toolsurface.harness._recorder import record as record_run
     from toolsurface.harness._targets import load_with_traits
 
@@ -568,7 +567,7 @@ def record(
         host = load_with_traits(options.target)
         documents = [
             (scenario.id, record_run(host, scenario, time_limit, options.target))
-            for scenario in scenarios.load(options.scenarios or None)
+            for scenario in recordings(options.scenarios, host)
         ]
     try:
         folder.mkdir(parents=True, exist_ok=True)  # --out names a folder of its own, made as `run --out` is

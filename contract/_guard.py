@@ -142,6 +142,8 @@ class GuardedRequest:
         #: Whether a model call went out: a failure after one is settled as dispatched.
         self.dispatched = False
         self.settled = False
+        #: The refusal that ended the request: it stands, so a retry of the model call sends nothing.
+        self.refusal: RequestRefused | None = None
         #: What facts govern, the entry summary and the capacity this request is held to: the
         #: guard's, else its owner's.
         self.web_tools: WebTools | None = guard.web_tools or getattr(owner, "web_tools", None)
@@ -178,7 +180,11 @@ class GuardedRequest:
 
     def check(self, checkpoint: str, tools: Sequence[Any], messages: Iterable[Any] = ()) -> None:
         """Refuse (settled, then raised) unless `tools` are the expected surface and an entry
-        request's messages carry the contract's summary word for word."""
+        request's messages carry the contract's summary word for word. A request refused before is
+        refused again: a middleware that retries the model call, or falls back to another model,
+        after a refusal does not send it."""
+        if self.refusal is not None:
+            raise self.refusal
         expected, actual = self.expected(), capture(list(tools), self.fmt)
         if not self.same(expected, actual) and not any(
             self.same(self.admitted().without(hidden), actual) for hidden in self._seen
@@ -240,6 +246,7 @@ class GuardedRequest:
     def refuse(self, refusal: RequestRefused) -> NoReturn:
         """Settle the request as refused before dispatch, and raise the typed refusal."""
         self.settle_refusal(refusal)
+        self.refusal = self.refusal or refusal
         raise refusal
 
     def settle_refusal(self, refusal: RequestRefused) -> None:

@@ -156,10 +156,11 @@ class SurfaceGuardMiddleware(AgentMiddleware[AgentState[Any], Any]):
     # -- the run ---------------------------------------------------------------------------------
 
     def run_of(self, owner: Owner) -> GuardedRequest:
-        """The guarded request of `owner`'s run: the open one, or a new one."""
+        """The guarded request of `owner`'s run: the open one (a refused one stays, so a retry of its
+        model call is refused again), or a new one."""
         with self._lock:
             run = self._runs.get(id(owner))
-            if run is None or run.owner is not owner or run.settled:
+            if run is None or run.owner is not owner or (run.settled and run.refusal is None):
                 run = self._runs[id(owner)] = self.core.request(owner)
             return run
 

@@ -49,6 +49,9 @@ class AgentRun:
     dispatched: bool = False
     #: The model call whose tools the model's own boundary last offered.
     offered_at_model: int = 0
+    #: The first typed refusal a boundary saw on its way out: a middleware may catch it (a retry, a
+    #: fallback) and answer without the model, and the run still ended in it.
+    refusal: RequestRefused | None = None
 
     def sent(self) -> None:
         """A model call of the request went out."""
@@ -61,6 +64,13 @@ _RUN: contextvars.ContextVar[AgentRun | None] = contextvars.ContextVar("toolsurf
 def current_run() -> AgentRun | None:
     """The request being run, or None outside a harness run (the agent used as it is in production)."""
     return _RUN.get()
+
+
+def noting_refusal(refusal: RequestRefused | None) -> None:
+    """Note a typed refusal (the guard's, or the framework's own, as a refusal) on its way out
+    through a boundary (`AgentRun.refusal`)."""
+    if refusal is not None and (run := current_run()) is not None and run.refusal is None:
+        run.refusal = refusal
 
 
 def boundary_name(where: str, name: str) -> str:
@@ -163,10 +173,17 @@ class UserAgentTarget:
             raise
         finally:
             _RUN.reset(token)
+        # A refusal a middleware of the agent's caught (a retry, a fallback) still ended the run.
+        refused = run.refusal if not run.dispatched else None
         if not run.owner.settled:
-            run.owner.settle(
-                Settlement.DISPATCHED if run.dispatched else Settlement.FAILED,
-                "" if run.dispatched else "no model call",
-            )
+            if refused is not None:
+                run.owner.settle(Settlement.PRE_DISPATCH_REJECTED, str(refused))
+            else:
+                run.owner.settle(
+                    Settlement.DISPATCHED if run.dispatched else Settlement.FAILED,
+                    "" if run.dispatched else "no model call",
+                )
+        if refused is not None:
+            raise refused
         if not run.dispatched:
             raise RuntimeError("the agent run ended without calling the model")

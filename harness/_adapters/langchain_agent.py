@@ -45,6 +45,7 @@ from typing import Any
 
 from toolsurface.contract._canonical import Snapshot, capture
 from toolsurface.contract._formats import LOGICAL, ToolDescriptor
+from toolsurface.contract._refusals import RequestRefused
 from toolsurface.scenarios import Boundary, Scenario
 
 from ._agent import (
@@ -52,6 +53,7 @@ from ._agent import (
     UserAgentTarget,
     boundary_name,
     current_run,
+    noting_refusal,
     offer,
     sealed_messages,
 )
@@ -102,6 +104,11 @@ def _offered(point: str, request: ModelRequest[Any]) -> ModelRequest[Any]:
     if same(tools, request.tools) and same(messages, request.messages):
         return request
     return request.override(tools=tools, messages=messages)
+
+
+def _refusal(error: Exception) -> RequestRefused | None:
+    """`error` as a typed refusal: the guard's, or LangChain's own refusal of a tool list."""
+    return error if isinstance(error, RequestRefused) else _framework_refusal(error)
 
 
 def _model_messages(system: Any, messages: Sequence[Any]) -> list[Any]:
@@ -172,7 +179,11 @@ class Boundaries:
                     request = _offered(before, request)
 
                 async def handed_on(request: ModelRequest[Any]) -> Any:
-                    return await handler(_offered(after, request))
+                    try:
+                        return await handler(_offered(after, request))
+                    except Exception as error:
+                        noting_refusal(_refusal(error))
+                        raise
 
                 return await hook(request, handed_on)
 
@@ -182,7 +193,15 @@ class Boundaries:
         def bordered(request: ModelRequest[Any], handler: Callable[..., Any]) -> Any:
             if first:
                 request = _offered(before, request)
-            return hook(request, lambda request: handler(_offered(after, request)))
+
+            def handed_on(request: ModelRequest[Any]) -> Any:
+                try:
+                    return handler(_offered(after, request))
+                except Exception as error:
+                    noting_refusal(_refusal(error))
+                    raise
+
+            return hook(request, handed_on)
 
         return bordered
 

@@ -102,6 +102,20 @@ def test_settling_settles_once_however_the_request_ends():
     assert silent.settlements == [(Settlement.FAILED, "no model call")]
 
 
+def test_a_refused_request_stays_refused_when_its_model_call_is_tried_again():
+    tools = descriptor_tools(2)
+    owner = Owner(None)
+    request = SurfaceGuard(tools).request(owner)
+    with pytest.raises(SurfaceRefused) as first:
+        request.check("final", tools[:1])
+    # A retry (or a fallback model) hands the check the admitted tools this time: still refused,
+    # by the same refusal, and settled once.
+    with pytest.raises(SurfaceRefused) as again:
+        request.check("final", tools)
+    assert again.value is first.value
+    assert owner.settlements == [(Settlement.PRE_DISPATCH_REJECTED, "final check")]
+
+
 def test_tools_are_never_cut_to_fit():
     guarded = SurfaceGuard(descriptor_tools(3)).request(owner := Owner(None))
     guarded.fit(descriptor_tools(3), [], Capacity(10_000))

@@ -34,3 +34,15 @@ def test_a_guarded_agent_without_middleware_of_its_own_is_checked_after_its_mode
     # guard hands the request on, so the final check sees what changed there.
     results = run_cases(APP.format("pii_guarded"), ["etf-compare-main-tool-loop/main/hooks/before:model*/delete.*"])
     assert results and {r.verdict.kind for r in results} == {VerdictKind.KILLED}
+
+
+@pytest.mark.parametrize("row", ["model_fallback_guarded", "model_retry_guarded"])
+def test_a_retry_after_the_guard_s_refusal_sends_nothing(row):
+    # The middleware catches the refusal and calls the model again (retry, fallback model): the
+    # refused request stays refused, so nothing goes out, and the run is judged by that refusal.
+    results = run_cases(APP.format(row), ["etf-compare-main-tool-loop/main/hooks/after:*/delete.*"])
+    assert results and {r.verdict.kind for r in results} == {VerdictKind.KILLED}, [
+        (r.case.id, r.verdict.reason) for r in results if r.verdict.kind is not VerdictKind.KILLED
+    ][:3]
+    first_call = [r for r in results if r.case.boundary.call == 1]  # a change at call 2 comes after call 1 went out
+    assert first_call and all(r.evidence.dispatches == 0 for r in first_call)
