@@ -27,7 +27,10 @@ want it). Right before every model call of the run the model
 wrapper checks the tools and input the model is handed, which are what the SDK's converters send
 (`final`): count, order, names, descriptions, schemas and `strict` must be the baseline less what
 trusted owner facts hide now, and an entry request's input must state its capability summary word
-for word. The wrapper then hides what those facts hide. With a `capacity` (else the owner's, if it
+for word. The wrapper then hides what those facts hide. A tool's `is_enabled` is admission: the
+tools it enables for a model call are that call's selection (registered tools, each unchanged, in
+their order), and the call is held to them, so a function that enables a few tools per call is
+legitimate, and a hook that drops one it enabled is refused. With a `capacity` (else the owner's, if it
 says; so too `web_tools` and `summary`), a request whose tools and input cannot fit is an explicit
 `CapacityExceeded`, and so, at the early check, is a surface with more tools than the model takes that
 a hook cut to fit: tools are never cut to fit.
@@ -42,8 +45,8 @@ else the run ends it is settled once, `dispatched` after a model call went out, 
 stream). One agent's tools: install the wrapper as this agent's model, not `RunConfig.model`, when
 the run hands off to agents of their own. Only `FunctionTool`s are admitted; a hosted tool handed to
 the model is refused. `AgentHooks.on_start` runs beside the run hooks (the SDK gathers them), so
-what it changes is caught by the final check, not the early one. A tool your `is_enabled` hides
-that no trusted fact hides is refused as dropped. The guard checks after your `on_agent_start` and
+what it changes is caught by the final check, not the early one. A hosted tool's `is_enabled` is
+not read. The guard checks after your `on_agent_start` and
 right before the model, not between your other pieces: one of yours that puts a change back (a
 model wrapper outside `guard.model` that tidies descriptions, say) hides an earlier piece's change
 from the final check, and the request goes out repaired instead of refused. Call
@@ -63,6 +66,7 @@ with requires(_INSTALL):
 
 import contextvars
 import copy
+import inspect
 import operator
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
@@ -183,6 +187,15 @@ class SurfaceGuard:
         # or the final check's narrowing): from here on the request is held to the rest.
         request.narrowed(())
 
+    async def _admit(self, run: _Run, context: Any, agent: Agent[Any]) -> None:
+        """Admission, where the tools' `is_enabled` selects: the run's own tools it enables for this
+        model call, in their order, are what the call is held to."""
+        own = list(run.own.values())
+        if all(tool.is_enabled is True for tool in own):
+            return
+        enabled = [tool for tool in own if await _enabled(tool, context, agent)]
+        run.request.admit([checked_view(tool) for tool in enabled])
+
     def _final(self, input: str | Sequence[Any], tools: list[Any]) -> list[Any]:
         """Check what the model is handed; the tools it gets, less what trusted facts hide now."""
         run = self._current()
@@ -210,6 +223,14 @@ class SurfaceGuard:
         if len(kept) < len(tools) and capture([checked_view(tool) for tool in kept], CHECKED) == run.request.expected():
             return kept
         return list(tools)
+
+
+async def _enabled(tool: FunctionTool, context: Any, agent: Agent[Any]) -> bool:
+    """Whether the SDK offers `tool` to this model call, as its `get_all_tools` decides."""
+    if not callable(tool.is_enabled):
+        return bool(tool.is_enabled)
+    enabled = tool.is_enabled(context, agent)
+    return bool(await enabled if inspect.isawaitable(enabled) else enabled)
 
 
 def _name(tool: Any) -> str:
@@ -271,6 +292,7 @@ class _Hooks(RunHooks[Any]):
             await self._yours.on_llm_start(context, agent, system_prompt, input_items)
         if agent is self._run.agent:
             self._run.started += 1
+            await self._guard._admit(self._run, context, agent)
 
     async def on_llm_end(self, context: Any, agent: Any, response: Any) -> None:
         run = self._run

@@ -94,6 +94,8 @@ class ReasonCode(enum.StrEnum):
     POINT_NOT_OFFERED = "point_not_offered"
     #: error: the target ended in its own capacity result before it reached the injection point.
     CAPACITY_BEFORE_POINT = "capacity_before_point"
+    #: error: the target refused its unchanged request in an earlier model call than the injection point's.
+    REFUSED_BEFORE_POINT = "refused_before_point"
     #: error: the target touched neither the gateway nor the ledger.
     NOTHING_OBSERVED = "nothing_observed"
     #: error: the case's first run went wrong before its change; run again on a fresh host, it passed.
@@ -126,6 +128,7 @@ ERRORS = frozenset(
         ReasonCode.INJECTION_FAILED,
         ReasonCode.POINT_NOT_OFFERED,
         ReasonCode.CAPACITY_BEFORE_POINT,
+        ReasonCode.REFUSED_BEFORE_POINT,
         ReasonCode.NOTHING_OBSERVED,
         ReasonCode.CALLS_UNANSWERED,
     }

@@ -26,7 +26,7 @@ from toolsurface.scenarios import RequestOutcome
 
 from ._admission import admitted_outcome, as_admitted_case
 from ._codes import AFTER, ERRORS, ReasonCode
-from ._oracles import settlement_problems, stop_code
+from ._oracles import refused_earlier, settlement_problems, stop_code
 from ._reasons import MAX_REASON, fits
 from ._record import RunInfo, ScenarioInfo
 from ._types import (
@@ -393,7 +393,13 @@ def _error(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
             yield f"the target never offered {point!r}, so no mutation can have failed there"
     elif at not in evidence.points and not scenario.beyond(record):
         # Ended in its own capacity result before the point, or never offered it at all.
-        before = ReasonCode.CAPACITY_BEFORE_POINT if isinstance(stop, Capacity) else ReasonCode.POINT_NOT_OFFERED
+        before = (
+            ReasonCode.CAPACITY_BEFORE_POINT
+            if isinstance(stop, Capacity)
+            else ReasonCode.REFUSED_BEFORE_POINT
+            if refused_earlier(stop, at, evidence.points)
+            else ReasonCode.POINT_NOT_OFFERED
+        )
         if code is not before:
             yield f"the target never offered {point!r} (its run ended {evidence.ending}), and the code is not {before}"
     elif not evidence.dispatches and not evidence.ledger:

@@ -80,7 +80,8 @@ def observe_ports(
         # The ledger recorded what it refused, and the oracle judges that; the run ended with its error.
         stop = SettlementRefused(str(refusal))
     except BaseException as error:  # a target may raise anything, SystemExit included
-        stop = _stopped_by(error, host.traits, terse_refusals)
+        # A refusal before the change was made is no expected one: its words name the host's flaw.
+        stop = _stopped_by(error, host.traits, terse_refusals and ports.injected)
     if _expired[0]:
         stop = TimedOut()
     # What the request left for the collector goes now, while these ports are still its own: a

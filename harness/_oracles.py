@@ -10,14 +10,14 @@ required tools fit at all.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from toolsurface.contract._canonical import Snapshot
 from toolsurface.contract._diff import diff_snapshots, summary_changes
 from toolsurface.contract._facts import rulings
 from toolsurface.contract._owner import Settlement
 from toolsurface.mutators import Kind, Must
-from toolsurface.scenarios import RequestOutcome, Scenario
+from toolsurface.scenarios import Boundary, RequestOutcome, Scenario
 
 from ._admission import admitted_outcome, as_admitted_case
 from ._codes import ReasonCode
@@ -61,6 +61,7 @@ NO_CLEAN_RUN = "the target's unchanged request on this recording "
 #: How the reason begins for a case whose request ended in the host's own capacity result before
 #: the boundary its change was to be made at.
 BEFORE_POINT = "target ended in a capacity result before it reached injection point "
+REFUSED_BEFORE = "target refused the request before it reached injection point "
 #: How the reason begins for a case whose follow-up request failed, so whether its change outlived it is unknown.
 UNFOLLOWED = "the follow-up request on the same host "
 #: How the reason begins for a case whose first run went wrong before its change and was run again.
@@ -233,8 +234,13 @@ def amended(record: CaseRecord, amendments: Sequence[Amendment]) -> CaseRecord:
         else _amended(record.red_verdict, [a for a in amendments if a.role is Role.RED])
     )
     aftermath = record.evidence.aftermath + tuple(a.note for a in amendments if a.role is Role.TARGET)
+    # What the host did late is its own, whatever its framework did before: the failure is no longer the framework's.
+    own = record.evidence.framework_own and verdict == record.verdict
     return dataclasses.replace(
-        record, verdict=verdict, red_verdict=red, evidence=dataclasses.replace(record.evidence, aftermath=aftermath)
+        record,
+        verdict=verdict,
+        red_verdict=red,
+        evidence=dataclasses.replace(record.evidence, aftermath=aftermath, framework_own=own),
     )
 
 
@@ -341,6 +347,12 @@ def stop_code(stop: Stop) -> ReasonCode | None:
     return ReasonCode.CRASHED if isinstance(stop, Crashed) else None
 
 
+def refused_earlier(stop: Stop, at: Boundary, offered: Iterable[Boundary]) -> bool:
+    """Whether the run ended in a refusal in an earlier model call than `at`'s, where the target
+    offers `at`'s point: the unchanged request was refused before the case's change could be made."""
+    return isinstance(stop, Refused) and at.call > 1 and any(p.point == at.point for p in offered)
+
+
 def _settled_as_refusal(observed: Observation, scenario: Scenario) -> bool:
     return not observed.dispatches and not _ledger_problems(observed, scenario, Settlement.PRE_DISPATCH_REJECTED)
 
@@ -368,6 +380,10 @@ def _not_exercised(case: Case, observed: Observation, beyond: bool = False) -> t
         if isinstance(observed.stop, Capacity):
             # The host's own capacity check ended the request first: nothing was there to change.
             code, said = ReasonCode.CAPACITY_BEFORE_POINT, f"{BEFORE_POINT}{str(case.boundary)!r} (offered: "
+        elif isinstance(stop := observed.stop, Refused) and refused_earlier(stop, case.boundary, observed.points):
+            # The host refused its own unchanged request in an earlier model call: that is the flaw to name.
+            said = f"{REFUSED_BEFORE}{str(case.boundary)!r}, unchanged: "
+            return ReasonCode.REFUSED_BEFORE_POINT, said + clip(stop.message, MAX_REASON - len(said))
         else:
             code, said = (
                 ReasonCode.POINT_NOT_OFFERED,

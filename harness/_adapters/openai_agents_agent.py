@@ -62,7 +62,8 @@ import json
 from collections.abc import AsyncIterator, Callable, Iterator
 from typing import Any, cast
 
-from toolsurface.contract._formats import FORMATS, ToolDescriptor
+from toolsurface.contract._canonical import Snapshot, capture
+from toolsurface.contract._formats import FORMATS, LOGICAL, ToolDescriptor
 from toolsurface.scenarios import Boundary, Scenario
 
 from .._ports import Ports
@@ -73,6 +74,8 @@ from .openai_agents import ANSWER
 
 #: Where the agent's model is called: the boundary of a model call no piece of yours precedes.
 MODEL = "before:model"
+#: Where the SDK's `is_enabled` selected a model call's tools, for the harness's record of it.
+ADMISSION = "admission"
 #: The module every piece of toolsurface's guard (`toolsurface.guard.openai_agents`) lives in.
 GUARD = "toolsurface.guard"
 
@@ -181,12 +184,26 @@ class Turn:
     #: A new input list a boundary made before the SDK built the first model call's input.
     input: list[Any] | None = None
 
-    async def tools_of(self, agent: Agent[Any], wrapper: RunContextWrapper[Any], call: int) -> list[Any]:
+    #: Every tool the agent registered as the run began, and whether its `is_enabled` selects among them.
+    registered: Snapshot = dataclasses.field(default_factory=lambda: capture([], LOGICAL))
+    selects: bool = False
+
+    async def tools_of(
+        self, agent: Agent[Any], wrapper: RunContextWrapper[Any], call: int, items: list[Any]
+    ) -> list[Any]:
         """This model call's tools: as carried, else as the SDK collects them (its own `get_all_tools`)."""
         if self.call != call:
             self.call, self.replaced = call, False
             self.tools = [tool for tool in await agent.get_all_tools(wrapper) if isinstance(tool, FunctionTool)]
+            self.admitted(self.tools, items)
         return self.tools
+
+    def admitted(self, tools: list[Any], items: list[Any]) -> None:
+        """Where the SDK has collected a model call's tools, `is_enabled` has selected them: the
+        harness's record of what the call admitted, for an agent whose `is_enabled` selects."""
+        if self.selects and (run := current_run()) is not None:
+            crossing = Crossing(tools, items, ADMISSION, tool_of)
+            run.ports.admit(list(crossing.tools), list(crossing.messages), self.registered)
 
     def carry(self, tools: list[Any]) -> None:
         if not same(tools, self.tools):
@@ -215,6 +232,9 @@ class Bordering:
 
     def __init__(self, turn: Turn, agent: Agent[Any], hooks: Any, config: RunConfig) -> None:
         self.turn, self.agent, self.config = turn, agent, config
+        registered = [tool for tool in agent.tools if isinstance(tool, FunctionTool)]
+        turn.registered = capture(Crossing(registered, [], ADMISSION, tool_of).tools, LOGICAL)
+        turn.selects = any(tool.is_enabled is not True for tool in registered)
         if hooks is not None and type(hooks).__module__.startswith(GUARD):
             hooks = getattr(hooks, "_yours", None)  # the guard's run hooks call yours, then check
         self.run_hooks, self.agent_hooks = hooks, agent.hooks
@@ -274,7 +294,7 @@ class Bordering:
         """`on_llm_start`: the turn's tools are collected; its input items are the list the model gets."""
 
         async def cross(point: str, wrapper: Any, agent: Any, items: list[Any]) -> None:
-            tools, new_items = _crossing(point, await self.turn.tools_of(agent, wrapper, _call()), items)
+            tools, new_items = _crossing(point, await self.turn.tools_of(agent, wrapper, _call(), items), items)
             self.turn.carry(tools)
             if not same(new_items, items):
                 items[:] = new_items
@@ -307,7 +327,8 @@ class Bordering:
         wrapper = RunContextWrapper(context=data.context)
 
         async def cross(point: str, model_data: ModelInputData) -> ModelInputData:
-            tools, items = _crossing(point, await self.turn.tools_of(data.agent, wrapper, call), list(model_data.input))
+            items = list(model_data.input)
+            tools, items = _crossing(point, await self.turn.tools_of(data.agent, wrapper, call, items), items)
             self.turn.carry(tools)
             return ModelInputData(input=items, instructions=model_data.instructions)
 
@@ -359,6 +380,10 @@ class Entry(Model):
 
     def _before(self, input: Any, tools: list[Any]) -> tuple[Any, list[Any]]:
         call, turn = _call(), self.turn
+        if turn.call != call:  # no piece of yours after the SDK collected this call's tools
+            turn.call, turn.replaced = call, False
+            turn.tools = [tool for tool in tools if isinstance(tool, FunctionTool)]
+            turn.admitted(turn.tools, _as_items(input))
         if turn.call == call and turn.replaced:
             tools = [*turn.tools, *(tool for tool in tools if not isinstance(tool, FunctionTool))]
         if turn.pieces is not None and turn.pieces.of_call(call):
