@@ -27,10 +27,11 @@ want it). Right before every model call of the run the model
 wrapper checks the tools and input the model is handed, which are what the SDK's converters send
 (`final`): count, order, names, descriptions, schemas and `strict` must be the baseline less what
 trusted owner facts hide now, and an entry request's input must state its capability summary word
-for word. The wrapper then hides what those facts hide. A tool's `is_enabled` is admission: the
-tools it enables for a model call are that call's selection (registered tools, each unchanged, in
-their order), and the call is held to them, so a function that enables a few tools per call is
-legitimate, and a hook that drops one it enabled is refused. With a `capacity` (else the owner's, if it
+for word. The wrapper then hides what those facts hide. With `selects=True` the tools' `is_enabled`
+is admission: the tools it enables for a model call are that call's selection (admitted tools,
+each unchanged, in their order), and the call is held to them, so a function that enables a few
+tools per call is legitimate, and a piece that drops one it enabled is refused. Without it, a tool
+`is_enabled` hides that no trusted fact hides is refused as dropped. With a `capacity` (else the owner's, if it
 says; so too `web_tools` and `summary`), a request whose tools and input cannot fit is an explicit
 `CapacityExceeded`, and so, at the early check, is a surface with more tools than the model takes that
 a hook cut to fit: tools are never cut to fit.
@@ -101,12 +102,13 @@ class SurfaceGuard:
 
     `web_tools` names the tools owner facts govern, `summary` is an entry request's capability
     summary word for word, `capacity` what one model call can hold, and `owner` returns the
-    running request's `Owner` (by default the one `owning` set).
+    running request's `Owner` (by default the one `owning` set); `selects=True` declares that the
+    tools' `is_enabled` selects each model call's tools (admission).
     """
 
     def __init__(
         self, tools: Sequence[Tool], *, web_tools: WebTools | None = None, summary: str | None = None,
-        capacity: Capacity | None = None, owner: Callable[[], Owner] = current_owner,
+        capacity: Capacity | None = None, owner: Callable[[], Owner] = current_owner, selects: bool = False,
     ) -> None:  # fmt: skip
         for index, tool in enumerate(tools):
             if not isinstance(tool, FunctionTool):
@@ -121,6 +123,8 @@ class SurfaceGuard:
         )
         self.capacity = capacity
         self._owner = owner
+        #: Whether the tools' `is_enabled` selects each model call's tools: admission (see the module).
+        self.selects = selects
         #: Sets of run tools a finished run left exactly as they were made, for the next runs.
         self._spare: list[_OwnTools] = []
         self._run: contextvars.ContextVar[_Run | None] = contextvars.ContextVar(
@@ -191,7 +195,7 @@ class SurfaceGuard:
         """Admission, where the tools' `is_enabled` selects: the run's own tools it enables for this
         model call, in their order, are what the call is held to."""
         own = list(run.own.values())
-        if all(tool.is_enabled is True for tool in own):
+        if not self.selects or all(tool.is_enabled is True for tool in own):
             return
         enabled = [tool for tool in own if await _enabled(tool, context, agent)]
         run.request.admit([checked_view(tool) for tool in enabled])
