@@ -17,6 +17,7 @@ SDK's objects again:
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -88,15 +89,31 @@ class Crossing:
     def function_tools(self, views: list[Any]) -> list[FunctionTool]:
         """The tools `views` stand for: the live ones where the view is one of ours."""
         out: list[FunctionTool] = []
+        by_name = {tool.name: tool for tool, _ in self._tools.values()}
         for view in views:
             known = self._tools.get(id(view))
             if known is None:
-                out.append(self._build(view))
+                out.append(self._rebuilt(view, by_name.get(view["name"])))
                 continue
             tool, before = known
             write_back(tool, view, before, "params_json_schema")
             out.append(tool)
         return out
+
+    def _rebuilt(self, view: dict[str, Any], like: FunctionTool | None) -> FunctionTool:
+        """A new tool for `view`: made from it alone, or a copy of the live tool of its name with the
+        view's surface, keeping what a view does not show (`strict_json_schema`, its function)."""
+        if like is None:
+            return self._build(view)
+        # A copy, not `dataclasses.replace`: the SDK would make the schema strict again, re-deriving
+        # what the view holds as it is.
+        tool = copy.copy(like)
+        tool.name, tool.description, tool.params_json_schema = (
+            view["name"],
+            view.get("description", ""),
+            view["input_schema"],
+        )
+        return tool
 
     def input_items(self, views: list[Any]) -> list[Any]:
         """The input items `views` stand for; the original items themselves when no view changed."""

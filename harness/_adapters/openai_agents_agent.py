@@ -352,9 +352,16 @@ class Bordering:
                 "your wrapper of it)"
             )
         self.agent.model = Entry(model, self.turn)
+        # Every tool call is answered from the recording: an agent's own tools never run here.
+        tools = [tool for tool in self.agent.tools if isinstance(tool, FunctionTool)]
+        invoked = [tool.on_invoke_tool for tool in tools]
+        for tool in tools:
+            tool.on_invoke_tool = _recorded
         try:
             yield dataclasses.replace(self.config, call_model_input_filter=self._filter_input)
         finally:
+            for tool, invoke in zip(tools, invoked, strict=True):
+                tool.on_invoke_tool = invoke
             self.agent.model = model
             for owner, method, had in reversed(placed):
                 if not had:
@@ -455,18 +462,33 @@ class OpenAIAgentsAgentTarget(UserAgentTarget):
 
     framework = "openai-agents"
 
-    def __init__(self, factory: Callable[..., Any], spec: str) -> None:
-        super().__init__(factory, spec)
+    def __init__(self, factory: Callable[..., Any], spec: str, *, own_tools: bool = False) -> None:
+        super().__init__(factory, spec, own_tools=own_tools)
         self._pieces: dict[str, Pieces] = {}
 
-    def build_agent(self, scenario: Scenario) -> Any:
-        app = self.factory([tool_of(d) for d in scenario.contract.surface], OfflineModel())
+    def build_agent(self, scenario: Scenario | None) -> Any:
+        if self.own_tools:
+            app = self.factory(OfflineModel())
+        elif scenario is None:
+            raise TypeError("a factory of tools and model is handed the tools of a recording: name its scenarios")
+        else:
+            app = self.factory([tool_of(d) for d in scenario.contract.surface], OfflineModel())
         if not isinstance(app, Agent) and not callable(getattr(app, "run", None)):
             raise TypeError(
                 f"the factory returned {type(app).__name__}: expected an Agent, or an object whose async "
                 "run(input) runs a request"
             )
         return app
+
+    def registered(self) -> list[dict[str, Any]]:
+        app = self.build_agent(None)
+        agent = app if isinstance(app, Agent) else getattr(app, "agent", None)
+        if not isinstance(agent, Agent):
+            raise TypeError(
+                f"cannot read the tools of the agent {type(app).__name__} runs: give it the Agent as its `agent`"
+            )
+        tools = [tool for tool in agent.tools if isinstance(tool, FunctionTool)]
+        return [dict(view) for view in Crossing(tools, [], ADMISSION, tool_of).tools]
 
     def checkpoints(self, scenario: Scenario) -> tuple[Boundary, ...]:
         """Every boundary before every model call of the recording, from your pieces as an unchanged
@@ -498,6 +520,10 @@ class OpenAIAgentsAgentTarget(UserAgentTarget):
 
 
 def target(factory: Callable[..., Any], spec: str) -> OpenAIAgentsAgentTarget:
-    if not callable(factory) or len(inspect.signature(factory).parameters) < 2:
-        raise TypeError("expected a factory FACTORY(tools, model) that returns the agent")
-    return OpenAIAgentsAgentTarget(factory, spec)
+    given = len(inspect.signature(factory).parameters) if callable(factory) else 0
+    if given not in (1, 2):
+        raise TypeError(
+            "expected a factory FACTORY(model) that builds the agent with its own tools, "
+            "or FACTORY(tools, model) that builds it with the recording's"
+        )
+    return OpenAIAgentsAgentTarget(factory, spec, own_tools=given == 1)

@@ -53,6 +53,7 @@ with requires(_INSTALL):
     from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart
     from pydantic_ai.models.function import AgentInfo, FunctionModel
     from pydantic_ai.tools import ToolDefinition
+    from pydantic_ai.toolsets import AbstractToolset, FunctionToolset
 require_version(_INSTALL, pydantic_ai, "pydantic-ai", "2.")
 
 import inspect
@@ -285,15 +286,33 @@ class PydanticAIAgentTarget(UserAgentTarget):
 
     framework = "pydantic-ai"
 
-    def build_agent(self, scenario: Scenario) -> tuple[Agent[Any, Any], tuple[str, ...]]:
+    def build_agent(self, scenario: Scenario | None) -> tuple[Agent[Any, Any], tuple[str, ...]]:
         model = OfflineModel()
-        agent = self.factory([tool_of(d) for d in scenario.contract.surface], model.model)
+        if self.own_tools:
+            agent = self.factory(model.model)
+        elif scenario is None:
+            raise TypeError("a factory of tools and model is handed the tools of a recording: name its scenarios")
+        else:
+            agent = self.factory([tool_of(d) for d in scenario.contract.surface], model.model)
         if not isinstance(agent, Agent):
             raise TypeError(f"the factory returned {type(agent).__name__}, not a pydantic_ai.Agent")
         boundaries = Boundaries()
         boundaries.place(agent)
         model.bordered = boundaries.placed
         return agent, boundaries.points
+
+    def registered(self) -> list[dict[str, Any]]:
+        agent, _ = self.build_agent(None)
+        tools: dict[str, Tool[Any]] = {}
+
+        def visit(toolset: Any) -> None:
+            if isinstance(toolset, FunctionToolset):
+                tools.update(toolset.tools)
+
+        for toolset in (*agent.toolsets, agent.root_capability.get_toolset()):
+            if isinstance(toolset, AbstractToolset):  # a toolset function is made per run: not read
+                toolset.apply(visit)
+        return [tool_view(tool.tool_def) for tool in tools.values()]
 
     def checkpoints(self, scenario: Scenario) -> tuple[Boundary, ...]:
         """Every boundary before every model call of the recording: known from the agent's hooks,
@@ -307,7 +326,23 @@ class PydanticAIAgentTarget(UserAgentTarget):
             await agent.run(None, message_history=history(sealed_messages(scenario, run.ports)))
 
 
+async def _answered(self: FunctionToolset[Any], name: str, tool_args: dict[str, Any], ctx: Any, tool: Any) -> Any:
+    """A function tool's call: inside a harness run, what the recorded tool returned, so an agent's
+    own tools never run (they may reach the world); outside one, the tool's own."""
+    if current_run() is None:
+        return await _CALL_TOOL(self, name, tool_args, ctx, tool)
+    return _recorded(ctx)
+
+
+_CALL_TOOL = FunctionToolset.call_tool
+FunctionToolset.call_tool = _answered  # type: ignore[method-assign]
+
+
 def target(factory: Callable[..., Any], spec: str) -> PydanticAIAgentTarget:
-    if not callable(factory) or len(inspect.signature(factory).parameters) < 2:
-        raise TypeError("expected a factory FACTORY(tools, model) that returns the agent")
-    return PydanticAIAgentTarget(factory, spec)
+    given = len(inspect.signature(factory).parameters) if callable(factory) else 0
+    if given not in (1, 2):
+        raise TypeError(
+            "expected a factory FACTORY(model) that builds the agent with its own tools, "
+            "or FACTORY(tools, model) that builds it with the recording's"
+        )
+    return PydanticAIAgentTarget(factory, spec, own_tools=given == 1)
