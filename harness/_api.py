@@ -274,20 +274,31 @@ def _prepare(options: RunOptions) -> Session:
 
 def recordings(paths: Sequence[Path], target: LoadedTarget) -> tuple[Scenario, ...]:
     """The scenarios a run is on: the files and folders given; else, for an agent with tools of
-    its own, those derived from its tools; else the bundled ones."""
-    if paths:
-        return scenario_files.load(paths)
+    its own, those derived from its tools; else the bundled ones. Such an agent runs only on
+    scenarios of its own tools: given ones that admit others are refused."""
     own = getattr(target.target, "own_scenarios", None)
+    spec = getattr(target.target, "name", "the target")
     try:
         derived = own() if callable(own) else ()
     except ToolsurfaceError:
         raise
     except Exception as error:  # the user's factory, run to read the agent's tools
-        spec = getattr(target.target, "name", "the target")
         raise TargetError(
             f"{spec!r}: building the agent to read its tools raised {type(error).__name__}: {error}"
         ) from None
-    return derived or scenario_files.load(None)
+    if not paths:
+        return derived or scenario_files.load(None)
+    loaded = scenario_files.load(paths)
+    registered = {tool.name for tool in derived[0].contract.surface} if derived else None
+    for scenario in loaded:
+        if registered is not None and (others := {t.name for t in scenario.contract.surface} - registered):
+            raise UsageError(
+                f"{scenario.source}: admits {', '.join(map(repr, sorted(others)))}, which {spec} does not register: "
+                "an agent with tools of its own runs on scenarios of its tools (derived when no --scenarios is "
+                "given, or written by `toolsurface record`)",
+                option="scenarios",
+            )
+    return loaded
 
 
 def red_target_for(given: str | None, target: LoadedTarget) -> str:
