@@ -45,3 +45,14 @@ def test_the_unguarded_agent_fails_in_its_flawed_piece_s_words(framework, module
     results = run_cases(_spec(framework, module, "build"), ["own-request/*/legit.replace:evidence:*"])
     assert results and all(r.verdict.kind is VerdictKind.SURVIVED for r in results)
     assert all("description of 'get_weather' cut from 30 to 20 characters" in r.verdict.reason for r in results)
+
+
+def test_an_agent_with_tools_of_its_own_refuses_a_recording_of_other_tools():
+    from toolsurface.common._errors import UsageError
+    from toolsurface.harness._api import RunOptions, prepare
+    from toolsurface.scenarios import bundled_dir
+
+    recording = bundled_dir() / "web-read-child-single-tool.json"
+    options = RunOptions(target=_spec("langchain", "langchain_own_tools_app", "build"), scenarios=(recording,))
+    with pytest.raises(UsageError, match=r"web-read-child-single-tool\.json: admits 'market__web_read', which"):
+        prepare(options)
