@@ -27,7 +27,7 @@ from ._config import ProjectConfig, Spec
 from ._expectations import Expectation, load_expectations, planned_matches
 from ._gate import Gate, Tallies, Thresholds
 from ._options import OPTIONS
-from ._oracles import EQUIVALENT, amend_all, judge
+from ._oracles import EQUIVALENT, amend_all
 from ._plan import Plan, Shard
 from ._record import (
     Environment,
@@ -349,6 +349,7 @@ def _run_info(
             )
             for s in loaded
         ),
+        framework_remedy=runner.hosts[Role.TARGET].traits.framework_remedy,
     )
 
 
@@ -393,7 +394,7 @@ def reproduce(options: RunOptions, case_id: str) -> Reproduction:
     runner.recordings = (case.scenario,)  # the one clean run its case is held to
     scenario, expected = runner.judged(Role.TARGET, case.scenario), runner.expected(case)
     observed = runner.observe(case, Role.TARGET, explain=True)
-    verdict = EQUIVALENT if case.equivalent else judge(case, observed, scenario, expected)
+    verdict = EQUIVALENT if case.equivalent else runner.attributed(case, observed, scenario, expected)[0]
     summary = scenario.contract.summary
     sent = tuple(
         tuple(map(str, diff_snapshots(expected[min(d.call, len(expected)) - 1], d.surface)))

@@ -24,7 +24,7 @@ from ._plan import Shard
 from ._types import CaseRecord, Totals
 
 #: Bumped on every change to what results.json holds.
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +97,9 @@ class RunInfo:
     #: The reference defects every case was also run on; None when they were not.
     defects: tuple[str, ...] | None
     scenarios: tuple[ScenarioInfo, ...]
+    #: What a user can do about a failure the target's framework causes itself (`Evidence.framework_own`),
+    #: as the target says it (`framework_remedy`); None when it says nothing.
+    framework_remedy: str | None = None
 
     def reproduce(self, case_id: str) -> str:
         """One command that re-runs one case on the target under test and shows its evidence, as

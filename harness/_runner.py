@@ -23,6 +23,7 @@ from toolsurface.contract._formats import ToolFormat
 from toolsurface.mutators import Edit, Must, by_key
 from toolsurface.scenarios import Boundary, RequestOutcome, Scenario
 
+from ._attribution import in_form
 from ._capacity import judged_on
 from ._clean import CleanRun, NoCleanRun, clean_run, failed_request, unchanged_request
 from ._observe import (
@@ -274,13 +275,27 @@ class Runner:
             if red is None
             else judge(case, red, self.judged(Role.RED, case.scenario), self.expected(case, Role.RED))
         )
-        return CaseRecord(
-            case,
-            judge(case, observed, scenario, expected),
-            red_verdict,
-            evidence(case, observed, scenario, expected),
-            kills,
-        )
+        verdict, found = self.attributed(case, observed, scenario, expected)
+        return CaseRecord(case, verdict, red_verdict, found, kills)
+
+    def attributed(
+        self, case: Case, observed: Observation, scenario: Scenario, expected: Expected
+    ) -> tuple[Verdict, Evidence]:
+        """The verdict on the target's run of the case and what it rests on. On a target that declares
+        its framework's form (`_attribution`), a failure that form explains is marked the framework's
+        own, its verdict standing; any other failure is said, and its diff listed, against that form."""
+        verdict, found = judge(case, observed, scenario, expected), evidence(case, observed, scenario, expected)
+        traits = self.hosts[Role.TARGET].traits
+        if verdict.kind.ok or traits.framework_form is None:
+            return verdict, found
+        fmt = tool_format(traits, self.scenarios[case.scenario])
+        formed = in_form(case, observed, scenario, expected, traits.framework_form, fmt)
+        if formed is not None and formed.verdict.kind.ok:
+            return verdict, dataclasses.replace(found, framework_own=True)  # the verdict stands: it is a failure
+        if formed is not None and formed.verdict.kind is verdict.kind:
+            # The agent's own failure, said without the framework's rewrite beside it.
+            return formed.verdict, dataclasses.replace(found, diff=formed.diff)
+        return verdict, found
 
     def passes(self, case: Case, role: Role, observed: Observation) -> bool:
         """Whether the role's run of the case passes as it stands (what comes late aside)."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolsurface.common._errors import TargetError
 from toolsurface.contract._formats import FORMATS, WIRE_FIELDS
@@ -20,6 +20,9 @@ from toolsurface.contract._refusals import CapacityExceeded, RequestRefused
 from toolsurface.scenarios import Boundary, Scenario
 
 from ._types import Target
+
+if TYPE_CHECKING:
+    from ._attribution import FrameworkForm
 
 #: `checkpoints(scenario)`: the boundaries a target offers on a scenario, each a `Boundary` or, as
 #: adapters written before it did, a (model call, point) pair.
@@ -49,6 +52,11 @@ class TargetTraits:
     own_boundaries: bool = False
     #: With `own_boundaries`: where they are on a scenario, without a dry run to find them.
     checkpoints: DeclaredCheckpoints | None = None
+    #: `framework_form(tools)`: logical tool dicts as the framework hands them to the model after
+    #: the target's last boundary; a failure it explains is the framework's own (`_attribution`).
+    framework_form: FrameworkForm | None = None
+    #: What a user can do about a failure `framework_form` explains, in one line: reports show it.
+    framework_remedy: str | None = None
 
 
 #: What each member must be, said as the one-line error says it.
@@ -60,6 +68,8 @@ _EXPECTED = {
     "estimate_tokens": "a callable taking a JSON value and returning an int",
     "own_boundaries": "true or false",
     "checkpoints": "a callable taking a scenario",
+    "framework_form": "a callable taking a list of logical tool dicts",
+    "framework_remedy": "a string",
 }
 
 
@@ -123,6 +133,15 @@ def _callable(name: str) -> Callable[[object], Any]:
     return check
 
 
+def _string(name: str) -> Callable[[object], str]:
+    def check(value: object) -> str:
+        if not isinstance(value, str):
+            raise _Misdeclared(name, value)
+        return value
+
+    return check
+
+
 _CHECKS: dict[str, Callable[[object], Any]] = {
     "tool_format": _tool_format,
     "wire_fields": _wire_fields,
@@ -131,6 +150,8 @@ _CHECKS: dict[str, Callable[[object], Any]] = {
     "estimate_tokens": _callable("estimate_tokens"),
     "own_boundaries": bool,
     "checkpoints": _callable("checkpoints"),
+    "framework_form": _callable("framework_form"),
+    "framework_remedy": _string("framework_remedy"),
 }
 
 

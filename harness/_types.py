@@ -368,6 +368,9 @@ class Evidence:
     #: Where the target's admission ended on each model call, for a target whose admission is a
     #: step of its own (empty: the recording's admitted surface is each call's).
     admitted: tuple[Admitted, ...] = ()
+    #: Whether a failing verdict is the framework's own doing: what went out is the framework's form
+    #: of what should have (`_attribution`). The verdict stands; reports list it apart, after the user's.
+    framework_own: bool = False
 
     @property
     def ending(self) -> Ending:

@@ -181,13 +181,38 @@ class Audit:
 
     @functools.cached_property
     def causes(self) -> tuple[Cause, ...]:
-        """The failing cases grouped by cause, largest first (see `_groups`)."""
-        return causes(self._tally.failing)
+        """The failing cases of the agent's own doing grouped by cause, largest first (see `_groups`):
+        what its code changed or let through. Those its framework causes itself are `framework_causes`."""
+        return causes(case for case in self._tally.failing if not case.evidence.framework_own)
+
+    @functools.cached_property
+    def framework_causes(self) -> tuple[Cause, ...]:
+        """The failing cases the target's framework causes itself (`Evidence.framework_own`: what went
+        out is the framework's form of what should have), by cause: every report lists them after
+        `causes`, numbered on from them, with `framework_remedy`. They fail all the same."""
+        return causes(case for case in self._tally.failing if case.evidence.framework_own)
+
+    @property
+    def framework_own(self) -> int:
+        """How many failing cases the target's framework causes itself."""
+        return sum(cause.count for cause in self.framework_causes)
+
+    @property
+    def framework_remedy(self) -> str:
+        """What the user can do about the framework's own failures, as the target says it."""
+        return self.run.framework_remedy or "the target names no remedy"
+
+    @property
+    def numbered_causes(self) -> tuple[tuple[int, Cause], ...]:
+        """Every cause with its number, as reports list them: the agent's own first, then the framework's."""
+        return tuple(enumerate((*self.causes, *self.framework_causes), 1))
 
     @functools.cached_property
     def diagnosis(self) -> Diagnosis:
-        """Which reference defects the failing cases fail like, and what none explains (see `_diagnosis`)."""
-        return diagnose(self._tally.failing, self._tally.wheres, bundled())
+        """Which reference defects the agent's own failing cases fail like, and what none explains (see
+        `_diagnosis`): a failure its framework causes itself is no flaw of the agent's."""
+        own = [case for case in self._tally.failing if not case.evidence.framework_own]
+        return diagnose(own, self._tally.wheres, bundled())
 
     def likeness_of(self, case: CaseRecord) -> str | None:
         """The reference defect a failing case fails like; None for one no defect explains, or that passes."""
@@ -206,7 +231,7 @@ class Audit:
     def _groups_by_case(self) -> dict[str, tuple[int, Group]]:
         return {
             case.id: (number, group)
-            for number, cause in enumerate(self.causes, 1)
+            for number, cause in self.numbered_causes
             for group in cause.groups
             for case in group.members
         }

@@ -214,9 +214,9 @@ def _likely(audit: Audit) -> str:
 
 
 def _causes(audit: Audit) -> str:
-    causes = audit.causes
-    title = f"Failures by cause ({len(audit.failing)} failing cases, {len(causes)} causes)"
-    if not causes:
+    causes, framework = audit.causes, audit.framework_causes
+    title = f"Failures by cause ({len(audit.failing) - audit.framework_own} failing cases, {len(causes)} causes)"
+    if not causes and not framework:
         none = "<p>None: no case survived, was falsely rejected, or errored without an accepted expectation.</p>"
         return _section("causes", title, none)
     intro = (
@@ -225,7 +225,28 @@ def _causes(audit: Audit) -> str:
         "each with its first case and the command that reproduces it, and for its member list; every case is also in "
         'the <a href="#cases">case table</a>, and results.json holds them all.</p>'
     )
-    items = [_cause(audit, number, cause) for number, cause in enumerate(causes, 1)]
+    if framework:
+        intro += (
+            f'<p>{audit.framework_own:,} more failing cases are <a href="#framework">the framework\'s own</a>, '
+            "listed apart after these.</p>"
+        )
+    parts = [intro, _cause_items(audit, causes, 1)]
+    if framework:
+        said = (
+            f"{audit.framework_own:,} failing cases in {len(framework)} causes where what reached the model is what "
+            "the framework makes of the expected tools: nothing else differs. They fail all the same."
+        )
+        parts += [
+            f'<h3 id="framework">The framework\'s own</h3>\n<p>{said}</p>',
+            f'<p class="remedy">What to do: {_text(audit.framework_remedy)}.</p>',
+            _cause_items(audit, framework, len(causes) + 1),
+        ]
+    return _section("causes", title, *parts)
+
+
+def _cause_items(audit: Audit, causes: tuple[Cause, ...], first: int) -> str:
+    """The causes, numbered from `first`; past `_CAUSES_LISTED`, folded away."""
+    items = [_cause(audit, number, cause) for number, cause in enumerate(causes, first)]
     listed, rest = items[:_CAUSES_LISTED], items[_CAUSES_LISTED:]
     if rest:
         count = sum(cause.count for cause in causes[_CAUSES_LISTED:])
@@ -233,7 +254,7 @@ def _causes(audit: Audit) -> str:
             f'<details class="more-causes"><summary>{len(rest)} more causes ({count} '
             f"cases)</summary>{''.join(rest)}</details>"
         )
-    return _section("causes", title, intro, "\n".join(listed))
+    return "\n".join(listed)
 
 
 def _cause(audit: Audit, number: int, cause: Cause) -> str:
@@ -471,7 +492,7 @@ def _browser(audit: Audit) -> str:
         ("hooks", "hook mode", _counted(audit.facet("hooks"), ["hooks", "no-hooks"])),
         ("scenario", "scenario", _counted(audit.facet("scenario"), [s.id for s in audit.run.scenarios])),
         ("like", "fails like", [(like.defect, like.count) for like in audit.diagnosis.likely]),
-        ("cause", "cause", [(str(number), cause.count) for number, cause in enumerate(audit.causes, 1)]),
+        ("cause", "cause", [(str(number), cause.count) for number, cause in audit.numbered_causes]),
     ]
     selects = "".join(
         f'<label>{label}<select id="f-{name}"><option value="">all</option>'

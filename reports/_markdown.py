@@ -32,6 +32,8 @@ _PUNCTUATION = re.compile(r"([\\`*\[\]<>|~&]|(?<!\w)_|_(?!\w))")
 #: accepted cases listed: what keeps the audit's size bounded whatever the number of cases.
 MAX_CAUSES = 30
 MAX_CAUSES_SHOWN = 10
+#: Of the causes the target's framework causes itself, how many are shown in full.
+MAX_FRAMEWORK_SHOWN = 3
 MAX_GROUPS_SHOWN = 8
 MAX_EXAMPLES = 3
 MAX_ACCEPTED = 50
@@ -227,10 +229,17 @@ def _likely(audit: Audit) -> Iterable[str]:
 
 
 def _causes(audit: Audit) -> Iterable[str]:
-    causes = audit.causes
-    yield f"## Failures by cause ({len(audit.failing)} failing cases, {len(causes)} causes)"
+    causes, framework = audit.causes, audit.framework_causes
+    own = len(audit.failing) - audit.framework_own
+    yield f"## Failures by cause ({own} failing cases, {len(causes)} causes)"
     yield ""
-    if not causes:
+    if framework:
+        yield (
+            f"{audit.framework_own} more failing cases are the framework's own, listed apart after these "
+            "([The framework's own](#the-frameworks-own))."
+        )
+        yield ""
+    if not causes and not framework:
         yield "None: no case survived, was falsely rejected, or errored without an accepted expectation."
         yield ""
         return
@@ -239,10 +248,35 @@ def _causes(audit: Audit) -> Iterable[str]:
         "its cases are grouped by mutation kind, injection point and delivery. Largest first."
     )
     yield ""
+    yield from _cause_list(audit, causes, 1)
+    if framework:
+        yield from _framework(audit, framework, len(causes) + 1)
+    yield f"Every failing case: {FULL_LIST}."
+    yield ""
+
+
+def _framework(audit: Audit, causes: Sequence[Cause], first: int) -> Iterable[str]:
+    """The causes the target's framework causes itself, apart, with what the user can do about them."""
+    yield "## The framework's own"
+    yield ""
+    yield (
+        f"{audit.framework_own} failing cases in {len(causes)} causes where what reached the model is what the "
+        "framework makes of the expected tools: nothing else differs. They fail all the same. What to do: "
+        f"{_prose(audit.framework_remedy)}."
+    )
+    yield ""
+    yield from _cause_list(audit, causes, first, MAX_FRAMEWORK_SHOWN)
+
+
+def _cause_list(audit: Audit, causes: Sequence[Cause], first: int, shown: int = MAX_CAUSES_SHOWN) -> Iterable[str]:
+    """A table of causes numbered from `first`, then the first `shown` of them in full."""
+    if not causes:
+        return
+    numbered = list(enumerate(causes, first))
     rows = [
         (str(number), str(cause.count), f"`{cause.verdict}`",
          _reason(cause.reason), _prose(cause.groups[0].where), str(len(cause.groups)))
-        for number, cause in enumerate(causes[:MAX_CAUSES], 1)
+        for number, cause in numbered[:MAX_CAUSES]
     ]  # fmt: skip
     yield from _table(
         ("#", "cases", "verdict", "reason class", "largest group: kind · point · delivery", "groups"), rows
@@ -251,10 +285,8 @@ def _causes(audit: Audit) -> Iterable[str]:
         rest = causes[MAX_CAUSES:]
         yield f"{len(rest)} more causes ({sum(cause.count for cause in rest)} cases) are not shown: {FULL_LIST}."
         yield ""
-    for number, cause in enumerate(causes[:MAX_CAUSES_SHOWN], 1):
+    for number, cause in numbered[:shown]:
         yield from _cause(audit, number, cause)
-    yield f"Every failing case: {FULL_LIST}."
-    yield ""
 
 
 def _cause(audit: Audit, number: int, cause: Cause) -> Iterable[str]:

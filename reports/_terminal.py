@@ -18,6 +18,7 @@ from toolsurface.harness._reasons import clip
 from toolsurface.harness._types import VerdictKind
 
 from ._audit import Audit
+from ._groups import Cause
 
 #: Named styles: renderers say what a thing is, the theme says how it looks.
 THEME = Theme(
@@ -39,6 +40,8 @@ THEME = Theme(
 #: How many causes of failure the summary shows, each by one representative case, before pointing
 #: at the audit and results.json: a red run reads as its few causes, not its first cases.
 MAX_CAUSES = 10
+#: How many causes the target's framework causes itself the summary shows, after the agent's own.
+MAX_FRAMEWORK_CAUSES = 3
 #: How many likely flaws the summary shows before pointing at the audit for the rest.
 MAX_LIKELY = 5
 #: How many lines of each failing case's surface diff it shows.
@@ -156,12 +159,27 @@ class RunSummary:
         return parts
 
     def _causes(self) -> list[RenderableType]:
-        """Each cause: its verdict, size and reason class, then its representative case with that
-        case's own reason, the first lines of its diff and the command that reproduces it."""
+        """Each cause of the agent's own: its verdict, size and reason class, then its representative
+        case with that case's own reason, the first lines of its diff and the command that reproduces
+        it; then, apart, the causes its framework causes itself, with what to do about them."""
         audit = self.audit
-        causes = audit.causes
+        parts = self._listed(audit.causes, MAX_CAUSES, "")
+        if framework := audit.framework_causes:
+            parts.append(
+                Text(
+                    f"the framework's own: {audit.framework_own:,} failing cases in {len(framework)} causes, "
+                    "where what reached the model is what the framework makes of the expected tools "
+                    "(they fail all the same)"
+                )
+            )
+            parts.append(Text(f"  what to do: {printable(audit.framework_remedy)}"))
+            parts += self._listed(framework, MAX_FRAMEWORK_CAUSES, "framework ")
+        return parts
+
+    def _listed(self, causes: tuple[Cause, ...], most: int, whose: str) -> list[RenderableType]:
+        audit = self.audit
         parts: list[RenderableType] = []
-        for cause in causes[:MAX_CAUSES]:
+        for cause in causes[:most]:
             case = cause.representative
             kind = cause.verdict.value
             parts.append(
@@ -177,12 +195,12 @@ class RunSummary:
             parts += [Text(f"               {clip(printable(line))}", style="toolsurface.diff") for line in diff]
             # Printed already, word by word (`RunInfo.reproduce`): `printable` again would double its backslashes.
             parts.append(Text(f"             {audit.reproduce(case)}", style="toolsurface.command"))
-        if len(causes) > MAX_CAUSES:
-            rest = causes[MAX_CAUSES:]
+        if len(causes) > most:
+            rest = causes[most:]
             cases = sum(cause.count for cause in rest)
             parts.append(
                 Text(
-                    f"… and {len(rest)} more causes ({cases} cases): the audit lists them, "
+                    f"… and {len(rest)} more {whose}causes ({cases} cases): the audit lists them, "
                     f"{printable(self.results_path)} has every case"
                 )
             )

@@ -79,6 +79,7 @@ from ._common import (
     same,
     settle_run,
 )
+from ._langchain_form import REMEDY, as_sent
 from ._langchain_views import Crossing, history, message_views, tool_of, tool_view
 from ._structured import answer
 
@@ -347,6 +348,9 @@ class LangChainTarget(AgentTarget):
     """A toolsurface target (`toolsurface.Target`) around a LangChain `create_agent` agent."""
 
     framework = "langchain"
+    #: How LangChain hands the tools to the model after the last stage, and what to do about it.
+    framework_form = staticmethod(as_sent)
+    framework_remedy = REMEDY
 
     def build_agent(self, scenario: Scenario) -> Agent:
         return build_agent(scenario, self.guarded)

@@ -58,6 +58,7 @@ from ._agent import (
     sealed_messages,
 )
 from ._common import same
+from ._langchain_form import REMEDY, as_sent
 from ._langchain_views import Crossing, history, message_views, tool_view
 from .langchain import GatewayModel, _framework_refusal
 
@@ -316,6 +317,9 @@ class LangChainAgentTarget(UserAgentTarget):
     """Your LangChain agent (`create_agent`), built by your factory, as a target."""
 
     framework = "langchain"
+    #: How LangChain hands the tools to the model after the last boundary, and what to do about it.
+    framework_form = staticmethod(as_sent)
+    framework_remedy = REMEDY
 
     def build_agent(self, scenario: Scenario | None) -> Any:
         boundaries, model = Boundaries(), OfflineModel()

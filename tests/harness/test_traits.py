@@ -41,16 +41,24 @@ def test_every_member_is_read_by_its_declared_name():
         def checkpoints(self, scenario):
             return ((1, "hook"),)
 
+        def framework_form(self, tools):
+            return tools[::-1]
+
+        framework_remedy = "give the tools in the provider's form"
+
     target = Full()
     traits = traits_of(target)
     assert {field.name for field in dataclasses.fields(TargetTraits)} == {
-        "tool_format", "wire_fields", "refusals", "capacity_results", "estimate_tokens", "own_boundaries", "checkpoints"
+        "tool_format", "wire_fields", "refusals", "capacity_results", "estimate_tokens", "own_boundaries",
+        "checkpoints", "framework_form", "framework_remedy",
     }  # fmt: skip
     assert traits.tool_format == "openai" and traits.wire_fields == frozenset({"strict"})
     assert traits.refusals == (HostRefused,) and traits.capacity_results == (CapacityExceeded,)
     assert traits.own_boundaries is True
     assert traits.estimate_tokens is not None and traits.estimate_tokens({}) == 7
     assert traits.checkpoints is not None and traits.checkpoints(None) == ((1, "hook"),)
+    assert traits.framework_form is not None and traits.framework_form([1, 2]) == [2, 1]
+    assert traits.framework_remedy == "give the tools in the provider's form"
 
 
 def test_none_and_an_empty_tuple_declare_nothing():
@@ -89,6 +97,8 @@ def test_no_wire_fields_is_a_declaration_that_narrows_to_none():
         ("capacity_results", int, "expected a tuple of exception types, found (<class 'int'>,)"),
         ("estimate_tokens", 4, "expected a callable taking a JSON value and returning an int, found 4"),
         ("checkpoints", ((1, "hook"),), "expected a callable taking a scenario"),
+        ("framework_form", "convert_to_openai_tool", "expected a callable taking a list of logical tool dicts"),
+        ("framework_remedy", ["install the guard"], "expected a string, found ['install the guard']"),
     ],
 )
 def test_a_misdeclared_member_is_one_line_naming_it(member, value, expected):

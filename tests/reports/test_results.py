@@ -200,12 +200,12 @@ REFUSED = {
     ),
     "an older schema": (
         lambda d: d.update(schema_version=3),
-        "$.schema_version: expected results.json schema version 12, found 3: written by another version of toolsurface",
+        "$.schema_version: expected results.json schema version 13, found 3: written by another version of toolsurface",
     ),
-    # Version 11 had no `admitted` evidence: a case judged as an agent's admission left it cannot be checked.
+    # Version 12 had no `framework_own` evidence: which failures a framework causes itself is unknown.
     "the schema before this one": (
-        lambda d: d.update(schema_version=11),
-        "$.schema_version: expected results.json schema version 12, found 11: "
+        lambda d: d.update(schema_version=12),
+        "$.schema_version: expected results.json schema version 13, found 12: "
         "written by another version of toolsurface",
     ),
 }
