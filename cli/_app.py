@@ -584,7 +584,9 @@ _SCENARIO_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 
 #: What `import` reads: the importers' names, `scenarios.IMPORT_KINDS` (its package loads the scenario
 #: schema and its validator; a test holds the two equal). mypy cannot see its members.
-ImportKind = enum.StrEnum("ImportKind", {kind: kind for kind in ("openai", "anthropic", "mcp", "otel")})  # type: ignore[misc]
+ImportKind = enum.StrEnum(  # type: ignore[misc]
+    "ImportKind", {kind: kind for kind in ("openai", "anthropic", "mcp", "otel")}
+)
 
 
 @app.command("import", cls=_Command)

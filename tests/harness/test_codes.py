@@ -34,7 +34,7 @@ from toolsurface.harness._types import (
     VerdictKind,
 )
 from toolsurface.mutators import Kind, Must
-from toolsurface.scenarios import load
+from toolsurface.scenarios import Boundary, load
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = (ROOT / "docs" / "commands.md").read_text()
@@ -275,6 +275,18 @@ REACHED = {
         DISPATCH,
         "dispatch",
         {"injected": False, "stop": Capacity("TooBig", "no room")},
+    ),
+    C.REFUSED_BEFORE_POINT: (
+        VerdictKind.ERROR,
+        LOOP,
+        "later",
+        {
+            "injected": False,
+            "stop": Refused("SurfaceRefused", "final check: removed 'a'"),
+            "dispatches": (),
+            "ledger": lambda s, e: _ledger(s, REJECTED),
+            "points": lambda s, e: tuple(Boundary(point) for point in s.points),  # the first model call's
+        },
     ),
     C.NOTHING_OBSERVED: (VerdictKind.ERROR, DISPATCH, "dispatch", {"dispatches": (), "ledger": ()}),
     C.FIRST_RUN_FAILED: (VerdictKind.ERROR, DISPATCH, "dispatch", {"first_run": ("crashed",)}),

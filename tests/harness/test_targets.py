@@ -79,7 +79,7 @@ def test_a_framework_target_loads_by_its_spec_name():
     ("factory", "expected"),
     [
         ("nothing", "has no attribute 'nothing'"),
-        ("not_a_factory", "expected a factory FACTORY(tools, model) that returns the agent"),
+        ("not_a_factory", "expected a factory FACTORY(model) that builds the agent with its own tools, or FACTORY"),
     ],
 )
 def test_an_agent_spec_that_names_no_agent_factory_is_a_one_line_error(framework, factory, expected):
