@@ -247,8 +247,9 @@ class Ports:
         self.admissions: list[Admission] = []
         #: How the target counts tokens (`Target.estimate_tokens`), else the harness's estimate.
         self.estimate = estimate
-        #: The tools the last admission kept, less what trusted facts hid then: what must fit.
-        self._kept: list[Any] = []
+        #: The tools the last admission selected, by name and as logical dicts: less what trusted
+        #: facts hide when it is decided, what must fit.
+        self._selected: list[tuple[str, Any]] = []
 
     def close(self, late: LateEffect) -> None:
         """The case is over: from now on every effect on these ports is late, and reported to `late`."""
@@ -344,8 +345,7 @@ class Ports:
         surface = capture(tools, self.fmt)
         names = surface.names()
         selection = registered.selected(names) == surface and len(set(names)) == len(names)
-        hidden = hidden_by(self.facts.current(), self.scenario.binding, self.scenario.contract.web_tools)
-        self._kept = [self.fmt.logical(tool) for tool in tools if self.fmt.get_name(tool) not in hidden]
+        self._selected = [(self.fmt.get_name(tool), self.fmt.logical(tool)) for tool in tools]
         admitted = Admitted(self.call, len(names), selection, self.injected, self._over(messages))
         self.admissions.append(Admission(admitted, surface))
 
@@ -356,8 +356,8 @@ class Ports:
 
     def refit(self, messages: list[Any]) -> None:
         """Call past admission (`past_admission`) with the messages the model call carries now (a
-        context fit of the target's own may have shortened them): whether the admitted tools fit is
-        decided on these."""
+        context fit of the target's own may have shortened them): whether the admitted tools, less
+        what trusted facts hide now, fit is decided on these."""
         last = self.admissions[-1]
         self.admissions[-1] = Admission(
             dataclasses.replace(last.admitted, over_capacity=self._over(messages)), last.surface
@@ -365,7 +365,10 @@ class Ports:
 
     def _over(self, messages: list[Any]) -> bool:
         capacity = recorded_capacity(self.scenario, self.estimate)
-        return capacity is not None and capacity.exceeded(self._kept, messages) is not None
+        if capacity is None:
+            return False
+        hidden = hidden_by(self.facts.current(), self.scenario.binding, self.scenario.contract.web_tools)
+        return capacity.exceeded([tool for name, tool in self._selected if name not in hidden], messages) is not None
 
 
 class RequestOwner:

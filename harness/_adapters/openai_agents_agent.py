@@ -217,6 +217,8 @@ def _crossing(point: str, tools: list[Any], items: list[Any]) -> tuple[list[Any]
     """A boundary: the live tools and input items offered, and what the harness left of them."""
     crossing = Crossing(tools, items, point, tool_of)
     tool_views, message_views = offer(point, crossing.tools, crossing.messages)
+    if (run := current_run()) is not None and run.ports.past_admission:  # what must fit is decided on these
+        run.ports.refit(list(message_views))
     return crossing.function_tools(list(tool_views)), crossing.input_items(list(message_views))
 
 

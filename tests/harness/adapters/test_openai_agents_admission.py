@@ -36,3 +36,12 @@ def test_a_wrapper_that_drops_a_selected_tool_fails_and_names_the_refusal():
     # The unchanged request was refused at its first model call: the cases of later calls say so, in its words.
     assert later and all(r.verdict.code is ReasonCode.REFUSED_BEFORE_POINT for r in later)
     assert all("final check: tool surface differs from the expected one: removed" in r.verdict.reason for r in later)
+
+
+def test_capacity_is_decided_on_the_selection_less_what_a_fact_arriving_after_admission_hides():
+    # Over its budget with every tool; its selection, less the two tools a trusted fact hides once
+    # admission is over, fits: the request must go out, and the guard lets it.
+    results = run_cases(APP.format("build"), ["holdings-review-main-over-capacity/main/hooks/*/availability.*"])
+    failing = [(r.case.id, r.verdict.reason) for r in results if not r.verdict.kind.ok]
+    assert results and not failing, failing[:3]
+    assert any(r.evidence.dispatches for r in results) and any(r.evidence.ending == "capacity" for r in results)
