@@ -356,8 +356,9 @@ class FinalCheck(Checkpoint):
         wire: list[Tool] = [wire_tool(tool) for tool in request.tools]
         views, messages = [tool_view(tool) for tool in wire], _messages(request)
         run.check("final", views, messages)
-        run.fit(views, messages)  # the guard's capacity, else the owner's, if either says
         wire = run.narrowed(wire, tool_name)
+        # On what the request must carry: less what trusted facts hide now (the guard's capacity, else the owner's).
+        run.fit([tool_view(tool) for tool in wire], messages)
         run.sent()
         return request.override(tools=wire)
 

@@ -69,3 +69,18 @@ def test_a_flawed_middleware_after_admission_fails_at_its_own_boundary():
     failing = [r for r in results if not r.verdict.kind.ok]
     assert failing and all(r.case.point.startswith("after:KeepFour") for r in failing)
     assert any("removed" in r.verdict.reason for r in failing)
+
+
+def test_capacity_is_counted_on_the_selection_less_what_a_late_trusted_fact_hides():
+    # The selection does not fit its budget; less the two tools a trusted fact hides after admission,
+    # it does (one that hides a single tool leaves it over: an explicit capacity result).
+    results = run_cases(
+        APP.format("build"),
+        ["etf-compare-main-openai/main/no-hooks/after:admission/availability.replace:trusted_fact:*"],
+    )
+    assert results and all(r.verdict.kind is VerdictKind.PASSED for r in results), [
+        (r.case.id, r.verdict.reason) for r in results
+    ]
+    # The deadline hides both web tools: what is left fits, and goes out.
+    deadline = [r for r in results if r.case.id.endswith(":run_deadline_exhausted")]
+    assert deadline and all(r.evidence.dispatches for r in deadline)
