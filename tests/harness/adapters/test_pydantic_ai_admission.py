@@ -17,6 +17,10 @@ from tests.fixtures.frameworks import run_cases
 from toolsurface.harness._codes import ReasonCode
 from toolsurface.harness._types import VerdictKind
 
+#: Its module fixture runs many cases: one worker takes all its tests (`--dist loadgroup`), so the
+#: fixture runs once, not once per worker.
+pytestmark = pytest.mark.xdist_group("pydantic-ai-admission")
+
 APP = "pydantic-ai:tests.fixtures.agents.pydantic_ai_selecting_app:{}"
 #: A tool loop of three model calls, each selected afresh, and a recording of 140 tools, over its
 #: provider's limit of 128, which the selection brings under it.
