@@ -19,6 +19,7 @@ boundary.
 from __future__ import annotations
 
 import contextvars
+import inspect
 import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -64,6 +65,25 @@ _RUN: contextvars.ContextVar[AgentRun | None] = contextvars.ContextVar("toolsurf
 def current_run() -> AgentRun | None:
     """The request being run, or None outside a harness run (the agent used as it is in production)."""
     return _RUN.get()
+
+
+def builds_own_tools(factory: Callable[..., Any]) -> bool:
+    """Whether `factory` builds the agent with tools of its own, `FACTORY(model)`, rather than with
+    a recording's, `FACTORY(tools, model)`; a `TypeError` for anything else."""
+    given = len(inspect.signature(factory).parameters) if callable(factory) else 0
+    if given not in (1, 2):
+        raise TypeError(
+            "expected a factory FACTORY(model) that builds the agent with its own tools, "
+            "or FACTORY(tools, model) that builds it with the recording's"
+        )
+    return given == 1
+
+
+def recorded_tools(scenario: Scenario | None, tool_of: Callable[[Any], Any]) -> list[Any]:
+    """The tools a `FACTORY(tools, model)` is handed: the recording's, as the framework makes them."""
+    if scenario is None:
+        raise TypeError("a factory of tools and model is handed the tools of a recording: name its scenarios")
+    return [tool_of(descriptor) for descriptor in scenario.contract.surface]
 
 
 def noting_refusal(refusal: RequestRefused | None) -> None:

@@ -39,7 +39,6 @@ require_version(_INSTALL, langchain, "langchain", "1.")
 
 import contextlib
 import functools
-import inspect
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -52,9 +51,11 @@ from ._agent import (
     AgentRun,
     UserAgentTarget,
     boundary_name,
+    builds_own_tools,
     current_run,
     noting_refusal,
     offer,
+    recorded_tools,
     sealed_messages,
 )
 from ._common import same
@@ -324,7 +325,7 @@ class LangChainAgentTarget(UserAgentTarget):
     def build_agent(self, scenario: Scenario | None) -> Any:
         boundaries, model = Boundaries(), OfflineModel()
         with boundaries.placed():
-            agent = self.factory(model) if self.own_tools else self.factory(_handed(scenario), model)
+            agent = self.factory(model) if self.own_tools else self.factory(recorded_tools(scenario, tool_of), model)
         if not hasattr(agent, "ainvoke"):
             raise TypeError(
                 f"the factory returned {type(agent).__name__}, not an agent: expected what create_agent returns"
@@ -362,12 +363,6 @@ class LangChainAgentTarget(UserAgentTarget):
             await agent.ainvoke({"messages": history(sealed_messages(scenario, run.ports))})
 
 
-def _handed(scenario: Scenario | None) -> list[StructuredTool]:
-    if scenario is None:
-        raise TypeError("a factory of tools and model is handed the tools of a recording: name its scenarios")
-    return [tool_of(d) for d in scenario.contract.surface]
-
-
 def answer_tool_calls(agent: Any) -> None:
     """The agent's own tools, as its `ToolNode` runs them, answered by the harness: each call gets
     the recorded result, and the tool's own code is never run (it may reach the world)."""
@@ -382,10 +377,4 @@ def answer_tool_calls(agent: Any) -> None:
 
 
 def target(factory: Callable[..., Any], spec: str) -> LangChainAgentTarget:
-    given = len(inspect.signature(factory).parameters) if callable(factory) else 0
-    if given not in (1, 2):
-        raise TypeError(
-            "expected a factory FACTORY(model) that builds the agent with its own tools, "
-            "or FACTORY(tools, model) that builds it with the recording's"
-        )
-    return LangChainAgentTarget(factory, spec, own_tools=given == 1)
+    return LangChainAgentTarget(factory, spec, own_tools=builds_own_tools(factory))

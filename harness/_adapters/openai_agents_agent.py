@@ -67,7 +67,15 @@ from toolsurface.contract._formats import FORMATS, LOGICAL, ToolDescriptor
 from toolsurface.scenarios import Boundary, Scenario
 
 from .._ports import Ports
-from ._agent import UserAgentTarget, boundary_name, current_run, offer, sealed_messages
+from ._agent import (
+    UserAgentTarget,
+    boundary_name,
+    builds_own_tools,
+    current_run,
+    offer,
+    recorded_tools,
+    sealed_messages,
+)
 from ._common import same
 from ._openai_agents_views import Crossing, input_items
 from .openai_agents import ANSWER
@@ -469,12 +477,8 @@ class OpenAIAgentsAgentTarget(UserAgentTarget):
         self._pieces: dict[str, Pieces] = {}
 
     def build_agent(self, scenario: Scenario | None) -> Any:
-        if self.own_tools:
-            app = self.factory(OfflineModel())
-        elif scenario is None:
-            raise TypeError("a factory of tools and model is handed the tools of a recording: name its scenarios")
-        else:
-            app = self.factory([tool_of(d) for d in scenario.contract.surface], OfflineModel())
+        model = OfflineModel()
+        app = self.factory(model) if self.own_tools else self.factory(recorded_tools(scenario, tool_of), model)
         if not isinstance(app, Agent) and not callable(getattr(app, "run", None)):
             raise TypeError(
                 f"the factory returned {type(app).__name__}: expected an Agent, or an object whose async "
@@ -522,10 +526,4 @@ class OpenAIAgentsAgentTarget(UserAgentTarget):
 
 
 def target(factory: Callable[..., Any], spec: str) -> OpenAIAgentsAgentTarget:
-    given = len(inspect.signature(factory).parameters) if callable(factory) else 0
-    if given not in (1, 2):
-        raise TypeError(
-            "expected a factory FACTORY(model) that builds the agent with its own tools, "
-            "or FACTORY(tools, model) that builds it with the recording's"
-        )
-    return OpenAIAgentsAgentTarget(factory, spec, own_tools=given == 1)
+    return OpenAIAgentsAgentTarget(factory, spec, own_tools=builds_own_tools(factory))

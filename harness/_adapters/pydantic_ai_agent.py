@@ -56,7 +56,6 @@ with requires(_INSTALL):
     from pydantic_ai.toolsets import AbstractToolset, FunctionToolset
 require_version(_INSTALL, pydantic_ai, "pydantic-ai", "2.")
 
-import inspect
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
@@ -71,8 +70,10 @@ from ._agent import (
     AgentRun,
     UserAgentTarget,
     boundary_name,
+    builds_own_tools,
     current_run,
     offer,
+    recorded_tools,
     sealed_messages,
 )
 from ._common import same
@@ -290,10 +291,8 @@ class PydanticAIAgentTarget(UserAgentTarget):
         model = OfflineModel()
         if self.own_tools:
             agent = self.factory(model.model)
-        elif scenario is None:
-            raise TypeError("a factory of tools and model is handed the tools of a recording: name its scenarios")
         else:
-            agent = self.factory([tool_of(d) for d in scenario.contract.surface], model.model)
+            agent = self.factory(recorded_tools(scenario, tool_of), model.model)
         if not isinstance(agent, Agent):
             raise TypeError(f"the factory returned {type(agent).__name__}, not a pydantic_ai.Agent")
         boundaries = Boundaries()
@@ -339,10 +338,4 @@ FunctionToolset.call_tool = _answered  # type: ignore[method-assign]
 
 
 def target(factory: Callable[..., Any], spec: str) -> PydanticAIAgentTarget:
-    given = len(inspect.signature(factory).parameters) if callable(factory) else 0
-    if given not in (1, 2):
-        raise TypeError(
-            "expected a factory FACTORY(model) that builds the agent with its own tools, "
-            "or FACTORY(tools, model) that builds it with the recording's"
-        )
-    return PydanticAIAgentTarget(factory, spec, own_tools=given == 1)
+    return PydanticAIAgentTarget(factory, spec, own_tools=builds_own_tools(factory))
