@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from agents import FunctionTool
+from agents import Agent, FunctionTool, Handoff, handoff
 
 from toolsurface.contract._formats import LOGICAL
 
@@ -25,15 +25,23 @@ ROLES = frozenset({"system", "user", "assistant", "developer"})
 CHECKED = LOGICAL.only(("strict",))
 
 
-def tool_view(tool: FunctionTool) -> dict[str, Any]:
-    """The logical dict of a function tool, sharing its live schema."""
+def tool_view(tool: FunctionTool | Handoff[Any, Any]) -> dict[str, Any]:
+    """The logical dict of a function tool, sharing its live schema; a handoff's, as the SDK's
+    converters send it (a function named `tool_name`)."""
+    if isinstance(tool, Handoff):
+        return {"name": tool.tool_name, "description": tool.tool_description, "input_schema": tool.input_json_schema}
     return {"name": tool.name, "description": tool.description or "", "input_schema": tool.params_json_schema}
 
 
+def as_handoffs(items: Sequence[Agent[Any] | Handoff[Any, Any]]) -> list[Handoff[Any, Any]]:
+    """An agent's handoffs as the SDK hands them to the model: an agent becomes `handoff(agent)`."""
+    return [item if isinstance(item, Handoff) else handoff(item) for item in items]
+
+
 def checked_view(tool: Any) -> dict[str, Any]:
-    """What the guard compares of a tool the model is handed: a `FunctionTool` as it goes on the
-    wire; any other tool (a hosted one, say) by its repr, which no admitted tool matches."""
-    if isinstance(tool, FunctionTool):
+    """What the guard compares of a tool the model is handed: a `FunctionTool` or a handoff as it
+    goes on the wire; any other tool (a hosted one, say) by its repr, which no admitted tool matches."""
+    if isinstance(tool, FunctionTool | Handoff):
         return {**tool_view(tool), "strict": tool.strict_json_schema}
     return {"name": repr(tool), "description": "", "input_schema": {}}
 

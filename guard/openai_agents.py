@@ -36,6 +36,11 @@ says; so too `web_tools` and `summary`), a request whose tools and input cannot 
 `CapacityExceeded`, and so, at the early check, is a surface with more tools than the model takes that
 a hook cut to fit: tools are never cut to fit.
 
+**Handoffs.** Each handoff reaches the model as a function tool (`transfer_to_…`, its description,
+its input schema), after the tools: give the guard the agent's handoffs (`handoffs=`, `Handoff`s or
+agents) and they are admitted and checked as tools are, and each run holds copies of its own. A
+handoff the guard was not given is refused as an added tool, before the model call that would carry it.
+
 **What you implement.** An `Owner` (see `toolsurface.guard`): the request's `binding`, its owners'
 `facts()` now, and `settle(settlement, note)`. Run each request under `owning(owner)` (or pass
 `owner=` a callable returning it). A refusal (`SurfaceRefused`, `SummaryRefused`,
@@ -61,7 +66,7 @@ from toolsurface.guard._requires import requires
 
 _INSTALL = "toolsurface.guard.openai_agents needs the OpenAI Agents SDK: pip install 'toolsurface[openai-agents]'"
 with requires(_INSTALL):
-    from agents import Agent, FunctionTool, RunHooks, Runner, RunResult, Tool
+    from agents import Agent, FunctionTool, Handoff, RunHooks, Runner, RunResult, Tool
     from agents.lifecycle import RunHooksBase
     from agents.models.interface import Model
 
@@ -70,7 +75,7 @@ import copy
 import inspect
 import operator
 from collections.abc import AsyncIterator, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from toolsurface.contract._canonical import capture
@@ -79,7 +84,7 @@ from toolsurface.contract._refusals import SummaryRefused
 from toolsurface.guard import Capacity, GuardedRequest, Owner, current_owner, summary_of
 from toolsurface.guard import SurfaceGuard as CoreGuard
 
-from ._openai_agents_views import CHECKED, checked_view, message_views
+from ._openai_agents_views import CHECKED, as_handoffs, checked_view, message_views
 
 __all__ = ["CheckedModel", "SurfaceGuard"]
 
@@ -90,8 +95,8 @@ class _Run:
 
     request: GuardedRequest
     agent: Agent[Any]
-    #: The run's own tool objects, by id (held in `agent.tools` as the run began, and here).
-    own: dict[int, FunctionTool]
+    #: The run's own tool and handoff objects, by id (held by the run's agent as it began, and here).
+    own: dict[int, FunctionTool | Handoff[Any, Any]]
     #: Model calls the SDK started for this agent, and those the wrapper checked: a gap is a model not wrapped.
     started: int = 0
     checked: int = 0
@@ -103,19 +108,22 @@ class SurfaceGuard:
     `web_tools` names the tools owner facts govern, `summary` is an entry request's capability
     summary word for word, `capacity` what one model call can hold, and `owner` returns the
     running request's `Owner` (by default the one `owning` set); `selects=True` declares that the
-    tools' `is_enabled` selects each model call's tools (admission).
+    tools' `is_enabled` selects each model call's tools (admission). `handoffs` are the agent's
+    handoffs (`Handoff`s, or agents to hand off to): each reaches the model as a tool, checked as one.
     """
 
     def __init__(
         self, tools: Sequence[Tool], *, web_tools: WebTools | None = None, summary: str | None = None,
         capacity: Capacity | None = None, owner: Callable[[], Owner] = current_owner, selects: bool = False,
+        handoffs: Sequence[Agent[Any] | Handoff[Any, Any]] = (),
     ) -> None:  # fmt: skip
         for index, tool in enumerate(tools):
             if not isinstance(tool, FunctionTool):
                 raise TypeError(f"tools[{index}] is a {type(tool).__name__}: the guard admits FunctionTools only")
         self._tools = [tool for tool in tools if isinstance(tool, FunctionTool)]  # all of them, as checked
+        self._handoffs = as_handoffs(handoffs)
         self.core = CoreGuard(
-            [checked_view(tool) for tool in self._tools],
+            [checked_view(item) for item in (*self._tools, *self._handoffs)],
             CHECKED,
             web_tools=web_tools,
             summary=summary,
@@ -139,8 +147,10 @@ class SurfaceGuard:
         try:
             own = self._spare.pop()
         except IndexError:  # none spare: every set is in a run, or was left changed
-            own = _OwnTools(self.own_tools())
-        run = _Run(request, agent.clone(tools=list(own.tools)), {id(tool): tool for tool in own.tools})
+            own = _OwnTools(self.own_tools(), self._own_handoffs())
+        # An agent's handoffs the guard does not hold stay the agent's: the model is handed them, and refused.
+        held = {"handoffs": list(own.handoffs)} if self._handoffs else {}
+        run = _Run(request, agent.clone(tools=list(own.tools), **held), {id(item): item for item in own.surface})
         token = self._run.set(run)
         try:
             with request.settling():
@@ -155,11 +165,20 @@ class SurfaceGuard:
         settings, as `copy.copy` gives them) with the baseline's name, description and a schema dict
         decoded from its bytes, so they share nothing a run could edit."""
         own = []
-        for tool, (name, description, schema, *_) in zip(self._tools, self.core.baseline.entries(), strict=True):
+        entries = list(self.core.baseline.entries())[: len(self._tools)]  # the handoffs' follow
+        for tool, (name, description, schema, *_) in zip(self._tools, entries, strict=True):
             copied = copy.copy(tool)
             copied.name, copied.description, copied.params_json_schema = name, description, schema
             own.append(copied)
         return own
+
+    def _own_handoffs(self) -> list[Handoff[Any, Any]]:
+        """The handoffs for one run, as `own_tools` makes its tools: copies with the baseline's fields."""
+        entries = list(self.core.baseline.entries())[len(self._tools) :]
+        return [
+            replace(item, tool_name=name, tool_description=description, input_json_schema=schema)
+            for item, (name, description, schema, *_) in zip(self._handoffs, entries, strict=True)
+        ]
 
     def model(self, model: Model) -> CheckedModel:
         """`model` behind the final check: make it the agent's model, innermost of any wrappers of yours."""
@@ -179,12 +198,13 @@ class SurfaceGuard:
 
     def _early(self, run: _Run, agent: Agent[Any], input: str | Sequence[Any]) -> None:
         request, messages = run.request, message_views(input)
-        if capture([checked_view(tool) for tool in agent.tools], CHECKED) != self.core.baseline:
+        surface = [*agent.tools, *as_handoffs(agent.handoffs)]
+        if capture([checked_view(item) for item in surface], CHECKED) != self.core.baseline:
             # Not every admitted tool as admitted. A surface with more tools than the model call takes
             # is a capacity result, as at the final check: a hook that cut the list to fit did not fit it.
             request.fit_count(list(request.expected().entries()))
             # Otherwise what the agent offers must be the surface in force.
-            request.check("early", [checked_view(tool) for tool in self._offered(run, agent.tools)], messages)
+            request.check("early", [checked_view(item) for item in self._offered(run, surface)], messages)
         elif (summary := request.summary) is not None and (stated := summary_of(messages)) != summary:
             request.refuse(SummaryRefused("early", summary, stated))
         # Whatever trusted facts hide now is hidden before the model gets the tools (by `is_enabled`,
@@ -195,24 +215,26 @@ class SurfaceGuard:
         """Admission, where the tools' `is_enabled` selects: the run's own tools it enables for this
         model call, in their order, are what the call is held to."""
         own = list(run.own.values())
-        if not self.selects or all(tool.is_enabled is True for tool in own):
+        if not self.selects or all(item.is_enabled is True for item in own):
             return
-        enabled = [tool for tool in own if await _enabled(tool, context, agent)]
-        run.request.admit([checked_view(tool) for tool in enabled])
+        enabled = [item for item in own if await _enabled(item, context, agent)]
+        run.request.admit([checked_view(item) for item in enabled])
 
-    def _final(self, input: str | Sequence[Any], tools: list[Any]) -> list[Any]:
-        """Check what the model is handed; the tools it gets, less what trusted facts hide now."""
+    def _final(self, input: str | Sequence[Any], tools: list[Any], handoffs: Sequence[Any] = ()) -> list[Any]:
+        """Check what the model is handed (its tools, then its handoffs, as the SDK's converters
+        send them); the tools it gets, less what trusted facts hide now."""
         run = self._current()
         run.checked += 1
         request, messages = run.request, message_views(input)
-        tools = self._offered(run, tools)
+        offered = self._offered(run, [*tools, *handoffs])
+        tools = [item for item in offered if not isinstance(item, Handoff)]
         if (capacity := request.capacity) is not None:
             # Counted on the surface the request must carry, never on what a stage left of it: a
             # tool dropped to make room is refused as dropped, not fitted.
             surface = [entry[:3] for entry in request.expected().entries()]
             if (result := capacity.exceeded(surface, messages)) is not None:
                 request.refuse(result)
-        request.check("final", [checked_view(tool) for tool in tools], messages)
+        request.check("final", [checked_view(item) for item in offered], messages)
         narrowed = request.narrowed(tools, _name)
         request.sent()  # from here on the provider may have it, whatever the model call raises
         return narrowed
@@ -223,14 +245,14 @@ class SurfaceGuard:
         hide, as `is_enabled` hides them) where that leaves exactly the surface in force, else as
         they are, so a hidden tool a stage put back is refused, not hidden again."""
         hidden = run.request.hidden()
-        kept = [tool for tool in tools if not (id(tool) in run.own and tool.name in hidden)]
+        kept = [tool for tool in tools if not (id(tool) in run.own and _name(tool) in hidden)]
         if len(kept) < len(tools) and capture([checked_view(tool) for tool in kept], CHECKED) == run.request.expected():
             return kept
         return list(tools)
 
 
-async def _enabled(tool: FunctionTool, context: Any, agent: Agent[Any]) -> bool:
-    """Whether the SDK offers `tool` to this model call, as its `get_all_tools` decides."""
+async def _enabled(tool: FunctionTool | Handoff[Any, Any], context: Any, agent: Agent[Any]) -> bool:
+    """Whether the SDK offers `tool` to this model call, as its `get_all_tools` (or `get_handoffs`) decides."""
     if not callable(tool.is_enabled):
         return bool(tool.is_enabled)
     enabled = tool.is_enabled(context, agent)
@@ -238,6 +260,8 @@ async def _enabled(tool: FunctionTool, context: Any, agent: Agent[Any]) -> bool:
 
 
 def _name(tool: Any) -> str:
+    if isinstance(tool, Handoff):
+        return tool.tool_name
     return tool.name if isinstance(tool, FunctionTool) else repr(tool)
 
 
@@ -249,20 +273,21 @@ class _OwnTools:
     """One run's tool objects, and how they were made: decoding the schemas costs more than a run
     of the SDK, so a set a run left exactly as made serves a later run instead of a new one."""
 
-    def __init__(self, tools: list[FunctionTool]) -> None:
-        self.tools = tools
-        self._made = [_state(tool) for tool in tools]
+    def __init__(self, tools: list[FunctionTool], handoffs: list[Handoff[Any, Any]]) -> None:
+        self.tools, self.handoffs = tools, handoffs
+        self.surface: list[FunctionTool | Handoff[Any, Any]] = [*tools, *handoffs]
+        self._made = [_state(item) for item in self.surface]
 
     def unchanged(self, baseline: Any) -> bool:
         """Whether every tool is as made: its surface as the baseline has it, and every other
         attribute the same object (a list, the same items)."""
-        return all(map(_same, map(_state, self.tools), self._made)) and (
-            capture([checked_view(tool) for tool in self.tools], CHECKED) == baseline
+        return all(map(_same, map(_state, self.surface), self._made)) and (
+            capture([checked_view(item) for item in self.surface], CHECKED) == baseline
         )
 
 
-def _state(tool: FunctionTool) -> tuple[Any, ...]:
-    """A tool's attribute names and values, then the items of those that are lists."""
+def _state(tool: FunctionTool | Handoff[Any, Any]) -> tuple[Any, ...]:
+    """A tool's (or handoff's) attribute names and values, then the items of those that are lists."""
     attributes = vars(tool)
     return (
         *attributes,
@@ -329,7 +354,7 @@ class CheckedModel(Model):
         conversation_id: str | None,
         prompt: Any,
     ) -> Any:
-        tools = self.guard._final(input, tools)
+        tools = self.guard._final(input, tools, handoffs)
         return await self.model.get_response(
             system_instructions, input, model_settings, tools, output_schema, handoffs, tracing,
             previous_response_id=previous_response_id, conversation_id=conversation_id, prompt=prompt,
@@ -349,7 +374,7 @@ class CheckedModel(Model):
         conversation_id: str | None,
         prompt: Any,
     ) -> AsyncIterator[Any]:
-        tools = self.guard._final(input, tools)
+        tools = self.guard._final(input, tools, handoffs)
         async for event in self.model.stream_response(
             system_instructions, input, model_settings, tools, output_schema, handoffs, tracing,
             previous_response_id=previous_response_id, conversation_id=conversation_id, prompt=prompt,

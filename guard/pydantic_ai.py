@@ -55,9 +55,12 @@ invocation, connection), `facts()` (your owners' availability facts as recorded 
 decides which it trusts) and `settle(settlement, note)` (close the request's reservation in your
 ledger). Start each run under `owning(owner)`, or pass `owner=` a callable that returns the run's.
 
-Limits: only the function tools the guard holds are admitted, so tools another toolset brings (an
-MCP server, `Agent(tools=...)`) are refused, and output tools and provider-side native tools are
-not checked; a `Tool(prepare=...)` that changes or omits its definition is a change like any other.
+Limits: only the function tools the guard holds are admitted, under the names it holds them by, so
+tools another toolset brings (an MCP server, `Agent(tools=...)`) are refused, and so is every tool
+where a capability that renames what it wraps (`PrefixTools`) wraps the guard: name the tools the
+guard holds as the model should see them (`Tool(search, name="desk_search")`) instead. Output tools
+and provider-side native tools are not checked; a `Tool(prepare=...)` that changes or omits its
+definition is a change like any other.
 A model wrapper outside the guard that sends requests without calling its wrapped model (a batch
 API) skips the final check. The guard checks where `guard.checkpoint()` stands, after every
 `prepare_tools` hook and right before the model, not between your other hooks (and after

@@ -8,7 +8,7 @@ must end in a capacity result exactly where that selection and its messages exce
 context fit. A change made before admission ended is admission's to make: where the selection is
 still registered tools, each unchanged and once (a narrowing, a new ranking, or an edit of a tool
 it left out), the request must go out as selected; where it holds a tool changed, added or
-doubled, it must be refused. A capability summary is held to as planned, wherever it changed.
+doubled, it must be refused, whether the change was injected or the host's own. A capability summary is held to as planned, wherever it changed.
 """
 
 from __future__ import annotations
@@ -33,9 +33,13 @@ def as_admitted_case(case: Case, admitted: Sequence[Admitted]) -> Case:
 def admitted_must(case: Case, admitted: Sequence[Admitted]) -> Must:
     """What the case's request must do, its change made where it was."""
     own = next((a for a in reversed(admitted) if a.call == case.call), None)
-    if own is None or not own.after_change or case.must is not Must.REFUSE or case.mutation.kind is Kind.ENTRY:
+    if own is None or case.mutation.kind is Kind.ENTRY:
         return case.must
-    return Must.DISPATCH if own.selection else Must.REFUSE
+    if not own.selection:
+        # Admission held a tool changed, added or doubled, whoever changed it: the change
+        # injected before it, or the host's own (a selector that edits what it keeps).
+        return Must.REFUSE
+    return Must.DISPATCH if own.after_change and case.must is Must.REFUSE else case.must
 
 
 def admitted_outcome(admitted: Sequence[Admitted], recorded: RequestOutcome) -> RequestOutcome:

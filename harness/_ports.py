@@ -347,7 +347,9 @@ class Ports:
         selection = registered.selected(names) == surface and len(set(names)) == len(names)
         self._selected = [(self.fmt.get_name(tool), self.fmt.logical(tool)) for tool in tools]
         admitted = Admitted(self.call, len(names), selection, self.injected, self._over(messages))
-        self.admissions.append(Admission(admitted, surface))
+        # Not a selection: the call is held to the registered tools of those names, so what went
+        # out is judged, and named, against what the target registered.
+        self.admissions.append(Admission(admitted, surface if selection else registered.selected(names)))
 
     @property
     def past_admission(self) -> bool:

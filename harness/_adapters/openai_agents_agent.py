@@ -21,6 +21,11 @@ is called, outside any wrapper of yours (so outside `guard.model`). A wrapper of
 model is part of the model here: it gets no boundary of its own, and what it does to the tools is
 judged by what reaches the offline model.
 
+Your agent's handoffs reach the model as function tools after its tools: they are tools the agent
+admits beside the recording's (the harness records each model call's tools and handoffs, as the SDK
+collects them, as that call's admission), and what reaches the offline model is judged with them.
+Changes are injected into the tools, not the handoffs, and no recorded model call hands off.
+
 The seam: every `Runner.run` goes through the SDK's default agent runner
 (`agents.run.set_default_agent_runner`, marked experimental, which is why the adapter pins 0.24).
 The harness installs one that, inside a harness request only, sees the run's agent, hooks and run
@@ -44,6 +49,7 @@ with requires(_INSTALL):
     from agents.lifecycle import AgentHooksBase, RunHooksBase
     from agents.models.interface import Model
     from agents.run_config import CallModelData, ModelInputData
+    from agents.run_internal.turn_preparation import get_handoffs
     from agents.usage import Usage
     from openai.types.responses import (
         ResponseFunctionToolCall,
@@ -55,6 +61,7 @@ require_version(_INSTALL, agents, "openai-agents", "0.24.")
 import asyncio
 import contextlib
 import contextvars
+import copy
 import dataclasses
 import functools
 import inspect
@@ -64,6 +71,7 @@ from typing import Any, cast
 
 from toolsurface.contract._canonical import Snapshot, capture
 from toolsurface.contract._formats import FORMATS, LOGICAL, ToolDescriptor
+from toolsurface.guard._openai_agents_views import as_handoffs, tool_view
 from toolsurface.scenarios import Boundary, Scenario
 
 from .._ports import Ports
@@ -132,7 +140,9 @@ class OfflineModel(Model):
         if run is None:
             raise RuntimeError("the offline model only answers inside a toolsurface run")
         sent = Crossing([t for t in tools if isinstance(t, FunctionTool)], _as_items(input), "dispatch", tool_of)
-        reply = run.ports.gateway.dispatch(run.scenario.identity.request, sent.tools, sent.messages)
+        # The handoffs go out as function tools after the tools (the SDK's converters): part of the surface.
+        surface = [*sent.tools, *map(tool_view, handoffs)]
+        reply = run.ports.gateway.dispatch(run.scenario.identity.request, surface, sent.messages)
         run.dispatched = True
         if calls := reply.get("tool_calls"):
             asked = [
@@ -195,6 +205,8 @@ class Turn:
     #: Every tool the agent registered as the run began, and whether its `is_enabled` selects among them.
     registered: Snapshot = dataclasses.field(default_factory=lambda: capture([], LOGICAL))
     selects: bool = False
+    #: The agent's handoffs as it was built (None: not known), which a run's edit in place cannot reach.
+    handoffs: list[dict[str, Any]] | None = None
 
     async def tools_of(
         self, agent: Agent[Any], wrapper: RunContextWrapper[Any], call: int, items: list[Any]
@@ -203,15 +215,16 @@ class Turn:
         if self.call != call:
             self.call, self.replaced = call, False
             self.tools = [tool for tool in await agent.get_all_tools(wrapper) if isinstance(tool, FunctionTool)]
-            self.admitted(self.tools, items)
+            self.admitted(self.tools, await get_handoffs(agent, wrapper), items)
         return self.tools
 
-    def admitted(self, tools: list[Any], items: list[Any]) -> None:
+    def admitted(self, tools: list[Any], handoffs: list[Any], items: list[Any]) -> None:
         """Where the SDK has collected a model call's tools, `is_enabled` has selected them: the
         harness's record of what the call admitted, for an agent whose `is_enabled` selects."""
         if self.selects and (run := current_run()) is not None:
             crossing = Crossing(tools, items, ADMISSION, tool_of)
-            run.ports.admit(list(crossing.tools), list(crossing.messages), self.registered)
+            surface = [*crossing.tools, *map(tool_view, handoffs)]
+            run.ports.admit(surface, list(crossing.messages), self.registered)
 
     def carry(self, tools: list[Any]) -> None:
         if not same(tools, self.tools):
@@ -243,8 +256,10 @@ class Bordering:
     def __init__(self, turn: Turn, agent: Agent[Any], hooks: Any, config: RunConfig) -> None:
         self.turn, self.agent, self.config = turn, agent, config
         registered = [tool for tool in agent.tools if isinstance(tool, FunctionTool)]
-        turn.registered = capture(Crossing(registered, [], ADMISSION, tool_of).tools, LOGICAL)
-        turn.selects = any(tool.is_enabled is not True for tool in registered)
+        handoffs = turn.handoffs if turn.handoffs is not None else handoff_views(agent)
+        turn.registered = capture([*Crossing(registered, [], ADMISSION, tool_of).tools, *handoffs], LOGICAL)
+        # Selection: tools `is_enabled` chooses among, or handoffs (tools the agent adds to those it was handed).
+        turn.selects = bool(handoffs) or any(tool.is_enabled is not True for tool in registered)
         if hooks is not None and type(hooks).__module__.startswith(GUARD):
             hooks = getattr(hooks, "_yours", None)  # the guard's run hooks call yours, then check
         self.run_hooks, self.agent_hooks = hooks, agent.hooks
@@ -395,12 +410,12 @@ class Entry(Model):
     def __init__(self, model: Model, turn: Turn) -> None:
         self.model, self.turn = model, turn
 
-    def _before(self, input: Any, tools: list[Any]) -> tuple[Any, list[Any]]:
+    def _before(self, input: Any, tools: list[Any], handoffs: list[Any]) -> tuple[Any, list[Any]]:
         call, turn = _call(), self.turn
         if turn.call != call:  # no piece of yours after the SDK collected this call's tools
             turn.call, turn.replaced = call, False
             turn.tools = [tool for tool in tools if isinstance(tool, FunctionTool)]
-            turn.admitted(turn.tools, _as_items(input))
+            turn.admitted(turn.tools, handoffs, _as_items(input))
         if turn.call == call and turn.replaced:
             tools = [*turn.tools, *(tool for tool in tools if not isinstance(tool, FunctionTool))]
         if turn.pieces is not None and turn.pieces.of_call(call):
@@ -423,7 +438,7 @@ class Entry(Model):
         conversation_id: str | None,
         prompt: Any,
     ) -> ModelResponse:
-        input, tools = self._before(input, tools)
+        input, tools = self._before(input, tools, handoffs)
         return await self.model.get_response(
             system_instructions, input, model_settings, tools, output_schema, handoffs, tracing,
             previous_response_id=previous_response_id, conversation_id=conversation_id, prompt=prompt,
@@ -457,6 +472,11 @@ class BorderingRunner:
             return await self.runner.run(starting_agent, input, **{**kwargs, "run_config": bordered})
 
 
+def handoff_views(agent: Agent[Any]) -> list[dict[str, Any]]:
+    """The agent's handoffs as the model is told of them: function tools, after the tools."""
+    return [tool_view(item) for item in as_handoffs(agent.handoffs)]
+
+
 def _install() -> None:
     """The harness's runner in front of the SDK's default, once."""
     runner = sdk_run.get_default_agent_runner()
@@ -475,6 +495,8 @@ class OpenAIAgentsAgentTarget(UserAgentTarget):
     def __init__(self, factory: Callable[..., Any], spec: str, *, own_tools: bool = False) -> None:
         super().__init__(factory, spec, own_tools=own_tools)
         self._pieces: dict[str, Pieces] = {}
+        #: Each scenario's agent's handoffs as the factory built them: what the agent admits beside the tools.
+        self._handoffs: dict[str, list[dict[str, Any]]] = {}
 
     def build_agent(self, scenario: Scenario | None) -> Any:
         model = OfflineModel()
@@ -484,6 +506,9 @@ class OpenAIAgentsAgentTarget(UserAgentTarget):
                 f"the factory returned {type(app).__name__}: expected an Agent, or an object whose async "
                 "run(input) runs a request"
             )
+        agent = app if isinstance(app, Agent) else getattr(app, "agent", None)
+        if scenario is not None and isinstance(agent, Agent):
+            self._handoffs[scenario.id] = copy.deepcopy(handoff_views(agent))
         return app
 
     def registered(self) -> list[dict[str, Any]]:
@@ -510,7 +535,8 @@ class OpenAIAgentsAgentTarget(UserAgentTarget):
 
     async def run(self, scenario: Scenario, ports: Any) -> None:
         _install()
-        app, turn = self.agent_for(scenario), Turn()
+        app = self.agent_for(scenario)
+        turn = Turn(handoffs=self._handoffs.get(scenario.id))
         token = _TURN.set(turn)
         try:
             with self.request(scenario, ports, lambda error: None) as run:

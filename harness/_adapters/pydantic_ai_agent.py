@@ -53,7 +53,14 @@ with requires(_INSTALL):
     from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart
     from pydantic_ai.models.function import AgentInfo, FunctionModel
     from pydantic_ai.tools import ToolDefinition
-    from pydantic_ai.toolsets import AbstractToolset, FunctionToolset
+    from pydantic_ai.toolsets import (
+        AbstractToolset,
+        CombinedToolset,
+        FunctionToolset,
+        PrefixedToolset,
+        RenamedToolset,
+        WrapperToolset,
+    )
 require_version(_INSTALL, pydantic_ai, "pydantic-ai", "2.")
 
 from collections.abc import Callable
@@ -303,15 +310,10 @@ class PydanticAIAgentTarget(UserAgentTarget):
     def registered(self) -> list[dict[str, Any]]:
         agent, _ = self.build_agent(None)
         tools: dict[str, Tool[Any]] = {}
-
-        def visit(toolset: Any) -> None:
-            if isinstance(toolset, FunctionToolset):
-                tools.update(toolset.tools)
-
         for toolset in (*agent.toolsets, agent.root_capability.get_toolset()):
             if isinstance(toolset, AbstractToolset):  # a toolset function is made per run: not read
-                toolset.apply(visit)
-        return [tool_view(tool.tool_def) for tool in tools.values()]
+                tools.update(listed(toolset))
+        return [tool_view(replace(tool.tool_def, name=name)) for name, tool in tools.items()]
 
     def checkpoints(self, scenario: Scenario) -> tuple[Boundary, ...]:
         """Every boundary before every model call of the recording: known from the agent's hooks,
@@ -323,6 +325,24 @@ class PydanticAIAgentTarget(UserAgentTarget):
         agent, _ = self.agent_for(scenario)
         with self.request(scenario, ports, _framework_refusal) as run:
             await agent.run(None, message_history=history(sealed_messages(scenario, run.ports)))
+
+
+def listed(toolset: AbstractToolset[Any]) -> dict[str, Tool[Any]]:
+    """The function tools a toolset holds, by the names the agent lists them under: through the
+    toolsets that rename what they wrap (`PrefixTools` makes a `PrefixedToolset`)."""
+    if isinstance(toolset, FunctionToolset):
+        return dict(toolset.tools)
+    if isinstance(toolset, CombinedToolset):
+        return {name: tool for member in toolset.toolsets for name, tool in listed(member).items()}
+    if not isinstance(toolset, WrapperToolset):
+        return {}  # an MCP server, a toolset function: listed only in a run
+    inner = listed(toolset.wrapped)
+    if isinstance(toolset, PrefixedToolset):
+        return {f"{toolset.prefix}_{name}": tool for name, tool in inner.items()}
+    if isinstance(toolset, RenamedToolset):
+        new = {original: name for name, original in toolset.name_map.items()}
+        return {new.get(name, name): tool for name, tool in inner.items()}
+    return inner
 
 
 async def _answered(self: FunctionToolset[Any], name: str, tool_args: dict[str, Any], ctx: Any, tool: Any) -> Any:

@@ -81,7 +81,8 @@ def main() -> None:
     print("| framework | row | unguarded | guarded | unguarded legit failures (first two reasons) |")
     print("| --- | --- | --- | --- | --- |")
     for framework in options.framework or list(MODULES):
-        rows = importlib.import_module(MODULES[framework]).ROWS
+        module = importlib.import_module(MODULES[framework])
+        rows = [*module.ROWS, *getattr(module, "OWN_TOOLS_ROWS", ())]
         for name in options.only or list(rows):
             if name not in rows:
                 continue

@@ -268,3 +268,40 @@ def test_a_piece_that_puts_a_change_back_hides_it_unless_the_guard_checks_betwee
         ask(guard, tidied, refused, hooks=DoublesASpace(guard))
     assert early.value.checkpoint == "early" and refused.settled == [(Settlement.PRE_DISPATCH_REJECTED, "early check")]
     assert len(model.calls) == 1
+
+
+class EditsTheHandoff(RunHooks):
+    """A hook that rewords the handoff the model is told about, on the agent's own handoff object."""
+
+    async def on_agent_start(self, context, agent) -> None:
+        agent.handoffs[0].tool_description = "Ask the desk."
+
+
+def with_a_handoff(declared: bool) -> tuple[Agent, SurfaceGuard, ScriptedModel]:
+    tools = admitted_tools()
+    desk = Agent(name="Pricing desk", instructions="Price what you are asked.")
+    guard = SurfaceGuard(tools, handoffs=[desk] if declared else ())
+    model = ScriptedModel([[assistant_message("done")] for _ in range(4)])
+    agent = Agent(name="Research assistant", tools=tools, handoffs=[desk], model=guard.model(model))
+    return agent, guard, model
+
+
+def test_a_handoff_reaches_the_model_as_a_tool_and_is_checked_as_one():
+    # Declared: the transfer tool is admitted and goes out after the tools.
+    agent, guard, model = with_a_handoff(declared=True)
+    owner = Owner()
+    ask(guard, agent, owner)
+    assert [h.tool_name for h in model.calls[-1].handoffs] == ["transfer_to_pricing_desk"]
+    assert owner.settled == [(Settlement.DISPATCHED, "")]
+    # Edited by a hook: refused, and the next run's handoff is as admitted.
+    with pytest.raises(SurfaceRefused, match="description of 'transfer_to_pricing_desk'"):
+        ask(guard, agent, Owner(), hooks=EditsTheHandoff())
+    ask(guard, agent, Owner())
+    assert "Ask the desk." not in {h.tool_description for h in model.calls[-1].handoffs}
+    # Not given to the guard: the model would get a tool nobody admitted, so the request is refused.
+    agent, guard, model = with_a_handoff(declared=False)
+    owner = Owner()
+    with pytest.raises(SurfaceRefused, match="added 'transfer_to_pricing_desk'"):
+        ask(guard, agent, owner)
+    assert model.calls == ()
+    assert owner.settled == [(Settlement.PRE_DISPATCH_REJECTED, "early check")]

@@ -77,3 +77,14 @@ def test_the_guarded_application_passes_a_cross_section():
     assert VerdictKind.KILLED in kinds and VerdictKind.PASSED in kinds
     over = [r for r in results if r.case.scenario == "desk-research-main-openai-over-tool-limit"]
     assert over and all(r.verdict.kind is VerdictKind.PASSED for r in over)
+
+
+def test_a_handoff_is_part_of_the_surface_the_agent_admits_and_a_hook_that_rewords_it_is_caught():
+    # The transfer tool goes out with the tools: admitted by the agent, so its unchanged requests pass.
+    select = ["etf-compare-main-hooked/*/*/legit.*"]
+    plain = run_cases(APP.format("build_handing_off"), select)
+    assert plain and all(r.verdict.kind.ok for r in plain), [r.verdict.reason for r in plain if not r.verdict.kind.ok][:2]
+    # A hook that rewords it on the agent is a change the model would read: every request fails, naming it.
+    reworded = run_cases(APP.format("build_rewording_its_handoff"), select)
+    assert reworded and all(r.verdict.kind is VerdictKind.SURVIVED for r in reworded)
+    assert all("description of 'transfer_to_pricing_desk'" in r.verdict.reason for r in reworded), reworded[0].verdict

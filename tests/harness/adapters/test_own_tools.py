@@ -56,3 +56,19 @@ def test_an_agent_with_tools_of_its_own_refuses_a_recording_of_other_tools():
     options = RunOptions(target=_spec("langchain", "langchain_own_tools_app", "build"), scenarios=(recording,))
     with pytest.raises(UsageError, match=r"web-read-child-single-tool\.json: admits 'market__web_read', which"):
         prepare(options)
+
+
+def test_a_pydantic_ai_agent_whose_capability_prefixes_its_tools_is_tested_under_the_names_the_model_sees():
+    # PrefixTools renames the tools of the capability it wraps: the admitted tools are the renamed
+    # ones, so unguarded the unchanged requests pass, and a renamed tool that reaches the model is
+    # named by the name the model saw (pydantic-ai itself refuses one renamed in `prepare_tools`).
+    results = run_cases(
+        _spec("pydantic-ai", "stock_middleware_pydantic_ai", "prefix_tools"),
+        ["own-request/*/legit.*", "own-request/*/rename.*"],
+    )
+    legit = [r for r in results if r.case.mutation.kind == "legit"]
+    renamed = [r for r in results if r.case.mutation.kind == "rename"]
+    assert legit and all(r.verdict.kind is VerdictKind.PASSED for r in legit), [r.verdict.reason for r in legit][:2]
+    survived = [r for r in renamed if r.verdict.kind is VerdictKind.SURVIVED]
+    assert renamed and {r.verdict.kind for r in renamed} == {VerdictKind.KILLED, VerdictKind.SURVIVED}
+    assert all("renamed 'desk_" in r.verdict.reason for r in survived), survived[0].verdict.reason
