@@ -8,7 +8,8 @@ must end in a capacity result exactly where that selection and its messages exce
 context fit. A change made before admission ended is admission's to make: where the selection is
 still registered tools, each unchanged and once (a narrowing, a new ranking, or an edit of a tool
 it left out), the request must go out as selected; where it holds a tool changed, added or
-doubled, it must be refused, whether the change was injected or the host's own. A capability summary is held to as planned, wherever it changed.
+doubled, it must be refused, whether the change was injected or the host's own. A capability
+summary is held to as planned, wherever it changed.
 """
 
 from __future__ import annotations

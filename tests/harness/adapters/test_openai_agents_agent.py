@@ -83,7 +83,8 @@ def test_a_handoff_is_part_of_the_surface_the_agent_admits_and_a_hook_that_rewor
     # The transfer tool goes out with the tools: admitted by the agent, so its unchanged requests pass.
     select = ["etf-compare-main-hooked/*/*/legit.*"]
     plain = run_cases(APP.format("build_handing_off"), select)
-    assert plain and all(r.verdict.kind.ok for r in plain), [r.verdict.reason for r in plain if not r.verdict.kind.ok][:2]
+    failing = [r.verdict.reason for r in plain if not r.verdict.kind.ok]
+    assert plain and not failing, failing[:2]
     # A hook that rewords it on the agent is a change the model would read: every request fails, naming it.
     reworded = run_cases(APP.format("build_rewording_its_handoff"), select)
     assert reworded and all(r.verdict.kind is VerdictKind.SURVIVED for r in reworded)
