@@ -20,7 +20,7 @@ from toolsurface.harness._types import VerdictKind
 
 from ._audit import DOES_NOT_PROVE, PROVES, Audit
 
-AUDIT_SCHEMA_VERSION = 4
+AUDIT_SCHEMA_VERSION = 5
 
 #: What orjson may write raw that `printable` would hide: DEL and everything past ASCII. Only a
 #: string's content can hold such a character, and there a JSON escape reads back the same.
@@ -107,9 +107,11 @@ def audit_document(audit: Audit) -> dict[str, Any]:
                 "reason": case.verdict.reason,
                 "code": case.verdict.code,
                 "reproduce": audit.reproduce(case),
+                "framework_own": case.evidence.framework_own,
             }
             for case in audit.failing
         ],
+        "framework": {"failing": audit.framework_own, "remedy": run.framework_remedy},
         "accepted": [case.id for case in audit.accepted],
         "expectations": [
             {

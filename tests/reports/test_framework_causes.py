@@ -2,7 +2,11 @@
 LangChain's schema conversion causes itself is listed apart, after it, with what to do about it."""
 
 import io
+import json
+from pathlib import Path
 
+import jsonschema
+import orjson
 import pytest
 from rich.console import Console
 
@@ -10,6 +14,9 @@ from toolsurface.harness._api import RunOptions, prepare
 from toolsurface.harness._results import read_results, write_results
 from toolsurface.harness._types import VerdictKind
 from toolsurface.reports import THEME, Audit, RunSummary, render_html, render_markdown
+from toolsurface.reports._audit_json import render_json
+
+SCHEMA = json.loads((Path(__file__).resolve().parents[2] / "reports" / "audit.schema.json").read_text())
 
 APP = "langchain:tests.fixtures.agents.langchain_app:build"
 SELECT = [
@@ -78,3 +85,12 @@ def test_the_audit_and_the_html_report_list_the_frameworks_causes_apart(audit):
     assert "What to do: LangChain converts each tool on its way to the model" in markdown
     html = render_html(audit)
     assert html.index('id="cause-2"') < html.index('<h3 id="framework">') < html.index('id="cause-3"')
+
+
+def test_the_json_audit_marks_each_framework_case_and_gives_the_remedy(audit):
+    document = orjson.loads(render_json(audit))
+    jsonschema.validate(document, SCHEMA)
+    own = [case["id"] for case in document["failing"] if case["framework_own"]]
+    assert len(own) == document["framework"]["failing"] == 6
+    assert all(case.startswith("desk-research-main-mcp-128-tools/") for case in own)
+    assert document["framework"]["remedy"].startswith("LangChain converts each tool on its way to the model")
