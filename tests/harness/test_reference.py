@@ -85,28 +85,37 @@ def test_legacy_lets_at_least_13_through_over_all_six_kinds(scenarios, cases):
 
 def judged_once(scenarios, cases, spec):
     """Each case with its verdict from one run of it, as the defect probe judges one: without the
-    follow-up request a whole run adds, which these tests do not read."""
+    follow-up request a whole run adds, which these tests do not read. Lazily, in plan order."""
     host, by_id = load_with_traits(spec), {s.id: s for s in scenarios}
     with alarm_handler():
-        return [
-            (
+        for case in cases:
+            if case.equivalent:
+                continue
+            scenario = by_id[case.scenario]
+            observed = observe(host, case, scenario, 10.0)
+            yield (
                 case,
                 judge(
                     case,
-                    observe(host, case, scenario, 10.0),
+                    observed,
                     judged_on(host.traits.estimate_tokens, scenario),
                     expected_surface(host.traits, scenario, case),
                 ),
             )
-            for case in cases
-            if not case.equivalent and (scenario := by_id[case.scenario])
-        ]
 
 
 @pytest.mark.parametrize("defect", sorted(DEFECTS))
 def test_every_defect_is_killed(scenarios, cases, defect):
-    verdicts = [verdict for _, verdict in judged_once(scenarios, cases, f"reference:defect/{defect}")]
-    assert {v.kind for v in verdicts} & {VerdictKind.SURVIVED, VerdictKind.FALSE_REJECT}
+    # In plan order up to the first case that kills it (one defect dies only on a couple of the
+    # 8,659 cases; `toolsurface run --defects` lists them all), and on every 16th case besides.
+    spec = f"reference:defect/{defect}"
+    verdicts = []
+    for _, verdict in judged_once(scenarios, cases, spec):
+        verdicts.append(verdict)
+        if verdict.kind in KILLS:
+            break
+    assert verdicts[-1].kind in KILLS, f"{defect} survived every case"
+    verdicts += [verdict for _, verdict in judged_once(scenarios, cases[::16], spec)]
     # A variant that crashes proves nothing. (topn-drop does leave later mutations without a tool
     # to edit: those cases are errors of the "could not be applied" kind, honestly.)
     errors = [v.reason for v in verdicts if v.kind is VerdictKind.ERROR]
