@@ -165,7 +165,7 @@ class SurfaceGuard:
         settings, as `copy.copy` gives them) with the baseline's name, description and a schema dict
         decoded from its bytes, so they share nothing a run could edit."""
         own = []
-        entries = list(self.core.baseline.entries())[: len(self._tools)]  # the handoffs' follow
+        entries = list(self.core.baseline.entries())[: len(self._tools)]  # the handoffs' entries follow
         for tool, (name, description, schema, *_) in zip(self._tools, entries, strict=True):
             copied = copy.copy(tool)
             copied.name, copied.description, copied.params_json_schema = name, description, schema
@@ -220,7 +220,7 @@ class SurfaceGuard:
         enabled = [item for item in own if await _enabled(item, context, agent)]
         run.request.admit([checked_view(item) for item in enabled])
 
-    def _final(self, input: str | Sequence[Any], tools: list[Any], handoffs: Sequence[Any] = ()) -> list[Any]:
+    def _final(self, input: str | Sequence[Any], tools: list[Any], handoffs: Sequence[Any]) -> list[Any]:
         """Check what the model is handed (its tools, then its handoffs, as the SDK's converters
         send them); the tools it gets, less what trusted facts hide now."""
         run = self._current()
