@@ -178,7 +178,7 @@ class UserAgentTarget:
             with owning(run.owner):
                 yield run
         except Exception as error:
-            named = refusal(error)
+            named = refusal(error) or refused_throughout(error, refusal)
             if not run.owner.settled:
                 settlement = (
                     Settlement.PRE_DISPATCH_REJECTED
@@ -207,3 +207,26 @@ class UserAgentTarget:
             raise refused
         if not run.dispatched:
             raise RuntimeError("the agent run ended without calling the model")
+
+
+def refused_throughout(
+    error: Exception, refusal: Callable[[Exception], RequestRefused | None]
+) -> RequestRefused | None:
+    """The refusal an exception group holds in every branch, or None: a framework that tried the
+    request again (a fallback to another model, a retry) and met the same refusal each time raises
+    the attempts as a group, and the request was refused, not crashed."""
+    if not isinstance(error, BaseExceptionGroup):
+        return None
+    named = [
+        leaf if isinstance(leaf, RequestRefused) else refusal(leaf) if isinstance(leaf, Exception) else None
+        for leaf in _leaves(error)
+    ]
+    return named[0] if named and all(named) else None
+
+
+def _leaves(group: BaseExceptionGroup[BaseException]) -> Iterator[BaseException]:
+    for error in group.exceptions:
+        if isinstance(error, BaseExceptionGroup):
+            yield from _leaves(error)
+        else:
+            yield error

@@ -92,3 +92,13 @@ def test_the_same_agent_with_the_guard_installed_passes():
         if r.case.scenario == "desk-research-main-openai-over-tool-limit" and r.case.must.value == "dispatch"
     ]
     assert over and all(r.verdict.reason.startswith("explicit capacity result") for r in over)
+
+
+def test_a_fallback_that_meets_the_guards_refusal_on_every_model_is_a_refusal_not_a_crash():
+    # `ModelFallback(model, fallback_on=any error)`: the guard refuses the request on each model, and
+    # pydantic-ai raises the attempts as one group; the request was refused, and settled once.
+    stock = "pydantic-ai:tests.fixtures.agents.stock_middleware_pydantic_ai:model_fallback_on_any_error_guarded"
+    results = run_cases(stock, ["holdings-review-main-over-capacity/*/legit.*", "etf-compare-main-hooked/*/delete.*"])
+    failing = [(r.case.id, r.verdict.reason) for r in results if not r.verdict.kind.ok]
+    assert results and not failing, failing[:2]
+    assert {r.verdict.kind for r in results} == {VerdictKind.KILLED, VerdictKind.PASSED}
