@@ -32,6 +32,7 @@ from toolsurface.contract._formats import LOGICAL, MCP, OPENAI
 from toolsurface.mutators import (
     MUTATORS,
     Aim,
+    Cut,
     Delivery,
     Edit,
     FactField,
@@ -118,7 +119,8 @@ def _names_the_change(mutator: Mutator, aim: Aim, changes: tuple, names: list[st
     (change,) = changes
     if isinstance(aim, Insert):
         return change == Added(aim.name, aim.position)
-    assert isinstance(aim, Tool), (mutator.key(), aim)
+    # A tool, or a tool's name or description cut to a length limit.
+    assert isinstance(aim, Tool | Cut), (mutator.key(), aim)
     name = aim.name
     if kind is Kind.DELETE or mutator.variant in ("remove", "hide_search", "hide_read"):
         return change == Removed(name, names.index(name))
