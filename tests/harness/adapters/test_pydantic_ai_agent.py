@@ -102,3 +102,23 @@ def test_a_fallback_that_meets_the_guards_refusal_on_every_model_is_a_refusal_no
     failing = [(r.case.id, r.verdict.reason) for r in results if not r.verdict.kind.ok]
     assert results and not failing, failing[:2]
     assert {r.verdict.kind for r in results} == {VerdictKind.KILLED, VerdictKind.PASSED}
+
+
+def test_an_agents_own_tools_are_read_under_the_names_its_toolsets_give_them():
+    from pydantic_ai import Tool
+    from pydantic_ai.toolsets import CombinedToolset, FunctionToolset
+
+    from toolsurface.harness._adapters.pydantic_ai_agent import listed
+
+    def search(query: str) -> str:
+        """Search."""
+        return query
+
+    def read(url: str) -> str:
+        """Read."""
+        return url
+
+    plain = FunctionToolset([Tool(search), Tool(read)])
+    named = CombinedToolset([plain.prefixed("desk"), FunctionToolset([Tool(read)]).renamed({"fetch": "read"})])
+    assert list(listed(named)) == ["desk_search", "desk_read", "fetch"]
+    assert list(listed(plain.filtered(lambda ctx, tool: True))) == ["search", "read"]
