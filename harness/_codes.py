@@ -32,8 +32,10 @@ class ReasonCode(enum.StrEnum):
     REFUSED_SETTLED = "refused_settled"
     #: survived: refused, but the ledger shows another settlement, a refused event or an open reservation.
     REFUSED_UNSETTLED = "refused_unsettled"
-    #: survived: refused and settled, but a publication was lost (which the record cannot show).
+    #: survived: refused and settled, but a publication was changed or removed.
     REFUSED_PUBLICATION_LOST = "refused_publication_lost"
+    #: survived: refused and settled, none lost, but a publication was added (a draft published, then refused).
+    REFUSED_PUBLICATION_ADDED = "refused_publication_added"
     #: survived: the request went out with the change (or with a different number of model calls).
     DISPATCHED_WITH_CHANGE = "dispatched_with_change"
     #: survived: the expected surface went out: the change was repaired instead of refused.
@@ -48,8 +50,10 @@ class ReasonCode(enum.StrEnum):
     CAPACITY_RESULT = "capacity_result"
     #: survived: a capacity result, but the ledger shows something amiss.
     CAPACITY_UNSETTLED = "capacity_unsettled"
-    #: survived: a capacity result, settled, but a publication was lost.
+    #: survived: a capacity result, settled, but a publication was changed or removed.
     CAPACITY_PUBLICATION_LOST = "capacity_publication_lost"
+    #: survived: a capacity result, settled, none lost, but a publication was added.
+    CAPACITY_PUBLICATION_ADDED = "capacity_publication_added"
     #: survived: a shortened surface was dispatched instead of a capacity result.
     DISPATCHED_OVER_CAPACITY = "dispatched_over_capacity"
     #: false_reject: refused (or nothing sent) instead of an explicit capacity result.
@@ -60,7 +64,8 @@ class ReasonCode(enum.StrEnum):
     DISPATCHED_AS_EXPECTED = "dispatched_as_expected"
     #: survived: dispatched as expected, but the ledger shows something amiss.
     DISPATCHED_UNSETTLED = "dispatched_unsettled"
-    #: survived: dispatched as expected and settled, but a publication was lost.
+    #: survived: dispatched as expected and settled, but a publication was changed or removed (one
+    #: added is the request's own, and allowed).
     DISPATCHED_PUBLICATION_LOST = "dispatched_publication_lost"
     #: survived: more model calls were made than the recording makes.
     DISPATCHED_TOO_OFTEN = "dispatched_too_often"

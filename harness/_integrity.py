@@ -9,9 +9,9 @@ size and shape are). A record the oracle could not have written is refused with 
 its JSON path and what disagrees; so is a file holding other than the cases its run selected (a
 survivor dropped, say).
 
-What a record does not keep (the surface sent, the publication store, the red target's evidence)
-is not checked here: a red verdict is held only to its code and the case's mutation. The
-digest of the case lines (`Summary.digest`) is what shows any other edit.
+What a record does not keep (the surface sent, the publication store's whole bodies, the red
+target's evidence) is not checked here: a red verdict is held only to its code and the case's
+mutation. The digest of the case lines (`Summary.digest`) is what shows any other edit.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from toolsurface.scenarios import RequestOutcome
 
 from ._admission import admitted_outcome, as_admitted_case
 from ._codes import AFTER, ERRORS, ReasonCode
-from ._oracles import refused_earlier, settlement_problems, stop_code
+from ._oracles import refused_earlier, settlement_problems, stop_code, store_problems
 from ._reasons import MAX_REASON, fits
 from ._record import RunInfo, ScenarioInfo
 from ._types import (
@@ -216,6 +216,7 @@ _REFUSE_SURVIVED = frozenset(
         ReasonCode.EARLIER_CALL_DIFFERS,
         ReasonCode.REFUSED_UNSETTLED,
         ReasonCode.REFUSED_PUBLICATION_LOST,
+        ReasonCode.REFUSED_PUBLICATION_ADDED,
     }
 )
 _CAPACITY_SURVIVED = frozenset(
@@ -224,6 +225,7 @@ _CAPACITY_SURVIVED = frozenset(
         ReasonCode.EARLIER_CALL_DIFFERS,
         ReasonCode.CAPACITY_UNSETTLED,
         ReasonCode.CAPACITY_PUBLICATION_LOST,
+        ReasonCode.CAPACITY_PUBLICATION_ADDED,
     }
 )
 _DISPATCH_SURVIVED = frozenset(
@@ -280,6 +282,7 @@ def _killed(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
     if _later(record):
         yield f"{_later(record)} request(s) were dispatched"
     yield from _ledger(evidence.ledger, scenario, Settlement.PRE_DISPATCH_REJECTED)
+    yield from _store(evidence, may_add=False)
 
 
 def _passed(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
@@ -291,12 +294,20 @@ def _passed(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
         if not isinstance(evidence.stop, Capacity):
             yield f"the run ended {evidence.ending}, not in a capacity result"
         yield from _ledger(evidence.ledger, scenario, Settlement.PRE_DISPATCH_REJECTED)
+        yield from _store(evidence, may_add=False)
         return
     if evidence.dispatches != scenario.model_calls:
         yield f"{evidence.dispatches} request(s) were dispatched, not exactly {_count(scenario.model_calls)}"
     if evidence.diff:
         yield f"the request sent differs from the expected one: {evidence.diff[0]}"
     yield from _ledger(evidence.ledger, scenario, Settlement.DISPATCHED)
+    yield from _store(evidence, may_add=True)
+
+
+def _store(evidence: Evidence, may_add: bool) -> Iterator[str]:
+    """What the publication store shows that a request ended so does not allow (`store_problems`)."""
+    lost, added = store_problems(evidence.publications, may_add)
+    yield from lost + added
 
 
 def _survived(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
@@ -308,6 +319,8 @@ def _survived(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
             yield "nothing was dispatched, which the oracle calls a false rejection"
         elif code is ReasonCode.DISPATCHED_UNSETTLED:  # the surface went out as expected: the ledger is what failed
             yield from _nothing_amiss(evidence.ledger, scenario, Settlement.DISPATCHED)
+        elif code in _STORE:
+            yield from _store_as_coded(record)
         return
     if _later(record):
         return  # an illegitimate change sent, or a shortened list instead of a capacity result
@@ -315,19 +328,36 @@ def _survived(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
         return  # an earlier model call sent a surface that differs from its own
     if record.case.must is Must.DISPATCH and not isinstance(evidence.stop, Capacity):
         yield f"the run ended {evidence.ending}, which the oracle calls a false rejection"
-    if code not in _PUBLICATION_LOST:
+    if code in _STORE:
+        yield from _store_as_coded(record)
+    else:
         yield from _nothing_amiss(evidence.ledger, scenario, Settlement.PRE_DISPATCH_REJECTED)
 
 
-#: The codes of a request that ended as it must and lost a publication: no record shows the store,
-#: so such a verdict is taken at its word.
-_PUBLICATION_LOST = frozenset(
+#: The codes of a request that ended as it must and then lost a publication (changed or removed one).
+_LOST = frozenset(
     {
         ReasonCode.REFUSED_PUBLICATION_LOST,
         ReasonCode.CAPACITY_PUBLICATION_LOST,
         ReasonCode.DISPATCHED_PUBLICATION_LOST,
     }
 )
+#: The codes of a request that sent nothing, lost nothing and added a publication.
+_ADDED = frozenset({ReasonCode.REFUSED_PUBLICATION_ADDED, ReasonCode.CAPACITY_PUBLICATION_ADDED})
+#: The codes of a failure that rests on the publication store alone.
+_STORE = _LOST | _ADDED
+
+
+def _store_as_coded(record: CaseRecord) -> Iterator[str]:
+    """For a failure its code says rests on the publication store: the store shows what the code
+    says (the oracle codes a loss before an addition)."""
+    store, code = record.evidence.publications, record.verdict.code
+    if code in _LOST and not store.lost:
+        yield f"the publication store shows nothing changed or removed, which {code} says was"
+    elif code in _ADDED and not store.added:
+        yield f"the publication store shows nothing added, which {code} says was"
+    elif code in _ADDED and store.lost:
+        yield f"publication {store.lost[0].key!r} was changed or removed, which {code} does not say"
 
 
 def _sent_as_coded(record: CaseRecord) -> Iterator[str]:
@@ -344,8 +374,10 @@ _UNSENT = frozenset(
     {
         ReasonCode.REFUSED_UNSETTLED,
         ReasonCode.REFUSED_PUBLICATION_LOST,
+        ReasonCode.REFUSED_PUBLICATION_ADDED,
         ReasonCode.CAPACITY_UNSETTLED,
         ReasonCode.CAPACITY_PUBLICATION_LOST,
+        ReasonCode.CAPACITY_PUBLICATION_ADDED,
         ReasonCode.NEVER_DISPATCHED,
     }
 )

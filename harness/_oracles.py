@@ -34,6 +34,7 @@ from ._types import (
     LedgerEvent,
     LedgerOp,
     Observation,
+    PublicationsDiff,
     Refused,
     Role,
     Stop,
@@ -293,6 +294,7 @@ def evidence(case: Case, observed: Observation, scenario: Scenario, expected: Ex
         listed=observed.listed,
         before=observed.stale or observed.first_run,
         admitted=tuple(admission.admitted for admission in observed.admissions),
+        publications=observed.publications,
     )
 
 
@@ -419,8 +421,16 @@ def _ledger_problems(observed: Observation, scenario: Scenario, settlement: Sett
     """What keeps the ports from showing exactly one `settlement` on the case's own lane, and nothing else amiss."""
     problems = settlement_problems(observed.ledger, scenario.lane.value, scenario.identity.request, settlement)
     problems += [f"reservation left open: {key}" for key in observed.open_reservations]
-    problems += [f"publication {key!r} lost" for key in observed.publications_lost]
     return problems
+
+
+def store_problems(store: PublicationsDiff, may_add: bool) -> tuple[list[str], list[str]]:
+    """What a run did to the publication store that its end does not allow, as (lost, added): a
+    body changed or removed is always lost; one added is allowed only where `may_add` (a request
+    that went out may publish its own; one that did not must leave the store exactly as it was)."""
+    lost = [f"publication {e.key!r} changed" for e in store.changed]
+    lost += [f"publication {e.key!r} removed" for e in store.removed]
+    return lost, [] if may_add else [f"publication {e.key!r} added" for e in store.added]
 
 
 def _of_call(expected: Expected, call: int) -> Snapshot:
@@ -462,7 +472,7 @@ def _judge_refusal(observed: Observation, scenario: Scenario, expected: Expected
         scenario,
         Settlement.PRE_DISPATCH_REJECTED,
         "refused, but ",
-        (ReasonCode.REFUSED_UNSETTLED, ReasonCode.REFUSED_PUBLICATION_LOST),
+        (ReasonCode.REFUSED_UNSETTLED, ReasonCode.REFUSED_PUBLICATION_LOST, ReasonCode.REFUSED_PUBLICATION_ADDED),
     )
     return unsettled or KILLED
 
@@ -472,17 +482,21 @@ def _unsettled(
     scenario: Scenario,
     settlement: Settlement,
     head: str,
-    codes: tuple[ReasonCode, ReasonCode],
+    codes: tuple[ReasonCode, ReasonCode, ReasonCode | None],
 ) -> Verdict | None:
-    """A request that ended as it must, but the ports show it otherwise amiss: `survived`, with the
-    first of `codes` when the ledger shows it, else the second (only a publication was lost, which a
-    record cannot show, so `_integrity` must know the verdict rests on that alone)."""
-    problems = _ledger_problems(observed, scenario, settlement)
+    """A request that ended as it must, but the ports show it otherwise amiss: `survived`, coded
+    (unsettled, lost, added) by the first of these the ports show: the ledger amiss, a publication
+    changed or removed, one added. Where the added code is None the end allows an addition: a
+    dispatched request's own publication."""
+    ledger = _ledger_problems(observed, scenario, settlement)
+    lost, added = store_problems(observed.publications, may_add=codes[2] is None)
+    problems = ledger + lost + added
     if not problems:
         return None
-    on_ledger = len(problems) > len(observed.publications_lost)
+    code = codes[0] if ledger else codes[1] if lost else codes[2]
+    assert code is not None, "an addition is a problem only where it has a code"
     said = head + listed(problems, MAX_REASON - len(head))
-    return Verdict(VerdictKind.SURVIVED, said, codes[0] if on_ledger else codes[1])
+    return Verdict(VerdictKind.SURVIVED, said, code)
 
 
 def _judge_capacity(observed: Observation, scenario: Scenario) -> Verdict:
@@ -505,7 +519,7 @@ def _judge_capacity(observed: Observation, scenario: Scenario) -> Verdict:
         scenario,
         Settlement.PRE_DISPATCH_REJECTED,
         "capacity result, but ",
-        (ReasonCode.CAPACITY_UNSETTLED, ReasonCode.CAPACITY_PUBLICATION_LOST),
+        (ReasonCode.CAPACITY_UNSETTLED, ReasonCode.CAPACITY_PUBLICATION_LOST, ReasonCode.CAPACITY_PUBLICATION_ADDED),
     )
     return unsettled or CAPACITY_RESULT
 
@@ -552,6 +566,7 @@ def _judge_dispatch(observed: Observation, scenario: Scenario, expected: Expecte
         scenario,
         Settlement.DISPATCHED,
         "dispatched, but ",
-        (ReasonCode.DISPATCHED_UNSETTLED, ReasonCode.DISPATCHED_PUBLICATION_LOST),
+        # A request that went out may publish what it made: only a body it found may not be lost.
+        (ReasonCode.DISPATCHED_UNSETTLED, ReasonCode.DISPATCHED_PUBLICATION_LOST, None),
     )
     return unsettled or DISPATCHED_AS_EXPECTED

@@ -18,6 +18,7 @@ from toolsurface.mutators import Must, Mutation
 from toolsurface.scenarios import Boundary, Lane, Scenario
 
 from ._codes import ReasonCode
+from ._reasons import clip
 
 
 @dataclass(frozen=True, slots=True)
@@ -253,6 +254,61 @@ class Admission:
 
 
 @dataclass(frozen=True, slots=True)
+class Published:
+    """One publication a run added, changed or removed: its key, and its body previewed."""
+
+    key: str
+    #: The body on one line, cut to `PREVIEW` characters: as the run left it, or for one it
+    #: removed, as the run found it. The whole body is the host's or the recording's, not the record's.
+    preview: str
+
+
+#: How many characters of a body a `Published` keeps: enough to tell a draft from the recorded body.
+PREVIEW = 80
+
+
+@dataclass(frozen=True, slots=True)
+class PublicationsDiff:
+    """How a run left the publication store against how it found it; empty: exactly as it was."""
+
+    added: tuple[Published, ...] = ()
+    #: Present before and after the run, with another body after it.
+    changed: tuple[Published, ...] = ()
+    removed: tuple[Published, ...] = ()
+
+    @classmethod
+    def between(cls, before: dict[str, str], after: dict[str, str]) -> PublicationsDiff:
+        """The difference from the store `before` the run to the store `after` it, each list in key order."""
+
+        def published(key: str, body: str) -> Published:
+            return Published(key, clip(body, PREVIEW))
+
+        return cls(
+            added=tuple(published(key, after[key]) for key in sorted(after.keys() - before.keys())),
+            changed=tuple(
+                published(key, after[key]) for key in sorted(before.keys() & after.keys()) if before[key] != after[key]
+            ),
+            removed=tuple(published(key, before[key]) for key in sorted(before.keys() - after.keys())),
+        )
+
+    @property
+    def lost(self) -> tuple[Published, ...]:
+        """What the store held before the run and no longer holds as it was: changed or removed."""
+        return self.changed + self.removed
+
+    def lines(self) -> tuple[str, ...]:
+        """One line per publication the run touched, added ones first: `added 'draft': Draft note…`."""
+        return tuple(
+            f"{verb} {entry.key!r}: {entry.preview}"
+            for verb, entries in (("added", self.added), ("changed", self.changed), ("removed", self.removed))
+            for entry in entries
+        )
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.changed or self.removed)
+
+
+@dataclass(frozen=True, slots=True)
 class Observation:
     """Everything the harness-owned ports saw while one case ran; the oracle reads only this."""
 
@@ -260,14 +316,14 @@ class Observation:
     ledger: tuple[LedgerEvent, ...]
     #: Reservations still open when the target returned, as `lane:request`.
     open_reservations: tuple[str, ...]
-    #: Publications that were present before the run and are gone or changed after it.
-    publications_lost: tuple[str, ...]
     #: The boundaries the target offered, in the order it offered them.
     points: tuple[Boundary, ...]
     injected: bool
     #: Why the mutation could not be applied at its point, if it could not.
     injection_problem: str | None
     stop: Stop
+    #: How the run left the publication store: added, changed or removed bodies (empty: as it found it).
+    publications: PublicationsDiff = PublicationsDiff()
     #: The owner-fact feed as the run left it: recorded facts and any the mutation added.
     facts: tuple[OwnerFact, ...] = ()
     #: How the host's first surface differed from a clean run's before the change was made: state
@@ -371,6 +427,8 @@ class Evidence:
     #: Whether a failing verdict is the framework's own doing: what went out is the framework's form
     #: of what should have (`_attribution`). The verdict stands; reports list it apart, after the user's.
     framework_own: bool = False
+    #: How the run left the publication store; only a dispatched request may add to it (docs/contract.md).
+    publications: PublicationsDiff = PublicationsDiff()
 
     @property
     def ending(self) -> Ending:

@@ -248,7 +248,7 @@ class WorkerPool:
         if doing is not None and doing in worker.inflight and not worker.leaving:
             worker.inflight.remove(doing)
             index, role = doing
-            nothing_seen = Observation((), (), (), (), (), False, None, stop)  # the ports died with the worker
+            nothing_seen = Observation((), (), (), (), False, None, stop)  # the ports died with the worker
             if (first := self._first.pop(doing, None)) is not None:
                 nothing_seen = dataclasses.replace(nothing_seen, first_run=first.stale)
             complete = self._observe(index, role, nothing_seen, None if self.runner.probe is None else ())

@@ -37,7 +37,7 @@ PROVES = (
     "and input schemas (object key order aside) of every request sent, for every recorded pipeline, "
     "change and injection point in the plan.",
     "Local refusal: every illegitimate change was refused before dispatch, and each refusal was settled "
-    "exactly once, as pre_dispatch_rejected, in the right owner's ledger, with no publication lost.",
+    "exactly once, as pre_dispatch_rejected, in the right owner's ledger, with the publication store as it was.",
 )
 DOES_NOT_PROVE = (
     "Model tool-choice quality: which tool a model picks from a correct surface.",

@@ -1,5 +1,6 @@
 """What `toolsurface reproduce` shows: one case's change, the owner facts and what each narrowed,
-the gateway log, the ledger trace by lane, how the run ended, and the verdict."""
+the gateway log, the ledger trace by lane, what the run did to the publication store, how the run
+ended, and the verdict."""
 
 from __future__ import annotations
 
@@ -49,6 +50,10 @@ class ReproductionView:
         yield _line("ledger" + ("" if observed.ledger else "   untouched"))
         for event in observed.ledger:
             yield _line(f"  {event}")
+        # The whole difference, allowed or not: the verdict's reason names only what fails it.
+        changes = observed.publications.lines()
+        for index, line in enumerate(changes or ["untouched"]):
+            yield _line(f"{'store' if index == 0 else '':9}{line}")
         stop = observed.stop
         if isinstance(stop, Refused | Capacity | Crashed):
             yield _line(f"{_STOPPED[type(stop)]} {stop.error_type}: {stop.message}")

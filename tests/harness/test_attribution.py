@@ -58,7 +58,7 @@ def sent(scenario, surface):
         LedgerEvent(lane, LedgerOp.RESERVE, request),
         LedgerEvent(lane, LedgerOp.SETTLE, request, Settlement.DISPATCHED),
     )
-    observed = Observation((Dispatch(request, surface, 1),), ledger, (), (), (), True, None, Returned())
+    observed = Observation((Dispatch(request, surface, 1),), ledger, (), (), True, None, Returned())
     return dataclasses.replace(observed, points=scenario.points)
 
 

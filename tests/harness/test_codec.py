@@ -23,6 +23,8 @@ from toolsurface.harness._types import (  # fmt: skip
     LedgerEvent,
     LedgerOp,
     NotRun,
+    PublicationsDiff,
+    Published,
     Refused,
     Returned,
     Stop,
@@ -58,6 +60,8 @@ expectations = st.builds(Expectation, texts, st.sampled_from(VerdictKind), texts
 boundaries = st.builds(
     Boundary, st.sampled_from(POINTS) | st.from_regex(r"[a-z:]{1,12}", fullmatch=True), st.integers(1, 2**62)
 )
+bodies = st.lists(st.builds(Published, texts, texts), max_size=2).map(tuple)
+stores = st.builds(PublicationsDiff, bodies, bodies, bodies)
 evidence = st.builds(
     Evidence,
     counts,
@@ -66,6 +70,7 @@ evidence = st.builds(
     lines,
     st.lists(boundaries, max_size=3).map(tuple),
     st.lists(rulings, max_size=2).map(tuple),
+    publications=stores,
 )
 
 RECORDS = {
@@ -76,6 +81,7 @@ RECORDS = {
     "Stop": (Stop, stops),
     "Ruling": (Ruling, rulings),
     "Expectation": (Expectation, expectations),
+    "PublicationsDiff": (PublicationsDiff, stores),
     "Evidence": (Evidence, evidence),
 }
 

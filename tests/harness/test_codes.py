@@ -27,6 +27,8 @@ from toolsurface.harness._types import (
     LedgerEvent,
     LedgerOp,
     Observation,
+    PublicationsDiff,
+    Published,
     Refused,
     Returned,
     Role,
@@ -149,13 +151,16 @@ def _more(surface):
 
 
 DISPATCHED, REJECTED = Settlement.DISPATCHED, Settlement.PRE_DISPATCH_REJECTED
+#: A store the run took the recorded body from; and one it added a draft to (with the body kept).
+WITHDRAWN = PublicationsDiff(removed=(Published("p", "the recorded body"),))
+DRAFTED = PublicationsDiff(added=(Published("draft", "a draft"),))
 
 #: code → (verdict, recording, which case, the observation's fields beside a clean run's (each a
 #: function of the recording and the case's expected surfaces), amendments made after the record).
 REACHED = {
     C.DISPATCHED_AS_EXPECTED: (VerdictKind.PASSED, DISPATCH, "dispatch", {}),
     C.DISPATCHED_UNSETTLED: (VerdictKind.SURVIVED, DISPATCH, "dispatch", {"ledger": lambda s, e: _ledger(s)}),
-    C.DISPATCHED_PUBLICATION_LOST: (VerdictKind.SURVIVED, DISPATCH, "dispatch", {"publications_lost": "p"}),
+    C.DISPATCHED_PUBLICATION_LOST: (VerdictKind.SURVIVED, DISPATCH, "dispatch", {"publications": WITHDRAWN}),
     C.DISPATCHED_TOO_OFTEN: (
         VerdictKind.SURVIVED,
         DISPATCH,
@@ -213,7 +218,18 @@ REACHED = {
             "dispatches": (),
             "stop": Refused("Refusal", "no"),
             "ledger": lambda s, e: _ledger(s, REJECTED),
-            "publications_lost": "p",
+            "publications": WITHDRAWN,
+        },
+    ),
+    C.REFUSED_PUBLICATION_ADDED: (
+        VerdictKind.SURVIVED,
+        DISPATCH,
+        "refuse",
+        {
+            "dispatches": (),
+            "stop": Refused("Refusal", "no"),
+            "ledger": lambda s, e: _ledger(s, REJECTED),
+            "publications": DRAFTED,
         },
     ),
     C.DISPATCHED_WITH_CHANGE: (
@@ -247,7 +263,18 @@ REACHED = {
             "dispatches": (),
             "stop": Capacity("TooBig", "no room"),
             "ledger": lambda s, e: _ledger(s, REJECTED),
-            "publications_lost": "p",
+            "publications": WITHDRAWN,
+        },
+    ),
+    C.CAPACITY_PUBLICATION_ADDED: (
+        VerdictKind.SURVIVED,
+        CAPACITY,
+        "dispatch",
+        {
+            "dispatches": (),
+            "stop": Capacity("TooBig", "no room"),
+            "ledger": lambda s, e: _ledger(s, REJECTED),
+            "publications": DRAFTED,
         },
     ),
     C.DISPATCHED_OVER_CAPACITY: (
@@ -308,9 +335,9 @@ def test_every_code_but_one_is_reached_by_the_oracle_and_that_one_by_the_runner(
     assert EQUIVALENT.kind is VerdictKind.EQUIVALENT
 
 
-@pytest.mark.parametrize(("code", "reached"), REACHED.items(), ids=[code.value for code in REACHED])
-def test_the_oracle_gives_each_code_from_the_observation_that_makes_it(scenes, code, reached):
-    kind, name, which, fields, *after = reached
+def _observed(scenes, name, which, fields):
+    """The case `which` of recording `name`, the surfaces it must carry, and a clean run's
+    observation of it with `fields` in place of the clean run's own."""
     scenario, picked = scenes[name]
     case, expected = picked[which]
     settled = REJECTED if which in {"refuse", "mcp"} else DISPATCHED
@@ -318,18 +345,72 @@ def test_the_oracle_gives_each_code_from_the_observation_that_makes_it(scenes, c
         "dispatches": _sent(scenario, expected),
         "ledger": _ledger(scenario, settled),
         "open_reservations": (),
-        "publications_lost": (),
         "points": scenario.points,
         "injected": True,
         "injection_problem": None,
         "stop": Returned(),
     }
     made = {key: value(scenario, expected) if callable(value) else value for key, value in fields.items()}
-    if isinstance(made.get("publications_lost"), str):
-        made["publications_lost"] = (made["publications_lost"],)
-    observed = Observation(**{**clean, **made})
+    return scenario, case, expected, Observation(**{**clean, **made})
+
+
+@pytest.mark.parametrize(("code", "reached"), REACHED.items(), ids=[code.value for code in REACHED])
+def test_the_oracle_gives_each_code_from_the_observation_that_makes_it(scenes, code, reached):
+    kind, name, which, fields, *after = reached
+    scenario, case, expected, observed = _observed(scenes, name, which, fields)
     verdict = judge(case, observed, scenario, expected)
     if after:
         record = CaseRecord(case, verdict, None, evidence(case, observed, scenario, expected), None)
         verdict = amended(record, [dataclasses.replace(after[0], index=case.index)]).verdict
     assert (verdict.code, verdict.kind) == (code, kind), verdict.reason
+
+
+REFUSED = {"dispatches": (), "stop": Refused("Refusal", "no"), "ledger": lambda s, e: _ledger(s, REJECTED)}
+OVER = {"dispatches": (), "stop": Capacity("TooBig", "no room"), "ledger": lambda s, e: _ledger(s, REJECTED)}
+#: Both a draft added and the recorded body rewritten.
+BOTH = PublicationsDiff(added=DRAFTED.added, changed=(Published("p", "rewritten"),))
+
+#: The store a run left, on each end: → the code, and what the reason names.
+STORES = {
+    "a refusal that published a draft": ("refuse", REFUSED, DRAFTED, C.REFUSED_PUBLICATION_ADDED, "'draft' added"),
+    "a refusal that lost one and added one": (
+        "refuse",
+        REFUSED,
+        BOTH,
+        C.REFUSED_PUBLICATION_LOST,
+        "refused, but publication 'p' changed; publication 'draft' added",
+    ),
+    "a capacity result that published a draft": (
+        "capacity",
+        OVER,
+        DRAFTED,
+        C.CAPACITY_PUBLICATION_ADDED,
+        "capacity result, but publication 'draft' added",
+    ),
+    # A request that went out may publish what it made; it may not lose what it found.
+    "a dispatch that published a draft": ("dispatch", {}, DRAFTED, C.DISPATCHED_AS_EXPECTED, "dispatched"),
+    "a dispatch that rewrote the recorded body": (
+        "dispatch",
+        {},
+        BOTH,
+        C.DISPATCHED_PUBLICATION_LOST,
+        "dispatched, but publication 'p' changed",
+    ),
+    "an unsettled refusal that published a draft": (
+        "refuse",
+        {**REFUSED, "ledger": lambda s, e: _ledger(s)},
+        DRAFTED,
+        C.REFUSED_UNSETTLED,
+        "was never settled; publication 'draft' added",
+    ),
+}
+
+
+@pytest.mark.parametrize(("end", "fields", "store", "code", "named"), STORES.values(), ids=STORES.keys())
+def test_the_oracle_judges_the_whole_store_and_names_what_changed(scenes, end, fields, store, code, named):
+    name, which = (CAPACITY, "dispatch") if end == "capacity" else (DISPATCH, end)
+    scenario, case, expected, observed = _observed(scenes, name, which, {**fields, "publications": store})
+    verdict = judge(case, observed, scenario, expected)
+    assert verdict.code is code and named in verdict.reason, verdict.reason
+    # The evidence keeps the whole difference, allowed or not.
+    assert evidence(case, observed, scenario, expected).publications == store

@@ -19,6 +19,8 @@ from toolsurface.harness._types import (
     Crashed,
     LedgerEvent,
     LedgerOp,
+    PublicationsDiff,
+    Published,
     TimedOut,
     Verdict,
     VerdictKind,
@@ -41,6 +43,10 @@ K, P, S, F, E, Q = (
 )
 
 
+#: Cases of a recording with a publication, on the child lane: its draft is `draft/req_child_0022`.
+DRAFTED = "filings-scan-child-deadline/*/no-hooks/evidence/*"
+
+
 def recorded(**options):
     session = prepare(RunOptions(**{"select": SELECT, "grace": 60, **options}))
     return session.info, tuple(session.records())
@@ -57,6 +63,10 @@ GENUINE = {
         {P, S, Q},
     ),
     "a publication lost": ({"target": "reference:defect/drops-publication", "red_target": "none"}, {K, P, S, Q}),
+    "a draft published, then refused": (
+        {"target": SPEC.format("PublishesDraft"), "red_target": "none", "select": [DRAFTED]},
+        {P, S},
+    ),
     "a second receipt": ({"target": "reference:defect/second-receipt", "red_target": "none"}, {P, S, F, Q}),
     "a top-N cut": ({"target": "reference:defect/topn-drop", "red_target": "none"}, {K, P, F, E, Q}),
     "a crashing target": ({"target": SPEC.format("Crashing"), "red_target": "none"}, {E, Q}),
@@ -301,6 +311,45 @@ FALSE_REJECTION_EDITS = {
         "passed, but 0 request(s) were dispatched, not exactly one",
     ),
 }
+
+
+#: Edits of a run whose host publishes a draft on every request: what the store shows holds the verdict.
+STORE_EDITS = {
+    "a refusal that left a draft called killed": (
+        kind(S),
+        lambda c: replace(c, verdict=KILLED),
+        "verdict.kind",
+        "killed, but publication 'draft/req_child_0022' added",
+    ),
+    "a refusal's draft taken out of its evidence": (
+        kind(S),
+        with_evidence(publications=PublicationsDiff()),
+        "verdict.kind",
+        "survived, but the publication store shows nothing added, which refused_publication_added says was",
+    ),
+    "a draft coded as a loss": (
+        kind(S),
+        lambda c: replace(c, verdict=replace(c.verdict, code=C.REFUSED_PUBLICATION_LOST)),
+        "verdict.kind",
+        "survived, but the publication store shows nothing changed or removed, which refused_publication_lost says was",
+    ),
+    "a dispatch that lost the recorded body called passed": (
+        kind(P),
+        with_evidence(publications=PublicationsDiff(removed=(Published("pub_vwrl_review_note_2026_10", "VWRL"),))),
+        "verdict.kind",
+        "passed, but publication 'pub_vwrl_review_note_2026_10' removed",
+    ),
+}
+
+
+@pytest.fixture(scope="module")
+def drafted():
+    return recorded(target=SPEC.format("PublishesDraft"), red_target="none", select=[DRAFTED])
+
+
+@pytest.mark.parametrize(("which", "edit", "where", "what"), STORE_EDITS.values(), ids=STORE_EDITS.keys())
+def test_an_edited_store_is_named_at_its_json_path(drafted, which, edit, where, what):
+    test_an_edited_case_is_named_at_its_json_path(drafted, which, edit, where, what)
 
 
 @pytest.fixture(scope="module")

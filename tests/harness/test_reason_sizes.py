@@ -42,6 +42,8 @@ from toolsurface.harness._types import (
     LedgerEvent,
     LedgerOp,
     Observation,
+    PublicationsDiff,
+    Published,
     Refused,
     Returned,
     Role,
@@ -96,6 +98,10 @@ STOPS = st.one_of(
     st.builds(TimedOut, st.booleans()),
 )
 
+#: A publication store a host left: keys and bodies of any text, in every part of the difference.
+_BODIES = st.lists(st.builds(Published, HOST_TEXT, HOST_TEXT), max_size=3).map(tuple)
+STORES = st.builds(PublicationsDiff, _BODIES, _BODIES, _BODIES)
+
 
 @st.composite
 def observations(draw, scenario, expected):
@@ -113,12 +119,12 @@ def observations(draw, scenario, expected):
         ),
         ledger=ledger[: draw(st.integers(0, 2))],
         open_reservations=tuple(draw(st.lists(HOST_TEXT, max_size=3))),
-        publications_lost=tuple(draw(st.lists(HOST_TEXT, max_size=3))),
         points=tuple(draw(st.lists(HOST_TEXT, max_size=5)))
         + scenario.points[: draw(st.integers(0, len(scenario.points)))],
         injected=draw(st.booleans()),
         injection_problem=draw(st.none() | HOST_TEXT),
         stop=draw(STOPS),
+        publications=draw(STORES),
         stale=tuple(draw(st.lists(HOST_TEXT, max_size=3))),
         leaked=tuple(draw(lines)),
         forks=draw(st.integers(0, 2)),
@@ -219,4 +225,4 @@ def observed_dispatch(scenario, sent):
         LedgerEvent(lane, LedgerOp.RESERVE, request),
         LedgerEvent(lane, LedgerOp.SETTLE, request, Settlement.DISPATCHED),
     )
-    return Observation((Dispatch(request, sent, 1),), ledger, (), (), (), True, None, Returned())
+    return Observation((Dispatch(request, sent, 1),), ledger, (), (), True, None, Returned())

@@ -166,7 +166,7 @@ def test_lane_receipt_and_publication_defects_fail_for_their_own_reason(scenario
     receipts = survivors("second-receipt")
     assert receipts and all("second settlement" in reason for _, reason in receipts)
     dropped = survivors("drops-publication")
-    assert dropped and all("publication" in reason and "lost" in reason for _, reason in dropped)
+    assert dropped and all("publication" in reason and "removed" in reason for _, reason in dropped)
     assert {case.scenario for case, _ in dropped} == {s.id for s in scenarios if s.publication is not None}
 
 

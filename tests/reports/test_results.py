@@ -15,6 +15,7 @@ from toolsurface.common._files import temporary
 from toolsurface.harness import _results
 from toolsurface.harness._api import RunOptions, prepare
 from toolsurface.harness._codec import decode
+from toolsurface.harness._codes import ReasonCode
 from toolsurface.harness._config import Spec
 from toolsurface.harness._gate import Tallies, Thresholds
 from toolsurface.harness._record import SCHEMA_VERSION, Results, results_schema
@@ -99,7 +100,18 @@ def test_results_validate_and_count(tmp_path, session):
     assert stops == {Refused, Returned, NotRun, Capacity}
 
 
-@pytest.mark.parametrize("run", ["session", "crashing"])
+@pytest.fixture(scope="module")
+def publishing():
+    """A run whose host publishes a draft on every request: refused ones keep it in their evidence."""
+    options = RunOptions(
+        target="tests.fixtures.user_targets:PublishesDraft",
+        red_target="none",
+        select=["filings-scan-child-deadline/*/no-hooks/evidence/*"],
+    )
+    return prepare(options)
+
+
+@pytest.mark.parametrize("run", ["session", "crashing", "publishing"])
 def test_a_run_reads_back_as_the_record_it_was(tmp_path, request, run):
     session = request.getfixturevalue(run)
     records = tuple(session.results())
@@ -114,6 +126,16 @@ def test_a_run_reads_back_as_the_record_it_was(tmp_path, request, run):
     assert path.read_bytes() == encode(record)
     assert decode(Results, orjson.loads(encode(record))) == record
     assert read_results(path) == record
+
+
+def test_the_publishing_run_holds_a_store_difference_on_every_case(publishing):
+    # Without this, the round trip above could pass on empty store differences alone.
+    records = tuple(publishing.results())
+    assert records and all(case.evidence.publications.added for case in records)
+    assert {case.verdict.code for case in records} == {
+        ReasonCode.REFUSED_PUBLICATION_ADDED,
+        ReasonCode.DISPATCHED_AS_EXPECTED,
+    }
 
 
 def test_the_crashing_run_holds_what_the_plain_one_does_not(crashing):
@@ -200,12 +222,12 @@ REFUSED = {
     ),
     "an older schema": (
         lambda d: d.update(schema_version=3),
-        "$.schema_version: expected results.json schema version 13, found 3: written by another version of toolsurface",
+        "$.schema_version: expected results.json schema version 14, found 3: written by another version of toolsurface",
     ),
-    # Version 12 had no `framework_own` evidence: which failures a framework causes itself is unknown.
+    # Version 13 had no `publications` evidence: what a case left in the publication store is unknown.
     "the schema before this one": (
-        lambda d: d.update(schema_version=12),
-        "$.schema_version: expected results.json schema version 13, found 12: "
+        lambda d: d.update(schema_version=13),
+        "$.schema_version: expected results.json schema version 14, found 13: "
         "written by another version of toolsurface",
     ),
 }
