@@ -16,6 +16,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._canonical import Snapshot, canonical_json
+from ._lossy import blind_said
+
+#: What stands for a place one side of a schema does not have.
+ABSENT: Any = object()
 
 #: How a change is counted in a list of several: its verb, and what one and several of it are
 #: (`moved 3 tools`). Each change carries its own, so a count never reads a change's words back.
@@ -55,7 +59,13 @@ class Renamed:
     index: int
 
     def __str__(self) -> str:
-        return f"renamed {self.before!r} → {self.after!r} at {self.index}{self.cut}"
+        return f"renamed {self.before!r} → {self.after!r} at {self.index}{self.note}"
+
+    @property
+    def note(self) -> str:
+        """What the names alone may not show: the new one is the old cut short, or the lossy
+        comparison that cannot tell them apart."""
+        return self.cut or blind_said(self.before, self.after)
 
     @property
     def cut(self) -> str:
@@ -104,11 +114,13 @@ class DescriptionChanged:
     name: str
     #: (before, after) lengths when the new description is the old one cut short, as a length limit cuts.
     cut: tuple[int, int] | None = dataclasses.field(default=None, compare=False)
+    #: The two descriptions, to say which lossy comparison cannot see the change (if any).
+    texts: tuple[str, str] = dataclasses.field(default=("", ""), compare=False, repr=False)
 
     def __str__(self) -> str:
         if self.cut is not None:
             return f"description of {self.name!r} cut from {self.cut[0]} to {self.cut[1]} characters"
-        return f"description of {self.name!r} changed"
+        return f"description of {self.name!r} changed{blind_said(*self.texts)}"
 
     @property
     def counted(self) -> Counted:
@@ -120,9 +132,12 @@ class SchemaChanged:
     name: str
     #: JSON Pointer into the input schema of the first place that differs on this path.
     pointer: str
+    #: The two values at `pointer` (`ABSENT` where one schema has none), to say them where they are
+    #: short, and which lossy comparison cannot see the change.
+    values: tuple[Any, Any] = dataclasses.field(default=(ABSENT, ABSENT), compare=False, repr=False)
 
     def __str__(self) -> str:
-        return f"schema of {self.name!r} changed at {self.pointer or '/'}"
+        return f"schema of {self.name!r} changed at {self.pointer or '/'}{_values_said(*self.values)}"
 
     @property
     def counted(self) -> Counted:
@@ -181,9 +196,10 @@ def diff(before: Sequence[Sequence[Any]], after: Sequence[Sequence[Any]]) -> tup
         name = after[j][0]
         if before[i][1] != after[j][1]:
             cut = (len(before[i][1]), len(after[j][1])) if _shortened(before[i][1], after[j][1]) else None
-            changes.append(DescriptionChanged(name, cut))
+            changes.append(DescriptionChanged(name, cut, (before[i][1], after[j][1])))
         for pointer in _pointers(before[i][2], after[j][2], "", limit=_MAX_POINTERS):
-            changes.append(SchemaChanged(name, pointer))
+            values = (_at(before[i][2], pointer), _at(after[j][2], pointer))
+            changes.append(SchemaChanged(name, pointer, values))
         changes += _wire_changes(name, _wire(before[i]), _wire(after[j]))
     return tuple(changes)
 
@@ -290,6 +306,34 @@ def _pointers(a: Any, b: Any, here: str, limit: int) -> Iterator[str]:
                 return
     else:
         yield here
+
+
+#: Values longer than this (as JSON) are not repeated in a reason.
+_SHORT = 40
+
+
+def _values_said(old: Any, new: Any) -> str:
+    """` (old → new: invisible to …)` for a place two schemas hold differently; the values only
+    where they are short, the comparison only where one cannot see the difference."""
+    if old is ABSENT or new is ABSENT:
+        return "" if old is new else " (added)" if old is ABSENT else " (removed)"
+    shown = [canonical_json(value).decode() for value in (old, new)]
+    values = f"{shown[0]} → {shown[1]}" if max(map(len, shown)) <= _SHORT else ""
+    blind = blind_said(old, new)[2:-1]
+    return f" ({values}{': ' if values and blind else ''}{blind})" if values or blind else ""
+
+
+def _at(document: Any, pointer: str) -> Any:
+    node = document
+    for token in pointer.split("/")[1:]:
+        token = token.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return ABSENT
+    return node
 
 
 def _escape(token: str) -> str:

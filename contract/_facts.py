@@ -13,6 +13,8 @@ import functools
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
 
+from ._lossy import blind_said
+
 
 class FactKind(enum.StrEnum):
     SEARCH_BUDGET_EXHAUSTED = "search_budget_exhausted"
@@ -87,11 +89,13 @@ class Ruling:
 def rule(fact: OwnerFact, binding: Binding, web: WebTools | None) -> Ruling:
     """The ruling on one fact for a request bound to `binding`."""
     if fact.owner != fact.kind.producer:
-        return Ruling(fact, f"produced by {fact.owner}, not by {fact.kind.producer}", (), ())
+        blind = blind_said(fact.kind.producer, fact.owner)
+        return Ruling(fact, f"produced by {fact.owner}, not by {fact.kind.producer}{blind}", (), ())
     for field in fields(Binding):
         theirs, ours = getattr(fact.bound_to, field.name), getattr(binding, field.name)
         if theirs != ours:
-            return Ruling(fact, f"bound to {field.name} {theirs}, not this request's {ours}", (), ())
+            blind = blind_said(ours, theirs)
+            return Ruling(fact, f"bound to {field.name} {theirs}, not this request's {ours}{blind}", (), ())
     if web is None:
         return Ruling(fact, "the contract names no web tools", (), ())
     if fact.kind is FactKind.RUN_DEADLINE_EXHAUSTED:

@@ -13,10 +13,12 @@ import random
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from toolsurface.common._errors import UsageError
 from toolsurface.contract._canonical import (
     Snapshot,
+    canonical_json,
     capture,
     entries_to_read,
     logical_tools,
@@ -31,6 +33,7 @@ from toolsurface.mutators import (
     Mutation,
     MutationNotApplicable,
     Mutator,
+    Reach,
 )
 from toolsurface.scenarios import Boundary, Scenario
 
@@ -119,7 +122,7 @@ def planned(
             rng = random.Random(f"{seed}:{scenario.id}:{mutator.key()}")
             for mutation in mutator.mutations(scenario, rng):
                 changes: dict[int, tuple[str, ...]] = {}
-                for at in offered:
+                for at in reached(mutator, offered):
                     case_id = f"{prefix}/{at}/{mutation.label}"
                     index = next(positions)
                     if keep is not None and not keep(case_id):
@@ -140,6 +143,14 @@ def planned(
                         change=change,
                         call=at.call,
                     )
+
+
+def reached(mutator: Mutator, offered: tuple[Boundary, ...]) -> tuple[Boundary, ...]:
+    """The boundaries of `offered` a mutator's changes are tried at (`Mutator.reach`)."""
+    if mutator.reach is Reach.EVERY:
+        return offered
+    last = {at.call: at for at in offered}
+    return tuple(at for at in offered if last[at.call] == at)
 
 
 class Plan(Collection[Case]):
@@ -235,13 +246,21 @@ def dry_run(scenario: Scenario, mutator: Mutator, mutation: Mutation, call: int 
         return (f"not applicable: {problem}",)
     after = capture(changed, LOGICAL)
     # The expected side is the same for every mutation of the scenario: decoded once, only read.
-    surface = (
-        ()
-        if before == after
-        else tuple(map(str, diff(entries_to_read(before), after.entries()))) or ("canonical form differs",)
-    )
+    surface = () if before == after else tuple(map(str, _diff(entries_to_read(before), after.entries())))
+    surface = surface or (() if before == after else ("canonical form differs",))
     summary = diff_summaries(scenario.contract.summary, Gateway.summary_of(changed_messages))
     return surface + summary + tuple(f"records fact: {fact}" for fact in facts) + tuple(server.changes)
+
+
+def _diff(before: Sequence[Any], after: Sequence[Any]) -> Sequence[object]:
+    """`diff(before, after)`, on just the tools that differ where every tool kept its name and place
+    (most changes edit one tool of a surface that may hold a hundred)."""
+    if len(before) != len(after) or any(old[0] != new[0] for old, new in zip(before, after, strict=True)):
+        return diff(before, after)
+    changed = [
+        i for i, (old, new) in enumerate(zip(before, after, strict=True)) if canonical_json(old) != canonical_json(new)
+    ]
+    return diff([before[i] for i in changed], [after[i] for i in changed])
 
 
 @functools.lru_cache(maxsize=16)

@@ -78,9 +78,9 @@ def said_in(change: Said | str, width: int) -> str:
     """One change in at most `width` characters: a change too long has its longest tool names cut,
     so what happened to the tool and where still shows (`removed 'research_library__sea…' (was at 40)`)."""
     line = one_line(str(change))
-    # A rename's note that the new name is the old one cut short is kept: cutting both names for
-    # room would hide it.
-    note = change.cut if isinstance(change, Renamed) else ""
+    # A rename's note (the new name is the old one cut short, or a comparison cannot tell them
+    # apart) is kept: cutting both names for room would hide it.
+    note = change.note if isinstance(change, Renamed) else ""
     while len(line) > width and not isinstance(change, str | SummaryChange):
         names = [f.name for f in dataclasses.fields(change) if f.name in _NAMES and _cuttable(getattr(change, f.name))]
         if not names:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import ClassVar, TypeAlias, TypeVar
 
 from toolsurface.contract._facts import FactKind
+from toolsurface.contract._lossy import Lossy
 
 _E = TypeVar("_E", bound=enum.StrEnum)
 
@@ -335,6 +336,61 @@ class Selection:
         return f"keep{self.keep}+{self.always}"
 
 
+@dataclass(frozen=True, slots=True)
+class Text:
+    """One string of one tool changed so that a `lossy` comparison cannot see it: the tool's `name`,
+    its `description`, or a string inside its input schema at a JSON Pointer."""
+
+    tag: ClassVar[str] = "text"
+    tool: str
+    #: `name`, `description`, or a JSON Pointer into the input schema.
+    place: str
+    lossy: Lossy
+
+    def __post_init__(self) -> None:
+        _check_named(tool=self.tool, place=self.place)
+        if self.place not in ("name", "description") and not self.place.startswith("/"):
+            raise ValueError(f"place={self.place!r} must be 'name', 'description' or a JSON Pointer")
+        object.__setattr__(self, "lossy", _member(Lossy, "lossy", self.lossy))
+
+    def __str__(self) -> str:
+        return f"{self.tool}:{self.place}~{self.lossy}"
+
+
+@dataclass(frozen=True, slots=True)
+class FieldText:
+    """A search-budget fact whose one identity field (or owner) differs from the real one only in a
+    way a `lossy` comparison cannot see."""
+
+    tag: ClassVar[str] = "fieldtext"
+    field: FactField
+    lossy: Lossy
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "field", _member(FactField, "field", self.field))
+        object.__setattr__(self, "lossy", _member(Lossy, "lossy", self.lossy))
+
+    def __str__(self) -> str:
+        return f"{self.field}~{self.lossy}"
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimText:
+    """One capability's line of an entry request's summary changed so that a `lossy` comparison
+    cannot see it."""
+
+    tag: ClassVar[str] = "claimtext"
+    capability: str
+    lossy: Lossy
+
+    def __post_init__(self) -> None:
+        _check_named(capability=self.capability)
+        object.__setattr__(self, "lossy", _member(Lossy, "lossy", self.lossy))
+
+    def __str__(self) -> str:
+        return f"{self.capability}~{self.lossy}"
+
+
 #: Every kind of aim. Each mutator takes exactly one of them.
 Aim: TypeAlias = (
     Tool
@@ -355,4 +411,7 @@ Aim: TypeAlias = (
     | Cut
     | Keep
     | Selection
+    | Text
+    | FieldText
+    | ClaimText
 )

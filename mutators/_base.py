@@ -62,6 +62,16 @@ class Delivery(enum.StrEnum):
     IN_PLACE = "in_place"
 
 
+class Reach(enum.StrEnum):
+    """Which of the boundaries a target offers a mutation is tried at."""
+
+    #: Every boundary: where a change is made decides what the host must have seen.
+    EVERY = "every"
+    #: The last boundary before each model call: the change tests how the host compares, which
+    #: its final check does wherever the change was made.
+    LAST = "last"
+
+
 class Must(enum.StrEnum):
     """What a correct guard must do with the mutation."""
 
@@ -225,6 +235,7 @@ class Mutator(ABC):
     variant: ClassVar[str]
     must: ClassVar[Must] = Must.REFUSE
     deliveries: ClassVar[tuple[Delivery, ...]] = (Delivery.REPLACE, Delivery.IN_PLACE)
+    reach: ClassVar[Reach] = Reach.EVERY
     #: Before/after surfaces, applied with every delivery by the generic mutator test.
     examples: ClassVar[tuple[Example, ...]] = ()
 

@@ -276,4 +276,46 @@ class TrustedFact(_RecordsFact):
         return trusted(scenario, aim.kind)
 
 
-MUTATORS: tuple[Mutator, ...] = (ForgedFact(), LookAlikeFact(), ForeignOwnerFact(), ParentFact(), TrustedFact())
+class TrustedFactSources(TrustedFact):
+    """The trusted facts of `trusted_fact` with their source references the other way round: a
+    search-budget fact that names no source already found (so web read is hidden with web search),
+    a run-deadline fact that names one (which keeps nothing open: the run is out of time)."""
+
+    variant = "trusted_fact_sources"
+    examples = (
+        Example(
+            aim=Narrowing(FactKind.SEARCH_BUDGET_EXHAUSTED),
+            before=(SEARCH, WEB_SEARCH, WEB_READ),
+            after=(SEARCH, WEB_SEARCH, WEB_READ),
+            web_tools=WEB_TOOLS,
+            recorded=(OwnerFact(FactKind.SEARCH_BUDGET_EXHAUSTED, "web_gateway", BINDING),),
+        ),
+        Example(
+            aim=Narrowing(FactKind.RUN_DEADLINE_EXHAUSTED),
+            before=(SEARCH, WEB_SEARCH, WEB_READ),
+            after=(SEARCH, WEB_SEARCH, WEB_READ),
+            web_tools=WEB_TOOLS,
+            recorded=(OwnerFact(FactKind.RUN_DEADLINE_EXHAUSTED, "host", BINDING, (LATE_SOURCE,)),),
+        ),
+    )
+
+    def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[Narrowing]:
+        if scenario.contract.web_tools is None:
+            return ()
+        return tuple(
+            Narrowing(kind) for kind in FactKind if _would_narrow(scenario, self.fact(scenario, Narrowing(kind)))
+        )
+
+    def fact(self, scenario: Scenario, aim: Narrowing) -> OwnerFact:
+        refs = () if aim.kind is FactKind.SEARCH_BUDGET_EXHAUSTED else (LATE_SOURCE,)
+        return OwnerFact(aim.kind, aim.kind.producer, scenario.binding, refs)
+
+
+MUTATORS: tuple[Mutator, ...] = (
+    ForgedFact(),
+    LookAlikeFact(),
+    ForeignOwnerFact(),
+    ParentFact(),
+    TrustedFact(),
+    TrustedFactSources(),
+)

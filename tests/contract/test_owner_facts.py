@@ -8,6 +8,7 @@ from toolsurface.harness._plan import plan
 from toolsurface.harness._runner import Runner
 from toolsurface.harness._targets import load_target
 from toolsurface.harness._types import VerdictKind
+from toolsurface.mutators import by_key
 from toolsurface.scenarios import Mode, RequestOutcome, load
 
 KILLS = {VerdictKind.SURVIVED, VerdictKind.FALSE_REJECT}
@@ -80,7 +81,7 @@ def test_the_recorded_late_fact_narrows_the_request_only_once_it_arrived(guarded
     ("defect", "variants"),
     [
         ("any-known-owner", {"foreign_owner_fact"}),
-        ("last-scope-segment", {"look_alike_fact"}),
+        ("last-scope-segment", {"look_alike_fact", "near_miss_fact"}),
         ("child-obeys-parent", {"parent_fact"}),
         ("facts-read-once", {"trusted_fact"}),
     ],
@@ -93,9 +94,21 @@ def test_each_fact_defect_is_killed_by_the_cases_of_its_bug(scenarios, cases, gu
     assert all(r.verdict.kind is VerdictKind.SURVIVED for r in killed)
 
 
-def test_last_scope_segment_falls_only_for_look_alikes_that_keep_the_last_segment(scenarios, cases, guarded):
+def test_last_scope_segment_falls_only_for_forged_scopes_that_keep_the_last_segment(scenarios, cases, guarded):
     killed = failed(scenarios, cases, guarded, "reference:defect/last-scope-segment")
-    assert {str(r.case.mutation.aim) for r in killed.values()} <= {"scope@start", "scope@middle"}
+    by_id = {scenario.id: scenario for scenario in scenarios}
+    forged = {
+        (r.case.scenario, fact.bound_to.scope)
+        for r in killed.values()
+        for fact in by_key(r.case.mutation.mutator).records(by_id[r.case.scenario], r.case.mutation.aim)
+    }
+    assert forged and all(
+        scope != by_id[id].binding.scope and scope.rsplit("/")[-1] == by_id[id].binding.scope.rsplit("/")[-1]
+        for id, scope in forged
+    )
+    # Look-alikes changed at the start or middle, and near misses that keep the end, are among them.
+    aims = {str(r.case.mutation.aim) for r in killed.values()}
+    assert {"scope@start", "scope~casefold", "scope~suffix"} <= aims and "scope~strip" not in aims
 
 
 # -- hosts of another style, each with one of the bugs ---------------------------------------------
@@ -121,29 +134,38 @@ def test_a_host_that_judges_its_facts_right_passes_every_fact_case(scenarios, ho
 
 
 @pytest.mark.parametrize(
-    ("factory", "variant", "aims"),
+    ("factory", "variants", "aims"),
     [
         (
             "any_known_owner",
-            "foreign_owner_fact",
+            {"foreign_owner_fact"},
             {"host:search_budget_exhausted", "web_gateway:run_deadline_exhausted"},
         ),
-        ("last_scope_segment", "look_alike_fact", {"scope@start", "scope@middle"}),
-        ("child_obeys_parent", "parent_fact", {"search_budget_exhausted", "run_deadline_exhausted"}),
-        ("reads_facts_once", "trusted_fact", {"search_budget_exhausted", "run_deadline_exhausted"}),
+        # The near misses that keep a scope's last segment: a changed first letter, a prefix before it.
+        (
+            "last_scope_segment",
+            {"look_alike_fact", "near_miss_fact"},
+            {
+                "scope@start",
+                "scope@middle",
+                *(f"scope~{lossy}" for lossy in ("casefold", "nfkc", "zero_width", "suffix", "last_segment")),
+            },
+        ),
+        ("child_obeys_parent", {"parent_fact"}, {"search_budget_exhausted", "run_deadline_exhausted"}),
+        ("reads_facts_once", {"trusted_fact"}, {"search_budget_exhausted", "run_deadline_exhausted"}),
     ],
 )
 def test_a_host_with_one_fact_bug_fails_the_cases_of_that_bug_saying_which_tool(
-    scenarios, host_cases, factory, variant, aims
+    scenarios, host_cases, factory, variants, aims
 ):
     results = run(scenarios, host_cases, f"tests.fixtures.fact_hosts:{factory}")
     failing = [r for r in results if not r.verdict.kind.ok]
-    assert {r.case.mutation.variant for r in failing if r.case.scenario != LATE} == {variant}
-    mine = [r for r in failing if r.case.mutation.variant == variant]
+    assert {r.case.mutation.variant for r in failing if r.case.scenario != LATE} == variants
+    mine = [r for r in failing if r.case.mutation.variant in variants]
     assert {str(r.case.mutation.aim) for r in mine} == aims
     for r in mine:
         assert r.verdict.kind is VerdictKind.SURVIVED
-        if variant == "trusted_fact":
+        if variants == {"trusted_fact"}:
             # It sent a tool the trusted fact hid: the reason names the tool, the evidence the fact.
             assert "added 'market__web_" in r.verdict.reason, r.verdict.reason
             assert any(ruling.trusted and ruling.hides for ruling in r.evidence.availability)

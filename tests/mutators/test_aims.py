@@ -10,13 +10,16 @@ import typing
 import pytest
 
 from toolsurface import mutators
+from toolsurface.contract._lossy import Lossy
 from toolsurface.mutators import (
     MUTATORS,
     Aim,
     Claim,
+    ClaimText,
     Cut,
     Diagnostic,
     FactField,
+    FieldText,
     ForeignOwner,
     Forgery,
     Insert,
@@ -31,6 +34,7 @@ from toolsurface.mutators import (
     SchemaPath,
     Selection,
     Swap,
+    Text,
     Tool,
     Where,
     WireField,
@@ -66,6 +70,10 @@ SPELLED = [
     (Cut("filings__search_regulatory_filings", 1024), "filings__search_regulatory_filings~1024"),
     (Keep(40), "first40"),
     (Selection(16, "market__web_search"), "keep16+market__web_search"),
+    (Text("market__web_read", "name", Lossy.NFKC), "market__web_read:name~nfkc"),
+    (Text("fx__quotes", "/properties/pair/enum/0", Lossy.CASEFOLD), "fx__quotes:/properties/pair/enum/0~casefold"),
+    (FieldText(FactField.SCOPE, Lossy.LAST_SEGMENT), "scope~last_segment"),
+    (ClaimText("portfolio", Lossy.ZERO_WIDTH), "portfolio~zero_width"),
 ]
 
 

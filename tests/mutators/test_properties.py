@@ -42,6 +42,7 @@ from toolsurface.mutators import (
     Must,
     Mutator,
     SchemaPath,
+    Text,
     Tool,
     WireField,
 )
@@ -110,6 +111,14 @@ def _names_the_change(mutator: Mutator, aim: Aim, changes: tuple, names: list[st
         return bool(changes) and all(
             isinstance(change, SchemaChanged) and change.name == aim.name for change in changes
         )
+    if isinstance(aim, SchemaPath) and mutator.variant.startswith("keyword_"):
+        # A keyword's value edited whole: every place that differs is the keyword's or inside it.
+        return bool(changes) and all(
+            isinstance(change, SchemaChanged)
+            and change.name == aim.tool
+            and (change.pointer == aim.pointer or change.pointer.startswith(f"{aim.pointer}/"))
+            for change in changes
+        )
     if isinstance(aim, SchemaPath):
         # An edit inside an array (`/required/0`, `/enum/-`) is reported at the array.
         places = {aim.pointer, split_last(aim.pointer)[0]}
@@ -117,6 +126,17 @@ def _names_the_change(mutator: Mutator, aim: Aim, changes: tuple, names: list[st
     if len(changes) != 1:
         return False
     (change,) = changes
+    if isinstance(aim, Text):
+        # A near miss: the one string changed, and the comparison it is aimed at cannot tell.
+        if aim.place == "name":
+            return (
+                isinstance(change, Renamed)
+                and change.before == aim.tool
+                and aim.lossy.same(change.before, change.after)
+            )
+        if aim.place == "description":
+            return change == DescriptionChanged(aim.tool) and aim.lossy.same(*change.texts)
+        return isinstance(change, SchemaChanged) and (change.name, change.pointer) == (aim.tool, aim.place)
     if isinstance(aim, Insert):
         return change == Added(aim.name, aim.position)
     # A tool, or a tool's name or description cut to a length limit.
