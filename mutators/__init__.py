@@ -15,12 +15,14 @@ from ._aims import (
     FactField,
     ForeignOwner,
     Forgery,
+    Form,
     Insert,
     Keep,
     LookAlike,
     LooksLike,
     Messages,
     Narrowing,
+    NearText,
     ParentBound,
     Reverse,
     Rotate,
@@ -42,9 +44,10 @@ from ._base import (
     Mutator,
     NotCarried,
 )
-from ._registry import MUTATORS, by_key
+from ._registry import EXPLORING, MUTATORS, by_key
 
 __all__ = [
+    "EXPLORING",
     "MUTATORS",
     "Aim",
     "Claim",
@@ -56,6 +59,7 @@ __all__ = [
     "FactField",
     "ForeignOwner",
     "Forgery",
+    "Form",
     "Insert",
     "Keep",
     "Kind",
@@ -67,6 +71,7 @@ __all__ = [
     "MutationNotApplicable",
     "Mutator",
     "Narrowing",
+    "NearText",
     "NotCarried",
     "ParentBound",
     "Reverse",

@@ -335,6 +335,52 @@ class Selection:
         return f"keep{self.keep}+{self.always}"
 
 
+class Form(enum.StrEnum):
+    """How a near-miss text differs from the real one while it reads (or normalizes) the same."""
+
+    #: One letter's case flipped.
+    CASE = "case"
+    #: One ASCII letter or digit as its full-width form (U+FF45 for `e`): NFKC folds it back.
+    FULLWIDTH = "fullwidth"
+    #: `fi`, `fl` or `ff` as one ligature character (`ﬁ`): NFKC folds it back.
+    LIGATURE = "ligature"
+    #: One space as a no-break space (U+00A0).
+    NO_BREAK = "no_break"
+    #: A zero-width space (U+200B) put in.
+    ZERO_WIDTH = "zero_width"
+    #: Whitespace only: a space put at the end or the start, or a space doubled.
+    WHITESPACE = "whitespace"
+    #: `_` put before the text.
+    PREFIX = "prefix"
+    #: `_` put after the text.
+    SUFFIX = "suffix"
+    #: The first namespace segment (before `__`, `.` or `/`) dropped.
+    SEGMENT = "segment"
+
+
+@dataclass(frozen=True, slots=True)
+class NearText:
+    """One text of one tool changed by a near miss: its name, its description, or a string inside
+    its input schema (`place` a JSON Pointer); `at` picks where, counted round the candidates."""
+
+    tag: ClassVar[str] = "nearmiss"
+    tool: str
+    #: `name`, `description`, or a JSON Pointer to a string in the input schema.
+    place: str
+    form: Form
+    at: int
+
+    def __post_init__(self) -> None:
+        _check_named(tool=self.tool, place=self.place)
+        if self.place not in ("name", "description") and not self.place.startswith("/"):
+            raise ValueError(f"place={self.place!r} must be name, description or a JSON Pointer starting with '/'")
+        object.__setattr__(self, "form", _member(Form, "form", self.form))
+        _check_positions(at=self.at)
+
+    def __str__(self) -> str:
+        return f"{self.tool}:{self.place}~{self.form}@{self.at}"
+
+
 #: Every kind of aim. Each mutator takes exactly one of them.
 Aim: TypeAlias = (
     Tool
@@ -355,4 +401,5 @@ Aim: TypeAlias = (
     | Cut
     | Keep
     | Selection
+    | NearText
 )

@@ -13,6 +13,7 @@ from . import (
     _facts,
     _legitimate,
     _mcp,
+    _near_miss,
     _rename,
     _reorder,
     _schema,
@@ -39,7 +40,11 @@ MUTATORS: tuple[Mutator, ...] = (
     *_mcp.MUTATORS,
 )
 
-_BY_KEY: dict[str, Mutator] = {mutator.key(): mutator for mutator in MUTATORS}
+#: Mutators only the explorer draws (`toolsurface explore`), never planned: what it finds with
+#: them is beyond the catalogue, and a case it saves names them by key like any other.
+EXPLORING: tuple[Mutator, ...] = _near_miss.MUTATORS
+
+_BY_KEY: dict[str, Mutator] = {mutator.key(): mutator for mutator in (*MUTATORS, *EXPLORING)}
 
 
 def by_key(key: str) -> Mutator:

@@ -19,12 +19,14 @@ from toolsurface.mutators import (
     FactField,
     ForeignOwner,
     Forgery,
+    Form,
     Insert,
     Keep,
     LookAlike,
     LooksLike,
     Messages,
     Narrowing,
+    NearText,
     ParentBound,
     Reverse,
     Rotate,
@@ -66,6 +68,7 @@ SPELLED = [
     (Cut("filings__search_regulatory_filings", 1024), "filings__search_regulatory_filings~1024"),
     (Keep(40), "first40"),
     (Selection(16, "market__web_search"), "keep16+market__web_search"),
+    (NearText("market__web_search", "description", Form.LIGATURE, 3), "market__web_search:description~ligature@3"),
 ]
 
 
