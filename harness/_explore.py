@@ -25,8 +25,9 @@ from hypothesis import HealthCheck, Phase, Verbosity, find, reject, settings
 from hypothesis import strategies as st
 from hypothesis.errors import HypothesisWarning, NoSuchExample, Unsatisfiable
 
-from toolsurface.mutators import Form, Mutation, NearText
+from toolsurface.mutators import Form, Kind, Mutation, MutationNotApplicable, NearText
 from toolsurface.mutators._base import shown_admitted
+from toolsurface.mutators._composed import compose
 from toolsurface.mutators._near_miss import MUTATORS as NEAR_MISSES
 from toolsurface.mutators._strategies import edit_sequences
 from toolsurface.scenarios import Boundary, Scenario
@@ -107,15 +108,29 @@ def near_misses(draw: st.DrawFn, scenario: Scenario) -> Mutation:
     return Mutation(mutator.key(), mutator.kind, mutator.variant, delivery, aim, mutator.must)
 
 
+#: Kinds a composed change leaves out: each is judged by rules of its own (an MCP list change, a
+#: wire field a format may not carry, an entry request's summary), which hold for it alone.
+_ALONE = frozenset({Kind.MCP, Kind.WIRE, Kind.ENTRY})
+
+
 @st.composite
 def changes(draw: st.DrawFn, scenarios: Sequence[Scenario], checkpoints: Checkpoints) -> Change:
-    """A recording, a boundary the target offers on it, and one change to make there. Recordings
-    are offered smallest first, so a finding shrinks toward the fewest tools."""
+    """A recording, a boundary the target offers on it, and a change to make there: one to three
+    edits, each a near miss or a registered mutator's, made in turn. Recordings are offered
+    smallest first, and a list of edits shrinks toward one, so a finding shrinks toward the
+    fewest tools and edits."""
     scenario = draw(st.sampled_from(sorted(scenarios, key=lambda s: (len(s.surface), s.model_calls, s.id))))
     boundary = draw(st.sampled_from(checkpoints(scenario) or reject()))
     catalogue = edit_sequences(scenario, min_size=1, max_size=1).map(lambda steps: steps[0])
-    mutation = draw(st.one_of(near_misses(scenario), catalogue))
-    return Change(scenario, boundary, mutation)
+    edits = draw(st.lists(st.one_of(near_misses(scenario), catalogue), min_size=1, max_size=3))
+    if len(edits) == 1:
+        return Change(scenario, boundary, edits[0])
+    if any(edit.kind in _ALONE for edit in edits):
+        reject()
+    try:
+        return Change(scenario, boundary, compose(scenario, edits, boundary.call))
+    except MutationNotApplicable:
+        reject()  # an edit aims at what one before it took away
 
 
 class Explorer:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from . import (
     _add,
     _availability,
+    _composed,
     _control,
     _conversion,
     _delete,
@@ -42,7 +43,7 @@ MUTATORS: tuple[Mutator, ...] = (
 
 #: Mutators only the explorer draws (`toolsurface explore`), never planned: what it finds with
 #: them is beyond the catalogue, and a case it saves names them by key like any other.
-EXPLORING: tuple[Mutator, ...] = _near_miss.MUTATORS
+EXPLORING: tuple[Mutator, ...] = (*_near_miss.MUTATORS, *_composed.MUTATORS)
 
 _BY_KEY: dict[str, Mutator] = {mutator.key(): mutator for mutator in (*MUTATORS, *EXPLORING)}
 

@@ -32,6 +32,7 @@ from toolsurface.mutators import (
     Rotate,
     SchemaPath,
     Selection,
+    Steps,
     Swap,
     Tool,
     Where,
@@ -69,6 +70,14 @@ SPELLED = [
     (Keep(40), "first40"),
     (Selection(16, "market__web_search"), "keep16+market__web_search"),
     (NearText("market__web_search", "description", Form.LIGATURE, 3), "market__web_search:description~ligature@3"),
+    (
+        Steps(
+            '[{"mutator":"reorder.swap","delivery":"replace","aim":{"type":"swap","first":0,"second":1}},'
+            '{"mutator":"rename.near_miss","delivery":"in_place","aim":{"type":"nearmiss","tool":"a","place":"name",'
+            '"form":"case","at":0}}]'
+        ),
+        "reorder.swap.replace:0<->1 then rename.near_miss.in_place:a:name~case@0",
+    ),
 ]
 
 

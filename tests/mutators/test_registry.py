@@ -58,7 +58,8 @@ def test_keys_are_unique_and_readable() -> None:
 def test_mutators_are_grouped_by_kind_in_planning_order() -> None:
     kinds = [mutator.kind for mutator in MUTATORS]
     assert kinds == sorted(kinds, key=list(Kind).index)
-    assert list(dict.fromkeys(kinds)) == list(Kind)  # every kind is covered
+    # every kind is covered, but the explorer's composed changes, which the plan never holds
+    assert list(dict.fromkeys(kinds)) == [kind for kind in Kind if kind is not Kind.COMPOSED]
 
 
 @pytest.mark.parametrize("mutator", (*MUTATORS, *EXPLORING), ids=lambda mutator: mutator.key())
