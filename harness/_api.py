@@ -445,6 +445,10 @@ def defect_kills(options: RunOptions) -> dict[str, list[CaseRecord]]:
     return kills
 
 
+#: The most tries one search makes: more is better spent as several searches, each with a seed of its own.
+BUDGET_LIMIT = 100_000
+
+
 def exploration(
     options: RunOptions, budget: Budget, errors: bool = False, tried: Callable[[], None] = lambda: None
 ) -> Exploration:
@@ -452,8 +456,8 @@ def exploration(
     run's recordings, through the run's runner, in this process, with no red target."""
     from ._explore import explore  # imports Hypothesis: only `explore` needs it
 
-    if budget.examples < 1:
-        raise UsageError(f"{budget.examples} must be a number of examples of at least 1", option="budget")
+    if not 1 <= budget.examples <= BUDGET_LIMIT:
+        raise UsageError(f"{budget.examples} must be a number of tries from 1 to {BUDGET_LIMIT}", option="budget")
     if budget.seconds is not None and not 0 < budget.seconds <= TIMEOUT_LIMIT:
         raise UsageError(
             f"{budget.seconds} must be a positive number of seconds, at most {TIMEOUT_LIMIT} (a day)",

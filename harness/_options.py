@@ -283,8 +283,8 @@ OPTIONS: tuple[RunOption, ...] = (
     ),
     RunOption(
         "examples",
-        "Folder of examples `explore` saved, run as extra cases (repeatable) "
-        "[default: .toolsurface/examples when it exists].",
+        "Folder of explored examples: `explore` saves into it, `run` and `reproduce` run them as extra cases "
+        "(repeatable) [default: .toolsurface/examples].",
         list[Path],
         "DIR",
         "--examples",
