@@ -59,6 +59,7 @@ _METAVARS = {
     "case_id": "CASE_ID",
     "paths": "PATH...",
     "file": "FILE",
+    "budget": "N",
 }
 
 
@@ -185,7 +186,7 @@ RequireSignatureOpt = Annotated[
 @app.command(cls=_Command)
 @taking(
     "target", "red_target", "scenarios", "select", "seed", "shard", "out", "timeout", "jobs", "grace", "formats",
-    "config", "expectations", "defects", "today", "follow_symlinks",
+    "config", "expectations", "defects", "today", "follow_symlinks", "examples",
 )  # fmt: skip
 def run(given: Given) -> None:
     """Run every case against the target (and the red target), write results.json and the reports, and gate."""
@@ -408,7 +409,7 @@ def defects(given: Given) -> None:
 
 
 @app.command(cls=_Command)
-@taking("target", "scenarios", "seed", "config")
+@taking("target", "scenarios", "seed", "config", "examples")
 def reproduce(
     case_id: Annotated[
         str, typer.Argument(help="A case id, as printed by `run` or `list cases` or as results.json holds it.")
@@ -424,6 +425,41 @@ def reproduce(
     reproduction = reproduce_case(options, case_id)
     out.print(ReproductionView(reproduction))
     raise typer.Exit(0 if reproduction.verdict.kind.ok else 1)
+
+
+@app.command(cls=_Command)
+@taking("target", "scenarios", "seed", "budget", "time_limit", "timeout", "examples", "errors", "config")
+def explore(
+    budget: Annotated[
+        int, typer.Option("--budget", help="Changes to try while searching; shrinking a finding tries as many again.")
+    ] = 200,
+    time_limit: Annotated[
+        float | None, typer.Option("--time-limit", help="Seconds the whole search may take (no limit by default).")
+    ] = None,
+    errors: Annotated[
+        bool, typer.Option("--errors", help="Count a case that errors (crash, hang) as a finding too.")
+    ] = False,
+    *,
+    given: Given,
+) -> None:
+    """Search for a change the target fails on that the bundled cases do not name; save it as an example."""
+    from toolsurface.harness._api import exploration
+    from toolsurface.harness._examples import DEFAULT_EXAMPLES, check_folder, save
+    from toolsurface.harness._explore import Budget, Found
+    from toolsurface.reports import ExplorationView
+
+    from ._progress import CaseProgress
+
+    options = given.options()
+    folder = options.examples[0] if options.examples else DEFAULT_EXAMPLES
+    with options.naming_sources():
+        check_folder(folder)
+    with CaseProgress(err, budget, doing="exploring") as progress:
+        found = exploration(options, Budget(budget, time_limit), errors, progress.advance)
+    saved = save(folder, found.example) if isinstance(found, Found) else None
+    view = ExplorationView(found, options, saved)
+    out.print(view, soft_wrap=True)
+    raise typer.Exit(1 if saved is not None else 0)
 
 
 class ScanFormat(enum.StrEnum):

@@ -12,7 +12,7 @@ import platform
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolsurface import scenarios as scenario_files
 from toolsurface.common._errors import TargetError, ToolsurfaceError, UsageError
@@ -24,6 +24,7 @@ from toolsurface.scenarios import Scenario
 
 from ._clean import CleanRun
 from ._config import ProjectConfig, Spec
+from ._examples import example_folders, load_examples
 from ._expectations import Expectation, load_expectations, planned_matches
 from ._gate import Gate, Tallies, Thresholds
 from ._options import OPTIONS
@@ -59,6 +60,9 @@ from ._types import (
 )
 from ._workers import WorkerPool, can_fork, default_jobs
 
+if TYPE_CHECKING:
+    from ._explore import Budget, Exploration
+
 DEFAULT_TARGET = "reference:guarded"
 #: The most worker processes a run starts per core, whatever `--jobs` asks for: enough for hosts
 #: that wait on I/O, not so many that the machine runs out of processes or memory.
@@ -78,6 +82,8 @@ class RunOptions:
     #: Scenario files or folders; empty means the bundled scenarios.
     scenarios: list[Path] = field(default_factory=list)
     select: list[str] = field(default_factory=list)
+    #: Folders of explored examples to run after the plan; `.toolsurface/examples` is read too, where it exists.
+    examples: list[Path] = field(default_factory=list)
     seed: int = 0
     shard: str | None = None
     #: Seconds one request may take; None: the default, or more for a scenario whose clean run is slow
@@ -244,8 +250,14 @@ def _prepare(options: RunOptions) -> Session:
     red_spec = red_target_for(options.red_target, target)
     red = None if red_spec == NO_TARGET else load_with_traits(red_spec, "red_target")
     expectations = load_expectations(options.expectations) if options.expectations else ()
+    explored = load_examples(example_folders(options.examples))
     cases = Plan(
-        loaded, options.seed, offered_checkpoints(target, options.timeout or DEFAULT_TIMEOUT), options.select, part
+        loaded,
+        options.seed,
+        offered_checkpoints(target, options.timeout or DEFAULT_TIMEOUT),
+        options.select,
+        part,
+        explored,
     )
     if options.select and not cases.selected:
         patterns = ", ".join(map(repr, options.select))
@@ -431,3 +443,47 @@ def defect_kills(options: RunOptions) -> dict[str, list[CaseRecord]]:
         for name in result.defects_killed or ():
             kills[name].append(result)
     return kills
+
+
+#: The most tries one search makes: more is better spent as several searches, each with a seed of its own.
+BUDGET_LIMIT = 100_000
+
+
+def exploration(
+    options: RunOptions, budget: Budget, errors: bool = False, tried: Callable[[], None] = lambda: None
+) -> Exploration:
+    """Search `options.target` for a failing change the plan does not hold (see `_explore`): on the
+    run's recordings, through the run's runner, in this process, with no red target."""
+    from ._explore import explore  # imports Hypothesis: only `explore` needs it
+
+    if not 1 <= budget.examples <= BUDGET_LIMIT:
+        raise UsageError(f"{budget.examples} must be a number of tries from 1 to {BUDGET_LIMIT}", option="budget")
+    if budget.seconds is not None and not 0 < budget.seconds <= TIMEOUT_LIMIT:
+        raise UsageError(
+            f"{budget.seconds} must be a positive number of seconds, at most {TIMEOUT_LIMIT} (a day)",
+            option="time_limit",
+        )
+    # The examples already saved are not the search's: it looks beyond the plan, and finds one again
+    # where the same seed leads to it (its file is then written again, the same).
+    settings: dict[str, Any] = {
+        "red_target": NO_TARGET,
+        "select": [],
+        "shard": None,
+        "jobs": 0,
+        "defects": False,
+        "examples": [],
+    }
+    session = prepare(RunOptions(**{**options.__dict__, **settings}))
+    host = session.runner.hosts[Role.TARGET]
+    planned = frozenset(case.id for case in session.cases.every())
+    return explore(
+        session.runner,
+        session.scenarios,
+        offered_checkpoints(host, options.timeout or DEFAULT_TIMEOUT),
+        planned=planned,
+        target=options.target,
+        seed=options.seed,
+        budget=budget,
+        errors=errors,
+        tried=tried,
+    )

@@ -281,6 +281,14 @@ OPTIONS: tuple[RunOption, ...] = (
         schema={"type": "object", "description": "Names for `toolsurface scan`, checked by the scan."},
         field=False,  # the scan's own table
     ),
+    RunOption(
+        "examples",
+        "Folder of explored examples: `explore` saves into it, `run` and `reproduce` run them as extra cases "
+        "(repeatable) [default: .toolsurface/examples].",
+        list[Path],
+        "DIR",
+        "--examples",
+    ),
     RunOption("shard", "Run part K of N, e.g. 2/4; combine the parts with `merge`.", str, "K/N", "--shard"),
     RunOption(
         "today",

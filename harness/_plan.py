@@ -37,6 +37,7 @@ from toolsurface.mutators import (
 )
 from toolsurface.scenarios import Boundary, Scenario
 
+from ._examples import Explored, cases_of
 from ._mcp import McpCatalogue
 from ._ports import Gateway
 from ._types import Case
@@ -156,7 +157,8 @@ def reached(mutator: Mutator, offered: tuple[Boundary, ...]) -> tuple[Boundary, 
 class Plan(Collection[Case]):
     """The cases one run executes, made as they are iterated (each pass makes them again), so a
     run of any size holds only the cases in flight: the plan's cases that `--select` keeps, and of
-    those, this shard's share. Counted when made."""
+    those, this shard's share. Counted when made. Explored examples (`_examples`) come after the
+    planned cases, as cases of the run like any other."""
 
     def __init__(
         self,
@@ -165,8 +167,12 @@ class Plan(Collection[Case]):
         checkpoints: Checkpoints,
         patterns: Sequence[str],
         part: Shard | None,
+        explored: Sequence[Explored] = (),
     ) -> None:
         self._scenarios, self._seed, self._patterns, self._part = tuple(scenarios), seed, tuple(patterns), part
+        self._explored = tuple(explored)
+        #: Where the explored cases' indexes start: after every planned one (counted by `every`).
+        self._first = 0
         # Ids given whole (`verify` selects each case it samples so) are looked up, not matched one
         # glob after another: thousands of them against every planned id would take minutes.
         self._ids = frozenset(p for p in self._patterns if not _GLOB.search(p))
@@ -191,14 +197,28 @@ class Plan(Collection[Case]):
 
     def every(self, work_out: Callable[[str], bool] = lambda case_id: False) -> Iterator[Case]:
         """Every planned case, before `--select` and `--shard`; by default no change is worked out."""
-        return planned(self._scenarios, self._seed, checkpoints=self._checkpoints, work_out=work_out)
+        return self._cases(None, work_out)
 
     def named(self, ids: Collection[str]) -> Iterator[Case]:
         """The planned cases with these ids, whatever `--select` and `--shard` keep, changes worked out."""
-        return planned(self._scenarios, self._seed, checkpoints=self._checkpoints, keep=lambda case_id: case_id in ids)
+        return self._cases(lambda case_id: case_id in ids)
 
     def __iter__(self) -> Iterator[Case]:
-        return planned(self._scenarios, self._seed, checkpoints=self._checkpoints, keep=self._keeps())
+        return self._cases(self._keeps())
+
+    def _cases(
+        self, keep: Callable[[str], bool] | None, work_out: Callable[[str], bool] = lambda case_id: True
+    ) -> Iterator[Case]:
+        """The planned cases, then the explored ones (whose change is always worked out: they are few)."""
+        made = 0
+        for case in planned(self._scenarios, self._seed, checkpoints=self._checkpoints, keep=keep, work_out=work_out):
+            made += 1
+            yield case
+        if keep is None:  # every planned case was made: the explored ones are numbered on from there
+            self._first = made
+        for case in cases_of(self._explored, self._scenarios, self._first):
+            if keep is None or keep(case.id):
+                yield case
 
     def _keeps(self) -> Callable[[str], bool]:
         position = itertools.count()

@@ -28,6 +28,7 @@ from ._aims import (
     Rotate,
     SchemaPath,
     Selection,
+    Steps,
     Swap,
     Text,
     Tool,
@@ -46,9 +47,10 @@ from ._base import (
     NotCarried,
     Reach,
 )
-from ._registry import MUTATORS, by_key
+from ._registry import EXPLORING, MUTATORS, by_key
 
 __all__ = [
+    "EXPLORING",
     "MUTATORS",
     "Aim",
     "Claim",
@@ -80,6 +82,7 @@ __all__ = [
     "Rotate",
     "SchemaPath",
     "Selection",
+    "Steps",
     "Swap",
     "Text",
     "Tool",

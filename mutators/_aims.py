@@ -10,6 +10,7 @@ non-negative `int`, or a `StrEnum`), so a generic codec can write an aim as
 from __future__ import annotations
 
 import enum
+import json
 from dataclasses import dataclass
 from typing import ClassVar, TypeAlias, TypeVar
 
@@ -391,6 +392,38 @@ class ClaimText:
         return f"{self.capability}~{self.lossy}"
 
 
+@dataclass(frozen=True, slots=True)
+class Steps:
+    """Edits made one after another at one boundary: the explorer's composed change. `edits` is
+    their JSON, `[{"mutator": key, "delivery": …, "aim": {"type": tag, …fields}}, …]`, so that this
+    aim stays one plain field as every other; `mutators/_composed.py` reads it."""
+
+    tag: ClassVar[str] = "steps"
+    edits: str
+
+    def __post_init__(self) -> None:
+        try:
+            edits = json.loads(self.edits)
+        except (TypeError, ValueError):
+            raise ValueError(f"edits={self.edits!r} must be a JSON list of edits") from None
+        if not (isinstance(edits, list) and len(edits) >= 2 and all(_an_edit(edit) for edit in edits)):
+            raise ValueError(f"edits={self.edits!r} must list two or more edits, each a mutator, a delivery and an aim")
+
+    def __str__(self) -> str:
+        return " then ".join(
+            f"{edit['mutator']}.{edit['delivery']}:{_spelled(edit['aim'])}" for edit in json.loads(self.edits)
+        )
+
+
+def _an_edit(edit: object) -> bool:
+    return isinstance(edit, dict) and set(edit) == {"mutator", "delivery", "aim"} and isinstance(edit["aim"], dict)
+
+
+def _spelled(aim: dict[str, object]) -> str:
+    fields = dict(aim)
+    return str(_BY_TAG[str(fields.pop("type"))](**fields))
+
+
 #: Every kind of aim. Each mutator takes exactly one of them.
 Aim: TypeAlias = (
     Tool
@@ -414,4 +447,14 @@ Aim: TypeAlias = (
     | Text
     | FieldText
     | ClaimText
+    | Steps
 )
+
+#: Each single edit's aim by its tag (a composed change's `Steps` holds them as JSON).
+_BY_TAG: dict[str, type] = {
+    cls.tag: cls
+    for cls in (
+        Tool, Insert, SchemaPath, Swap, Reverse, Rotate, Messages, Diagnostic, Forgery, LookAlike, ForeignOwner,
+        ParentBound, Narrowing, Claim, WireField, Cut, Keep, Selection, Text, FieldText, ClaimText,
+    )
+}  # fmt: skip

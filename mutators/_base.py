@@ -51,6 +51,8 @@ class Kind(enum.StrEnum):
     LEGITIMATE = "legit"
     #: The MCP server the host discovered its tools from changes its list mid-request.
     MCP = "mcp"
+    #: Several edits made in turn at one boundary: what the explorer composes, never planned.
+    COMPOSED = "composed"
 
 
 class Delivery(enum.StrEnum):

@@ -326,6 +326,9 @@ class NearMissSummary(Mutator):
         return _rewrite_summary(edit, missed)
 
 
+#: The near misses on a tool's own strings, which the explorer draws aims for anywhere.
+TEXT_MUTATORS: tuple[_NearMissText, ...] = (NearMissName(), NearMissDescription(), NearMissSchema())
+
 MUTATORS: tuple[Mutator, ...] = (
     NearMissName(),
     NearMissDescription(),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from . import (
     _add,
     _availability,
+    _composed,
     _control,
     _conversion,
     _delete,
@@ -47,7 +48,11 @@ MUTATORS: tuple[Mutator, ...] = (
     *_mcp.MUTATORS,
 )
 
-_BY_KEY: dict[str, Mutator] = {mutator.key(): mutator for mutator in MUTATORS}
+#: Mutators only the explorer draws (`toolsurface explore`), never planned: a case it saves names
+#: them by key like any other.
+EXPLORING: tuple[Mutator, ...] = _composed.MUTATORS
+
+_BY_KEY: dict[str, Mutator] = {mutator.key(): mutator for mutator in (*MUTATORS, *EXPLORING)}
 
 
 def by_key(key: str) -> Mutator:

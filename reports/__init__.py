@@ -9,6 +9,7 @@ imported only by what needs libcst: running cases and reporting on them never lo
 from ._audit import DOES_NOT_PROVE, PROVES, Audit, DefectRow
 from ._audit_json import audit_document, render_json
 from ._defects import DefectMatrix
+from ._exploration import ExplorationView
 from ._html import render_html
 from ._junit import render_junit
 from ._markdown import render_markdown
@@ -24,6 +25,7 @@ __all__ = [
     "Audit",
     "DefectMatrix",
     "DefectRow",
+    "ExplorationView",
     "ReportFormat",
     "ReproductionView",
     "RunSummary",

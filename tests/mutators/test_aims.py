@@ -33,6 +33,7 @@ from toolsurface.mutators import (
     Rotate,
     SchemaPath,
     Selection,
+    Steps,
     Swap,
     Text,
     Tool,
@@ -74,6 +75,14 @@ SPELLED = [
     (Text("fx__quotes", "/properties/pair/enum/0", Lossy.CASEFOLD), "fx__quotes:/properties/pair/enum/0~casefold"),
     (FieldText(FactField.SCOPE, Lossy.LAST_SEGMENT), "scope~last_segment"),
     (ClaimText("portfolio", Lossy.ZERO_WIDTH), "portfolio~zero_width"),
+    (
+        Steps(
+            '[{"mutator":"reorder.swap","delivery":"replace","aim":{"type":"swap","first":0,"second":1}},'
+            '{"mutator":"rename.near_miss","delivery":"in_place","aim":{"type":"text","tool":"a","place":"name",'
+            '"lossy":"casefold"}}]'
+        ),
+        "reorder.swap.replace:0<->1 then rename.near_miss.in_place:a:name~casefold",
+    ),
 ]
 
 

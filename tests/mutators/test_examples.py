@@ -14,6 +14,7 @@ from toolsurface.contract._formats import LOGICAL, MCP, OPENAI
 from toolsurface.harness._mcp import McpCatalogue, served
 from toolsurface.harness._ports import Gateway
 from toolsurface.mutators import (
+    EXPLORING,
     MUTATORS,
     Delivery,
     Edit,
@@ -40,13 +41,13 @@ def example_listing(scenario):
 
 EXAMPLES = [
     pytest.param(mutator, example, id=f"{mutator.key()}[{index}]")
-    for mutator in MUTATORS
+    for mutator in (*MUTATORS, *EXPLORING)
     for index, example in enumerate(mutator.examples)
 ]
 
 APPLICATIONS = [
     pytest.param(mutator, example, delivery, fmt, id=f"{mutator.key()}[{index}]-{delivery}-{fmt.name}")
-    for mutator in MUTATORS
+    for mutator in (*MUTATORS, *EXPLORING)
     for index, example in enumerate(mutator.examples)
     for delivery in mutator.deliveries
     for fmt in FORMATS
