@@ -2,8 +2,9 @@
 
 It draws a recording, a boundary the target offers on it (any model call's), and one change: a
 near miss (`mutators/_near_miss.py`: a change each lossy comparison cannot see, on any name,
-description or string in a schema, where the plan tries one per comparison and recording) or any registered mutator with an aim drawn afresh (`edit_sequences`: owner
-facts trusted, forged and look-alike, legitimate changes, reorders…), by either delivery. Each is
+description or string in a schema, where the plan tries one per comparison and recording) or
+any registered mutator with an aim drawn afresh (`edit_sequences`: owner facts trusted, forged
+and look-alike, legitimate changes, reorders…), by either delivery. Each is
 made a `Case` (`_examples.explored_case`) and run by the same `Runner` as `run`, judged by the same
 oracle; a change that leaves the surface as it was is `equivalent` there, as in the plan.
 

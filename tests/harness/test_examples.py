@@ -9,6 +9,7 @@ import orjson
 import pytest
 
 from toolsurface.common._errors import UsageError
+from toolsurface.contract._lossy import Lossy
 from toolsurface.harness._codes import ReasonCode
 from toolsurface.harness._examples import (
     EXAMPLE_VERSION,
@@ -20,7 +21,6 @@ from toolsurface.harness._examples import (
     save,
 )
 from toolsurface.harness._types import Verdict, VerdictKind
-from toolsurface.contract._lossy import Lossy
 from toolsurface.mutators import Delivery, Kind, Must, Mutation, Text
 from toolsurface.scenarios import load
 
