@@ -2,7 +2,7 @@
 and the capacity rule, seams and classic operators alike, is killed by the default matrix on
 `reference:guarded`, or listed with its reason in tests/mutants/equivalents.toml.
 
-Some fifteen CPU minutes in all (docs/mutants.md has the measured times): marked `mutants`, which
+About twenty CPU minutes in all (docs/mutants.md has the measured times): marked `mutants`, which
 the default run leaves out and the scheduled job (`.ci/run scheduled`) runs, in interleaved parts
 so that `-n auto` spreads them over the workers.
 """
