@@ -28,10 +28,11 @@ def compress(messages: list[dict[str, Any]], keep: int) -> list[dict[str, Any]]:
 
 
 def capacity_of(
-    stage: Stage, estimate: Estimator | None = estimate_tokens, kind: type[Capacity] = Capacity
+    stage: Stage, estimate: Estimator | None = estimate_tokens, kind: type[Capacity] | None = None
 ) -> Capacity:
-    """What a recorded context_fit stage says one model call can hold, as a `kind` (a guard's own
-    capacity rule: a source mutant's, beside the shipped one), counted by `estimate` (None: `kind`'s own)."""
+    """What a recorded context_fit stage says one model call can hold, as a `kind` (default: the
+    shipped `Capacity`; a source mutant's beside it), counted by `estimate` (None: `kind`'s own)."""
+    kind = kind or Capacity
     if estimate is None:
         return kind(stage.budget_tokens or 0, stage.max_tools)
     return kind(stage.budget_tokens or 0, stage.max_tools, estimate)

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from toolsurface.contract._formats import ToolDescriptor
-from toolsurface.contract._guard import Capacity, GuardedRequest, SurfaceGuard
+from toolsurface.contract._guard import GuardedRequest, SurfaceGuard
 from toolsurface.contract._refusals import CapacityExceeded, RequestRefused
 from toolsurface.scenarios import Scenario, Stage, StageKind
 
@@ -36,9 +36,9 @@ class GuardedPipeline:
     #: The guard and the request guard the pipeline makes: the shipped ones, or a defect's.
     guard_type: ClassVar[type[SurfaceGuard]] = SurfaceGuard
     request_type: ClassVar[type[GuardedRequest]] = GuardedRequest
-    #: The capacity rule the guard fits a request to, counting with its own estimate: the shipped
-    #: one, or a source mutant's (the harness's oracle keeps the shipped one).
-    capacity_type: ClassVar[type[Capacity]] = Capacity
+    #: The capacity rule the guard fits a request to, counting with its own estimate: None for the
+    #: shipped one, or a source mutant's (the harness's oracle keeps the shipped one).
+    capacity_type: ClassVar[type[Any] | None] = None
 
     def run(self, scenario: Scenario, ports: Ports) -> None:
         run = Run(scenario, ports, ports.fmt, [], [message.as_dict() for message in scenario.request_messages])
