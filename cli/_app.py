@@ -53,6 +53,9 @@ _METAVARS = {
     "ignored": "RULE",
     "output": "FILE",
     "source": "PATH",
+    "operators": "OPERATORS",
+    "function": "NAME",
+    "equivalents": "FILE",
     "scenario_id": "ID",
     "results": "RESULTS.json",
     "shards": "SHARD.json...",
@@ -546,13 +549,31 @@ def _rule_ids(given: list[str], option: str) -> tuple[str, ...]:
 
 
 @app.command(cls=_Command)
-@taking("source", "scenarios", "select", "seed", "output", "config")
+@taking("source", "operators", "function", "equivalents", "scenarios", "select", "seed", "output", "config")
 def mutants(
     target: Annotated[
         str, typer.Argument(help="Target whose guard is mutated: reference:<name> or package.module:factory.")
     ],
     source: Annotated[
-        Path | None, typer.Option("--source", help="The module to mutate (default: the target's own).")
+        Path | None,
+        typer.Option(
+            "--source", help="The module to mutate: the target's own (default), or one whose functions it calls."
+        ),
+    ] = None,
+    operators: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--operators",
+            help="Operators, comma-separated: `seams` (default), `classic`, or operator names (`NegateCondition`).",
+        ),
+    ] = None,
+    function: Annotated[
+        list[str] | None,
+        typer.Option("--function", help="Mutate only this function (`rule`, `Capacity.exceeded`); repeatable."),
+    ] = None,
+    equivalents: Annotated[
+        Path | None,
+        typer.Option("--equivalents", help="TOML file of mutants no input can tell from the original, with reasons."),
     ] = None,
     output: Annotated[
         Path | None, typer.Option("--output", help="Write the mutation-testing report (JSON) here.")
@@ -560,16 +581,25 @@ def mutants(
     *,
     given: Given,
 ) -> None:
-    """Weaken each seam of the target's guard in a copy of its source and run the cases against it."""
+    """Weaken each seam of the target's guard, or make each classic mutation of its rules, in a copy of
+    its source, and run the cases against it."""
     import orjson
 
     from toolsurface.common._files import write_report
-    from toolsurface.harness._mutants import run_mutants
+    from toolsurface.harness._equivalents import NONE_EQUIVALENT, load_equivalents
+    from toolsurface.harness._mutants import operator_names, run_mutants
     from toolsurface.reports._mutants import MutantsView, stryker_report
     from toolsurface.scan import load_config
 
     options = given.options(target=target)
-    run = run_mutants(options, source, load_config(given["config"]))
+    run = run_mutants(
+        options,
+        source,
+        load_config(given["config"]),
+        operators=operator_names(operators or []),
+        functions=frozenset(function or ()) or None,
+        equivalents=NONE_EQUIVALENT if equivalents is None else load_equivalents(equivalents),
+    )
     if output is not None:
         write_report(
             output, orjson.dumps(stryker_report(run, Path.cwd()), option=orjson.OPT_INDENT_2) + b"\n", option="output"

@@ -52,7 +52,7 @@ class UsageError(ToolsurfaceError):
 
 
 class ExpectationsError(ToolsurfaceError):
-    """An expectations file that cannot be read or is invalid; each problem is one line."""
+    """An expectations or equivalents file that cannot be read or is invalid; each problem is one line."""
 
     def __init__(self, problems: list[str] | tuple[str, ...], *, option: str | None = None) -> None:
         self._problems = tuple(problems)

@@ -27,9 +27,15 @@ def compress(messages: list[dict[str, Any]], keep: int) -> list[dict[str, Any]]:
     return [messages[0], summary, *messages[len(messages) - (keep - 2) :]]
 
 
-def capacity_of(stage: Stage, estimate: Estimator = estimate_tokens) -> Capacity:
-    """What a recorded context_fit stage says one model call can hold."""
-    return Capacity(stage.budget_tokens or 0, stage.max_tools, estimate)
+def capacity_of(
+    stage: Stage, estimate: Estimator | None = estimate_tokens, kind: type[Capacity] | None = None
+) -> Capacity:
+    """What a recorded context_fit stage says one model call can hold, as a `kind` (default: the
+    shipped `Capacity`; a source mutant's beside it), counted by `estimate` (None: `kind`'s own)."""
+    kind = kind or Capacity
+    if estimate is None:
+        return kind(stage.budget_tokens or 0, stage.max_tools)
+    return kind(stage.budget_tokens or 0, stage.max_tools, estimate)
 
 
 def recorded_capacity(scenario: Scenario, estimate: Estimator = estimate_tokens) -> Capacity | None:

@@ -1,16 +1,23 @@
-"""Source mutants of a target's guard, run against the cases: is every seam load-bearing?
+"""Source mutants of a target's guard, run against the cases: is every seam load-bearing, and does
+every branch of its rules decide a case?
 
-Each mutant is the target's module with one seam weakened, executed as a module of its own next
-to the original (the file is never modified, nothing replaces the original in `sys.modules`). A
-mutant is killed by the first case it lets survive or falsely rejects; a mutant that only makes
-cases error is a runtime error, never a kill.
+Each mutant is the target's module with one seam weakened or one classic mutation made, executed
+as a module of its own next to the original (the file is never modified, nothing replaces the
+original in `sys.modules`). A module the guard's module calls (`contract/_facts.py` for the
+shipped guard) is mutated the same way and reaches the guard through a copy of the guard's module
+whose names for its functions are the mutant's: the harness, whose oracle uses the same rules,
+keeps the originals, so a mutant is never judged by itself. A mutant is killed by the first case
+it lets survive or falsely rejects; a mutant that only makes cases error is a runtime error, never
+a kill. A survivor the equivalents file lists is `Equivalent`.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import sys
 import types
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,9 +25,11 @@ from typing import Any
 from toolsurface.common._errors import UsageError
 from toolsurface.contract._guard import GuardedRequest, SurfaceGuard
 from toolsurface.scan import ScanConfig
-from toolsurface.scan._seams import SourceMutant, source_mutants
+from toolsurface.scan._operators import CLASSIC
+from toolsurface.scan._seams import SEAMS, SourceMutant, function_names, source_mutants
 
 from ._api import RunOptions, Session, prepare
+from ._equivalents import NONE_EQUIVALENT, Equivalents
 from ._reference import REFERENCE_TARGETS
 from ._reference._guarded import GuardedPipeline, variant
 from ._runner import Runner
@@ -34,7 +43,8 @@ _KILLS = frozenset({VerdictKind.SURVIVED, VerdictKind.FALSE_REJECT})
 class MutantResult:
     mutant: SourceMutant
     #: Stryker's words: `Killed`, `Survived`, `CompileError`, `RuntimeError`, or `Ignored` for a
-    #: mutant equivalent to the original or to an earlier one (it is not run).
+    #: mutant whose source is the original's or an earlier mutant's (it is not run); and ours,
+    #: `Equivalent`, for a survivor the equivalents file lists (the report writes it `Ignored`).
     status: str
     #: The first case that killed it.
     killed_by: str | None
@@ -49,71 +59,162 @@ class MutantRun:
     #: The cases that pass on the unmutated target: the only ones that can kill a mutant.
     cases: int
     results: tuple[MutantResult, ...]
+    #: Entries of the equivalents file for this module that excuse no survivor, one line each: an
+    #: id that names no mutant, or a mutant that is killed or errors. A stale entry fails the run.
+    stale: tuple[str, ...] = ()
 
     @property
     def killed(self) -> int:
         return sum(result.status == "Killed" for result in self.results)
 
     @property
+    def equivalent(self) -> int:
+        return sum(result.status == "Equivalent" for result in self.results)
+
+    @property
     def counted(self) -> int:
-        """Mutants that count towards the score: all but the ignored equivalents."""
+        """Mutants that count towards the score: all but those whose source an earlier one had."""
         return sum(result.status != "Ignored" for result in self.results)
 
     @property
     def score(self) -> float:
-        """Killed over counted mutants, as a percentage (100 when there are none to kill)."""
-        return 100.0 * self.killed / self.counted if self.counted else 100.0
+        """Killed and equivalent over counted mutants, as a percentage (100 when there are none)."""
+        return 100.0 * (self.killed + self.equivalent) / self.counted if self.counted else 100.0
 
     @property
     def ok(self) -> bool:
-        return self.killed == self.counted
+        return self.killed + self.equivalent == self.counted and not self.stale
 
 
-def run_mutants(options: RunOptions, source: Path | None = None, config: ScanConfig = ScanConfig()) -> MutantRun:
-    """Weaken each seam of the target's module in turn and run the selected cases on it.
+def operator_names(given: Iterable[str]) -> frozenset[str]:
+    """The operators `--operators` values name, comma-separated: `seams`, `classic`, or operators by
+    name (`NegateCondition`). Naming none is the seams alone, what `mutants` always ran."""
+    groups = {"seams": SEAMS, "classic": CLASSIC, **{name: (name,) for name in (*SEAMS, *CLASSIC)}}
+    names = [name.strip() for value in given for name in value.split(",") if name.strip()]
+    for name in names:
+        if name not in groups:
+            choices = ", ".join(groups)
+            raise UsageError(f"{name!r}: expected an operator or a group of them: {choices}", option="operators")
+    return frozenset(operator for name in names or ["seams"] for operator in groups[name])
 
-    `config` names the seams, as `[tool.toolsurface.scan]` does for `toolsurface scan`.
+
+def run_mutants(
+    options: RunOptions,
+    source: Path | None = None,
+    config: ScanConfig = ScanConfig(),
+    *,
+    operators: frozenset[str] = frozenset(SEAMS),
+    functions: frozenset[str] | None = None,
+    equivalents: Equivalents = NONE_EQUIVALENT,
+    part: tuple[int, int] | None = None,
+) -> MutantRun:
+    """Make each mutant of the target's module (or `source`) in turn and run the selected cases on it.
+
+    `config` names the seams, as `[tool.toolsurface.scan]` does for `toolsurface scan`; `operators`
+    are the operators to apply, `functions` the functions whose code they mutate (qualified names;
+    default: all of the guard's module, the module-level functions of a module it calls). `part`,
+    `(k, n)`, runs only the kth of n interleaved parts of the mutants (k from 1), for shards.
     """
     session = prepare(RunOptions(**{**options.__dict__, "red_target": NO_TARGET}))
     target = session.runner.target
-    module = sys.modules[_guard_of(target).__module__]
+    guard = sys.modules[_guard_of(target).__module__]
+    module = _module_at(guard, source)
     path = source or Path(inspect.getsourcefile(module) or "")
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         # Without --source, the path is the target module's own: no input of the user's to name.
         raise UsageError(f"{path}: cannot read: {error.strerror}", option="source" if source else None) from None
+    scope = _scope(text, path, functions, called=module is not guard)
     green = [result.case for result in session.records() if result.verdict.kind.ok]
-    results = []
+    listed = equivalents.of(str(path))
+    mutants = source_mutants(text, str(path), config, operators, scope)
+    results, stale = [], []
     seen: dict[str, str | None] = {text: None}
-    for index, mutant in enumerate(source_mutants(text, str(path), config)):
-        if mutant.source in seen:
-            twin = seen[mutant.source]
+    for index, mutant in enumerate(mutants):
+        twin = seen.setdefault(mutant.source, mutant.id)
+        if part is not None and index % part[1] != part[0] - 1:
+            continue
+        if twin != mutant.id:
             reason = f"the same source as mutant {twin}" if twin else "the mutated source equals the original"
             results.append(MutantResult(mutant, "Ignored", None, f"equivalent: {reason}"))
             continue
-        seen[mutant.source] = mutant.id
-        results.append(_try(mutant, index, module, options.target, target, session, green))
-    return MutantRun(session.info.target, str(path), text, len(green), tuple(results))
+        result = _try(mutant, index, module, guard, options.target, target, session, green)
+        if mutant.id in listed:
+            result, problem = _excused(result, listed[mutant.id], equivalents.path)
+            stale += [problem] if problem else []
+        results.append(result)
+    ids = {mutant.id for mutant in mutants}
+    stale += [
+        f"{name}: listed as equivalent in {equivalents.path}, but names no mutant" for name in listed if name not in ids
+    ]
+    return MutantRun(session.info.target, str(path), text, len(green), tuple(results), tuple(stale))
+
+
+def _module_at(guard: types.ModuleType, source: Path | None) -> types.ModuleType:
+    """The module `source` is: one whose functions the guard's module calls, or else (the guard's
+    own file, or a copy of it) the guard's module."""
+    if source is None:
+        return guard
+    wanted = source.resolve()
+    for module in map(sys.modules.get, sorted(_called(guard))):
+        if module is not None and Path(inspect.getsourcefile(module) or "").resolve() == wanted:
+            return module
+    return guard
+
+
+def _called(guard: types.ModuleType) -> dict[str, list[str]]:
+    """The modules whose functions the guard's module holds by name, with those names."""
+    names: dict[str, list[str]] = {}
+    for name, value in vars(guard).items():
+        if isinstance(value, types.FunctionType) and value.__module__ not in (guard.__name__, None):
+            names.setdefault(value.__module__, []).append(name)
+    return names
+
+
+def _scope(text: str, path: Path, functions: frozenset[str] | None, *, called: bool) -> frozenset[str] | None:
+    """The functions to mutate. In a module the guard calls, its classes stay the originals (their
+    instances come from the harness too: a recorded fact's kind, a snapshot), so only its
+    module-level functions can reach the guard without reaching the oracle."""
+    known = function_names(text)
+    if functions is None:
+        return frozenset(name for name in known if "." not in name) if called else None
+    for name in sorted(functions):
+        if name not in known:
+            raise UsageError(f"{name}: {path} has no function of that name (`rule`, `Class.method`)", option="function")
+        if called and "." in name:
+            raise UsageError(
+                f"{name}: a method of {path}, whose classes stay the originals beside a mutant; only its"
+                " module-level functions can be mutated",
+                option="function",
+            )
+    return functions
+
+
+def _excused(result: MutantResult, reason: str, file: str) -> tuple[MutantResult, str | None]:
+    """A listed mutant's result: `Equivalent` where it survives, else as it is, with the stale entry."""
+    if result.status == "Survived":
+        return dataclasses.replace(result, status="Equivalent", reason=f"equivalent: {reason}"), None
+    how = f"killed by {result.killed_by}" if result.killed_by else f"a {result.status}: {result.reason}"
+    return result, f"{result.mutant.id}: listed as equivalent in {file}, but {how}"
 
 
 def _try(
     mutant: SourceMutant,
     index: int,
     original: types.ModuleType,
+    guard: types.ModuleType,
     spec: str,
     target: Target,
     session: Session,
     green: list[Case],
 ) -> MutantResult:
-    name = f"{original.__name__}__mutant_{index}"
-    module = types.ModuleType(name)
-    module.__package__ = original.__package__
-    module.__file__ = original.__file__
-    sys.modules[name] = module  # dataclasses and typing look their module up while it executes
+    loaded: list[str] = []
     try:
         try:
-            exec(compile(mutant.source, f"{original.__file__} ({mutant.id})", "exec"), module.__dict__)
+            module = _loaded(mutant.source, original, f"{original.__name__}__mutant_{index}", mutant.id, loaded)
+            if original is not guard:
+                module = _beside(module, original, guard, index, loaded)
             mutated = _build(module, spec, target)
         except Exception as error:
             return MutantResult(mutant, "CompileError", None, f"{type(error).__name__}: {error}")
@@ -128,7 +229,38 @@ def _try(
             return MutantResult(mutant, "RuntimeError", None, errors[0])
         return MutantResult(mutant, "Survived", None, f"all {len(green)} cases that pass on the target still pass")
     finally:
-        del sys.modules[name]
+        for name in loaded:
+            del sys.modules[name]
+
+
+def _loaded(source: str, like: types.ModuleType, name: str, label: str, loaded: list[str]) -> types.ModuleType:
+    """`source` executed as a new module in `like`'s package, registered under `name` while it runs
+    (dataclasses and typing look their module up while it executes); `loaded` gets the name."""
+    module = types.ModuleType(name)
+    module.__package__ = like.__package__
+    module.__file__ = like.__file__
+    sys.modules[name] = module
+    loaded.append(name)
+    exec(compile(source, f"{like.__file__} ({label})", "exec"), module.__dict__)
+    return module
+
+
+def _beside(
+    mutant: types.ModuleType, original: types.ModuleType, guard: types.ModuleType, index: int, loaded: list[str]
+) -> types.ModuleType:
+    """A copy of the guard's module that calls `mutant`'s functions where it called `original`'s.
+    The mutant's classes are made the originals again, so that what crosses between the guard and
+    the harness (an enum member, a frozen snapshot) is one type on both sides; its functions, and
+    the caches and tables they keep, stay its own, so nothing it does reaches the oracle."""
+    for name, value in vars(mutant).items():
+        kept = getattr(original, name, None)
+        if isinstance(value, type) and isinstance(kept, type) and kept.__module__ == original.__name__:
+            setattr(mutant, name, kept)
+    text = Path(inspect.getsourcefile(guard) or "").read_text(encoding="utf-8")
+    copy = _loaded(text, guard, f"{guard.__name__}__beside_mutant_{index}", "beside a mutant", loaded)
+    for name in _called(guard)[original.__name__]:
+        setattr(copy, name, getattr(mutant, getattr(guard, name).__name__))
+    return copy
 
 
 def _guard_of(target: Target) -> type:
@@ -146,7 +278,11 @@ def _build(module: types.ModuleType, spec: str, target: Target) -> Target:
     """The target again, from the mutated module: its factory if the module has it, else its class
     (the shipped guard or a reference defect's flaw, made a pipeline again)."""
     if type(target) is GuardedPipeline:
-        shipped = {"guard_type": module.SurfaceGuard, "request_type": module.GuardedRequest}
+        shipped = {
+            "guard_type": module.SurfaceGuard,
+            "request_type": module.GuardedRequest,
+            "capacity_type": module.Capacity,
+        }
         return type("MutatedGuard", (GuardedPipeline,), shipped)()
     if spec in REFERENCE_TARGETS:
         return variant(getattr(module, _guard_of(target).__name__))()

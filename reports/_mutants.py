@@ -12,7 +12,15 @@ from rich.text import Text
 from toolsurface.common._printable import printable
 from toolsurface.harness._mutants import MutantRun
 
-_STYLE = {"Killed": "toolsurface.killed", "Survived": "toolsurface.survived", "Ignored": "toolsurface.equivalent"}
+_STYLE = {
+    "Killed": "toolsurface.killed",
+    "Survived": "toolsurface.survived",
+    "Equivalent": "toolsurface.equivalent",
+    "Ignored": "toolsurface.equivalent",
+}
+#: The report schema has no word for a mutant declared equivalent: Stryker writes it `Ignored`, with
+#: the reason, as it does a mutant its user excludes.
+_REPORTED = {"Equivalent": "Ignored"}
 
 
 @dataclass(frozen=True)
@@ -37,12 +45,16 @@ class MutantsView:
                 yield Text(f"              killed by {printable(result.killed_by)}")
             else:
                 yield Text(f"              {printable(result.reason)}")
-            if not result.killed_by and result.status != "Ignored":
+            if not result.killed_by and result.status not in ("Ignored", "Equivalent"):
                 yield Text("\n".join(map(printable, mutant.diff.rstrip().split("\n"))))
+        for stale in run.stale:
+            yield Text.assemble(("stale equivalent ", "toolsurface.fail"), printable(stale))
         style = "toolsurface.ok" if run.ok else "toolsurface.fail"
         ignored = len(run.results) - run.counted
+        declared = f", {run.equivalent} equivalent" if run.equivalent else ""
         tail = f" ({ignored} equivalent, ignored)" if ignored else ""
-        yield Text(f"mutation score {run.score:.0f}%: {run.killed} of {run.counted} mutants killed{tail}", style=style)
+        score = f"mutation score {run.score:.0f}%: {run.killed} of {run.counted} mutants killed{declared}{tail}"
+        yield Text(score, style=style)
 
 
 def _shown(path: str) -> str:
@@ -72,7 +84,7 @@ def stryker_report(run: MutantRun, root: Path) -> dict[str, Any]:
                 "start": {"line": mutant.line, "column": mutant.column},
                 "end": {"line": mutant.end_line, "column": mutant.end_column},
             },
-            "status": result.status,
+            "status": _REPORTED.get(result.status, result.status),
             "statusReason": result.reason,
         }
         if result.killed_by:

@@ -12,13 +12,18 @@ import builtins
 import difflib
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from ._cfg import SIMPLE
+from ._operators import classic_mutations
 from ._rule import Tree, dotted, named
 from ._types import ScanConfig
+
+#: The seam operators; `CLASSIC` are the others.
+SEAMS = ("RemoveCheck", "ConditionalOnHooks", "RemoveSettlement", "SnapshotToObject", "BaselineFromRequest")
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,7 +32,7 @@ class SourceMutant:
 
     #: Stable within a file: `kind@line:column`.
     id: str
-    #: `RemoveCheck`, `ConditionalOnHooks`, `RemoveSettlement`, `SnapshotToObject` or `BaselineFromRequest`.
+    #: A seam operator (`SEAMS`: `RemoveCheck`, …) or a classic one (`CLASSIC`: `NegateCondition`, …).
     mutator: str
     description: str
     line: int
@@ -40,14 +45,26 @@ class SourceMutant:
     diff: str
 
 
-def source_mutants(source: str, path: str, config: ScanConfig) -> tuple[SourceMutant, ...]:
-    """Every seam of one module's source, each weakened in its own copy."""
+def source_mutants(
+    source: str,
+    path: str,
+    config: ScanConfig,
+    operators: frozenset[str] = frozenset(SEAMS),
+    functions: frozenset[str] | None = None,
+) -> tuple[SourceMutant, ...]:
+    """Every seam of one module's source, each weakened in its own copy, and with `operators` naming
+    classic ones, every classic mutation too. `functions` (qualified names, `Class.method`) keeps the
+    mutants inside those functions; None keeps every one."""
     module = cst.parse_module(source)
     tree = Tree(module)
     positions = MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)
+    spans = [span for name, span in function_spans(module, positions).items() if functions is None or name in functions]
     found = []
-    for mutator, description, node, replacement in _seams(tree, config):
+    for mutator, description, node, replacement in (*_seams(tree, config), *classic_mutations(module)):
         where = positions[node]
+        start = (where.start.line, where.start.column)
+        if mutator not in operators or not any(first <= start < last for first, last in spans):
+            continue
         mutated = module.deep_replace(node, replacement)
         assert isinstance(mutated, cst.Module)
         diff = "".join(
@@ -71,6 +88,29 @@ def source_mutants(source: str, path: str, config: ScanConfig) -> tuple[SourceMu
             )
         )
     return tuple(sorted(found, key=lambda mutant: (mutant.line, mutant.column)))
+
+
+def function_names(source: str) -> frozenset[str]:
+    """The qualified names of a module's functions and of its classes' methods (`Capacity.exceeded`)."""
+    module = cst.parse_module(source)
+    return frozenset(function_spans(module, MetadataWrapper(module, unsafe_skip_copy=True).resolve(PositionProvider)))
+
+
+def function_spans(module: cst.Module, positions: Any) -> dict[str, tuple[tuple[int, int], tuple[int, int]]]:
+    """Where each function of the module and each method of its classes begins and ends, by
+    qualified name (`rule`, `Capacity.exceeded`); a function nested in one belongs to it."""
+    named: list[tuple[str, cst.FunctionDef]] = []
+    for statement in module.body:
+        if isinstance(statement, cst.FunctionDef):
+            named.append((statement.name.value, statement))
+        elif isinstance(statement, cst.ClassDef):
+            methods = [node for node in statement.body.body if isinstance(node, cst.FunctionDef)]
+            named.extend((f"{statement.name.value}.{method.name.value}", method) for method in methods)
+    spans = {}
+    for name, function in named:
+        where = positions[function]
+        spans[name] = ((where.start.line, where.start.column), (where.end.line, where.end.column))
+    return spans
 
 
 def _seams(tree: Tree, config: ScanConfig) -> Iterator[tuple[str, str, cst.CSTNode, cst.CSTNode]]:

@@ -36,6 +36,9 @@ class GuardedPipeline:
     #: The guard and the request guard the pipeline makes: the shipped ones, or a defect's.
     guard_type: ClassVar[type[SurfaceGuard]] = SurfaceGuard
     request_type: ClassVar[type[GuardedRequest]] = GuardedRequest
+    #: The capacity rule the guard fits a request to, counting with its own estimate: None for the
+    #: shipped one, or a source mutant's (the harness's oracle keeps the shipped one).
+    capacity_type: ClassVar[type[Any] | None] = None
 
     def run(self, scenario: Scenario, ports: Ports) -> None:
         run = Run(scenario, ports, ports.fmt, [], [message.as_dict() for message in scenario.request_messages])
@@ -156,7 +159,7 @@ class GuardedPipeline:
         """The guard fits the tools and the compressed messages to what the recording says one
         model call holds: the tools whole, or a capacity result."""
         fitted = compress(run.messages, stage.keep_messages or len(run.messages))
-        run.tools = run.request.fit(run.tools, fitted, capacity_of(stage))
+        run.tools = run.request.fit(run.tools, fitted, capacity_of(stage, None, self.capacity_type))
 
 
 def answered(tool_calls: list[dict[str, Any]], ports: Ports) -> list[dict[str, Any]]:
