@@ -102,15 +102,15 @@ class _NearMissText(Mutator):
 
     def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[Text]:
         taken = {tool.name for tool in scenario.surface}
+        texts = [(tool.name, place, text) for tool in shown_admitted(scenario) for place, text in self.places(tool)]
         found: list[Text] = []
         for lossy in TEXT_COMPARISONS:
             options = [
-                Text(tool.name, place, lossy)
-                for tool in shown_admitted(scenario)
-                for place, text in self.places(tool)
+                (tool, place)
+                for tool, place, text in texts
                 if (made := near_miss(text, lossy)) is not None and not (place == "name" and made in taken)
             ]
-            found += one_of(rng, options)
+            found += (Text(*picked, lossy) for picked in one_of(rng, options))
         return tuple(found)
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:

@@ -4,7 +4,7 @@ style — fails with a reason that names the tool it hid or kept."""
 
 import pytest
 
-from toolsurface.harness._plan import plan
+from tests.fixtures.planned import planned
 from toolsurface.harness._runner import Runner
 from toolsurface.harness._targets import load_target
 from toolsurface.harness._types import VerdictKind
@@ -24,7 +24,7 @@ def scenarios():
 @pytest.fixture(scope="module")
 def cases(scenarios):
     """The default matrix's availability cases, and every case of the recording whose fact arrives mid-run."""
-    return tuple(c for c in plan(scenarios, seed=0) if c.mutation.kind == "availability" or c.scenario == LATE)
+    return tuple(c for c in planned(0) if c.mutation.kind == "availability" or c.scenario == LATE)
 
 
 def run(scenarios, cases, spec):

@@ -2,6 +2,7 @@ import re
 
 import pytest
 
+from tests.fixtures.planned import planned
 from toolsurface.common._errors import UsageError
 from toolsurface.harness._plan import (
     Plan,
@@ -26,13 +27,13 @@ def test_same_seed_same_cases(scenarios):
 
 
 def test_ids_are_unique_and_readable(scenarios):
-    ids = [case.id for case in plan(scenarios, seed=0)]
+    ids = [case.id for case in planned(0)]
     assert len(ids) == len(set(ids))
     assert all(ID.match(i) for i in ids), [i for i in ids if not ID.match(i)][:3]
 
 
 def test_the_documented_example_id_is_planned(scenarios):
-    ids = {case.id for case in plan(scenarios, seed=0)}
+    ids = {case.id for case in planned(0)}
     shape = re.compile(r"/async_prep/schema\.in_place:type:market__get_instrument_profile:/.+/type$")
     assert any(shape.search(i) for i in ids)
 
@@ -71,13 +72,13 @@ PINNED = {
 
 @pytest.mark.parametrize("seed", sorted(PINNED))
 def test_pinned_ids_are_still_planned(scenarios, seed):
-    ids = {case.id for case in plan(scenarios, seed=seed)}
+    ids = {case.id for case in planned(seed)}
     assert [i for i in PINNED[seed] if i not in ids] == []
 
 
 @pytest.mark.parametrize("seed", [0, 7])
 def test_an_id_spells_its_case_and_its_typed_aim(scenarios, seed):
-    for case in plan(scenarios, seed=seed):
+    for case in planned(seed):
         mutation = case.mutation
         hooks = "hooks" if case.hooks else "no-hooks"
         tail = f"{mutation.kind.value}.{mutation.delivery.value}:{mutation.variant}:" + str(mutation.aim)
@@ -87,13 +88,13 @@ def test_an_id_spells_its_case_and_its_typed_aim(scenarios, seed):
 
 
 def test_a_scenario_subset_keeps_every_id(scenarios):
-    full = {c.id for c in plan(scenarios, seed=3)}
+    full = {c.id for c in planned(3)}
     part = {c.id for c in plan(scenarios[1:3], seed=3)}
     assert part <= full
 
 
 def test_selection_and_sharding_partition_the_plan(scenarios):
-    cases = plan(scenarios, seed=0)
+    cases = planned(0)
     chosen = select(cases, ["*/child/*", "*/post_seal/*"])
     assert chosen and all("/child/" in c.id or "/post_seal/" in c.id for c in chosen)
     parts = [shard(cases, Shard(k, 3)) for k in (1, 2, 3)]
@@ -108,13 +109,13 @@ def test_bad_shards_are_named(text):
 
 
 def test_equivalent_cases_change_nothing(scenarios):
-    cases = plan(scenarios, seed=0)
+    cases = planned(0)
     equivalent = [c for c in cases if c.equivalent]
     assert equivalent and all(c.mutation.kind == "reorder" for c in equivalent)
 
 
 def test_a_selection_works_out_the_same_changes_and_keeps_every_case_in_its_place(scenarios):
-    whole = plan(scenarios, seed=0)
+    whole = planned(0)
     patterns = ["etf-compare-main-openai/*/evidence/*", "*/delete.*"]
     narrowed = plan(scenarios, seed=0, patterns=patterns)
     assert [case.id for case in narrowed] == [case.id for case in whole]
@@ -130,7 +131,7 @@ def test_a_selection_works_out_the_same_changes_and_keeps_every_case_in_its_plac
     [((), None), (("*/evidence/*",), None), ((), Shard(2, 3)), (("web-read-*", "*/post_seal/*"), Shard(1, 2))],
 )
 def test_the_lazy_plan_makes_the_cases_a_selection_and_shard_of_the_whole_plan_keep(scenarios, patterns, part):
-    whole = plan(scenarios, seed=3)
+    whole = planned(3)
     lazy = Plan(scenarios, 3, recorded_checkpoints, patterns, part)
     expected = shard(select(plan(scenarios, seed=3, patterns=patterns), patterns), part)
     made = tuple(lazy)
@@ -141,7 +142,7 @@ def test_the_lazy_plan_makes_the_cases_a_selection_and_shard_of_the_whole_plan_k
 
 
 def test_the_lazy_plan_finds_named_cases_with_their_change_whatever_it_selects(scenarios):
-    whole = {case.id: case for case in plan(scenarios, seed=0)}
+    whole = {case.id: case for case in planned(0)}
     wanted = [next(iter(whole)), list(whole)[-1]]
     lazy = Plan(scenarios, 0, recorded_checkpoints, ("nothing-matches",), None)
     assert [case.id for case in lazy.named(set(wanted))] == wanted

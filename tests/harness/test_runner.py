@@ -4,8 +4,8 @@ import gc
 
 import pytest
 
+from tests.fixtures.planned import planned as default_plan
 from toolsurface.harness._codes import ReasonCode
-from toolsurface.harness._plan import plan
 from toolsurface.harness._reference import GuardedPipeline
 from toolsurface.harness._runner import Runner
 from toolsurface.harness._targets import load_target
@@ -23,7 +23,7 @@ def scenarios():
 
 @pytest.fixture(scope="module")
 def cases(scenarios):
-    planned = plan(scenarios, seed=0)
+    planned = default_plan(0)
     reject = next(c for c in planned if c.must is Must.REFUSE and c.change and c.mutation.kind == "schema")
     dispatch = next(c for c in planned if c.must is Must.DISPATCH)
     return reject, dispatch
@@ -88,7 +88,7 @@ def test_never_offering_the_point_is_an_error(scenarios, cases):
 
 
 def test_equivalent_cases_are_counted_not_run(scenarios):
-    equivalent = next(c for c in plan(scenarios, seed=0) if c.equivalent)
+    equivalent = next(c for c in default_plan(0) if c.equivalent)
     result = run(scenarios, "Crashing", equivalent)
     assert result.verdict.kind is VerdictKind.EQUIVALENT
 
@@ -121,7 +121,7 @@ def _in_place_rename(planned):
 def test_a_change_that_outlives_its_request_fails_its_own_case(scenarios):
     from tests.fixtures.hostile_hosts import CachesTools
 
-    case = _in_place_rename(plan(scenarios, seed=0))
+    case = _in_place_rename(default_plan(0))
     result = Runner(scenarios, CachesTools()).run_case(case)
     assert result.verdict.kind is VerdictKind.SURVIVED
     assert result.verdict.reason.startswith("the change outlived its request")
@@ -132,7 +132,7 @@ def test_a_change_that_outlives_its_request_fails_its_own_case(scenarios):
 def test_state_an_earlier_case_left_is_named_not_read_as_a_wiring_fault(scenarios):
     from tests.fixtures.hostile_hosts import CachesTools
 
-    planned = plan(scenarios, seed=0)
+    planned = default_plan(0)
     culprit = _in_place_rename(planned)
     later = next(c for c in planned if c.scenario == culprit.scenario and c.must is Must.DISPATCH)
     runner = Runner(scenarios, CachesTools())
@@ -149,7 +149,7 @@ def test_state_an_earlier_case_left_is_named_not_read_as_a_wiring_fault(scenario
 def test_a_host_that_leaked_is_loaded_again_so_the_next_case_starts_fresh(scenarios):
     from tests.fixtures.hostile_hosts import CachesTools
 
-    planned = plan(scenarios, seed=0)
+    planned = default_plan(0)
     culprit = _in_place_rename(planned)
     later = next(c for c in planned if c.scenario == culprit.scenario and c.must is Must.DISPATCH)
     first = CachesTools()
@@ -167,7 +167,7 @@ def test_a_host_that_leaked_is_loaded_again_so_the_next_case_starts_fresh(scenar
 def test_the_same_case_on_a_fresh_host_is_judged_on_its_own(scenarios):
     from tests.fixtures.hostile_hosts import CachesTools
 
-    planned = plan(scenarios, seed=0)
+    planned = default_plan(0)
     culprit = _in_place_rename(planned)
     later = next(c for c in planned if c.scenario == culprit.scenario and c.must is Must.DISPATCH)
     assert Runner(scenarios, CachesTools()).run_case(later).verdict.kind is VerdictKind.PASSED

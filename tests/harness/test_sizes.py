@@ -5,11 +5,12 @@ import re
 
 import pytest
 
+from tests.fixtures.planned import planned
 from toolsurface.harness._capacity import (
     ends_in_capacity,
     judged_on,
 )
-from toolsurface.harness._plan import plan, select
+from toolsurface.harness._plan import select
 from toolsurface.harness._runner import Runner
 from toolsurface.harness._targets import load_target
 from toolsurface.harness._traits import traits_of
@@ -29,7 +30,7 @@ def scenarios():
 
 @pytest.fixture(scope="module")
 def cases(scenarios):
-    return plan(scenarios, seed=0)
+    return planned(0)
 
 
 def run(scenarios, cases, spec, *patterns):

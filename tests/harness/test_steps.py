@@ -8,9 +8,9 @@ import re
 import pytest
 
 from tests.fixtures.docs import blocks
+from tests.fixtures.planned import planned
 from tests.fixtures.step_hosts import CheckedLoop
 from toolsurface.contract._formats import FORMATS
-from toolsurface.harness._plan import plan
 from toolsurface.harness._ports import Ports
 from toolsurface.harness._runner import Runner
 from toolsurface.harness._targets import load_target
@@ -34,7 +34,7 @@ def loop(scenarios):
 
 @pytest.fixture(scope="module")
 def cases(scenarios):
-    return tuple(c for c in plan(scenarios, seed=0) if c.scenario == LOOP)
+    return tuple(c for c in planned(0) if c.scenario == LOOP)
 
 
 def run(scenarios, cases, spec):

@@ -3,7 +3,7 @@ forges every identity field at every place, and the producer both ways."""
 
 import pytest
 
-from toolsurface.harness._plan import plan
+from tests.fixtures.planned import planned
 from toolsurface.mutators import (
     FactField,
     ForeignOwner,
@@ -42,7 +42,7 @@ def test_look_alikes_wrap_digits_and_letters_within_their_alphabet():
 
 @pytest.fixture(scope="module")
 def cases():
-    return plan(SCENARIOS, seed=0)
+    return planned(0)
 
 
 def test_the_bundled_matrix_forges_every_identity_field_at_every_place(cases):

@@ -10,6 +10,7 @@ import fnmatch
 
 import pytest
 
+from tests.fixtures.planned import planned as default_plan
 from toolsurface.harness._kill_signatures import (
     KillSignature,
     KillSignatures,
@@ -17,7 +18,6 @@ from toolsurface.harness._kill_signatures import (
     signature_of,
     where_of,
 )
-from toolsurface.harness._plan import plan
 from toolsurface.harness._runner import Runner
 from toolsurface.harness._targets import load_target
 from toolsurface.harness._types import CaseRecord, VerdictKind
@@ -52,7 +52,7 @@ def scenarios():
 
 @pytest.fixture(scope="module")
 def planned(scenarios):
-    return tuple(plan(scenarios, seed=0))
+    return default_plan(0)
 
 
 def run(scenarios, planned, spec, globs):
