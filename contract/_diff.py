@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._canonical import Snapshot, canonical_json
-from ._lossy import blind_said
+from ._lossy import Lossy, blind_said
 
 #: What stands for a place one side of a schema does not have.
 ABSENT: Any = object()
@@ -151,9 +151,12 @@ class WireChanged:
     field: str
     #: JSON Pointer into an object-valued field of the first place that differs ("" for the whole field).
     pointer: str = ""
+    #: The two values there (`ABSENT` where one tool has none), as `SchemaChanged.values`.
+    values: tuple[Any, Any] = dataclasses.field(default=(ABSENT, ABSENT), compare=False, repr=False)
 
     def __str__(self) -> str:
-        return f"{self.field} of {self.name!r} changed" + (f" at {self.pointer}" if self.pointer else "")
+        where = f" at {self.pointer}" if self.pointer else ""
+        return f"{self.field} of {self.name!r} changed{where}{_values_said(*self.values)}"
 
     @property
     def counted(self) -> Counted:
@@ -214,9 +217,12 @@ def _wire_changes(name: str, before: dict[str, Any], after: dict[str, Any]) -> l
     for field in sorted(before.keys() | after.keys()):
         old, new = before.get(field), after.get(field)
         if isinstance(old, dict) and isinstance(new, dict):
-            changes += [WireChanged(name, field, pointer) for pointer in _pointers(old, new, "", limit=_MAX_POINTERS)]
+            changes += [
+                WireChanged(name, field, pointer, (_at(old, pointer), _at(new, pointer)))
+                for pointer in _pointers(old, new, "", limit=_MAX_POINTERS)
+            ]
         elif field not in before or field not in after or canonical_json(old) != canonical_json(new):
-            changes.append(WireChanged(name, field))
+            changes.append(WireChanged(name, field, "", (before.get(field, ABSENT), after.get(field, ABSENT))))
     return changes
 
 
@@ -316,7 +322,13 @@ def _values_said(old: Any, new: Any) -> str:
     """` (old → new: invisible to …)` for a place two schemas hold differently; the values only
     where they are short, the comparison only where one cannot see the difference."""
     if old is ABSENT or new is ABSENT:
-        return "" if old is new else " (added)" if old is ABSENT else " (removed)"
+        if old is new:
+            return ""
+        value = new if old is ABSENT else old
+        said = "added" if old is ABSENT else "removed"
+        if not value:
+            return f" ({said}: {canonical_json(value).decode()}: {Lossy.FALSY.defeats})"
+        return f" ({said})"
     shown = [canonical_json(value).decode() for value in (old, new)]
     values = f"{shown[0]} → {shown[1]}" if max(map(len, shown)) <= _SHORT else ""
     blind = blind_said(old, new)[2:-1]

@@ -37,6 +37,8 @@ class Lossy(enum.StrEnum):
     LAST_SEGMENT = "last_segment"
     HEAD = "head"
     LOOSE_EQUALITY = "loose_equality"
+    #: A false or empty value and none at all: `strict: false` against no `strict`.
+    FALSY = "falsy"
 
     @property
     def defeats(self) -> str:
@@ -48,6 +50,9 @@ class Lossy(enum.StrEnum):
         if self is Lossy.LOOSE_EQUALITY:
             # Python's `==`: 1, 1.0 and True are one value to it, and so are containers of them.
             return bool(before == after)
+        if self is Lossy.FALSY:
+            # `if tool.get("strict"):`: a value that tests false reads as one that is not there.
+            return not before and not after
         if not (isinstance(before, str) and isinstance(after, str)):
             return False
         return _SAME[self](before, after)
@@ -84,6 +89,7 @@ _DEFEATS = {
     Lossy.LAST_SEGMENT: "invisible to a last-segment match",
     Lossy.HEAD: "invisible to a length or head match",
     Lossy.LOOSE_EQUALITY: "invisible to ==",
+    Lossy.FALSY: "invisible where false or empty counts as absent",
 }
 
 

@@ -33,8 +33,8 @@ from ._fixtures import PROFILE, SEARCH, WEB_READ, WEB_SEARCH, WEB_TOOLS
 from ._pointer import join, resolve, split_last
 from ._testing import BINDING
 
-#: The comparisons text can be compared by: `loose_equality` is the one for numbers and booleans.
-TEXT_COMPARISONS = tuple(lossy for lossy in Lossy if lossy is not Lossy.LOOSE_EQUALITY)
+#: The comparisons text can be compared by (`loose_equality` and `falsy` compare values of any type).
+TEXT_COMPARISONS = tuple(lossy for lossy in Lossy if lossy not in (Lossy.LOOSE_EQUALITY, Lossy.FALSY))
 
 
 def _prose(text: str) -> bool:

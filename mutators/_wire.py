@@ -26,6 +26,7 @@ from ._base import (
     MutationNotApplicable,
     Mutator,
     NotCarried,
+    Reach,
     one_of,
     shown_admitted,
 )
@@ -192,4 +193,45 @@ class OutputSchema(_WireEdit):
         return drop
 
 
-MUTATORS: tuple[Mutator, ...] = (Strict(), Title(), Annotation(), OutputSchema())
+#: Each wire field's false or empty value: what a host reads as "not there" when it tests a field's truth.
+FALSY = {"strict": False, "title": "", "annotations": {}, "output_schema": {}}
+
+
+class Falsy(Mutator):
+    """A wire field a tool was admitted without, put on it with a false or empty value
+    (`strict: false`, an empty `title`): a host that takes a falsy field for an absent one
+    (`if tool.get("strict")`) compares the two as the same. The aim reads `tool:field`."""
+
+    kind = Kind.WIRE
+    variant = "falsy"
+    reach = Reach.LAST
+    examples = (
+        Example(
+            aim=WireField("market__web_read", "strict"),
+            before=(SEARCH, WEB_READ),
+            after=(SEARCH, {**WEB_READ, "strict": False}),
+        ),
+    )
+
+    def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[WireField]:
+        tools = [tool.as_logical() for tool in shown_admitted(scenario)]
+        return tuple(
+            aim
+            for field in WIRE_FIELDS_OF[scenario.tool_format]
+            for aim in one_of(rng, [WireField(tool["name"], field) for tool in tools if field not in tool])
+        )
+
+    def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
+        aim = self.aim_of(edit, WireField)
+        if not edit.fmt.carries(aim.field):
+            raise NotCarried(f"the target's tool format has no {aim.field!r}, so a change to it cannot reach its wire")
+
+        def put(tool: Any) -> None:
+            if aim.field in edit.fmt.get_wire(tool):
+                raise MutationNotApplicable(f"{aim.tool!r} already has {aim.field!r} in the live request")
+            edit.fmt.set_wire(tool, aim.field, FALSY[aim.field])
+
+        return edit.edit_tool(aim.tool, put)
+
+
+MUTATORS: tuple[Mutator, ...] = (Strict(), Title(), Annotation(), OutputSchema(), Falsy())

@@ -71,13 +71,27 @@ def test_the_diff_names_the_wire_field_and_the_place_inside_it():
     changes = diff_snapshots(snapshot_of([before]), snapshot_of([after]))
     assert changes == (WireChanged("x", "annotations", "/readOnlyHint"), WireChanged("x", "strict"))
     assert [str(change) for change in changes] == [
-        "annotations of 'x' changed at /readOnlyHint",
-        "strict of 'x' changed",
+        "annotations of 'x' changed at /readOnlyHint (true → false)",
+        "strict of 'x' changed (true → false)",
     ]
     dropped = diff_snapshots(
         snapshot_of([before]), snapshot_of([ToolDescriptor.of("x", "X.", SCHEMA, {"strict": True})])
     )
-    assert [str(change) for change in dropped] == ["annotations of 'x' changed"]
+    assert [str(change) for change in dropped] == ["annotations of 'x' changed (removed)"]
+    # A false or empty field where there was none reads as none to a host that tests its truth.
+    falsy = diff_snapshots(
+        snapshot_of([after]),
+        snapshot_of(
+            [
+                ToolDescriptor.of(
+                    "x", "X.", SCHEMA, {"strict": False, "annotations": {**HINTS, "readOnlyHint": False}, "title": ""}
+                )
+            ]
+        ),
+    )
+    assert [str(change) for change in falsy] == [
+        "title of 'x' changed (added: \"\": invisible where false or empty counts as absent)"
+    ]
 
 
 def test_a_scenario_records_only_the_wire_fields_its_format_has(scenarios):
