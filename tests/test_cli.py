@@ -196,7 +196,10 @@ def test_reproduce_names_the_fact_that_narrowed_and_the_one_ignored():
         f"facts    search_budget_exhausted from web_gateway, bound to {binding}: trusted; hides market__web_search; "
         "keeps market__web_read (source refs src_2c81, src_e4a0, src_77f9)\n"
     ) in done.stdout
-    assert "bound to invocation inv_12, not this request's inv_11\n" in done.stdout
+    # A look-alike one step past the real value: a comparison of all but its last character is blind to it.
+    assert (
+        "bound to invocation inv_12, not this request's inv_11 (invisible to a length or head match)\n" in done.stdout
+    )
     assert "  sent req_main_0021: 3 tools; identical to the expected surface\n" in done.stdout
     assert "ending   dispatched\n" in done.stdout and "verdict  passed" in done.stdout
 

@@ -96,8 +96,15 @@ def test_reproduce_shows_the_follow_up_request_against_a_clean_run(tmp_path):
     follow_up = lines[start:]
     # What the mutated request sent, then what the follow-up sent against a clean run, and where they differ.
     # Each sent request, then every change in it on a line of its own.
-    assert any(line.startswith("  sent ") and lines[at + 1] == f"    {change}" for at, line in enumerate(lines[:start]))
-    assert any(line.startswith("  sent ") and follow_up[at + 1] == f"    {change}" for at, line in enumerate(follow_up))
+    # (each change goes on to say the values there: `("object" → "string")`)
+    assert any(
+        line.startswith("  sent ") and lines[at + 1].startswith(f"    {change} ")
+        for at, line in enumerate(lines[:start])
+    )
+    assert any(
+        line.startswith("  sent ") and follow_up[at + 1].startswith(f"    {change} ")
+        for at, line in enumerate(follow_up)
+    )
     assert f"  differs from a clean run: at 'hook': {change}" in follow_up
     assert begins(lines[-1].removeprefix("verdict  survived — "), f"{OUTLIVED}at 'hook': {change}")
     guarded = _reproduce(case_id, "pydantic-ai:guarded", tmp_path)

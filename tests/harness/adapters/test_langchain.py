@@ -100,7 +100,7 @@ def test_stock_rewrites_every_schema_with_defs_on_its_way_to_the_model(stock_res
     """Even a legitimate change goes out with another surface: `convert_to_openai_tool` inlines `$ref`s."""
     result = find_case(stock_results, "etf-compare-main-hooked", "hook", "legit.compress", "replace")
     assert result.verdict.kind is VerdictKind.SURVIVED
-    assert any(line.endswith("changed at /$defs") for line in result.evidence.diff), result.evidence.diff
+    assert any(line.endswith("changed at /$defs (removed)") for line in result.evidence.diff), result.evidence.diff
     # Without tools nothing is rewritten: the entry request's legitimate changes pass.
     entry = [
         r
