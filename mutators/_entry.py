@@ -51,6 +51,18 @@ def _rewrite_summary(edit: Edit, change: Any) -> tuple[list[Any], list[dict[str,
     return edit.tools, messages
 
 
+def restated(edit: Edit, line: str, new: str) -> tuple[list[Any], list[dict[str, Any]]]:
+    """The request's capability summary with its `line` said as `new`."""
+
+    def restate(summary: str) -> str:
+        lines = summary.split("\n")
+        if line not in lines:
+            raise MutationNotApplicable(f"the capability summary no longer states {line!r}")
+        return "\n".join(new if each == line else each for each in lines)
+
+    return _rewrite_summary(edit, restate)
+
+
 class Overclaim(Mutator):
     """One capability's access restated as a result already obtained."""
 
@@ -95,15 +107,7 @@ class Overclaim(Mutator):
         capability = next((c for c in edit.scenario.contract.capabilities if c.id == aim.capability), None)
         if capability is None:
             raise ValueError(f"{self.key()}: {aim!r} names no capability of the scenario's contract")
-        claim = f"- {capability.subject}: {RESULT_CLAIMS[capability.access]}"
-
-        def overclaim(summary: str) -> str:
-            lines = summary.split("\n")
-            if str(capability) not in lines:
-                raise MutationNotApplicable(f"the capability summary no longer states {str(capability)!r}")
-            return "\n".join(claim if line == str(capability) else line for line in lines)
-
-        return _rewrite_summary(edit, overclaim)
+        return restated(edit, str(capability), f"- {capability.subject}: {RESULT_CLAIMS[capability.access]}")
 
 
 class Unlisted(Mutator):

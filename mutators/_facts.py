@@ -270,7 +270,7 @@ class TrustedFact(_RecordsFact):
     def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[Narrowing]:
         if scenario.contract.web_tools is None:
             return ()
-        return tuple(Narrowing(kind) for kind in FactKind if _would_narrow(scenario, trusted(scenario, kind)))
+        return tuple(aim for aim in map(Narrowing, FactKind) if _would_narrow(scenario, self.fact(scenario, aim)))
 
     def fact(self, scenario: Scenario, aim: Narrowing) -> OwnerFact:
         return trusted(scenario, aim.kind)
@@ -298,13 +298,6 @@ class TrustedFactSources(TrustedFact):
             recorded=(OwnerFact(FactKind.RUN_DEADLINE_EXHAUSTED, "host", BINDING, (LATE_SOURCE,)),),
         ),
     )
-
-    def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[Narrowing]:
-        if scenario.contract.web_tools is None:
-            return ()
-        return tuple(
-            Narrowing(kind) for kind in FactKind if _would_narrow(scenario, self.fact(scenario, Narrowing(kind)))
-        )
 
     def fact(self, scenario: Scenario, aim: Narrowing) -> OwnerFact:
         refs = () if aim.kind is FactKind.SEARCH_BUDGET_EXHAUSTED else (LATE_SOURCE,)

@@ -26,9 +26,9 @@ from toolsurface.contract._lossy import Lossy
 from toolsurface.scenarios import Scenario
 
 from ._aims import ClaimText, FactField, FieldText, Text
-from ._base import Delivery, Edit, Example, Kind, Must, MutationNotApplicable, Mutator, Reach, one_of, shown_admitted
-from ._entry import _DOCUMENT, _PORTFOLIO, _rewrite_summary, _summary_message
-from ._facts import _web_shown
+from ._base import Edit, Example, Kind, MutationNotApplicable, Mutator, Reach, one_of, shown_admitted
+from ._entry import _DOCUMENT, _PORTFOLIO, _summary_message, restated
+from ._facts import _RecordsFact, _web_shown
 from ._fixtures import PROFILE, SEARCH, WEB_READ, WEB_SEARCH, WEB_TOOLS
 from ._pointer import join, resolve, split_last
 from ._testing import BINDING
@@ -216,15 +216,13 @@ def _strings(value: Any, at: str) -> Iterator[tuple[str, str]]:
             yield from _strings(child, join(at, index))
 
 
-class NearMissFact(Mutator):
+class NearMissFact(_RecordsFact):
     """A search-budget fact from its owner whose one identity field (or its owner's name) differs from
     the real one only in a way a lossy comparison cannot see: it must be refused trust."""
 
-    kind = Kind.AVAILABILITY
     variant = "near_miss_fact"
-    must = Must.DISPATCH
-    deliveries = (Delivery.REPLACE,)
     reach = Reach.LAST
+    takes = FieldText
     examples = (
         Example(
             aim=FieldText(FactField.SCOPE, Lossy.CASEFOLD),
@@ -242,11 +240,7 @@ class NearMissFact(Mutator):
     def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[FieldText]:
         if not _web_shown(scenario):
             return ()
-        budget = FactKind.SEARCH_BUDGET_EXHAUSTED
-        values = {
-            field: budget.producer if field is FactField.OWNER else getattr(scenario.binding, field.value)
-            for field in FactField
-        }
+        values = {field: _real(scenario, field) for field in FactField}
         return tuple(
             FieldText(field, lossy)
             for field in FactField
@@ -254,25 +248,20 @@ class NearMissFact(Mutator):
             if near_miss(values[field], lossy)
         )
 
-    def records(self, scenario: Scenario, aim: Any) -> tuple[OwnerFact, ...]:
-        if not isinstance(aim, FieldText):
-            raise TypeError(f"{self.key()} takes FieldText aims, not {aim!r}")
+    def fact(self, scenario: Scenario, aim: FieldText) -> OwnerFact:
         budget, binding = FactKind.SEARCH_BUDGET_EXHAUSTED, scenario.binding
+        made = near_miss(_real(scenario, aim.field), aim.lossy)
+        if made is None:
+            raise ValueError(f"{aim}: nothing a {aim.lossy} comparison could miss in {scenario.id}")
         if aim.field is FactField.OWNER:
-            return (OwnerFact(budget, _missed_value(budget.producer, aim), binding),)
-        value = _missed_value(getattr(binding, aim.field.value), aim)
-        return (OwnerFact(budget, budget.producer, dataclasses.replace(binding, **{aim.field.value: value})),)
-
-    def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
-        edit.facts.extend(self.records(edit.scenario, edit.aim))
-        return edit.tools, edit.messages
+            return OwnerFact(budget, made, binding)
+        return OwnerFact(budget, budget.producer, dataclasses.replace(binding, **{aim.field.value: made}))
 
 
-def _missed_value(value: str, aim: FieldText) -> str:
-    made = near_miss(value, aim.lossy)
-    if made is None:
-        raise ValueError(f"{aim}: {value!r} has nothing a {aim.lossy} comparison could miss")
-    return made
+def _real(scenario: Scenario, field: FactField) -> str:
+    """The value a search-budget fact of this request holds in `field`: its producer, or the binding's."""
+    budget = FactKind.SEARCH_BUDGET_EXHAUSTED
+    return budget.producer if field is FactField.OWNER else str(getattr(scenario.binding, field.value))
 
 
 class NearMissSummary(Mutator):
@@ -314,16 +303,9 @@ class NearMissSummary(Mutator):
         capability = next((c for c in edit.scenario.contract.capabilities if c.id == aim.capability), None)
         if capability is None:
             raise ValueError(f"{self.key()}: {aim!r} names no capability of the scenario's contract")
-        line, made = str(capability), near_miss(str(capability), aim.lossy)
+        made = near_miss(str(capability), aim.lossy)
         assert made is not None, "an aim is only made where the comparison can miss a change"
-
-        def missed(summary: str) -> str:
-            lines = summary.split("\n")
-            if line not in lines:
-                raise MutationNotApplicable(f"the capability summary no longer states {line!r}")
-            return "\n".join(made if each == line else each for each in lines)
-
-        return _rewrite_summary(edit, missed)
+        return restated(edit, str(capability), made)
 
 
 #: The near misses on a tool's own strings, which the explorer draws aims for anywhere.
