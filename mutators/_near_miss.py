@@ -204,12 +204,13 @@ class NearMissSchema(_NearMissText):
 
 
 def _strings(value: Any, at: str) -> Iterator[tuple[str, str]]:
-    """Every string value in a JSON document, with its pointer, in document order."""
+    """Every string value in a JSON document, with its pointer, keys in sorted order: a schema's
+    key order is no part of it, so the pick must not depend on it (a host's recording may sort them)."""
     if isinstance(value, str):
         if at:
             yield at, value
     elif isinstance(value, dict):
-        for key, child in value.items():
+        for key, child in sorted(value.items()):
             yield from _strings(child, join(at, key))
     elif isinstance(value, list):
         for index, child in enumerate(value):

@@ -192,7 +192,7 @@ def test_the_documented_spec_runs_from_the_installed_package(tmp_path):
         for case in document["cases"]
         if case["red_verdict"]["kind"] == "survived" and case["verdict"]["kind"] == "passed"
     }
-    assert late == {"trusted_fact"}
+    assert late == {"trusted_fact", "trusted_fact_sources"}
 
 
 def test_the_server_lists_every_tool_of_the_run_as_recorded_page_by_page():

@@ -39,7 +39,8 @@ def test_the_legacy_paths_audit_is_small_and_names_where_the_full_list_is(legacy
 
 @pytest.mark.slow
 def test_the_legacy_paths_page_is_small_and_reaches_every_failure(legacy, page):
-    assert len(page.encode()) <= 2_000_000
+    # What grows is each failing case's row of data: about 340 bytes of id, reason and cause each.
+    assert len(page.encode()) <= 400 * len(legacy.failing) + 200_000
     shown = {case["id"]: case for case in cases_in(json.loads(embedded(page)))}
     assert all(shown[case.id]["cause"] for case in legacy.failing)
     for cause in legacy.causes:
@@ -56,5 +57,5 @@ def test_the_legacy_paths_page_fits_1280_px(window_1280, legacy, page, tmp_path)
     assert shown["width"] <= shown["client"] <= 1280, shown
     # The likely flaws open the page, the causes follow within two screens.
     assert shown["likely"] < 1000 and shown["causes"] < 2000 < shown["cases"], shown
-    # Paged: the whole page of a run of 8,600 cases is a few screens of summary and 200 table rows.
+    # Paged: the whole page of a run of 13,000 cases is a few screens of summary and 200 table rows.
     assert shown["height"] < 40_000, shown

@@ -58,8 +58,9 @@ def test_guarded_kills_or_passes_every_selected_case(guarded):
     # Every point, kind and delivery the matrix plans was offered and exercised somewhere in the selection.
     assert {result.case.point for result in guarded} == set(scenarios.POINTS)
     assert {result.case.mutation.delivery for result in guarded} == {"replace", "in_place"}
-    # Every kind but `mcp`: a framework agent takes its tools from the scenario, never from an MCP server's list.
-    assert {result.case.mutation.kind for result in guarded} == set(Kind) - {Kind.MCP}
+    # Every planned kind but `mcp`: a framework agent takes its tools from the scenario, never from an
+    # MCP server's list (`composed` is the explorer's, never planned).
+    assert {result.case.mutation.kind for result in guarded} == set(Kind) - {Kind.MCP, Kind.COMPOSED}
 
 
 def test_guarded_refusals_are_its_own_typed_refusals_settled_once_on_their_lane(guarded):
