@@ -83,7 +83,7 @@ def test_the_recorded_late_fact_narrows_the_request_only_once_it_arrived(guarded
         ("any-known-owner", {"foreign_owner_fact"}),
         ("last-scope-segment", {"look_alike_fact", "near_miss_fact"}),
         ("child-obeys-parent", {"parent_fact"}),
-        ("facts-read-once", {"trusted_fact"}),
+        ("facts-read-once", {"trusted_fact", "trusted_fact_sources"}),
     ],
 )
 def test_each_fact_defect_is_killed_by_the_cases_of_its_bug(scenarios, cases, guarded, defect, variants):
@@ -152,7 +152,11 @@ def test_a_host_that_judges_its_facts_right_passes_every_fact_case(scenarios, ho
             },
         ),
         ("child_obeys_parent", {"parent_fact"}, {"search_budget_exhausted", "run_deadline_exhausted"}),
-        ("reads_facts_once", {"trusted_fact"}, {"search_budget_exhausted", "run_deadline_exhausted"}),
+        (
+            "reads_facts_once",
+            {"trusted_fact", "trusted_fact_sources"},
+            {"search_budget_exhausted", "run_deadline_exhausted"},
+        ),
     ],
 )
 def test_a_host_with_one_fact_bug_fails_the_cases_of_that_bug_saying_which_tool(
@@ -165,7 +169,7 @@ def test_a_host_with_one_fact_bug_fails_the_cases_of_that_bug_saying_which_tool(
     assert {str(r.case.mutation.aim) for r in mine} == aims
     for r in mine:
         assert r.verdict.kind is VerdictKind.SURVIVED
-        if variants == {"trusted_fact"}:
+        if r.case.mutation.variant.startswith("trusted_fact"):
             # It sent a tool the trusted fact hid: the reason names the tool, the evidence the fact.
             assert "added 'market__web_" in r.verdict.reason, r.verdict.reason
             assert any(ruling.trusted and ruling.hides for ruling in r.evidence.availability)
