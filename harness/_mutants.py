@@ -158,9 +158,19 @@ def _module_at(guard: types.ModuleType, source: Path | None) -> types.ModuleType
         return guard
     wanted = source.resolve()
     for module in map(sys.modules.get, sorted(_called(guard))):
-        if module is not None and Path(inspect.getsourcefile(module) or "").resolve() == wanted:
+        if module is not None and _is_file_of(module, wanted):
             return module
     return guard
+
+
+def _is_file_of(module: types.ModuleType, path: Path) -> bool:
+    """Whether `path` is `module`'s file: the file itself, or the same file in a checkout of an
+    installed package (the same path below the package's root, and the same text)."""
+    found = Path(inspect.getsourcefile(module) or "").resolve()
+    if found == path:
+        return True
+    below_root = (*module.__name__.split(".")[1:-1], f"{module.__name__.rsplit('.', 1)[-1]}.py")
+    return path.parts[-len(below_root) :] == below_root and found.is_file() and found.read_bytes() == path.read_bytes()
 
 
 def _called(guard: types.ModuleType) -> dict[str, list[str]]:
