@@ -742,7 +742,12 @@ def test_the_framework_targets_run_offline_stock_lets_changes_through_and_guarde
         "description",
         "schema",
     }
-    assert not [c for c in cases if c.verdict.kind is VerdictKind.ERROR]
+    # A change that breaks a schema's references (a near miss on a `$ref`, `$defs` removed) makes a
+    # framework's tool converter raise before anything is sent: a crash, so an error. Nothing else is.
+    broken_refs = ("/$ref~", ":/$defs")
+    assert not [
+        c for c in cases if c.verdict.kind is VerdictKind.ERROR and not any(part in c.case.id for part in broken_refs)
+    ]
 
 
 def test_recorded_scenarios_replay_to_the_totals_of_the_live_run(tmp_path):
