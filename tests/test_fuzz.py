@@ -33,10 +33,16 @@ from toolsurface.common._printable import printable
 #: Every kind of input: each file format, and the flags.
 ATTEMPTS = {**DOCUMENTS, "flag": flag_attempts}
 #: A file per kind is a fraction of a second; the seeds' run costs about a second once.
+#: The app runs in this process, and `explore` searches with Hypothesis of its own: a nested search.
 FUZZ = settings(
     max_examples=30,
     deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
+    suppress_health_check=[
+        HealthCheck.function_scoped_fixture,
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.nested_given,
+    ],
 )
 
 
