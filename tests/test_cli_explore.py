@@ -1,5 +1,5 @@
-"""`toolsurface explore` end to end, through the installed command: it finds what the catalogue
-misses on a host with a near-miss flaw, saves it, and `run` and `reproduce` take it from there."""
+"""`toolsurface explore` end to end, through the installed command: it finds a host's near-miss flaw
+on a change no planned case makes, saves it, and `run` and `reproduce` take it from there."""
 
 import json
 import re
