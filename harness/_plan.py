@@ -13,12 +13,10 @@ import random
 import re
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from toolsurface.common._errors import UsageError
 from toolsurface.contract._canonical import (
     Snapshot,
-    canonical_json,
     capture,
     entries_to_read,
     logical_tools,
@@ -266,21 +264,13 @@ def dry_run(scenario: Scenario, mutator: Mutator, mutation: Mutation, call: int 
         return (f"not applicable: {problem}",)
     after = capture(changed, LOGICAL)
     # The expected side is the same for every mutation of the scenario: decoded once, only read.
-    surface = () if before == after else tuple(map(str, _diff(entries_to_read(before), after.entries())))
-    surface = surface or (() if before == after else ("canonical form differs",))
+    surface = (
+        ()
+        if before == after
+        else tuple(map(str, diff(entries_to_read(before), after.entries()))) or ("canonical form differs",)
+    )
     summary = diff_summaries(scenario.contract.summary, Gateway.summary_of(changed_messages))
     return surface + summary + tuple(f"records fact: {fact}" for fact in facts) + tuple(server.changes)
-
-
-def _diff(before: Sequence[Any], after: Sequence[Any]) -> Sequence[object]:
-    """`diff(before, after)`, on just the tools that differ where every tool kept its name and place
-    (most changes edit one tool of a surface that may hold a hundred)."""
-    if len(before) != len(after) or any(old[0] != new[0] for old, new in zip(before, after, strict=True)):
-        return diff(before, after)
-    changed = [
-        i for i, (old, new) in enumerate(zip(before, after, strict=True)) if canonical_json(old) != canonical_json(new)
-    ]
-    return diff([before[i] for i in changed], [after[i] for i in changed])
 
 
 @functools.lru_cache(maxsize=16)
