@@ -1,5 +1,6 @@
-"""The default matrix with the cases derived from the contract (near misses, keyword edits, the
-fact rule's other branch), against the catalogue alone: plan and run on the guard, one core.
+"""The default matrix with the cases derived from the contract (those tried at the last boundary
+before each model call, and the fact rule's other branch), against the catalogue alone: plan and
+run on the guard, one core.
 
 The ratio is what the contract-derived cases cost a run; the case counts are in the names.
 """
@@ -7,17 +8,12 @@ The ratio is what the contract-derived cases cost a run; the case counts are in 
 from toolsurface.harness._plan import plan
 from toolsurface.harness._runner import Runner
 from toolsurface.harness._targets import load_target
-from toolsurface.mutators import MUTATORS
-from toolsurface.mutators._keywords import _KeywordEdit
-from toolsurface.mutators._near_miss import MUTATORS as NEAR_MISSES
+from toolsurface.mutators import MUTATORS, Reach
 from toolsurface.scenarios import load
 
 SCENARIOS = load()
 GUARDED = load_target("reference:guarded")
-DERIVED = (*NEAR_MISSES, *(m for m in MUTATORS if isinstance(m, _KeywordEdit)))
-CATALOGUE = tuple(
-    m for m in MUTATORS if type(m) not in {type(d) for d in DERIVED} and m.variant != "trusted_fact_sources"
-)
+CATALOGUE = tuple(m for m in MUTATORS if m.reach is Reach.EVERY and m.variant != "trusted_fact_sources")
 SIZES = {name: len(plan(SCENARIOS, 0, mutators)) for name, mutators in (("all", MUTATORS), ("catalogue", CATALOGUE))}
 
 
