@@ -374,10 +374,15 @@ def opened(browser, address):
 
 
 def count_shown(browser, expected):
-    """Wait for the count to say `expected` matches; then the rows on the page."""
+    """Wait for the count to say `expected` matches; then the rows on the page, every page of them shown."""
     from selenium.webdriver.support.ui import WebDriverWait
 
     WebDriverWait(browser, 10).until(lambda d: d.find_element("id", "case-count").text.startswith(f"{expected} of "))
+    more = browser.find_element("id", "case-more")
+    while more.is_displayed():
+        shown = len(browser.find_elements("css selector", "#case-rows tr.case-row"))
+        assert browser.find_element("id", "case-count").text.endswith(f"showing the first {shown}")
+        more.click()
     return browser.find_elements("css selector", "#case-rows tr.case-row")
 
 
