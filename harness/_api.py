@@ -24,6 +24,7 @@ from toolsurface.scenarios import Scenario
 
 from ._clean import CleanRun
 from ._config import ProjectConfig, Spec
+from ._edges import with_edges
 from ._examples import example_folders, load_examples
 from ._expectations import Expectation, load_expectations, planned_matches
 from ._gate import Gate, Tallies, Thresholds
@@ -246,7 +247,7 @@ def _prepare(options: RunOptions) -> Session:
         raise UsageError(f"{options.grace} must be a number of seconds from 0 to 3600", option="grace")
     part = Shard.parse(options.shard) if options.shard else None
     target = load_with_traits(options.target)
-    loaded = recordings(options.scenarios, target)
+    loaded = with_edges(recordings(options.scenarios, target))
     red_spec = red_target_for(options.red_target, target)
     red = None if red_spec == NO_TARGET else load_with_traits(red_spec, "red_target")
     expectations = load_expectations(options.expectations) if options.expectations else ()

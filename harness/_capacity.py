@@ -13,9 +13,10 @@ import dataclasses
 from collections.abc import Sequence
 from typing import Any
 
+from toolsurface.contract._formats import FORMATS, ToolFormat
 from toolsurface.contract._guard import Capacity, Estimator, estimate_tokens
 from toolsurface.contract._refusals import CapacityExceeded
-from toolsurface.scenarios import RequestOutcome, Scenario, Stage
+from toolsurface.scenarios import Limit, RequestOutcome, Scenario, Stage
 
 
 def compress(messages: list[dict[str, Any]], keep: int) -> list[dict[str, Any]]:
@@ -61,17 +62,35 @@ def ends_in_capacity(scenario: Scenario, estimate: Estimator | None) -> bool:
     """
     if scenario.outcome is RequestOutcome.CAPACITY:
         return True
-    stage = scenario.fit
-    if estimate is None or stage is None:
-        return False
+    return estimate is not None and _over(scenario, estimate)
+
+
+def counted(scenario: Scenario, fmt: ToolFormat | None = None) -> tuple[list[Any], list[dict[str, Any]]]:
+    """What a context fit counts of the unmutated request: each tool of the expected surface as
+    `fmt` (default: the recording's tool format) gives its logical entry, as hosts pass them to
+    `Capacity.exceeded`, and the compressed messages."""
+    fmt = fmt or FORMATS[scenario.tool_format]
+    tools = [fmt.logical(fmt.build(tool)) for tool in scenario.surface]
     messages = [message.as_dict() for message in scenario.request_messages]
-    fitted = compress(messages, stage.keep_messages or len(messages))
-    return over_capacity([tool.as_logical() for tool in scenario.surface], fitted, stage, estimate) is not None
+    stage = scenario.fit
+    keep = stage.keep_messages if stage is not None else None
+    return tools, compress(messages, keep or len(messages))
 
 
-def judged_on(estimate: Estimator | None, scenario: Scenario) -> Scenario:
+def _over(scenario: Scenario, estimate: Estimator, fmt: ToolFormat | None = None) -> bool:
+    """Whether what the fit counts (`counted`) exceeds its limits, tokens counted by `estimate`."""
+    stage = scenario.fit
+    return stage is not None and over_capacity(*counted(scenario, fmt), stage, estimate) is not None
+
+
+def judged_on(estimate: Estimator | None, scenario: Scenario, fmt: ToolFormat | None = None) -> Scenario:
     """The scenario as a target counting with `estimate` (its `estimate_tokens`, if it declares one)
-    is judged on it: a capacity result where its own estimate says so."""
+    is judged on it: a capacity result where its own estimate says so. A budget set at the edge of
+    the request's estimate (`_edges`) was not recorded: there the target's own count, of its tools
+    in its tool format `fmt`, decides both ways."""
+    if scenario.edge is not None and scenario.edge.limit is Limit.BUDGET_TOKENS:
+        over = _over(scenario, estimate or estimate_tokens, fmt)
+        return dataclasses.replace(scenario, outcome=RequestOutcome.CAPACITY if over else RequestOutcome.DISPATCHED)
     if scenario.outcome is RequestOutcome.CAPACITY or not ends_in_capacity(scenario, estimate):
         return scenario
     return dataclasses.replace(scenario, outcome=RequestOutcome.CAPACITY)

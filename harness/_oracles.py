@@ -503,11 +503,10 @@ def _judge_capacity(observed: Observation, scenario: Scenario) -> Verdict:
     """The required tools cannot fit: only an explicit capacity result, settled, is right."""
     if observed.dispatches:
         sent = len(observed.dispatches[0].surface)
-        return Verdict(
-            VerdictKind.SURVIVED,
-            f"dispatched {sent} of {len(scenario.surface)} required tools instead of an explicit capacity result",
-            ReasonCode.DISPATCHED_OVER_CAPACITY,
-        )
+        said = f"dispatched {sent} of {len(scenario.surface)} required tools instead of an explicit capacity result"
+        if (edge := scenario.edge) is not None:  # where a count one short lets the request through
+            said += f": {edge.measure} {edge.unit} for {edge.limit} {edge.value}"
+        return Verdict(VerdictKind.SURVIVED, clip(said, MAX_REASON), ReasonCode.DISPATCHED_OVER_CAPACITY)
     if not isinstance(observed.stop, Capacity):
         why = observed.stop.message if isinstance(observed.stop, Refused) else "no dispatch and no capacity result"
         said = "refused instead of an explicit capacity result: "

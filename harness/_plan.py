@@ -116,12 +116,12 @@ def planned(
         hooks = "hooks" if scenario.hooks else "no-hooks"
         prefix = f"{scenario.id}/{scenario.lane}/{hooks}"
         offered = checkpoints(scenario)
-        for mutator in mutators:
+        for mutator in at_edge(mutators, scenario):
             # Seeded per scenario and mutator: adding a scenario or mutator never moves another's ids.
             rng = random.Random(f"{seed}:{scenario.id}:{mutator.key()}")
             for mutation in mutator.mutations(scenario, rng):
                 changes: dict[int, tuple[str, ...]] = {}
-                for at in reached(mutator, offered):
+                for at in reached(mutator, offered, last=scenario.edge is not None):
                     case_id = f"{prefix}/{at}/{mutation.label}"
                     index = next(positions)
                     if keep is not None and not keep(case_id):
@@ -144,12 +144,21 @@ def planned(
                     )
 
 
-def reached(mutator: Mutator, offered: tuple[Boundary, ...]) -> tuple[Boundary, ...]:
-    """The boundaries of `offered` a mutator's changes are tried at (`Mutator.reach`)."""
-    if mutator.reach is Reach.EVERY:
+def at_edge(mutators: Sequence[Mutator], scenario: Scenario) -> Sequence[Mutator]:
+    """The mutators planned on a scenario: on one derived at a limit's edge, those planned at its
+    offset (`Mutator.at_edges`); on a recording, all."""
+    if scenario.edge is None:
+        return mutators
+    return [mutator for mutator in mutators if scenario.edge.offset in mutator.at_edges]
+
+
+def reached(mutator: Mutator, offered: tuple[Boundary, ...], last: bool = False) -> tuple[Boundary, ...]:
+    """The boundaries of `offered` a mutator's changes are tried at (`Mutator.reach`; `last`: the
+    last boundary before each model call, whatever the mutator's reach)."""
+    if mutator.reach is Reach.EVERY and not last:
         return offered
-    last = {at.call: at for at in offered}
-    return tuple(at for at in offered if last[at.call] == at)
+    final = {at.call: at for at in offered}
+    return tuple(at for at in offered if final[at.call] == at)
 
 
 class Plan(Collection[Case]):

@@ -113,7 +113,10 @@ class Runner:
         #: Each scenario as each role's target is judged on it: a target that declares its own token
         #: estimator is held to it, so a request that does not fit by its count must end in capacity.
         self._judged = {
-            role: {key: judged_on(host.traits.estimate_tokens, s) for key, s in self.scenarios.items()}
+            role: {
+                key: judged_on(host.traits.estimate_tokens, s, tool_format(host.traits, s))
+                for key, s in self.scenarios.items()
+            }
             for role, host in self.hosts.items()
         }
 
@@ -423,7 +426,7 @@ class DefectProbe:
 
 
 def _judged(host: LoadedTarget, scenario: Scenario) -> Scenario:
-    return judged_on(host.traits.estimate_tokens, scenario)
+    return judged_on(host.traits.estimate_tokens, scenario, tool_format(host.traits, scenario))
 
 
 def observe(

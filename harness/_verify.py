@@ -25,6 +25,7 @@ from toolsurface.common._version import version
 from toolsurface.scenarios import Scenario, ScenarioError
 
 from ._api import SEED_LIMIT, RunOptions, Session, prepare, recordings
+from ._edges import with_edges
 from ._record import RunInfo
 from ._results import Progress, ResultsFile, StoredCases
 from ._targets import NO_TARGET, load_with_traits
@@ -138,7 +139,7 @@ def _recordings(results: ResultsFile, options: RunOptions) -> tuple[Scenario, ..
     except ToolsurfaceError as error:  # the file's target, named where the file holds it
         _refused(results, "target", str(error))
     try:
-        return recordings(options.scenarios, target)
+        return with_edges(recordings(options.scenarios, target))
     except ScenarioError as error:
         raise UsageError(
             f"{results.path}:$.run.scenario_paths: the recordings it was run on do not load: {error.problems[0]}"

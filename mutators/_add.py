@@ -64,6 +64,8 @@ class _Insert(Mutator):
     """Insert a whole tool from a catalogue at a position the rng chose."""
 
     kind = Kind.ADD
+    #: At a limit's edge, the added tool is the one that crosses it.
+    at_edges = frozenset({0})
 
     @abstractmethod
     def catalogue(self, scenario: Scenario) -> tuple[ToolDescriptor, ...]:
@@ -131,6 +133,7 @@ class Duplicate(Mutator):
 
     kind = Kind.ADD
     variant = "duplicate"
+    at_edges = frozenset({0})
     examples = (
         Example(
             aim=Tool("market__web_read"),

@@ -166,6 +166,16 @@ class Messages:
 
 
 @dataclass(frozen=True, slots=True)
+class Request:
+    """The request as it stands, touched nowhere: a derived scenario's limit is what is tried."""
+
+    tag: ClassVar[str] = "request"
+
+    def __str__(self) -> str:
+        return "request"
+
+
+@dataclass(frozen=True, slots=True)
 class Diagnostic:
     """A tool result whose diagnostics look like an availability signal."""
 
@@ -433,6 +443,7 @@ Aim: TypeAlias = (
     | Reverse
     | Rotate
     | Messages
+    | Request
     | Diagnostic
     | Forgery
     | LookAlike
@@ -454,7 +465,7 @@ Aim: TypeAlias = (
 _BY_TAG: dict[str, type] = {
     cls.tag: cls
     for cls in (
-        Tool, Insert, SchemaPath, Swap, Reverse, Rotate, Messages, Diagnostic, Forgery, LookAlike, ForeignOwner,
-        ParentBound, Narrowing, Claim, WireField, Cut, Keep, Selection, Text, FieldText, ClaimText,
+        Tool, Insert, SchemaPath, Swap, Reverse, Rotate, Messages, Request, Diagnostic, Forgery, LookAlike,
+        ForeignOwner, ParentBound, Narrowing, Claim, WireField, Cut, Keep, Selection, Text, FieldText, ClaimText,
     )
 }  # fmt: skip

@@ -238,6 +238,9 @@ class Mutator(ABC):
     must: ClassVar[Must] = Must.REFUSE
     deliveries: ClassVar[tuple[Delivery, ...]] = (Delivery.REPLACE, Delivery.IN_PLACE)
     reach: ClassVar[Reach] = Reach.EVERY
+    #: On a scenario derived at a limit's edge (`Scenario.edge`), the offsets at which this mutator
+    #: is planned there, at the last boundary before each model call; elsewhere it is not.
+    at_edges: ClassVar[frozenset[int]] = frozenset()
     #: Before/after surfaces, applied with every delivery by the generic mutator test.
     examples: ClassVar[tuple[Example, ...]] = ()
 

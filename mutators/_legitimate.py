@@ -15,8 +15,8 @@ import orjson
 from toolsurface.contract._formats import ToolDescriptor
 from toolsurface.scenarios import Scenario
 
-from ._aims import Messages, Tool
-from ._base import Edit, Example, Kind, Must, Mutator, one_of, shown_admitted
+from ._aims import Messages, Request, Tool
+from ._base import Delivery, Edit, Example, Kind, Must, Mutator, Reach, one_of, shown_admitted
 from ._fixtures import CONVERSATION, PROFILE, SEARCH, WEB_READ, WEB_SEARCH
 
 #: What a context fitter keeps: the first message, a summary, and this many of the latest.
@@ -132,4 +132,24 @@ def _reorderable(tool: ToolDescriptor) -> bool:
     return orjson.dumps(schema) != tool.schema_json
 
 
-MUTATORS: tuple[Mutator, ...] = (Compress(), Evidence(), KeyOrder())
+class Unchanged(Mutator):
+    """Nothing changed: the request as recorded must end as its recording says, a dispatch or a
+    capacity result. On a scenario derived at a limit's edge, as the limit set there says."""
+
+    kind = Kind.LEGITIMATE
+    variant = "unchanged"
+    must = Must.DISPATCH
+    deliveries = (Delivery.REPLACE,)
+    reach = Reach.LAST
+    at_edges = frozenset({-1, 0, 1})
+    examples = (Example(aim=Request(), before=(SEARCH, PROFILE), after=(SEARCH, PROFILE)),)
+
+    def aims(self, scenario: Scenario, rng: random.Random) -> Iterable[Request]:
+        return (Request(),)
+
+    def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
+        self.aim_of(edit, Request)
+        return edit.tools, edit.messages
+
+
+MUTATORS: tuple[Mutator, ...] = (Compress(), Evidence(), KeyOrder(), Unchanged())

@@ -262,6 +262,54 @@ class McpListing:
     list_changes: tuple[ListChange, ...] = ()
 
 
+class Limit(enum.StrEnum):
+    """A limit a recording declares on what one model call may hold."""
+
+    #: context_fit `max_tools`: tools per request.
+    MAX_TOOLS = "max_tools"
+    #: context_fit `budget_tokens`: the estimated tokens of the tools and the fitted messages.
+    BUDGET_TOKENS = "budget_tokens"
+    #: MCP `page_size`: tools per `tools/list` page; the measure is how far down the list the
+    #: last tool the request needs is.
+    PAGE_SIZE = "page_size"
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    """What makes a scenario derived from a recording one at a limit's edge: the limit set so
+    that the request's measure of it is `limit + offset` (-1: one to spare; 0: exactly at it;
+    +1: over it by one)."""
+
+    limit: Limit
+    offset: int
+    #: The request's measure: tools, estimated tokens, or list position of the last needed tool.
+    measure: int
+    #: The scenario it was derived from.
+    source: str
+
+    @property
+    def value(self) -> int:
+        """The limit as the derived scenario sets it."""
+        return self.measure - self.offset
+
+    def __str__(self) -> str:
+        return f"{self.limit}{self.offset:+d}" if self.offset else str(self.limit)
+
+    @property
+    def said(self) -> str:
+        """The edge in words: `max_tools set to 127, the request holding 128 tools: one over it`."""
+        where = {-1: "one under it", 0: "exactly at it", 1: "one over it"}[self.offset]
+        if self.limit is Limit.PAGE_SIZE:
+            needed = f"the last tool the request needs number {self.measure} listed"
+            return f"page_size set to {self.value}, {needed}: {where}"
+        return f"{self.limit} set to {self.value}, the request holding {self.measure} {self.unit}: {where}"
+
+    @property
+    def unit(self) -> str:
+        """What the measure counts."""
+        return {Limit.MAX_TOOLS: "tools", Limit.BUDGET_TOKENS: "estimated tokens"}.get(self.limit, "tools listed")
+
+
 @dataclass(frozen=True, slots=True)
 class ToolCall:
     """One tool call the model's reply made, and the result the host's tool gave back."""
@@ -315,6 +363,8 @@ class Scenario:
     #: The model calls after the first, each after the tool calls of the reply before it; every
     #: one must carry the admitted surface, less what trusted facts in force by then hide.
     steps: tuple[Step, ...] = ()
+    #: A scenario derived from a recording at one of its limits' edges (`harness._edges`); None: as recorded.
+    edge: Edge | None = None
     #: The file it was loaded from, for messages and reproduce commands.
     source: str = field(default="", compare=False)
     #: sha256 of the recording's canonical JSON: whitespace and key order aside, the same recording.

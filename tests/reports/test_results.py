@@ -222,12 +222,12 @@ REFUSED = {
     ),
     "an older schema": (
         lambda d: d.update(schema_version=3),
-        "$.schema_version: expected results.json schema version 14, found 3: written by another version of toolsurface",
+        "$.schema_version: expected results.json schema version 15, found 3: written by another version of toolsurface",
     ),
-    # Version 13 had no `publications` evidence: what a case left in the publication store is unknown.
+    # Version 14 had no `request` aim: a case of a scenario at a limit's edge could not be written.
     "the schema before this one": (
-        lambda d: d.update(schema_version=13),
-        "$.schema_version: expected results.json schema version 14, found 13: "
+        lambda d: d.update(schema_version=14),
+        "$.schema_version: expected results.json schema version 15, found 14: "
         "written by another version of toolsurface",
     ),
 }
