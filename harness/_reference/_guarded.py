@@ -6,7 +6,11 @@ taken when the guard is made, before any hook runs; an early check after the hoo
 check right before each model call, on every path, each followed by the guard's narrowing by
 trusted owner facts read at that moment; a context fit the guard answers with the tools whole or a
 capacity result; a refusal the guard settles as `pre_dispatch_rejected` with the request's owner,
-once, and every other ending settled once too; publications left alone.
+once, and every other ending settled once too; publications left alone. After a refusal the
+pipeline retries the model call once from the registered tools, as a model fallback middleware
+does, and the guard refuses the retry too. The guard is made as the recorded host holds its tools:
+from the live tools an MCP server listed, else from the recorded descriptors' snapshot; and for a
+child or an entry request, from the tools alone, the request's owner naming the rest.
 
 The pipeline decides nothing itself: it says where and when the guard is asked. Each defect
 variant replaces exactly one step, of the guard (`guard_type`, `request_type`) or of this pipeline,
@@ -18,9 +22,9 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from toolsurface.contract._formats import ToolDescriptor
-from toolsurface.contract._guard import GuardedRequest, SurfaceGuard
+from toolsurface.contract._guard import Capacity, GuardedRequest, SurfaceGuard
 from toolsurface.contract._refusals import CapacityExceeded, RequestRefused
-from toolsurface.scenarios import Scenario, Stage, StageKind
+from toolsurface.scenarios import Lane, Mode, Scenario, Stage, StageKind
 
 from .._capacity import capacity_of, compress
 from .._ports import Ports
@@ -42,20 +46,16 @@ class GuardedPipeline:
 
     def run(self, scenario: Scenario, ports: Ports) -> None:
         run = Run(scenario, ports, ports.fmt, [], [message.as_dict() for message in scenario.request_messages])
-        owner = RunOwner(run)
+        owner = RunOwner(run, self.owners_capacity(run))
         run.admitted = self.admit(run)
         self.watch_server(run)
         admitted = self.built(run)
-        contract = scenario.contract
-        guard = self.guard_type(
-            admitted, run.fmt, web_tools=contract.web_tools, summary=contract.summary, snapshot=admitted_snapshot(run)
-        )
-        request = run.request = self.request_type(guard, owner)
+        request = run.request = self.request_type(self.guarded(run, admitted), owner)
         run.tools = request.narrowed(admitted)
         with request.settling():
             stages = scenario.stages
             while True:
-                self.prepare(run, stages)
+                self.prepared(run, stages)
                 reply = ports.gateway.dispatch(scenario.identity.request, self.sent(run), run.messages)
                 request.sent()
                 if not reply.get("tool_calls"):
@@ -65,6 +65,40 @@ class GuardedPipeline:
                 run.call += 1
                 run.messages = run.messages + answered(reply["tool_calls"], ports)
                 stages = scenario.stages_of(run.call)
+
+    def guarded(self, run: Run, admitted: list[Any]) -> SurfaceGuard:
+        """The guard, made as the host holds its tools. A host that discovered them over MCP holds
+        only the live tools the server listed, and its guard captures them; any other hands it the
+        snapshot of the recorded descriptors. A child request's guard, and an entry request's, is its
+        agent's, made from the tools alone: what owner facts govern, the capability summary of the
+        turn and the capacity of the call are the request owner's word."""
+        snapshot = None if run.scenario.mcp is not None else admitted_snapshot(run)
+        if self.owner_says(run):
+            return self.guard_type(admitted, run.fmt, snapshot=snapshot)
+        contract = run.scenario.contract
+        return self.guard_type(
+            admitted, run.fmt, web_tools=contract.web_tools, summary=contract.summary, snapshot=snapshot
+        )
+
+    def owner_says(self, run: Run) -> bool:
+        """Whether the request's owner, not its guard, names what facts govern, the summary and the capacity."""
+        return run.scenario.lane is Lane.CHILD or run.scenario.mode is Mode.ENTRY
+
+    def owners_capacity(self, run: Run) -> Capacity | None:
+        """What the owner says one model call holds: the recorded fit's capacity, where the owner says."""
+        fit = run.scenario.fit
+        if fit is None or not self.owner_says(run):
+            return None
+        return capacity_of(fit, None, self.capacity_type)
+
+    def prepared(self, run: Run, stages: tuple[Stage, ...]) -> None:
+        """The model call prepared; after a refusal, once more from the registered tools, as a model
+        fallback middleware retries: the refusal stands, so the guard refuses the retry too."""
+        try:
+            self.prepare(run, stages)
+        except RequestRefused:
+            run.tools = self.project(run)
+            self.final_check(run)
 
     def prepare(self, run: Run, stages: tuple[Stage, ...]) -> None:
         early_done = False
@@ -159,7 +193,9 @@ class GuardedPipeline:
         """The guard fits the tools and the compressed messages to what the recording says one
         model call holds: the tools whole, or a capacity result."""
         fitted = compress(run.messages, stage.keep_messages or len(run.messages))
-        run.tools = run.request.fit(run.tools, fitted, capacity_of(stage, None, self.capacity_type))
+        # Where the owner says what a call holds, the request fits to that (`owners_capacity`).
+        capacity = None if self.owner_says(run) else capacity_of(stage, None, self.capacity_type)
+        run.tools = run.request.fit(run.tools, fitted, capacity)
 
 
 def answered(tool_calls: list[dict[str, Any]], ports: Ports) -> list[dict[str, Any]]:

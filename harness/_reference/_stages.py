@@ -11,7 +11,7 @@ from typing import Any, cast
 
 from toolsurface.contract._canonical import Snapshot, capture, snapshot_of
 from toolsurface.contract._formats import ToolDescriptor, ToolFormat
-from toolsurface.contract._guard import GuardedRequest
+from toolsurface.contract._guard import Capacity, GuardedRequest
 from toolsurface.scenarios import Scenario, Stage, StageKind
 
 from .._capacity import compress
@@ -45,8 +45,8 @@ class RunOwner(RequestOwner):
     """The request's owner on the harness's ports, with the request it owns: what a guard asks of
     an owner, and what a flawed guard reads besides (the transcript, the seal, the call)."""
 
-    def __init__(self, run: Run) -> None:
-        super().__init__(run.scenario, run.ports)
+    def __init__(self, run: Run, capacity: Capacity | None = None) -> None:
+        super().__init__(run.scenario, run.ports, capacity)
         self.run = run
 
 
