@@ -153,12 +153,13 @@ def at_edge(mutators: Sequence[Mutator], scenario: Scenario) -> Sequence[Mutator
 
 
 def reached(mutator: Mutator, offered: tuple[Boundary, ...], last: bool = False) -> tuple[Boundary, ...]:
-    """The boundaries of `offered` a mutator's changes are tried at (`Mutator.reach`; `last`: the
-    last boundary before each model call, whatever the mutator's reach)."""
+    """The boundaries of `offered` a mutator's changes are tried at (`Mutator.reach`; `last`: those
+    it would try at every boundary, at the last before each model call only)."""
     if mutator.reach is Reach.EVERY and not last:
         return offered
-    final = {at.call: at for at in offered}
-    return tuple(at for at in offered if final[at.call] == at)
+    # Each call's boundary met last in the walk: its last in order, or for `Reach.FIRST` its first.
+    ends = {at.call: at for at in (reversed(offered) if mutator.reach is Reach.FIRST else offered)}
+    return tuple(at for at in offered if ends[at.call] == at)
 
 
 class Plan(Collection[Case]):

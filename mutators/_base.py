@@ -72,6 +72,9 @@ class Reach(enum.StrEnum):
     #: The last boundary before each model call: the change tests how the host compares, which
     #: its final check does wherever the change was made.
     LAST = "last"
+    #: The first boundary before each model call: what follows it, the context fit included, is
+    #: all judged.
+    FIRST = "first"
 
 
 class Must(enum.StrEnum):

@@ -140,7 +140,9 @@ class Unchanged(Mutator):
     variant = "unchanged"
     must = Must.DISPATCH
     deliveries = (Delivery.REPLACE,)
-    reach = Reach.LAST
+    # At the first boundary, so that a request that ends otherwise than its recording says, at its
+    # context fit or after, fails the case rather than never reaching it.
+    reach = Reach.FIRST
     at_edges = frozenset({-1, 0, 1})
     examples = (Example(aim=Request(), before=(SEARCH, PROFILE), after=(SEARCH, PROFILE)),)
 

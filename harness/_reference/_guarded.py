@@ -9,8 +9,10 @@ capacity result; a refusal the guard settles as `pre_dispatch_rejected` with the
 once, and every other ending settled once too; publications left alone. After a refusal the
 pipeline retries the model call once from the registered tools, as a model fallback middleware
 does, and the guard refuses the retry too. The guard is made as the recorded host holds its tools:
-from the live tools an MCP server listed, else from the recorded descriptors' snapshot; and for a
-child or an entry request, from the tools alone, the request's owner naming the rest.
+from the live tools an MCP server listed, else from the recorded descriptors' snapshot; for a
+child or an entry request, from the tools alone, the request's owner naming the rest; and for an
+MCP-format host with a provider tool limit, with that limit, by which the guard counts the tools
+(`fit_count`) before the context fit sizes the tokens.
 
 The pipeline decides nothing itself: it says where and when the guard is asked. Each defect
 variant replaces exactly one step, of the guard (`guard_type`, `request_type`) or of this pipeline,
@@ -19,6 +21,7 @@ so that each differs from the shipped guard by exactly the flaw it names.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, ClassVar
 
 from toolsurface.contract._formats import ToolDescriptor
@@ -75,10 +78,18 @@ class GuardedPipeline:
         snapshot = None if run.scenario.mcp is not None else admitted_snapshot(run)
         if self.owner_says(run):
             return self.guard_type(admitted, run.fmt, snapshot=snapshot)
-        contract = run.scenario.contract
+        contract, fit = run.scenario.contract, run.scenario.fit
+        limit = capacity_of(fit, None, self.capacity_type) if fit is not None and self.counts_early(run) else None
         return self.guard_type(
-            admitted, run.fmt, web_tools=contract.web_tools, summary=contract.summary, snapshot=snapshot
+            admitted, run.fmt, web_tools=contract.web_tools, summary=contract.summary, capacity=limit, snapshot=snapshot
         )
+
+    def counts_early(self, run: Run) -> bool:
+        """Whether the guard knows the provider's tool limit and counts the tools by it alone
+        (`fit_count`), the context fit then sizing tokens: a host in the MCP format, whose recording
+        declares `max_tools`. Other hosts fit both in one (`fit`)."""
+        fit = run.scenario.fit
+        return run.scenario.tool_format == "mcp" and fit is not None and fit.max_tools is not None
 
     def owner_says(self, run: Run) -> bool:
         """Whether the request's owner, not its guard, names what facts govern, the summary and the capacity."""
@@ -195,6 +206,9 @@ class GuardedPipeline:
         fitted = compress(run.messages, stage.keep_messages or len(run.messages))
         # Where the owner says what a call holds, the request fits to that (`owners_capacity`).
         capacity = None if self.owner_says(run) else capacity_of(stage, None, self.capacity_type)
+        if self.counts_early(run):
+            run.request.fit_count(run.tools)
+            capacity = capacity_of(dataclasses.replace(stage, max_tools=None), None, self.capacity_type)
         run.tools = run.request.fit(run.tools, fitted, capacity)
 
 

@@ -110,9 +110,14 @@ def test_an_edge_is_planned_with_the_unchanged_request_and_at_the_limit_the_adde
             assert kinds == {Kind.LEGITIMATE, Kind.ADD}, scenario.id
         else:
             assert kinds <= {Kind.LEGITIMATE}, scenario.id
-    # Tried at the last boundary only: one unchanged case per edge scenario that offers a boundary.
+    # One unchanged case per edge, at its first boundary, so that what the fit decides after it is
+    # judged; the added tool at the last, where the final check sees it.
     unchanged = [case for case in cases if case.mutation.mutator == "legit.unchanged"]
-    assert len({case.scenario for case in unchanged}) == len(unchanged)
+    assert len({case.scenario for case in unchanged}) == len(unchanged) == len(derived)
+    by_id = {scenario.id: scenario for scenario in derived}
+    for case in cases:
+        offered = by_id[case.scenario].checkpoints
+        assert case.boundary == (offered[0] if case.mutation.kind is Kind.LEGITIMATE else offered[-1])
 
 
 def test_a_target_counting_otherwise_is_judged_by_its_own_count_at_a_budget_edge(derived):
