@@ -11,7 +11,7 @@ the limit, the admitted ones, the eligible controls and the web tools alike, so 
 any of them out lets through a request it must end in a capacity result; at the limit, one that
 counts anything twice ends a request that fits. A derived scenario's description says which kinds
 of tool its request holds. The tool a change adds crosses it in the add cases planned at the limit
-(`planned_at_edge`); on a page-size edge, the tool that crosses is the last one the request needs.
+(`Mutator.at_edges`); on a page-size edge, the tool that crosses is the last one the request needs.
 
 Only single-call requests get edges: a later call's conversation is longer, so a limit the first
 call meets exactly says nothing of the next. Nor does a request whose owners' facts arrive
@@ -53,7 +53,8 @@ def _fit_edges(scenario: Scenario) -> Iterator[Scenario]:
         return
     tools, fitted = counted(scenario)
     measures = {
-        Limit.MAX_TOOLS: len(tools) if fit.max_tools is not None else None,
+        # A request of no tools has no tool limit to meet.
+        Limit.MAX_TOOLS: len(tools) if fit.max_tools is not None and tools else None,
         Limit.BUDGET_TOKENS: sum(map(estimate_tokens, tools)) + estimate_tokens(fitted),
     }
     for limit, measure in measures.items():
@@ -75,6 +76,8 @@ def _page_edges(scenario: Scenario) -> Iterator[Scenario]:
     needed = {tool.name for tool in scenario.contract.surface}
     listed = served(scenario.contract)
     measure = 1 + max((at for at, tool in enumerate(listed) if tool.name in needed), default=-1)
+    if measure < 1:  # the request needs none of the tools listed
+        return
     for offset in OFFSETS:
         if measure - offset >= 1:
             yield _at(scenario, Edge(Limit.PAGE_SIZE, offset, measure, scenario.id), _page_set(listing))
