@@ -479,7 +479,8 @@ def exploration(
     planned = frozenset(case.id for case in session.cases.every())
     return explore(
         session.runner,
-        session.scenarios,
+        # The recordings: a search over edits has nothing to find at a limit's edge it cannot on them.
+        [scenario for scenario in session.scenarios if scenario.edge is None],
         offered_checkpoints(host, options.timeout or DEFAULT_TIMEOUT),
         planned=planned,
         target=options.target,

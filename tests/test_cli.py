@@ -74,7 +74,7 @@ def test_legacy_alone_fails_with_survivors_over_all_six_kinds(tmp_path):
     # The summary shows each cause by its representative, with the command that reproduces it.
     shown = Audit(record).causes[0].representative
     reproduce = record.run.reproduce(shown.id)
-    assert reproduce == f"toolsurface reproduce {shown.id} --target reference:legacy --seed 0"
+    assert reproduce == f"toolsurface reproduce {shlex.quote(shown.id)} --target reference:legacy --seed 0"
     assert reproduce in done.stdout
 
 

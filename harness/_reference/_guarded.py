@@ -25,7 +25,7 @@ import dataclasses
 from typing import Any, ClassVar
 
 from toolsurface.contract._formats import ToolDescriptor
-from toolsurface.contract._guard import Capacity, GuardedRequest, SurfaceGuard
+from toolsurface.contract._guard import GuardedRequest, SurfaceGuard
 from toolsurface.contract._refusals import CapacityExceeded, RequestRefused
 from toolsurface.scenarios import Lane, Mode, Scenario, Stage, StageKind
 
@@ -49,7 +49,9 @@ class GuardedPipeline:
 
     def run(self, scenario: Scenario, ports: Ports) -> None:
         run = Run(scenario, ports, ports.fmt, [], [message.as_dict() for message in scenario.request_messages])
-        owner = RunOwner(run, self.owners_capacity(run))
+        # Where the owner says (`owner_says`), what one model call holds is its word: the recorded fit's.
+        fit = scenario.fit
+        owner = RunOwner(run, capacity_of(fit, None, self.capacity_type) if fit and self.owner_says(run) else None)
         run.admitted = self.admit(run)
         self.watch_server(run)
         admitted = self.built(run)
@@ -94,13 +96,6 @@ class GuardedPipeline:
     def owner_says(self, run: Run) -> bool:
         """Whether the request's owner, not its guard, names what facts govern, the summary and the capacity."""
         return run.scenario.lane is Lane.CHILD or run.scenario.mode is Mode.ENTRY
-
-    def owners_capacity(self, run: Run) -> Capacity | None:
-        """What the owner says one model call holds: the recorded fit's capacity, where the owner says."""
-        fit = run.scenario.fit
-        if fit is None or not self.owner_says(run):
-            return None
-        return capacity_of(fit, None, self.capacity_type)
 
     def prepared(self, run: Run, stages: tuple[Stage, ...]) -> None:
         """The model call prepared; after a refusal, once more from the registered tools, as a model
@@ -204,7 +199,7 @@ class GuardedPipeline:
         """The guard fits the tools and the compressed messages to what the recording says one
         model call holds: the tools whole, or a capacity result."""
         fitted = compress(run.messages, stage.keep_messages or len(run.messages))
-        # Where the owner says what a call holds, the request fits to that (`owners_capacity`).
+        # Where the owner says what a call holds, the request fits to that (its capacity).
         capacity = None if self.owner_says(run) else capacity_of(stage, None, self.capacity_type)
         if self.counts_early(run):
             run.request.fit_count(run.tools)

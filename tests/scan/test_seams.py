@@ -20,6 +20,9 @@ GUARD = ROOT / "contract" / "_guard.py"
         (
             GUARDED,
             [
+                # The retry of a refused model call, then the checks of each model call.
+                ("RemoveCheck", "self.final_check"),
+                ("ConditionalOnHooks", "self.final_check"),
                 ("RemoveCheck", "self.early_check"),
                 ("RemoveCheck", "self.final_check"),
                 ("ConditionalOnHooks", "self.final_check"),

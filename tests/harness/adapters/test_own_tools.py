@@ -27,7 +27,9 @@ def test_the_guarded_agent_passes_its_own_scenarios_and_its_tools_never_run(fram
     # The fixture's tools raise if run: a passing tool loop had each of its calls answered.
     results = run_cases(_spec(framework, module, "build_guarded"), ["*/legit.*", "own-tool-loop/*/delete.*"])
     failing = [(r.case.id, r.verdict.reason) for r in results if not r.verdict.kind.ok]
-    assert {r.case.scenario for r in results} == {
+    scenarios = {r.case.scenario for r in results}
+    # The derived scenarios of its tools, and each at its limits' edges (`own-request@budget_tokens+1`).
+    assert {scenario.partition("@")[0] for scenario in scenarios} == {
         "own-request",
         "own-tool-loop",
         "own-over-budget",
@@ -37,7 +39,7 @@ def test_the_guarded_agent_passes_its_own_scenarios_and_its_tools_never_run(fram
     loop = [r for r in results if r.case.scenario == "own-tool-loop" and r.verdict.kind is VerdictKind.PASSED]
     assert loop and {r.evidence.dispatches for r in loop} == {3}
     over = {r.case.scenario for r in results if r.verdict.code is ReasonCode.CAPACITY_RESULT}
-    assert over == {"own-over-budget", "own-over-tool-limit"}
+    assert over == {"own-over-budget", "own-over-tool-limit"} | {s for s in scenarios if s.endswith("+1")}
 
 
 @pytest.mark.parametrize(("framework", "module"), APPS)
