@@ -199,8 +199,10 @@ class GuardedPipeline:
         """The guard fits the tools and the compressed messages to what the recording says one
         model call holds: the tools whole, or a capacity result."""
         fitted = compress(run.messages, stage.keep_messages or len(run.messages))
-        # Where the owner says what a call holds, the request fits to that (its capacity).
-        capacity = None if self.owner_says(run) else capacity_of(stage, None, self.capacity_type)
+        # Where the owner says what a call holds (the recorded fit's), the request fits to that; a
+        # later model call's own fit stage is fitted to what that stage records.
+        owners = self.owner_says(run) and stage == run.scenario.fit
+        capacity = None if owners else capacity_of(stage, None, self.capacity_type)
         if self.counts_early(run):
             run.request.fit_count(run.tools)
             capacity = capacity_of(dataclasses.replace(stage, max_tools=None), None, self.capacity_type)
