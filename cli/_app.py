@@ -56,6 +56,7 @@ _METAVARS = {
     "operators": "OPERATORS",
     "function": "NAME",
     "equivalents": "FILE",
+    "also": "SPEC",
     "scenario_id": "ID",
     "results": "RESULTS.json",
     "shards": "SHARD.json...",
@@ -549,7 +550,7 @@ def _rule_ids(given: list[str], option: str) -> tuple[str, ...]:
 
 
 @app.command(cls=_Command)
-@taking("source", "operators", "function", "equivalents", "scenarios", "select", "seed", "output", "config")
+@taking("source", "operators", "function", "equivalents", "also", "scenarios", "select", "seed", "output", "config")
 def mutants(
     target: Annotated[
         str, typer.Argument(help="Target whose guard is mutated: reference:<name> or package.module:factory.")
@@ -575,6 +576,14 @@ def mutants(
         Path | None,
         typer.Option("--equivalents", help="TOML file of mutants no input can tell from the original, with reasons."),
     ] = None,
+    also: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--also",
+            help="Another target driving the same guard (reference:framework beside reference:guarded) that judges"
+            " each mutant the first lets through; repeatable.",
+        ),
+    ] = None,
     output: Annotated[
         Path | None, typer.Option("--output", help="Write the mutation-testing report (JSON) here.")
     ] = None,
@@ -599,6 +608,7 @@ def mutants(
         operators=operator_names(operators or []),
         functions=frozenset(function or ()) or None,
         equivalents=NONE_EQUIVALENT if equivalents is None else load_equivalents(equivalents),
+        also=also or (),
     )
     if output is not None:
         write_report(

@@ -18,6 +18,8 @@ from typing import Any
 
 import orjson
 
+from toolsurface.common._json import loads as _decode
+
 from ._formats import LOGICAL, ToolDescriptor, ToolFormat
 
 
@@ -58,22 +60,6 @@ def _without(raw: bytes, names: frozenset[str]) -> bytes:
     return canonical_json([entry for entry in _decode(raw) if entry[0] not in names])
 
 
-def _decode(raw: bytes) -> Any:
-    """The JSON value of a snapshot's bytes: orjson (several times faster on a surface of 128 tools
-    with KB-long descriptions), the standard library where orjson would not be exact: it reads an
-    integer past 64 bits as a float, so any run of 19 or more digits goes to `json`."""
-    if _LONG_NUMBER in raw.translate(_DIGITS):
-        return json.loads(raw)
-    return orjson.loads(raw)
-
-
-#: 19 digits can exceed a signed 64-bit integer; shorter runs never do. Found by mapping every
-#: digit to `0` and every other byte to a space, then one substring search: a regex scan for
-#: `\d{19}` costs several times the decode itself on a surface of 150 KB.
-_DIGITS = bytes(ord("0") if chr(byte) in "0123456789" else ord(" ") for byte in range(256))
-_LONG_NUMBER = b"0" * 19
-
-
 def canonical_json(value: Any) -> bytes:
     """Compact JSON bytes with sorted keys."""
     try:
@@ -99,7 +85,7 @@ def entries_to_read(snapshot: Snapshot) -> tuple[list[Any], ...]:
 def logical_tools(descriptors: tuple[ToolDescriptor, ...]) -> list[dict[str, Any]]:
     """What `[d.as_logical() for d in descriptors]` gives: fresh dicts, decoded in one call from the
     recorded bytes, joined once per distinct surface."""
-    tools: list[dict[str, Any]] = orjson.loads(_logical_json(descriptors))
+    tools: list[dict[str, Any]] = _decode(_logical_json(descriptors))
     return tools
 
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-import orjson
+from toolsurface.common._json import dumps, loads
 
 WIRE_FIELDS: tuple[str, ...] = ("strict", "title", "annotations", "output_schema")
 
@@ -48,18 +48,18 @@ class ToolDescriptor:
         cls, name: str, description: str, input_schema: Mapping[str, Any], wire: Mapping[str, Any] | None = None
     ) -> ToolDescriptor:
         fields = {key: wire[key] for key in WIRE_FIELDS if wire and wire.get(key) is not None}
-        return cls(name, description, _shared(orjson.dumps(input_schema)), orjson.dumps(fields) if fields else b"")
+        return cls(name, description, _shared(dumps(input_schema)), dumps(fields) if fields else b"")
 
     @property
     def input_schema(self) -> dict[str, Any]:
         """A fresh copy of the input schema; editing it changes nothing here."""
-        schema: dict[str, Any] = orjson.loads(self.schema_json)
+        schema: dict[str, Any] = loads(self.schema_json)
         return schema
 
     @property
     def wire(self) -> dict[str, Any]:
         """A fresh copy of the wire fields beyond the three (empty when none were recorded)."""
-        return orjson.loads(self.wire_json) if self.wire_json else {}
+        return loads(self.wire_json) if self.wire_json else {}
 
     def as_logical(self) -> dict[str, Any]:
         """A fresh `name/description/input_schema` dict, with the wire fields the tool has."""

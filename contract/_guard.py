@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn, TypeVar
 
-import orjson
+from toolsurface.common._json import dumps
 
 from ._canonical import Snapshot, capture
 from ._facts import OwnerFact, WebTools, hidden_by
@@ -49,7 +49,7 @@ Estimator = Callable[[Any], int]
 
 def estimate_tokens(value: Any) -> int:
     """A cheap token estimate: about four bytes of JSON per token."""
-    return len(orjson.dumps(value)) // 4 + 1
+    return len(dumps(value)) // 4 + 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,9 +149,11 @@ class GuardedRequest:
         self.web_tools: WebTools | None = guard.web_tools or getattr(owner, "web_tools", None)
         self.summary: str | None = guard.summary if guard.summary is not None else getattr(owner, "summary", None)
         self.capacity: Capacity | None = guard.capacity or getattr(owner, "capacity", None)
-        #: Each set of hidden tools read so far: until the live tools are narrowed again, the
-        #: request may still be as any of them left it (a fact may arrive mid-request).
-        self._seen: list[frozenset[str]] = []
+        #: Each set of hidden tools read since the live tools were last narrowed, starting with
+        #: the one in force as the request is made (a host may narrow by the same rule itself):
+        #: until they are narrowed again, the request may still be as any of them left it (a fact
+        #: may arrive mid-request).
+        self._seen: set[frozenset[str]] = set()
         self.hidden()
 
     def facts(self) -> Iterable[OwnerFact]:
@@ -161,8 +163,7 @@ class GuardedRequest:
     def hidden(self) -> frozenset[str]:
         """The tools trusted owner facts bound to this request hide, read now."""
         hidden = hidden_by(self.facts(), self.owner.binding, self.web_tools)
-        if not self._seen or self._seen[-1] != hidden:
-            self._seen.append(hidden)
+        self._seen.add(hidden)
         return hidden
 
     def admitted(self) -> Snapshot:
@@ -208,10 +209,11 @@ class GuardedRequest:
         self.admission = selection
 
     def narrowed(self, tools: Sequence[Any], name: Callable[[Any], str] | None = None) -> list[Any]:
-        """Legitimate narrowing, after a check: the tools less what trusted facts hide now. It
-        never adds one, and from here on the request is held to what it leaves."""
+        """Legitimate narrowing, when the request is made and after each check: the tools less what
+        trusted facts hide now. It never adds one, and from here on the request is held to what it
+        leaves."""
         hidden = self.hidden()
-        self._seen[:] = [hidden]
+        self._seen = {hidden}
         name_of = name or self.fmt.get_name
         return [tool for tool in tools if name_of(tool) not in hidden]
 

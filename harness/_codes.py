@@ -59,6 +59,19 @@ class ReasonCode(enum.StrEnum):
     #: false_reject: refused (or nothing sent) instead of an explicit capacity result.
     REFUSED_NOT_CAPACITY = "refused_not_capacity"
 
+    # A model call the provider fails: the request must end there, settled once.
+    #: passed: ended in the provider's failure, settled once: as dispatched where an earlier model
+    #: call went out, else as failed.
+    PROVIDER_FAILURE_SETTLED = "provider_failure_settled"
+    #: survived: ended in the provider's failure, but the ledger shows another settlement, a refused
+    #: event or an open reservation.
+    PROVIDER_FAILURE_UNSETTLED = "provider_failure_unsettled"
+    #: survived: ended in the provider's failure and settled, but a publication was changed or removed.
+    PROVIDER_FAILURE_PUBLICATION_LOST = "provider_failure_publication_lost"
+    #: survived: ended in the provider's failure before any model call went out, settled, none
+    #: lost, but a publication was added.
+    PROVIDER_FAILURE_PUBLICATION_ADDED = "provider_failure_publication_added"
+
     # A change a guard must let through.
     #: passed: dispatched with the expected surface and settled as dispatched.
     DISPATCHED_AS_EXPECTED = "dispatched_as_expected"

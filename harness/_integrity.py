@@ -26,7 +26,7 @@ from toolsurface.scenarios import RequestOutcome
 
 from ._admission import admitted_outcome, as_admitted_case
 from ._codes import AFTER, ERRORS, ReasonCode
-from ._oracles import refused_earlier, settlement_problems, stop_code, store_problems
+from ._oracles import failure_settlement, refused_earlier, settlement_problems, stop_code, store_problems
 from ._reasons import MAX_REASON, fits
 from ._record import RunInfo, ScenarioInfo
 from ._types import (
@@ -240,9 +240,26 @@ _DISPATCH_SURVIVED = frozenset(
 )
 
 
+_FAILURE_SURVIVED = frozenset(
+    {
+        ReasonCode.EARLIER_CALL_DIFFERS,
+        ReasonCode.PROVIDER_FAILURE_UNSETTLED,
+        ReasonCode.PROVIDER_FAILURE_PUBLICATION_LOST,
+        ReasonCode.PROVIDER_FAILURE_PUBLICATION_ADDED,
+    }
+)
+
+
 def _judged_codes(record: CaseRecord, scenario: _Judged) -> dict[VerdictKind, frozenset[ReasonCode]]:
     if record.case.equivalent:
         return {VerdictKind.EQUIVALENT: frozenset({ReasonCode.EQUIVALENT})}
+    if _fails(record, scenario):
+        return {
+            VerdictKind.PASSED: frozenset({ReasonCode.PROVIDER_FAILURE_SETTLED}),
+            VerdictKind.SURVIVED: _FAILURE_SURVIVED,
+            VerdictKind.FALSE_REJECT: frozenset({ReasonCode.FALSE_REJECTION, ReasonCode.NEVER_DISPATCHED}),
+            VerdictKind.ERROR: ERRORS,
+        }
     if record.case.must is Must.REFUSE and not scenario.beyond(record):
         wire = record.case.mutation.kind is Kind.WIRE
         return {
@@ -266,6 +283,11 @@ def _judged_codes(record: CaseRecord, scenario: _Judged) -> dict[VerdictKind, fr
     }
 
 
+def _fails(record: CaseRecord, scenario: _Judged) -> bool:
+    """Whether the case's provider fails its model call, on a request that makes one."""
+    return record.case.must is Must.FAIL and scenario.outcome is not RequestOutcome.CAPACITY
+
+
 def _what_case(record: CaseRecord) -> str:
     if record.case.equivalent:
         return "a case whose mutation changes nothing (it is equivalent)"
@@ -287,6 +309,11 @@ def _killed(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
 
 def _passed(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
     evidence = record.evidence
+    if _fails(record, scenario):
+        yield from _provider_failed(record, scenario)
+        yield from _ledger(evidence.ledger, scenario, _failure_settlement(evidence, scenario))
+        yield from _store(evidence, may_add=bool(evidence.dispatches))
+        return
     yield from _unexercised(record, scenario)
     if scenario.outcome is RequestOutcome.CAPACITY:
         if evidence.dispatches:
@@ -304,6 +331,30 @@ def _passed(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
     yield from _store(evidence, may_add=True)
 
 
+def _provider_failed(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
+    """What the oracle turns into another verdict before judging how a failed request ended: the
+    provider failed no model call, the run did not end (a crash is the failure's), or a model call
+    went out from the failed one on."""
+    evidence = record.evidence
+    if not evidence.provider_failures:
+        yield "the provider failed no model call"
+    elif isinstance(evidence.stop, TimedOut | Died | Interrupted | NotRun):
+        yield f"the target's run stopped as {evidence.stop.tag}"
+    elif _later(record):
+        yield f"{_later(record)} request(s) were dispatched from the model call the provider failed on"
+
+
+def _raised_by_failure(record: CaseRecord) -> bool:
+    """Whether the run raised where its provider failed it: the case's expected end, not a crash."""
+    evidence = record.evidence
+    return record.case.must is Must.FAIL and evidence.provider_failures > 0 and isinstance(evidence.stop, Crashed)
+
+
+def _failure_settlement(evidence: Evidence, scenario: _Judged) -> Settlement:
+    """How a request the provider failed must be settled (`failure_settlement`)."""
+    return failure_settlement(bool(evidence.dispatches), evidence.ledger, scenario.lane, scenario.request)
+
+
 def _store(evidence: Evidence, may_add: bool) -> Iterator[str]:
     """What the publication store shows that a request ended so does not allow (`store_problems`)."""
     lost, added = store_problems(evidence.publications, may_add)
@@ -312,6 +363,13 @@ def _store(evidence: Evidence, may_add: bool) -> Iterator[str]:
 
 def _survived(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
     evidence, code = record.evidence, record.verdict.code
+    if _fails(record, scenario):
+        yield from _provider_failed(record, scenario)
+        if code in _STORE:
+            yield from _store_as_coded(record)
+        elif code is not ReasonCode.EARLIER_CALL_DIFFERS:
+            yield from _nothing_amiss(evidence.ledger, scenario, _failure_settlement(evidence, scenario))
+        return
     yield from _unexercised(record, scenario)
     yield from _sent_as_coded(record)
     if record.case.must is Must.DISPATCH and scenario.outcome is not RequestOutcome.CAPACITY:
@@ -340,10 +398,17 @@ _LOST = frozenset(
         ReasonCode.REFUSED_PUBLICATION_LOST,
         ReasonCode.CAPACITY_PUBLICATION_LOST,
         ReasonCode.DISPATCHED_PUBLICATION_LOST,
+        ReasonCode.PROVIDER_FAILURE_PUBLICATION_LOST,
     }
 )
 #: The codes of a request that sent nothing, lost nothing and added a publication.
-_ADDED = frozenset({ReasonCode.REFUSED_PUBLICATION_ADDED, ReasonCode.CAPACITY_PUBLICATION_ADDED})
+_ADDED = frozenset(
+    {
+        ReasonCode.REFUSED_PUBLICATION_ADDED,
+        ReasonCode.CAPACITY_PUBLICATION_ADDED,
+        ReasonCode.PROVIDER_FAILURE_PUBLICATION_ADDED,
+    }
+)
 #: The codes of a failure that rests on the publication store alone.
 _STORE = _LOST | _ADDED
 
@@ -413,7 +478,7 @@ def _error(record: CaseRecord, scenario: _Judged) -> Iterator[str]:
     evidence, code, at = record.evidence, record.verdict.code, record.case.boundary
     point = str(at)
     stop = evidence.stop
-    if (stopped_as := stop_code(stop)) is not None:
+    if (stopped_as := stop_code(stop)) is not None and not _raised_by_failure(record):
         if code is not stopped_as:
             yield f"the target's run stopped as {stop.tag}, and the code is not the oracle's for that, {stopped_as}"
     elif isinstance(stop, NotRun):

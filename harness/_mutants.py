@@ -9,6 +9,10 @@ whose names for its functions are the mutant's: the harness, whose oracle uses t
 keeps the originals, so a mutant is never judged by itself. A mutant is killed by the first case
 it lets survive or falsely rejects; a mutant that only makes cases error is a runtime error, never
 a kill. A survivor the equivalents file lists is `Equivalent`.
+
+A guard is used in more than one way: other targets that drive the same guard (`also`, such as
+`reference:framework` beside `reference:guarded`) judge each mutant the first target lets through,
+and it survives only where it survives on every one.
 """
 
 from __future__ import annotations
@@ -31,12 +35,26 @@ from toolsurface.scan._seams import SEAMS, SourceMutant, function_names, source_
 from ._api import RunOptions, Session, prepare
 from ._equivalents import NONE_EQUIVALENT, Equivalents
 from ._reference import REFERENCE_TARGETS
+from ._reference._framework import FrameworkPipeline
 from ._reference._guarded import GuardedPipeline, variant
 from ._runner import Runner
 from ._targets import NO_TARGET
 from ._types import Case, Target, VerdictKind
 
 _KILLS = frozenset({VerdictKind.SURVIVED, VerdictKind.FALSE_REJECT})
+
+#: The reference pipelines that drive the shipped guard as it is, each in its own way.
+_SHIPPED_GUARD_HOSTS: tuple[type[GuardedPipeline], ...] = (GuardedPipeline, FrameworkPipeline)
+
+
+@dataclass(frozen=True, slots=True)
+class _Judge:
+    """A target that judges the mutants, with its session and the cases that pass on it."""
+
+    spec: str
+    target: Target
+    session: Session
+    green: list[Case]
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +125,7 @@ def run_mutants(
     functions: frozenset[str] | None = None,
     equivalents: Equivalents = NONE_EQUIVALENT,
     part: tuple[int, int] | None = None,
+    also: Iterable[str] = (),
 ) -> MutantRun:
     """Make each mutant of the target's module (or `source`) in turn and run the selected cases on it.
 
@@ -114,10 +133,14 @@ def run_mutants(
     are the operators to apply, `functions` the functions whose code they mutate (qualified names;
     default: all of the guard's module, the module-level functions of a module it calls). `part`,
     `(k, n)`, runs only the kth of n interleaved parts of the mutants (k from 1), for shards.
+    `also` names more targets that drive the same guard, each judging what the first lets through.
     """
-    session = prepare(RunOptions(**{**options.__dict__, "red_target": NO_TARGET}))
-    target = session.runner.target
-    guard = sys.modules[_guard_of(target).__module__]
+    judges = [_judge(options, options.target)]
+    guard = sys.modules[_guard_of(judges[0].target).__module__]
+    for spec in also:
+        judges.append(judge := _judge(options, spec))
+        if sys.modules[_guard_of(judge.target).__module__] is not guard:
+            raise UsageError(f"{spec}: drives another guard than {options.target}", option="also")
     module = _module_at(guard, source)
     path = source or Path(inspect.getsourcefile(module) or "")
     try:
@@ -126,7 +149,6 @@ def run_mutants(
         # Without --source, the path is the target module's own: no input of the user's to name.
         raise UsageError(f"{path}: cannot read: {error.strerror}", option="source" if source else None) from None
     scope = _scope(text, path, functions, called=module is not guard)
-    green = [result.case for result in session.records() if result.verdict.kind.ok]
     listed = equivalents.of(str(path))
     mutants = source_mutants(text, str(path), config, operators, scope)
     results, stale = [], []
@@ -139,7 +161,7 @@ def run_mutants(
             reason = f"the same source as mutant {twin}" if twin else "the mutated source equals the original"
             results.append(MutantResult(mutant, "Ignored", None, f"equivalent: {reason}"))
             continue
-        result = _try(mutant, index, module, guard, options.target, target, session, green)
+        result = _try(mutant, index, module, guard, judges)
         if mutant.id in listed:
             result, problem = _excused(result, listed[mutant.id], equivalents.path)
             stale += [problem] if problem else []
@@ -148,7 +170,14 @@ def run_mutants(
     stale += [
         f"{name}: listed as equivalent in {equivalents.path}, but names no mutant" for name in listed if name not in ids
     ]
-    return MutantRun(session.info.target, str(path), text, len(green), tuple(results), tuple(stale))
+    target = " + ".join(judge.session.info.target for judge in judges)
+    return MutantRun(target, str(path), text, sum(len(judge.green) for judge in judges), tuple(results), tuple(stale))
+
+
+def _judge(options: RunOptions, spec: str) -> _Judge:
+    session = prepare(RunOptions(**{**options.__dict__, "target": spec, "red_target": NO_TARGET}))
+    green = [result.case for result in session.records() if result.verdict.kind.ok]
+    return _Judge(spec, session.runner.target, session, green)
 
 
 def _module_at(guard: types.ModuleType, source: Path | None) -> types.ModuleType:
@@ -210,14 +239,7 @@ def _excused(result: MutantResult, reason: str, file: str) -> tuple[MutantResult
 
 
 def _try(
-    mutant: SourceMutant,
-    index: int,
-    original: types.ModuleType,
-    guard: types.ModuleType,
-    spec: str,
-    target: Target,
-    session: Session,
-    green: list[Case],
+    mutant: SourceMutant, index: int, original: types.ModuleType, guard: types.ModuleType, judges: list[_Judge]
 ) -> MutantResult:
     loaded: list[str] = []
     try:
@@ -225,22 +247,29 @@ def _try(
             module = _loaded(mutant.source, original, f"{original.__name__}__mutant_{index}", mutant.id, loaded)
             if original is not guard:
                 module = _beside(module, original, guard, index, loaded)
-            mutated = _build(module, spec, target)
+            mutated = [_build(module, judge.spec, judge.target) for judge in judges]
         except Exception as error:
             return MutantResult(mutant, "CompileError", None, f"{type(error).__name__}: {error}")
         errors: list[str] = []
-        runner = Runner(session.scenarios, mutated, timeout=session.options.timeout)
-        for result in map(runner.run_case, green):
-            if result.verdict.kind in _KILLS:
-                return MutantResult(mutant, "Killed", result.case.id, result.verdict.reason)
-            if result.verdict.kind is VerdictKind.ERROR and not errors:
-                errors.append(f"{result.case.id}: {result.verdict.reason}")
+        for judge, target in zip(judges, mutated, strict=True):
+            runner = Runner(judge.session.scenarios, target, timeout=judge.session.options.timeout)
+            for result in map(runner.run_case, judge.green):
+                if result.verdict.kind in _KILLS:
+                    return MutantResult(mutant, "Killed", result.case.id, _on(judge, judges, result.verdict.reason))
+                if result.verdict.kind is VerdictKind.ERROR and not errors:
+                    errors.append(f"{result.case.id}: {_on(judge, judges, result.verdict.reason)}")
         if errors:
             return MutantResult(mutant, "RuntimeError", None, errors[0])
-        return MutantResult(mutant, "Survived", None, f"all {len(green)} cases that pass on the target still pass")
+        cases = sum(len(judge.green) for judge in judges)
+        return MutantResult(mutant, "Survived", None, f"all {cases} cases that pass on the target still pass")
     finally:
         for name in loaded:
             del sys.modules[name]
+
+
+def _on(judge: _Judge, judges: list[_Judge], reason: str) -> str:
+    """The reason, naming the target it was judged on where more than one judges."""
+    return reason if len(judges) == 1 else f"on {judge.spec}: {reason}"
 
 
 def _loaded(source: str, like: types.ModuleType, name: str, label: str, loaded: list[str]) -> types.ModuleType:
@@ -274,11 +303,12 @@ def _beside(
 
 
 def _guard_of(target: Target) -> type:
-    """The class whose module holds the target's guard: for `reference:guarded`, the shipped guard
-    it drives (the pipeline only asks it); for a reference defect, its flaw; else the target's own."""
+    """The class whose module holds the target's guard: for `reference:guarded` and
+    `reference:framework`, the shipped guard they drive (the pipeline only asks it); for a reference
+    defect, its flaw; else the target's own."""
     if not isinstance(target, GuardedPipeline):
         return type(target)
-    if type(target) is GuardedPipeline:
+    if type(target) in _SHIPPED_GUARD_HOSTS:
         return GuardedRequest
     flawed = [cls for cls in (target.guard_type, target.request_type) if cls not in (SurfaceGuard, GuardedRequest)]
     return flawed[0] if flawed else type(target)
@@ -287,13 +317,13 @@ def _guard_of(target: Target) -> type:
 def _build(module: types.ModuleType, spec: str, target: Target) -> Target:
     """The target again, from the mutated module: its factory if the module has it, else its class
     (the shipped guard or a reference defect's flaw, made a pipeline again)."""
-    if type(target) is GuardedPipeline:
+    if type(target) in _SHIPPED_GUARD_HOSTS:
         shipped = {
             "guard_type": module.SurfaceGuard,
             "request_type": module.GuardedRequest,
             "capacity_type": module.Capacity,
         }
-        return type("MutatedGuard", (GuardedPipeline,), shipped)()
+        return type("MutatedGuard", (type(target),), shipped)()
     if spec in REFERENCE_TARGETS:
         return variant(getattr(module, _guard_of(target).__name__))()
     factory: Any = module

@@ -107,6 +107,7 @@ def observe_ports(
         forks=_forks() - forks,
         listed=ports.mcp.pages_served,
         admissions=tuple(ports.admissions),
+        provider_failures=ports.gateway.failed,
     )
 
 

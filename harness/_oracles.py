@@ -142,7 +142,7 @@ def _judge(case: Case, observed: Observation, scenario: Scenario, expected: Expe
     beyond = scenario.outcome is RequestOutcome.CAPACITY and (
         at.call > 1 or at.point not in scenario.points if at.is_recorded else at not in observed.points
     )
-    if isinstance(observed.stop, Crashed):
+    if isinstance(observed.stop, Crashed) and not _failed_by_provider(case, observed):
         said = stopped(observed.stop, _settled_as_refusal(observed, scenario)) or ""
         return Verdict(VerdictKind.ERROR, said, ReasonCode.CRASHED)
     if (problem := _not_exercised(case, observed, beyond)) is not None:
@@ -184,11 +184,19 @@ def _request(case: Case, observed: Observation, scenario: Scenario, expected: Ex
         return earlier
     if beyond:
         return _judge_capacity(observed, scenario)
+    if case.must is Must.FAIL and scenario.outcome is not RequestOutcome.CAPACITY:
+        return _judge_failure(observed, scenario, case.call)
     if case.must is Must.REFUSE:
         return _judge_refusal(from_call(observed, case.call), scenario, expected, case.mutation.kind)
     if scenario.outcome is RequestOutcome.CAPACITY:
         return _judge_capacity(observed, scenario)
     return _judge_dispatch(from_call(observed, case.call), scenario, expected, case.call)
+
+
+def _failed_by_provider(case: Case, observed: Observation) -> bool:
+    """Whether the run raised where the case's provider failed it: whatever it raised then is that
+    failure's, the case's expected end (a hang or a lost worker is not)."""
+    return case.must is Must.FAIL and observed.provider_failures > 0 and isinstance(observed.stop, Crashed)
 
 
 def _room(verdict: Verdict) -> int:
@@ -292,6 +300,7 @@ def evidence(case: Case, observed: Observation, scenario: Scenario, expected: Ex
         availability=rulings(observed.facts, scenario.binding, scenario.contract.web_tools),
         aftermath=tuple(f"next request: {line}" for line in (*observed.leaked, *filter(None, [observed.unfollowed]))),
         listed=observed.listed,
+        provider_failures=observed.provider_failures,
         before=observed.stale or observed.first_run,
         admitted=tuple(admission.admitted for admission in observed.admissions),
         publications=observed.publications,
@@ -361,7 +370,7 @@ def _settled_as_refusal(observed: Observation, scenario: Scenario) -> bool:
 
 def _not_exercised(case: Case, observed: Observation, beyond: bool = False) -> tuple[ReasonCode, str] | None:
     """Why the case could not be exercised, by its code and in words; None when it was."""
-    if (code := stop_code(observed.stop)) is not None:
+    if (code := stop_code(observed.stop)) is not None and not _failed_by_provider(case, observed):
         return code, stopped(observed.stop) or ""
     if observed.forks:
         forked = (
@@ -521,6 +530,50 @@ def _judge_capacity(observed: Observation, scenario: Scenario) -> Verdict:
         (ReasonCode.CAPACITY_UNSETTLED, ReasonCode.CAPACITY_PUBLICATION_LOST, ReasonCode.CAPACITY_PUBLICATION_ADDED),
     )
     return unsettled or CAPACITY_RESULT
+
+
+def _judge_failure(observed: Observation, scenario: Scenario, call: int) -> Verdict:
+    """The provider failed model call `call` and every one after: the request ends there (raised or
+    handled), settled once as `failure_settlement` says, and, where nothing went out, it leaves the
+    publication store as it was."""
+    if not observed.provider_failures:
+        # The host never asked the provider for the call: it refused, or stopped, before it.
+        if isinstance(observed.stop, Refused | Capacity):
+            said = f"a legitimate request was refused before model call {call}: "
+            said += clip(observed.stop.message, MAX_REASON - len(said))
+            return Verdict(VerdictKind.FALSE_REJECT, said, ReasonCode.FALSE_REJECTION)
+        return Verdict(
+            VerdictKind.FALSE_REJECT, f"a legitimate request never made model call {call}", ReasonCode.NEVER_DISPATCHED
+        )
+    went_out = bool(observed.dispatches)
+    lane, request = scenario.lane.value, scenario.identity.request
+    settlement = failure_settlement(went_out, observed.ledger, lane, request)
+    unsettled = _unsettled(
+        observed,
+        scenario,
+        settlement,
+        f"the provider failed model call {call}, but ",
+        (
+            ReasonCode.PROVIDER_FAILURE_UNSETTLED,
+            ReasonCode.PROVIDER_FAILURE_PUBLICATION_LOST,
+            None if went_out else ReasonCode.PROVIDER_FAILURE_PUBLICATION_ADDED,
+        ),
+    )
+    after = "after an earlier model call went out" if went_out else "before any model call went out"
+    said = f"ended in the provider's failure {after}, settled once as {settlement}"
+    return unsettled or Verdict(VerdictKind.PASSED, said, ReasonCode.PROVIDER_FAILURE_SETTLED)
+
+
+def failure_settlement(went_out: bool, ledger: Sequence[LedgerEvent], lane: str, request: str) -> Settlement:
+    """How a request the provider failed must be settled: once, as `failed` or `dispatched`, never
+    as a refusal. Either is the host's call: whether a failing model call reached the provider (a
+    timeout after it was read, say) a host cannot always tell, and a request that failed after
+    model calls went out has failed and was dispatched. The one the host chose, where it is one of
+    them; else what the guard's `settling` chooses: `dispatched` where a model call went out."""
+    settled = [e.settlement for e in ledger if e.op is LedgerOp.SETTLE and (e.lane, e.request) == (lane, request)]
+    if len(settled) == 1 and settled[0] in (Settlement.FAILED, Settlement.DISPATCHED):
+        return settled[0]
+    return Settlement.DISPATCHED if went_out else Settlement.FAILED
 
 
 def _judge_dispatch(observed: Observation, scenario: Scenario, expected: Expected, call: int) -> Verdict:

@@ -266,8 +266,8 @@ def dry_run(scenario: Scenario, mutator: Mutator, mutation: Mutation, call: int 
     tools = logical_tools(expected)
     messages = [message.as_dict() for message in scenario.request_messages]
     facts: list[OwnerFact] = []
-    server = McpCatalogue(scenario)
-    edit = Edit(tools, messages, LOGICAL, mutation.delivery, mutation.aim, scenario, facts, server)
+    server, provider = McpCatalogue(scenario), _Provider(call)
+    edit = Edit(tools, messages, LOGICAL, mutation.delivery, mutation.aim, scenario, facts, server, provider)
     try:
         changed, changed_messages = mutator.apply(edit)
     except MutationNotApplicable as problem:
@@ -280,7 +280,19 @@ def dry_run(scenario: Scenario, mutator: Mutator, mutation: Mutation, call: int 
         else tuple(map(str, diff(entries_to_read(before), after.entries()))) or ("canonical form differs",)
     )
     summary = diff_summaries(scenario.contract.summary, Gateway.summary_of(changed_messages))
-    return surface + summary + tuple(f"records fact: {fact}" for fact in facts) + tuple(server.changes)
+    facts_said = tuple(f"records fact: {fact}" for fact in facts)
+    return surface + summary + facts_said + tuple(server.changes) + tuple(provider.changes)
+
+
+class _Provider:
+    """The model provider a planned mutation sees: what it is made to do, in words."""
+
+    def __init__(self, call: int) -> None:
+        self.call = call
+        self.changes: list[str] = []
+
+    def fail(self) -> None:
+        self.changes.append(f"the model provider fails model call {self.call} and every one after it")
 
 
 @functools.lru_cache(maxsize=16)

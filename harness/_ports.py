@@ -56,21 +56,37 @@ class Reservation:
     request: str
 
 
+class ProviderFailed(ConnectionError):
+    """The simulated model provider failed the model call (a failure case made it fail)."""
+
+
 class Gateway(_Closable):
     """The simulated provider gateway and the model behind it: records each dispatch with a
-    snapshot of its tools, and answers with the tool calls the recorded model made next, if any."""
+    snapshot of its tools, and answers with the tool calls the recorded model made next, if any.
+    Made to fail (`fail`), it raises `ProviderFailed` for every model call from then on."""
 
     def __init__(self, fmt: ToolFormat, replies: tuple[tuple[ToolCall, ...], ...] = ()) -> None:
         self._fmt = fmt
         #: The tool calls of the reply to each model call but the last.
         self._replies = replies
         self.log: list[Dispatch] = []
+        #: Whether the provider fails every model call from now on (`fail`).
+        self.failing = False
+        #: Model calls the provider failed: none went out.
+        self.failed = 0
+
+    def fail(self) -> None:
+        """From the next model call on, fail every one, as a provider that is down does."""
+        self.failing = True
 
     def dispatch(self, request: str, tools: list[Any], messages: list[Any]) -> dict[str, Any]:
         """Send a model call; the reply's `tool_calls` (each `id`, `name`, `arguments`) are the
         recorded model's next calls, whose results the host sends back in its next model call."""
         self._after_close(f"dispatched request {request!r}")
         call = len(self.log) + 1
+        if self.failing:
+            self.failed += 1
+            raise ProviderFailed(f"the model provider failed model call {call}: 503 Service Unavailable")
         # Snapshot now: a later in-place edit must not rewrite what was sent.
         self.log.append(Dispatch(request, capture(tools, self._fmt), len(messages), self.summary_of(messages), call))
         reply: dict[str, Any] = {"request": request, "status": "accepted"}
@@ -312,9 +328,9 @@ class Ports:
                 return self._injection(tools, messages, self.facts.live)
             # After admission, on what it selected: a change planned on every registered tool may
             # change nothing here (a rotation by a multiple of the selection's length, say).
-            before = (capture(tools, self.fmt), canonical_json(messages), len(self.facts.live))
+            before = self._state(tools, messages)
             changed = self._injection(tools, messages, self.facts.live)
-            if (capture(changed[0], self.fmt), canonical_json(changed[1]), len(self.facts.live)) == before:
+            if self._state(*changed) == before:
                 self.unapplied = f"on the {len(tools)} tools it selected, the change changes nothing"
             return changed
         except NotCarried as problem:
@@ -324,6 +340,11 @@ class Ports:
         except Exception as problem:  # a mutator bug is the harness's error, not the target's crash
             self.mutator_failed = f"mutator failed: {type(problem).__name__}: {problem}"
         return tools, messages
+
+    def _state(self, tools: list[Any], messages: list[Any]) -> tuple[Snapshot, bytes, int, bool]:
+        """What a change after admission may change: the tools, the messages, the facts recorded,
+        whether the provider fails."""
+        return capture(tools, self.fmt), canonical_json(messages), len(self.facts.live), self.gateway.failing
 
     @property
     def injection_problem(self) -> str | None:

@@ -24,7 +24,7 @@ from ._plan import Shard
 from ._types import CaseRecord, Totals
 
 #: Bumped on every change to what results.json holds.
-SCHEMA_VERSION = 15
+SCHEMA_VERSION = 16
 
 
 @dataclass(frozen=True, slots=True)

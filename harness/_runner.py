@@ -370,7 +370,8 @@ def case_ports(traits: TargetTraits, case: Case, scenario: Scenario, watch: int 
     def inject(tools: list[Any], messages: list[Any], facts: list[Any]) -> tuple[list[Any], list[Any]]:
         # Called only while the target runs, so `ports` (below) is bound by then: its MCP server
         # is where a list-change mutation is made.
-        return mutator.apply(Edit(tools, messages, fmt, mutation.delivery, mutation.aim, scenario, facts, ports.mcp))
+        edit = Edit(tools, messages, fmt, mutation.delivery, mutation.aim, scenario, facts, ports.mcp, ports.gateway)
+        return mutator.apply(edit)
 
     ports = target_ports(traits, scenario, case.boundary, inject, watch)
     return ports

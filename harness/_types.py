@@ -349,6 +349,8 @@ class Observation:
     listed: int = 0
     #: Where admission ended on each model call, for a target whose admission is a step of its own.
     admissions: tuple[Admission, ...] = ()
+    #: Model calls the provider failed (a failure case): none of them went out.
+    provider_failures: int = 0
     #: Why the case could not be held to a clean run of its scenario: the target's own unchanged
     #: request on it failed (None: it did not).
     no_clean_run: str | None = None
@@ -418,6 +420,8 @@ class Evidence:
     #: `tools/list` pages the target read from the harness's MCP server: none, and an MCP list
     #: change could not reach it.
     listed: int = 0
+    #: Model calls the provider failed (a failure case): none of them went out.
+    provider_failures: int = 0
     #: How the host differed from a clean run before the case's change was made: state an earlier
     #: case left, or what went wrong in the case's first run on such a host (empty: nothing).
     before: tuple[str, ...] = ()

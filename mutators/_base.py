@@ -53,6 +53,9 @@ class Kind(enum.StrEnum):
     MCP = "mcp"
     #: Several edits made in turn at one boundary: what the explorer composes, never planned.
     COMPOSED = "composed"
+    #: Nothing in the request changes, but the model provider fails its model call: how the request
+    #: ends is what is judged.
+    FAILURE = "failure"
 
 
 class Delivery(enum.StrEnum):
@@ -82,6 +85,8 @@ class Must(enum.StrEnum):
 
     REFUSE = "refuse"
     DISPATCH = "dispatch"
+    #: End in the provider's failure, settled once, as `failed` or `dispatched`; never as a refusal.
+    FAIL = "fail"
 
 
 class MutationNotApplicable(Exception):
@@ -112,6 +117,12 @@ class ToolServer(Protocol):
     """What list-change mutators need of the MCP server a host lists its tools from (`ports.mcp`)."""
 
     def change(self, change: ListChange) -> None: ...
+
+
+class ModelProvider(Protocol):
+    """What failure mutators need of the model provider the request is sent to (`ports.gateway`)."""
+
+    def fail(self) -> None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +158,8 @@ class Edit:
     facts: list[OwnerFact] = field(default_factory=list)
     #: The MCP server the target may list its tools from; a list-change mutation changes it.
     server: ToolServer | None = None
+    #: The model provider the request goes to; a failure mutation makes it fail.
+    provider: ModelProvider | None = None
 
     def index_of(self, name: str) -> int:
         """Position of the first live tool called `name`."""

@@ -16,8 +16,7 @@ from abc import abstractmethod
 from collections.abc import Iterable
 from typing import Any
 
-import orjson
-
+from toolsurface.common._json import dumps
 from toolsurface.scenarios import Scenario
 
 from ._aims import Tool
@@ -45,7 +44,7 @@ class _Conversion(Mutator):
     def _changes(self, schema: dict[str, Any]) -> bool:
         rewritten = copy.deepcopy(schema)
         self.rewrite(rewritten)
-        return orjson.dumps(rewritten, option=orjson.OPT_SORT_KEYS) != orjson.dumps(schema, option=orjson.OPT_SORT_KEYS)
+        return dumps(rewritten, sort_keys=True) != dumps(schema, sort_keys=True)
 
     def apply(self, edit: Edit) -> tuple[list[Any], list[dict[str, Any]]]:
         aim = self.aim_of(edit, Tool)

@@ -21,8 +21,7 @@ from abc import abstractmethod
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-import orjson
-
+from toolsurface.common._json import loads
 from toolsurface.contract._canonical import canonical_json
 from toolsurface.scenarios import Scenario
 
@@ -52,7 +51,7 @@ def _bears_on(keyword: str, value_json: bytes, draft: str) -> frozenset[str]:
     jsonschema itself; every type when it judges none otherwise (an annotation)."""
     from jsonschema.validators import validator_for
 
-    value = orjson.loads(value_json)
+    value = loads(value_json)
     validator = validator_for({"$schema": draft})({keyword: value})
     bears = frozenset(
         kind for kind, samples in _SAMPLES.items() if any(not validator.is_valid(sample) for sample in samples)
@@ -76,7 +75,7 @@ def places(schema: dict[str, Any]) -> Mapping[Op, tuple[tuple[str, str], ...]]:
 @functools.lru_cache(maxsize=1024)
 def _places(schema_json: bytes) -> Mapping[Op, tuple[tuple[str, str], ...]]:
     # Recordings share their tools' schemas, and a plan asks for each scenario's: work each out once.
-    schema = orjson.loads(schema_json)
+    schema = loads(schema_json)
     draft = draft_of(schema)
     shapes = vocabulary(draft)
     found: dict[Op, list[tuple[str, str]]] = {op: [] for op in Op}

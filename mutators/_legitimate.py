@@ -10,8 +10,7 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-import orjson
-
+from toolsurface.common._json import dumps
 from toolsurface.contract._formats import ToolDescriptor
 from toolsurface.scenarios import Scenario
 
@@ -129,7 +128,7 @@ def _reorderable(tool: ToolDescriptor) -> bool:
     """Whether reversing the key order changes the recorded bytes (some object has two keys)."""
     schema = tool.input_schema
     reverse_keys(schema)
-    return orjson.dumps(schema) != tool.schema_json
+    return dumps(schema) != tool.schema_json
 
 
 class Unchanged(Mutator):

@@ -12,6 +12,7 @@ from . import (
     _description,
     _entry,
     _facts,
+    _failure,
     _keywords,
     _legitimate,
     _mcp,
@@ -24,7 +25,7 @@ from . import (
 from ._base import Mutator
 
 #: Every mutator, grouped by kind in the order cases are planned: add, delete, rename, reorder,
-#: description, schema, control, availability, entry, wire, legit, mcp.
+#: description, schema, control, availability, entry, wire, legit, mcp, failure.
 MUTATORS: tuple[Mutator, ...] = (
     *_add.MUTATORS,
     *_delete.MUTATORS,
@@ -46,6 +47,7 @@ MUTATORS: tuple[Mutator, ...] = (
     *_wire.MUTATORS,
     *_legitimate.MUTATORS,
     *_mcp.MUTATORS,
+    *_failure.MUTATORS,
 )
 
 #: Mutators only the explorer draws (`toolsurface explore`), never planned: a case it saves names

@@ -20,7 +20,7 @@ from toolsurface.harness._types import VerdictKind
 
 from ._audit import DOES_NOT_PROVE, PROVES, Audit
 
-AUDIT_SCHEMA_VERSION = 5
+AUDIT_SCHEMA_VERSION = 6
 
 #: What orjson may write raw that `printable` would hide: DEL and everything past ASCII. Only a
 #: string's content can hold such a character, and there a JSON escape reads back the same.

@@ -19,6 +19,7 @@ from toolsurface.harness._types import (
     Reproduction,
     SettlementRefused,
 )
+from toolsurface.mutators import Must
 
 #: How each way of stopping with an exception is labelled, aligned with the other labels.
 _STOPPED = {Refused: "refusal ", Capacity: "capacity", Crashed: "crash   "}
@@ -55,10 +56,15 @@ class ReproductionView:
         for index, line in enumerate(changes or ["untouched"]):
             yield _line(f"{'store' if index == 0 else '':9}{line}")
         stop = observed.stop
-        if isinstance(stop, Refused | Capacity | Crashed):
+        if observed.provider_failures:
+            yield _line(f"provider failed {observed.provider_failures} model call(s) it was sent: none went out")
+        if isinstance(stop, Crashed) and case.must is Must.FAIL and observed.provider_failures:
+            # The failure's own error, which the request was to end in: no crash to trace.
+            yield _line(f"raised   {stop.error_type}: {stop.message}")
+        elif isinstance(stop, Refused | Capacity | Crashed):
             yield _line(f"{_STOPPED[type(stop)]} {stop.error_type}: {stop.message}")
-        if isinstance(stop, Crashed):
-            yield from map(_line, stop.traceback.rstrip().split("\n"))
+            if isinstance(stop, Crashed):
+                yield from map(_line, stop.traceback.rstrip().split("\n"))
         if isinstance(stop, SettlementRefused):
             yield _line(f"raised   the ledger's refusal of a settlement out of run(): {stop.note}")
         yield from _next_request(r)

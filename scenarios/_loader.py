@@ -21,6 +21,7 @@ import jsonschema
 import orjson
 from jsonschema.exceptions import best_match
 
+from toolsurface.common._json import dumps, loads
 from toolsurface.contract._facts import Binding, FactKind, OwnerFact, WebTools
 from toolsurface.contract._formats import WIRE_FIELDS, WIRE_FIELDS_OF, ToolDescriptor
 
@@ -113,8 +114,8 @@ def load_file(path: Path) -> Scenario:
     except OSError as error:
         raise ScenarioError([f"{path}: cannot read: {error.strerror}"]) from None
     try:
-        document = orjson.loads(raw)
-    except orjson.JSONDecodeError as error:
+        document = loads(raw)
+    except json.JSONDecodeError as error:
         raise ScenarioError([f"{path}:{error.lineno}:{error.colno}: invalid JSON: {error.msg}"]) from None
     # The same bytes were found valid before, under the same version, schema and checks.
     known = _validated.key(raw)
@@ -135,7 +136,7 @@ def parse(document: Any, source: str = "<scenario>") -> Scenario:
 
 def _problems(document: Any) -> Iterator[tuple[str, str]]:
     try:
-        orjson.dumps(document)
+        dumps(document)
     except TypeError as error:
         yield "$", f"not representable as JSON: {error}"
         return
@@ -379,7 +380,7 @@ def _stage(raw: dict[str, Any]) -> Stage:
         budget_tokens=_int_or_none(raw.get("budget_tokens")),
         max_tools=_int_or_none(raw.get("max_tools")),
         add_messages=tuple(map(_message, raw.get("add_messages", ()))),
-        metadata_json=orjson.dumps(raw.get("metadata", {})),
+        metadata_json=dumps(raw.get("metadata", {})),
         rebuild=raw.get("rebuild", False),
         receipt=raw.get("receipt"),
         own_point=raw.get("point"),
@@ -387,7 +388,7 @@ def _stage(raw: dict[str, Any]) -> Stage:
 
 
 def _step(raw: dict[str, Any]) -> Step:
-    calls = tuple(ToolCall(call["name"], orjson.dumps(call["arguments"]), call["result"]) for call in raw["calls"])
+    calls = tuple(ToolCall(call["name"], dumps(call["arguments"]), call["result"]) for call in raw["calls"])
     return Step(calls, tuple(map(_stage, raw["stages"])))
 
 
@@ -453,6 +454,6 @@ def _build(document: dict[str, Any], source: str) -> Scenario:
         mcp=_mcp(document.get("mcp")),
         steps=tuple(map(_step, document.get("steps", ()))),
         source=source,
-        digest=hashlib.sha256(orjson.dumps(document, option=orjson.OPT_SORT_KEYS)).hexdigest(),
-        recorded=zlib.compress(orjson.dumps(document), 1),
+        digest=hashlib.sha256(dumps(document, sort_keys=True)).hexdigest(),
+        recorded=zlib.compress(dumps(document), 1),
     )

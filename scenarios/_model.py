@@ -15,8 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
-
+from toolsurface.common._json import loads
 from toolsurface.contract._facts import Binding, OwnerFact, WebTools, hidden_by
 from toolsurface.contract._formats import ToolDescriptor
 from toolsurface.contract._guard import SUMMARY_HEADER
@@ -227,7 +226,7 @@ class Stage:
 
     @property
     def metadata(self) -> dict[str, Any]:
-        return orjson.loads(self.metadata_json)
+        return loads(self.metadata_json)
 
 
 class ListChangeKind(enum.StrEnum):
@@ -321,7 +320,7 @@ class ToolCall:
 
     @property
     def arguments(self) -> dict[str, Any]:
-        return orjson.loads(self.arguments_json)
+        return loads(self.arguments_json)
 
 
 @dataclass(frozen=True, slots=True)
@@ -376,7 +375,7 @@ class Scenario:
     @property
     def document(self) -> Mapping[str, Any]:
         """The JSON document it was loaded from, decoded anew (empty when built in code), for re-recording it."""
-        return orjson.loads(zlib.decompress(self.recorded)) if self.recorded else {}
+        return loads(zlib.decompress(self.recorded)) if self.recorded else {}
 
     @property
     def binding(self) -> Binding:

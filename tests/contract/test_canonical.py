@@ -1,9 +1,9 @@
 import json
 
-import orjson
 from hypothesis import given
 from hypothesis import strategies as st
 
+from toolsurface.common._json import dumps
 from toolsurface.contract._canonical import (
     canonical_json,
     capture,
@@ -93,7 +93,7 @@ def test_logical_tools_are_fresh_as_logical_dicts_in_the_same_key_order():
     for scenario in load():
         surface = scenario.contract.surface + scenario.contract.admitted_elsewhere
         tools = logical_tools(surface)
-        assert [orjson.dumps(tool) for tool in tools] == [orjson.dumps(d.as_logical()) for d in surface], scenario.id
+        assert [dumps(tool) for tool in tools] == [dumps(d.as_logical()) for d in surface], scenario.id
         for tool in tools:
             tool["input_schema"]["edited"] = True
         assert not any("edited" in tool["input_schema"] for tool in logical_tools(surface))

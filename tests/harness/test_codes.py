@@ -126,6 +126,7 @@ def scenes():
             ),
             "later": next((c for c in cases if c.call == 2), None),
             "mcp": next((c for c in cases if c.must is Must.REFUSE and c.mutation.kind is Kind.MCP), None),
+            "fail": next((c for c in cases if c.must is Must.FAIL and c.call == 1), None),
         }
         found[scenario.id] = (
             scenario,
@@ -154,6 +155,14 @@ DISPATCHED, REJECTED = Settlement.DISPATCHED, Settlement.PRE_DISPATCH_REJECTED
 #: A store the run took the recorded body from; and one it added a draft to (with the body kept).
 WITHDRAWN = PublicationsDiff(removed=(Published("p", "the recorded body"),))
 DRAFTED = PublicationsDiff(added=(Published("draft", "a draft"),))
+
+#: A run its provider failed at the first model call: nothing sent, the error raised, settled as failed.
+FAILED = {
+    "dispatches": (),
+    "stop": Crashed("ProviderFailed", "the model provider failed model call 1", "Traceback"),
+    "provider_failures": 1,
+    "ledger": lambda s, e: _ledger(s, Settlement.FAILED),
+}
 
 #: code → (verdict, recording, which case, the observation's fields beside a clean run's (each a
 #: function of the recording and the case's expected surfaces), amendments made after the record).
@@ -277,6 +286,20 @@ REACHED = {
             "publications": DRAFTED,
         },
     ),
+    C.PROVIDER_FAILURE_SETTLED: (VerdictKind.PASSED, DISPATCH, "fail", FAILED),
+    C.PROVIDER_FAILURE_UNSETTLED: (
+        VerdictKind.SURVIVED,
+        DISPATCH,
+        "fail",
+        {**FAILED, "ledger": lambda s, e: _ledger(s)},
+    ),
+    C.PROVIDER_FAILURE_PUBLICATION_LOST: (
+        VerdictKind.SURVIVED,
+        DISPATCH,
+        "fail",
+        {**FAILED, "publications": WITHDRAWN},
+    ),
+    C.PROVIDER_FAILURE_PUBLICATION_ADDED: (VerdictKind.SURVIVED, DISPATCH, "fail", {**FAILED, "publications": DRAFTED}),
     C.DISPATCHED_OVER_CAPACITY: (
         VerdictKind.SURVIVED,
         CAPACITY,

@@ -222,12 +222,12 @@ REFUSED = {
     ),
     "an older schema": (
         lambda d: d.update(schema_version=3),
-        "$.schema_version: expected results.json schema version 15, found 3: written by another version of toolsurface",
+        "$.schema_version: expected results.json schema version 16, found 3: written by another version of toolsurface",
     ),
-    # Version 14 had no `request` aim: a case of a scenario at a limit's edge could not be written.
+    # Version 15 had no failure cases: a case whose provider fails could not be written.
     "the schema before this one": (
-        lambda d: d.update(schema_version=14),
-        "$.schema_version: expected results.json schema version 15, found 14: "
+        lambda d: d.update(schema_version=15),
+        "$.schema_version: expected results.json schema version 16, found 15: "
         "written by another version of toolsurface",
     ),
 }

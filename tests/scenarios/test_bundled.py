@@ -13,10 +13,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import orjson
 import pytest
 
 from toolsurface import scenarios
+from toolsurface.common._json import dumps
 from toolsurface.harness._capacity import compress, estimate_tokens
 from toolsurface.mutators._conversion import StripTitles
 from toolsurface.scenarios import (
@@ -302,7 +302,7 @@ def test_a_tool_reads_the_same_in_every_file():
             StripTitles.rewrite(schema)
             first = seen.setdefault(tool.name, {"description": tool.description, "schema": schema})
             assert tool.description == first["description"], (s.id, tool.name)
-            assert orjson.dumps(schema) == orjson.dumps(first["schema"]), (s.id, tool.name)
+            assert dumps(schema) == dumps(first["schema"]), (s.id, tool.name)
     assert {
         "market__search_instruments",
         "market__get_instrument_profile",

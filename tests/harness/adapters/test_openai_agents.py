@@ -28,6 +28,7 @@ from toolsurface.harness._adapters._openai_agents_views import (
 from toolsurface.harness._ports import Ports
 from toolsurface.harness._targets import load_target
 from toolsurface.harness._types import VerdictKind
+from toolsurface.mutators import Must
 
 #: Loaded once: loading validates every recording.
 SCENARIOS = {scenario.id: scenario for scenario in scenarios.load(None)}
@@ -113,7 +114,8 @@ def test_stock_sends_an_over_capacity_request_instead_of_a_capacity_result(stock
 
 def test_stock_refuses_nothing_and_settles_every_request_once_as_dispatched(stock_results):
     by_id = SCENARIOS
-    ran = [r for r in stock_results if r.verdict.kind is not VerdictKind.EQUIVALENT]
+    # A failure case's model call fails at the provider: nothing goes out (tests/harness/test_failures.py).
+    ran = [r for r in stock_results if r.verdict.kind is not VerdictKind.EQUIVALENT and r.case.must is not Must.FAIL]
     assert all(r.verdict.kind in (VerdictKind.SURVIVED, VerdictKind.PASSED) for r in ran)
     for result in ran:
         scenario = by_id[result.case.scenario]
