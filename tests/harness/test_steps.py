@@ -100,7 +100,8 @@ def test_a_loop_that_checks_every_call_passes_every_case(checked):
     # Refused before its own call: every earlier call went out, none after.
     assert {r.case.call for r in killed} == {1, 2, 3}
     assert all(r.evidence.dispatches == r.case.call - 1 for r in killed)
-    passed = [r for r in checked.values() if r.verdict.kind is VerdictKind.PASSED]
+    # A failure case's provider fails a call: fewer go out (tests/harness/test_failures.py).
+    passed = [r for r in checked.values() if r.verdict.kind is VerdictKind.PASSED and r.case.must is not Must.FAIL]
     assert passed and all(r.evidence.dispatches == 3 for r in passed)
 
 
