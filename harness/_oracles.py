@@ -536,14 +536,15 @@ def _judge_failure(observed: Observation, scenario: Scenario, call: int) -> Verd
     """The provider failed model call `call` and every one after: the request ends there (raised or
     handled), settled once as `failure_settlement` says, and, where nothing went out, it leaves the
     publication store as it was."""
+    which = f"model call {call}" + (f" of {scenario.model_calls}" if scenario.model_calls > 1 else "")
     if not observed.provider_failures:
         # The host never asked the provider for the call: it refused, or stopped, before it.
         if isinstance(observed.stop, Refused | Capacity):
-            said = f"a legitimate request was refused before model call {call}: "
+            said = f"a legitimate request was refused before {which}: "
             said += clip(observed.stop.message, MAX_REASON - len(said))
             return Verdict(VerdictKind.FALSE_REJECT, said, ReasonCode.FALSE_REJECTION)
         return Verdict(
-            VerdictKind.FALSE_REJECT, f"a legitimate request never made model call {call}", ReasonCode.NEVER_DISPATCHED
+            VerdictKind.FALSE_REJECT, f"a legitimate request never made {which}", ReasonCode.NEVER_DISPATCHED
         )
     went_out = bool(observed.dispatches)
     lane, request = scenario.lane.value, scenario.identity.request
@@ -552,7 +553,7 @@ def _judge_failure(observed: Observation, scenario: Scenario, call: int) -> Verd
         observed,
         scenario,
         settlement,
-        f"the provider failed model call {call}, but ",
+        f"the provider failed {which}, but ",
         (
             ReasonCode.PROVIDER_FAILURE_UNSETTLED,
             ReasonCode.PROVIDER_FAILURE_PUBLICATION_LOST,

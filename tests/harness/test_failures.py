@@ -72,7 +72,7 @@ def test_any_other_ending_of_a_failed_request_fails_its_case(host, calls, code, 
     for call in calls:
         verdict = by_call[call].verdict
         assert (verdict.kind, verdict.code) == (VerdictKind.SURVIVED, code)
-        assert verdict.reason.startswith(f"the provider failed model call {call}, but ") and said in verdict.reason
+        assert verdict.reason.startswith(f"the provider failed model call {call} of 3, but ") and said in verdict.reason
 
 
 def test_a_failing_gateway_sends_nothing_from_the_call_it_was_made_to_fail():
