@@ -130,7 +130,8 @@ def test_each_loop_bug_fails_with_a_reason_that_names_its_call(scenarios, cases,
 
 def test_a_loop_that_never_answers_the_tool_calls_never_passes(scenarios, cases):
     records = run(scenarios, cases, "tests.fixtures.step_hosts:OneShot").values()
-    assert not any(r.verdict.kind is VerdictKind.PASSED for r in records)
+    # Where the provider fails the first call, one call is all the request makes: that it settles right.
+    assert not any(r.verdict.kind is VerdictKind.PASSED for r in records if r.case.must is not Must.FAIL)
     later = [r for r in records if r.case.call > 1 and not r.case.equivalent]
     assert later and all(
         r.verdict.kind is VerdictKind.ERROR and "never offered injection point" in r.verdict.reason for r in later
