@@ -552,10 +552,10 @@ def test_mutants_names_the_seams_of_the_config_it_is_given(tmp_path):
     config.write_text('[tool.toolsurface.scan]\ncheck = ["verify_tools"]\n')
     args = ["mutants", "own_guard:factory", "--select", "web-read-child-single-tool/*"]
     default = toolsurface(*args, cwd=tmp_path)
-    assert default.returncode == 0 and "2 of 2 mutants killed" in default.stdout and "RemoveCheck" not in default.stdout
+    assert default.returncode == 0 and "3 of 3 mutants killed" in default.stdout and "RemoveCheck" not in default.stdout
     configured = toolsurface(*args, "--config", str(config), cwd=tmp_path)
     assert configured.returncode == 0, configured.stdout + configured.stderr
-    assert "3 of 3 mutants killed" in configured.stdout and "RemoveCheck@" in configured.stdout
+    assert "4 of 4 mutants killed" in configured.stdout and "RemoveCheck@" in configured.stdout
 
 
 def test_mutants_refuses_an_unknown_scan_setting_in_its_config(tmp_path):
