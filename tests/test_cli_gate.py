@@ -210,11 +210,11 @@ def test_report_of_a_file_that_is_not_results_json_is_one_line(tmp_path):
     for text, problem in [
         (
             '{"schema_version": 3, "tool": {}}',
-            "$.schema_version: expected results.json schema version 15, found 3: "
+            "$.schema_version: expected results.json schema version 16, found 3: "
             "written by another version of toolsurface",
         ),
-        ('{"schema_version": 15, "run": {}, "cases": [], "summary": {}}', "$.run: missing 'tool', "),
-        ('{"schema_version": 15, "run": {}, "cases": [], "summary": {}', "1:61: invalid JSON: unexpected end of data"),
+        ('{"schema_version": 16, "run": {}, "cases": [], "summary": {}}', "$.run: missing 'tool', "),
+        ('{"schema_version": 16, "run": {}, "cases": [], "summary": {}', "1:61: invalid JSON: unexpected end of data"),
     ]:
         bad.write_text(text)
         done = toolsurface("report", str(bad), "--format", "md")
