@@ -24,6 +24,7 @@ from ._aims import Aim
 from ._base import (
     Delivery,
     Edit,
+    Kind,
     Must,
     Mutation,
     MutationNotApplicable,
@@ -207,7 +208,8 @@ def edit_sequences(
 
     if not 0 <= min_size <= max_size:
         raise ValueError(f"{min_size=} and {max_size=} must satisfy 0 <= min_size <= max_size")
-    pool = MUTATORS if mutators is None else tuple(mutators)
+    # A failure changes the provider, not the request: no edit sequence holds one.
+    pool = tuple(m for m in MUTATORS if m.kind is not Kind.FAILURE) if mutators is None else tuple(mutators)
     tools = [LOGICAL.build(tool) for tool in scenario.surface]
     messages = [message.as_dict() for message in scenario.request_messages]
     steps: list[Mutation] = []
