@@ -629,9 +629,8 @@ def record(
     given: Given,
 ) -> None:
     """Run the target once per scenario, unmutated, and write the scenario each live run shows."""
-    import orjson
-
     from toolsurface.common._files import cannot_write, write_report
+    from toolsurface.contract._json import dumps
     from toolsurface.harness._api import check_timeout, recordings
     from toolsurface.harness._recorder import record as record_run
     from toolsurface.harness._targets import load_with_traits
@@ -651,7 +650,7 @@ def record(
         raise cannot_write(folder, error, "out") from None
     for scenario_id, document in documents:  # every run first, so a failing one writes nothing
         path = folder / f"{scenario_id}.json"
-        write_report(path, orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n", option="out")
+        write_report(path, dumps(document, indent=True) + b"\n", option="out")
         err.print(printable(f"recorded {path}"), markup=False, soft_wrap=True)
 
 
@@ -691,10 +690,9 @@ def import_(
     ] = None,
 ) -> None:
     """Turn a logged request, an MCP tool list or an OTLP span export into scenario skeletons that load."""
-    import orjson
-
     from toolsurface import scenarios
     from toolsurface.common._files import Publication, write_report
+    from toolsurface.contract._json import dumps
 
     if scenario_id is not None and not _SCENARIO_ID.fullmatch(scenario_id):
         raise UsageError(f"{scenario_id!r} must be a scenario id: lower-case letters, digits and dashes", option="id")
@@ -703,7 +701,7 @@ def import_(
             f"{output}: is a file; otel writes one scenario per model-call span into a folder", option="output"
         )
     imported = scenarios.import_log_file(kind.value, file, scenario_id)
-    documents = [orjson.dumps(scenario, option=orjson.OPT_INDENT_2) + b"\n" for scenario in imported.scenarios]
+    documents = [dumps(scenario, indent=True) + b"\n" for scenario in imported.scenarios]
     if kind.value == "otel" and output is not None:
         paths = [output / f"{scenario['id']}.json" for scenario in imported.scenarios]
         with Publication(paths, option="output") as publication:  # all of them or none

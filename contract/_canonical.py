@@ -18,7 +18,7 @@ from typing import Any
 
 import orjson
 
-from toolsurface.common._json import loads as _decode
+from toolsurface.contract._json import loads as _decode
 
 from ._formats import LOGICAL, ToolDescriptor, ToolFormat
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from toolsurface.common._json import dumps, loads
+from toolsurface.contract._json import dumps, loads
 
 WIRE_FIELDS: tuple[str, ...] = ("strict", "title", "annotations", "output_schema")
 

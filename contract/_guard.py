@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn, TypeVar
 
-from toolsurface.common._json import dumps
+from toolsurface.contract._json import dumps
 
 from ._canonical import Snapshot, capture
 from ._facts import OwnerFact, WebTools, hidden_by

@@ -16,7 +16,7 @@ from abc import abstractmethod
 from collections.abc import Iterable
 from typing import Any
 
-from toolsurface.common._json import dumps
+from toolsurface.contract._json import dumps
 from toolsurface.scenarios import Scenario
 
 from ._aims import Tool

@@ -21,7 +21,7 @@ from abc import abstractmethod
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from toolsurface.common._json import loads
+from toolsurface.contract._json import loads
 from toolsurface.contract._canonical import canonical_json
 from toolsurface.scenarios import Scenario
 

@@ -10,7 +10,7 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from toolsurface.common._json import dumps
+from toolsurface.contract._json import dumps
 from toolsurface.contract._formats import ToolDescriptor
 from toolsurface.scenarios import Scenario
 

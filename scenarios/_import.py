@@ -21,6 +21,8 @@ from typing import Any
 
 import orjson
 
+from toolsurface.contract._json import loads as exact_json
+
 from ._errors import ScenarioError
 from ._import_bodies import read_anthropic, read_mcp, read_openai, shape_of
 from ._import_common import Logged, Problem, kept_out_notes
@@ -118,7 +120,7 @@ def _documents(kind: str, raw: bytes, source: str) -> list[tuple[str, Any]]:
     """The file as one JSON document; an `otel` file that is not one, but whose first line is, is
     read as JSON Lines."""
     try:
-        return [(source, orjson.loads(raw))]
+        return [(source, exact_json(raw))]
     except orjson.JSONDecodeError as error:
         whole = ScenarioError([f"{source}:{error.lineno}:{error.colno}: invalid JSON: {error.msg}"])
     lines = [(number, line) for number, line in enumerate(raw.splitlines(), start=1) if line.strip()]
@@ -127,7 +129,7 @@ def _documents(kind: str, raw: bytes, source: str) -> list[tuple[str, Any]]:
     documents = []
     for number, line in lines:
         try:
-            documents.append((f"{source}:{number}", orjson.loads(line)))
+            documents.append((f"{source}:{number}", exact_json(line)))
         except orjson.JSONDecodeError as error:
             if not documents:  # not JSON Lines either: one document, broken where the whole file says
                 raise whole from None

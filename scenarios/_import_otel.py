@@ -21,6 +21,8 @@ from typing import Any
 
 import orjson
 
+from toolsurface.contract._json import loads as exact_json
+
 from ._errors import ScenarioError
 from ._import_common import (
     CUSTOM_TOOL,
@@ -208,7 +210,7 @@ def _functions(groups: list[dict[str, Attribute]]) -> _Tools:
             schema = group[key].value if key in group else None
             if isinstance(schema, str):
                 try:
-                    schema = orjson.loads(schema)
+                    schema = exact_json(schema)
                 except orjson.JSONDecodeError as error:
                     raise Problem(f"{where}.{key}", f"not JSON: {error}") from None
             name, description = (group[field].value if field in group else None for field in ("name", "description"))

@@ -21,9 +21,9 @@ import jsonschema
 import orjson
 from jsonschema.exceptions import best_match
 
-from toolsurface.common._json import dumps, loads
 from toolsurface.contract._facts import Binding, FactKind, OwnerFact, WebTools
 from toolsurface.contract._formats import WIRE_FIELDS, WIRE_FIELDS_OF, ToolDescriptor
+from toolsurface.contract._json import dumps, loads
 
 from . import _validated
 from ._boundary import OWN_POINT_PATTERN, Boundary

@@ -15,10 +15,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from toolsurface.common._json import loads
 from toolsurface.contract._facts import Binding, OwnerFact, WebTools, hidden_by
 from toolsurface.contract._formats import ToolDescriptor
 from toolsurface.contract._guard import SUMMARY_HEADER
+from toolsurface.contract._json import loads
 
 from ._boundary import OWN_POINT_PATTERN, POINTS, Boundary, Point
 

@@ -17,6 +17,8 @@ from typing import Any, TypeVar
 
 import orjson
 
+from toolsurface.contract._json import loads as exact_json
+
 from ._import_common import Problem, list_at, object_at
 
 _T = TypeVar("_T")
@@ -121,7 +123,7 @@ def within(key: str, attribute: Attribute, read: Callable[[Any, str], _T], plain
     value = attribute.value
     if isinstance(value, str):
         try:
-            value = orjson.loads(value)
+            value = exact_json(value)
         except orjson.JSONDecodeError as error:
             if not plain_text:
                 raise Problem(attribute.path, f"{key}: not JSON: {error}") from None

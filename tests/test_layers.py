@@ -46,6 +46,7 @@ GUARD_MODULES = [
     "toolsurface.contract._facts",
     "toolsurface.contract._formats",
     "toolsurface.contract._guard",
+    "toolsurface.contract._json",
     "toolsurface.contract._lossy",
     "toolsurface.contract._owner",
     "toolsurface.contract._refusals",

@@ -15,6 +15,7 @@ import toolsurface
 from toolsurface.contract import GuardedRequest, SurfaceGuard
 from toolsurface.harness._reference import DEFECTS, REFERENCE_TARGETS, GuardedPipeline
 from toolsurface.harness._reference._defects import FLAWS
+from toolsurface.harness._reference._framework import FrameworkPipeline
 from toolsurface.harness._reference._legacy import LegacyPipeline
 
 #: The promise: what hosts, guards and property tests may import from `toolsurface`.
@@ -103,7 +104,7 @@ def test_every_flaw_is_a_registered_target():
     }
     assert flaws == set(FLAWS)
     assert {target.name for target in DEFECTS.values()} == {flaw.name for flaw in FLAWS}
-    assert set(REFERENCE_TARGETS.values()) == {GuardedPipeline, LegacyPipeline, *DEFECTS.values()}
+    assert set(REFERENCE_TARGETS.values()) == {GuardedPipeline, FrameworkPipeline, LegacyPipeline, *DEFECTS.values()}
 
 
 def test_the_example_host_imports_nothing_of_toolsurface_but_the_public_api():

@@ -3,7 +3,7 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolsurface.common._json import dumps
+from toolsurface.contract._json import dumps
 from toolsurface.contract._canonical import (
     canonical_json,
     capture,

@@ -32,17 +32,24 @@ def test_every_seam_of_a_user_guard_is_killed_and_its_file_is_untouched():
         ("SnapshotToObject", "Killed"),
         ("RemoveCheck", "Killed"),
         ("RemoveSettlement", "Killed"),
+        ("RemoveSettlement", "Killed"),
     ]
     assert run.ok and run.score == 100.0 and all(r.killed_by for r in run.results)
+    # The settlement of a provider's failure is a seam of its own, and only a failure case reaches it.
+    assert run.results[-1].killed_by.endswith("/failure.replace:provider:request")
     assert digest(path) == before
 
 
 def test_a_seam_no_selected_case_exercises_survives():
-    # Legitimate changes only: removing the check or the settlement changes nothing they see.
+    # Legitimate changes only: removing the check or a settlement changes nothing they see.
     run = run_mutants(RunOptions(target=SMALL_GUARD, select=["web-read-child-single-tool/*/legit.*"]))
-    status = {r.mutant.mutator: r.status for r in run.results}
-    assert status == {"SnapshotToObject": "Killed", "RemoveCheck": "Survived", "RemoveSettlement": "Survived"}
-    assert not run.ok and round(run.score) == 33
+    assert [(r.mutant.mutator, r.status) for r in run.results] == [
+        ("SnapshotToObject", "Killed"),
+        ("RemoveCheck", "Survived"),
+        ("RemoveSettlement", "Survived"),
+        ("RemoveSettlement", "Survived"),
+    ]
+    assert not run.ok and round(run.score) == 25
 
 
 # The shipped guard's mutants over the whole matrix, through the command, with its report: in
@@ -62,10 +69,11 @@ def test_the_seams_are_the_ones_the_config_names(tmp_path, monkeypatch):
     options = RunOptions(target="own_guard:factory", select=["web-read-child-single-tool/*"])
     default = run_mutants(options)
     configured = run_mutants(options, config=ScanConfig(check=("verify_tools",)))
-    assert [r.mutant.mutator for r in default.results] == ["SnapshotToObject", "RemoveSettlement"]
+    assert [r.mutant.mutator for r in default.results] == ["SnapshotToObject", "RemoveSettlement", "RemoveSettlement"]
     assert [(r.mutant.mutator, r.status) for r in configured.results] == [
         ("SnapshotToObject", "Killed"),
         ("RemoveCheck", "Killed"),
+        ("RemoveSettlement", "Killed"),
         ("RemoveSettlement", "Killed"),
     ]
 
@@ -84,9 +92,10 @@ def test_an_equivalent_mutant_is_ignored_not_run(tmp_path, monkeypatch):
         ("BaselineFromRequest", "Ignored"),
         ("RemoveCheck", "Killed"),
         ("RemoveSettlement", "Killed"),
+        ("RemoveSettlement", "Killed"),
     ]
     assert run.results[1].reason == f"equivalent: the same source as mutant {run.results[0].mutant.id}"
-    assert run.ok and run.counted == 3 and run.score == 100.0
+    assert run.ok and run.counted == 4 and run.score == 100.0
 
 
 def test_classic_operators_mutate_the_decisions_too(tmp_path):

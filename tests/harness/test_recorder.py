@@ -2,10 +2,11 @@ import functools
 import tempfile
 from pathlib import Path
 
-import orjson
+
 import pytest
 
 from tests.fixtures.user_targets import Adapter, Crashing, Idle, NoInjection
+from toolsurface.contract._json import dumps
 from toolsurface import scenarios
 from toolsurface.common._errors import UsageError
 from toolsurface.harness._api import RunOptions, prepare
@@ -34,7 +35,7 @@ def test_a_live_run_of_the_guard_records_the_scenario_it_ran(scenario):
 
 def test_the_recording_replays_to_the_verdicts_of_the_live_run(tmp_path):
     scenario = next(s for s in BUNDLED if s.id == "note-refresh-main-mcp-hooked")
-    (tmp_path / "recorded.json").write_bytes(orjson.dumps(record(load_target("reference:guarded"), scenario)))
+    (tmp_path / "recorded.json").write_bytes(dumps(record(load_target("reference:guarded"), scenario)))
     select = [f"{scenario.id}/*"]
     live = {
         r.case.id: r.verdict.kind for r in prepare(RunOptions(select=select, red_target="reference:legacy")).results()
@@ -109,7 +110,7 @@ def recorded(spec: str) -> Path:
     folder = Path(tempfile.mkdtemp(prefix="toolsurface-recorded-"))
     target = load_target(spec)
     for scenario in BUNDLED:
-        (folder / f"{scenario.id}.json").write_bytes(orjson.dumps(record(target, scenario)))
+        (folder / f"{scenario.id}.json").write_bytes(dumps(record(target, scenario)))
     return folder
 
 

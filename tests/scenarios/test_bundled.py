@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from toolsurface import scenarios
-from toolsurface.common._json import dumps
+from toolsurface.contract._json import dumps
 from toolsurface.harness._capacity import compress, estimate_tokens
 from toolsurface.mutators._conversion import StripTitles
 from toolsurface.scenarios import (
