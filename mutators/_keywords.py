@@ -21,8 +21,8 @@ from abc import abstractmethod
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from toolsurface.contract._json import loads
 from toolsurface.contract._canonical import canonical_json
+from toolsurface.contract._json import loads
 from toolsurface.scenarios import Scenario
 
 from ._aims import SchemaPath

@@ -10,8 +10,8 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from toolsurface.contract._json import dumps
 from toolsurface.contract._formats import ToolDescriptor
+from toolsurface.contract._json import dumps
 from toolsurface.scenarios import Scenario
 
 from ._aims import Messages, Request, Tool

@@ -3,7 +3,6 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolsurface.contract._json import dumps
 from toolsurface.contract._canonical import (
     canonical_json,
     capture,
@@ -12,6 +11,7 @@ from toolsurface.contract._canonical import (
     snapshot_of,
 )
 from toolsurface.contract._formats import LOGICAL, MCP
+from toolsurface.contract._json import dumps
 from toolsurface.scenarios import ToolDescriptor, load
 
 json_values = st.recursive(

@@ -2,13 +2,12 @@ import functools
 import tempfile
 from pathlib import Path
 
-
 import pytest
 
 from tests.fixtures.user_targets import Adapter, Crashing, Idle, NoInjection
-from toolsurface.contract._json import dumps
 from toolsurface import scenarios
 from toolsurface.common._errors import UsageError
+from toolsurface.contract._json import dumps
 from toolsurface.harness._api import RunOptions, prepare
 from toolsurface.harness._capacity import compress
 from toolsurface.harness._own_recording import Frame, own_recording
