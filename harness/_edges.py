@@ -15,7 +15,10 @@ of tool its request holds. The tool a change adds crosses it in the add cases pl
 
 Only single-call requests get edges: a later call's conversation is longer, so a limit the first
 call meets exactly says nothing of the next. Nor does a request whose owners' facts arrive
-mid-request get a context-fit edge: what the fit counts would depend on when a host counts.
+mid-request get a context-fit edge: what the fit counts would depend on when a host counts. For
+the same reason a request whose messages grow after the fit (evidence or a publication appended)
+gets only the token-budget edge one over: a host may count at its fit or the request as it is
+sent, and either is correct; under the limit and at it the two disagree, one over they agree.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ import dataclasses
 from collections.abc import Callable, Iterable, Iterator
 
 from toolsurface.contract._guard import estimate_tokens
-from toolsurface.scenarios import Edge, Limit, McpListing, RequestOutcome, Scenario, Stage
+from toolsurface.scenarios import Edge, Limit, McpListing, RequestOutcome, Scenario, Stage, StageKind
 
 from ._capacity import counted, over_capacity
 from ._mcp import served
@@ -65,8 +68,16 @@ def _fit_edges(scenario: Scenario) -> Iterator[Scenario]:
         # Only where this limit alone decides: at it and under it the request must fit.
         if outcomes != [False, False, True]:
             continue
+        either = limit is Limit.BUDGET_TOKENS and _grows_after(scenario, fit)
         for edge, over in zip(derived, outcomes, strict=True):
-            yield dataclasses.replace(edge, outcome=RequestOutcome.CAPACITY if over else RequestOutcome.DISPATCHED)
+            if over or not either:
+                yield dataclasses.replace(edge, outcome=RequestOutcome.CAPACITY if over else RequestOutcome.DISPATCHED)
+
+
+def _grows_after(scenario: Scenario, fit: Stage) -> bool:
+    """Whether a stage after the fit appends to the messages the fit counted."""
+    after = scenario.stages[scenario.stages.index(fit) + 1 :]
+    return any(stage.add_messages or stage.kind is StageKind.PUBLICATION for stage in after)
 
 
 def _page_edges(scenario: Scenario) -> Iterator[Scenario]:

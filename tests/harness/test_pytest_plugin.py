@@ -1,7 +1,7 @@
 """`pytest --toolsurface`: every planned case an item, verdicts as outcomes, the gate on the session;
 without the flag, a plugin that only adds its options.
 
-Most runs use one small bundled scenario (457 cases, 20 of them equivalent) copied into pytester's
+Most runs use one small bundled scenario (449 cases, 20 of them equivalent) copied into pytester's
 folder, so planning is instant; only the slow test runs the default matrix.
 """
 
@@ -115,7 +115,7 @@ def test_last_failed_reruns_only_the_cases_that_failed(project):
         == pytest.ExitCode.TESTS_FAILED
     )
     rerun = run(project, "--lf")
-    assert rerun.parseoutcomes() == {"passed": 6, "deselected": 451}
+    assert rerun.parseoutcomes() == {"passed": 6, "deselected": 443}
 
 
 def test_a_failing_target_fails_its_items_with_the_evidence_and_a_reproduce_command(project):
@@ -191,7 +191,7 @@ def test_a_broad_expectation_is_flagged_in_the_gate_section(project):
     assert result.ret == pytest.ExitCode.OK and result.parseoutcomes() == {"xfailed": 6}
     assert gate_section(result) == [
         "passed: 6 cases (survived 6), 6 of them accepted; expectations: 0 stale, 0 expired",
-        "broad: case '*' (survived): names 457 of the 457 planned cases, 6 of them survived here",
+        "broad: case '*' (survived): names 449 of the 449 planned cases, 6 of them survived here",
     ]
 
 
@@ -346,7 +346,7 @@ def test_with_the_flag_the_cases_join_the_ordinary_tests(project):
             "'<framework>:package.module:factory'",
         ),
         ("--toolsurface-seed", "-1", "--toolsurface-seed -1 must be an integer from 0 to 2**63 - 1"),
-        ("--toolsurface-select", "nothing/*", "--toolsurface-select 'nothing/*' matched none of the 457 planned cases"),
+        ("--toolsurface-select", "nothing/*", "--toolsurface-select 'nothing/*' matched none of the 449 planned cases"),
         (
             "--toolsurface-expectations",
             "missing.toml",
@@ -378,7 +378,7 @@ def test_the_header_and_reports_name_the_target_by_its_spec(project):
     result = run(project, "--toolsurface-target", "impostor:Impostor", "--toolsurface-select", "*/post_seal/delete.*")
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     output = result.stdout.str()
-    assert "toolsurface: 6 of 457 planned cases on impostor:Impostor (red target none), seed 0" in output
+    assert "toolsurface: 6 of 449 planned cases on impostor:Impostor (red target none), seed 0" in output
     assert "target     impostor:Impostor" in output and "reference:guarded" not in output
 
 
