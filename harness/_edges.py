@@ -77,7 +77,8 @@ def _fit_edges(scenario: Scenario) -> Iterator[Scenario]:
 def _grows_after(scenario: Scenario, fit: Stage) -> bool:
     """Whether a stage after the fit appends to the messages the fit counted."""
     after = scenario.stages[scenario.stages.index(fit) + 1 :]
-    return any(stage.add_messages or stage.kind is StageKind.PUBLICATION for stage in after)
+    publishes = scenario.publication is not None  # the publication stage shows the stored body
+    return any(stage.add_messages or (publishes and stage.kind is StageKind.PUBLICATION) for stage in after)
 
 
 def _page_edges(scenario: Scenario) -> Iterator[Scenario]:
