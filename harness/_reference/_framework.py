@@ -32,7 +32,7 @@ from toolsurface.scenarios import Scenario, Stage, StageKind
 from .._adapters._common import FrameworkRefused
 from .._capacity import capacity_of, compress
 from .._ports import Ports
-from ._guarded import GuardedPipeline, answered
+from ._guarded import GuardedPipeline
 from ._stages import Run, RunOwner, admitted_snapshot, replay
 
 #: The stages the agent's start hook runs, before the run begins: recovery and the agent's hooks.
@@ -81,22 +81,21 @@ class FrameworkPipeline(GuardedPipeline):
         self.watch_server(run)
         run.tools = self.built(run)
         request = run.request = self.request_type(self.guarded(run, run.tools), owner)
-        head, stages = starting(scenario.stages)
-        self.start(run, head)
+        stages = self.next_call(run)  # the first start hook runs outside `settling`
         with request.settling(framework_refusal):
-            while True:
-                self.prepare(run, stages)
-                reply = ports.gateway.dispatch(scenario.identity.request, self.sent(run), run.messages)
-                request.sent()
-                if not reply.get("tool_calls"):
-                    break
-                run.call += 1
-                run.messages = run.messages + answered(reply["tool_calls"], ports)
-                head, stages = starting(scenario.stages_of(run.call))
-                self.start(run, head)
+            self.model_calls(run, stages)
         # The agent's answer, once its run is over, is kept where its owner reads it: only a run
         # that ended so gets there.
         ports.publications.publish(f"{scenario.identity.request}/answer", f"answer to {scenario.identity.request}")
+
+    def next_call(self, run: Run) -> tuple[Stage, ...]:
+        """The start hook of the model call `run.call`, run now; the stages that prepare it after."""
+        head, stages = starting(run.scenario.stages_of(run.call))
+        self.start(run, head)
+        return stages
+
+    def prepared(self, run: Run, stages: tuple[Stage, ...]) -> None:
+        self.prepare(run, stages)  # nothing is retried after a refusal
 
     def start(self, run: Run, stages: tuple[Stage, ...]) -> None:
         """The start of a model call: recovery and the hooks, then the selection and the early check."""

@@ -58,18 +58,25 @@ class GuardedPipeline:
         request = run.request = self.request_type(self.guarded(run, admitted), owner)
         run.tools = request.narrowed(admitted)
         with request.settling():
-            stages = scenario.stages
-            while True:
-                self.prepared(run, stages)
-                reply = ports.gateway.dispatch(scenario.identity.request, self.sent(run), run.messages)
-                request.sent()
-                if not reply.get("tool_calls"):
-                    break
-                # The model asked for tools: their results go back in the next model call of the
-                # same request, prepared by the stages the host runs before each call, and checked again.
-                run.call += 1
-                run.messages = run.messages + answered(reply["tool_calls"], ports)
-                stages = scenario.stages_of(run.call)
+            self.model_calls(run, scenario.stages)
+
+    def model_calls(self, run: Run, stages: tuple[Stage, ...]) -> None:
+        """Each model call of the request, from the first, prepared by `stages`, until the model answers."""
+        while True:
+            self.prepared(run, stages)
+            reply = run.ports.gateway.dispatch(run.scenario.identity.request, self.sent(run), run.messages)
+            run.request.sent()
+            if not reply.get("tool_calls"):
+                return
+            # The model asked for tools: their results go back in the next model call of the
+            # same request, prepared by the stages the host runs before each call, and checked again.
+            run.call += 1
+            run.messages = run.messages + answered(reply["tool_calls"], run.ports)
+            stages = self.next_call(run)
+
+    def next_call(self, run: Run) -> tuple[Stage, ...]:
+        """The stages the host runs before the model call `run.call`."""
+        return run.scenario.stages_of(run.call)
 
     def guarded(self, run: Run, admitted: list[Any]) -> SurfaceGuard:
         """The guard, made as the host holds its tools. A host that discovered them over MCP holds
