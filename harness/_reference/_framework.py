@@ -33,7 +33,7 @@ from .._adapters._common import FrameworkRefused
 from .._capacity import capacity_of, compress
 from .._ports import Ports
 from ._guarded import GuardedPipeline
-from ._stages import Run, RunOwner, admitted_snapshot, replay
+from ._stages import Run, RunOwner, admitted_snapshot
 
 #: The stages the agent's start hook runs, before the run begins: recovery and the agent's hooks.
 STARTING = (StageKind.RECOVER, StageKind.HOOK)
@@ -108,16 +108,6 @@ class FrameworkPipeline(GuardedPipeline):
         for stage in stages:
             self.stage(run, stage)
         self.final_check(run)
-
-    def stage(self, run: Run, stage: Stage) -> None:
-        if stage.fits:
-            self.fit_tools(run, stage)
-        replay(stage, run)
-        if stage.kind is StageKind.RECOVER:
-            self.recover(run, stage)
-        elif stage.kind is StageKind.REVALIDATE:
-            self.revalidate(run, stage)
-        run.tools, run.messages = run.ports.inject(stage.point, run.tools, run.messages)
 
     def select(self, run: Run) -> None:
         """The tool selector: the model call's tools, read through the filter, in its own order

@@ -120,15 +120,19 @@ class GuardedPipeline:
             if stage.kind not in (StageKind.RECOVER, StageKind.HOOK) and not early_done:
                 self.early_check(run)
                 early_done = True
-            if stage.fits:
-                self.fit_tools(run, stage)
-            replay(stage, run)
-            if stage.kind is StageKind.RECOVER:
-                self.recover(run, stage)
-            elif stage.kind is StageKind.REVALIDATE:
-                self.revalidate(run, stage)
-            run.tools, run.messages = run.ports.inject(stage.point, run.tools, run.messages)
+            self.stage(run, stage)
         self.final_check(run)
+
+    def stage(self, run: Run, stage: Stage) -> None:
+        """One recorded stage: the fit's tools, its replayed effect, the host's own step, the injection."""
+        if stage.fits:
+            self.fit_tools(run, stage)
+        replay(stage, run)
+        if stage.kind is StageKind.RECOVER:
+            self.recover(run, stage)
+        elif stage.kind is StageKind.REVALIDATE:
+            self.revalidate(run, stage)
+        run.tools, run.messages = run.ports.inject(stage.point, run.tools, run.messages)
 
     # -- the steps the variants override -------------------------------------------------------
 
