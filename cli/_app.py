@@ -580,8 +580,8 @@ def mutants(
         list[str] | None,
         typer.Option(
             "--also",
-            help="Another target driving the same guard (reference:framework beside reference:guarded) that judges"
-            " each mutant the first lets through; repeatable.",
+            help="Another target driving the same guard (reference:framework beside reference:guarded, or a host"
+            " that imports the shipped guard) that judges each mutant the first lets through; repeatable.",
         ),
     ] = None,
     output: Annotated[

@@ -12,16 +12,20 @@ a kill. A survivor the equivalents file lists is `Equivalent`.
 
 A guard is used in more than one way: other targets that drive the same guard (`also`, such as
 `reference:framework` beside `reference:guarded`) judge each mutant the first target lets through,
-and it survives only where it survives on every one.
+and it survives only where it survives on every one (one that crashes every case on a target is a
+runtime error, and not run on the next). A host that imports the shipped guard rather
+than being made from it (the MCP example host) drives the mutant through its own modules: while it
+runs, their names for the guard's classes and functions are the mutant's.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import inspect
 import sys
 import types
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -253,11 +257,16 @@ def _try(
         errors: list[str] = []
         for judge, target in zip(judges, mutated, strict=True):
             runner = Runner(judge.session.scenarios, target, timeout=judge.session.options.timeout)
-            for result in map(runner.run_case, judge.green):
-                if result.verdict.kind in _KILLS:
-                    return MutantResult(mutant, "Killed", result.case.id, _on(judge, judges, result.verdict.reason))
-                if result.verdict.kind is VerdictKind.ERROR and not errors:
-                    errors.append(f"{result.case.id}: {_on(judge, judges, result.verdict.reason)}")
+            crashed = 0
+            with _rebound(judge.target, module):
+                for result in map(runner.run_case, judge.green):
+                    if result.verdict.kind in _KILLS:
+                        return MutantResult(mutant, "Killed", result.case.id, _on(judge, judges, result.verdict.reason))
+                    if result.verdict.kind is VerdictKind.ERROR:
+                        crashed += 1
+                        errors += [] if errors else [f"{result.case.id}: {_on(judge, judges, result.verdict.reason)}"]
+            if judge.green and crashed == len(judge.green):
+                break  # every case crashed: a runtime error, which the next targets could only make a kill
         if errors:
             return MutantResult(mutant, "RuntimeError", None, errors[0])
         cases = sum(len(judge.green) for judge in judges)
@@ -305,9 +314,10 @@ def _beside(
 def _guard_of(target: Target) -> type:
     """The class whose module holds the target's guard: for `reference:guarded` and
     `reference:framework`, the shipped guard they drive (the pipeline only asks it); for a reference
-    defect, its flaw; else the target's own."""
+    defect, its flaw; for a host that imports the shipped guard, the shipped guard; else the
+    target's own."""
     if not isinstance(target, GuardedPipeline):
-        return type(target)
+        return GuardedRequest if _importers(target) else type(target)
     if type(target) in _SHIPPED_GUARD_HOSTS:
         return GuardedRequest
     flawed = [cls for cls in (target.guard_type, target.request_type) if cls not in (SurfaceGuard, GuardedRequest)]
@@ -326,6 +336,8 @@ def _build(module: types.ModuleType, spec: str, target: Target) -> Target:
         return type("MutatedGuard", (type(target),), shipped)()
     if spec in REFERENCE_TARGETS:
         return variant(getattr(module, _guard_of(target).__name__))()
+    if _importers(target):
+        return target  # it reaches the mutant through its modules' names (`_rebound`)
     factory: Any = module
     for part in spec.partition(":")[2].split("."):
         factory = getattr(factory, part, None)
@@ -333,3 +345,45 @@ def _build(module: types.ModuleType, spec: str, target: Target) -> Target:
             factory = getattr(module, type(target).__name__)
             break
     return factory() if callable(factory) else factory
+
+
+def _importers(target: Target) -> list[types.ModuleType]:
+    """The modules of the target's own package (or its module, where it has none) that hold the
+    shipped guard's classes or functions by name: a host that imports the guard users install. The
+    harness's own targets have none: what the oracle uses is never rebound."""
+    home = type(target).__module__
+    if isinstance(target, GuardedPipeline) or home.startswith(f"{__package__}."):
+        return []
+    package = home.rpartition(".")[0] or home
+    shipped = sys.modules[GuardedRequest.__module__]
+    inside = (module for name, module in sorted(sys.modules.items()) if f"{name}.".startswith(f"{package}."))
+    return [module for module in inside if module is not None and _shipped_names(module, shipped)]
+
+
+def _shipped_names(module: types.ModuleType, shipped: types.ModuleType) -> list[str]:
+    """The names by which `module` holds what `shipped` defines."""
+    return [
+        name
+        for name, value in vars(module).items()
+        if getattr(value, "__module__", None) == shipped.__name__
+        and getattr(shipped, getattr(value, "__name__", ""), None) is value
+    ]
+
+
+@contextlib.contextmanager
+def _rebound(target: Target, mutated: types.ModuleType) -> Iterator[None]:
+    """While the target runs, a host that imports the shipped guard holds the mutated module's
+    classes and functions under the names it imported; they are its own again after."""
+    shipped = sys.modules[GuardedRequest.__module__]
+    kept = [
+        (module, name, getattr(module, name))
+        for module in _importers(target)
+        for name in _shipped_names(module, shipped)
+    ]
+    try:
+        for module, name, value in kept:
+            setattr(module, name, getattr(mutated, value.__name__))
+        yield
+    finally:
+        for module, name, value in kept:
+            setattr(module, name, value)

@@ -41,10 +41,13 @@ from toolsurface import (
 from toolsurface.common._errors import TargetError
 from toolsurface.contract._formats import LOGICAL
 from toolsurface.examples.mcp_host import adapter
+from toolsurface.examples.mcp_host import host as host_module
 from toolsurface.examples.mcp_host.host import McpHost
 from toolsurface.examples.mcp_host.server import build_server
+from toolsurface.guard import GuardedRequest, SurfaceGuard
 from toolsurface.harness._api import RunOptions, Session, prepare
 from toolsurface.harness._mcp import served
+from toolsurface.harness._mutants import run_mutants
 from toolsurface.harness._oracles import judge
 from toolsurface.harness._ports import Ports
 from toolsurface.harness._recorder import record
@@ -483,3 +486,27 @@ def test_a_recording_of_the_host_replays_to_the_verdicts_of_its_live_run(tmp_pat
     common = live.keys() & replayed.keys()
     assert all("/wire." in case for case in live.keys() ^ replayed.keys())
     assert {case: replayed[case] for case in common} == {case: live[case] for case in common} and len(common) > 150
+
+
+def test_the_host_drives_mutants_of_the_shipped_guard_it_imports():
+    # The host narrows its tools by the owner-fact rule itself as it makes a request; a trusted fact
+    # then arrives in a hook, before the first check. A guard that forgot the hidden set in force as
+    # the request was made refuses it; the reference pipeline, which narrows through the guard, never
+    # tells the two apart.
+    options = {"select": ["etf-compare-main-hooked/main/hooks/hook/availability.*"]}
+    forgets = "self.hidden()"
+
+    def status_on(target: str, also: tuple[str, ...] = ()) -> dict[str, str]:
+        run = run_mutants(
+            RunOptions(target=target, **options),
+            functions=frozenset({"GuardedRequest.__init__"}),
+            operators=frozenset({"RemoveStatement"}),
+            also=also,
+        )
+        return {r.mutant.original: r.status for r in run.results}
+
+    assert status_on("reference:guarded")[forgets] == "Survived"
+    assert status_on("reference:guarded", ("mcp-host:guarded",))[forgets] == "Killed"
+    assert status_on("mcp-host:guarded")[forgets] == "Killed"
+    # Its names are its own again after.
+    assert host_module.SurfaceGuard is SurfaceGuard and host_module.GuardedRequest is GuardedRequest

@@ -113,3 +113,27 @@ def test_a_mutant_only_the_framework_shape_kills_survives_on_the_guarded_pipelin
     killed = {r.mutant.original: r for r in beside.results}[kept]
     assert killed.status == "Killed" and killed.reason.startswith("on reference:framework: ")
     assert beside.target == "reference:guarded + reference:framework"
+
+
+def test_a_mutant_that_crashes_every_case_is_not_run_on_the_next_target(monkeypatch):
+    made = []
+
+    class Noting(Runner):
+        def __init__(self, scenarios, target, **options):
+            made.append((target.request_type.__module__, isinstance(target, FrameworkPipeline)))
+            super().__init__(scenarios, target, **options)
+
+    monkeypatch.setattr("toolsurface.harness._mutants.Runner", Noting)
+    options = RunOptions(target="reference:guarded", select=["etf-compare-main-openai/main/no-hooks/post_seal/legit.*"])
+    run = run_mutants(
+        options,
+        functions=frozenset({"GuardedRequest.__init__"}),
+        operators=frozenset({"RemoveStatement"}),
+        also=["reference:framework"],
+    )
+    index = [r.mutant.original for r in run.results].index("self.owner = owner")
+    crashed = run.results[index]
+    assert crashed.status == "RuntimeError" and "AttributeError" in crashed.reason
+    on_framework = {module.rsplit("_", 1)[-1] for module, framework in made if framework}
+    # The mutants that pass on the guarded pipeline go on to the framework; the crash does not.
+    assert on_framework and str(index) not in on_framework
