@@ -12,8 +12,8 @@ a kill. A survivor the equivalents file lists is `Equivalent`.
 
 A guard is used in more than one way: other targets that drive the same guard (`also`, such as
 `reference:framework` beside `reference:guarded`) judge each mutant the first target lets through,
-and it survives only where it survives on every one (one that crashes every case on a target is a
-runtime error, and not run on the next). A host that imports the shipped guard rather
+and it survives only where it survives on every one (one that makes cases error on a target, and
+is killed by none there, is a runtime error, and not run on the next). A host that imports the shipped guard rather
 than being made from it (the MCP example host) drives the mutant through its own modules: while it
 runs, their names for the guard's classes and functions are the mutant's.
 """
@@ -257,16 +257,14 @@ def _try(
         errors: list[str] = []
         for judge, target in zip(judges, mutated, strict=True):
             runner = Runner(judge.session.scenarios, target, timeout=judge.session.options.timeout)
-            crashed = 0
             with _rebound(judge.target, module):
                 for result in map(runner.run_case, judge.green):
                     if result.verdict.kind in _KILLS:
                         return MutantResult(mutant, "Killed", result.case.id, _on(judge, judges, result.verdict.reason))
-                    if result.verdict.kind is VerdictKind.ERROR:
-                        crashed += 1
-                        errors += [] if errors else [f"{result.case.id}: {_on(judge, judges, result.verdict.reason)}"]
-            if judge.green and crashed == len(judge.green):
-                break  # every case crashed: a runtime error, which the next targets could only make a kill
+                    if result.verdict.kind is VerdictKind.ERROR and not errors:
+                        errors.append(f"{result.case.id}: {_on(judge, judges, result.verdict.reason)}")
+            if errors:
+                break  # a runtime error, which the next targets could only make a kill
         if errors:
             return MutantResult(mutant, "RuntimeError", None, errors[0])
         cases = sum(len(judge.green) for judge in judges)

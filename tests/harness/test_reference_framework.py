@@ -115,7 +115,7 @@ def test_a_mutant_only_the_framework_shape_kills_survives_on_the_guarded_pipelin
     assert beside.target == "reference:guarded + reference:framework"
 
 
-def test_a_mutant_that_crashes_every_case_is_not_run_on_the_next_target(monkeypatch):
+def test_a_mutant_that_makes_cases_error_is_not_run_on_the_next_target(monkeypatch):
     made = []
 
     class Noting(Runner):
