@@ -8,6 +8,7 @@ the default run leaves out and the scheduled job (`.ci/run scheduled`) runs, in 
 so that `-n auto` spreads them over the workers.
 """
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -55,6 +56,8 @@ def test_every_mutant_of_the_rules_is_killed_or_a_listed_equivalent(module, part
         part=part,
         also=ALSO[module],
     )
+    # The part's tally, for the scheduled job's log (`-rP`) and docs/mutants.md's table.
+    print(module, part, Counter(r.status for r in run.results), f"{run.cases} cases")
     survivors = [f"{r.mutant.id}: {r.mutant.description}" for r in run.results if r.status == "Survived"]
     broken = [f"{r.mutant.id}: {r.reason}" for r in run.results if r.status == "CompileError"]
     assert not survivors, "survivors a case must kill, or equivalents to list with a reason:\n" + "\n".join(survivors)
