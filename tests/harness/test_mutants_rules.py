@@ -3,7 +3,8 @@ and the capacity rule, seams and classic operators alike, is killed by the defau
 `reference:guarded` or, where that host never uses the guard so, on `reference:framework` or (the
 guard core) the MCP example host, or is listed with its reason in tests/mutants/equivalents.toml.
 
-About twenty CPU minutes in all (docs/mutants.md has the measured times): marked `mutants`, which
+Hours of CPU time in all (the guard core's six parts took 82 minutes on 2 cores; docs/mutants.md
+has the measured times): marked `mutants`, which
 the default run leaves out and the scheduled job (`.ci/run scheduled`) runs, in interleaved parts
 so that `-n auto` spreads them over the workers.
 """
