@@ -346,16 +346,31 @@ def _build(module: types.ModuleType, spec: str, target: Target) -> Target:
 
 
 def _importers(target: Target) -> list[types.ModuleType]:
-    """The modules of the target's own package (or its module, where it has none) that hold the
-    shipped guard's classes or functions by name: a host that imports the guard users install. The
-    harness's own targets have none: what the oracle uses is never rebound."""
+    """The modules the target's own module reaches through the names it imports, within its package,
+    that hold the shipped guard's classes or functions by name: a host that imports the guard users
+    install. Only what it reaches counts: a module beside it that imports the guard is not its host.
+    The harness's own targets have none: what the oracle uses is never rebound."""
     home = type(target).__module__
-    if isinstance(target, GuardedPipeline) or home.startswith(f"{__package__}."):
+    if isinstance(target, GuardedPipeline) or home.startswith(f"{__package__}.") or home not in sys.modules:
         return []
-    package = home.rpartition(".")[0] or home
     shipped = sys.modules[GuardedRequest.__module__]
-    inside = (module for name, module in sorted(sys.modules.items()) if f"{name}.".startswith(f"{package}."))
-    return [module for module in inside if module is not None and _shipped_names(module, shipped)]
+    return [module for module in _reached(sys.modules[home]) if _shipped_names(module, shipped)]
+
+
+def _reached(home: types.ModuleType) -> list[types.ModuleType]:
+    """`home` and the modules of its package it reaches, directly or through each other, by the
+    modules and the classes and functions it holds by name."""
+    package = f"{home.__name__.rpartition('.')[0] or home.__name__}."
+    seen = {home.__name__: home}
+    pending = [home]
+    while pending:
+        for value in vars(pending.pop()).values():
+            name = value.__name__ if isinstance(value, types.ModuleType) else getattr(value, "__module__", None)
+            module = sys.modules.get(name) if isinstance(name, str) and name.startswith(package) else None
+            if module is not None and name not in seen:
+                seen[name] = module
+                pending.append(module)
+    return [seen[name] for name in sorted(seen)]
 
 
 def _shipped_names(module: types.ModuleType, shipped: types.ModuleType) -> list[str]:
