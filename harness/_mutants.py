@@ -366,10 +366,9 @@ def _reached(home: types.ModuleType) -> list[types.ModuleType]:
     while pending:
         for value in vars(pending.pop()).values():
             name = value.__name__ if isinstance(value, types.ModuleType) else getattr(value, "__module__", None)
-            module = sys.modules.get(name) if isinstance(name, str) and name.startswith(package) else None
-            if module is not None and name not in seen:
-                seen[name] = module
-                pending.append(module)
+            if isinstance(name, str) and name.startswith(package) and name not in seen and name in sys.modules:
+                seen[name] = sys.modules[name]
+                pending.append(seen[name])
     return [seen[name] for name in sorted(seen)]
 
 
