@@ -5,6 +5,7 @@ from dataclasses import replace
 
 import pytest
 
+from tests.fixtures.frameworks import catalogue_at
 from toolsurface.contract._owner import Settlement
 from toolsurface.harness._api import RunOptions, prepare
 from toolsurface.harness._codes import ReasonCode as C
@@ -27,9 +28,15 @@ from toolsurface.harness._types import (
 )
 from toolsurface.mutators import Must
 
-#: Every scenario after sealing, the over-capacity one throughout and the recovery one at one point:
-#: every kind of ending.
-SELECT = ["*/post_seal/*", "holdings-review-main-over-capacity/*", "etf-compare-main-recovery/*/evidence/*"]
+#: Every scenario after sealing (the cases derived from the contract on one of them, the catalogue
+#: on the others), the over-capacity one at its hook and the recovery one at one point: every kind of
+#: ending.
+SELECT = [
+    *catalogue_at("*/post_seal"),
+    "etf-compare-main-hooked/*/post_seal/*",
+    "holdings-review-main-over-capacity/*/hook/*",
+    "etf-compare-main-recovery/*/evidence/*",
+]
 SPEC = "tests.fixtures.user_targets:{}"
 HOSTILE = "tests.fixtures.hostile_hosts:{}"
 ALL = set(VerdictKind)
