@@ -6,6 +6,7 @@ from array import array
 import pytest
 
 from tests.fixtures.forgery import forge
+from tests.fixtures.frameworks import catalogue_at
 from toolsurface.common._errors import UsageError
 from toolsurface.harness._api import RunOptions, prepare
 from toolsurface.harness._expectations import Standing
@@ -17,7 +18,8 @@ from toolsurface.harness._results import (
 )
 from toolsurface.harness._signing import Signed, Trust
 
-SELECT = ["web-read-child-single-tool/*", "etf-compare-main-openai/*/evidence/*"]
+#: Two recordings, one on each lane: the catalogue's cases of one, one point of the other.
+SELECT = [*catalogue_at("web-read-child-single-tool/*"), "etf-compare-main-openai/*/evidence/*"]
 TODAY = datetime.date(2026, 12, 2)
 KEY = b"the CI secret"
 
