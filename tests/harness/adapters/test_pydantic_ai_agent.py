@@ -13,7 +13,7 @@ if not pydantic_ai.__version__.startswith("2."):
         f"needs pydantic-ai 2.x (the pydantic-ai extra), found {pydantic_ai.__version__}", allow_module_level=True
     )
 
-from tests.fixtures.frameworks import run_cases
+from tests.fixtures.frameworks import catalogue_at, run_cases
 from toolsurface.harness._api import RunOptions, prepare
 from toolsurface.harness._types import VerdictKind
 from toolsurface.scenarios import Boundary
@@ -69,14 +69,16 @@ def test_the_flawed_prepare_function_fails_the_request_it_cuts_in_its_own_words(
 
 #: A cross-section of the guarded agent's matrix: every kind at a tool hook and at the history
 #: processor, owner facts, an entry summary, the tool loop's later calls, a request over its
-#: token budget, and the over-limit request its prepare function would cut.
+#: token budget, and the over-limit request its prepare function would cut. The cases derived from
+#: the contract (they test the shipped guard's comparisons, which the reference run holds whole) run
+#: at one boundary of one recording; the catalogue's at the others.
 GUARDED_SELECTION = [
     "etf-compare-main-hooked/*/after:Tracing/*",
     "etf-compare-main-hooked/*/after:keep_recent/*",
     "etf-news-main-budget-exhausted/*/before:Tracing/availability.*",
     "entry-main-portfolio-document/*/after:provider_limit/*",
-    "etf-compare-main-tool-loop/*/*@3/*",
-    "holdings-review-main-over-capacity/*/after:keep_recent/*",
+    *catalogue_at("etf-compare-main-tool-loop/*/*@3"),
+    *catalogue_at("holdings-review-main-over-capacity/*/after:keep_recent"),
     "desk-research-main-openai-over-tool-limit/*/after:provider_limit/*",
 ]
 
