@@ -133,7 +133,8 @@ def test_a_selection_works_out_the_same_changes_and_keeps_every_case_in_its_plac
 def test_the_lazy_plan_makes_the_cases_a_selection_and_shard_of_the_whole_plan_keep(scenarios, patterns, part):
     whole = planned(3)
     lazy = Plan(scenarios, 3, recorded_checkpoints, patterns, part)
-    expected = shard(select(plan(scenarios, seed=3, patterns=patterns), patterns), part)
+    narrowed = plan(scenarios, seed=3, patterns=patterns) if patterns else whole
+    expected = shard(select(narrowed, patterns), part)
     made = tuple(lazy)
     assert made == expected and all(case.change is not None for case in made)
     assert (lazy.planned, lazy.selected, len(lazy)) == (len(whole), len(select(whole, patterns)), len(expected))
