@@ -24,8 +24,12 @@ TODAY = datetime.date(2026, 12, 2)
 KEY = b"the CI secret"
 
 
+#: The legacy path paired: a merge carries the red verdicts too. The refusals below need no pairing.
+PAIRED = {"red_target": "reference:legacy"}
+
+
 def write(tmp_path, name, key=None, **options):
-    session = prepare(RunOptions(select=SELECT, today=TODAY, **options))
+    session = prepare(RunOptions(**{"select": SELECT, "today": TODAY, "red_target": "none", **options}))
     return write_results(tmp_path / name, session, session.results(), key=key)
 
 
@@ -52,20 +56,20 @@ def merged(parts, tmp_path, key=None):
 
 @pytest.mark.parametrize("count", [1, 2, 3])
 def test_merged_shards_are_byte_for_byte_the_unsharded_run(tmp_path, count):
-    whole = write(tmp_path, "whole")
-    assert merged(shards(tmp_path, count), tmp_path).read_bytes() == whole.read_bytes()
+    whole = write(tmp_path, "whole", **PAIRED)
+    assert merged(shards(tmp_path, count, **PAIRED), tmp_path).read_bytes() == whole.read_bytes()
 
 
 @pytest.mark.parametrize("count", [1, 2, 3])
 def test_merged_signed_shards_are_byte_for_byte_the_signed_unsharded_run(tmp_path, count):
-    whole = write(tmp_path, "whole", key=KEY)
-    parts = shards(tmp_path, count, key=KEY)
+    whole = write(tmp_path, "whole", key=KEY, **PAIRED)
+    parts = shards(tmp_path, count, key=KEY, **PAIRED)
     assert all(part.signed is Signed.VERIFIED for part in parts)
     path = merged(parts, tmp_path, KEY)
     assert path.read_bytes() == whole.read_bytes() and read_results(path).summary.signature is not None
     # Merged without the key, the same shards give the unsigned run's file.
     unsigned = merged([open_results(part.path) for part in parts], tmp_path)
-    assert unsigned.read_bytes() == write(tmp_path, "unsigned").read_bytes()
+    assert unsigned.read_bytes() == write(tmp_path, "unsigned", **PAIRED).read_bytes()
 
 
 def test_shards_forged_to_pass_merge_into_a_pass_without_the_key_and_are_refused_with_it(tmp_path):
