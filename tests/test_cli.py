@@ -394,10 +394,12 @@ def test_a_failing_user_target_is_reported_not_passed(tmp_path):
 def test_shards_split_the_run(tmp_path):
     ids = []
     for k in (1, 2):
-        done = toolsurface("run", "--shard", f"{k}/2", "--select", "*/child/*", "--out", str(tmp_path / str(k)))
+        done = toolsurface(
+            "run", "--shard", f"{k}/2", "--select", "*/child/*/evidence/*", "--out", str(tmp_path / str(k))
+        )
         assert done.returncode == 0, done.stderr
         ids.append({c.id for c in results(tmp_path / str(k)).cases})
-    whole = toolsurface("list", "cases", "--select", "*/child/*").stdout.split()
+    whole = toolsurface("list", "cases", "--select", "*/child/*/evidence/*").stdout.split()
     assert ids[0].isdisjoint(ids[1]) and ids[0] | ids[1] == set(whole)
 
 
