@@ -166,7 +166,7 @@ def test_the_guard_gives_the_same_results_for_any_number_of_workers_and_in_proce
     for jobs in ("0", "1", "2", "3"):
         out = tmp_path / jobs
         done = subprocess.run(
-            # Every 32nd case of the plan: each recording and kind, at a fraction of the cost.
+            # Every 32nd case of the plan: every recording, every kind but the rare provider failure.
             [command, "run", "--shard", "1/32", "--jobs", jobs, "--out", str(out)],
             cwd=tmp_path,
             env=env,
