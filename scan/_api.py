@@ -14,6 +14,8 @@ from pathlib import Path
 from . import _cache
 from ._cache import default_cache_dir
 from ._files import python_files, read_source
+from ._project import Derived, Program, derive
+from ._summary import Summary, module_name
 from ._types import FileResult, FileScanned, ScanConfig
 from ._workers import Task, scan_isolated
 
@@ -33,11 +35,9 @@ def scan_paths(
 ) -> Iterator[FileResult]:
     """The result for every path under `paths`, in order; `cache_dir=None` turns the cache off."""
     found = python_files(paths)
-    salt = _cache.salt(config)
+    jobs = jobs or _default_jobs()
     results: dict[int, FileResult] = {}
-    pending: list[Task] = []
-    keys: dict[int, str] = {}
-    cache = _cache.Cache(cache_dir) if cache_dir else None
+    sources: dict[int, tuple[str, bytes, str]] = {}
     for index, item in enumerate(found):
         if not isinstance(item, Path):
             results[index] = item
@@ -47,17 +47,80 @@ def scan_paths(
             results[index] = read
             continue
         raw, source = read
-        path = str(item)
+        sources[index] = (str(item), raw, source)
+    configs = _per_module(sources, config, jobs, cache_dir)
+    salts: dict[ScanConfig, bytes] = {}
+    pending: list[Task] = []
+    keys: dict[int, str] = {}
+    cache = _cache.Cache(cache_dir) if cache_dir else None
+    for index, (path, raw, source) in sources.items():
+        own = configs.get(index, config)
+        salt = salts.get(own) or salts.setdefault(own, _cache.salt(own))
         keys[index] = key = _cache.key(salt, raw)
         cached = cache.load(key, path) if cache else None
         if cached is not None:
             results[index] = cached
         else:  # the text filter runs in the workers: it reads every byte, and the parent is one core
-            pending.append(Task(index, path, source))
-    for index, result in scan_isolated(pending, config, jobs or _default_jobs()):
+            pending.append(Task(index, path, source, None if own is config else own))
+    for index, result in scan_isolated(pending, config, jobs):
+        assert not isinstance(result, Summary)
         results[index] = result
         if cache and isinstance(result, FileScanned):
             cache.store(keys[index], result)
     if cache:
         cache.save()
     return (results[index] for index in range(len(found)))
+
+
+#: Rounds of the first pass: a helper that checks through a helper that checks, this many modules deep.
+_ROUNDS = 8
+
+
+def _per_module(
+    sources: dict[int, tuple[str, bytes, str]], config: ScanConfig, jobs: int, cache_dir: Path | None
+) -> dict[int, ScanConfig]:
+    """Each file's settings with what the rest of the program adds to them (see `_project`): files
+    that get nothing are left out. Summaries are cached like results, by content and settings."""
+    modules = {index: module_name(path) for index, (path, _, _) in sources.items()}
+    cache = _cache.Summaries(cache_dir) if cache_dir else None
+    salts: dict[ScanConfig, bytes] = {}
+    summaries: dict[int, Summary] = {}
+    given = dict.fromkeys(sources, config)
+    wanted = list(sources)
+    for _ in range(_ROUNDS):
+        tasks, keys = [], {}
+        for index in wanted:
+            path, raw, source = sources[index]
+            own = given[index]
+            salt = salts.get(own) or salts.setdefault(own, _cache.salt(own))
+            keys[index] = key = _cache.key(salt + modules[index].encode() + b"\0", raw)
+            cached = cache.load(key) if cache else None
+            if cached is not None:
+                summaries[index] = cached
+            else:
+                tasks.append(Task(index, path, source, None if own is config else own, modules[index]))
+        for index, summary in scan_isolated(tasks, config, jobs):
+            if isinstance(summary, Summary):
+                summaries[index] = summary
+                if cache:
+                    cache.store(keys[index], summary)
+        derived = derive(Program(summaries[index] for index in sorted(summaries)), config)
+        # What a module checks, settles and hands on depends on the settings it was summarised with.
+        wanted = []
+        for index in sources:
+            own = derived.get(modules[index], _NONE).applied(config)
+            if _summarised_by(own) != _summarised_by(given[index]):
+                wanted.append(index)
+            given[index] = own
+        if not wanted:
+            break
+    if cache:
+        cache.save()
+    return {index: own for index, own in given.items() if own is not config}
+
+
+_NONE = Derived()
+
+
+def _summarised_by(config: ScanConfig) -> tuple[tuple[str, ...], ...]:
+    return config.check, config.settle, config.tool_words, config.schema_keys

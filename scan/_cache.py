@@ -23,6 +23,7 @@ import orjson
 from toolsurface.common._version import version
 
 from ._registry import packs_digest
+from ._summary import Summary
 from ._types import FileScanned, Finding, ScanConfig, Step
 
 #: The scanner's code: this package and its rules. Its digest is part of every key.
@@ -170,3 +171,84 @@ class Cache:
             finally:
                 os.close(descriptor)
         self._added.clear()
+
+
+class Summaries:
+    """Each module's first-pass summary (`_summary`), keyed like a result, as lines of one file:
+    `<key> <summary as JSON>`. A warm scan reads them all at once instead of reading every module
+    again; a line that is torn or not of a summary's shape is a miss."""
+
+    _FILE = "summaries"
+
+    def __init__(self, folder: Path) -> None:
+        self._path = folder / self._FILE
+        self._added: list[bytes] = []
+        self._known: dict[str, bytes] = {}
+        try:
+            lines = self._path.read_bytes().split(b"\n")
+        except OSError:
+            lines = []
+        for line in lines:
+            key, _, value = line.partition(b" ")
+            if len(key) == 64 and value:
+                self._known[key.decode("ascii", "replace")] = value
+
+    def load(self, key: str) -> Summary | None:
+        value = self._known.get(key)
+        if value is None:
+            return None
+        try:
+            return summary_of(orjson.loads(value))
+        except (orjson.JSONDecodeError, TypeError, ValueError):
+            return None
+
+    def store(self, key: str, summary: Summary) -> None:
+        line = key.encode() + b" " + orjson.dumps(dataclasses.asdict(summary), default=sorted) + b"\n"
+        self._added.append(line)
+
+    def save(self) -> None:
+        if not self._added:
+            return
+        with contextlib.suppress(OSError):
+            self._path.parent.mkdir(parents=True, exist_ok=True)
+            full = self._path.exists() and self._path.stat().st_size > Cache._MOST * 4
+            descriptor = os.open(
+                self._path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | (os.O_TRUNC if full else 0), 0o644
+            )
+            try:
+                os.write(descriptor, b"".join(self._added))
+            finally:
+                os.close(descriptor)
+        self._added.clear()
+
+
+def summary_of(value: Any) -> Summary:
+    """A summary from its JSON; TypeError or ValueError for anything not of its shape."""
+    if not isinstance(value, dict) or value.keys() != _SUMMARY_FIELDS:
+        raise ValueError("not a summary")
+
+    def strings(items: Any, width: int) -> tuple[Any, ...]:
+        if not isinstance(items, list):
+            raise TypeError("not a list")
+        for item in items:
+            if width == 0 and not isinstance(item, str):
+                raise TypeError("not a name")
+            if width and not (isinstance(item, list) and len(item) == width):
+                raise TypeError("not a row")
+        return tuple(tuple(item) if width else item for item in items)
+
+    if not isinstance(value["module"], str):
+        raise TypeError("not a module name")
+    return Summary(
+        value["module"],
+        strings(value["imports"], 2),
+        tuple((name, tuple(bases)) for name, bases in strings(value["classes"], 2)),
+        strings(value["instances"], 3),
+        tuple((name, tuple(parameters)) for name, parameters in strings(value["functions"], 2)),
+        strings(value["feeds"], 3),
+        frozenset(strings(value["checks"], 0)),
+        frozenset(strings(value["settles"], 0)),
+    )
+
+
+_SUMMARY_FIELDS = {field.name for field in dataclasses.fields(Summary)}

@@ -22,7 +22,7 @@ import libcst as cst
 from libcst.metadata import CodeRange
 
 from ._dispatches import dispatch_calls
-from ._outline import Body, outline
+from ._outline import LINE, Body, outline
 from ._positions import positions
 from ._registry import registered_rules
 from ._rule import Match, Mentions, Rule, Tree, shown
@@ -107,17 +107,13 @@ def _compiled(source: str, path: str) -> FileFailed | None:
     return None
 
 
-#: A line with its end, as CPython and libcst count lines: `\r\n`, `\r` and `\n` end one, a form feed does not.
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
-
-
 def _needed(source: str, parsed: ast.Module | None, config: ScanConfig, rules: Sequence[Rule]) -> str | None:
     """The text libcst must parse: the source with the units no rule wants blanked out (see
     `_outline`); None when no rule has anything to read in it. A unit that names a dispatch is
     always kept, so the scan counts every dispatch it saw."""
     if parsed is None:
         return source
-    lines = _LINE.findall(source)
+    lines = LINE.findall(source)
     shape = outline(parsed, lines)
     dispatching = (Mentions(names=config.dispatch),)
     kept = shape.kept((unit for unit in shape.units if unit.meets(dispatching)), lambda unit: False)

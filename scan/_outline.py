@@ -23,6 +23,7 @@ from __future__ import annotations
 import ast
 import functools
 import itertools
+import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
@@ -288,6 +289,10 @@ class Body:
     source: str
     #: The names it binds: a class's name, an assignment's targets (the root of `x.y = …`).
     binds: frozenset[str]
+
+
+#: A line with its end, as CPython and libcst count lines: `\r\n`, `\r` and `\n` end one, a form feed does not.
+LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 
 
 def _span(node: ast.stmt) -> tuple[int, int]:

@@ -27,16 +27,27 @@ from multiprocessing.process import BaseProcess
 from toolsurface.common._frozen import frozen
 
 from ._engine import scan_source
+from ._summary import Summary, summarise
 from ._types import FileFailed, FileResult, ScanConfig
 
 
 @dataclass(frozen=True, slots=True)
 class Task:
-    """One file to parse: its place in the scan, its path and its decoded text."""
+    """One file to parse: its place in the scan, its path and its decoded text; the settings the
+    rest of the program adds to the scan's for it; and, for the first pass, its module's name."""
 
     index: int
     path: str
     source: str
+    config: ScanConfig | None = None
+    #: Set: summarise the module (`_summary`) rather than scan it.
+    module: str | None = None
+
+    def run(self, config: ScanConfig) -> FileResult | Summary:
+        config = self.config or config
+        if self.module is not None:
+            return summarise(self.source, self.path, self.module, config)
+        return scan_source(self.source, self.path, config)
 
 
 #: Tasks a worker runs between two collections of its garbage.
@@ -52,7 +63,7 @@ def _serve(connection: Connection, config: ScanConfig) -> None:
     gc.disable()
     for done in itertools.count(1):
         task = connection.recv()
-        connection.send(scan_source(task.source, task.path, config))
+        connection.send(task.run(config))
         if done % _COLLECT_EVERY == 0:
             gc.collect()
 
@@ -87,7 +98,7 @@ class _Worker:
         self.connection.close()
 
 
-def scan_isolated(tasks: Sequence[Task], config: ScanConfig, jobs: int) -> Iterator[tuple[int, FileResult]]:
+def scan_isolated(tasks: Sequence[Task], config: ScanConfig, jobs: int) -> Iterator[tuple[int, FileResult | Summary]]:
     """`(index, result)` for every task, in the order they finish; never raises for one file."""
     # Longest first: a file that takes most of the scan's time starts at once, not last and alone.
     queue = deque(sorted(tasks, key=lambda task: -len(task.source)))
@@ -120,14 +131,14 @@ def scan_isolated(tasks: Sequence[Task], config: ScanConfig, jobs: int) -> Itera
             worker.stop()
 
 
-def _outcome(worker: _Worker, ready: Collection[object], limit: float) -> FileResult | None:
+def _outcome(worker: _Worker, ready: Collection[object], limit: float) -> FileResult | Summary | None:
     """The worker's result for its task, its death or its overrun as the task's result; None while it works."""
     task = worker.task
     assert task is not None
     if worker.connection in ready or worker.process.sentinel in ready:
         try:
             if worker.connection.poll():
-                result: FileResult = worker.connection.recv()
+                result: FileResult | Summary = worker.connection.recv()
                 return result
         except (EOFError, OSError):
             pass

@@ -45,6 +45,14 @@ def settling_calls(tree: Tree, config: ScanConfig) -> Settles:
     return _follower(tree, config).settles
 
 
+def settles_on_every_path(tree: Tree, config: ScanConfig, function: cst.FunctionDef) -> bool:
+    """Whether a function settles on every way out of it, raising included: calling it settles."""
+    follower = _follower(tree, config)
+    if _generator(tree, function) or not _decorated(function, _PLAIN, everything=True):
+        return False  # calling it does not run its body, or not for sure
+    return guarantees(tree, block(function.body), follower.settles, follower.loop, through_raise=True)
+
+
 def settling_loops(tree: Tree, config: ScanConfig) -> Guard:
     """Whether a statement settles once it completes: a `for` over a literal that holds at least one
     item (`for lane in (primary, fallback):`), whose body settles on every path through it. Any

@@ -468,19 +468,7 @@ def send(self, request, hooks):
         return unit.meets(self.needs(config))
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
-        # Every query of every function asks each `if` again: answer each one once.
-        answers: dict[int, bool] = {}
-        held = _Held(tree, config)
-        raising = _raising_functions(tree)
-
-        def never_returns(call: cst.Call) -> bool:
-            return dotted(call.func).rsplit(".", 1)[-1] in raising
-
-        def compare_and_raise(statement: cst.BaseStatement) -> bool:
-            if id(statement) not in answers:
-                answers[id(statement)] = _compare_and_raise(tree, statement, config, held, never_returns)
-            return answers[id(statement)]
-
+        compare_and_raise = _guards(tree, config)
         checking = _checking_functions(tree, config, compare_and_raise)
 
         def is_check(call: cst.Call) -> bool:
@@ -495,6 +483,43 @@ def send(self, request, hooks):
             for dispatch in unpreceded(tree, block(function.body), dispatches, is_check, guard=compare_and_raise):
                 places = (*_request(tree, function, dispatch), *sent[id(dispatch)])
                 yield Match(dispatch, f"unchecked dispatch {shown(dispatch)}", places)
+
+
+def checks_on_every_path(tree: Tree, config: ScanConfig) -> set[int]:
+    """The ids of the module's functions that make the final check on every path out of them."""
+    compare_and_raise = _guards(tree, config)
+    checking = _checking_functions(tree, config, compare_and_raise)
+
+    def is_check(call: cst.Call) -> bool:
+        return _configured_check(tree, call, config) or dotted(call.func).rsplit(".", 1)[-1] in checking
+
+    return {
+        id(function)
+        for function in tree.functions()
+        if guarantees(tree, block(function.body), is_check, compare_and_raise)
+    }
+
+
+def _guards(tree: Tree, config: ScanConfig) -> Guard:
+    """Whether a statement is a compare-and-raise, each asked once: every query of every function
+    asks each `if` again."""
+
+    def find() -> Guard:
+        answers: dict[int, bool] = {}
+        held = _Held(tree, config)
+        raising = _raising_functions(tree)
+
+        def never_returns(call: cst.Call) -> bool:
+            return dotted(call.func).rsplit(".", 1)[-1] in raising
+
+        def compare_and_raise(statement: cst.BaseStatement) -> bool:
+            if id(statement) not in answers:
+                answers[id(statement)] = _compare_and_raise(tree, statement, config, held, never_returns)
+            return answers[id(statement)]
+
+        return compare_and_raise
+
+    return tree.memo(("compare-and-raise", config), find)
 
 
 def _request(tree: Tree, function: cst.FunctionDef, dispatch: cst.CSTNode) -> tuple[Place, ...]:

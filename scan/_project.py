@@ -1,0 +1,284 @@
+"""The scanned files as one program: each name a module uses resolved to its definition in another,
+and what is known of that definition handed to the rules as seams of the module's own.
+
+A rule reads one module. What it needs may live in another: the final check made by a helper in
+`support/guards.py`, the settlement by a ledger service's method, a refusal class whose base is
+the project's `SurfaceRefused`, a parameter named `admitted` that every caller hands the request's
+tool list. The summaries of every module (`_summary`) are joined here: each import, re-export
+(`pkg/__init__.py`'s `from .guards import ensure`), alias, module-level instance (`GUARD =
+Guard()`), instance field (`self.guard = Guard()`) and base class in another module is followed to
+the function, method or class it names. What is found becomes settings of the module that names
+it, spelled as that module spells it (`verify`, `guards.ensure`, `self.ensure`, `guard.verify`):
+a helper that always checks is a check there, one that always settles a settlement, a subclass of a
+refusal a refusal word, a parameter fed a tool list or a schema at any call site a tool word or a
+schema name. The rules then read each module as before, with nothing to learn about other modules.
+
+A helper that checks because it calls another module's helper that checks is found by going round
+again: `derive` reports which modules' settings changed, their summaries are made again with their
+new settings, until nothing changes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass
+
+from ._summary import OTHER, SCHEMA, TOOLS, Summary
+from ._types import ScanConfig
+
+
+@dataclass(frozen=True, slots=True)
+class Derived:
+    """Settings a module gets from the rest of the program, added to the configured ones."""
+
+    check: tuple[str, ...] = ()
+    settle: tuple[str, ...] = ()
+    refusal_words: tuple[str, ...] = ()
+    tool_words: tuple[str, ...] = ()
+    #: Whole names, where a schema word ends a name (`schema` ends `json_schema`): a parameter
+    #: `shape` that holds a schema does not make `reshape` one.
+    schema_keys: tuple[str, ...] = ()
+
+    def applied(self, config: ScanConfig) -> ScanConfig:
+        """`config` with these names added, each setting's configured names first."""
+        if self == _NOTHING:
+            return config
+        added = {
+            field.name: tuple(dict.fromkeys((*getattr(config, field.name), *getattr(self, field.name))))
+            for field in dataclasses.fields(self)
+            if getattr(self, field.name)
+        }
+        return dataclasses.replace(config, **added)
+
+
+_NOTHING = Derived()
+
+
+@dataclass(frozen=True, slots=True)
+class _Definition:
+    """What an absolute dotted name resolves to: a module, a class, a function or method, or an
+    instance of a class."""
+
+    kind: str  # "module", "class", "function", "instance"
+    module: str
+    #: Within the module: "" for the module itself, `f`, `C`, `C.m`; for an instance, its class's absolute name.
+    name: str
+
+
+#: How far an import chain or a class hierarchy is followed: past any written by hand, short of a cycle's cost.
+_DEPTH = 16
+
+
+class Program:
+    """Every module's summary, indexed for resolving names across them."""
+
+    def __init__(self, summaries: Iterable[Summary]) -> None:
+        self.modules: dict[str, Summary] = {}
+        for summary in summaries:
+            self.modules.setdefault(summary.module, summary)
+        self._imports = {name: dict(s.imports) for name, s in self.modules.items()}
+        self._classes = {name: dict(s.classes) for name, s in self.modules.items()}
+        self._functions = {name: dict(s.functions) for name, s in self.modules.items()}
+        self._submodules: dict[str, list[str]] = defaultdict(list)
+        for name in self.modules:
+            self._submodules[name.rpartition(".")[0]].append(name)
+        self._instances = {
+            name: {(owner, field): kind for owner, field, kind in s.instances} for name, s in self.modules.items()
+        }
+
+    def resolve(self, dotted: str, depth: int = 0) -> _Definition | None:
+        """The definition an absolute dotted name stands for, through re-exports, aliases and
+        instances; None for a name outside the program."""
+        if depth > _DEPTH:
+            return None
+        parts = dotted.split(".")
+        for cut in range(len(parts), 0, -1):
+            module = ".".join(parts[:cut])
+            if module in self.modules:
+                return self._within(module, parts[cut:], depth)
+        return None
+
+    def _within(self, module: str, rest: list[str], depth: int) -> _Definition | None:
+        if not rest:
+            return _Definition("module", module, "")
+        head, tail = rest[0], rest[1:]
+        if head in self._classes[module]:
+            if not tail:
+                return _Definition("class", module, head)
+            return self.member(f"{module}.{head}", tail[0], depth) if len(tail) == 1 else None
+        if head in self._functions[module]:
+            return _Definition("function", module, head) if not tail else None
+        if ("", head) in self._instances[module]:
+            kind = self._instances[module][("", head)]
+            if not tail:
+                return _Definition("instance", module, kind)
+            return self.member(kind, tail[0], depth) if len(tail) == 1 else None
+        if head in self._imports[module]:
+            return self.resolve(".".join([self._imports[module][head], *tail]), depth + 1)
+        return None
+
+    def member(self, klass: str, name: str, depth: int = 0) -> _Definition | None:
+        """The method `name` of the class an absolute name stands for, its own or inherited."""
+        found = self.resolve(klass, depth + 1)
+        if found is None or found.kind != "class" or depth > _DEPTH:
+            return None
+        if f"{found.name}.{name}" in self._functions[found.module]:
+            return _Definition("function", found.module, f"{found.name}.{name}")
+        for base in self._classes[found.module][found.name]:
+            if inherited := self.member(base, name, depth + 1):
+                return inherited
+        return None
+
+    def bases(self, module: str, klass: str) -> Iterator[tuple[str, str]]:
+        """Every class `klass` inherits from within the program, as (module, class), nearest first."""
+        pending, seen = [(module, klass)], set()
+        while pending and len(seen) <= _DEPTH * 4:
+            owner, name = pending.pop(0)
+            for base in self._classes[owner].get(name, ()):
+                found = self.resolve(base)
+                if found is not None and found.kind == "class" and (found.module, found.name) not in seen:
+                    seen.add((found.module, found.name))
+                    yield found.module, found.name
+                    pending.append((found.module, found.name))
+
+    def spellings(self, module: str) -> Iterator[tuple[str, _Definition]]:
+        """Each way `module` can call a function or method of the program, and what it calls:
+        an imported function (`verify`), a function of an imported module (`guards.ensure`), a
+        method of an imported or module-level instance (`GUARD.check`), of an instance field
+        (`guard.check`, matched also as `self._guard.check`), or inherited from a base in another
+        module (`self.check`)."""
+        for local, target in self._imports[module].items():
+            found = self.resolve(target)
+            if found is None:
+                continue
+            if found.kind == "function":
+                yield local, found
+            elif found.kind == "module":
+                yield from self._in_module(local, found.module)
+            elif found.kind == "instance":
+                yield from self._methods(local, found.name)
+            elif found.kind == "class":
+                yield from self._methods(local, target)  # `Guard.check(...)`, a static or class method
+        for (_, field), kind in self._instances[module].items():
+            yield from self._methods(field, kind if "." in kind else f"{module}.{kind}")
+        for klass in self._classes[module]:
+            for base_module, base in self.bases(module, klass):
+                for function in self._functions[base_module]:
+                    if function.startswith(f"{base}."):
+                        name = function.split(".", 1)[1]
+                        yield f"self.{name}", _Definition("function", base_module, function)
+                        yield f"cls.{name}", _Definition("function", base_module, function)
+
+    def _in_module(self, spelled: str, module: str, depth: int = 0) -> Iterator[tuple[str, _Definition]]:
+        """`guards.ensure` for a function of the module, its own or one it imports, and
+        `pkg.guards.ensure` through a package's submodules."""
+        for function in self._functions[module]:
+            if "." not in function:
+                yield f"{spelled}.{function}", _Definition("function", module, function)
+        for name, target in self._imports[module].items():
+            found = self.resolve(target)
+            if found is not None and found.kind == "function":
+                yield f"{spelled}.{name}", found
+        if depth < _DEPTH:
+            for submodule in self._submodules.get(module, ()):
+                yield from self._in_module(f"{spelled}.{submodule.rpartition('.')[2]}", submodule, depth + 1)
+
+    def _methods(self, spelled: str, klass: str) -> Iterator[tuple[str, _Definition]]:
+        found = self.resolve(klass)
+        if found is None or found.kind != "class":
+            return
+        owners = [(found.module, found.name), *self.bases(found.module, found.name)]
+        for owner_module, owner in owners:
+            for function in self._functions[owner_module]:
+                if function.startswith(f"{owner}."):
+                    yield f"{spelled}.{function.split('.', 1)[1]}", _Definition("function", owner_module, function)
+
+
+def derive(program: Program, config: ScanConfig) -> dict[str, Derived]:
+    """Each module's settings from the rest of the program (modules that get none are left out)."""
+    checks = {(name, f) for name, s in program.modules.items() for f in s.checks}
+    settles = {(name, f) for name, s in program.modules.items() for f in s.settles}
+    refusals = _refusals(program, config)
+    fed = _fed(program, config)
+    derived: dict[str, Derived] = {}
+    for module in program.modules:
+        check, settle = set(), set()
+        for spelled, found in program.spellings(module):
+            key = (found.module, found.name)
+            if key in checks and found.module != module:
+                check.add(spelled)
+            if key in settles and found.module != module:
+                settle.add(spelled)
+        tools, schemas = fed.get(module, ({}, {}))
+        got = Derived(
+            tuple(sorted(check)),
+            tuple(sorted(settle)),
+            refusals,
+            tuple(sorted(tools)),
+            tuple(sorted(schemas)),
+        )
+        if got != _NOTHING:
+            derived[module] = got
+    return derived
+
+
+def _refusals(program: Program, config: ScanConfig) -> tuple[str, ...]:
+    """The names of the program's classes that inherit from a refusal (named with a refusal word),
+    in lower case: raising one is a refusal wherever it is raised."""
+    found = set()
+    for module, summary in program.modules.items():
+        for klass, _ in summary.classes:
+            if _words(klass, config.refusal_words):
+                continue
+            if any(_words(base, config.refusal_words) for _, base in program.bases(module, klass)):
+                found.add(klass.lower())
+    return tuple(sorted(found))
+
+
+def _words(name: str, words: Iterable[str]) -> bool:
+    lowered = name.lower()
+    return any(word in lowered for word in words)
+
+
+def _fed(program: Program, config: ScanConfig) -> Mapping[str, tuple[dict[str, None], dict[str, None]]]:
+    """Per module, the parameters of its functions that every call in the program that binds them
+    hands a tool list (first) or a schema (second): what it is always handed, it holds. One call
+    that hands it anything else (a name that says nothing) leaves it unknown."""
+    handed: dict[tuple[str, str, str], set[str]] = defaultdict(set)
+    callables: dict[str, _Definition | None] = {}
+    for summary in program.modules.values():
+        for callee, at, kind in summary.feeds:
+            if callee not in callables:
+                callables[callee] = _callable(program, callee)
+            definition = callables[callee]
+            if definition is None:
+                continue
+            parameters = program._functions[definition.module].get(definition.name, ())
+            name = parameters[int(at)] if at.isdigit() and int(at) < len(parameters) else at
+            if name in parameters and name not in ("self", "cls"):
+                handed[(definition.module, definition.name, name)].add(kind)
+    found: dict[str, tuple[dict[str, None], dict[str, None]]] = defaultdict(lambda: ({}, {}))
+    for (module, _, name), kinds in handed.items():
+        if len(kinds) == 1 and (kind := next(iter(kinds))) != OTHER and not _known(name, kind, config):
+            found[module][0 if kind == TOOLS else 1][name] = None
+    return found
+
+
+def _callable(program: Program, callee: str) -> _Definition | None:
+    """The function a call runs: a function, a method, or a class's `__init__`."""
+    found = program.resolve(callee)
+    if found is not None and found.kind == "class":
+        return program.member(f"{found.module}.{found.name}", "__init__")
+    return found if found is not None and found.kind == "function" else None
+
+
+def _known(name: str, kind: str, config: ScanConfig) -> bool:
+    """Whether the configured words already name it so."""
+    lowered = name.lower()
+    if kind == TOOLS:
+        return any(lowered == word or lowered.endswith(f"_{word}") for word in config.tool_words)
+    return kind == SCHEMA and (
+        name in config.schema_keys or any(lowered.endswith(word) for word in config.schema_words)
+    )

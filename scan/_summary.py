@@ -1,0 +1,276 @@
+"""What one module offers the modules that import it: its names, and what its functions always do.
+
+The first pass of a whole-program scan. CPython's tree gives the tables — what each imported name
+stands for (relative imports made absolute), each class's bases, the module's and classes' instances,
+each function's parameters, and the tool lists and schemas each call hands on — at a fraction of a
+libcst parse. Only a module that mentions a check or a settlement (configured, or a helper another
+module was found to be) is parsed by libcst, to decide which of its functions check, or settle, on
+every path: the same control-flow questions the rules ask of a function's own body.
+"""
+
+from __future__ import annotations
+
+import ast
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import libcst as cst
+
+from ._outline import LINE, outline
+from ._rule import Mentions, Tree
+from ._stack import with_deep_stack
+from ._text import Text
+from ._types import ScanConfig
+from .rules._settling import settles_on_every_path
+from .rules.unguarded_dispatch import checks_on_every_path
+
+#: What a call hands on: a tool list, or a schema.
+TOOLS = "tools"
+SCHEMA = "schema"
+OTHER = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Summary:
+    """One module as the others see it. Qualified names inside the module are relative to it
+    (`send`, `Gateway.send`); names it imports are absolute (`pkg.guards.ensure`)."""
+
+    module: str
+    #: Local name → the absolute dotted name it stands for: `verify → pkg.guards.ensure_parity`.
+    imports: tuple[tuple[str, str], ...] = ()
+    #: Class → its bases, each as absolute as the module's imports make it.
+    classes: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: `(owner class or "", name, class)`: `GUARD = Guard()` at module level, `self.guard = Guard()`
+    #: or `guard: Guard` in a class.
+    instances: tuple[tuple[str, str, str], ...] = ()
+    #: Function or method → its parameters, in order.
+    functions: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: `(callee, parameter position or keyword, TOOLS, SCHEMA or OTHER)`: what each call hands on.
+    feeds: tuple[tuple[str, str, str], ...] = ()
+    #: Functions and methods that make the final check, or settle, on every path out of them.
+    checks: frozenset[str] = frozenset()
+    settles: frozenset[str] = frozenset()
+
+
+def module_name(path: str) -> str:
+    """`src/pkg/sub/mod.py → pkg.sub.mod`: the stem, under every folder above it that is a package."""
+    file = Path(path)
+    parts = [] if file.stem == "__init__" else [file.stem]
+    folder = file.parent
+    while (folder / "__init__.py").is_file() and folder.name:
+        parts.insert(0, folder.name)
+        folder = folder.parent
+    return ".".join(parts) or file.stem
+
+
+def summarise(source: str, path: str, module: str, config: ScanConfig) -> Summary:
+    """The module's summary; an empty one for text CPython will not parse (the scan reports it)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            parsed = ast.parse(source, path)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return Summary(module)
+    tables = _Tables(module, path.endswith("__init__.py"), config)
+    tables.read(parsed.body)
+    checks: frozenset[str] = frozenset()
+    settles: frozenset[str] = frozenset()
+    text = Text(source)
+    # A function checks through a configured check, or by comparing with the baseline and raising.
+    compares = text.mentions(config.baseline) and text.mentions(config.tool_words) and text.has("raise")
+    if compares or text.meets(Mentions(names=config.check)) or text.meets(Mentions(names=config.settle)):
+        checks, settles = with_deep_stack(lambda: _facts(source, parsed, config))
+    return Summary(
+        module,
+        tuple(tables.imports.items()),
+        tuple(tables.classes.items()),
+        tuple(tables.instances),
+        tuple(tables.functions.items()),
+        tuple(dict.fromkeys(tables.feeds)),
+        checks,
+        settles,
+    )
+
+
+def _facts(source: str, parsed: ast.Module, config: ScanConfig) -> tuple[frozenset[str], frozenset[str]]:
+    """Which functions check, and which settle, on every path. Only the functions that mention a
+    check, a settlement or a baseline, and the functions of the module they name, are parsed by
+    libcst: the rest are blanked out in place (see `_outline`)."""
+    lines = LINE.findall(source)
+    shape = outline(parsed, lines)
+    relevant = (Mentions(words=config.baseline, names=(*config.check, *config.settle)),)
+    kept = shape.kept(unit for unit in shape.units if unit.meets(relevant))
+    if not kept:
+        return frozenset(), frozenset()
+    kept, held = shape.keep(kept, lambda body: False)
+    try:
+        tree = Tree(cst.parse_module(shape.sliced(lines, kept, held)))
+    except (cst.ParserSyntaxError, RecursionError):
+        return frozenset(), frozenset()
+    checking = checks_on_every_path(tree, config)
+    checks, settles = set(), set()
+    for function in tree.functions():
+        name = _qualified(tree, function)
+        if name is None:
+            continue
+        if id(function) in checking:
+            checks.add(name)
+        if config.settle and settles_on_every_path(tree, config, function):
+            settles.add(name)
+    return frozenset(checks), frozenset(settles)
+
+
+def _qualified(tree: Tree, function: cst.FunctionDef) -> str | None:
+    """`f` or `C.m` for a module-level function or a method of a module-level class; None when
+    nested in a function (no other module can call it) or in a nested class."""
+    owner = tree.enclosing(function, (cst.FunctionDef, cst.ClassDef))
+    if owner is None:
+        return function.name.value
+    if isinstance(owner, cst.ClassDef) and tree.enclosing(owner, (cst.FunctionDef, cst.ClassDef)) is None:
+        return f"{owner.name.value}.{function.name.value}"
+    return None
+
+
+class _Tables:
+    """The tables of one module, read from CPython's tree: statements of the module and of its
+    classes one by one (through `if`, `try` and `with`), the code inside functions with `ast.walk`."""
+
+    def __init__(self, module: str, package: bool, config: ScanConfig) -> None:
+        self.module = module
+        self.package = package
+        self.config = config
+        self.imports: dict[str, str] = {}
+        self.classes: dict[str, tuple[str, ...]] = {}
+        self.instances: list[tuple[str, str, str]] = []
+        self.functions: dict[str, tuple[str, ...]] = {}
+        self.feeds: list[tuple[str, str, str]] = []
+
+    def read(self, statements: list[ast.stmt], owner: str = "") -> None:
+        for statement in statements:
+            if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
+                arguments = statement.args
+                self.functions[f"{owner}.{statement.name}" if owner else statement.name] = tuple(
+                    arg.arg for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)
+                )
+                self._code(statement, owner)
+            elif isinstance(statement, ast.ClassDef) and not owner:
+                self.classes[statement.name] = tuple(
+                    self.absolute(name) for base in statement.bases if (name := _dotted(base))
+                )
+                self.read(statement.body, statement.name)
+            elif isinstance(statement, ast.Import | ast.ImportFrom) and not owner:
+                self._import(statement)
+            elif isinstance(statement, ast.If | ast.Try | ast.With | ast.AsyncWith):
+                self._code(statement, owner, shallow=True)
+                for body in ("body", "orelse", "finalbody"):
+                    self.read(getattr(statement, body, []), owner)
+                for handler in getattr(statement, "handlers", []):
+                    self.read(handler.body, owner)
+            else:
+                self._field(statement, owner)
+                self._code(statement, owner)
+
+    def absolute(self, dotted: str) -> str:
+        head, _, rest = dotted.partition(".")
+        if head in self.imports:
+            return f"{self.imports[head]}.{rest}" if rest else self.imports[head]
+        if head in self.classes or head in self.functions:
+            return f"{self.module}.{dotted}"
+        return dotted
+
+    def _import(self, node: ast.Import | ast.ImportFrom) -> None:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                head = alias.name.split(".", 1)[0]
+                self.imports[alias.asname or head] = alias.name if alias.asname else head
+            return
+        base = node.module or ""
+        if node.level:
+            parts = self.module.split(".")
+            keep = len(parts) - node.level + (1 if self.package else 0)
+            if keep < 0:
+                return
+            base = ".".join([*parts[:keep], *([base] if base else [])])
+        for alias in node.names:
+            if alias.name != "*":
+                self.imports[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
+
+    def _field(self, statement: ast.stmt, owner: str) -> None:
+        """`GUARD = Guard()` of the module; `guard: Guard` of a class."""
+        if owner and isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+            if kind := _dotted(statement.annotation):
+                self.instances.append((owner, statement.target.id, self.absolute(kind)))
+        elif (
+            not owner
+            and isinstance(statement, ast.Assign)
+            and isinstance(statement.value, ast.Call)
+            and (kind := _dotted(statement.value.func))
+        ):
+            for target in statement.targets:
+                if isinstance(target, ast.Name):
+                    self.instances.append(("", target.id, self.absolute(kind)))
+
+    def _code(self, node: ast.AST, owner: str, shallow: bool = False) -> None:
+        """The calls in the code, and a method's `self.guard = Guard()`; with `shallow`, only in
+        the tests and items of a compound statement, whose bodies are read as statements."""
+        roots = [getattr(node, name) for name in ("test", "items") if getattr(node, name, None)] if shallow else [node]
+        for root in roots:
+            for found in (item for part in (root if isinstance(root, list) else [root]) for item in ast.walk(part)):
+                if isinstance(found, ast.Call):
+                    self._call(found, owner)
+                elif owner and isinstance(found, ast.Assign) and isinstance(found.value, ast.Call):
+                    kind = _dotted(found.value.func)
+                    for target in found.targets:
+                        if (
+                            kind
+                            and isinstance(target, ast.Attribute)
+                            and isinstance(target.value, ast.Name)
+                            and target.value.id == "self"
+                        ):
+                            self.instances.append((owner, target.attr, self.absolute(kind)))
+
+    def _call(self, node: ast.Call, owner: str) -> None:
+        callee = _dotted(node.func)
+        if not callee or not (node.args or node.keywords):
+            return
+        head, _, rest = callee.partition(".")
+        if head in ("self", "cls") and owner and rest and "." not in rest:
+            target = f"{self.module}.{owner}.{rest}"
+            shift = 1  # the method's first parameter is `self`, which the call does not pass
+        else:
+            target, shift = self.absolute(callee), 0
+        for position, argument in enumerate(node.args):
+            if isinstance(argument, ast.Starred):
+                break  # the positions after it are not known
+            self.feeds.append((target, str(position + shift), self._kind(argument)))
+        for keyword in node.keywords:
+            if keyword.arg:
+                self.feeds.append((target, keyword.arg, self._kind(keyword.value)))
+
+    def _kind(self, value: ast.expr) -> str:
+        """TOOLS or SCHEMA for an argument named as one (`request.tools`, `spec["input_schema"]`),
+        OTHER for any other."""
+        if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Constant):
+            name = str(value.slice.value)
+        else:
+            name = (_dotted(value) or "").rsplit(".", 1)[-1]
+        if not name:
+            return OTHER
+        lowered = name.lower()
+        words = self.config.tool_words
+        if any(lowered == word or lowered.endswith(f"_{word}") for word in words):
+            return TOOLS
+        if name in self.config.schema_keys or any(lowered.endswith(word) for word in self.config.schema_words):
+            return SCHEMA
+        return OTHER
+
+
+def _dotted(node: ast.expr) -> str | None:
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    return ".".join([node.id, *reversed(parts)])
