@@ -245,7 +245,8 @@ def summary_of(value: Any) -> Summary:
         tuple((name, tuple(bases)) for name, bases in strings(value["classes"], 2)),
         strings(value["instances"], 3),
         tuple((name, tuple(parameters)) for name, parameters in strings(value["functions"], 2)),
-        strings(value["feeds"], 3),
+        strings(value["feeds"], 4),
+        strings(value["registered"], 0),
         frozenset(strings(value["checks"], 0)),
         frozenset(strings(value["settles"], 0)),
     )

@@ -147,7 +147,7 @@ class Outline:
         so, or handed to a registration, itself or as an instance of its class."""
         if unit.mentions(words=config.hook_words, names=config.hook_registration):
             return True
-        registered = self.handed_to(config.hook_registration)
+        registered = self.handed_to(config.hook_registration) | set(config.hooks)
         return unit.name in registered or (unit.owner is not None and unit.owner.name in registered)
 
     def class_mentions(self, name: str, words: tuple[str, ...]) -> bool:

@@ -35,6 +35,7 @@ class Derived:
 
     check: tuple[str, ...] = ()
     settle: tuple[str, ...] = ()
+    hooks: tuple[str, ...] = ()
     refusal_words: tuple[str, ...] = ()
     tool_words: tuple[str, ...] = ()
     #: Whole names, where a schema word ends a name (`schema` ends `json_schema`): a parameter
@@ -107,6 +108,9 @@ class Program:
         if head in self._classes[module]:
             if not tail:
                 return _Definition("class", module, head)
+            if len(tail) == 2 and (head, tail[0]) in self._instances[module]:  # a method of a field's class
+                kind = self._instances[module][(head, tail[0])]
+                return self.member(kind if "." in kind else f"{module}.{kind}", tail[1], depth)
             return self.member(f"{module}.{head}", tail[0], depth) if len(tail) == 1 else None
         if head in self._functions[module]:
             return _Definition("function", module, head) if not tail else None
@@ -130,6 +134,9 @@ class Program:
             if inherited := self.member(base, name, depth + 1):
                 return inherited
         return None
+
+    def parameters(self, definition: _Definition) -> tuple[str, ...]:
+        return self._functions[definition.module].get(definition.name, ())
 
     def bases(self, module: str, klass: str) -> Iterator[tuple[str, str]]:
         """Every class `klass` inherits from within the program, as (module, class), nearest first."""
@@ -201,7 +208,8 @@ def derive(program: Program, config: ScanConfig) -> dict[str, Derived]:
     checks = {(name, f) for name, s in program.modules.items() for f in s.checks}
     settles = {(name, f) for name, s in program.modules.items() for f in s.settles}
     refusals = _refusals(program, config)
-    fed = _fed(program, config)
+    fed, everywhere = _fed(program, config)
+    hooks = _hooks(program)
     derived: dict[str, Derived] = {}
     for module in program.modules:
         check, settle = set(), set()
@@ -211,17 +219,35 @@ def derive(program: Program, config: ScanConfig) -> dict[str, Derived]:
                 check.add(spelled)
             if key in settles and found.module != module:
                 settle.add(spelled)
-        tools, schemas = fed.get(module, ({}, {}))
+        own = fed.get(module) or _Named()
+        tools = sorted({*own.tools, *everywhere.tools})
+        schemas = sorted({*own.schemas, *everywhere.schemas})
         got = Derived(
             tuple(sorted(check)),
             tuple(sorted(settle)),
+            tuple(sorted(hooks.get(module, ()))),
             refusals,
-            tuple(sorted(tools)),
-            tuple(sorted(schemas)),
+            tuple(tools),
+            tuple(schemas),
         )
         if got != _NOTHING:
             derived[module] = got
     return derived
+
+
+def _hooks(program: Program) -> Mapping[str, set[str]]:
+    """Per module, its functions and classes that another module hands to a hook registration
+    (an instance of a class: the class)."""
+    found: dict[str, set[str]] = defaultdict(set)
+    for summary in program.modules.values():
+        for handed in summary.registered:
+            definition = program.resolve(handed)
+            if definition is not None and definition.kind == "instance":
+                definition = program.resolve(definition.name)
+            # A bound method (`gate.enforce`) names the method: the scan reads methods by name.
+            if definition is not None and definition.kind in ("class", "function"):
+                found[definition.module].add(definition.name.rpartition(".")[2])
+    return found
 
 
 def _refusals(program: Program, config: ScanConfig) -> tuple[str, ...]:
@@ -242,33 +268,71 @@ def _words(name: str, words: Iterable[str]) -> bool:
     return any(word in lowered for word in words)
 
 
-def _fed(program: Program, config: ScanConfig) -> Mapping[str, tuple[dict[str, None], dict[str, None]]]:
-    """Per module, the parameters of its functions that every call in the program that binds them
-    hands a tool list (first) or a schema (second): what it is always handed, it holds. One call
-    that hands it anything else (a name that says nothing) leaves it unknown."""
+def _fed(program: Program, config: ScanConfig) -> tuple[dict[str, _Named], _Named]:
+    """Tool lists and schemas known by where they go. Per module, the parameters of its functions
+    that every call in the program that binds them hands a tool list or a schema: what it is
+    always handed, it holds (one call that hands it anything else leaves it unknown). And the
+    names handed where a tool list or a schema goes (`Request(tools=admitted)`, or to such a
+    parameter): a local name in the module that hands it, a field (`settings.catalogue`) in every
+    module, since the scan does not know which class's field it is."""
     handed: dict[tuple[str, str, str], set[str]] = defaultdict(set)
     callables: dict[str, _Definition | None] = {}
+    slots: list[tuple[str, _Definition | None, str, str, str]] = []
     for summary in program.modules.values():
-        for callee, at, kind in summary.feeds:
+        for callee, at, kind, name in summary.feeds:
             if callee not in callables:
                 callables[callee] = _callable(program, callee)
             definition = callables[callee]
-            if definition is None:
-                continue
-            parameters = program._functions[definition.module].get(definition.name, ())
-            name = parameters[int(at)] if at.isdigit() and int(at) < len(parameters) else at
-            if name in parameters and name not in ("self", "cls"):
-                handed[(definition.module, definition.name, name)].add(kind)
-    found: dict[str, tuple[dict[str, None], dict[str, None]]] = defaultdict(lambda: ({}, {}))
+            parameter = at
+            if definition is not None:
+                parameters = program.parameters(definition)
+                parameter = parameters[int(at)] if at.isdigit() and int(at) < len(parameters) else at
+                if parameter in parameters and parameter not in ("self", "cls"):
+                    handed[(definition.module, definition.name, parameter)].add(kind)
+            # Whatever it was summarised as: a name found here before is a tool word there by now.
+            if name and not parameter.isdigit():
+                slots.append((summary.module, definition, parameter, name, callee))
+    per_module: dict[str, _Named] = defaultdict(_Named)
     for (module, _, name), kinds in handed.items():
         if len(kinds) == 1 and (kind := next(iter(kinds))) != OTHER and not _known(name, kind, config):
-            found[module][0 if kind == TOOLS else 1][name] = None
-    return found
+            per_module[module].add(kind, name)
+    everywhere = _Named()
+    # A name handed to a parameter found to hold tools holds tools too: until no name is added.
+    while True:
+        before = everywhere.size() + sum(named.size() for named in per_module.values())
+        for module, definition, parameter, name, _ in slots:
+            # The slot is a tool list or schema by its own name, or by what it is always handed.
+            own = per_module.get(definition.module) if definition is not None else None
+            for kind in (TOOLS, SCHEMA):
+                if _known(parameter, kind, config) or (own is not None and parameter in own.of(kind)):
+                    if name.startswith("."):
+                        everywhere.add(kind, name[1:])
+                    elif not _known(name, kind, config):
+                        per_module[module].add(kind, name)
+        if everywhere.size() + sum(named.size() for named in per_module.values()) == before:
+            return per_module, everywhere
+
+
+class _Named:
+    """Names found to hold tool lists, and names found to hold schemas."""
+
+    def __init__(self) -> None:
+        self.tools: dict[str, None] = {}
+        self.schemas: dict[str, None] = {}
+
+    def add(self, kind: str, name: str) -> None:
+        (self.tools if kind == TOOLS else self.schemas)[name] = None
+
+    def size(self) -> int:
+        return len(self.tools) + len(self.schemas)
+
+    def of(self, kind: str) -> dict[str, None]:
+        return self.tools if kind == TOOLS else self.schemas
 
 
 def _callable(program: Program, callee: str) -> _Definition | None:
     """The function a call runs: a function, a method, or a class's `__init__`."""
-    found = program.resolve(callee)
+    found = program.resolve(callee) if callee else None
     if found is not None and found.kind == "class":
         return program.member(f"{found.module}.{found.name}", "__init__")
     return found if found is not None and found.kind == "function" else None

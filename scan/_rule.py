@@ -342,7 +342,7 @@ class Tree:
                 for call in self.calls_to(self.module, config.hook_registration)
                 for arg in call.args
                 if dotted(arg.value)
-            }
+            } | set(config.hooks)
             # An instance of a class of the module handed to a registration: its methods are the hooks.
             classes = {
                 klass.name.value for klass in self.findall(self.module, cst.ClassDef) if klass.name.value in registered

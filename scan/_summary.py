@@ -18,7 +18,7 @@ from pathlib import Path
 import libcst as cst
 
 from ._outline import LINE, outline
-from ._rule import Mentions, Tree
+from ._rule import Mentions, Tree, named
 from ._stack import with_deep_stack
 from ._text import Text
 from ._types import ScanConfig
@@ -46,8 +46,12 @@ class Summary:
     instances: tuple[tuple[str, str, str], ...] = ()
     #: Function or method → its parameters, in order.
     functions: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    #: `(callee, parameter position or keyword, TOOLS, SCHEMA or OTHER)`: what each call hands on.
-    feeds: tuple[tuple[str, str, str], ...] = ()
+    #: `(callee, parameter position or keyword, TOOLS, SCHEMA or OTHER, the name handed)`: what
+    #: each call hands on. The name is a local's (`admitted`), a field's with a dot (`.catalogue`
+    #: of `settings.catalogue`), or empty for any other value.
+    feeds: tuple[tuple[str, str, str, str], ...] = ()
+    #: What the module hands to a hook registration: functions, classes, instances (absolute names).
+    registered: tuple[str, ...] = ()
     #: Functions and methods that make the final check, or settle, on every path out of them.
     checks: frozenset[str] = frozenset()
     settles: frozenset[str] = frozenset()
@@ -88,6 +92,7 @@ def summarise(source: str, path: str, module: str, config: ScanConfig) -> Summar
         tuple(tables.instances),
         tuple(tables.functions.items()),
         tuple(dict.fromkeys(tables.feeds)),
+        tuple(dict.fromkeys(tables.registered)),
         checks,
         settles,
     )
@@ -144,7 +149,10 @@ class _Tables:
         self.classes: dict[str, tuple[str, ...]] = {}
         self.instances: list[tuple[str, str, str]] = []
         self.functions: dict[str, tuple[str, ...]] = {}
-        self.feeds: list[tuple[str, str, str]] = []
+        self.feeds: list[tuple[str, str, str, str]] = []
+        self.registered: list[str] = []
+        #: The local instances of the function being read: name → class.
+        self.locals: dict[str, str] = {}
 
     def read(self, statements: list[ast.stmt], owner: str = "") -> None:
         for statement in statements:
@@ -215,38 +223,75 @@ class _Tables:
         """The calls in the code, and a method's `self.guard = Guard()`; with `shallow`, only in
         the tests and items of a compound statement, whose bodies are read as statements."""
         roots = [getattr(node, name) for name in ("test", "items") if getattr(node, name, None)] if shallow else [node]
-        for root in roots:
-            for found in (item for part in (root if isinstance(root, list) else [root]) for item in ast.walk(part)):
-                if isinstance(found, ast.Call):
-                    self._call(found, owner)
-                elif owner and isinstance(found, ast.Assign) and isinstance(found.value, ast.Call):
-                    kind = _dotted(found.value.func)
-                    for target in found.targets:
-                        if (
-                            kind
-                            and isinstance(target, ast.Attribute)
-                            and isinstance(target.value, ast.Name)
-                            and target.value.id == "self"
-                        ):
-                            self.instances.append((owner, target.attr, self.absolute(kind)))
+        parts = [part for root in roots for part in (root if isinstance(root, list) else [root])]
+        code = [item for part in parts for item in ast.walk(part)]
+        # `gate = SurfaceGate(...)` in a function: `gate.enforce` handed to a registration is a method of SurfaceGate.
+        self.locals = {
+            target.id: self.absolute(kind)
+            for found in code
+            if isinstance(found, ast.Assign) and isinstance(found.value, ast.Call)
+            and (kind := _dotted(found.value.func))
+            for target in found.targets
+            if isinstance(target, ast.Name)
+        }  # fmt: skip
+        for found in code:
+            if isinstance(found, ast.Call):
+                self._call(found, owner)
+            if isinstance(found, ast.Assign | ast.AnnAssign) and found.value is not None:
+                self._slot(found)
+            if owner and isinstance(found, ast.Assign) and isinstance(found.value, ast.Call):
+                kind = _dotted(found.value.func)
+                for target in found.targets:
+                    if (
+                        kind
+                        and isinstance(target, ast.Attribute)
+                        and isinstance(target.value, ast.Name)
+                        and target.value.id == "self"
+                    ):
+                        self.instances.append((owner, target.attr, self.absolute(kind)))
+
+    def _slot(self, node: ast.Assign | ast.AnnAssign) -> None:
+        """`request.tools = admitted`, `spec["input_schema"] = shape`: a value put where a tool
+        list or a schema goes, recorded as handed to no callee under the slot's name."""
+        assert node.value is not None
+        handed = _handed(node.value)
+        if not handed:
+            return
+        for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+            if isinstance(target, ast.Subscript) and isinstance(target.slice, ast.Constant):
+                slot = str(target.slice.value)
+            elif isinstance(target, ast.Attribute):
+                slot = target.attr
+            else:
+                continue
+            self.feeds.append(("", slot, self._kind(node.value), handed))
 
     def _call(self, node: ast.Call, owner: str) -> None:
         callee = _dotted(node.func)
         if not callee or not (node.args or node.keywords):
             return
+        if named(callee, self.config.hook_registration) or named(self.absolute(callee), self.config.hook_registration):
+            for value in (*node.args, *(keyword.value for keyword in node.keywords)):
+                handed = _dotted(value.func if isinstance(value, ast.Call) else value)
+                head, _, method = (handed or "").partition(".")
+                if head in self.locals and method and "." not in method:
+                    self.registered.append(f"{self.locals[head]}.{method}")
+                elif handed:
+                    self.registered.append(self.absolute(handed))
         head, _, rest = callee.partition(".")
-        if head in ("self", "cls") and owner and rest and "." not in rest:
+        if head in ("self", "cls") and owner and rest and rest.count(".") <= 1:
+            # `self.check(…)`, a method of the class; `self.guard.check(…)`, of the class of its field.
             target = f"{self.module}.{owner}.{rest}"
-            shift = 1  # the method's first parameter is `self`, which the call does not pass
+            shift = 1 if "." not in rest else 0  # the method's `self`, which the call does not pass
         else:
             target, shift = self.absolute(callee), 0
         for position, argument in enumerate(node.args):
             if isinstance(argument, ast.Starred):
                 break  # the positions after it are not known
-            self.feeds.append((target, str(position + shift), self._kind(argument)))
+            self.feeds.append((target, str(position + shift), self._kind(argument), _handed(argument)))
         for keyword in node.keywords:
             if keyword.arg:
-                self.feeds.append((target, keyword.arg, self._kind(keyword.value)))
+                self.feeds.append((target, keyword.arg, self._kind(keyword.value), _handed(keyword.value)))
 
     def _kind(self, value: ast.expr) -> str:
         """TOOLS or SCHEMA for an argument named as one (`request.tools`, `spec["input_schema"]`),
@@ -264,6 +309,29 @@ class _Tables:
         if name in self.config.schema_keys or any(lowered.endswith(word) for word in self.config.schema_words):
             return SCHEMA
         return OTHER
+
+
+#: Calls that hand on a copy or a view of their first argument: what they are handed, they give.
+_VIEWS = frozenset({"list", "tuple", "sorted", "reversed", "copy.copy", "copy.deepcopy", "deepcopy", "copy"})
+
+
+def _handed(value: ast.expr) -> str:
+    """`admitted` for a local, `.catalogue` for a field (`settings.catalogue`), through a copy or a
+    view of it (`list(admitted)`, `admitted[:n]`, `admitted.copy()`); "" for anything else."""
+    while True:
+        if isinstance(value, ast.Call) and value.args and _dotted(value.func) in _VIEWS:
+            value = value.args[0]
+        elif isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) and value.func.attr == "copy":
+            value = value.func.value
+        elif isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Slice):
+            value = value.value
+        else:
+            break
+    if isinstance(value, ast.Name):
+        return value.id
+    if isinstance(value, ast.Attribute) and _dotted(value):
+        return f".{value.attr}"
+    return ""
 
 
 def _dotted(node: ast.expr) -> str | None:

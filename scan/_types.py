@@ -32,6 +32,9 @@ class ScanConfig:
     settle: tuple[str, ...] = ("settle", "settle_refusal", "on_provider_request_failure")
     #: Calls that register a hook callback.
     hook_registration: tuple[str, ...] = ("register_hook", "add_hook", "on_before_dispatch")
+    #: Functions and classes (their methods) that run as hooks, by name: registered by means the
+    #: scan does not see. Those registered in another scanned module are found and added.
+    hooks: tuple[str, ...] = ()
     #: Control tools only the host/fitting entry may admit.
     controls: tuple[str, ...] = ("read_tool_result",)
     #: Names that hold the baseline or the expected surface.

@@ -37,7 +37,7 @@ class HookRegistry:
 
     def run(self, event: str, *args: Any, **kwargs: Any) -> None:
         for fn in self.hooks_for(event):
-            log.debug("running %s hook %s", event, getattr(fn, "__qualname__", fn))
+            log.info("running %s hook %s", event, getattr(fn, "__qualname__", fn))
             fn(*args, **kwargs)
 
     def clear(self, event: str | None = None) -> None:

@@ -41,7 +41,7 @@ class Ledger:
         with self._lock:
             entry = Reservation(id=f"{self.name}-{next(self._ids)}", lane=lane, run_id=run_id)
             self._entries[entry.id] = entry
-        log.debug("reserved %s on lane %s for %s", entry.id, lane, run_id)
+        log.info("reserved %s on lane %s for %s", entry.id, lane, run_id)
         return entry
 
     def settle(self, reservation: Reservation, outcome: str) -> None:

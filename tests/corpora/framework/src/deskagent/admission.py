@@ -19,7 +19,7 @@ def admit(spec: AgentSpec, grants: Collection[str]) -> list[ToolDef]:
     admitted = [definition for definition in spec.tools if definition.name in grants]
     if any(definition.parameters.get("x-large-results") for definition in admitted):
         admitted.append(read_tool_result)
-    log.debug("admitted %d of %d tools for %s", len(admitted), len(spec.tools), spec.name)
+    log.info("admitted %d of %d tools for %s", len(admitted), len(spec.tools), spec.name)
     return admitted
 
 

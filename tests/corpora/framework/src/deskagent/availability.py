@@ -43,7 +43,7 @@ class SurfaceNarrower:
 
     def apply(self, request: ModelRequest, binding: Binding) -> None:
         if request.messages:
-            log.debug("last message reports quota_remaining=%s", request.messages[-1].metadata.get("quota_remaining"))
+            log.info("last message reports quota_remaining=%s", request.messages[-1].metadata.get("quota_remaining"))
         if self._facts.exhausted("run_deadline", binding):
             request.tools = [t for t in request.tools if t.name not in (WEB_SEARCH, WEB_READ)]
             return

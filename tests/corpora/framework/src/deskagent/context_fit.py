@@ -51,7 +51,7 @@ class ContextFitter:
                 raise CapacityExceeded(f"tools need more than {self.budget_tokens} tokens with the messages")
         if len(request.tools) > self.max_tools:
             raise CapacityExceeded(f"{len(request.tools)} tools for max_tools {self.max_tools}")
-        log.debug("fitted %d tools (%s, ...)", len(request.tools), ", ".join(t.name for t in request.tools[:5]))
+        log.info("fitted %d tools (%s, ...)", len(request.tools), ", ".join(t.name for t in request.tools[:5]))
         request.messages = messages
         return request
 

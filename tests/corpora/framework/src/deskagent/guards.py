@@ -30,7 +30,7 @@ def recheck_after_hooks(
     nothing to compare.
     """
     if not hooks:
-        log.debug("no hooks ran for %s; surface taken as admitted", request.run_id)
+        log.info("no hooks ran for %s; surface taken as admitted", request.run_id)
         return
     assert_surface_unchanged(request.tools, baseline, lane=lane)
 

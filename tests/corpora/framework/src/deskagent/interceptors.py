@@ -26,7 +26,7 @@ def attach_result_reader(request: ModelRequest) -> None:
     """Offer the result reader when an earlier tool result was stored rather than inlined."""
     stored = [m for m in request.messages if m.role == "tool" and m.metadata.get("stored_result")]
     if stored and all(definition.name != read_tool_result.name for definition in request.tools):
-        log.debug("%d stored results in %s; offering the reader", len(stored), request.run_id)
+        log.info("%d stored results in %s; offering the reader", len(stored), request.run_id)
         request.tools.append(read_tool_result)
 
 

@@ -9,7 +9,6 @@ from typing import Any, Callable, Sequence
 from agentcore import ModelGateway, ModelRequest, ModelResponse, ProviderError, SurfaceDrift, ToolDef
 
 from .lane_base import BaseLane
-from .parity import assert_surface_unchanged
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +68,7 @@ class ReadmittingLane(BaseLane):
         rounds = 0
         while True:
             try:
-                assert_surface_unchanged(request.tools, self.baseline, lane=self.lane)
+                self.verify(request)
             except SurfaceDrift:
                 rounds += 1
                 if rounds > self.max_readmissions:

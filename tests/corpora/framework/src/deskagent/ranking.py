@@ -17,7 +17,7 @@ def shortlist(catalogue: Sequence[T], scores: Mapping[str, float], limit: int) -
     picks: list[T] = []
     for position, item in enumerate(ordered):
         if position >= limit:
-            log.debug("shortlist full at %d of %d", limit, len(ordered))
+            log.info("shortlist full at %d of %d", limit, len(ordered))
             break
         picks.append(item)
     return picks

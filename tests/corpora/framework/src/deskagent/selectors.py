@@ -36,7 +36,7 @@ class ToolSelectorMiddleware(AgentMiddleware):
             if len(chosen) >= self.max_tools:
                 break
             chosen.append(definition)
-        log.debug("selected %s", [d.name for d in chosen])
+        log.info("selected %s", [d.name for d in chosen])
         return handler(request.override(tools=chosen))
 
 

@@ -31,7 +31,7 @@ def list_all(session: McpSession) -> list[ToolDef]:
             )
         cursor = page.get("nextCursor")
         if not cursor:
-            log.debug("listed %d MCP tools", len(listed))
+            log.info("listed %d MCP tools", len(listed))
             return listed
 
 
