@@ -89,11 +89,13 @@ def test_an_edited_rule_is_a_cache_miss(tmp_path, monkeypatch):
     (folder / "host.py").write_text(FLAWED)
     list(scan_paths([folder], CONFIG, cache_dir=cache))
     list(scan_paths([folder], CONFIG, cache_dir=cache))
-    assert len([entry for entry in cache.rglob("*") if entry.is_file()]) == 1
+    # The result with its finding, and the module summaries' shared file.
+    assert len([entry for entry in cache.rglob("*") if entry.is_file()]) == 2
     monkeypatch.setattr(_cache, "code_digest", lambda: b"the rules' code after an edit")
     (again,) = scan_paths([folder], CONFIG, cache_dir=cache)
     assert len(again.findings) == 1
-    assert len([entry for entry in cache.rglob("*") if entry.is_file()]) == 2
+    # A result for the old code and one for the new, and the summaries' file.
+    assert len([entry for entry in cache.rglob("*") if entry.is_file()]) == 3
 
 
 def test_the_key_digests_the_scanners_code(tmp_path, monkeypatch):
@@ -242,11 +244,14 @@ def test_results_without_findings_are_lines_of_one_file(tmp_path, monkeypatch):
     folder, cache = tree(tmp_path / "src"), tmp_path / "cache"
     (folder / "broken.py").unlink()
     first = list(scan_paths([folder], CONFIG, cache_dir=cache))
-    # The seven flawed files share one text, so one entry; the thirteen others are a line each.
+    # The seven flawed files share one text, so one entry; the thirteen others are a line each,
+    # and every module's summary a line of a file of their own.
     entries = sorted(entry.relative_to(cache).parts[-1] for entry in cache.rglob("*") if entry.is_file())
-    assert len(entries) == 2 and "quiet" in entries
+    assert len(entries) == 3 and {"quiet", "summaries"} <= set(entries)
     assert len((cache / "quiet").read_text().splitlines()) == 13
+    assert len((cache / "summaries").read_text().splitlines()) == 20
     monkeypatch.setattr(_workers, "scan_source", lambda *args: pytest.fail("a cached file was parsed again"))
+    monkeypatch.setattr(_workers, "summarise", lambda *args: pytest.fail("a cached module was summarised again"))
     assert list(scan_paths([folder], CONFIG, cache_dir=cache)) == first
 
 
