@@ -74,7 +74,7 @@ class LedgerService:
         self._journal.append(
             {"event": "settled", "id": reservation.id, "lane": reservation.lane, "outcome": outcome.value}
         )
-        log.debug("settled %s on %s as %s", reservation.id, reservation.lane, outcome.value)
+        log.info("settled %s on %s as %s", reservation.id, reservation.lane, outcome.value)
 
     def open_reservations(self) -> list[Reservation]:
         with self._lock:

@@ -10,7 +10,7 @@ from typing import Any
 from relay.adapters import apply_overrides, to_openai_strict
 from toolkit import OfferModel, ToolCatalogue, ToolSpec, freeze_offer, to_wire
 from toolkit.controls import with_controls
-from toolkit.selection import pick
+from toolkit.selection import pick, preview
 
 from .config import HostSettings, LaneSettings
 
@@ -66,5 +66,5 @@ async def admit(
     offer = OfferModel(run_id=run_id, lane=lane.name, invocation=invocation, entries=entries)
     baseline = freeze_offer(offer.entries)
     store.put(run_id, invocation, 0, baseline)
-    log.info("admitted %d tools for %s on %s", len(baseline), invocation, lane.name)
+    log.info("admitted %d tools for %s on %s: %s", len(baseline), invocation, lane.name, preview(specs))
     return Admission(offer=offer, baseline=baseline, specs=specs, admitted_at=started)

@@ -51,23 +51,19 @@ def hidden_by_facts(facts: Iterable[OwnerFact], request: ModelRequest) -> set[st
     return hidden
 
 
-def quota_hidden(messages: Iterable[Mapping[str, Any]]) -> set[str]:
-    """Tools to rest while the provider reports their quota as spent."""
-    hidden: set[str] = set()
-    for message in messages:
-        usage = message.get("usage") or {}
-        if usage.get("search_quota_remaining") == 0:
-            hidden.add(WEB_SEARCH)
-    return hidden
-
-
-def deadline_hidden(messages: Iterable[Mapping[str, Any]]) -> set[str]:
-    """Tools to withhold once a tool has reported the run's deadline as passed."""
-    if any(deadline_reported(message) for message in messages):
-        return {WEB_SEARCH, WEB_READ}
-    return set()
-
-
 def narrow(entries: Sequence[Mapping[str, Any]], hidden: set[str]) -> list[Any]:
     """Entries less the hidden tools, in their order."""
     return [entry for entry in entries if tool_name(entry) not in hidden]
+
+
+def allowed(entries: Sequence[Mapping[str, Any]], facts: Iterable[OwnerFact], request: ModelRequest) -> list[Any]:
+    """The entries ``request`` may still carry, given its run's facts and its tools' reports."""
+    if any(deadline_reported(message) for message in request.messages):
+        log.info("%s: a tool reported the run's deadline as passed", request.invocation)
+        return narrow(entries, {WEB_SEARCH, WEB_READ})
+    hidden = hidden_by_facts(facts, request)
+    for message in request.messages:
+        usage = message.get("usage") or {}
+        if usage.get("search_quota_remaining") == 0:
+            hidden.add(WEB_SEARCH)
+    return narrow(entries, hidden)

@@ -34,6 +34,6 @@ class BasePipeline:
     def _settle_if_open(self, reservation: Reservation, outcome: Outcome) -> None:
         """Settle ``reservation`` unless a step before already did."""
         if reservation.settled is not None:
-            log.debug("%s already settled as %s", reservation.id, reservation.settled.value)
+            log.info("%s already settled as %s", reservation.id, reservation.settled.value)
             return
         self._ledger.settle(reservation, outcome)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import uuid
 from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass
 from typing import Any, AsyncIterator
 
 import httpx
@@ -21,11 +22,19 @@ from toolkit import ToolCatalogue, ToolRegistry
 from toolkit.controls import read_tool_result_wire
 from toolkit.mcp_client import connect_stdio
 
+from .child import ChildPipeline
 from .config import SETTINGS, HostSettings
+from .console import HostCommands
+from .context_fit import ChildContextFitter, ContextFitter
+from .delegate import Delegator
 from .facts import FactFeed, MemoryFactStore
+from .offline import OfflinePipeline
 from .parity import OfferGuard
+from .pipeline import RequestPipeline
+from .recovery import Recovery
 from .session import HostSession
-from .turns import continuation_hook
+from .turns import ToolLoop, continuation_hook
+from .warmup import CacheWarmer
 
 log = logging.getLogger(__name__)
 
@@ -91,3 +100,35 @@ async def open_host(settings: HostSettings = SETTINGS, *, run_id: str | None = N
         )
         log.info("host %s open with %d lane(s)", session.run_id, len(settings.lanes))
         yield session
+
+
+@dataclass
+class Pipelines:
+    """The pipelines of one session, and the console commands that drive them."""
+
+    main: RequestPipeline
+    child: ChildPipeline
+    loop: ToolLoop
+    delegate: Delegator
+    offline: OfflinePipeline
+    recovery: Recovery
+    commands: HostCommands
+
+
+def build_pipelines(session: HostSession) -> Pipelines:
+    lane = session.settings.lanes[0]
+    child_lane = session.settings.lanes[-1]
+    fitter = ContextFitter(max_tools=lane.max_tools, budget_tokens=lane.budget_tokens)
+    child_fitter = ChildContextFitter(max_tools=session.settings.max_child_tools, budget_tokens=child_lane.budget_tokens)
+    warmer = CacheWarmer(session)
+    main = RequestPipeline(session, fitter, warmer)
+    recovery = Recovery(session, session.receipts)
+    return Pipelines(
+        main=main,
+        child=ChildPipeline(session, child_fitter),
+        loop=ToolLoop(session, fitter),
+        delegate=Delegator(session),
+        offline=OfflinePipeline(session, fitter),
+        recovery=recovery,
+        commands=HostCommands(session, main, recovery, session.receipts, warmer, build_registry()),
+    )

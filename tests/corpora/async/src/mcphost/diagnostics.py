@@ -40,5 +40,5 @@ def retry_after(message: Mapping[str, Any]) -> float | None:
     try:
         return float(value) if value is not None else None
     except (TypeError, ValueError):
-        log.debug("unreadable retry_after %r", value)
+        log.info("unreadable retry_after %r", value)
         return None

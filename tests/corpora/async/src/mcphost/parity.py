@@ -64,7 +64,7 @@ async def verify_if_intercepted(
     nothing to compare.
     """
     if not interceptors:
-        log.debug("no interceptors registered; skipping the follow-up comparison")
+        log.info("no interceptors registered; skipping the follow-up comparison")
         return
     await verify_offer_parity(sealed.request.tools, baseline, lane=sealed.request.lane)
 

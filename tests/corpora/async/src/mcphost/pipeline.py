@@ -13,7 +13,7 @@ from relay import TransportError, send_with_retry as resend_sealed
 from toolkit import freeze_offer
 
 from .admission import Admission, admit
-from .availability import deadline_hidden, hidden_by_facts, narrow, quota_hidden
+from .availability import allowed
 from .base import BasePipeline
 from .config import LaneSettings
 from .context_fit import ContextFitter
@@ -48,9 +48,8 @@ class RequestPipeline(BasePipeline):
     async def _narrow(self, request: ModelRequest, admission: Admission) -> list[dict[str, Any]]:
         """Hide what the run's facts and reports hide; returns the offer expected from here on."""
         facts = await self._session.facts.current(request.run_id)
-        hidden = hidden_by_facts(facts, request) | quota_hidden(request.messages) | deadline_hidden(request.messages)
-        request.tools = narrow(request.tools, hidden)
-        return narrow(admission.baseline, hidden)
+        request.tools = allowed(request.tools, facts, request)
+        return allowed(admission.baseline, facts, request)
 
     async def run(self, task: Task) -> dict[str, Any]:
         lane = self._session.settings.lanes[0]

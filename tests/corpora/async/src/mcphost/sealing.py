@@ -31,7 +31,7 @@ def digest_of(request: ModelRequest) -> str:
 def seal(request: ModelRequest) -> SealedRequest:
     """Seal ``request``: from here on only the final check and the transport see it."""
     sealed = SealedRequest(request=request, digest=digest_of(request), sealed_at=time.time())
-    log.debug("sealed %s/%s turn %d as %s", request.lane, request.invocation, request.turn, sealed.digest[:12])
+    log.info("sealed %s/%s turn %d as %s", request.lane, request.invocation, request.turn, sealed.digest[:12])
     return sealed
 
 

@@ -62,7 +62,7 @@ DEFAULT_ORDER = ("fit", "seal", "check", "send")
 async def run_stages(ctx: StageContext, order: Sequence[str] = DEFAULT_ORDER) -> StageContext:
     """Run the named stages in ``order``."""
     for name in order:
-        log.debug("%s: stage %s", ctx.request.invocation, name)
+        log.info("%s: stage %s", ctx.request.invocation, name)
         await STAGES[name](ctx)
     return ctx
 

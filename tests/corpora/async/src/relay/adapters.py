@@ -19,7 +19,7 @@ def prepare_for_openai(specs: Sequence[ToolSpec]) -> None:
     """Make every spec's input shape acceptable to OpenAI's strict function calling."""
     for spec in specs:
         strictify(spec.input_shape)
-    log.debug("prepared %d specs for strict mode", len(specs))
+    log.info("prepared %d specs for strict mode", len(specs))
 
 
 def apply_overrides(specs: Sequence[ToolSpec], overrides: Mapping[str, Mapping[str, Mapping[str, Any]]]) -> None:

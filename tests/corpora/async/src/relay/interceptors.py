@@ -30,14 +30,14 @@ class InterceptorChain:
         if event not in self._registered:
             raise ValueError(f"unknown interceptor event {event!r}")
         self._registered[event].append(interceptor)
-        log.debug("registered %r for %s", interceptor, event)
+        log.info("registered %r for %s", interceptor, event)
         return functools.partial(self._unregister, event, interceptor)
 
     def _unregister(self, event: str, interceptor: Interceptor) -> None:
         try:
             self._registered[event].remove(interceptor)
         except ValueError:
-            log.debug("%r was not registered for %s", interceptor, event)
+            log.info("%r was not registered for %s", interceptor, event)
 
     def registered(self, event: str) -> tuple[Interceptor, ...]:
         return tuple(self._registered.get(event, ()))

@@ -72,7 +72,7 @@ class SchemaTighteningMiddleware:
                     continue
                 if "maxLength" not in prop and "enum" not in prop:
                     prop["maxLength"] = self._max_length
-                    log.debug("%s.%s capped at %d characters", tool_name(entry), name, self._max_length)
+                    log.info("%s.%s capped at %d characters", tool_name(entry), name, self._max_length)
 
 
 async def strip_titles_hook(request: "ModelRequest") -> None:
@@ -89,7 +89,7 @@ async def strip_titles_hook(request: "ModelRequest") -> None:
 
 async def redaction_hook(request: "ModelRequest") -> None:
     """Log the input shapes about to be offered, without their examples and defaults."""
-    if not log.isEnabledFor(logging.DEBUG):
+    if not log.isEnabledFor(logging.INFO):
         return
     for entry in request.tools:
         shape = copy.deepcopy(_shape_of(entry))
@@ -98,7 +98,7 @@ async def redaction_hook(request: "ModelRequest") -> None:
             if isinstance(prop, dict):
                 prop.pop("default", None)
                 prop.pop("examples", None)
-        log.debug("offering %s: %s", tool_name(entry), json.dumps(shape, sort_keys=True))
+        log.info("offering %s: %s", tool_name(entry), json.dumps(shape, sort_keys=True))
 
 
 async def trace_hook(request: "ModelRequest") -> None:

@@ -79,8 +79,3 @@ def cached_listing(server: str) -> list[dict[str, Any]] | None:
     listing = _LISTINGS.get(server)
     return copy.deepcopy(listing) if listing is not None else None
 
-
-def prime(server: str, catalogue: list[dict[str, Any]]) -> None:
-    """Seed the listing cache for a server known to be offline (from a saved listing)."""
-    log.info("%s: listing primed with %d tools", server, len(catalogue))
-    _LISTINGS[server] = catalogue

@@ -15,7 +15,7 @@ log = logging.getLogger(__name__)
 ListChanged = Callable[[], Awaitable[None]]
 NotificationHandler = Callable[[dict[str, Any]], Awaitable[None]]
 
-_LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
+_LEVELS = {"info": logging.INFO, "notice": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
 PROTOCOL_VERSION = "2025-06-18"
 
 
@@ -68,7 +68,7 @@ class StdioChannel:
                 case {"method": str()} if self._on_notification is not None:
                     await self._on_notification(message)
                 case _:
-                    log.debug("unhandled message: %s", message)
+                    log.info("unhandled message: %s", message)
 
     def _resolve(self, request_id: int, *, result: dict[str, Any] | None = None, error: dict[str, Any] | None = None) -> None:
         future = self._pending.pop(request_id, None)
@@ -114,7 +114,7 @@ class McpClient:
             listing.extend(page.get("tools", []))
             cursor = page.get("nextCursor")
             if not cursor:
-                log.debug("%s: %d tools in %d pages", self.server, len(listing), page_number)
+                log.info("%s: %d tools in %d pages", self.server, len(listing), page_number)
                 return listing
         raise McpError(f"{self.server}: tools/list still paging after {self._max_pages} pages")
 
@@ -133,7 +133,7 @@ class McpClient:
             case {"method": "notifications/message", "params": {"level": str(level), "data": data}}:
                 log.log(_LEVELS.get(level, logging.INFO), "%s: %s", self.server, data)
             case _:
-                log.debug("%s: ignored notification %s", self.server, message.get("method"))
+                log.info("%s: ignored notification %s", self.server, message.get("method"))
 
 
 @asynccontextmanager

@@ -56,7 +56,7 @@ class Offer:
 
     def next_turn(self) -> "Offer":
         """The same offer, carried to the next model call of the request."""
-        log.debug("offer for %s carried to turn %d", self.lane, self.turn + 1)
+        log.info("offer for %s carried to turn %d", self.lane, self.turn + 1)
         return dataclasses.replace(self, turn=self.turn + 1)
 
     def narrowed(self, hidden: set[str]) -> "Offer":

@@ -27,7 +27,7 @@ class ToolRegistry:
             raise ValueError(f"tool {name!r} is already registered")
         self._descriptions[name] = description
         self._shapes[name] = input_shape
-        log.debug("registered host tool %s", name)
+        log.info("registered host tool %s", name)
 
     def adopt(self, specs: Iterable[ToolSpec]) -> int:
         """Mirror specs listed elsewhere (a server's), replacing any of the same name."""

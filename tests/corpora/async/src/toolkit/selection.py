@@ -30,7 +30,7 @@ def pick(entries: Sequence[T], limit: int) -> list[T]:
         if index < limit:
             picked.append(entry)
         else:
-            log.debug("left out entry %d of %d", index, len(entries))
+            log.info("left out entry %d of %d", index, len(entries))
     return picked
 
 
