@@ -246,6 +246,7 @@ def summary_of(value: Any) -> Summary:
         strings(value["instances"], 3),
         tuple((name, tuple(parameters)) for name, parameters in strings(value["functions"], 2)),
         strings(value["feeds"], 4),
+        strings(value["dispatchers"], 2),
         strings(value["registered"], 0),
         frozenset(strings(value["checks"], 0)),
         frozenset(strings(value["settles"], 0)),

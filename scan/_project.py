@@ -33,6 +33,7 @@ from ._types import ScanConfig
 class Derived:
     """Settings a module gets from the rest of the program, added to the configured ones."""
 
+    dispatch: tuple[str, ...] = ()
     check: tuple[str, ...] = ()
     settle: tuple[str, ...] = ()
     hooks: tuple[str, ...] = ()
@@ -81,7 +82,13 @@ class Program:
             self.modules.setdefault(summary.module, summary)
         self._imports = {name: dict(s.imports) for name, s in self.modules.items()}
         self._classes = {name: dict(s.classes) for name, s in self.modules.items()}
-        self._functions = {name: dict(s.functions) for name, s in self.modules.items()}
+        # What a module's code can call: its functions and methods, and the names it binds to the
+        # dispatch (`send = gateway.dispatch`, a method's `self._send = partial(...)`), which take
+        # no parameters the scan knows.
+        self._functions = {
+            name: {**dict(s.functions), **{f"{o}.{n}" if o else n: () for o, n in s.dispatchers}}
+            for name, s in self.modules.items()
+        }
         self._submodules: dict[str, list[str]] = defaultdict(list)
         for name in self.modules:
             self._submodules[name.rpartition(".")[0]].append(name)
@@ -206,15 +213,18 @@ class Program:
 def derive(program: Program, config: ScanConfig) -> dict[str, Derived]:
     """Each module's settings from the rest of the program (modules that get none are left out)."""
     checks = {(name, f) for name, s in program.modules.items() for f in s.checks}
+    dispatchers = {(name, f"{o}.{n}" if o else n) for name, s in program.modules.items() for o, n in s.dispatchers}
     settles = {(name, f) for name, s in program.modules.items() for f in s.settles}
     refusals = _refusals(program, config)
     fed, everywhere = _fed(program, config)
     hooks = _hooks(program)
     derived: dict[str, Derived] = {}
     for module in program.modules:
-        check, settle = set(), set()
+        check, settle, dispatch = set(), set(), set()
         for spelled, found in program.spellings(module):
             key = (found.module, found.name)
+            if key in dispatchers and spelled != found.name:
+                dispatch.add(spelled)
             if key in checks and found.module != module:
                 check.add(spelled)
             if key in settles and found.module != module:
@@ -223,6 +233,7 @@ def derive(program: Program, config: ScanConfig) -> dict[str, Derived]:
         tools = sorted({*own.tools, *everywhere.tools})
         schemas = sorted({*own.schemas, *everywhere.schemas})
         got = Derived(
+            tuple(sorted(dispatch)),
             tuple(sorted(check)),
             tuple(sorted(settle)),
             tuple(sorted(hooks.get(module, ()))),

@@ -50,6 +50,9 @@ class Summary:
     #: each call hands on. The name is a local's (`admitted`), a field's with a dot (`.catalogue`
     #: of `settings.catalogue`), or empty for any other value.
     feeds: tuple[tuple[str, str, str, str], ...] = ()
+    #: Names bound to the dispatch: `(owner class or "", name)` of `send = gateway.dispatch` at
+    #: module level, `self._send = partial(gateway.dispatch, …)` in a method.
+    dispatchers: tuple[tuple[str, str], ...] = ()
     #: What the module hands to a hook registration: functions, classes, instances (absolute names).
     registered: tuple[str, ...] = ()
     #: Functions and methods that make the final check, or settle, on every path out of them.
@@ -92,6 +95,7 @@ def summarise(source: str, path: str, module: str, config: ScanConfig) -> Summar
         tuple(tables.instances),
         tuple(tables.functions.items()),
         tuple(dict.fromkeys(tables.feeds)),
+        tuple(dict.fromkeys(tables.dispatchers)),
         tuple(dict.fromkeys(tables.registered)),
         checks,
         settles,
@@ -151,17 +155,27 @@ class _Tables:
         self.functions: dict[str, tuple[str, ...]] = {}
         self.feeds: list[tuple[str, str, str, str]] = []
         self.registered: list[str] = []
+        self.dispatchers: list[tuple[str, str]] = []
+        #: The annotated parameters of the function being read: name → class.
+        self.typed: dict[str, str] = {}
         #: The local instances of the function being read: name → class.
         self.locals: dict[str, str] = {}
 
     def read(self, statements: list[ast.stmt], owner: str = "") -> None:
         for statement in statements:
             if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
-                arguments = statement.args
+                arguments = [*statement.args.posonlyargs, *statement.args.args, *statement.args.kwonlyargs]
                 self.functions[f"{owner}.{statement.name}" if owner else statement.name] = tuple(
-                    arg.arg for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs)
+                    arg.arg for arg in arguments
                 )
+                # `def __init__(self, session: HostSession)`: `self._session = session` holds a HostSession.
+                self.typed = {
+                    arg.arg: self.absolute(kind)
+                    for arg in arguments
+                    if arg.annotation is not None and (kind := _dotted(arg.annotation))
+                }
                 self._code(statement, owner)
+                self.typed = {}
             elif isinstance(statement, ast.ClassDef) and not owner:
                 self.classes[statement.name] = tuple(
                     self.absolute(name) for base in statement.bases if (name := _dotted(base))
@@ -178,6 +192,8 @@ class _Tables:
             else:
                 self._field(statement, owner)
                 self._code(statement, owner)
+                if not owner and isinstance(statement, ast.Assign) and self._dispatch(statement.value):
+                    self.dispatchers += [("", t.id) for t in statement.targets if isinstance(t, ast.Name)]
 
     def absolute(self, dotted: str) -> str:
         head, _, rest = dotted.partition(".")
@@ -239,6 +255,17 @@ class _Tables:
                 self._call(found, owner)
             if isinstance(found, ast.Assign | ast.AnnAssign) and found.value is not None:
                 self._slot(found)
+            if owner and isinstance(found, ast.Assign) and self._dispatch(found.value):
+                self.dispatchers += [
+                    (owner, target.attr)
+                    for target in found.targets
+                    if isinstance(target, ast.Attribute) and _dotted(target.value) == "self"
+                ]
+            if owner and isinstance(found, ast.Assign) and isinstance(found.value, ast.Name):
+                kind = self.typed.get(found.value.id, "")
+                for target in found.targets:
+                    if kind and isinstance(target, ast.Attribute) and _dotted(target.value) == "self":
+                        self.instances.append((owner, target.attr, kind))
             if owner and isinstance(found, ast.Assign) and isinstance(found.value, ast.Call):
                 kind = _dotted(found.value.func)
                 for target in found.targets:
@@ -249,6 +276,13 @@ class _Tables:
                         and target.value.id == "self"
                     ):
                         self.instances.append((owner, target.attr, self.absolute(kind)))
+
+    def _dispatch(self, value: ast.expr) -> bool:
+        """`gateway.dispatch`, or `partial(gateway.dispatch, …)`: a value that sends when called."""
+        if isinstance(value, ast.Call) and value.args and _dotted(value.func) in ("partial", "functools.partial"):
+            value = value.args[0]
+        name = _dotted(value)
+        return bool(name) and (named(name, self.config.dispatch) or named(self.absolute(name), self.config.dispatch))
 
     def _slot(self, node: ast.Assign | ast.AnnAssign) -> None:
         """`request.tools = admitted`, `spec["input_schema"] = shape`: a value put where a tool
