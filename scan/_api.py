@@ -122,5 +122,5 @@ def _per_module(
 _NONE = Derived()
 
 
-def _summarised_by(config: ScanConfig) -> tuple[tuple[str, ...], ...]:
-    return config.check, config.settle, config.tool_words, config.schema_keys
+def _summarised_by(config: ScanConfig) -> tuple[tuple[object, ...], ...]:
+    return config.check, config.settle, config.tool_words, config.schema_keys, config.editors

@@ -250,6 +250,7 @@ def summary_of(value: Any) -> Summary:
         strings(value["registered"], 0),
         frozenset(strings(value["checks"], 0)),
         frozenset(strings(value["settles"], 0)),
+        tuple((name, tuple(edited)) for name, edited in strings(value["edits"], 2)),
     )
 
 

@@ -16,6 +16,9 @@ from ._presets import PRESETS, with_presets
 from ._registry import registered_rules
 from ._types import ScanConfig
 
+#: Fields the scan fills in from the rest of the program, never read from a file.
+_FOUND = frozenset({"editors"})
+
 #: Settings that name rules by id.
 _RULE_LISTS = frozenset({"select", "ignore"})
 
@@ -32,7 +35,7 @@ def load_config(path: Path | None) -> ScanConfig:
     table = dict(tool_table(path, "toolsurface", "scan"))
     presets = _presets(table.pop("preset", ()), f"{path}:[tool.toolsurface.scan].preset")
     defaults = {field.name: field.default for field in dataclasses.fields(ScanConfig)}
-    known = set(defaults)
+    known = set(defaults) - _FOUND
     values: dict[str, Any] = with_presets(defaults, presets)
     for key, value in table.items():
         where = f"{path}:[tool.toolsurface.scan].{key}"

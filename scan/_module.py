@@ -2,8 +2,8 @@
 
 A function that hands its parameter (or a part of it) to another function of the module that edits
 its argument edits that parameter too; recursion included, found as a fixed point. Calls are
-matched by name — `helper(…)`, `self.helper(…)`, `cls.helper(…)` — and nothing is resolved across
-modules.
+matched by name — `helper(…)`, `self.helper(…)`, `cls.helper(…)` — and a function of another
+module that edits what it is handed is known by the name this module calls it by (`_project`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import libcst as cst
 
 from ._conditions import settings
-from ._rule import Tree, dotted, imports
+from ._rule import Tree, dotted, imports, named
 from ._trace import Event, Mutation, Passed, Trace
 from ._types import ScanConfig
 from ._values import SELF, Share, bound, parameters
@@ -71,12 +71,14 @@ class Editors:
     parameters: Mapping[str, Sequence[str]]
     #: Function name → the parameters whose argument it edits in place.
     edits: Mapping[str, frozenset[str]]
+    #: Functions of other modules that edit what they are handed (`ScanConfig.editors`).
+    elsewhere: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
 
     def edit(self, event: Passed) -> bool:
         """Whether the call edits the argument this event hands it."""
         target = event.function or callee_name(event.call)
         if target not in self.edits:
-            return False
+            return self._edits_elsewhere(event)
         if isinstance(event.parameter, str):
             return event.parameter in self.edits[target]
         names = self.parameters[target]
@@ -84,12 +86,26 @@ class Editors:
         index = event.parameter + (1 if names and names[0] in SELF else 0)
         return index < len(names) and names[index] in self.edits[target]
 
+    def _edits_elsewhere(self, event: Passed) -> bool:
+        """Whether the call is to a function of another module that edits the argument it is handed."""
+        if not self.elsewhere or event.function:
+            return False
+        callee = dotted(event.call.func)
+        for spelled, names, edited in self.elsewhere:
+            if callee and named(callee, (spelled,)):
+                if isinstance(event.parameter, str):
+                    return event.parameter in edited
+                index = event.parameter + (1 if names and names[0] in SELF else 0)
+                return index < len(names) and names[index] in edited
+        return False
 
-def editors(traced: Sequence[tuple[cst.FunctionDef, list[Event]]]) -> Editors:
+
+def editors(traced: Sequence[tuple[cst.FunctionDef, list[Event]]], config: ScanConfig | None = None) -> Editors:
     """A fixed point over the module's own calls: an edit spreads to every function that hands the
-    edited function an alias of its own parameter."""
+    edited function an alias of its own parameter, or one of another module that edits it."""
     names = {function.name.value: [p.name.value for p in parameters(function)] for function, _ in traced}
-    found = Editors(names, {name: frozenset() for name in names})
+    elsewhere = config.editors if config else ()
+    found = Editors(names, {name: frozenset() for name in names}, elsewhere)
     changed = True
     while changed:
         changed = False
@@ -105,7 +121,7 @@ def editors(traced: Sequence[tuple[cst.FunctionDef, list[Event]]]) -> Editors:
             if mine != edits[name]:
                 edits[name] = frozenset(mine)
                 changed = True
-        found = Editors(names, edits)
+        found = Editors(names, edits, elsewhere)
     return found
 
 

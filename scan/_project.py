@@ -24,6 +24,7 @@ import dataclasses
 from collections import defaultdict
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from ._summary import OTHER, SCHEMA, TOOLS, Summary
 from ._types import ScanConfig
@@ -42,12 +43,13 @@ class Derived:
     #: Whole names, where a schema word ends a name (`schema` ends `json_schema`): a parameter
     #: `shape` that holds a schema does not make `reshape` one.
     schema_keys: tuple[str, ...] = ()
+    editors: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
 
     def applied(self, config: ScanConfig) -> ScanConfig:
         """`config` with these names added, each setting's configured names first."""
         if self == _NOTHING:
             return config
-        added = {
+        added: dict[str, Any] = {
             field.name: tuple(dict.fromkeys((*getattr(config, field.name), *getattr(self, field.name))))
             for field in dataclasses.fields(self)
             if getattr(self, field.name)
@@ -147,7 +149,7 @@ class Program:
 
     def bases(self, module: str, klass: str) -> Iterator[tuple[str, str]]:
         """Every class `klass` inherits from within the program, as (module, class), nearest first."""
-        pending, seen = [(module, klass)], set()
+        pending, seen = [(module, klass)], set[tuple[str, str]]()
         while pending and len(seen) <= _DEPTH * 4:
             owner, name = pending.pop(0)
             for base in self._classes[owner].get(name, ()):
@@ -213,6 +215,7 @@ class Program:
 def derive(program: Program, config: ScanConfig) -> dict[str, Derived]:
     """Each module's settings from the rest of the program (modules that get none are left out)."""
     checks = {(name, f) for name, s in program.modules.items() for f in s.checks}
+    edits = {(name, function): edited for name, s in program.modules.items() for function, edited in s.edits}
     dispatchers = {(name, f"{o}.{n}" if o else n) for name, s in program.modules.items() for o, n in s.dispatchers}
     settles = {(name, f) for name, s in program.modules.items() for f in s.settles}
     refusals = _refusals(program, config)
@@ -221,8 +224,11 @@ def derive(program: Program, config: ScanConfig) -> dict[str, Derived]:
     derived: dict[str, Derived] = {}
     for module in program.modules:
         check, settle, dispatch = set(), set(), set()
+        editing = {}
         for spelled, found in program.spellings(module):
             key = (found.module, found.name)
+            if key in edits and found.module != module:
+                editing[spelled] = (spelled, program.parameters(found), edits[key])
             if key in dispatchers and spelled != found.name:
                 dispatch.add(spelled)
             if key in checks and found.module != module:
@@ -240,6 +246,7 @@ def derive(program: Program, config: ScanConfig) -> dict[str, Derived]:
             refusals,
             tuple(tools),
             tuple(schemas),
+            tuple(editing[spelled] for spelled in sorted(editing)),
         )
         if got != _NOTHING:
             derived[module] = got

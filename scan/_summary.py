@@ -17,6 +17,7 @@ from pathlib import Path
 
 import libcst as cst
 
+from ._module import editors, trace_all
 from ._outline import LINE, outline
 from ._rule import Mentions, Tree, named
 from ._stack import with_deep_stack
@@ -58,6 +59,8 @@ class Summary:
     #: Functions and methods that make the final check, or settle, on every path out of them.
     checks: frozenset[str] = frozenset()
     settles: frozenset[str] = frozenset()
+    #: Functions and methods that edit a schema or tool list they are handed: the parameters.
+    edits: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 def module_name(path: str) -> str:
@@ -83,11 +86,13 @@ def summarise(source: str, path: str, module: str, config: ScanConfig) -> Summar
     tables.read(parsed.body)
     checks: frozenset[str] = frozenset()
     settles: frozenset[str] = frozenset()
+    edits: tuple[tuple[str, tuple[str, ...]], ...] = ()
     text = Text(source)
     # A function checks through a configured check, or by comparing with the baseline and raising.
     compares = text.mentions(config.baseline) and text.mentions(config.tool_words) and text.has("raise")
-    if compares or text.meets(Mentions(names=config.check)) or text.meets(Mentions(names=config.settle)):
-        checks, settles = with_deep_stack(lambda: _facts(source, parsed, config))
+    schemas = text.meets(_schemas(config))
+    if schemas or compares or text.meets(Mentions(names=(*config.check, *config.settle))):
+        checks, settles, edits = with_deep_stack(lambda: _facts(source, parsed, config))
     return Summary(
         module,
         tuple(tables.imports.items()),
@@ -99,24 +104,31 @@ def summarise(source: str, path: str, module: str, config: ScanConfig) -> Summar
         tuple(dict.fromkeys(tables.registered)),
         checks,
         settles,
+        edits,
     )
 
 
-def _facts(source: str, parsed: ast.Module, config: ScanConfig) -> tuple[frozenset[str], frozenset[str]]:
-    """Which functions check, and which settle, on every path. Only the functions that mention a
-    check, a settlement or a baseline, and the functions of the module they name, are parsed by
-    libcst: the rest are blanked out in place (see `_outline`)."""
+def _schemas(config: ScanConfig) -> Mentions:
+    return Mentions(words=(*config.schema_keys, *config.tool_words), endings=config.schema_words)
+
+
+def _facts(source: str, parsed: ast.Module, config: ScanConfig) -> _Facts:
+    """Which functions check, and which settle, on every path, and which edit what they are
+    handed. Only the functions that mention a check, a settlement or a baseline, or a schema they
+    may edit, and the functions of the module they name, are parsed by libcst: the rest are
+    blanked out in place (see `_outline`)."""
     lines = LINE.findall(source)
     shape = outline(parsed, lines)
     relevant = (Mentions(words=config.baseline, names=(*config.check, *config.settle)),)
-    kept = shape.kept(unit for unit in shape.units if unit.meets(relevant))
+    schemas = (_schemas(config),)
+    kept = shape.kept(unit for unit in shape.units if unit.meets(relevant) or (unit.edits and unit.meets(schemas)))
     if not kept:
-        return frozenset(), frozenset()
+        return frozenset(), frozenset(), ()
     kept, held = shape.keep(kept, lambda body: False)
     try:
         tree = Tree(cst.parse_module(shape.sliced(lines, kept, held)))
     except (cst.ParserSyntaxError, RecursionError):
-        return frozenset(), frozenset()
+        return frozenset(), frozenset(), ()
     checking = checks_on_every_path(tree, config)
     checks, settles = set(), set()
     for function in tree.functions():
@@ -127,7 +139,17 @@ def _facts(source: str, parsed: ast.Module, config: ScanConfig) -> tuple[frozens
             checks.add(name)
         if config.settle and settles_on_every_path(tree, config, function):
             settles.add(name)
-    return frozenset(checks), frozenset(settles)
+    traced = trace_all(tree, config)
+    found = editors(traced, config)
+    edits = {
+        name: tuple(sorted(found.edits[function.name.value]))
+        for function, _ in traced
+        if found.edits.get(function.name.value) and (name := _qualified(tree, function))
+    }
+    return frozenset(checks), frozenset(settles), tuple(sorted(edits.items()))
+
+
+_Facts = tuple[frozenset[str], frozenset[str], tuple[tuple[str, tuple[str, ...]], ...]]
 
 
 def _qualified(tree: Tree, function: cst.FunctionDef) -> str | None:
@@ -282,7 +304,9 @@ class _Tables:
         if isinstance(value, ast.Call) and value.args and _dotted(value.func) in ("partial", "functools.partial"):
             value = value.args[0]
         name = _dotted(value)
-        return bool(name) and (named(name, self.config.dispatch) or named(self.absolute(name), self.config.dispatch))
+        if not name:
+            return False
+        return named(name, self.config.dispatch) or named(self.absolute(name), self.config.dispatch)
 
     def _slot(self, node: ast.Assign | ast.AnnAssign) -> None:
         """`request.tools = admitted`, `spec["input_schema"] = shape`: a value put where a tool

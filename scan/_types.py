@@ -74,6 +74,9 @@ class ScanConfig:
     #: Seconds one file may take to parse and analyse; past it the file is reported and the scan
     #: goes on. Not part of the cache key: it changes which files finish, never what they find.
     time_limit: float = 30.0
+    #: Found by the scan, not set: functions of other modules that edit what they are handed, as
+    #: `(the name this module calls it by, its parameters, the parameters it edits)`.
+    editors: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
     #: Rule ids to run (none: every rule), and rule ids to leave out; `--select` and `--ignore` set them.
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()

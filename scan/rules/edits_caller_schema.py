@@ -244,7 +244,8 @@ def itemless(json_schema):
     def wants(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
         # Only a value named by a schema key or word is a schema, and only a subscript written, an
         # editing method, or a function of the module that does either and is handed it edits one.
-        edits = unit.edits or bool(unit.gives & outline.editors)
+        elsewhere = (spelled for spelled, _, _ in config.editors)
+        edits = unit.edits or bool(unit.gives & outline.editors) or unit.calls(elsewhere)
         return edits and unit.mentions(config.schema_keys, endings=config.schema_words)
 
     def reaches(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
@@ -253,7 +254,7 @@ def itemless(json_schema):
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         traced = trace_all(tree, config)
-        edits = editors(traced)
+        edits = editors(traced, config)
         hooks = {id(found.node) for found in HookEditsSchemaInPlace().matches(tree, config)}
         for _, events in traced:
             shared = [event for event in events if event.value.schema and event.value.share is Share.ALIAS]
