@@ -304,31 +304,64 @@ def _fed(program: Program, config: ScanConfig) -> tuple[dict[str, _Named], _Name
             parameter = at
             if definition is not None:
                 parameters = program.parameters(definition)
+                # A method's `self` or `cls` is bound by the call, not handed in it.
+                at = str(int(at) + 1) if at.isdigit() and parameters[:1] in (("self",), ("cls",)) else at
                 parameter = parameters[int(at)] if at.isdigit() and int(at) < len(parameters) else at
                 if parameter in parameters and parameter not in ("self", "cls"):
                     handed[(definition.module, definition.name, parameter)].add(kind)
             # Whatever it was summarised as: a name found here before is a tool word there by now.
             if name and not parameter.isdigit():
                 slots.append((summary.module, definition, parameter, name, callee))
-    per_module: dict[str, _Named] = defaultdict(_Named)
+    always: dict[str, _Named] = defaultdict(_Named)
     for (module, _, name), kinds in handed.items():
         if len(kinds) == 1 and (kind := next(iter(kinds))) != OTHER and not _known(name, kind, config):
-            per_module[module].add(kind, name)
+            always[module].add(kind, name)
+    # A name is known by where it goes only when everywhere it goes, the slot is of one kind: a
+    # name handed to a tool list's slot and to another one (`timeout=`) says nothing. Slots are
+    # named exactly (`tools=`, not `warn_on_duplicate_tools=`), or parameters always handed one.
+    per_module: dict[str, _Named] = always
     everywhere = _Named()
-    # A name handed to a parameter found to hold tools holds tools too: until no name is added.
-    while True:
-        before = everywhere.size() + sum(named.size() for named in per_module.values())
-        for module, definition, parameter, name, _ in slots:
-            # The slot is a tool list or schema by its own name, or by what it is always handed.
+    for _ in range(_DEPTH):
+        goes: dict[tuple[str, str], set[str]] = defaultdict(set)
+        for module, definition, parameter, name, _callee in slots:
+            if parameter == name.lstrip("."):
+                continue  # `Settings(catalogue=catalogue)` hands a name on under itself: it says nothing
             own = per_module.get(definition.module) if definition is not None else None
+            kinds = {
+                kind
+                for kind in (TOOLS, SCHEMA)
+                if _exact(parameter, kind, config) or (own is not None and parameter in own.of(kind))
+            }
+            # A field's name is the field's wherever it is read; a local's, its module's.
+            key = ("", name[1:]) if name.startswith(".") else (module, name)
+            goes[key] |= kinds or {OTHER}
+        found: dict[str, _Named] = defaultdict(_Named)
+        for module, named in always.items():
             for kind in (TOOLS, SCHEMA):
-                if _known(parameter, kind, config) or (own is not None and parameter in own.of(kind)):
-                    if name.startswith("."):
-                        everywhere.add(kind, name[1:])
-                    elif not _known(name, kind, config):
-                        per_module[module].add(kind, name)
-        if everywhere.size() + sum(named.size() for named in per_module.values()) == before:
-            return per_module, everywhere
+                for name in named.of(kind):
+                    if goes.get((module, name), {kind}) == {kind}:
+                        found[module].add(kind, name)
+        fields = _Named()
+        for (module, name), kinds in goes.items():
+            if len(kinds) == 1 and (kind := next(iter(kinds))) != OTHER and not _known(name, kind, config):
+                (fields if not module else found[module]).add(kind, name)
+        settled = _sizes(found, fields) == _sizes(per_module, everywhere)
+        per_module, everywhere = found, fields
+        if settled:
+            break
+    return per_module, everywhere
+
+
+def _sizes(per_module: Mapping[str, _Named], everywhere: _Named) -> tuple[int, int]:
+    return sum(named.size() for named in per_module.values()), everywhere.size()
+
+
+def _exact(name: str, kind: str, config: ScanConfig) -> bool:
+    """Whether a slot is named exactly as a tool list (`tools`, or a baseline, which holds the
+    expected one) or a schema (`input_schema`)."""
+    if kind == TOOLS:
+        return name.lower() in config.tool_words or name in config.baseline
+    return name in config.schema_keys
 
 
 class _Named:

@@ -47,7 +47,7 @@ class Summary:
     instances: tuple[tuple[str, str, str], ...] = ()
     #: Function or method → its parameters, in order.
     functions: tuple[tuple[str, tuple[str, ...]], ...] = ()
-    #: `(callee, parameter position or keyword, TOOLS, SCHEMA or OTHER, the name handed)`: what
+    #: `(callee, argument position or keyword, TOOLS, SCHEMA or OTHER, the name handed)`: what
     #: each call hands on. The name is a local's (`admitted`), a field's with a dot (`.catalogue`
     #: of `settings.catalogue`), or empty for any other value.
     feeds: tuple[tuple[str, str, str, str], ...] = ()
@@ -340,13 +340,12 @@ class _Tables:
         if head in ("self", "cls") and owner and rest and rest.count(".") <= 1:
             # `self.check(…)`, a method of the class; `self.guard.check(…)`, of the class of its field.
             target = f"{self.module}.{owner}.{rest}"
-            shift = 1 if "." not in rest else 0  # the method's `self`, which the call does not pass
         else:
-            target, shift = self.absolute(callee), 0
+            target = self.absolute(callee)
         for position, argument in enumerate(node.args):
             if isinstance(argument, ast.Starred):
                 break  # the positions after it are not known
-            self.feeds.append((target, str(position + shift), self._kind(argument), _handed(argument)))
+            self.feeds.append((target, str(position), self._kind(argument), _handed(argument)))
         for keyword in node.keywords:
             if keyword.arg:
                 self.feeds.append((target, keyword.arg, self._kind(keyword.value), _handed(keyword.value)))
