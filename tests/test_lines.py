@@ -27,14 +27,22 @@ def holds_source(folder: Path) -> bool:
     return folder.name == "tests" or (folder / "__init__.py").is_file()
 
 
+#: Host code as others write it, and its labels: data the scan is measured on, in its authors' style.
+CORPORA = Path(__file__).parent / "corpora"
+
+
 def sources(root: Path) -> Iterator[Path]:
     """The .py and .toml files of the project in `root`: its own (pyproject.toml, the root
-    package's modules), and every one under its packages and tests/."""
+    package's modules), and every one under its packages and tests/ but the scan's corpora."""
     for path in sorted(root.iterdir()):
         if path.is_file() and path.suffix in SUFFIXES:
             yield path
         elif holds_source(path):
-            yield from sorted(found for found in path.rglob("*") if found.suffix in SUFFIXES and found.is_file())
+            yield from sorted(
+                found
+                for found in path.rglob("*")
+                if found.suffix in SUFFIXES and found.is_file() and not found.is_relative_to(CORPORA)
+            )
 
 
 def long_lines(root: Path) -> list[str]:
