@@ -295,7 +295,7 @@ def _fed(program: Program, config: ScanConfig) -> tuple[dict[str, _Named], _Name
     module, since the scan does not know which class's field it is."""
     handed: dict[tuple[str, str, str], set[str]] = defaultdict(set)
     callables: dict[str, _Definition | None] = {}
-    slots: list[tuple[str, _Definition | None, str, str, str]] = []
+    slots: list[tuple[str, _Definition | None, str, str]] = []
     for summary in program.modules.values():
         for callee, at, kind, name in summary.feeds:
             if callee not in callables:
@@ -311,7 +311,7 @@ def _fed(program: Program, config: ScanConfig) -> tuple[dict[str, _Named], _Name
                     handed[(definition.module, definition.name, parameter)].add(kind)
             # Whatever it was summarised as: a name found here before is a tool word there by now.
             if name and not parameter.isdigit():
-                slots.append((summary.module, definition, parameter, name, callee))
+                slots.append((summary.module, definition, parameter, name))
     always: dict[str, _Named] = defaultdict(_Named)
     for (module, _, name), kinds in handed.items():
         if len(kinds) == 1 and (kind := next(iter(kinds))) != OTHER and not _known(name, kind, config):
@@ -323,7 +323,7 @@ def _fed(program: Program, config: ScanConfig) -> tuple[dict[str, _Named], _Name
     everywhere = _Named()
     for _ in range(_DEPTH):
         goes: dict[tuple[str, str], set[str]] = defaultdict(set)
-        for module, definition, parameter, name, _callee in slots:
+        for module, definition, parameter, name in slots:
             if parameter == name.lstrip("."):
                 continue  # `Settings(catalogue=catalogue)` hands a name on under itself: it says nothing
             own = per_module.get(definition.module) if definition is not None else None
