@@ -17,7 +17,7 @@ from ._registry import registered_rules
 from ._types import ScanConfig
 
 #: Fields the scan fills in from the rest of the program, never read from a file.
-_FOUND = frozenset({"editors"})
+_FOUND = frozenset({"editors", "readers"})
 
 #: Settings that name rules by id.
 _RULE_LISTS = frozenset({"select", "ignore"})

@@ -44,6 +44,7 @@ class Derived:
     #: `shape` that holds a schema does not make `reshape` one.
     schema_keys: tuple[str, ...] = ()
     editors: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
+    readers: tuple[str, ...] = ()
 
     def applied(self, config: ScanConfig) -> ScanConfig:
         """`config` with these names added, each setting's configured names first."""
@@ -218,12 +219,13 @@ def derive(program: Program, config: ScanConfig) -> dict[str, Derived]:
     edits = {(name, function): edited for name, s in program.modules.items() for function, edited in s.edits}
     dispatchers = {(name, f"{o}.{n}" if o else n) for name, s in program.modules.items() for o, n in s.dispatchers}
     settles = {(name, f) for name, s in program.modules.items() for f in s.settles}
+    readers = {(name, f) for name, s in program.modules.items() for f in s.readers}
     refusals = _refusals(program, config)
     fed, everywhere = _fed(program, config)
     hooks = _hooks(program)
     derived: dict[str, Derived] = {}
     for module in program.modules:
-        check, settle, dispatch = set(), set(), set()
+        check, settle, dispatch, read = set(), set(), set(), set()
         editing = {}
         for spelled, found in program.spellings(module):
             key = (found.module, found.name)
@@ -235,6 +237,8 @@ def derive(program: Program, config: ScanConfig) -> dict[str, Derived]:
                 check.add(spelled)
             if key in settles and found.module != module:
                 settle.add(spelled)
+            if key in readers and found.module != module:
+                read.add(spelled)
         own = fed.get(module) or _Named()
         tools = sorted({*own.tools, *everywhere.tools})
         schemas = sorted({*own.schemas, *everywhere.schemas})
@@ -247,6 +251,7 @@ def derive(program: Program, config: ScanConfig) -> dict[str, Derived]:
             tuple(tools),
             tuple(schemas),
             tuple(editing[spelled] for spelled in sorted(editing)),
+            tuple(sorted(read)),
         )
         if got != _NOTHING:
             derived[module] = got

@@ -24,6 +24,7 @@ from ._stack import with_deep_stack
 from ._text import Text
 from ._types import ScanConfig
 from .rules._settling import settles_on_every_path
+from .rules.diagnostic_authority import diagnostic_readers
 from .rules.unguarded_dispatch import checks_on_every_path
 
 #: What a call hands on: a tool list, or a schema.
@@ -61,6 +62,8 @@ class Summary:
     settles: frozenset[str] = frozenset()
     #: Functions and methods that edit a schema or tool list they are handed: the parameters.
     edits: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: Functions and methods that read a diagnostic field of messages or tool results.
+    readers: frozenset[str] = frozenset()
 
 
 def module_name(path: str) -> str:
@@ -84,15 +87,14 @@ def summarise(source: str, path: str, module: str, config: ScanConfig) -> Summar
         return Summary(module)
     tables = _Tables(module, path.endswith("__init__.py"), config)
     tables.read(parsed.body)
-    checks: frozenset[str] = frozenset()
-    settles: frozenset[str] = frozenset()
-    edits: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    facts = _Facts()
     text = Text(source)
     # A function checks through a configured check, or by comparing with the baseline and raising.
     compares = text.mentions(config.baseline) and text.mentions(config.tool_words) and text.has("raise")
     schemas = text.meets(_schemas(config))
-    if schemas or compares or text.meets(Mentions(names=(*config.check, *config.settle))):
-        checks, settles, edits = with_deep_stack(lambda: _facts(source, parsed, config))
+    diagnostics = text.meets(_diagnostics(config)) and text.mentions(config.message_words)
+    if schemas or compares or diagnostics or text.meets(Mentions(names=(*config.check, *config.settle))):
+        facts = with_deep_stack(lambda: _facts(source, parsed, config))
     return Summary(
         module,
         tuple(tables.imports.items()),
@@ -102,9 +104,10 @@ def summarise(source: str, path: str, module: str, config: ScanConfig) -> Summar
         tuple(dict.fromkeys(tables.feeds)),
         tuple(dict.fromkeys(tables.dispatchers)),
         tuple(dict.fromkeys(tables.registered)),
-        checks,
-        settles,
-        edits,
+        facts.checks,
+        facts.settles,
+        facts.edits,
+        facts.readers,
     )
 
 
@@ -112,23 +115,42 @@ def _schemas(config: ScanConfig) -> Mentions:
     return Mentions(words=(*config.schema_keys, *config.tool_words), endings=config.schema_words)
 
 
+def _diagnostics(config: ScanConfig) -> Mentions:
+    return Mentions(words=config.diagnostic_words, names=config.readers)
+
+
+@dataclass(frozen=True, slots=True)
+class _Facts:
+    """What the module's functions do on every path, by qualified name (see `Summary`)."""
+
+    checks: frozenset[str] = frozenset()
+    settles: frozenset[str] = frozenset()
+    edits: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    readers: frozenset[str] = frozenset()
+
+
 def _facts(source: str, parsed: ast.Module, config: ScanConfig) -> _Facts:
-    """Which functions check, and which settle, on every path, and which edit what they are
-    handed. Only the functions that mention a check, a settlement or a baseline, or a schema they
-    may edit, and the functions of the module they name, are parsed by libcst: the rest are
-    blanked out in place (see `_outline`)."""
+    """Which functions check, and which settle, on every path, which edit what they are handed,
+    and which read diagnostics. Only the functions that mention a check, a settlement or a
+    baseline, a schema they may edit, or a diagnostic and messages, and the functions of the
+    module they name, are parsed by libcst: the rest are blanked out in place (see `_outline`)."""
     lines = LINE.findall(source)
     shape = outline(parsed, lines)
     relevant = (Mentions(words=config.baseline, names=(*config.check, *config.settle)),)
     schemas = (_schemas(config),)
-    kept = shape.kept(unit for unit in shape.units if unit.meets(relevant) or (unit.edits and unit.meets(schemas)))
+    diagnostics = (_diagnostics(config), config.message_words)
+    kept = shape.kept(
+        unit
+        for unit in shape.units
+        if unit.meets(relevant) or (unit.edits and unit.meets(schemas)) or unit.meets(diagnostics)
+    )
     if not kept:
-        return frozenset(), frozenset(), ()
+        return _Facts()
     kept, held = shape.keep(kept, lambda body: False)
     try:
         tree = Tree(cst.parse_module(shape.sliced(lines, kept, held)))
     except (cst.ParserSyntaxError, RecursionError):
-        return frozenset(), frozenset(), ()
+        return _Facts()
     checking = checks_on_every_path(tree, config)
     checks, settles = set(), set()
     for function in tree.functions():
@@ -146,10 +168,8 @@ def _facts(source: str, parsed: ast.Module, config: ScanConfig) -> _Facts:
         for function, _ in traced
         if found.edits.get(function.name.value) and (name := _qualified(tree, function))
     }
-    return frozenset(checks), frozenset(settles), tuple(sorted(edits.items()))
-
-
-_Facts = tuple[frozenset[str], frozenset[str], tuple[tuple[str, tuple[str, ...]], ...]]
+    readers = {name for function, _ in diagnostic_readers(tree, config) if (name := _qualified(tree, function))}
+    return _Facts(frozenset(checks), frozenset(settles), tuple(sorted(edits.items())), frozenset(readers))
 
 
 def _qualified(tree: Tree, function: cst.FunctionDef) -> str | None:

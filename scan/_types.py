@@ -77,6 +77,9 @@ class ScanConfig:
     #: Found by the scan, not set: functions of other modules that edit what they are handed, as
     #: `(the name this module calls it by, its parameters, the parameters it edits)`.
     editors: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
+    #: Found by the scan, not set: functions of other modules that read a diagnostic field of the
+    #: messages they are handed, as this module calls them.
+    readers: tuple[str, ...] = ()
     #: Rule ids to run (none: every rule), and rule ids to leave out; `--select` and `--ignore` set them.
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()

@@ -10,6 +10,7 @@ from .._outline import Outline, Unit
 from .._rule import (
     Invalid,
     Match,
+    Mentions,
     Needs,
     Place,
     Rule,
@@ -18,6 +19,7 @@ from .._rule import (
     dotted,
     is_tools,
     key_of,
+    named,
     shown,
 )
 from .._types import ScanConfig
@@ -167,7 +169,7 @@ def usable(tools, history):
     )
 
     def needs(self, config: ScanConfig) -> Needs:
-        return (config.diagnostic_words, config.message_words)
+        return (Mentions(words=config.diagnostic_words, names=config.readers), config.message_words)
 
     def wants(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
         # It reports in a function about messages that hides tools; a reader function it calls is
@@ -184,23 +186,28 @@ def usable(tools, history):
             if not hiding:
                 continue
             carriers = _message_names(tree, function, config)
-            for node in tree.findall(function.body, cst.Comparison, cst.Call):
+            decided: list[cst.CSTNode] = []
+            for node in tree.findall(function.body, cst.Comparison, cst.Call, cst.Match):
+                if any(tree.within(node, outer) for outer in decided):
+                    continue  # `msg.get("meta").get("quota") == 0` is one read
                 through = _reader_called(node, readers)
+                if through is None and _calls_reader(node, config):
+                    through = node  # another module's reader: its call is the read this module makes
                 if through is None and not (
                     _reads_diagnostic(tree, node, config) and _of_messages(tree, node, config, carriers)
                 ):
                     continue
                 if not _decides(tree, function, node, hiding):
                     continue
+                decided.append(node)
                 # A read in a function of the module is reported where it reads, once, its call on the way.
                 read = node if through is None else through
                 if id(read) not in reported:
                     reported.add(id(read))
                     places = _results(tree, function, config) + (
-                        ((node, f"read through {shown(node)}"),) if through is not None else ()
+                        ((node, f"read through {shown(node)}"),) if through not in (None, node) else ()
                     )
                     yield Match(read, f"diagnostic read {shown(read)}, tools hidden on its word", places)
-                break
 
 
 def _about_messages(tree: Tree, node: cst.CSTNode, config: ScanConfig) -> bool:
@@ -240,6 +247,7 @@ def _message_names(tree: Tree, function: cst.FunctionDef, config: ScanConfig) ->
 
 def _of_messages(tree: Tree, read: cst.CSTNode, config: ScanConfig, carriers: frozenset[str]) -> bool:
     """Whether a diagnostic read reads a message or tool result, not an owner's fact."""
+    read = read.subject if isinstance(read, cst.Match) else read
     return _about_messages(tree, read, config) or any(name.value in carriers for name in tree.findall(read, cst.Name))
 
 
@@ -275,7 +283,24 @@ def _hiding(tree: Tree, function: cst.FunctionDef, config: ScanConfig) -> list[c
         and call.func.attr.value in ("add", "update", "remove")
         and tree.mentions(call.func.value, _HIDING)
     ]
+    found += [call for call in tree.calls(function.body) if _hands_hidden(tree, call)]
     return found
+
+
+def _hands_hidden(tree: Tree, call: cst.Call) -> bool:
+    """A call of a function of the module that hands it what to hide: the argument bound to its
+    parameter named so (`narrow(entries, {WEB_SEARCH})` of `def narrow(entries, hidden)`)."""
+    name = dotted(call.func).removeprefix("self.").removeprefix("cls.")
+    for function in tree.functions():
+        if function.name.value != name:
+            continue
+        params = [p.name.value for p in (*function.params.posonly_params, *function.params.params)]
+        params = params[1:] if params[:1] in (["self"], ["cls"]) and "." in dotted(call.func) else params
+        for position, arg in enumerate(call.args):
+            keyword = arg.keyword.value if arg.keyword else (params[position] if position < len(params) else "")
+            if any(word in keyword.lower().split("_") for word in _HIDING) and arg.star == "":
+                return True
+    return False
 
 
 def _decides(tree: Tree, function: cst.FunctionDef, read: cst.CSTNode, hiding: list[cst.CSTNode]) -> bool:
@@ -316,19 +341,34 @@ def _tested(tree: Tree, node: cst.CSTNode, function: cst.FunctionDef, read: cst.
 
 
 def _readers(tree: Tree, config: ScanConfig) -> dict[str, cst.CSTNode]:
-    """The module's functions that read a diagnostic field, each with its first read: calling one,
-    or handing it to a call (`functools.reduce(_attempts, messages, 0)`), reads it too."""
+    """The module's functions that read a diagnostic field of messages, each with its first read:
+    calling one, or handing it to a call (`functools.reduce(_attempts, messages, 0)`), reads it too."""
     found: dict[str, cst.CSTNode] = {}
+    for function, read in diagnostic_readers(tree, config):
+        found.setdefault(function.name.value, read)
+    return found
+
+
+def diagnostic_readers(tree: Tree, config: ScanConfig) -> Iterator[tuple[cst.FunctionDef, cst.CSTNode]]:
+    """Each function that reads a diagnostic field of messages or tool results, with its first
+    read; a call of another module's reader (`config.readers`) is its read. An owner's fact
+    compared with a diagnostic word (`fact.kind == "budget_exhausted"`) is no read."""
     for function in tree.functions():
+        carriers = _message_names(tree, function, config)
         reads = (
             node
-            for node in tree.findall(function.body, cst.Comparison, cst.Call)
-            if _reads_diagnostic(tree, node, config)
+            for node in tree.findall(function.body, cst.Comparison, cst.Call, cst.Match)
+            if (_reads_diagnostic(tree, node, config) and _of_messages(tree, node, config, carriers))
+            or _calls_reader(node, config)
         )
         first = next(reads, None)
         if first is not None:
-            found.setdefault(function.name.value, first)
-    return found
+            yield function, first
+
+
+def _calls_reader(node: cst.CSTNode, config: ScanConfig) -> bool:
+    """A call of a function another module was found to read diagnostics in (`deadline_reported(m)`)."""
+    return isinstance(node, cst.Call) and bool(config.readers) and named(dotted(node.func), config.readers)
 
 
 def _reader_called(node: cst.CSTNode, readers: dict[str, cst.CSTNode]) -> cst.CSTNode | None:
@@ -349,7 +389,12 @@ def _names_reader(expression: cst.BaseExpression, readers: dict[str, cst.CSTNode
 
 
 def _reads_diagnostic(tree: Tree, node: cst.CSTNode, config: ScanConfig) -> bool:
-    """A comparison or `.get()` that names a diagnostic field in a string."""
+    """A comparison or `.get()` that names a diagnostic field in a string, or a `match` whose
+    patterns or guards do (`case {"diagnostics": {"deadline": "exceeded"}}`)."""
     if isinstance(node, cst.Call) and not dotted(node.func).endswith(".get"):
         return False
-    return any(word in s.lower() for s in tree.strings(node) for word in config.diagnostic_words)
+    if isinstance(node, cst.Match):
+        parts: list[cst.CSTNode] = [part for case in node.cases for part in (case.pattern, case.guard) if part]
+    else:
+        parts = [node]
+    return any(word in s.lower() for part in parts for s in tree.strings(part) for word in config.diagnostic_words)

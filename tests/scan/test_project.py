@@ -231,3 +231,39 @@ def test_an_import_cycle_resolves_to_nothing_and_ends():
     program = Program([a, b])
     assert program.resolve("pkg.a.x") is None
     assert derive(program, CONFIG) == {}
+
+
+READS = {
+    "pkg/__init__.py": "",
+    "pkg/diagnostics.py": """
+        def deadline_reported(message):
+            match message:
+                case {"role": "tool", "diagnostics": {"deadline": "exceeded"}}:
+                    return True
+                case _:
+                    return False
+
+        def owner_says(fact):
+            return fact.kind == "run_deadline_exhausted"
+        """,
+    "pkg/availability.py": """
+        from pkg.diagnostics import deadline_reported, owner_says
+
+        def narrow(tools, hidden):
+            return [tool for tool in tools if tool.name not in hidden]
+
+        def allowed(tools, request, facts):
+            if any(deadline_reported(message) for message in request.messages):
+                return narrow(tools, {"web_search"})
+            if any(owner_says(fact) for fact in facts):
+                return narrow(tools, {"web_read"})
+            return tools
+        """,
+}
+
+
+def test_a_diagnostic_read_in_another_modules_helper_decides_the_hiding_where_it_is_called(tmp_path):
+    # The helper reads a diagnostic of the message it is handed (a `match` pattern); the other
+    # compares an owner's fact with the same word, which is no diagnostic read.
+    write(tmp_path, READS)
+    assert findings(tmp_path) == [("pkg/availability.py", 8, "TS106")]
