@@ -14,7 +14,7 @@ from toolsurface.common._toml import tool_table
 
 from ._presets import PRESETS, with_presets
 from ._registry import registered_rules
-from ._types import ScanConfig
+from ._types import WORD_SETTINGS, ScanConfig
 
 #: Fields the scan fills in from the rest of the program, never read from a file.
 _FOUND = frozenset({"editors", "readers"})
@@ -54,7 +54,9 @@ def load_config(path: Path | None) -> ScanConfig:
                     cst.parse_expression(item)
                 except cst.ParserSyntaxError:
                     raise UsageError(f"{where}: {item!r} is not a Python expression") from None
-        values[key] = tuple(value)
+        # Words are added to the defaults: a team naming its own events (`before_model`) still
+        # has hooks called `hooks`, and one naming its `specs` still has `tools`.
+        values[key] = tuple(dict.fromkeys((*values[key], *value))) if key in WORD_SETTINGS else tuple(value)
     return ScanConfig(**values)
 
 

@@ -515,6 +515,8 @@ def settle_refusal(self, run, refusal):
                 )
 
         for function in tree.functions():
+            if _the_ledger(tree, function, config):
+                continue  # the settlement's own refusal (`settled twice`) has nothing to settle
             # A raise beside the handler is judged by the `try` around it, not by the handler.
             handled = any(owner is not function for owner in handlers)
             covered = _settled_on_the_way_out(tree, function, config, is_settle, loops)
@@ -588,6 +590,20 @@ def _catches_refusals(handler: cst.ExceptHandler | cst.ExceptStarHandler, config
 def _refusal(name: str, config: ScanConfig) -> bool:
     lowered = name.lower()
     return bool(name) and any(word in lowered for word in config.refusal_words)
+
+
+def _the_ledger(tree: Tree, function: cst.FunctionDef, config: ScanConfig) -> bool:
+    """Whether `function` is the configured settlement itself: `settle` of a class named for its
+    owner (`LedgerService.settle` for `ledger.settle`)."""
+    owner = tree.enclosing(function, (cst.ClassDef,))
+    if owner is None:
+        return False
+    for name in config.settle:
+        head, _, last = name.rpartition(".")
+        words = head.rpartition(".")[2].lstrip("_").lower()
+        if last == function.name.value and words and words in owner.name.value.lower():
+            return True
+    return False
 
 
 def _reserving(config: ScanConfig) -> tuple[str, ...]:

@@ -83,6 +83,15 @@ def test_pyproject_settings_override_the_defaults(tmp_path):
     assert load_config(pyproject).time_limit == 2.5
 
 
+def test_words_written_out_are_added_to_the_default_words(tmp_path):
+    # A team naming its hook events still has hooks called `hooks`; names (seams) are replaced.
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text('[tool.toolsurface.scan]\nhook_words = ["before_model", "hook"]\ncheck = ["ensure"]\n')
+    config = load_config(pyproject)
+    assert config.hook_words == (*ScanConfig().hook_words, "before_model")
+    assert config.check == ("ensure",)
+
+
 def test_an_edited_rule_is_a_cache_miss(tmp_path, monkeypatch):
     folder, cache = tmp_path / "src", tmp_path / "cache"
     folder.mkdir()
