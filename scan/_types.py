@@ -40,7 +40,7 @@ class ScanConfig:
     #: Names that hold the baseline or the expected surface.
     baseline: tuple[str, ...] = ("baseline", "expected", "expected_surface", "expected_tools")
     #: Words that mark a condition, function or name as being about hooks or optional callbacks.
-    hook_words: tuple[str, ...] = ("hook", "hooks", "callback", "callbacks")
+    hook_words: tuple[str, ...] = ("hook", "hooks", "callback", "callbacks", "interceptor", "interceptors")
     #: Words that mark a name as holding the request's tool list.
     tool_words: tuple[str, ...] = ("tools", "tool_list", "surface")
     #: Calls that make an independent, immutable copy (a baseline built with one shares nothing).
@@ -80,6 +80,9 @@ class ScanConfig:
     #: Found by the scan, not set: functions of other modules that read a diagnostic field of the
     #: messages they are handed, as this module calls them.
     readers: tuple[str, ...] = ()
+    #: Found by the scan, not set: classes of this module with tool-list fields declared on a base
+    #: in another module, as `(class, fields)`.
+    tool_fields: tuple[tuple[str, tuple[str, ...]], ...] = ()
     #: Rule ids to run (none: every rule), and rule ids to leave out; `--select` and `--ignore` set them.
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()

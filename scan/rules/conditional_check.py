@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import libcst as cst
 
+from .._cfg import block
 from .._outline import Outline, Unit
 from .._rule import Invalid, Match, Mentions, Needs, Rule, Tree, dotted, named, shown
 from .._types import ScanConfig
@@ -19,6 +20,15 @@ class ConditionalCheck(Rule):
     name = "conditional-check"
     message = "run the parity check on every path, hooks or not, not inside or under a hook"
     valid = (
+        # The early exit is about something else; the check runs whether hooks ran or not.
+        """
+def finish(request, expected, hooks):
+    for hook in hooks:
+        hook(request)
+    if not request.tools:
+        return
+    final_check(request.tools, expected)
+""",
         """
 def prepare(run):
     if run.hooks:
@@ -120,6 +130,20 @@ class Wiring:
 """,
             line=6,
         ),
+        # An early exit taken when no hooks are registered: the check below it runs only with hooks.
+        Invalid(
+            """
+def recheck(request, expected, interceptors):
+    if len(interceptors) == 0:
+        raise StopIteration
+    final_check(request.tools, expected)
+""",
+            line=5,
+            flow=(
+                (3, "early exit on `len(interceptors) == 0`"),
+                (5, "check `final_check(...)` runs only past it"),
+            ),
+        ),
         Invalid(
             """
 def on_before_dispatch(request):
@@ -157,6 +181,16 @@ def on_before_dispatch(request):
                             ((branch.test, f"condition {shown(branch.test)}"),),
                         ),
                     )
+        for branch, rest in _early_exits(tree, config):
+            for call in (call for statement in rest for call in tree.calls_to(statement, config.check)):
+                found.setdefault(
+                    id(call),
+                    Match(
+                        call,
+                        f"check {shown(call)} runs only past it",
+                        ((branch.test, f"early exit on {shown(branch.test)}"),),
+                    ),
+                )
         for hook in tree.hook_functions(config):
             for call in tree.calls_to(hook.body, config.check):
                 found.setdefault(
@@ -172,6 +206,28 @@ def on_before_dispatch(request):
                 for check in _registered_checks(tree, arg.value, config):
                     found.setdefault(id(check), Match(check, f"check {shown(check)} registered as a hook", registered))
         yield from found.values()
+
+
+def _early_exits(tree: Tree, config: ScanConfig) -> Iterator[tuple[cst.If, Sequence[cst.CSTNode]]]:
+    """Each `if` about hooks whose body leaves the function (`if not hooks: return`), with the
+    statements after it in its block: code there runs only on the other side of the condition."""
+    for branch in tree.findall(tree.module, cst.If):
+        if branch.orelse is not None or not tree.mentions(branch.test, config.hook_words):
+            continue
+        body = block(branch.body)
+        if not body or not _leaves(body[-1]):
+            continue
+        around = tree.enclosing(branch, (cst.IndentedBlock, cst.Module))
+        statements = list(around.body) if around is not None else []
+        if branch in statements:
+            yield branch, statements[statements.index(branch) + 1 :]
+
+
+def _leaves(statement: cst.CSTNode) -> bool:
+    """A `return` or `raise` statement."""
+    return isinstance(statement, cst.SimpleStatementLine) and any(
+        isinstance(small, cst.Return | cst.Raise) for small in statement.body
+    )
 
 
 def _registered_checks(tree: Tree, handed: cst.CSTNode, config: ScanConfig) -> list[cst.CSTNode]:

@@ -71,6 +71,14 @@ def send(gateway, request, baseline):
         raise SurfaceRefused(drift)
     return gateway.dispatch(request)
 """,
+        # The difference kept in a local, then tested.
+        """
+def send(gateway, request, baseline):
+    changes = diff_specs(request.tools, baseline)
+    if changes:
+        raise SurfaceRefused(changes)
+    return gateway.dispatch(request)
+""",
         # The compare-and-raise written as the first case of a `match`.
         """
 def send(gateway, request, baseline):
@@ -193,6 +201,30 @@ def ask(request):
 """,
     )
     invalid = (
+        # The difference is kept, but only logged: nothing refuses the request.
+        Invalid(
+            """
+def send(gateway, request, baseline):
+    changes = diff_specs(request.tools, baseline)
+    log.info("changes: %s", changes)
+    return gateway.dispatch(request)
+""",
+            line=5,
+        ),
+        # The module's `run` checks; another object's `run` (the hook chain's) is no check.
+        Invalid(
+            """
+class Turn:
+    def run(self, request):
+        check(request.tools, self.expected)
+        return self.gateway.dispatch(request)
+
+    def again(self, request):
+        self.chain.run("before_send", request)
+        return self.gateway.dispatch(request)
+""",
+            line=9,
+        ),
         Invalid(
             """
 def send(request, hooks, gateway):
@@ -472,7 +504,7 @@ def send(self, request, hooks):
         checking = _checking_functions(tree, config, compare_and_raise)
 
         def is_check(call: cst.Call) -> bool:
-            return _configured_check(tree, call, config) or dotted(call.func).rsplit(".", 1)[-1] in checking
+            return _configured_check(tree, call, config) or _own(call) in checking
 
         sent = dispatch_calls(tree, config)
 
@@ -491,7 +523,7 @@ def checks_on_every_path(tree: Tree, config: ScanConfig) -> set[int]:
     checking = _checking_functions(tree, config, compare_and_raise)
 
     def is_check(call: cst.Call) -> bool:
-        return _configured_check(tree, call, config) or dotted(call.func).rsplit(".", 1)[-1] in checking
+        return _configured_check(tree, call, config) or _own(call) in checking
 
     return {
         id(function)
@@ -510,7 +542,7 @@ def _guards(tree: Tree, config: ScanConfig) -> Guard:
         raising = _raising_functions(tree)
 
         def never_returns(call: cst.Call) -> bool:
-            return dotted(call.func).rsplit(".", 1)[-1] in raising
+            return _own(call) in raising
 
         def compare_and_raise(statement: cst.BaseStatement) -> bool:
             if id(statement) not in answers:
@@ -557,14 +589,21 @@ _DIFFERING = frozenset(
 
 
 def _diffs_surfaces(tree: Tree, test: cst.BaseExpression, config: ScanConfig, held: _Held) -> bool:
-    """`if diff_specs(observed, baseline): raise …`, or with the diff kept (`if diff := …`): a
-    function named for a difference, handed the surface and the baseline, tested for truth."""
+    """`if diff_specs(observed, baseline): raise …`, or with the diff kept (`if diff := …`, or
+    `changes = diff_specs(…)` then `if changes:`): a function named for a difference, handed the
+    surface and the baseline, tested for truth."""
     if isinstance(test, cst.NamedExpr):
         test = test.value
-    if not isinstance(test, cst.Call) or not _DIFFERING & set(dotted(test.func).rsplit(".", 1)[-1].lower().split("_")):
+    if isinstance(test, cst.Name):
+        return _DIFFERENCE in held.at(test).get(test.value, frozenset())
+    return _differs(tree, test, config, held.at(test))
+
+
+def _differs(tree: Tree, value: cst.BaseExpression, config: ScanConfig, locals_: Mapping[str, Roles]) -> bool:
+    """A call of a function named for a difference, handed the surface and the baseline."""
+    if not isinstance(value, cst.Call) or not _DIFFERING & set(dotted(value.func).rsplit(".", 1)[-1].lower().split("_")):
         return False
-    locals_ = held.at(test)
-    roles = [_roles(tree, arg.value, config, locals_) for arg in test.args]
+    roles = [_roles(tree, arg.value, config, locals_) for arg in value.args]
     return any(
         _SURFACE in one and _BASELINE in other for i, one in enumerate(roles) for j, other in enumerate(roles) if i != j
     )
@@ -613,6 +652,8 @@ def _compares_surfaces(
 
 _SURFACE = "surface"
 _BASELINE = "baseline"
+#: A local holding what a function named for a difference gave (`changes = diff_specs(...)`).
+_DIFFERENCE = "difference"
 #: What an expression can stand for in a parity check: the surface, the baseline, or (a capture) either.
 Roles = frozenset[str]
 
@@ -630,6 +671,8 @@ def _roles(tree: Tree, side: cst.BaseExpression, config: ScanConfig, locals_: Ma
         roles.add(_SURFACE)
     if snapshot or tree.mentions(side, config.baseline):
         roles.add(_BASELINE)
+    if _differs(tree, side, config, locals_):
+        roles.add(_DIFFERENCE)
     if locals_:
         # `self.observed` reads a field, not the local `observed`: skip the names after a dot.
         fields = {id(attribute.attr) for attribute in tree.findall(side, cst.Attribute)}
@@ -734,13 +777,20 @@ def _configured_check(tree: Tree, call: cst.Call, config: ScanConfig) -> bool:
     return named(dotted(call.func), config.check) or named(canonical(call.func, imports(tree)), config.check)
 
 
+def _own(call: cst.Call) -> str:
+    """The name of the module's function or method a call runs (`check`, `self.check`,
+    `cls.check`); "" for another object's (`self._chain.run(...)` is no call of the module's `run`)."""
+    owner, _, name = dotted(call.func).rpartition(".")
+    return name if owner in ("", "self", "cls", "super") else ""
+
+
 def _checking_functions(tree: Tree, config: ScanConfig, compare_and_raise: Guard) -> set[str]:
     """Names of this module's functions that make a check on every path, directly or through each other."""
     pending = {function.name.value: block(function.body) for function in tree.functions()}
     checking: set[str] = set()
 
     def is_check(call: cst.Call) -> bool:
-        return _configured_check(tree, call, config) or dotted(call.func).rsplit(".", 1)[-1] in checking
+        return _configured_check(tree, call, config) or _own(call) in checking
 
     # Each round moves the functions that now check into `checking`; a round that moves none ends it.
     while found := {name for name, body in pending.items() if guarantees(tree, body, is_check, compare_and_raise)}:
