@@ -123,4 +123,12 @@ _NONE = Derived()
 
 
 def _summarised_by(config: ScanConfig) -> tuple[tuple[object, ...], ...]:
-    return config.check, config.settle, config.tool_words, config.schema_keys, config.editors, config.readers
+    return (
+        config.check,
+        config.settle,
+        config.tool_words,
+        config.schema_keys,
+        config.editors,
+        config.readers,
+        config.controls,
+    )

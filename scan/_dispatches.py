@@ -29,11 +29,24 @@ def dispatch_calls(tree: Tree, config: ScanConfig) -> dict[int, tuple[Place, ...
             id(call): ()
             for call in tree.calls(tree.module)
             # `from host.gateway import dispatch as send` names the dispatch through the import.
-            if named(dotted(call.func), config.dispatch) or named(canonical(call.func, names), config.dispatch)
+            if named(dotted(call.func), config.dispatch)
+            or named(canonical(call.func, names), config.dispatch)
+            or named(_entry(call.func), config.dispatch)
         }
         return found | _aliased(tree, config, names)
 
     return tree.memo(("dispatch calls", config), find)
+
+
+def _entry(func: cst.BaseExpression) -> str:
+    """`STAGES["send"]` for a call of an entry of a table of callables; "" for any other callee."""
+    if not isinstance(func, cst.Subscript) or len(func.slice) != 1:
+        return ""
+    index = func.slice[0].slice
+    if not isinstance(index, cst.Index) or not isinstance(index.value, cst.SimpleString):
+        return ""
+    key = index.value.evaluated_value
+    return f'{dotted(func.value)}["{key}"]' if isinstance(key, str) and dotted(func.value) else ""
 
 
 def _aliased(tree: Tree, config: ScanConfig, names: Mapping[str, str]) -> dict[int, tuple[Place, ...]]:

@@ -87,10 +87,11 @@ class Editors:
         return index < len(names) and names[index] in self.edits[target]
 
     def _edits_elsewhere(self, event: Passed) -> bool:
-        """Whether the call is to a function of another module that edits the argument it is handed."""
-        if not self.elsewhere or event.function:
+        """Whether the call is to a function of another module that edits the argument it is handed:
+        called, or handed the argument by `functools.reduce` as a reducer (`event.function`)."""
+        if not self.elsewhere:
             return False
-        callee = dotted(event.call.func)
+        callee = event.function or dotted(event.call.func)
         for spelled, names, edited in self.elsewhere:
             if callee and named(callee, (spelled,)):
                 if isinstance(event.parameter, str):

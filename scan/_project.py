@@ -45,6 +45,13 @@ class Derived:
     schema_keys: tuple[str, ...] = ()
     editors: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
     readers: tuple[str, ...] = ()
+    settling_managers: tuple[str, ...] = ()
+    #: Functions that return a control tool, by the last part of the name the module calls them by.
+    controls: tuple[str, ...] = ()
+    #: Classes of the module with tool-list fields declared on a base in another module: `(class, fields)`.
+    tool_fields: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: Classes of the module built by an `__init__` another module defines, which the rules cannot read.
+    foreign_inits: tuple[str, ...] = ()
 
     def applied(self, config: ScanConfig) -> ScanConfig:
         """`config` with these names added, each setting's configured names first."""
@@ -169,6 +176,7 @@ class Program:
         for local, target in self._imports[module].items():
             found = self.resolve(target)
             if found is None:
+                yield from self._entries(local, target)
                 continue
             if found.kind == "function":
                 yield local, found
@@ -187,6 +195,13 @@ class Program:
                         name = function.split(".", 1)[1]
                         yield f"self.{name}", _Definition("function", base_module, function)
                         yield f"cls.{name}", _Definition("function", base_module, function)
+
+    def _entries(self, spelled: str, target: str) -> Iterator[tuple[str, _Definition]]:
+        """`STAGES["send"]` for an entry of a table of callables another module defines."""
+        module, _, table = target.rpartition(".")
+        for function in self._functions.get(module, ()):
+            if function.startswith(f"{table}["):
+                yield f"{spelled}{function[len(table) :]}", _Definition("function", module, function)
 
     def _in_module(self, spelled: str, module: str, depth: int = 0) -> Iterator[tuple[str, _Definition]]:
         """`guards.ensure` for a function of the module, its own or one it imports, and
@@ -220,18 +235,23 @@ def derive(program: Program, config: ScanConfig) -> dict[str, Derived]:
     dispatchers = {(name, f"{o}.{n}" if o else n) for name, s in program.modules.items() for o, n in s.dispatchers}
     settles = {(name, f) for name, s in program.modules.items() for f in s.settles}
     readers = {(name, f) for name, s in program.modules.items() for f in s.readers}
+    managers = {(name, f) for name, s in program.modules.items() for f in s.managers}
+    builds = {(name, f) for name, s in program.modules.items() for f in s.builds}
     refusals = _refusals(program, config)
     fed, everywhere = _fed(program, config)
     hooks = _hooks(program)
     derived: dict[str, Derived] = {}
     for module in program.modules:
-        check, settle, dispatch, read = set(), set(), set(), set()
+        check, settle, dispatch, read, manage = set(), set(), set(), set(), set()
+        # The module's own table of callables: TS101 follows aliases, not tables' entries.
+        dispatch |= {name for owner, name in program.modules[module].dispatchers if not owner and "[" in name}
+        build = set(program.modules[module].builds)
         editing = {}
         for spelled, found in program.spellings(module):
             key = (found.module, found.name)
             if key in edits and found.module != module:
                 editing[spelled] = (spelled, program.parameters(found), edits[key])
-            if key in dispatchers and spelled != found.name:
+            if key in dispatchers and (spelled != found.name or found.module != module):
                 dispatch.add(spelled)
             if key in checks and found.module != module:
                 check.add(spelled)
@@ -239,6 +259,10 @@ def derive(program: Program, config: ScanConfig) -> dict[str, Derived]:
                 settle.add(spelled)
             if key in readers and found.module != module:
                 read.add(spelled)
+            if key in managers and found.module != module:
+                manage.add(spelled)
+            if key in builds:
+                build.add(spelled.rpartition(".")[2])
         own = fed.get(module) or _Named()
         tools = sorted({*own.tools, *everywhere.tools})
         schemas = sorted({*own.schemas, *everywhere.schemas})
@@ -252,10 +276,45 @@ def derive(program: Program, config: ScanConfig) -> dict[str, Derived]:
             tuple(schemas),
             tuple(editing[spelled] for spelled in sorted(editing)),
             tuple(sorted(read)),
+            controls=tuple(sorted(build)),
+            settling_managers=tuple(sorted(manage)),
+            tool_fields=_inherited_tools(program, module, config, everywhere),
+            foreign_inits=_foreign_inits(program, module),
         )
         if got != _NOTHING:
             derived[module] = got
     return derived
+
+
+def _inherited_tools(
+    program: Program, module: str, config: ScanConfig, everywhere: _Named
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The module's classes whose bases in other modules declare tool-list fields (named with a
+    tool word, or a field found to hold a tool list): a subclass's copy of `self` shares them as
+    surely as one made in the base's own module."""
+    found = []
+    for klass, _ in program.modules[module].classes:
+        inherited = [
+            field
+            for base_module, base in program.bases(module, klass)
+            if base_module != module
+            for field in dict(program.modules[base_module].fields).get(base, ())
+            if _known(field, TOOLS, config) or field in everywhere.tools
+        ]
+        if inherited:
+            found.append((klass, tuple(dict.fromkeys(inherited))))
+    return tuple(found)
+
+
+def _foreign_inits(program: Program, module: str) -> tuple[str, ...]:
+    """The module's classes with no `__init__` of their own that inherit one from another module's
+    class: what their constructor keeps is decided there."""
+    found = []
+    for klass, _ in program.modules[module].classes:
+        init = program.member(f"{module}.{klass}", "__init__")
+        if init is not None and init.module != module:
+            found.append(klass)
+    return tuple(found)
 
 
 def _hooks(program: Program) -> Mapping[str, set[str]]:
@@ -329,9 +388,11 @@ def _fed(program: Program, config: ScanConfig) -> tuple[dict[str, _Named], _Name
     for _ in range(_DEPTH):
         goes: dict[tuple[str, str], set[str]] = defaultdict(set)
         for module, definition, parameter, name in slots:
-            if parameter == name.lstrip("."):
-                continue  # `Settings(catalogue=catalogue)` hands a name on under itself: it says nothing
             own = per_module.get(definition.module) if definition is not None else None
+            if parameter == name.lstrip(".") and (own is None or parameter not in {*own.tools, *own.schemas}):
+                # `Settings(catalogue=catalogue)` hands a name on under itself: it says nothing,
+                # unless the parameter was found to hold one (`research_agent(settings.catalogue)`).
+                continue
             kinds = {
                 kind
                 for kind in (TOOLS, SCHEMA)

@@ -23,7 +23,7 @@ from ._rule import Mentions, Tree, named
 from ._stack import with_deep_stack
 from ._text import Text
 from ._types import ScanConfig
-from .rules._settling import settles_on_every_path
+from .rules._settling import settles_its_block, settles_on_every_path
 from .rules.diagnostic_authority import diagnostic_readers
 from .rules.unguarded_dispatch import checks_on_every_path
 
@@ -64,6 +64,12 @@ class Summary:
     edits: tuple[tuple[str, tuple[str, ...]], ...] = ()
     #: Functions and methods that read a diagnostic field of messages or tool results.
     readers: frozenset[str] = frozenset()
+    #: Context managers that settle the block of a `with` over them however it is left.
+    managers: frozenset[str] = frozenset()
+    #: Module-level functions that return a control tool (`def reader_spec(): return {"name": READ}`).
+    builds: frozenset[str] = frozenset()
+    #: Class → the names of its fields: annotated or assigned in its body, or on `self` in a method.
+    fields: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 def module_name(path: str) -> str:
@@ -108,7 +114,55 @@ def summarise(source: str, path: str, module: str, config: ScanConfig) -> Summar
         facts.settles,
         facts.edits,
         facts.readers,
+        managers=facts.managers,
+        builds=_builders(parsed, config) if text.mentions(config.controls) else frozenset(),
+        fields=tuple((klass, tuple(dict.fromkeys(names))) for klass, names in tables.fields.items()),
     )
+
+
+def _builders(parsed: ast.Module, config: ScanConfig) -> frozenset[str]:
+    """The module's functions that return a control tool: a value that names one, by a control's
+    name (`READ_TOOL_RESULT`, `"read_tool_result"`, a builder of another module), a module-level
+    name bound to one, or another such function. A test (`name in CONTROLS`) returns no tool."""
+    controls = {name.lower() for name in config.controls}
+    bound = [
+        (target.id, statement.value)
+        for statement in parsed.body
+        if isinstance(statement, ast.Assign)
+        for target in statement.targets
+        if isinstance(target, ast.Name)
+    ]
+    returned = [
+        (statement.name, node.value)
+        for statement in parsed.body
+        if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef)
+        for node in ast.walk(statement)
+        if isinstance(node, ast.Return) and node.value is not None
+        and not isinstance(node.value, ast.Compare | ast.BoolOp | ast.UnaryOp)
+    ]  # fmt: skip
+    holders: set[str] = set()
+    builders: set[str] = set()
+    grew = True
+    while grew:
+        before = len(holders) + len(builders)
+        holders |= {name for name, value in bound if _names(value, controls, holders | builders)}
+        builders |= {name for name, value in returned if _names(value, controls, holders | builders)}
+        grew = len(holders) + len(builders) > before
+    return frozenset(builders)
+
+
+def _names(value: ast.expr, controls: set[str], holders: set[str]) -> bool:
+    """Whether an expression names a control, or a name known to hold or build one."""
+    for node in ast.walk(value):
+        said = (
+            node.id if isinstance(node, ast.Name)
+            else node.attr if isinstance(node, ast.Attribute)
+            else node.value if isinstance(node, ast.Constant) and isinstance(node.value, str)
+            else ""
+        )  # fmt: skip
+        if said and (said.lower() in controls or said in holders):
+            return True
+    return False
 
 
 def _schemas(config: ScanConfig) -> Mentions:
@@ -127,6 +181,7 @@ class _Facts:
     settles: frozenset[str] = frozenset()
     edits: tuple[tuple[str, tuple[str, ...]], ...] = ()
     readers: frozenset[str] = frozenset()
+    managers: frozenset[str] = frozenset()
 
 
 def _facts(source: str, parsed: ast.Module, config: ScanConfig) -> _Facts:
@@ -169,7 +224,14 @@ def _facts(source: str, parsed: ast.Module, config: ScanConfig) -> _Facts:
         if found.edits.get(function.name.value) and (name := _qualified(tree, function))
     }
     readers = {name for function, _ in diagnostic_readers(tree, config) if (name := _qualified(tree, function))}
-    return _Facts(frozenset(checks), frozenset(settles), tuple(sorted(edits.items())), frozenset(readers))
+    managers = {
+        name
+        for function in tree.functions()
+        if config.settle and settles_its_block(tree, config, function) and (name := _qualified(tree, function))
+    }
+    return _Facts(
+        frozenset(checks), frozenset(settles), tuple(sorted(edits.items())), frozenset(readers), frozenset(managers)
+    )
 
 
 def _qualified(tree: Tree, function: cst.FunctionDef) -> str | None:
@@ -198,6 +260,7 @@ class _Tables:
         self.feeds: list[tuple[str, str, str, str]] = []
         self.registered: list[str] = []
         self.dispatchers: list[tuple[str, str]] = []
+        self.fields: dict[str, list[str]] = {}
         #: The annotated parameters of the function being read: name → class.
         self.typed: dict[str, str] = {}
         #: The local instances of the function being read: name → class.
@@ -233,9 +296,12 @@ class _Tables:
                     self.read(handler.body, owner)
             else:
                 self._field(statement, owner)
+                self._member(statement, owner, body=True)
                 self._code(statement, owner)
                 if not owner and isinstance(statement, ast.Assign) and self._dispatch(statement.value):
                     self.dispatchers += [("", t.id) for t in statement.targets if isinstance(t, ast.Name)]
+                if not owner and isinstance(statement, ast.Assign | ast.AnnAssign):
+                    self._keyed(statement)
 
     def absolute(self, dotted: str) -> str:
         head, _, rest = dotted.partition(".")
@@ -277,6 +343,17 @@ class _Tables:
                 if isinstance(target, ast.Name):
                     self.instances.append(("", target.id, self.absolute(kind)))
 
+    def _member(self, node: ast.AST, owner: str, body: bool) -> None:
+        """A field of the class being read: `tools: list[Tool]` or `tools = []` in its `body`,
+        `self.tools = …` in a method; a subclass in another module inherits it."""
+        if not owner or not isinstance(node, ast.Assign | ast.AnnAssign):
+            return
+        for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+            if isinstance(target, ast.Name) and body:
+                self.fields.setdefault(owner, []).append(target.id)
+            elif isinstance(target, ast.Attribute) and _dotted(target.value) == "self":
+                self.fields.setdefault(owner, []).append(target.attr)
+
     def _code(self, node: ast.AST, owner: str, shallow: bool = False) -> None:
         """The calls in the code, and a method's `self.guard = Guard()`; with `shallow`, only in
         the tests and items of a compound statement, whose bodies are read as statements."""
@@ -297,6 +374,7 @@ class _Tables:
                 self._call(found, owner)
             if isinstance(found, ast.Assign | ast.AnnAssign) and found.value is not None:
                 self._slot(found)
+                self._member(found, owner, body=False)
             if owner and isinstance(found, ast.Assign) and self._dispatch(found.value):
                 self.dispatchers += [
                     (owner, target.attr)
@@ -318,6 +396,19 @@ class _Tables:
                         and target.value.id == "self"
                     ):
                         self.instances.append((owner, target.attr, self.absolute(kind)))
+
+    def _keyed(self, statement: ast.Assign | ast.AnnAssign) -> None:
+        """`STAGES = {"send": gateway.dispatch, …}`: a table of callables whose entry sends,
+        recorded as the dispatcher `STAGES["send"]`."""
+        if not isinstance(statement.value, ast.Dict):
+            return
+        targets = statement.targets if isinstance(statement, ast.Assign) else [statement.target]
+        sends = {("", _dotted(value)) for value in statement.value.values if _dotted(value)}
+        for key, value in zip(statement.value.keys, statement.value.values, strict=True):
+            if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+                continue
+            if self._dispatch(value) or ("", _dotted(value)) in set(self.dispatchers) & sends:
+                self.dispatchers += [("", f'{t.id}["{key.value}"]') for t in targets if isinstance(t, ast.Name)]
 
     def _dispatch(self, value: ast.expr) -> bool:
         """`gateway.dispatch`, or `partial(gateway.dispatch, …)`: a value that sends when called."""

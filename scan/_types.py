@@ -80,9 +80,14 @@ class ScanConfig:
     #: Found by the scan, not set: functions of other modules that read a diagnostic field of the
     #: messages they are handed, as this module calls them.
     readers: tuple[str, ...] = ()
+    #: Found by the scan, not set: context managers of other modules that settle the block of a
+    #: `with` over them however it is left, as this module calls them.
+    settling_managers: tuple[str, ...] = ()
     #: Found by the scan, not set: classes of this module with tool-list fields declared on a base
     #: in another module, as `(class, fields)`.
     tool_fields: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: Found by the scan, not set: classes of this module built by an `__init__` of another module.
+    foreign_inits: tuple[str, ...] = ()
     #: Rule ids to run (none: every rule), and rule ids to leave out; `--select` and `--ignore` set them.
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()

@@ -140,7 +140,7 @@ def seeds(function: cst.FunctionDef, config: ScanConfig) -> Env:
         name = param.name.value
         if name not in SELF:
             # `strict_json_schema: bool = True` is a flag about a schema, not one.
-            schema = is_schema_name(name, config) and not _scalar(param)
+            schema = is_schema_name(name, config) and not _scalar(param, config)
             tools = is_tool_list_name(name, config) and not _flag(param)
             env[name] = Value(Share.ALIAS, schema, schema or tools, frozenset({name}), sources=(param,))
     return env
@@ -170,9 +170,10 @@ def _flag(param: cst.Param) -> bool:
 SCALAR_TYPES = frozenset({"bool", "int", "float", "str"})
 
 
-def _scalar(param: cst.Param) -> bool:
+def _scalar(param: cst.Param, config: ScanConfig) -> bool:
     """A parameter whose annotation or default says it holds no JSON schema: a flag (`bool`), a name,
-    a class (`type[Model]`) or an object of a class not named like a schema."""
+    a class (`type[Model]`) or an object of a class not named like a schema (by the project's schema
+    words too: `shape: Shape` where `schema_words` holds `shape`)."""
     annotation = cst.Module([]).code_for_node(param.annotation.annotation) if param.annotation else ""
     if _flag(param):
         return True
@@ -181,7 +182,10 @@ def _scalar(param: cst.Param) -> bool:
     # `type[Model]` is a class and `ModelRequestParameters` an object; what the annotation allows
     # besides classes — a dict, `JsonSchemaValue`, `object`, `Any` — may be a schema.
     besides = re.sub(r"\b[Tt]ype\[[^\]]*\]|\btype\b", "", annotation)
-    return not any(word in besides for word in ("dict", "Dict", "Mapping", "Schema", "JSON", "Json", "Any", "object"))
+    schema_like = ("dict", "Dict", "Mapping", "Schema", "JSON", "Json", "Any", "object")
+    return not any(word in besides for word in schema_like) and not any(
+        word in besides.lower() for word in config.schema_words
+    )
 
 
 def bound(target: cst.CSTNode) -> Iterator[str]:

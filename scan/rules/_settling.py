@@ -73,7 +73,8 @@ def settled_blocks(tree: Tree, config: ScanConfig, function: cst.FunctionDef) ->
     for statement in tree.findall(function.body, cst.With):
         for item in statement.items:
             manager = _definition(tree, item.item) if isinstance(item.item, cst.Call) else None
-            if (
+            elsewhere = isinstance(item.item, cst.Call) and named(dotted(item.item.func), config.settling_managers)
+            if elsewhere or (
                 manager is not None
                 and _decorated(manager, _CONTEXT_MANAGERS)
                 and _settles_around_yield(tree, manager, settles, loops)
@@ -81,6 +82,13 @@ def settled_blocks(tree: Tree, config: ScanConfig, function: cst.FunctionDef) ->
                 found.append(statement.body)
                 break
     return found
+
+
+def settles_its_block(tree: Tree, config: ScanConfig, function: cst.FunctionDef) -> bool:
+    """Whether `function` is a context manager that settles the block of a `with` over it however
+    the block is left (see `settled_blocks`)."""
+    settles, loops = settling_calls(tree, config), settling_loops(tree, config)
+    return _decorated(function, _CONTEXT_MANAGERS) and _settles_around_yield(tree, function, settles, loops)
 
 
 def settled_by_exit_stacks(tree: Tree, config: ScanConfig, function: cst.FunctionDef) -> list[cst.BaseStatement]:

@@ -11,6 +11,7 @@ from .._outline import Outline, Unit, clones
 from .._rule import (
     Invalid,
     Match,
+    Mentions,
     Needs,
     Rule,
     Tree,
@@ -243,13 +244,18 @@ class Agent(BaseModel):
     )
 
     def needs(self, config: ScanConfig) -> Needs:
-        # A rebuild by the class's own name (`Planner(..., self.tools)`) names no copy at all.
-        return (config.tool_words,)
+        # A rebuild by the class's own name (`Planner(..., self.tools)`) names no copy at all; a
+        # subclass of another module's class with tool fields may name no tool word either.
+        return (Mentions(words=config.tool_words, names=tuple(klass for klass, _ in config.tool_fields)),)
 
     def wants(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
         # A method of a class with tool fields, its own or a base's, that copies or rebuilds `self`,
         # or sets a tool field a copy made elsewhere in the module may share.
-        if unit.owner is None or not outline.class_mentions(unit.owner.name, config.tool_words):
+        if unit.owner is None:
+            return False
+        if not outline.class_mentions(unit.owner.name, config.tool_words) and unit.owner.name not in dict(
+            config.tool_fields
+        ):
             return False
         return clones(unit) or (outline.cloning and "self" in unit.written and unit.mentions(config.tool_words))
 
@@ -260,6 +266,10 @@ class Agent(BaseModel):
         names = imports(tree)
         classes = tree.findall(tree.module, cst.ClassDef)
         own = {klass.name.value: _tool_fields(tree, klass, config) for klass in classes}
+        for klass in classes:
+            # Declared on a base in another module: shown at the class that inherits them.
+            for field in dict(config.tool_fields).get(klass.name.value, ()):
+                own[klass.name.value].setdefault(field, klass.name)
         for klass in classes:
             defined = _inherited(klass.name.value, own, {k.name.value: k for k in classes})
             fields = set(defined)
@@ -272,7 +282,7 @@ class Agent(BaseModel):
             )
             for method in methods:
                 for call in tree.calls(method.body):
-                    if not _shares(call, klass, fields, names) or _given_own_list(tree, method, call, fields):
+                    if not _shares(call, klass, fields, names, config) or _given_own_list(tree, method, call, fields):
                         continue
                     splats = any(arg.star == "**" for arg in call.args)
                     kwargs = (
@@ -331,7 +341,7 @@ def _tool_fields(tree: Tree, klass: cst.ClassDef, config: ScanConfig) -> dict[st
     return found
 
 
-def _shares(call: cst.Call, klass: cst.ClassDef, fields: set[str], names: dict[str, str]) -> bool:
+def _shares(call: cst.Call, klass: cst.ClassDef, fields: set[str], names: dict[str, str], config: ScanConfig) -> bool:
     """Whether the call copies `self` field by field, or rebuilds it from `self.<tools>` itself."""
     callee = canonical(call.func, names)
     first = dotted(call.args[0].value) if call.args else ""
@@ -342,13 +352,22 @@ def _shares(call: cst.Call, klass: cst.ClassDef, fields: set[str], names: dict[s
             arg.keyword is not None and arg.keyword.value == "deep" and dotted(arg.value) == "True" for arg in call.args
         )
         return not deep and not _updates_own_list(call, fields)
-    rebuilds = dotted(call.func) in {"self.__class__", klass.name.value} or (
-        isinstance(call.func, cst.Call)
-        and dotted(call.func.func) == "type"
-        and dotted(call.func.args[0].value) == "self"
-    )
+    rebuilds = (
+        dotted(call.func) in {"self.__class__", klass.name.value}
+        or (
+            isinstance(call.func, cst.Call)
+            and dotted(call.func.func) == "type"
+            and dotted(call.func.args[0].value) == "self"
+        )
+    ) and not _unread_init(klass, config)
     handed = [arg for arg in call.args if dotted(arg.value) in {f"self.{field}" for field in fields}]
     return rebuilds and any(not _copied_by_init(klass, call, arg, names) for arg in handed)
+
+
+def _unread_init(klass: cst.ClassDef, config: ScanConfig) -> bool:
+    """Whether the class is built by another module's `__init__`, which may keep a copy of what a
+    rebuild hands it (`list(tools)`): the scan cannot tell, and reports no rebuild of it."""
+    return klass.name.value in config.foreign_inits
 
 
 def _copied_by_init(klass: cst.ClassDef, call: cst.Call, arg: cst.Arg, names: dict[str, str]) -> bool:

@@ -11,7 +11,7 @@ from .._rule import Invalid, Match, Mentions, Needs, Rule, Tree, shown
 from .._trace import Mutation, Passed
 from .._types import ScanConfig
 from .._values import Share
-from .hook_edits_schema_in_place import HookEditsSchemaInPlace
+from .hook_edits_schema_in_place import reported
 
 
 class EditsCallerSchema(Rule):
@@ -244,8 +244,10 @@ def itemless(json_schema):
     def wants(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
         # Only a value named by a schema key or word is a schema, and only a subscript written, an
         # editing method, or a function of the module that does either and is handed it edits one.
-        elsewhere = (spelled for spelled, _, _ in config.editors)
-        edits = unit.edits or bool(unit.gives & outline.editors) or unit.calls(elsewhere)
+        elsewhere = [spelled for spelled, _, _ in config.editors]
+        # Another module's editor called, or handed on as a reducer (`reduce(merge, items, schema)`).
+        handed = unit.gives & {spelled.rsplit(".", 1)[-1] for spelled in elsewhere}
+        edits = unit.edits or bool(unit.gives & outline.editors) or unit.calls(elsewhere) or bool(handed)
         return edits and unit.mentions(config.schema_keys, endings=config.schema_words)
 
     def reaches(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
@@ -255,13 +257,13 @@ def itemless(json_schema):
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         traced = trace_all(tree, config)
         edits = editors(traced, config)
-        hooks = {id(found.node) for found in HookEditsSchemaInPlace().matches(tree, config)}
-        for _, events in traced:
+        hooks = {id(hook) for hook, _, _ in reported(tree, config)}
+        for function, events in traced:
+            if id(function) in hooks:
+                continue
             shared = [event for event in events if event.value.schema and event.value.share is Share.ALIAS]
             direct = [event for event in shared if isinstance(event, Mutation)]
             through = [event for event in shared if isinstance(event, Passed) and edits.edit(event)]
-            if any(id(event.node) in hooks for event in direct):
-                continue
             # A direct write reads best; a call that edits through another function comes second.
             if direct:
                 yield Match(

@@ -7,11 +7,11 @@ from collections.abc import Iterable, Iterator
 import libcst as cst
 
 from .._outline import Outline, Unit
-from .._rule import Invalid, Match, Mentions, Needs, Rule, Tree, dotted, is_tools, shown
+from .._rule import Invalid, Match, Mentions, Needs, Rule, Tree, imports, is_tools, shown
 from .._types import ScanConfig
 
 #: List operations that put a tool into a tool list.
-_ADDS = (".append", ".insert", ".extend")
+_ADDS = frozenset({"append", "insert", "extend"})
 
 
 class HookAdmitsControl(Rule):
@@ -39,6 +39,15 @@ READER = {"name": "read_tool_result"}
 def notes_hook(request):
     if any(t["name"] == READER["name"] for t in request.tools):
         request.tools.append(NOTES_TOOL)
+""",
+        # The control goes into a list of registrations, not into the tools.
+        """
+from host.controls import read_tool_result as pager
+
+def pager_hook(chain, request):
+    handles = []
+    handles.append(chain.attach(pager))
+    request.metadata["handles"] = handles
 """,
     )
     invalid = (
@@ -91,6 +100,18 @@ class Widening:
 """,
             line=5,
         ),
+        # The control is imported under a name of the module's own.
+        Invalid(
+            """
+from host.controls import read_tool_result as pager
+
+class Paging:
+    def before_model_hook(self, request):
+        if request.truncated:
+            request.tools.insert(len(request.tools), pager)
+""",
+            line=7,
+        ),
     )
 
     def needs(self, config: ScanConfig) -> Needs:
@@ -106,7 +127,7 @@ class Widening:
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         controls = {name.lower() for name in config.controls}
-        module_holders = _holders(tree, _module_assignments(tree.module), controls, frozenset())
+        module_holders = _holders(tree, _module_assignments(tree.module), controls, _imported(tree, controls))
 
         for hook in tree.hook_functions(config):
             holders = _holders(tree, tree.findall(hook.body, cst.Assign, cst.AnnAssign), controls, module_holders)
@@ -116,7 +137,7 @@ class Widening:
 
             source = ((hook.name, f"hook `{hook.name.value}`"),)
             for call in tree.calls(hook.body):
-                if dotted(call.func).endswith(_ADDS) and names_control(call):
+                if _adds_to_tools(call, config) and names_control(call):
                     yield Match(call, f"control tool added by {shown(call)}", source)
             for operation in tree.findall(hook.body, cst.BinaryOperation, cst.AugAssign):
                 adds = isinstance(operation, cst.AugAssign) or isinstance(operation.operator, cst.Add)
@@ -130,11 +151,23 @@ class Widening:
                     yield Match(literal, f"control tool added by {shown(literal)}", source)
 
 
+def _adds_to_tools(call: cst.Call, config: ScanConfig) -> bool:
+    """Whether the call puts something into a tool list (`request.tools.insert(0, …)`); a list of
+    something else (`undo.append(register(…))`) holds no tools, whatever its items mention."""
+    func = call.func
+    return isinstance(func, cst.Attribute) and func.attr.value in _ADDS and is_tools(func.value, config)
+
+
 def _names_control(tree: Tree, node: cst.CSTNode, controls: set[str], holders: frozenset[str]) -> bool:
     """Whether `node` names a control tool: by its name, or through a name that holds one."""
     identifiers = set(tree.identifiers(node))
     said = {name.lower() for name in identifiers} | {s.lower() for s in tree.strings(node)}
     return bool(controls & said or holders & identifiers)
+
+
+def _imported(tree: Tree, controls: set[str]) -> frozenset[str]:
+    """The names a control is imported under: `from tools import fetch_artifact as artifact_tool`."""
+    return frozenset(local for local, full in imports(tree).items() if full.rsplit(".", 1)[-1].lower() in controls)
 
 
 def _module_assignments(module: cst.Module) -> list[cst.Assign | cst.AnnAssign]:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import functools
+from collections import Counter
 from collections.abc import Iterator
 
 import libcst as cst
 
-from .._module import module_names
+from .._cfg import block
+from .._module import Editors, callee_name, editors, module_names, trace_all
 from .._outline import Outline, Unit
 from .._rule import (
     Invalid,
@@ -17,12 +20,13 @@ from .._rule import (
     Tree,
     assigned,
     canonical,
+    dotted,
     imports,
     shown,
 )
-from .._trace import Mutation, Trace
+from .._trace import Event, Kept, Mutation, Passed, Trace
 from .._types import ScanConfig
-from .._values import Env, Share, Value, deep_copy, join
+from .._values import SELF, Env, Share, Value, deep_copy, join, parameters
 
 #: Methods that change a dict or list where it stands.
 _MUTATING = ("update", "pop", "popitem", "setdefault", "clear", "append", "extend", "insert", "remove")
@@ -81,6 +85,22 @@ def on_before_dispatch(request):
         tool.inputSchema["additionalProperties"] = False
         return tool
     request.tools = [strict(tool) for tool in request.tools]
+""",
+        # The helper hands back its own deep copy, and another only reads what it is handed.
+        """
+import copy
+
+def _own_params(tool):
+    return copy.deepcopy(tool["input_schema"])
+
+def _width(node):
+    return len(node.get("properties", {}))
+
+def audit_hook(request):
+    for tool in request.tools:
+        params = _own_params(tool)
+        params["x-audited"] = True
+        request.metadata.setdefault("widths", []).append(_width(tool["input_schema"]))
 """,
     )
     invalid = (
@@ -142,6 +162,44 @@ def strict_hook(request, fresh):
 """,
             line=8,
         ),
+        # A helper of the module edits the schema the hook hands it.
+        Invalid(
+            """
+def _close(node):
+    node["additionalProperties"] = False
+
+def seal_hook(request):
+    for tool in request.tools:
+        _close(tool["parameters"])
+""",
+            line=7,
+            flow=((5, "hook `seal_hook`"), (7, "schema handed to `_close(...)`, which edits it in place")),
+        ),
+        # A helper hands back the hook's own tool's schema, which the hook then edits.
+        Invalid(
+            """
+def _params(tool):
+    return tool.get("input_schema") or {}
+
+class Capper:
+    def before_dispatch_hook(self, request):
+        for tool in request.tools:
+            _params(tool)["maxProperties"] = 4
+""",
+            line=8,
+        ),
+        # One finding per hook, at its first edit.
+        Invalid(
+            """
+def untitle_hook(request):
+    for tool in request.tools:
+        schema = tool["input_schema"]
+        schema.pop("title", None)
+        for prop in schema.get("properties", {}).values():
+            prop.pop("title", None)
+""",
+            line=5,
+        ),
     )
 
     def needs(self, config: ScanConfig) -> Needs:
@@ -149,53 +207,133 @@ def strict_hook(request, fresh):
 
     def wants(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
         # It reports in a hook; a registration elsewhere makes a function or a class's methods hooks.
-        hook = outline.hooks(unit, config) and unit.mentions(config.schema_keys, endings=config.schema_words)
+        # A hook that names no schema may still reach one through a function it hands a tool to.
+        named = unit.mentions(config.schema_keys, endings=config.schema_words) or bool(unit.gives)
+        hook = outline.hooks(unit, config) and named
         return hook or unit.mentions(names=config.hook_registration)
 
     def reaches(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
-        return False  # an edit it reports is written in the hook itself
+        # A helper the hook hands a value to may edit it, or hand back a part of it to edit.
+        return unit.takes_arguments
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
+        for hook, node, label in reported(tree, config):
+            yield Match(node, label, ((hook.name, f"hook `{hook.name.value}`"),))
+
+
+def reported(tree: Tree, config: ScanConfig) -> list[tuple[cst.FunctionDef, cst.CSTNode, str]]:
+    """Each hook that edits a schema in place, with the one edit reported: its first direct edit,
+    else its first call of a function that edits the schema it is handed. One is enough to say the
+    hook must not edit; TS111 leaves these hooks to this rule."""
+
+    def find() -> list[tuple[cst.FunctionDef, cst.CSTNode, str]]:
         keys = set(config.schema_keys)
+        edits = editors(trace_all(tree, config), config)
+        found = []
         for hook in tree.hook_functions(config):
-            source = ((hook.name, f"hook `{hook.name.value}`"),)
-            traced = _traced_edits(tree, config, hook)
-            for node in tree.findall(hook.body, cst.Assign, cst.AugAssign, cst.Del, cst.Call):
-                if _edits_schema(node, traced.get(id(node)), keys):
-                    yield Match(node, f"schema edited in place by {shown(node)}", source)
+            events = _hook_events(tree, config, hook)
+            traced = _mutations(events)
+            direct = [
+                node
+                for node in tree.findall(hook.body, cst.Assign, cst.AugAssign, cst.Del, cst.Call)
+                if _edits_schema(node, traced.get(id(node)), keys)
+            ]
+            handed = [event.call for event in events if isinstance(event, Passed) and _hands_schema(event, edits)]
+            if direct:
+                found.append((hook, direct[0], f"schema edited in place by {shown(direct[0])}"))
+            elif handed:
+                found.append((hook, handed[0], f"schema handed to {shown(handed[0])}, which edits it in place"))
+        return found
+
+    return tree.memo(("hook_edits", config), find)
 
 
 #: The origin the trace gives a deep copy the hook made: a value of its own, not the caller's.
 _DEEP_COPY = "<deep copy>"
+#: How deep helpers that hand back a part of what they are handed are followed.
+_DEPTH = 3
 
 
-class _CopyTrace(Trace):
+class _HookTrace(Trace):
     """The trace with a deep copy followed as a value of the function's own, where the plain trace
-    drops it: an edit of the copy is then known as one, through any alias of it."""
+    drops it: an edit of the copy is then known as one, through any alias of it. A call of a
+    function of the module gives what that function returns of what it is handed: a getter
+    (`_schema_of(tool)`) hands back the caller's schema itself."""
+
+    #: How many helper calls deep this trace runs.
+    depth = 0
 
     def call(self, node: cst.Call, env: Env) -> Value | None:
         held = super().call(node, env)
         if held is None and deep_copy(node, canonical(node.func, self.names), self.config):
             return Value(Share.ALIAS, schema=False, tooling=False, origin=frozenset({_DEEP_COPY}))
+        if held is None and self.depth < _DEPTH:
+            return self.returned(node, env)
         return held
 
+    def returned(self, node: cst.Call, env: Env) -> Value | None:
+        """What the module's function that `node` calls returns of the values it is handed."""
+        function = _helpers(self.tree).get(callee_name(node))
+        if function is None:
+            return None
+        before = len(self.events)
+        handed = [(arg, self.value(arg.value, env)) for arg in node.args]
+        del self.events[before:]  # already recorded when the call itself was traced
+        bound = _bind(function, node, handed)
+        if not bound:
+            return None
+        inner = _HookTrace(self.tree, self.config, self.names, self.globals)
+        inner.depth = self.depth + 1
+        inner.local = {param.name.value for param in parameters(function)}
+        inner.block(block(function.body), bound)
+        returns = [event.value for event in inner.events if isinstance(event, Kept) and event.place == "return"]
+        return functools.reduce(join, returns, None)
 
-def _traced_edits(tree: Tree, config: ScanConfig, hook: cst.FunctionDef) -> dict[int, Mutation]:
+
+def _helpers(tree: Tree) -> dict[str, cst.FunctionDef]:
+    """The module's functions and methods by name, those whose name is not used twice."""
+    counted = Counter(function.name.value for function in tree.functions())
+    return {function.name.value: function for function in tree.functions() if counted[function.name.value] == 1}
+
+
+def _bind(function: cst.FunctionDef, call: cst.Call, handed: list[tuple[cst.Arg, Value | None]]) -> Env:
+    """The function's parameters bound to the tracked values the call hands them."""
+    names = [param.name.value for param in parameters(function)]
+    if names and names[0] in SELF and dotted(call.func).partition(".")[0] in SELF:
+        names = names[1:]  # `self.helper(x)`: `self` is bound by the call
+    bound: Env = {}
+    for position, (arg, held) in enumerate(handed):
+        if arg.star:
+            break  # the positions after it are not known
+        name = arg.keyword.value if arg.keyword else (names[position] if position < len(names) else None)
+        if held is not None and name is not None:
+            bound[name] = held
+    return bound
+
+
+def _hook_events(tree: Tree, config: ScanConfig, hook: cst.FunctionDef) -> list[Event]:
+    return tree.memo(
+        ("hook_events", id(hook), config), lambda: _HookTrace(tree, config, imports(tree), module_names(tree)).run(hook)
+    )
+
+
+def _mutations(events: list[Event]) -> dict[int, Mutation]:
     """The hook's in-place edits of values the trace follows, by edited node; several edits of one
-    node (`del a[k], b[k]`) are joined. Traced once per hook, though TS111 asks too."""
+    node (`del a[k], b[k]`) are joined."""
+    edits: dict[int, Mutation] = {}
+    for event in events:
+        if isinstance(event, Mutation):
+            before = edits.get(id(event.node))
+            edits[id(event.node)] = (
+                event if before is None else Mutation(event.node, join(before.value, event.value) or event.value)
+            )
+    return edits
 
-    def trace() -> dict[int, Mutation]:
-        edits: dict[int, Mutation] = {}
-        for event in _CopyTrace(tree, config, imports(tree), module_names(tree)).run(hook):
-            if isinstance(event, Mutation):
-                before = edits.get(id(event.node))
-                joined = (
-                    event if before is None else Mutation(event.node, join(before.value, event.value) or event.value)
-                )
-                edits[id(event.node)] = joined
-        return edits
 
-    return tree.memo(("hook_edits", id(hook), config), trace)
+def _hands_schema(event: Passed, edits: Editors) -> bool:
+    """Whether the call hands a function that edits its argument a schema the hook did not deep-copy."""
+    value = event.value
+    return value.schema and value.share is Share.ALIAS and bool(value.origin - {_DEEP_COPY}) and edits.edit(event)
 
 
 def _edits_schema(node: cst.Assign | cst.AugAssign | cst.Del | cst.Call, edit: Mutation | None, keys: set[str]) -> bool:

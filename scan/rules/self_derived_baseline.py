@@ -17,6 +17,7 @@ from .._rule import (
     Tree,
     assigned,
     dotted,
+    key_of,
     named,
     shown,
 )
@@ -39,6 +40,12 @@ class SelfDerivedBaseline(Rule):
         "request or its seal"
     )
     valid = (
+        # The request's own id (a field that holds a request word) is the key the baseline is stored by.
+        """
+def intercept(request):
+    baseline = BASELINES.lookup(request.request_id)
+    check(request.tools, baseline)
+""",
         """
 baseline = snapshot_of(contract.admitted)
 expected = narrow(baseline, trusted_facts)
@@ -73,6 +80,16 @@ def attempt(ctx, request_context):
 """,
     )
     invalid = (
+        # An entry of the request's own state, keyed by a tool word.
+        Invalid(
+            """
+def send(self, request):
+    baseline = request.state["pinned_surface"]
+    check(request.tools, baseline)
+    return self.gateway.dispatch(request)
+""",
+            line=3,
+        ),
         Invalid(
             'expected = capture(request.tools)\ncheck("final", expected, request)\n',
             line=1,
@@ -149,19 +166,34 @@ def _compares_surfaces(tree: Tree, config: ScanConfig) -> bool:
 
 def _reads(tree: Tree, value: cst.BaseExpression, config: ScanConfig) -> list[cst.BaseExpression]:
     """The reads of the request or its seal in `value` that hand over the surface: the object
-    itself (`capture(request)`, `run.seal`) or its tools (`request.tools`). A field read past it
-    that names no tools (`envelope.turn`, `request.id`) is a key to look the baseline up by."""
+    itself (`capture(request)`, `run.seal`, `envelope.request`), its tools (`request.tools`), or
+    an entry of it keyed by a tool word (`request.state["pinned_surface"]`). A field read past it
+    that names no tools (`envelope.turn`, `request.request_id`) is a key to look the baseline up by."""
     chains = tree.findall(value, cst.Attribute, cst.Name)
     inner = {id(part) for chain in chains if isinstance(chain, cst.Attribute) for part in (chain.value, chain.attr)}
     sources, tools = {*config.request_words, *config.seal_words}, set(config.tool_words)
-    found = []
+    found: list[cst.BaseExpression] = []
     for chain in (chain for chain in chains if id(chain) not in inner):
-        parts = [set(part.lower().split("_")) for part in dotted(chain).split(".")]
-        marked = [at for at, words in enumerate(parts) if words & sources]
-        after = parts[marked[-1] + 1 :] if marked else []
-        if marked and (not after or any(words & tools for words in after)):
+        after = _past_source(dotted(chain), sources)
+        if after is not None and (
+            all(name in sources for name in after) or any(set(name.split("_")) & tools for name in after)
+        ):
             found.append(chain)
+    for read in tree.findall(value, cst.Subscript):
+        key = set(key_of(read).lower().split("_"))
+        if key & tools and _past_source(dotted(read.value), sources) is not None:
+            found.append(read)
     return found
+
+
+def _past_source(name: str, sources: set[str]) -> list[str] | None:
+    """The parts of a dotted name after the first that names the request or its seal (in lower
+    case); None when no part names one."""
+    parts = name.lower().split(".")
+    for at, part in enumerate(parts):
+        if set(part.split("_")) & sources:
+            return parts[at + 1 :]
+    return None
 
 
 def _read(tree: Tree, value: cst.BaseExpression, config: ScanConfig) -> tuple[Place, ...]:

@@ -9,7 +9,7 @@ import libcst as cst
 
 from .._outline import Outline, Unit
 from .._places import name_source
-from .._rule import Invalid, Match, Needs, Place, Rule, Tree, dotted, is_tools, shown
+from .._rule import Invalid, Match, Needs, Place, Rule, Tree, assigned, dotted, is_tools, shown
 from .._types import ScanConfig
 
 
@@ -39,10 +39,21 @@ for tool in tools:
         raise CapacityExceeded(needed, budget)
     kept.append(tool)
 """,
+        # The first few tools named in a message, directly or through a local: nothing is dropped.
+        """
+import heapq
+
+def fit(request, budget):
+    log.debug("offering %s", "/".join(t.name for t in request.tools[:3]))
+    largest = heapq.nlargest(2, request.tools, key=size)
+    log.warning("over budget %d: %s", budget, [t.name for t in largest])
+""",
     )
     invalid = (
         Invalid("request.tools = request.tools[:max_tools]\n", line=1),
         Invalid("del tools[limit:]\n", line=1),
+        # A filtered copy of the tool list, cut: the tools past the limit are gone all the same.
+        Invalid("kept = sorted([dict(t) for t in run.tools if t['name'] in allowed], key=rank)[:limit]\n", line=1),
         Invalid("kept = list(itertools.islice(tools, 8))\n", line=1),
         # The cheapest N, and those before the running total passes the budget.
         Invalid("import heapq\n\nrequest.tools = heapq.nsmallest(limit, request.tools, key=cost)\n", line=3),
@@ -99,11 +110,12 @@ def fit(run, budget):
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
         rotations = {id(part) for joined in tree.findall(tree.module, cst.BinaryOperation) for part in _halves(joined)}
         for found in tree.findall(tree.module, cst.Subscript, cst.For, cst.Call):
-            if isinstance(found, cst.Subscript) and is_tools(found.value, config) and _cuts(found):
-                if id(found) not in rotations:
-                    yield Match(found, f"cut by {shown(found)}", _entered(tree, found, found.value))
+            if isinstance(found, cst.Subscript) and (tools := _viewed(found.value, config)) is not None:
+                if _cuts(found) and id(found) not in rotations and not _reported(tree, found):
+                    yield Match(found, f"cut by {shown(found)}", _entered(tree, found, tools))
             elif isinstance(found, cst.Call) and (tools := _cut_by_call(tree, found, config)) is not None:
-                yield Match(found, f"cut by {shown(found)}", _entered(tree, found, tools))
+                if not _reported(tree, found):
+                    yield Match(found, f"cut by {shown(found)}", _entered(tree, found, tools))
             elif isinstance(found, cst.For) and is_tools(found.iter, config) and _fills_until_full(tree, found):
                 yield Match(
                     found, "filled until the budget runs out, the rest dropped", _entered(tree, found, found.iter)
@@ -138,6 +150,65 @@ def _cut_by_call(tree: Tree, call: cst.Call, config: ScanConfig) -> cst.BaseExpr
     if tools is None or any(_length_of(value, tools) for value in positional if value is not handed):
         return None  # `nsmallest(len(tools), tools, key=…)` keeps every tool, reordered
     return tools
+
+
+def _viewed(value: cst.BaseExpression, config: ScanConfig) -> cst.BaseExpression | None:
+    """The tool list `value` holds the tools of, one item per tool kept: the list itself, or a
+    comprehension over it (`[copy.deepcopy(t) for t in tools if t["name"] in wanted]`) or a walk of
+    it (`sorted(tools, key=cost)`): slicing either cuts the tools. None for anything else."""
+    if is_tools(value, config):
+        return value
+    if isinstance(value, cst.ListComp | cst.GeneratorExp) and value.for_in.inner_for_in is None:
+        return _viewed(value.for_in.iter, config)
+    if isinstance(value, cst.Call) and dotted(value.func) in _WALKING and value.args:
+        return _viewed(value.args[0].value, config)
+    return None
+
+
+#: Calls whose arguments end as text: a log line, a print, a joined or formatted string.
+_TEXT = frozenset(
+    {"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "print", "join", "format"}
+)
+
+
+def _reported(tree: Tree, cut: cst.CSTNode) -> bool:
+    """Whether what a cut keeps only ends up as text — an argument of a log call or of `str.join`,
+    directly, through comprehensions over it, or through a local read only there: naming the first
+    few tools in a message drops nothing from the request."""
+    held = _through_comprehensions(tree, cut)
+    if _in_text(tree, held):
+        return True
+    statement = tree.enclosing(held, cst.BaseSmallStatement)
+    function = tree.enclosing(held, cst.FunctionDef)
+    if not isinstance(statement, cst.Assign) or statement.value is not held or function is None:
+        return False
+    targets = [target for target in assigned(statement) if isinstance(target, cst.Name)]
+    if len(targets) != len(statement.targets) or len(targets) != 1:
+        return False
+    uses = [
+        name
+        for name in tree.findall(function.body, cst.Name)
+        if name.value == targets[0].value and name is not targets[0]
+    ]
+    return bool(uses) and all(_in_text(tree, _through_comprehensions(tree, use)) for use in uses)
+
+
+def _through_comprehensions(tree: Tree, node: cst.CSTNode) -> cst.CSTNode:
+    """The outermost comprehension that walks `node` (`[t.name for t in tools[:5]]`), else `node`."""
+    while (walk := tree.enclosing(node, cst.CompFor)) is not None and walk.iter is node:
+        node = tree.enclosing(walk, (cst.ListComp, cst.GeneratorExp, cst.SetComp))
+    return node
+
+
+def _in_text(tree: Tree, node: cst.CSTNode) -> bool:
+    """Whether `node` is an argument of a call that makes text of it, at any depth of its statement."""
+    call = tree.enclosing(node, cst.Call)
+    while call is not None:
+        callee = call.func.attr.value if isinstance(call.func, cst.Attribute) else dotted(call.func)
+        if callee in _TEXT and not tree.within(node, call.func):
+            return True
+        call = tree.enclosing(call, cst.Call)
+    return False
 
 
 def _length_of(value: cst.BaseExpression, tools: cst.BaseExpression) -> bool:

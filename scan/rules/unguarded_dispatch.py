@@ -493,7 +493,8 @@ def send(self, request, hooks):
     )
 
     def needs(self, config: ScanConfig) -> Needs:
-        return (Mentions(names=config.dispatch),)
+        # An entry of a table of callables (`STAGES["send"]`) is called by the table's name.
+        return (Mentions(names=tuple(dict.fromkeys(name.partition("[")[0] for name in config.dispatch))),)
 
     def wants(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
         # It reports a dispatch; the checks before it are in the same function or reached by name.
@@ -601,7 +602,9 @@ def _diffs_surfaces(tree: Tree, test: cst.BaseExpression, config: ScanConfig, he
 
 def _differs(tree: Tree, value: cst.BaseExpression, config: ScanConfig, locals_: Mapping[str, Roles]) -> bool:
     """A call of a function named for a difference, handed the surface and the baseline."""
-    if not isinstance(value, cst.Call) or not _DIFFERING & set(dotted(value.func).rsplit(".", 1)[-1].lower().split("_")):
+    if not isinstance(value, cst.Call) or not _DIFFERING & set(
+        dotted(value.func).rsplit(".", 1)[-1].lower().split("_")
+    ):
         return False
     roles = [_roles(tree, arg.value, config, locals_) for arg in value.args]
     return any(

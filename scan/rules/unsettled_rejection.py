@@ -409,7 +409,7 @@ def send(self, request):
     except SurfaceRefused as refused:
         if refused.billable:
             self.ledger.settle(reservation, "pre_dispatch_rejected")
-        raise
+        raise RequestFailed(request.id) from refused
     return self.gateway.dispatch(request)
 """,
             line=4,
@@ -510,7 +510,7 @@ def settle_refusal(self, run, refusal):
                     s
                     for s in line.body
                     if isinstance(s, cst.Raise)
-                    and _refusal(_raised_name(s, factories), config)
+                    and _refusal(_raised_name(tree, s, factories), config)
                     and id(s) not in covered
                 )
 
@@ -528,8 +528,11 @@ def settle_refusal(self, run, refusal):
                     yield Match(function, f"`{function.name.value}` {skips}", _reservation(tree, function, function))
             else:
                 for raised in unpreceded(tree, body, unsettled_refusals, is_settle, loops):
-                    assert isinstance(raised, cst.Raise) and raised.exc is not None
-                    label = f"refusal {shown(raised.exc)} raised with the reservation open"
+                    assert isinstance(raised, cst.Raise)
+                    if raised.exc is None:  # a bare `raise` in a handler of a refusal
+                        label = f"refusal `{_raised_name(tree, raised, factories)}` re-raised with the reservation open"
+                    else:
+                        label = f"refusal {shown(raised.exc)} raised with the reservation open"
                     yield Match(raised, label, _reservation(tree, function, raised))
 
 
@@ -611,10 +614,16 @@ def _reserving(config: ScanConfig) -> tuple[str, ...]:
     return (*config.settle, "reserve", "reservation", "ledger")
 
 
-def _raised_name(raised: cst.Raise, factories: Mapping[str, str]) -> str:
+def _raised_name(tree: Tree, raised: cst.Raise, factories: Mapping[str, str]) -> str:
     """The name of what is raised: the class, the variable, or — for a call to a function of the
     module that builds the exception — the class its return annotation names, since a factory's
-    name says what it reacts to (`_handshake_rejection_error`), not what it raises."""
+    name says what it reacts to (`_handshake_rejection_error`), not what it raises. A bare `raise`
+    re-raises what its `except` clause caught: the names of the types it catches."""
+    if raised.exc is None:
+        handler = tree.enclosing(raised, cst.ExceptHandler)
+        caught = handler.type if handler is not None else None
+        parts = caught.elements if isinstance(caught, cst.Tuple) else [caught] if caught is not None else []
+        return " ".join(dotted(part.value if isinstance(part, cst.Element) else part) for part in parts)
     exception = raised.exc
     if isinstance(exception, cst.Call):
         exception = exception.func

@@ -1,6 +1,7 @@
 """The scan reads the program, not one module: a fact a rule needs may live in another module,
 reached through imports, re-exports, aliases, instances and base classes."""
 
+import keyword
 import textwrap
 from pathlib import Path
 
@@ -201,6 +202,37 @@ def test_a_parameter_fed_a_tool_list_at_a_call_site_in_another_module_is_a_tool_
     assert findings(tmp_path) == [("pkg/select.py", 3, "TS107")]
 
 
+def test_a_control_built_by_another_modules_function_is_a_control_where_a_hook_adds_it(tmp_path):
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/controls.py": """
+                PAGER = "read_tool_result"
+
+                def pager_tool():
+                    return {"name": PAGER, "input_schema": {"type": "object"}}
+
+                def is_pager(tool):
+                    return tool["name"] == PAGER
+                """,
+            "pkg/hooks.py": """
+                from pkg import controls
+                from pkg.controls import is_pager
+
+                def widen_hook(request):
+                    if not any(is_pager(tool) for tool in request.tools):
+                        request.tools.append(controls.pager_tool())
+
+                def tidy_hook(request):
+                    request.tools = [tool for tool in request.tools if not is_pager(tool)]
+                    request.tools.extend(tool for tool in request.extra_tools if not is_pager(tool))
+                """,
+        },
+    )
+    assert findings(tmp_path) == [("pkg/hooks.py", 7, "TS108")]
+
+
 def test_module_names_follow_packages(tmp_path):
     write(tmp_path, {"src/pkg/__init__.py": "", "src/pkg/sub/__init__.py": "", "src/pkg/sub/mod.py": ""})
     assert module_name(str(tmp_path / "src/pkg/sub/mod.py")) == "pkg.sub.mod"
@@ -208,7 +240,7 @@ def test_module_names_follow_packages(tmp_path):
     assert module_name(str(tmp_path / "src/top.py")) == "top"
 
 
-_NAMES = st.from_regex(r"[a-z]{1,6}", fullmatch=True)
+_NAMES = st.from_regex(r"[a-z]{1,6}", fullmatch=True).filter(lambda name: not keyword.iskeyword(name))
 
 
 @settings(max_examples=40, deadline=None)
@@ -267,3 +299,184 @@ def test_a_diagnostic_read_in_another_modules_helper_decides_the_hiding_where_it
     # compares an owner's fact with the same word, which is no diagnostic read.
     write(tmp_path, READS)
     assert findings(tmp_path) == [("pkg/availability.py", 8, "TS106")]
+
+
+def test_a_field_handed_to_a_parameter_of_its_own_name_that_holds_a_tool_list_is_a_tool_list(tmp_path):
+    # `offered` is a tool list because `build` hands it to `tools=`; `config.offered` handed to it
+    # is one too, and slicing it cuts the tools. `keep(baseline=run.baseline)` hands a field on
+    # under its own name to a parameter nothing is known of: a slot's name alone says nothing there.
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/build.py": """
+                def build(offered, model):
+                    post(Request(model=model, tools=offered))
+                """,
+            "pkg/start.py": """
+                from pkg.build import build
+
+                def start(config):
+                    first = build(config.offered, config.model)
+                    return first, config.offered[: config.limit]
+                """,
+            "pkg/pins.py": """
+                def pin(run, keep):
+                    keep(baseline=run.baseline)
+                    return run.baseline[:2]
+                """,
+        },
+    )
+    assert findings(tmp_path) == [("pkg/start.py", 6, "TS107")]
+
+
+def test_a_tool_list_field_declared_on_a_base_in_another_module_is_shared_by_a_subclass_copy(tmp_path):
+    # `Crew` declares the tool list; `Squad.split` copies `self` and keeps it. `Team.regroup`
+    # rebuilds through `Crew.__init__`, which keeps a list of its own: the scan cannot read it
+    # from `team.py`, and reports nothing there.
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/crew.py": """
+                class Crew:
+                    def __init__(self, tools, lead=""):
+                        self.tools = list(tools)
+                        self.lead = lead
+                """,
+            "pkg/squad.py": """
+                import copy
+
+                from pkg.crew import Crew
+
+                class Squad(Crew):
+                    def split(self, lead):
+                        other = copy.copy(self)
+                        other.lead = lead
+                        return other
+                """,
+            "pkg/team.py": """
+                from pkg import crew
+
+                class Team(crew.Crew):
+                    def regroup(self, lead):
+                        return Team(self.tools, lead=lead)
+                """,
+        },
+    )
+    assert findings(tmp_path) == [("pkg/squad.py", 8, "TS112")]
+
+
+TABLES = {
+    "pkg/__init__.py": "",
+    "pkg/runtime.py": """
+        gateway = Gateway()
+        send_to_provider = gateway.dispatch
+        STAGES = {"seal": seal, "send": send_to_provider, "log": print}
+        """,
+    "pkg/replay.py": """
+        from pkg.runtime import STAGES, send_to_provider
+
+        def replay(request):
+            STAGES["log"](request)
+            return STAGES["send"](request)
+
+        def relay(request):
+            return send_to_provider(request)
+        """,
+    "pkg/local.py": """
+        STEPS = {"send": client.gateway.dispatch}
+
+        def run(request):
+            return STEPS["send"](request)
+        """,
+}
+
+
+def test_a_dispatch_bound_in_another_module_or_kept_in_a_table_of_callables_is_a_dispatch(tmp_path):
+    # The alias imported under its own name, an entry of another module's table, an entry of the
+    # module's own table; the table's other entries send nothing.
+    write(tmp_path, TABLES)
+    assert sorted(findings(tmp_path)) == [
+        ("pkg/local.py", 5, "TS101"),
+        ("pkg/replay.py", 6, "TS101"),
+        ("pkg/replay.py", 9, "TS101"),
+    ]
+
+
+def test_a_reducer_of_another_module_that_edits_its_accumulator_edits_the_initial_value(tmp_path):
+    # `merge` writes into the accumulator `reduce` hands it first: the caller's schema (and is
+    # reported in its own module). `count` only reads it.
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/folds.py": """
+                def merge(merged_schema, item):
+                    merged_schema.setdefault("properties", {})[item[0]] = item[1]
+                    return merged_schema
+
+                def count(total, item):
+                    return total + len(item)
+                """,
+            "pkg/apply.py": """
+                import functools
+
+                from pkg.folds import count, merge
+
+                def widen(input_schema, extra):
+                    functools.reduce(merge, extra.items(), input_schema)
+                    return functools.reduce(count, extra.items(), input_schema)
+                """,
+        },
+    )
+    assert findings(tmp_path) == [("pkg/apply.py", 7, "TS111"), ("pkg/folds.py", 3, "TS111")]
+
+
+SETTLING = {
+    "pkg/__init__.py": "",
+    "pkg/scopes.py": """
+        from contextlib import contextmanager
+
+        @contextmanager
+        def held(ledger, reservation):
+            try:
+                yield reservation
+            finally:
+                ledger.settle(reservation, "rejected")
+
+        @contextmanager
+        def opened(ledger, reservation):
+            yield reservation
+            ledger.settle(reservation, "done")
+
+        def settle_unless_child(ledger, reservation):
+            if reservation.lane.startswith("child"):
+                return
+            ledger.settle(reservation, "rejected")
+        """,
+    "pkg/run.py": """
+        from pkg.scopes import held, opened, settle_unless_child
+
+        def run(ledger, request):
+            reservation = ledger.reserve(request.lane)
+            with held(ledger, reservation):
+                if not request.tools:
+                    raise RequestRefused("no tools")
+            with opened(ledger, reservation):
+                if not request.tools:
+                    raise RequestRefused("no tools")
+            try:
+                verify(request)
+            except RequestRefused:
+                settle_unless_child(ledger, reservation)
+                raise
+        """,
+}
+
+
+def test_another_modules_context_manager_settles_its_block_and_a_re_raise_is_a_refusal(tmp_path):
+    # `held` settles however its block is left, `opened` only when it completes; the bare `raise`
+    # re-raises the refusal its handler caught, after a helper that settles only sometimes.
+    write(tmp_path, SETTLING)
+    assert findings(tmp_path) == [("pkg/run.py", 11, "TS105"), ("pkg/run.py", 16, "TS105")]

@@ -198,3 +198,16 @@ def test_a_tools_field_named_like_a_schema_is_its_schema_and_another_objects_is_
         "    ctx.output_schema.pop('title')\n"
     )
     assert edited_lines(source) == [3]
+
+
+def test_a_parameter_annotated_with_a_class_named_by_a_project_schema_word_holds_a_schema() -> None:
+    # With `shape` a schema word, `Shape` names a schema as `Schema` does; `Outline` names none.
+    config = ScanConfig(schema_words=("schema", "shape"))
+    source = """
+def close(shape: Shape, outline_shape: Outline):
+    shape["additionalProperties"] = False
+    outline_shape["title"] = "x"
+"""
+    tree = Tree(cst.parse_module(source))
+    edits = [e for _, found in trace_all(tree, config) for e in found if isinstance(e, Mutation) and e.value.schema]
+    assert [dotted_origin for e in edits for dotted_origin in sorted(e.value.origin)] == ["shape"]
