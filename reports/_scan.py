@@ -109,11 +109,7 @@ class ScanReport:
             )
             yield Text(printable(f"    {finding.source.strip()}"))
             if len(finding.flow) > 1:
-                yield Text(
-                    printable(
-                        f"    path: {' → '.join(f'{step.line}:{step.column} {step.label}' for step in finding.flow)}"
-                    )
-                )
+                yield Text(printable(f"    path: {' → '.join(map(_shown, finding.flow))}"))
         for failure in self.failures:
             yield Text(printable(f"error: {failure.problem}"), style="toolsurface.error")
         for skip in self.skipped:
@@ -147,7 +143,15 @@ def scan_json(report: ScanReport) -> dict[str, Any]:
                 "message": f.message,
                 "source": f.source,
                 "suppressed": f.suppressed,
-                "flow": [{"line": step.line, "column": step.column, "label": step.label} for step in f.flow],
+                "flow": [
+                    {
+                        "line": step.line,
+                        "column": step.column,
+                        "label": step.label,
+                        **({"path": step.path} if step.path else {}),
+                    }
+                    for step in f.flow
+                ],
             }
             for f in report.findings
         ],
@@ -179,7 +183,8 @@ def scan_sarif(report: ScanReport, root: Path, version: str, rules: Sequence[Rul
             "partialFingerprints": {"primaryLocationLineHash": f"{digest}:{seen[digest]}"},
         }
         if finding.flow:
-            result["codeFlows"] = [{"threadFlows": [{"locations": [_step(artifact, step) for step in finding.flow]}]}]
+            locations = [_step(_artifact(step.path, root) if step.path else artifact, step) for step in finding.flow]
+            result["codeFlows"] = [{"threadFlows": [{"locations": locations}]}]
         if finding.suppressed:
             result["suppressions"] = [{"kind": "inSource", "justification": "# toolsurface: ignore"}]
         results.append(result)
@@ -215,6 +220,11 @@ def scan_sarif(report: ScanReport, root: Path, version: str, rules: Sequence[Rul
             }
         ],
     }
+
+
+def _shown(step: Step) -> str:
+    """A step as the listing writes it: `line:col label`, with its file when it is another one."""
+    return f"{f'{step.path}:' if step.path else ''}{step.line}:{step.column} {step.label}"
 
 
 def _rule(rule: Rule) -> dict[str, Any]:

@@ -7,6 +7,7 @@ own code, so a changed rule or setting never serves a stale finding.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -91,12 +92,14 @@ def _per_module(
         tasks, keys = [], {}
         for index in wanted:
             path, raw, source = sources[index]
-            own = given[index]
+            # Where names are decided elsewhere changes a flow, never what a module is summarised as.
+            own = dataclasses.replace(given[index], origins=()) if given[index].origins else given[index]
             salt = salts.get(own) or salts.setdefault(own, _cache.salt(own))
             keys[index] = key = _cache.key(salt + modules[index].encode() + b"\0", raw)
             cached = cache.load(key) if cache else None
             if cached is not None:
-                summaries[index] = cached
+                # The same bytes may be another file's: a copy of the tree, or the checkout moved.
+                summaries[index] = dataclasses.replace(cached, path=path) if cached.path != path else cached
             else:
                 tasks.append(Task(index, path, source, None if own is config else own, modules[index]))
         for index, summary in scan_isolated(tasks, config, jobs):

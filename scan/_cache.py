@@ -15,6 +15,7 @@ import functools
 import hashlib
 import os
 import re
+import typing
 from pathlib import Path
 from typing import Any
 
@@ -98,15 +99,22 @@ def _is_finding(value: Any) -> bool:
 
 
 def _is_step(value: Any) -> bool:
+    # A step in the finding's own file is stored without its empty `path`, as most are.
     return (
         isinstance(value, dict)
-        and value.keys() == _STEP.keys()
-        and all(type(value[name]) is kind for name, kind in _STEP.items())
+        and value.keys() in (_STEP.keys(), _STEP.keys() - {"path"})
+        and all(type(value[name]) is kind for name, kind in _STEP.items() if name in value)
     )
 
 
 def store(cache_dir: Path, key: str, result: FileScanned) -> None:
-    findings = [{k: v for k, v in dataclasses.asdict(f).items() if k != "path"} for f in result.findings]
+    findings = [
+        {
+            **{k: v for k, v in dataclasses.asdict(f).items() if k not in ("path", "flow")},
+            "flow": [{k: v for k, v in dataclasses.asdict(step).items() if k != "path" or v} for step in f.flow],
+        }
+        for f in result.findings
+    ]
     target = cache_dir / key[:2] / key
     temporary = target.with_suffix(f".{os.getpid()}.part")
     try:
@@ -223,35 +231,31 @@ class Summaries:
 
 
 def summary_of(value: Any) -> Summary:
-    """A summary from its JSON; TypeError or ValueError for anything not of its shape."""
+    """A summary from its JSON, every field read by its declared type; TypeError or ValueError for
+    anything not of its shape."""
     if not isinstance(value, dict) or value.keys() != _SUMMARY_FIELDS:
         raise ValueError("not a summary")
-
-    def strings(items: Any, width: int) -> tuple[Any, ...]:
-        if not isinstance(items, list):
-            raise TypeError("not a list")
-        for item in items:
-            if width == 0 and not isinstance(item, str):
-                raise TypeError("not a name")
-            if width and not (isinstance(item, list) and len(item) == width):
-                raise TypeError("not a row")
-        return tuple(tuple(item) if width else item for item in items)
-
-    if not isinstance(value["module"], str):
-        raise TypeError("not a module name")
-    return Summary(
-        value["module"],
-        strings(value["imports"], 2),
-        tuple((name, tuple(bases)) for name, bases in strings(value["classes"], 2)),
-        strings(value["instances"], 3),
-        tuple((name, tuple(parameters)) for name, parameters in strings(value["functions"], 2)),
-        strings(value["feeds"], 4),
-        strings(value["dispatchers"], 2),
-        strings(value["registered"], 0),
-        frozenset(strings(value["checks"], 0)),
-        frozenset(strings(value["settles"], 0)),
-        tuple((name, tuple(edited)) for name, edited in strings(value["edits"], 2)),
-    )
+    return Summary(**{name: _decoded(value[name], hint) for name, hint in _SUMMARY_TYPES.items()})
 
 
+def _decoded(value: Any, hint: Any) -> Any:
+    """A JSON value as the type `hint` names: `str`, `int`, `frozenset[T]`, `tuple[T, ...]`, or a
+    tuple of fixed types (JSON writes tuples and sets as lists)."""
+    if hint in (str, int):
+        if type(value) is not hint:
+            raise TypeError(f"not a {hint.__name__}")
+        return value
+    if not isinstance(value, list):
+        raise TypeError("not a list")
+    origin, arguments = typing.get_origin(hint), typing.get_args(hint)
+    if origin is frozenset:
+        return frozenset(_decoded(item, arguments[0]) for item in value)
+    if origin is tuple and arguments[1:] == (...,):
+        return tuple(_decoded(item, arguments[0]) for item in value)
+    if origin is tuple and len(value) == len(arguments):
+        return tuple(_decoded(item, kind) for item, kind in zip(value, arguments, strict=True))
+    raise TypeError("not a row")
+
+
+_SUMMARY_TYPES = typing.get_type_hints(Summary)
 _SUMMARY_FIELDS = {field.name for field in dataclasses.fields(Summary)}

@@ -17,7 +17,19 @@ from ._registry import registered_rules
 from ._types import WORD_SETTINGS, ScanConfig
 
 #: Fields the scan fills in from the rest of the program, never read from a file.
-_FOUND = frozenset({"editors", "readers", "settling_managers", "tool_fields", "foreign_inits"})
+_FOUND = frozenset(
+    {
+        "editors",
+        "readers",
+        "settling_managers",
+        "hook_conditions",
+        "returners",
+        "refusal_lineage",
+        "tool_fields",
+        "foreign_inits",
+        "origins",
+    }
+)
 
 #: Settings that name rules by id.
 _RULE_LISTS = frozenset({"select", "ignore"})

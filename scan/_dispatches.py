@@ -31,14 +31,14 @@ def dispatch_calls(tree: Tree, config: ScanConfig) -> dict[int, tuple[Place, ...
             # `from host.gateway import dispatch as send` names the dispatch through the import.
             if named(dotted(call.func), config.dispatch)
             or named(canonical(call.func, names), config.dispatch)
-            or named(_entry(call.func), config.dispatch)
+            or named(table_entry(call.func), config.dispatch)
         }
         return found | _aliased(tree, config, names)
 
     return tree.memo(("dispatch calls", config), find)
 
 
-def _entry(func: cst.BaseExpression) -> str:
+def table_entry(func: cst.BaseExpression) -> str:
     """`STAGES["send"]` for a call of an entry of a table of callables; "" for any other callee."""
     if not isinstance(func, cst.Subscript) or len(func.slice) != 1:
         return ""

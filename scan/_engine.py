@@ -16,16 +16,17 @@ from __future__ import annotations
 import ast
 import re
 import warnings
-from collections.abc import Mapping, Sequence
+from collections import defaultdict
+from collections.abc import Iterator, Mapping, Sequence
 
 import libcst as cst
 from libcst.metadata import CodeRange
 
-from ._dispatches import dispatch_calls
+from ._dispatches import dispatch_calls, table_entry
 from ._outline import LINE, Body, outline
 from ._positions import positions
 from ._registry import registered_rules
-from ._rule import Match, Mentions, Rule, Tree, shown
+from ._rule import Match, Mentions, Rule, Tree, dotted, named, shown
 from ._stack import with_deep_stack
 from ._suppressions import suppressed
 from ._text import Text
@@ -181,23 +182,66 @@ def _scan(source: str, path: str, config: ScanConfig, rules: Sequence[Rule]) -> 
                 message=rule.message,
                 source=line,
                 suppressed=suppressed(line, rule.id, known_ids()),
-                flow=_flow(match, ranges),
+                flow=_flow(match, ranges, config.origins, path),
             )
         )
     findings.sort(key=lambda f: (f.line, f.column, f.rule))
     return FileScanned(path, tuple(findings), parsed=True, dispatches=dispatches)
 
 
-def _flow(match: Match, positions: Mapping[cst.CSTNode, CodeRange]) -> tuple[Step, ...]:
+def _flow(
+    match: Match,
+    positions: Mapping[cst.CSTNode, CodeRange],
+    origins: Sequence[tuple[str, str, int, int, str]] = (),
+    path: str = "",
+) -> tuple[Step, ...]:
     """The match's places as steps, source first and the reported node last; a place the rule
-    names twice (or at the reported node itself) is one step."""
+    names twice (or at the reported node itself) is one step.
+
+    A place that calls or names what another file decides (`origins`: a helper that checks on
+    every path, a name bound to the dispatch there) is followed by a step in that file, once per
+    flow; the reported node's own are put before it, so the flow still ends where the finding is.
+    """
     places = [*match.before, (match.node, match.label or shown(match.node))]
-    steps: list[Step] = []
+    steps: list[tuple[Step, list[cst.CSTNode]]] = []
     for node, label in places:
         start = positions[node].start
         step = Step(start.line, start.column + 1, label)
-        if steps and (steps[-1].line, steps[-1].column) == (step.line, step.column):
-            steps[-1] = step  # the later label says more about the place: it is nearer the sink
+        if steps and (steps[-1][0].line, steps[-1][0].column) == (step.line, step.column):
+            # the later label says more about the place: it is nearer the sink
+            steps[-1] = (step, [*steps[-1][1], node])
             continue
-        steps.append(step)
-    return tuple(steps)
+        steps.append((step, [node]))
+    if not origins:
+        return tuple(step for step, _ in steps)
+    by_last: dict[str, list[tuple[str, str, int, int, str]]] = defaultdict(list)
+    for origin in origins:
+        if origin[1] != path:
+            by_last[origin[0].rpartition(".")[2]].append(origin)
+    flow: list[Step] = []
+    seen: set[tuple[str, int, int]] = set()
+    for position, (step, nodes) in enumerate(steps):
+        elsewhere = []
+        for name in (name for node in nodes for name in _spelled(node)):
+            for spelled, there, line, column, label in by_last.get(name.rpartition(".")[2], ()):
+                if (there, line, column) not in seen and named(name, (spelled,)):
+                    seen.add((there, line, column))
+                    elsewhere.append(Step(line, column, label, there))
+        flow.extend([*elsewhere, step] if position == len(steps) - 1 else [step, *elsewhere])
+    return tuple(flow)
+
+
+def _spelled(node: cst.CSTNode) -> Iterator[str]:
+    """The dotted names a place spells, in source order: its callees and the names in its code
+    (`guards.ensure`, `STAGES["send"]`), a definition's own name; not the code of a body below it."""
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        if isinstance(current, cst.BaseSuite):
+            continue
+        if isinstance(current, cst.Subscript) and (entry := table_entry(current)):
+            yield entry
+        if isinstance(current, cst.Name | cst.Attribute) and (name := dotted(current)):
+            yield name
+            continue  # the whole chain is the name: `guards.ensure`, not `guards` again
+        pending.extend(reversed(current.children))

@@ -46,12 +46,17 @@ class Derived:
     editors: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
     readers: tuple[str, ...] = ()
     settling_managers: tuple[str, ...] = ()
+    hook_conditions: tuple[str, ...] = ()
+    returners: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
+    refusal_lineage: tuple[tuple[str, tuple[str, ...]], ...] = ()
     #: Functions that return a control tool, by the last part of the name the module calls them by.
     controls: tuple[str, ...] = ()
     #: Classes of the module with tool-list fields declared on a base in another module: `(class, fields)`.
     tool_fields: tuple[tuple[str, tuple[str, ...]], ...] = ()
     #: Classes of the module built by an `__init__` another module defines, which the rules cannot read.
     foreign_inits: tuple[str, ...] = ()
+    #: Where each name above is decided in another file (see `ScanConfig.origins`).
+    origins: tuple[tuple[str, str, int, int, str], ...] = ()
 
     def applied(self, config: ScanConfig) -> ScanConfig:
         """`config` with these names added, each setting's configured names first."""
@@ -102,6 +107,9 @@ class Program:
         self._submodules: dict[str, list[str]] = defaultdict(list)
         for name in self.modules:
             self._submodules[name.rpartition(".")[0]].append(name)
+        self._places = {
+            name: {defined: (line, column) for defined, line, column, _ in s.places} for name, s in self.modules.items()
+        }
         self._instances = {
             name: {(owner, field): kind for owner, field, kind in s.instances} for name, s in self.modules.items()
         }
@@ -151,6 +159,15 @@ class Program:
             if inherited := self.member(base, name, depth + 1):
                 return inherited
         return None
+
+    def origin(self, spelled: str, found: _Definition, said: str) -> tuple[str, str, int, int, str] | None:
+        """Where a name this module calls `spelled` is defined, and what is found of it there, as
+        a step of a flow in that file; None when the summary does not know its file."""
+        summary = self.modules[found.module]
+        at = self._places[found.module].get(found.name)
+        if not summary.path or at is None:
+            return None
+        return (spelled, summary.path, at[0], at[1], f"`{found.name}` {said}")
 
     def parameters(self, definition: _Definition) -> tuple[str, ...]:
         return self._functions[definition.module].get(definition.name, ())
@@ -236,19 +253,27 @@ def derive(program: Program, config: ScanConfig) -> dict[str, Derived]:
     settles = {(name, f) for name, s in program.modules.items() for f in s.settles}
     readers = {(name, f) for name, s in program.modules.items() for f in s.readers}
     managers = {(name, f) for name, s in program.modules.items() for f in s.managers}
+    conditions = {(name, f) for name, s in program.modules.items() for f in s.conditions}
+    returns = {(name, function): returned for name, s in program.modules.items() for function, returned in s.returns}
     builds = {(name, f) for name, s in program.modules.items() for f in s.builds}
     refusals = _refusals(program, config)
+    lineage = _lineage(program, config)
     fed, everywhere = _fed(program, config)
     hooks = _hooks(program)
+    said, hooked = _said(program), _hooked_at(program)
     derived: dict[str, Derived] = {}
     for module in program.modules:
-        check, settle, dispatch, read, manage = set(), set(), set(), set(), set()
+        check, settle, dispatch, read, manage, condition = set(), set(), set(), set(), set(), set()
+        returning = {}
         # The module's own table of callables: TS101 follows aliases, not tables' entries.
         dispatch |= {name for owner, name in program.modules[module].dispatchers if not owner and "[" in name}
         build = set(program.modules[module].builds)
         editing = {}
+        why: dict[str, tuple[str, str, int, int, str]] = {}
         for spelled, found in program.spellings(module):
             key = (found.module, found.name)
+            if key in said and found.module != module and (origin := program.origin(spelled, found, said[key])):
+                why.setdefault(spelled, origin)
             if key in edits and found.module != module:
                 editing[spelled] = (spelled, program.parameters(found), edits[key])
             if key in dispatchers and (spelled != found.name or found.module != module):
@@ -261,6 +286,10 @@ def derive(program: Program, config: ScanConfig) -> dict[str, Derived]:
                 read.add(spelled)
             if key in managers and found.module != module:
                 manage.add(spelled)
+            if key in conditions and found.module != module:
+                condition.add(spelled)
+            if key in returns and found.module != module:
+                returning[spelled] = (spelled, program.parameters(found), returns[key])
             if key in builds:
                 build.add(spelled.rpartition(".")[2])
         own = fed.get(module) or _Named()
@@ -278,8 +307,12 @@ def derive(program: Program, config: ScanConfig) -> dict[str, Derived]:
             tuple(sorted(read)),
             controls=tuple(sorted(build)),
             settling_managers=tuple(sorted(manage)),
+            hook_conditions=tuple(sorted(condition)),
+            returners=tuple(returning[spelled] for spelled in sorted(returning)),
+            refusal_lineage=lineage,
             tool_fields=_inherited_tools(program, module, config, everywhere),
             foreign_inits=_foreign_inits(program, module),
+            origins=tuple(sorted({*why.values(), *hooked.get(module, ())})),
         )
         if got != _NOTHING:
             derived[module] = got
@@ -323,13 +356,68 @@ def _hooks(program: Program) -> Mapping[str, set[str]]:
     found: dict[str, set[str]] = defaultdict(set)
     for summary in program.modules.values():
         for handed in summary.registered:
-            definition = program.resolve(handed)
-            if definition is not None and definition.kind == "instance":
-                definition = program.resolve(definition.name)
-            # A bound method (`gate.enforce`) names the method: the scan reads methods by name.
-            if definition is not None and definition.kind in ("class", "function"):
+            if (definition := _hook(program, handed)) is not None:
                 found[definition.module].add(definition.name.rpartition(".")[2])
     return found
+
+
+def _hook(program: Program, handed: str) -> _Definition | None:
+    """The function or class a name handed to a hook registration stands for."""
+    definition = program.resolve(handed)
+    if definition is not None and definition.kind == "instance":
+        definition = program.resolve(definition.name)
+    # A bound method (`gate.enforce`) names the method: the scan reads methods by name.
+    return definition if definition is not None and definition.kind in ("class", "function") else None
+
+
+def _hooked_at(program: Program) -> Mapping[str, list[tuple[str, str, int, int, str]]]:
+    """Per module, where another module registers its hooks, as origins (see `Program.origin`)."""
+    found: dict[str, list[tuple[str, str, int, int, str]]] = defaultdict(list)
+    for summary in program.modules.values():
+        for handed, line, column in summary.registrations:
+            definition = _hook(program, handed)
+            if definition is not None and definition.module != summary.module and summary.path:
+                name = definition.name.rpartition(".")[2]
+                found[definition.module].append((name, summary.path, line, column, f"`{name}` registered as a hook"))
+    return found
+
+
+def _said(program: Program) -> dict[tuple[str, str], str]:
+    """What is found of each function, method and dispatch binding of the program, by (module,
+    qualified name), in the few words a flow's step in its file says."""
+    said: dict[tuple[str, str], list[str]] = defaultdict(list)
+    for module, summary in program.modules.items():
+        bound = {name: sent for name, _, _, sent in summary.places}
+        for owner, name in summary.dispatchers:
+            qualified = f"{owner}.{name}" if owner else name
+            sent = bound.get(qualified, "")
+            said[(module, qualified)].append(f"is bound to the dispatch `{sent}`" if sent else "sends the request")
+        facts: list[tuple[Iterable[str], str]] = [
+            (summary.checks, "checks on every path"),
+            (summary.settles, "settles on every path"),
+            (summary.managers, "settles the block of a `with` over it however it is left"),
+            (summary.readers, "reads a diagnostic field of the messages it is handed"),
+            (summary.builds, "returns a control tool"),
+            (summary.conditions, "says whether hooks are registered"),
+        ]
+        for names, words in facts:
+            for name in sorted(names):
+                said[(module, name)].append(words)
+        for name, edited in summary.edits:
+            said[(module, name)].append(f"edits its parameter {', '.join(f'`{p}`' for p in edited)}")
+    return {key: "; ".join(words) for key, words in said.items()}
+
+
+def _lineage(program: Program, config: ScanConfig) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each refusal class of the program (named so, or inheriting from one) with the names of the
+    classes it inherits from in the program: an `except` of another refusal does not catch it."""
+    found: dict[str, tuple[str, ...]] = {}
+    for module, summary in program.modules.items():
+        for klass, _ in summary.classes:
+            bases = tuple(base for _, base in program.bases(module, klass))
+            if _words(klass, config.refusal_words) or any(_words(base, config.refusal_words) for base in bases):
+                found[klass] = tuple(sorted(set(bases) | set(found.get(klass, ()))))
+    return tuple(sorted(found.items()))
 
 
 def _refusals(program: Program, config: ScanConfig) -> tuple[str, ...]:

@@ -76,6 +76,13 @@ class Mentions:
 Needs = tuple[tuple[str, ...] | Mentions, ...]
 
 
+def about_hooks(config: ScanConfig) -> Mentions:
+    """What code about hooks mentions: a hook word, a registration, a function or class that runs
+    as a hook (`hooks`, also found registered in another module), or another module's test of
+    whether hooks are registered (`hook_conditions`)."""
+    return Mentions(words=config.hook_words, names=(*config.hook_registration, *config.hooks, *config.hook_conditions))
+
+
 class Rule(ABC):
     id: ClassVar[str]
     name: ClassVar[str]

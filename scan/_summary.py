@@ -14,17 +14,19 @@ import ast
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import libcst as cst
 
 from ._module import editors, trace_all
-from ._outline import LINE, outline
+from ._outline import LINE, Unit, outline
 from ._rule import Mentions, Tree, named
 from ._stack import with_deep_stack
 from ._text import Text
 from ._types import ScanConfig
 from .rules._settling import settles_its_block, settles_on_every_path
 from .rules.diagnostic_authority import diagnostic_readers
+from .rules.shared_baseline import returners
 from .rules.unguarded_dispatch import checks_on_every_path
 
 #: What a call hands on: a tool list, or a schema.
@@ -70,6 +72,18 @@ class Summary:
     builds: frozenset[str] = frozenset()
     #: Class → the names of its fields: annotated or assigned in its body, or on `self` in a method.
     fields: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: Functions and properties that only say whether hooks are registered: their one statement
+    #: returns a test of hook words (`return bool(self._chains["pre_invoke"])`).
+    conditions: tuple[str, ...] = ()
+    #: Functions and methods that return a parameter, or a shallow copy of it: the parameters.
+    returns: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: The module's file, as the scan was given it: where a finding's flow points for a step here.
+    path: str = ""
+    #: Where each function, method, class and name bound to the dispatch is defined, 1-based:
+    #: `(qualified name, line, column, the dispatch it is bound to or "")`.
+    places: tuple[tuple[str, int, int, str], ...] = ()
+    #: Where the module hands each name of `registered` to a hook registration: `(name, line, column)`.
+    registrations: tuple[tuple[str, int, int], ...] = ()
 
 
 def module_name(path: str) -> str:
@@ -92,6 +106,7 @@ def summarise(source: str, path: str, module: str, config: ScanConfig) -> Summar
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return Summary(module)
     tables = _Tables(module, path.endswith("__init__.py"), config)
+    tables.lines = source.splitlines()
     tables.read(parsed.body)
     facts = _Facts()
     text = Text(source)
@@ -99,7 +114,8 @@ def summarise(source: str, path: str, module: str, config: ScanConfig) -> Summar
     compares = text.mentions(config.baseline) and text.mentions(config.tool_words) and text.has("raise")
     schemas = text.meets(_schemas(config))
     diagnostics = text.meets(_diagnostics(config)) and text.mentions(config.message_words)
-    if schemas or compares or diagnostics or text.meets(Mentions(names=(*config.check, *config.settle))):
+    copies = text.has("return")
+    if schemas or compares or diagnostics or copies or text.meets(Mentions(names=(*config.check, *config.settle))):
         facts = with_deep_stack(lambda: _facts(source, parsed, config))
     return Summary(
         module,
@@ -115,8 +131,13 @@ def summarise(source: str, path: str, module: str, config: ScanConfig) -> Summar
         facts.edits,
         facts.readers,
         managers=facts.managers,
+        returns=facts.returns,
         builds=_builders(parsed, config) if text.mentions(config.controls) else frozenset(),
         fields=tuple((klass, tuple(dict.fromkeys(names))) for klass, names in tables.fields.items()),
+        conditions=tuple(tables.conditions),
+        path=path,
+        places=_first(tables.places),
+        registrations=_first(tables.registrations),
     )
 
 
@@ -169,6 +190,31 @@ def _schemas(config: ScanConfig) -> Mentions:
     return Mentions(words=(*config.schema_keys, *config.tool_words), endings=config.schema_words)
 
 
+#: Calls that make a shallow copy a function may hand back (`return [dict(t) for t in tools]`).
+_COPYING = frozenset({"list", "tuple", "dict", "map", "copy", "model_copy", "replace"})
+
+
+def _may_copy(unit: Unit) -> bool:
+    """A function that may return a parameter or a copy of it: a `return` of a parameter, or of a
+    copying call, comprehension, starred list or slice that reads one. Decided on CPython's tree:
+    only these few are parsed by libcst to know for sure."""
+    function = unit.node
+    given = {arg.arg for arg in (*function.args.posonlyargs, *function.args.args, *function.args.kwonlyargs)}
+    given -= {"self", "cls"}
+    for node in ast.walk(function):
+        value = node.value if isinstance(node, ast.Return) else None
+        if value is None:
+            continue
+        copying = (
+            isinstance(value, ast.Name)
+            or (isinstance(value, ast.Call) and (_dotted(value.func) or "").rsplit(".", 1)[-1] in _COPYING)
+            or isinstance(value, ast.ListComp | ast.GeneratorExp | ast.SetComp | ast.List | ast.Subscript)
+        )
+        if copying and any(isinstance(name, ast.Name) and name.id in given for name in ast.walk(value)):
+            return True
+    return False
+
+
 def _diagnostics(config: ScanConfig) -> Mentions:
     return Mentions(words=config.diagnostic_words, names=config.readers)
 
@@ -182,6 +228,7 @@ class _Facts:
     edits: tuple[tuple[str, tuple[str, ...]], ...] = ()
     readers: frozenset[str] = frozenset()
     managers: frozenset[str] = frozenset()
+    returns: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
 
 def _facts(source: str, parsed: ast.Module, config: ScanConfig) -> _Facts:
@@ -197,7 +244,7 @@ def _facts(source: str, parsed: ast.Module, config: ScanConfig) -> _Facts:
     kept = shape.kept(
         unit
         for unit in shape.units
-        if unit.meets(relevant) or (unit.edits and unit.meets(schemas)) or unit.meets(diagnostics)
+        if unit.meets(relevant) or (unit.edits and unit.meets(schemas)) or unit.meets(diagnostics) or _may_copy(unit)
     )
     if not kept:
         return _Facts()
@@ -229,8 +276,21 @@ def _facts(source: str, parsed: ast.Module, config: ScanConfig) -> _Facts:
         for function in tree.functions()
         if config.settle and settles_its_block(tree, config, function) and (name := _qualified(tree, function))
     }
+    # A parameter returned (not `self`, nor the instance's tool list `returners` names apart).
+    handed = (
+        (function, {p for p in returned if p.isidentifier() and p not in ("self", "cls")})
+        for function, _, returned in returners(tree, config)
+    )
+    returns = {
+        name: tuple(sorted(params)) for function, params in handed if params and (name := _qualified(tree, function))
+    }
     return _Facts(
-        frozenset(checks), frozenset(settles), tuple(sorted(edits.items())), frozenset(readers), frozenset(managers)
+        frozenset(checks),
+        frozenset(settles),
+        tuple(sorted(edits.items())),
+        frozenset(readers),
+        frozenset(managers),
+        tuple(sorted(returns.items())),
     )
 
 
@@ -261,6 +321,12 @@ class _Tables:
         self.registered: list[str] = []
         self.dispatchers: list[tuple[str, str]] = []
         self.fields: dict[str, list[str]] = {}
+        self.conditions: list[str] = []
+        #: Where names are defined and handed to a registration (see `Summary.places`), and the
+        #: module's lines, to count their columns in characters as editors do.
+        self.places: list[tuple[str, int, int, str]] = []
+        self.registrations: list[tuple[str, int, int]] = []
+        self.lines: list[str] = []
         #: The annotated parameters of the function being read: name → class.
         self.typed: dict[str, str] = {}
         #: The local instances of the function being read: name → class.
@@ -270,6 +336,7 @@ class _Tables:
         for statement in statements:
             if isinstance(statement, ast.FunctionDef | ast.AsyncFunctionDef):
                 arguments = [*statement.args.posonlyargs, *statement.args.args, *statement.args.kwonlyargs]
+                self.places.append((f"{owner}.{statement.name}" if owner else statement.name, *self._at(statement), ""))
                 self.functions[f"{owner}.{statement.name}" if owner else statement.name] = tuple(
                     arg.arg for arg in arguments
                 )
@@ -281,7 +348,10 @@ class _Tables:
                 }
                 self._code(statement, owner)
                 self.typed = {}
+                if _tests_hooks(statement, self.config):
+                    self.conditions.append(f"{owner}.{statement.name}" if owner else statement.name)
             elif isinstance(statement, ast.ClassDef) and not owner:
+                self.places.append((statement.name, *self._at(statement), ""))
                 self.classes[statement.name] = tuple(
                     self.absolute(name) for base in statement.bases if (name := _dotted(base))
                 )
@@ -300,8 +370,18 @@ class _Tables:
                 self._code(statement, owner)
                 if not owner and isinstance(statement, ast.Assign) and self._dispatch(statement.value):
                     self.dispatchers += [("", t.id) for t in statement.targets if isinstance(t, ast.Name)]
+                    self.places += [
+                        (t.id, *self._at(t), _sent(statement.value))
+                        for t in statement.targets
+                        if isinstance(t, ast.Name)
+                    ]
                 if not owner and isinstance(statement, ast.Assign | ast.AnnAssign):
                     self._keyed(statement)
+
+    def _at(self, node: ast.stmt | ast.expr) -> tuple[int, int]:
+        """A node's 1-based line and column, the column in characters (CPython counts bytes)."""
+        line = self.lines[node.lineno - 1] if node.lineno <= len(self.lines) else ""
+        return node.lineno, len(line.encode()[: node.col_offset].decode("utf-8", "replace")) + 1
 
     def absolute(self, dotted: str) -> str:
         head, _, rest = dotted.partition(".")
@@ -381,6 +461,11 @@ class _Tables:
                     for target in found.targets
                     if isinstance(target, ast.Attribute) and _dotted(target.value) == "self"
                 ]
+                self.places += [
+                    (f"{owner}.{target.attr}", *self._at(target), _sent(found.value))
+                    for target in found.targets
+                    if isinstance(target, ast.Attribute) and _dotted(target.value) == "self"
+                ]
             if owner and isinstance(found, ast.Assign) and isinstance(found.value, ast.Name):
                 kind = self.typed.get(found.value.id, "")
                 for target in found.targets:
@@ -409,6 +494,9 @@ class _Tables:
                 continue
             if self._dispatch(value) or ("", _dotted(value)) in set(self.dispatchers) & sends:
                 self.dispatchers += [("", f'{t.id}["{key.value}"]') for t in targets if isinstance(t, ast.Name)]
+                self.places += [
+                    (f'{t.id}["{key.value}"]', *self._at(key), _sent(value)) for t in targets if isinstance(t, ast.Name)
+                ]
 
     def _dispatch(self, value: ast.expr) -> bool:
         """`gateway.dispatch`, or `partial(gateway.dispatch, …)`: a value that sends when called."""
@@ -445,8 +533,10 @@ class _Tables:
                 head, _, method = (handed or "").partition(".")
                 if head in self.locals and method and "." not in method:
                     self.registered.append(f"{self.locals[head]}.{method}")
+                    self.registrations.append((self.registered[-1], *self._at(node)))
                 elif handed:
                     self.registered.append(self.absolute(handed))
+                    self.registrations.append((self.registered[-1], *self._at(node)))
         head, _, rest = callee.partition(".")
         if head in ("self", "cls") and owner and rest and rest.count(".") <= 1:
             # `self.check(…)`, a method of the class; `self.guard.check(…)`, of the class of its field.
@@ -500,6 +590,40 @@ def _handed(value: ast.expr) -> str:
     if isinstance(value, ast.Attribute) and _dotted(value):
         return f".{value.attr}"
     return ""
+
+
+def _tests_hooks(function: ast.FunctionDef | ast.AsyncFunctionDef, config: ScanConfig) -> bool:
+    """Whether a function's one statement (past its docstring) returns something about hooks: a
+    name with a hook word, or a hook event's name in a string (`registered("before_send")`)."""
+    body = function.body[1:] if ast.get_docstring(function) is not None else function.body
+    if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
+        return False
+    words = set(config.hook_words)
+    for node in ast.walk(body[0].value):
+        name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+        if name and (words & set(name.lower().split("_")) or name.lower() in words):
+            return True
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.lower() in words:
+            return True
+    return False
+
+
+def _sent(value: ast.expr) -> str:
+    """The dispatch a name is bound to: `gateway.dispatch` of `partial(gateway.dispatch, …)`."""
+    if isinstance(value, ast.Call) and value.args and _dotted(value.func) in ("partial", "functools.partial"):
+        value = value.args[0]
+    return _dotted(value) or ""
+
+
+_Row = TypeVar("_Row", bound=tuple[object, ...])
+
+
+def _first(rows: list[_Row]) -> tuple[_Row, ...]:
+    """Each row whose name (its first item) is new, in order: the first definition of a name."""
+    found: dict[object, _Row] = {}
+    for row in rows:
+        found.setdefault(row[0], row)
+    return tuple(found.values())
 
 
 def _dotted(node: ast.expr) -> str | None:

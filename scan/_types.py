@@ -83,11 +83,24 @@ class ScanConfig:
     #: Found by the scan, not set: context managers of other modules that settle the block of a
     #: `with` over them however it is left, as this module calls them.
     settling_managers: tuple[str, ...] = ()
+    #: Found by the scan, not set: properties and functions of other modules that say whether
+    #: hooks are registered (`self.middleware.active`), as this module reads them.
+    hook_conditions: tuple[str, ...] = ()
+    #: Found by the scan, not set: functions of other modules that return what they are handed,
+    #: or a shallow copy of it, as `(the name this module calls it by, its parameters, those returned)`.
+    returners: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
+    #: Found by the scan, not set: the program's refusal classes with the classes they inherit
+    #: from in it, so that a handler of one refusal is known not to catch another.
+    refusal_lineage: tuple[tuple[str, tuple[str, ...]], ...] = ()
     #: Found by the scan, not set: classes of this module with tool-list fields declared on a base
     #: in another module, as `(class, fields)`.
     tool_fields: tuple[tuple[str, tuple[str, ...]], ...] = ()
     #: Found by the scan, not set: classes of this module built by an `__init__` of another module.
     foreign_inits: tuple[str, ...] = ()
+    #: Found by the scan, not set: where each name found above is decided in another file, as
+    #: `(the name this module calls it by, that file's path, line, column, what is found there)`,
+    #: so a finding's flow can show the step in the other file (see `Step.path`).
+    origins: tuple[tuple[str, str, int, int, str], ...] = ()
     #: Rule ids to run (none: every rule), and rule ids to leave out; `--select` and `--ignore` set them.
     select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
@@ -121,6 +134,9 @@ class Step:
     column: int
     #: What happens there, in a few words: "parameter `schema`", "kept on `self._tools`".
     label: str
+    #: The file the step is in, when it is not the finding's own: the helper in another module that
+    #: decides it (`src/pkg/guards.py`); "" for the finding's own file.
+    path: str = ""
 
 
 @dataclass(frozen=True, slots=True)

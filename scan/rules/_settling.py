@@ -93,8 +93,8 @@ def settles_its_block(tree: Tree, config: ScanConfig, function: cst.FunctionDef)
 
 def settled_by_exit_stacks(tree: Tree, config: ScanConfig, function: cst.FunctionDef) -> list[cst.BaseStatement]:
     """The statements of `function` that an exit stack settles however they are left: those after
-    `stack.callback(...)` registered a settlement, in the block of `with ExitStack() as stack:`.
-    Only a registration written as a statement of that block counts: one under an `if` may not run."""
+    `stack.callback(...)` registered a settlement in the block of `with ExitStack() as stack:`, or
+    in a block inside it (a loop's body, an `if` arm: what follows it there runs only after it)."""
     settles, names = settling_calls(tree, config), imports(tree)
     found: list[cst.BaseStatement] = []
     for statement in tree.findall(function.body, cst.With):
@@ -106,11 +106,14 @@ def settled_by_exit_stacks(tree: Tree, config: ScanConfig, function: cst.Functio
             and item.asname is not None
             and isinstance(item.asname.name, cst.Name)
         }
-        lines = list(block(statement.body))
-        for at, line in enumerate(lines):
-            if stacks and _registers_settlement(line, stacks, settles, config, names):
-                found.extend(lines[at + 1 :])
-                break
+        if not stacks:
+            continue
+        for inner in (statement.body, *tree.findall(statement.body, cst.IndentedBlock)):
+            lines = list(block(inner))
+            for at, line in enumerate(lines):
+                if _registers_settlement(line, stacks, settles, config, names):
+                    found.extend(lines[at + 1 :])
+                    break
     return found
 
 

@@ -8,7 +8,7 @@ import libcst as cst
 
 from .._cfg import block
 from .._outline import Outline, Unit
-from .._rule import Invalid, Match, Mentions, Needs, Rule, Tree, dotted, named, shown
+from .._rule import Invalid, Match, Mentions, Needs, Rule, Tree, about_hooks, dotted, named, shown
 from .._types import ScanConfig
 
 
@@ -158,7 +158,7 @@ def on_before_dispatch(request):
     )
 
     def needs(self, config: ScanConfig) -> Needs:
-        return (Mentions(names=config.check), Mentions(words=config.hook_words, names=config.hook_registration))
+        return (Mentions(names=config.check), about_hooks(config))
 
     def wants(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
         # It reports a check; a registration elsewhere can make the function that runs it a hook.
@@ -171,7 +171,7 @@ def on_before_dispatch(request):
         # One finding per check, the first reason found for it kept: a condition, a hook, a registration.
         found: dict[int, Match] = {}
         for branch in tree.findall(tree.module, cst.If):
-            if tree.mentions(branch.test, config.hook_words):
+            if _about_hooks(tree, branch.test, config):
                 for call in tree.calls_to(branch.body, config.check):
                     found.setdefault(
                         id(call),
@@ -208,11 +208,20 @@ def on_before_dispatch(request):
         yield from found.values()
 
 
+def _about_hooks(tree: Tree, test: cst.BaseExpression, config: ScanConfig) -> bool:
+    """Whether a test is about hooks: it names a hook word, or reads another module's property or
+    function that says whether hooks are registered (`self.middleware.active`)."""
+    if tree.mentions(test, config.hook_words):
+        return True
+    reads = tree.findall(test, cst.Attribute, cst.Name)
+    return bool(config.hook_conditions) and any(named(dotted(read), config.hook_conditions) for read in reads)
+
+
 def _early_exits(tree: Tree, config: ScanConfig) -> Iterator[tuple[cst.If, Sequence[cst.CSTNode]]]:
     """Each `if` about hooks whose body leaves the function (`if not hooks: return`), with the
     statements after it in its block: code there runs only on the other side of the condition."""
     for branch in tree.findall(tree.module, cst.If):
-        if branch.orelse is not None or not tree.mentions(branch.test, config.hook_words):
+        if branch.orelse is not None or not _about_hooks(tree, branch.test, config):
             continue
         body = block(branch.body)
         if not body or not _leaves(body[-1]):

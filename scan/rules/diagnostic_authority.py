@@ -101,7 +101,8 @@ def before_model(self, state):
 """,
             line=4,
         ),
-        # The diagnostic read in a reducer of the module, its total deciding the filter.
+        # The diagnostic read in a reducer of the module, its total deciding the filter: reported
+        # where the filtering function hands the reducer on.
         Invalid(
             """
 import functools
@@ -114,6 +115,29 @@ def narrow(tools, messages, limit=3):
     if attempts >= limit:
         return [s for s in tools if s["name"] != "web_search"]
     return tools
+""",
+            line=8,
+            flow=(
+                (7, "parameter `messages`"),
+                (5, 'diagnostic read `message.get("metadata", {}).get(...)`'),
+                (8, "read through `functools.reduce(...)`, tools hidden on its word"),
+            ),
+        ),
+        # A `match` over each message hides tools in its case: reported once, where it matches,
+        # not again where the hidden set is used.
+        Invalid(
+            """
+def hidden_from(transcript):
+    hidden = set()
+    for entry in transcript:
+        match entry:
+            case {"role": "tool", "diagnostics": {"deadline_exceeded": True}}:
+                hidden.add("web_search")
+    return hidden
+
+def resume(request, transcript):
+    hidden = hidden_from(transcript)
+    request.tools = [t for t in request.tools if t["name"] not in hidden]
 """,
             line=5,
         ),
@@ -177,7 +201,13 @@ def usable(tools, history):
         return unit.meets(self.needs(config)[1:]) and unit.mentions((*config.tool_words, *_HIDING))
 
     def matches(self, tree: Tree, config: ScanConfig) -> Iterator[Match]:
-        readers = _readers(tree, config)
+        functions = {function.name.value: function for function in tree.functions()}
+        # A reader that hides tools on its own read is reported there; its callers hand on what it hid.
+        readers = {
+            name: read
+            for name, read in _readers(tree, config).items()
+            if not _decides(tree, functions[name], read, _hiding(tree, functions[name], config))
+        }
         reported: set[int] = set()
         for function in tree.functions():
             if not _about_messages(tree, function, config):
@@ -200,14 +230,15 @@ def usable(tools, history):
                 if not _decides(tree, function, node, hiding):
                     continue
                 decided.append(node)
-                # A read in a function of the module is reported where it reads, once, its call on the way.
-                read = node if through is None else through
-                if id(read) not in reported:
-                    reported.add(id(read))
+                # A read in another function is reported where the hiding calls it, the read on the way:
+                # the reader alone decides nothing (it may serve a log line elsewhere).
+                if id(node) not in reported:
+                    reported.add(id(node))
                     places = _results(tree, function, config) + (
-                        ((node, f"read through {shown(node)}"),) if through not in (None, node) else ()
+                        ((through, f"diagnostic read {shown(through)}"),) if through not in (None, node) else ()
                     )
-                    yield Match(read, f"diagnostic read {shown(read)}, tools hidden on its word", places)
+                    label = "diagnostic read" if through in (None, node) else "read through"
+                    yield Match(node, f"{label} {shown(node)}, tools hidden on its word", places)
 
 
 def _about_messages(tree: Tree, node: cst.CSTNode, config: ScanConfig) -> bool:
@@ -321,7 +352,12 @@ def _decides(tree: Tree, function: cst.FunctionDef, read: cst.CSTNode, hiding: l
             ):
                 tainted |= names
                 changed = True
-    return any(_holds(tree, node, read, tainted) or _tested(tree, node, function, read, tainted) for node in hiding)
+    return any(
+        _holds(tree, node, read, tainted)
+        or _tested(tree, node, function, read, tainted)
+        or (isinstance(read, cst.Match) and tree.within(node, read))  # hidden in one of its cases
+        for node in hiding
+    )
 
 
 def _holds(tree: Tree, node: cst.CSTNode, read: cst.CSTNode, tainted: set[str]) -> bool:

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Iterator
 import libcst as cst
 
 from .._outline import Outline, Unit
-from .._rule import Invalid, Match, Mentions, Needs, Rule, Tree, imports, is_tools, shown
+from .._rule import Invalid, Match, Needs, Rule, Tree, about_hooks, imports, is_tools, shown
 from .._types import ScanConfig
 
 #: List operations that put a tool into a tool list.
@@ -115,7 +115,7 @@ class Paging:
     )
 
     def needs(self, config: ScanConfig) -> Needs:
-        return (Mentions(words=config.hook_words, names=config.hook_registration), config.controls)
+        return (about_hooks(config), config.controls)
 
     def wants(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
         # It reports in a hook; a registration elsewhere makes a function or a class's methods hooks.

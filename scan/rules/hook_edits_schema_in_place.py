@@ -14,10 +14,10 @@ from .._outline import Outline, Unit
 from .._rule import (
     Invalid,
     Match,
-    Mentions,
     Needs,
     Rule,
     Tree,
+    about_hooks,
     assigned,
     canonical,
     dotted,
@@ -203,7 +203,7 @@ def untitle_hook(request):
     )
 
     def needs(self, config: ScanConfig) -> Needs:
-        return (Mentions(words=config.hook_words, names=config.hook_registration), config.schema_keys)
+        return (about_hooks(config), config.schema_keys)
 
     def wants(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
         # It reports in a hook; a registration elsewhere makes a function or a class's methods hooks.

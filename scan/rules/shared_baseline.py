@@ -279,9 +279,13 @@ class _Copies:
         if self._returning is None:
             self._returning = _returning(self.tree, self.config)
         target = callee_name(call)
-        if target not in self._returning or target in self.reported:
+        elsewhere = next((found for found in self.config.returners if named(dotted(call.func), (found[0],))), None)
+        if elsewhere is not None:  # another module's function (`ScanConfig.returners`)
+            names, returned = list(elsewhere[1]), frozenset(elsewhere[2])
+        elif target not in self._returning or target in self.reported:
             return False
-        names, returned = self._returning[target]
+        else:
+            names, returned = self._returning[target]
         if _INSTANCE in returned and dotted(call.func).split(".", 1)[0] in SELF:
             return True
         offset = 1 if names and names[0] in SELF else 0
@@ -299,7 +303,12 @@ def _returning(tree: Tree, config: ScanConfig) -> dict[str, tuple[list[str], fro
     """Function name → its parameter names, and those whose value (or a shallow copy of it) the
     function itself returns, `_INSTANCE` for a tool list of `self`; a deep copy is not tracked, so it
     returns nothing of them."""
-    found: dict[str, tuple[list[str], frozenset[str]]] = {}
+    return {function.name.value: (names, returned) for function, names, returned in returners(tree, config)}
+
+
+def returners(tree: Tree, config: ScanConfig) -> Iterator[tuple[cst.FunctionDef, list[str], frozenset[str]]]:
+    """Each function with its parameter names, and those whose value (or a shallow copy of it) it
+    returns (see `_returning`)."""
     for function, events in trace_all(tree, config):
         values = [
             event.value
@@ -311,8 +320,7 @@ def _returning(tree: Tree, config: ScanConfig) -> dict[str, tuple[list[str], fro
         returned = {name for value in values for name in value.origin}
         if any(value.tooling and any(_on_instance(source) for source in value.sources) for value in values):
             returned.add(_INSTANCE)
-        found[function.name.value] = ([param.name.value for param in parameters(function)], frozenset(returned))
-    return found
+        yield function, [param.name.value for param in parameters(function)], frozenset(returned)
 
 
 #: What `_returning` names a tool list of the instance by: no parameter is called so.

@@ -27,6 +27,19 @@ class UnsettledRejection(Rule):
     name = "unsettled-rejection"
     message = "settle the reservation as pre_dispatch_rejected on the original lane before the refusal leaves"
     valid = (
+        # Each hold's settlement is registered on the exit stack, in the loop, before the refusal.
+        """
+import contextlib
+
+def fund(ledger, run_id, estimates):
+    with contextlib.ExitStack() as stack:
+        for cents in estimates:
+            hold = ledger.reserve(run_id, cents)
+            stack.callback(ledger.settle, hold, "refused")
+            if ledger.overdrawn(run_id):
+                raise BudgetRefused(run_id)
+        stack.pop_all()
+""",
         """
 def send(self, run):
     try:
@@ -560,6 +573,7 @@ def _settled_on_the_way_out(
     raised in the block of its `with`."""
     settled = [*settled_blocks(tree, config, function), *settled_by_exit_stacks(tree, config, function)]
     covered = {id(raised) for part in settled for raised in tree.findall(part, cst.Raise)}
+    factories = _return_types(tree)
     for statement in tree.findall(function.body, cst.Try, cst.TryStar):
         settling_handlers = [
             handler
@@ -574,12 +588,27 @@ def _settled_on_the_way_out(
                 *statement.handlers,
                 *([statement.orelse] if statement.orelse else []),
             ]
+            covered |= {id(raised) for part in guarded for raised in tree.findall(part, cst.Raise)}
         elif settling_handlers:
-            guarded = [statement.body]
-        else:
-            continue
-        covered |= {id(raised) for part in guarded for raised in tree.findall(part, cst.Raise)}
+            covered |= {
+                id(raised)
+                for raised in tree.findall(statement.body, cst.Raise)
+                if any(_caught(handler, _raised_name(tree, raised, factories), config) for handler in settling_handlers)
+            }
     return covered
+
+
+def _caught(handler: cst.ExceptHandler | cst.ExceptStarHandler, raised: str, config: ScanConfig) -> bool:
+    """Whether a handler of refusals catches what a `raise` raises: any refusal, unless the program
+    knows the raised class and none of the classes it inherits from is one the handler names."""
+    if handler.type is None:
+        return True
+    types = handler.type.elements if isinstance(handler.type, cst.Tuple) else [handler.type]
+    names = {dotted(t.value if isinstance(t, cst.Element) else t).rsplit(".", 1)[-1] for t in types}
+    lineage = dict(config.refusal_lineage)
+    if names & {"Exception", "BaseException", raised} or raised not in lineage:
+        return True
+    return bool(names & set(lineage[raised]))
 
 
 def _catches_refusals(handler: cst.ExceptHandler | cst.ExceptStarHandler, config: ScanConfig) -> bool:

@@ -245,3 +245,64 @@ def test_the_schemas_tests_use_are_the_shared_reference_copies():
         pytest.skip(f"{shared} is not beside this checkout; the copies in tests/fixtures/schemas are used as they are")
     for name in ("sarif-2.1.0.schema.json", "stryker-mutation-testing-report.schema.json"):
         assert (ROOT / "tests" / "fixtures" / "schemas" / name).read_bytes() == (shared / name).read_bytes(), name
+
+
+def crossing(tmp_path):
+    """A finding whose flow has a step in another file: the dispatch bound in `pkg/runtime.py`."""
+    relay = tmp_path / "pkg" / "relay.py"
+    source = "from pkg.runtime import send_to_provider\n\ndef relay(request):\n    return send_to_provider(request)\n"
+    origin = (
+        "send_to_provider",
+        str(tmp_path / "pkg" / "runtime.py"),
+        3,
+        1,
+        "`send_to_provider` is bound to the dispatch `gateway.dispatch`",
+    )
+    config = ScanConfig(dispatch=("gateway.dispatch", "send_to_provider"), origins=(origin,))
+    return ScanReport.build([scan_source(source, str(relay), config)])
+
+
+def test_a_step_in_another_file_names_it_in_every_format(tmp_path):
+    scanned = crossing(tmp_path)
+    document = scan_json(scanned)
+    jsonschema.validate(document, SCAN_SCHEMA)
+    ((finding,),) = [document["findings"]]
+    assert finding["flow"] == [
+        {"line": 3, "column": 11, "label": "parameter `request`"},
+        {
+            "line": 3,
+            "column": 1,
+            "label": "`send_to_provider` is bound to the dispatch `gateway.dispatch`",
+            "path": str(tmp_path / "pkg" / "runtime.py"),
+        },
+        {"line": 4, "column": 12, "label": "unchecked dispatch `send_to_provider(...)`"},
+    ]
+    log = scan_sarif(scanned, tmp_path, "1")
+    jsonschema.validate(log, SARIF)
+    ((result,),) = [log["runs"][0]["results"]]
+    ((thread,),) = [flow["threadFlows"] for flow in result["codeFlows"]]
+    assert [
+        (
+            step["location"]["physicalLocation"]["artifactLocation"],
+            step["location"]["physicalLocation"]["region"]["startLine"],
+        )
+        for step in thread["locations"]
+    ] == [
+        ({"uri": "pkg/relay.py", "uriBaseId": "%SRCROOT%"}, 3),
+        ({"uri": "pkg/runtime.py", "uriBaseId": "%SRCROOT%"}, 3),
+        ({"uri": "pkg/relay.py", "uriBaseId": "%SRCROOT%"}, 4),
+    ]
+    assert result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "pkg/relay.py"
+    console = Console(file=io.StringIO(), width=400, color_system=None, theme=THEME)
+    console.print(scanned)
+    assert console.file.getvalue().splitlines()[2] == (
+        f"    path: 3:11 parameter `request` → {tmp_path / 'pkg' / 'runtime.py'}:3:1 `send_to_provider` is bound "
+        "to the dispatch `gateway.dispatch` → 4:12 unchecked dispatch `send_to_provider(...)`"
+    )
+
+
+def test_the_json_schema_refuses_a_step_with_an_empty_path(tmp_path):
+    document = scan_json(crossing(tmp_path))
+    document["findings"][0]["flow"][1]["path"] = ""
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(document, SCAN_SCHEMA)

@@ -1,8 +1,10 @@
 """Walking, caching and parallel scanning: the same results whichever way they were produced."""
 
+import dataclasses
 import shutil
 from pathlib import Path
 
+import orjson
 import pytest
 
 from toolsurface.common._errors import UsageError
@@ -15,6 +17,7 @@ from toolsurface.scan import (
     load_config,
     scan_paths,
 )
+from toolsurface.scan._summary import module_name, summarise
 
 CONFIG = ScanConfig()
 FLAWED = "def take_baseline(run):\n    return recapture(list(run.tools), run)\n"
@@ -275,3 +278,17 @@ def test_a_torn_or_foreign_line_of_the_shared_file_is_a_miss(tmp_path):
     )
     (result,) = scan_paths([folder], CONFIG, cache_dir=cache)
     assert [f.rule for f in result.findings] == ["TS104"]
+
+
+def test_a_cached_summary_is_the_summary_made_every_field_included():
+    # Every fact a module was found to have, and where its names are defined, survives the cache:
+    # a warm scan must derive the same settings, and the same flows, as a cold one.
+    corpora = Path(__file__).parents[1] / "corpora"
+    summaries = [
+        summarise(path.read_text(), str(path), module_name(str(path)), CONFIG)
+        for path in sorted(corpora.glob("*/src/**/*.py"))
+    ]
+    summaries.append(summarise("send = gateway.dispatch\n", "pkg/runtime.py", "pkg.runtime", CONFIG))
+    kept = [_cache.summary_of(orjson.loads(orjson.dumps(dataclasses.asdict(s), default=sorted))) for s in summaries]
+    assert kept == summaries
+    assert all(any(getattr(s, field.name) for s in summaries) for field in dataclasses.fields(summaries[0]))

@@ -1,6 +1,7 @@
 """The scan reads the program, not one module: a fact a rule needs may live in another module,
 reached through imports, re-exports, aliases, instances and base classes."""
 
+import dataclasses
 import keyword
 import textwrap
 from pathlib import Path
@@ -9,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toolsurface.scan import FileScanned, ScanConfig, scan_paths
+from toolsurface.scan import FileScanned, ScanConfig, Step, scan_paths, scan_source
 from toolsurface.scan._project import Program, derive
 from toolsurface.scan._summary import module_name, summarise
 
@@ -480,3 +481,201 @@ def test_another_modules_context_manager_settles_its_block_and_a_re_raise_is_a_r
     # re-raises the refusal its handler caught, after a helper that settles only sometimes.
     write(tmp_path, SETTLING)
     assert findings(tmp_path) == [("pkg/run.py", 11, "TS105"), ("pkg/run.py", 16, "TS105")]
+
+
+HOOK_PROPERTY = {
+    "pkg/__init__.py": "",
+    "pkg/registry.py": """
+        class Registry:
+            @property
+            def active(self):
+                \"\"\"Whether any middleware is registered.\"\"\"
+                return bool(self._chains["before_send"])
+
+            @property
+            def size(self):
+                return len(self._items)
+        """,
+    "pkg/runner.py": """
+        from pkg.registry import Registry
+
+        class Runner:
+            def __init__(self, registry: Registry):
+                self.registry = registry
+
+            def send(self, request, baseline):
+                if self.registry.active:
+                    check(request.tools, baseline)
+                if self.registry.size:
+                    check(request.tools, baseline)
+                return self.gateway.dispatch(request)
+        """,
+}
+
+
+def test_another_modules_property_that_says_whether_hooks_are_registered_is_a_hook_condition(tmp_path):
+    # `active` tests the `before_send` chain; `size` tests something else, so the second check is
+    # a plain conditional one (and the dispatch, checked only sometimes, is TS101's).
+    write(tmp_path, HOOK_PROPERTY)
+    config = dataclasses.replace(CONFIG, hook_words=(*CONFIG.hook_words, "before_send"))
+    assert findings(tmp_path, config) == [("pkg/runner.py", 10, "TS102"), ("pkg/runner.py", 13, "TS101")]
+
+
+COPIERS = {
+    "pkg/__init__.py": "",
+    "pkg/copying.py": """
+        import copy
+
+        def clone_tools(tools):
+            return [dict(tool) for tool in tools]
+
+        def snapshot(tools):
+            return copy.deepcopy(tools)
+        """,
+    "pkg/child.py": """
+        from pkg import copying
+        from pkg.copying import clone_tools
+
+        def start(request):
+            baseline = clone_tools(request.tools)
+            return baseline
+
+        def resume(request):
+            baseline = copying.snapshot(request.tools)
+            return baseline
+        """,
+}
+
+
+def test_a_shallow_copy_made_by_another_modules_function_is_a_shared_baseline(tmp_path):
+    write(tmp_path, COPIERS)
+    assert findings(tmp_path) == [("pkg/child.py", 6, "TS104")]
+
+
+CROSSING = {
+    **TABLES,
+    "pkg/guards.py": GUARDS,
+    "pkg/send.py": """
+        from pkg import guards
+
+        def send(gateway, request, baseline, hooks):
+            if hooks:
+                guards.ensure_parity(request.tools, baseline)
+            return gateway.dispatch(request)
+        """,
+}
+
+
+def flows(root: Path, cache_dir: Path | None = None) -> dict[tuple[str, int, str], tuple[Step, ...]]:
+    """Each finding's flow, by its file, line and rule; a step in another file names it relative to `root`."""
+
+    def relative(path: str) -> str:
+        return Path(path).relative_to(root).as_posix()
+
+    return {
+        (relative(result.path), finding.line, finding.rule): tuple(
+            dataclasses.replace(step, path=relative(step.path)) if step.path else step for step in finding.flow
+        )
+        for result in scan_paths([root / "pkg"], CONFIG, jobs=1, cache_dir=cache_dir)
+        if isinstance(result, FileScanned)
+        for finding in result.findings
+    }
+
+
+def test_a_findings_flow_shows_the_step_in_the_module_that_decides_it(tmp_path):
+    # The name bound to the dispatch in `runtime`, the entry of its table, the helper that checks
+    # in `guards`: each is a step in its own file, just before the place that calls it.
+    write(tmp_path, CROSSING)
+    found = flows(tmp_path)
+    bound = "`send_to_provider` is bound to the dispatch `gateway.dispatch`"
+    assert found[("pkg/replay.py", 9, "TS101")] == (
+        Step(8, 11, "parameter `request`"),
+        Step(3, 1, bound, "pkg/runtime.py"),
+        Step(9, 12, "unchecked dispatch `send_to_provider(...)`"),
+    )
+    assert found[("pkg/replay.py", 6, "TS101")][1] == Step(
+        4, 25, '`STAGES["send"]` is bound to the dispatch `send_to_provider`', "pkg/runtime.py"
+    )
+    assert found[("pkg/send.py", 6, "TS102")] == (
+        Step(5, 8, "condition `hooks`"),
+        Step(2, 1, "`ensure_parity` checks on every path", "pkg/guards.py"),
+        Step(6, 9, "check `guards.ensure_parity(...)` runs only then"),
+    )
+    # The module's own table is decided in its own file: no step elsewhere.
+    assert all(not step.path for step in found[("pkg/local.py", 5, "TS101")])
+
+
+def test_a_step_in_another_file_follows_that_file_through_the_caches(tmp_path):
+    # `replay.py` is unchanged when `runtime.py` moves its binding down a line: its cached result
+    # must not show the old line.
+    write(tmp_path, CROSSING)
+    cache = tmp_path / "cache"
+    cold = flows(tmp_path, cache)
+    assert flows(tmp_path, cache) == cold
+    runtime = tmp_path / "pkg" / "runtime.py"
+    runtime.write_text("import os\n" + runtime.read_text())
+    warm = flows(tmp_path, cache)
+    assert warm[("pkg/replay.py", 9, "TS101")][1].line == cold[("pkg/replay.py", 9, "TS101")][1].line + 1 == 4
+    assert flows(tmp_path) == warm
+
+
+def test_a_step_elsewhere_follows_the_place_that_names_it_once_per_flow():
+    # The local alias names the dispatch bound in another module: the step there follows the
+    # alias's own, and the call of the alias names nothing more.
+    origin = ("send_to_provider", "pkg/runtime.py", 3, 1, "`send_to_provider` is bound to the dispatch")
+    config = ScanConfig(dispatch=("gateway.dispatch", "send_to_provider"), origins=(origin,))
+    source = textwrap.dedent(
+        """
+        def relay(request):
+            send = send_to_provider
+            send(request)
+            return send_to_provider(request)
+        """
+    )
+    result = scan_source(source, "pkg/relay.py", config)
+    assert isinstance(result, FileScanned)
+    assert [[(step.path, step.line) for step in finding.flow] for finding in result.findings] == [
+        [("", 2), ("", 3), ("pkg/runtime.py", 3), ("", 4)],
+        [("", 2), ("pkg/runtime.py", 3), ("", 5)],
+    ]
+
+
+SIBLINGS = {
+    "pkg/__init__.py": "",
+    "pkg/errors.py": """
+        class RequestRefused(Exception):
+            pass
+
+        class BudgetRefused(RequestRefused):
+            pass
+
+        class SurfaceRefused(RequestRefused):
+            pass
+        """,
+    "pkg/run.py": """
+        from pkg.errors import BudgetRefused, RequestRefused, SurfaceRefused
+
+        def run(ledger, request):
+            reservation = ledger.reserve(request.lane)
+            try:
+                if request.over_budget:
+                    raise BudgetRefused("budget")
+                if request.drifted:
+                    raise SurfaceRefused("drift")
+            except BudgetRefused:
+                ledger.settle(reservation, "rejected")
+                raise
+            try:
+                if request.drifted:
+                    raise SurfaceRefused("drift")
+            except RequestRefused:
+                ledger.settle(reservation, "rejected")
+                raise
+        """,
+}
+
+
+def test_a_handler_of_one_refusal_does_not_settle_a_sibling_refusal(tmp_path):
+    # SurfaceRefused is no BudgetRefused; the base class's handler catches both.
+    write(tmp_path, SIBLINGS)
+    assert findings(tmp_path) == [("pkg/run.py", 10, "TS105")]
