@@ -17,6 +17,7 @@ from ._cache import default_cache_dir
 from ._files import python_files, read_source
 from ._project import Derived, Program, derive
 from ._summary import Summary, module_name
+from ._text import Text
 from ._types import FileResult, FileScanned, ScanConfig
 from ._workers import Task, scan_isolated
 
@@ -86,6 +87,7 @@ def _per_module(
     cache = _cache.Summaries(cache_dir) if cache_dir else None
     salts: dict[ScanConfig, bytes] = {}
     summaries: dict[int, Summary] = {}
+    texts: dict[int, Text] = {}
     given = dict.fromkeys(sources, config)
     wanted = list(sources)
     for _ in range(_ROUNDS):
@@ -108,12 +110,19 @@ def _per_module(
                 if cache:
                     cache.store(keys[index], summary)
         derived = derive(Program(summaries[index] for index in sorted(summaries)), config)
-        # What a module checks, settles and hands on depends on the settings it was summarised with.
+        # What a module checks, settles and hands on depends on the settings it was summarised
+        # with, but only through names it mentions: a module that names none of the names its
+        # settings gained is summarised as before (and kept under its new settings' key too).
         wanted = []
         for index in sources:
             own = derived.get(modules[index], _NONE).applied(config)
-            if _summarised_by(own) != _summarised_by(given[index]):
+            gained = _gained(_summarised_by(given[index]), _summarised_by(own))
+            if gained is None or any(texts.setdefault(index, Text(sources[index][2])).has(name) for name in gained):
                 wanted.append(index)
+            elif gained and cache:
+                bare = dataclasses.replace(own, origins=()) if own.origins else own
+                salt = salts.get(bare) or salts.setdefault(bare, _cache.salt(bare))
+                cache.store(_cache.key(salt + modules[index].encode() + b"\0", sources[index][1]), summaries[index])
             given[index] = own
         if not wanted:
             break
@@ -123,6 +132,17 @@ def _per_module(
 
 
 _NONE = Derived()
+
+
+def _gained(before: tuple[tuple[object, ...], ...], after: tuple[tuple[object, ...], ...]) -> set[str] | None:
+    """The last parts of the names a module's summary settings gained (an editor's or a
+    returner's name is the first of its fields): empty when they are the same, None when a name
+    was dropped, which any module may have relied on."""
+    if any(set(was) - set(now) for was, now in zip(before, after, strict=True)):
+        return None
+    added = {item for was, now in zip(before, after, strict=True) for item in set(now) - set(was)}
+    names = (item[0] if isinstance(item, tuple) else item for item in added)
+    return {str(name).rpartition(".")[2].partition("[")[0] for name in names}
 
 
 def _summarised_by(config: ScanConfig) -> tuple[tuple[object, ...], ...]:

@@ -211,8 +211,11 @@ class Summaries:
             return None
 
     def store(self, key: str, summary: Summary) -> None:
-        line = key.encode() + b" " + orjson.dumps(dataclasses.asdict(summary), default=sorted) + b"\n"
-        self._added.append(line)
+        if key in self._known:
+            return  # kept already: a warm scan stores nothing again
+        value = orjson.dumps(dataclasses.asdict(summary), default=sorted)
+        self._known[key] = value
+        self._added.append(key.encode() + b" " + value + b"\n")
 
     def save(self) -> None:
         if not self._added:
