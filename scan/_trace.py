@@ -180,7 +180,7 @@ class Trace:
             return other if taken is False else _join_envs(body, other)
         if isinstance(statement, cst.For):
             inner = dict(env)
-            self.bind(statement.target, _element(self.value(statement.iter, env)), inner)
+            self.iterate(statement.target, statement.iter, env, inner)
             after = self.block(block(statement.body), inner)
             return _join_envs(env, after)
         if isinstance(statement, cst.While):
@@ -241,6 +241,24 @@ class Trace:
             self.bind(target, held, env)
         else:
             self.write(target, statement, env, held)
+
+    def iterate(self, target: cst.BaseExpression, over: cst.BaseExpression, env: Env, inner: Env) -> Value | None:
+        """Bind a loop's target to an element of what it walks, in `inner`; the walked value.
+        `for i, tool in enumerate(tools)` binds `tool` to an element of `tools`, and `i` to none."""
+        if (
+            isinstance(over, cst.Call)
+            and dotted(over.func) == "enumerate"
+            and over.args
+            and isinstance(target, cst.Tuple)
+            and len(target.elements) == 2
+        ):
+            items = self.value(over.args[0].value, env)
+            self.bind(target.elements[0].value, None, inner)
+            self.bind(target.elements[1].value, _element(items), inner)
+            return items
+        items = self.value(over, env)
+        self.bind(target, _element(items), inner)
+        return items
 
     def bind(self, target: cst.CSTNode, held: Value | None, env: Env) -> None:
         """`a = v`, `a, b = v` (each name gets a part), `a, b = x, y` (pairwise)."""
@@ -409,9 +427,8 @@ class Trace:
         clause: cst.CompFor | None = node.for_in
         source: Value | None = None
         while clause is not None:
-            items = self.value(clause.iter, inner)
+            items = self.iterate(clause.target, clause.iter, inner, inner)
             source = source or items
-            self.bind(clause.target, _element(items), inner)
             for condition in clause.ifs:
                 self.value(condition.test, inner)
             clause = clause.inner_for_in

@@ -104,6 +104,18 @@ def audit_hook(request):
 """,
     )
     invalid = (
+        # The tools walked with `enumerate`, each schema copied only at the top: the nested write
+        # lands in the tool's own `properties`.
+        Invalid(
+            """
+def tenant_hook(request):
+    for i, tool in enumerate(request.tools):
+        schema = dict(tool["input_schema"])
+        schema["properties"]["tenant"] = {"const": "acme"}
+        request.tools[i] = {**tool, "input_schema": schema}
+""",
+            line=5,
+        ),
         Invalid(
             """
 def before_dispatch_hook(request):
