@@ -46,7 +46,7 @@ class Summary:
     #: Class → its bases, each as absolute as the module's imports make it.
     classes: tuple[tuple[str, tuple[str, ...]], ...] = ()
     #: `(owner class or "", name, class)`: `GUARD = Guard()` at module level, `self.guard = Guard()`
-    #: or `guard: Guard` in a class.
+    #: or `guard: Guard` in a class; `(function + "()", parameter, class)` for `def f(guard: Guard)`.
     instances: tuple[tuple[str, str, str], ...] = ()
     #: Function or method → its parameters, in order.
     functions: tuple[tuple[str, tuple[str, ...]], ...] = ()
@@ -346,6 +346,13 @@ class _Tables:
                     for arg in arguments
                     if arg.annotation is not None and (kind := _dotted(arg.annotation))
                 }
+                # `def resend(gate: FinalGate)`: `gate.enforce(...)` is a method of FinalGate.
+                qualified = f"{owner}.{statement.name}" if owner else statement.name
+                self.instances += [
+                    (f"{qualified}()", name, kind)
+                    for name, kind in self.typed.items()
+                    if name not in ("self", "cls") and kind.rpartition(".")[2][:1].isupper()
+                ]
                 self._code(statement, owner)
                 self.typed = {}
                 if _tests_hooks(statement, self.config):

@@ -679,3 +679,33 @@ def test_a_handler_of_one_refusal_does_not_settle_a_sibling_refusal(tmp_path):
     # SurfaceRefused is no BudgetRefused; the base class's handler catches both.
     write(tmp_path, SIBLINGS)
     assert findings(tmp_path) == [("pkg/run.py", 10, "TS105")]
+
+
+TYPED = {
+    "pkg/__init__.py": "",
+    "pkg/gates.py": """
+        class FinalGate:
+            def enforce(self, tools, baseline):
+                ensure_parity(tools, baseline)
+
+            def record(self, request):
+                self.sent += 1
+        """,
+    "pkg/resend.py": """
+        from pkg.gates import FinalGate
+
+        def resend(gateway, gate: FinalGate, request, baseline):
+            gate.enforce(request.tools, baseline)
+            return gateway.dispatch(request)
+
+        def relay(gateway, gate: FinalGate, request):
+            gate.record(request)
+            return gateway.dispatch(request)
+        """,
+}
+
+
+def test_a_method_of_a_parameters_annotated_class_in_another_module_checks(tmp_path):
+    write(tmp_path, TYPED)
+    config = dataclasses.replace(CONFIG, check=("ensure_parity",))
+    assert findings(tmp_path, config) == [("pkg/resend.py", 10, "TS101")]
