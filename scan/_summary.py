@@ -208,7 +208,7 @@ def _may_copy(unit: Unit) -> bool:
         copying = (
             isinstance(value, ast.Name)
             or (isinstance(value, ast.Call) and (_dotted(value.func) or "").rsplit(".", 1)[-1] in _COPYING)
-            or isinstance(value, ast.ListComp | ast.GeneratorExp | ast.SetComp | ast.List | ast.Subscript)
+            or isinstance(value, ast.ListComp | ast.GeneratorExp | ast.SetComp | ast.List | ast.Dict | ast.Subscript)
         )
         if copying and any(isinstance(name, ast.Name) and name.id in given for name in ast.walk(value)):
             return True

@@ -488,6 +488,8 @@ class Trace:
         for position, (arg, held) in enumerate(zip(node.args, args, strict=True)):
             if held is not None:
                 self.events.append(Passed(node, _keyword(arg) or position, held))
+        if (handed := self.returned_elsewhere(node, args)) is not None:
+            return handed
         if constructs(func):
             held_args = [(arg, held) for arg, held in zip(node.args, args, strict=True) if held is not None]
             # What the new object keeps of the surface matters most: report where it takes hold of that.
@@ -495,6 +497,23 @@ class Trace:
             if held_args:
                 arg, held = held_args[0]
                 return replace(held, share=Share.SHALLOW, held_at=held.held_at or arg)
+        return None
+
+
+    def returned_elsewhere(self, node: cst.Call, args: list[Value | None]) -> Value | None:
+        """What another module's function (`ScanConfig.returners`) hands back of its arguments: the
+        caller's value, or a shallow copy of it (taken as the copy: its parts are the caller's)."""
+        spelled = dotted(node.func)
+        for name, parameters, returned in self.config.returners if spelled else ():
+            if not named(spelled, (name,)):
+                continue
+            offset = 1 if parameters[:1] in (("self",), ("cls",)) and "." in spelled else 0
+            for position, (arg, held) in enumerate(zip(node.args, args, strict=True)):
+                keyword = _keyword(arg)
+                at = position + offset
+                parameter = keyword or (parameters[at] if at < len(parameters) else "")
+                if held is not None and parameter in returned and not arg.star:
+                    return held.copied()
         return None
 
 

@@ -709,3 +709,33 @@ def test_a_method_of_a_parameters_annotated_class_in_another_module_checks(tmp_p
     write(tmp_path, TYPED)
     config = dataclasses.replace(CONFIG, check=("ensure_parity",))
     assert findings(tmp_path, config) == [("pkg/resend.py", 10, "TS101")]
+
+
+SANITIZE = {
+    "pkg/__init__.py": "",
+    "pkg/schemas.py": """
+        import copy
+
+        def sanitize(schema):
+            return {**schema, "type": "object"}
+
+        def frozen(schema):
+            return copy.deepcopy(schema)
+        """,
+    "pkg/adapter.py": """
+        from pkg import schemas
+
+        class Adapter:
+            def remember(self, name, schema):
+                self._rendered[name] = schemas.sanitize(schema)
+
+            def remember_safely(self, name, schema):
+                self._rendered[name] = schemas.frozen(schema)
+        """,
+}
+
+
+def test_what_another_modules_function_hands_back_of_a_schema_is_still_the_callers(tmp_path):
+    # `{**schema}` is a shallow copy: the cache keeps the caller's `properties`; a deep copy keeps none.
+    write(tmp_path, SANITIZE)
+    assert findings(tmp_path) == [("pkg/adapter.py", 6, "TS110")]
