@@ -499,19 +499,18 @@ class Trace:
                 return replace(held, share=Share.SHALLOW, held_at=held.held_at or arg)
         return None
 
-
     def returned_elsewhere(self, node: cst.Call, args: list[Value | None]) -> Value | None:
         """What another module's function (`ScanConfig.returners`) hands back of its arguments: the
         caller's value, or a shallow copy of it (taken as the copy: its parts are the caller's)."""
         spelled = dotted(node.func)
-        for name, parameters, returned in self.config.returners if spelled else ():
+        for name, given, returned in self.config.returners if spelled else ():
             if not named(spelled, (name,)):
                 continue
-            offset = 1 if parameters[:1] in (("self",), ("cls",)) and "." in spelled else 0
+            offset = 1 if given[:1] in (("self",), ("cls",)) and "." in spelled else 0
             for position, (arg, held) in enumerate(zip(node.args, args, strict=True)):
                 keyword = _keyword(arg)
                 at = position + offset
-                parameter = keyword or (parameters[at] if at < len(parameters) else "")
+                parameter = keyword or (given[at] if at < len(given) else "")
                 if held is not None and parameter in returned and not arg.star:
                     return held.copied()
         return None
