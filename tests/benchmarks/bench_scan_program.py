@@ -15,10 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.benchmarks.bench_scan import PARSE, _parse_everything
 from toolsurface.scan import ScanConfig, python_files, scan_paths
 from toolsurface.scan._presets import PRESETS, with_presets
-
-from tests.benchmarks.bench_scan import PARSE, _parse_everything
 
 FRAMEWORKS = ("langchain_core", "agents", "mcp")
 #: The module edited before the warm scan: many of langchain_core's modules import it.
