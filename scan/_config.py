@@ -25,6 +25,7 @@ _FOUND = frozenset(
         "hook_conditions",
         "returners",
         "refusal_lineage",
+        "tool_getters",
         "tool_fields",
         "foreign_inits",
         "origins",

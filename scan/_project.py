@@ -49,6 +49,7 @@ class Derived:
     hook_conditions: tuple[str, ...] = ()
     returners: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
     refusal_lineage: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    tool_getters: tuple[str, ...] = ()
     #: Functions that return a control tool, by the last part of the name the module calls them by.
     controls: tuple[str, ...] = ()
     #: Classes of the module with tool-list fields declared on a base in another module: `(class, fields)`.
@@ -255,6 +256,7 @@ def derive(program: Program, config: ScanConfig) -> dict[str, Derived]:
     managers = {(name, f) for name, s in program.modules.items() for f in s.managers}
     conditions = {(name, f) for name, s in program.modules.items() for f in s.conditions}
     returns = {(name, function): returned for name, s in program.modules.items() for function, returned in s.returns}
+    getters = {(name, function) for name, s in program.modules.items() for function in s.getters}
     builds = {(name, f) for name, s in program.modules.items() for f in s.builds}
     refusals = _refusals(program, config)
     lineage = _lineage(program, config)
@@ -265,6 +267,8 @@ def derive(program: Program, config: ScanConfig) -> dict[str, Derived]:
     for module in program.modules:
         check, settle, dispatch, read, manage, condition = set(), set(), set(), set(), set(), set()
         returning = {}
+        # The module's own: called by name, or as a method of `self`.
+        getting = {spelled for function in program.modules[module].getters for spelled in _own_spellings(function)}
         # The module's own table of callables: TS101 follows aliases, not tables' entries.
         dispatch |= {name for owner, name in program.modules[module].dispatchers if not owner and "[" in name}
         build = set(program.modules[module].builds)
@@ -288,6 +292,8 @@ def derive(program: Program, config: ScanConfig) -> dict[str, Derived]:
                 manage.add(spelled)
             if key in conditions and found.module != module:
                 condition.add(spelled)
+            if key in getters:
+                getting.add(spelled)
             if key in returns and found.module != module:
                 returning[spelled] = (spelled, program.parameters(found), returns[key])
             if key in builds:
@@ -310,6 +316,7 @@ def derive(program: Program, config: ScanConfig) -> dict[str, Derived]:
             hook_conditions=tuple(sorted(condition)),
             returners=tuple(returning[spelled] for spelled in sorted(returning)),
             refusal_lineage=lineage,
+            tool_getters=tuple(sorted(getting)),
             tool_fields=_inherited_tools(program, module, config, everywhere),
             foreign_inits=_foreign_inits(program, module),
             origins=tuple(sorted({*why.values(), *hooked.get(module, ())})),
@@ -406,6 +413,12 @@ def _said(program: Program) -> dict[tuple[str, str], str]:
         for name, edited in summary.edits:
             said[(module, name)].append(f"edits its parameter {', '.join(f'`{p}`' for p in edited)}")
     return {key: "; ".join(words) for key, words in said.items()}
+
+
+def _own_spellings(function: str) -> tuple[str, ...]:
+    """How a module calls its own function or method: `f`, or `self.m` of `C.m`."""
+    owner, _, name = function.rpartition(".")
+    return (f"self.{name}", f"cls.{name}") if owner else (name,)
 
 
 def _lineage(program: Program, config: ScanConfig) -> tuple[tuple[str, tuple[str, ...]], ...]:

@@ -76,6 +76,12 @@ class Mentions:
 Needs = tuple[tuple[str, ...] | Mentions, ...]
 
 
+def about_tools(config: ScanConfig) -> Mentions:
+    """What code about a tool list mentions: a tool word, or a function found to return one
+    (`tool_getters`)."""
+    return Mentions(words=config.tool_words, names=config.tool_getters)
+
+
 def about_hooks(config: ScanConfig) -> Mentions:
     """What code about hooks mentions: a hook word, a registration, a function or class that runs
     as a hook (`hooks`, also found registered in another module), or another module's test of
@@ -429,7 +435,9 @@ def assigned(
 
 def is_tools(node: cst.CSTNode, config: ScanConfig) -> bool:
     """Whether an expression names the request's tool list (`tools`, `request.tools`, `self.surface`,
-    `state["tools"]`…)."""
+    `state["tools"]`…), or calls a function annotated to return one (`self.catalog.enabled()`)."""
+    if isinstance(node, cst.Call):
+        return bool(config.tool_getters) and named(dotted(node.func), config.tool_getters)
     name = key_of(node) if isinstance(node, cst.Subscript) else dotted(node).rsplit(".", 1)[-1].lower()
     return bool(name) and any(name == word or name.endswith(f"_{word}") for word in config.tool_words)
 

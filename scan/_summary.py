@@ -77,6 +77,8 @@ class Summary:
     conditions: tuple[str, ...] = ()
     #: Functions and methods that return a parameter, or a shallow copy of it: the parameters.
     returns: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: Functions and methods annotated to return a list of tools (`-> list[ToolSpec]`).
+    getters: tuple[str, ...] = ()
     #: The module's file, as the scan was given it: where a finding's flow points for a step here.
     path: str = ""
     #: Where each function, method, class and name bound to the dispatch is defined, 1-based:
@@ -135,6 +137,7 @@ def summarise(source: str, path: str, module: str, config: ScanConfig) -> Summar
         builds=_builders(parsed, config) if text.mentions(config.controls) else frozenset(),
         fields=tuple((klass, tuple(dict.fromkeys(names))) for klass, names in tables.fields.items()),
         conditions=tuple(tables.conditions),
+        getters=tuple(tables.getters),
         path=path,
         places=_first(tables.places),
         registrations=_first(tables.registrations),
@@ -322,6 +325,7 @@ class _Tables:
         self.dispatchers: list[tuple[str, str]] = []
         self.fields: dict[str, list[str]] = {}
         self.conditions: list[str] = []
+        self.getters: list[str] = []
         #: Where names are defined and handed to a registration (see `Summary.places`), and the
         #: module's lines, to count their columns in characters as editors do.
         self.places: list[tuple[str, int, int, str]] = []
@@ -355,6 +359,8 @@ class _Tables:
                 ]
                 self._code(statement, owner)
                 self.typed = {}
+                if _returns_tool_list(statement):
+                    self.getters.append(qualified)
                 if _tests_hooks(statement, self.config):
                     self.conditions.append(f"{owner}.{statement.name}" if owner else statement.name)
             elif isinstance(statement, ast.ClassDef) and not owner:
@@ -597,6 +603,21 @@ def _handed(value: ast.expr) -> str:
     if isinstance(value, ast.Attribute) and _dotted(value):
         return f".{value.attr}"
     return ""
+
+
+#: Containers a function annotated `-> list[ToolSpec]` returns the tools in.
+_CONTAINERS = frozenset({"list", "List", "Sequence", "tuple", "Tuple", "Iterable", "Iterator", "MutableSequence"})
+
+
+def _returns_tool_list(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether a function is annotated to return a container of tools: `-> list[ToolSpec]`,
+    `-> Sequence[Tool]` (an element class named with the word "tool")."""
+    returns = function.returns
+    if not isinstance(returns, ast.Subscript) or (_dotted(returns.value) or "").rpartition(".")[2] not in _CONTAINERS:
+        return False
+    element = returns.slice.elts[0] if isinstance(returns.slice, ast.Tuple) and returns.slice.elts else returns.slice
+    name = (_dotted(element) or "").rpartition(".")[2]
+    return "tool" in name.lower() and not name.lower().endswith(("name", "names", "call", "calls", "result"))
 
 
 def _tests_hooks(function: ast.FunctionDef | ast.AsyncFunctionDef, config: ScanConfig) -> bool:

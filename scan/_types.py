@@ -92,6 +92,9 @@ class ScanConfig:
     #: Found by the scan, not set: the program's refusal classes with the classes they inherit
     #: from in it, so that a handler of one refusal is known not to catch another.
     refusal_lineage: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: Found by the scan, not set: functions and methods annotated to return a list of tools
+    #: (`-> list[ToolSpec]`), as this module calls them: what a call of one gives is a tool list.
+    tool_getters: tuple[str, ...] = ()
     #: Found by the scan, not set: classes of this module with tool-list fields declared on a base
     #: in another module, as `(class, fields)`.
     tool_fields: tuple[tuple[str, tuple[str, ...]], ...] = ()

@@ -10,7 +10,7 @@ import libcst as cst
 from .._cfg import block
 from .._outline import Outline, Unit
 from .._places import name_source
-from .._rule import Invalid, Match, Needs, Place, Rule, Tree, dotted, is_tools, shown
+from .._rule import Invalid, Match, Needs, Place, Rule, Tree, about_tools, dotted, is_tools, shown
 from .._types import ScanConfig
 from .silent_truncation import _fills_until_full
 
@@ -252,7 +252,7 @@ def prepare(request, limit):
     )
 
     def needs(self, config: ScanConfig) -> Needs:
-        return (("len", "enumerate", *_BUDGET), config.tool_words)
+        return (("len", "enumerate", *_BUDGET), about_tools(config))
 
     def wants(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
         # A cap is a comparison in a loop or a comprehension.

@@ -9,7 +9,7 @@ import libcst as cst
 
 from .._outline import Outline, Unit
 from .._places import name_source
-from .._rule import Invalid, Match, Needs, Place, Rule, Tree, assigned, dotted, is_tools, shown
+from .._rule import Invalid, Match, Needs, Place, Rule, Tree, about_tools, assigned, dotted, is_tools, shown
 from .._types import ScanConfig
 
 
@@ -97,7 +97,7 @@ def fit(run, budget):
     )
 
     def needs(self, config: ScanConfig) -> Needs:
-        return (config.tool_words,)
+        return (about_tools(config),)
 
     def wants(self, unit: Unit, outline: Outline, config: ScanConfig) -> bool:
         # A cut is a slice, a cutting call or a loop, of a tool list named in the function or the module.
@@ -248,10 +248,17 @@ def _cuts(subscript: cst.Subscript) -> bool:
 
 
 def _fills_until_full(tree: Tree, loop: cst.For) -> bool:
-    """A loop over the tools that appends the loop variable somewhere and can `break` early."""
+    """A loop over the tools that appends the loop variable somewhere and can `break` early, on
+    something other than a count (`if len(kept) >= n: break` is a count cap: TS113's)."""
     variable = dotted(loop.target)
     appends = any(
         dotted(call.func).endswith(".append") and call.args and dotted(call.args[0].value) == variable
         for call in tree.calls(loop.body)
     )
-    return appends and bool(tree.findall(loop.body, cst.Break))
+    return appends and any(not _counted(tree, stop) for stop in tree.findall(loop.body, cst.Break))
+
+
+def _counted(tree: Tree, stop: cst.Break) -> bool:
+    """Whether a `break` runs under a test that counts (`len(...)`)."""
+    test = tree.enclosing(stop, cst.If)
+    return test is not None and any(dotted(call.func) == "len" for call in tree.calls(test.test))

@@ -739,3 +739,35 @@ def test_what_another_modules_function_hands_back_of_a_schema_is_still_the_calle
     # `{**schema}` is a shallow copy: the cache keeps the caller's `properties`; a deep copy keeps none.
     write(tmp_path, SANITIZE)
     assert findings(tmp_path) == [("pkg/adapter.py", 6, "TS110")]
+
+
+GETTERS = {
+    "pkg/__init__.py": "",
+    "pkg/catalog.py": """
+        class Catalog:
+            def enabled(self) -> list[ToolSpec]:
+                return [entry for entry in self._entries if entry.on]
+
+            def names(self) -> list[ToolName]:
+                return [entry.name for entry in self._entries]
+        """,
+    "pkg/graph.py": """
+        import itertools
+        from pkg.catalog import Catalog
+
+        class Graph:
+            def __init__(self, catalog: Catalog):
+                self.catalog = catalog
+
+            def shortlist(self, cap):
+                return list(itertools.islice(self.catalog.enabled(), cap))
+
+            def labels(self, cap):
+                return self.catalog.names()[:cap]
+        """,
+}
+
+
+def test_a_method_annotated_to_return_tools_gives_a_tool_list_where_it_is_called(tmp_path):
+    write(tmp_path, GETTERS)
+    assert findings(tmp_path) == [("pkg/graph.py", 10, "TS107")]
