@@ -335,6 +335,8 @@ class _Tables:
         self.typed: dict[str, str] = {}
         #: The local instances of the function being read: name → class.
         self.locals: dict[str, str] = {}
+        #: The locals of the code being read that were taken from a tool list.
+        self.tooled: set[str] = set()
 
     def read(self, statements: list[ast.stmt], owner: str = "") -> None:
         for statement in statements:
@@ -462,6 +464,12 @@ class _Tables:
             for target in found.targets
             if isinstance(target, ast.Name)
         }  # fmt: skip
+        # `visible = list(run.tools)`: a local taken from a tool list (or a copy or view of one)
+        # hands a tool list on, whatever its name says.
+        self.tooled = set()
+        for found in code:
+            if isinstance(found, ast.Assign) and self._kind(_viewed(found.value)) == TOOLS:
+                self.tooled |= {target.id for target in found.targets if isinstance(target, ast.Name)}
         for found in code:
             if isinstance(found, ast.Call):
                 self._call(found, owner)
@@ -567,6 +575,8 @@ class _Tables:
     def _kind(self, value: ast.expr) -> str:
         """TOOLS or SCHEMA for an argument named as one (`request.tools`, `spec["input_schema"]`),
         OTHER for any other."""
+        if isinstance(value, ast.Name) and value.id in self.tooled:
+            return TOOLS
         if isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Constant):
             name = str(value.slice.value)
         else:
@@ -586,9 +596,9 @@ class _Tables:
 _VIEWS = frozenset({"list", "tuple", "sorted", "reversed", "copy.copy", "copy.deepcopy", "deepcopy", "copy"})
 
 
-def _handed(value: ast.expr) -> str:
-    """`admitted` for a local, `.catalogue` for a field (`settings.catalogue`), through a copy or a
-    view of it (`list(admitted)`, `admitted[:n]`, `admitted.copy()`); "" for anything else."""
+def _viewed(value: ast.expr) -> ast.expr:
+    """What a copy or a view is of (`list(tools)`, `tools[:n]`, `tools.copy()`, `sorted(tools)`):
+    the value itself for anything else."""
     while True:
         if isinstance(value, ast.Call) and value.args and _dotted(value.func) in _VIEWS:
             value = value.args[0]
@@ -597,7 +607,13 @@ def _handed(value: ast.expr) -> str:
         elif isinstance(value, ast.Subscript) and isinstance(value.slice, ast.Slice):
             value = value.value
         else:
-            break
+            return value
+
+
+def _handed(value: ast.expr) -> str:
+    """`admitted` for a local, `.catalogue` for a field (`settings.catalogue`), through a copy or a
+    view of it (`list(admitted)`, `admitted[:n]`, `admitted.copy()`); "" for anything else."""
+    value = _viewed(value)
     if isinstance(value, ast.Name):
         return value.id
     if isinstance(value, ast.Attribute) and _dotted(value):

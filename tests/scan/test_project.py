@@ -771,3 +771,30 @@ GETTERS = {
 def test_a_method_annotated_to_return_tools_gives_a_tool_list_where_it_is_called(tmp_path):
     write(tmp_path, GETTERS)
     assert findings(tmp_path) == [("pkg/graph.py", 10, "TS107")]
+
+
+def test_a_parameter_fed_a_local_taken_from_a_tool_list_is_a_tool_list(tmp_path):
+    # `visible` names no tool list, but it was taken from one; `labels` was taken from something else.
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/fit.py": """
+                def fit_within(items, budget):
+                    chosen = []
+                    for item in items:
+                        if len(chosen) >= budget:
+                            break
+                        chosen.append(item)
+                    return chosen
+                """,
+            "pkg/nodes.py": """
+                from pkg.fit import fit_within
+
+                def select(run, budget):
+                    visible = list(run.tools)
+                    return fit_within(visible, budget)
+                """,
+        },
+    )
+    assert findings(tmp_path) == [("pkg/fit.py", 5, "TS113")]
