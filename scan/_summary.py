@@ -581,8 +581,8 @@ class _Tables:
             name = str(value.slice.value)
         else:
             name = (_dotted(value) or "").rsplit(".", 1)[-1]
-        if not name:
-            return OTHER
+        if not name or name.lower().lstrip("_").split("_", 1)[0] in _VERBS:
+            return OTHER  # `get_tools`, `self._list_tools`: a function handed on, not a list
         lowered = name.lower()
         words = self.config.tool_words
         if any(lowered == word or lowered.endswith(f"_{word}") for word in words):
@@ -591,6 +591,11 @@ class _Tables:
             return SCHEMA
         return OTHER
 
+
+#: First words of a function's name: a value named `get_tools` is the function that gets them.
+_VERBS = frozenset(
+    {"get", "list", "fetch", "load", "make", "build", "create", "prepare", "resolve", "find", "collect", "read"}
+)
 
 #: Calls that hand on a copy or a view of their first argument: what they are handed, they give.
 _VIEWS = frozenset({"list", "tuple", "sorted", "reversed", "copy.copy", "copy.deepcopy", "deepcopy", "copy"})
