@@ -348,11 +348,12 @@ def _inherited_tools(
 
 def _foreign_inits(program: Program, module: str) -> tuple[str, ...]:
     """The module's classes with no `__init__` of their own that inherit one from another module's
-    class: what their constructor keeps is decided there."""
+    class, which may keep a copy of what it is handed; not one that keeps its parameters as they
+    are (`self.toolset = toolset`), whose rebuild shares what it is handed."""
     found = []
     for klass, _ in program.modules[module].classes:
         init = program.member(f"{module}.{klass}", "__init__")
-        if init is not None and init.module != module:
+        if init is not None and init.module != module and init.name not in program.modules[init.module].keeps:
             found.append(klass)
     return tuple(found)
 

@@ -79,6 +79,8 @@ class Summary:
     returns: tuple[tuple[str, tuple[str, ...]], ...] = ()
     #: Functions and methods annotated to return a list of tools (`-> list[ToolSpec]`).
     getters: tuple[str, ...] = ()
+    #: `__init__` methods that keep every parameter they store as it is (`self.tools = tools`).
+    keeps: tuple[str, ...] = ()
     #: The module's file, as the scan was given it: where a finding's flow points for a step here.
     path: str = ""
     #: Where each function, method, class and name bound to the dispatch is defined, 1-based:
@@ -138,6 +140,7 @@ def summarise(source: str, path: str, module: str, config: ScanConfig) -> Summar
         fields=tuple((klass, tuple(dict.fromkeys(names))) for klass, names in tables.fields.items()),
         conditions=tuple(tables.conditions),
         getters=tuple(tables.getters),
+        keeps=tuple(tables.keeps),
         path=path,
         places=_first(tables.places),
         registrations=_first(tables.registrations),
@@ -326,6 +329,7 @@ class _Tables:
         self.fields: dict[str, list[str]] = {}
         self.conditions: list[str] = []
         self.getters: list[str] = []
+        self.keeps: list[str] = []
         #: Where names are defined and handed to a registration (see `Summary.places`), and the
         #: module's lines, to count their columns in characters as editors do.
         self.places: list[tuple[str, int, int, str]] = []
@@ -363,6 +367,8 @@ class _Tables:
                 self.typed = {}
                 if _returns_tool_list(statement):
                     self.getters.append(qualified)
+                if statement.name == "__init__" and owner and _keeps_as_given(statement):
+                    self.keeps.append(qualified)
                 if _tests_hooks(statement, self.config):
                     self.conditions.append(f"{owner}.{statement.name}" if owner else statement.name)
             elif isinstance(statement, ast.ClassDef) and not owner:
@@ -639,6 +645,20 @@ def _returns_tool_list(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool
     element = returns.slice.elts[0] if isinstance(returns.slice, ast.Tuple) and returns.slice.elts else returns.slice
     name = (_dotted(element) or "").rpartition(".")[2]
     return "tool" in name.lower() and not name.lower().endswith(("name", "names", "call", "calls", "result"))
+
+
+def _keeps_as_given(init: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """Whether an `__init__` stores parameters on `self` and stores each as it was handed
+    (`self.tools = tools`), never a copy or anything built from one (`self.tools = list(tools)`)."""
+    given = {arg.arg for arg in (*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs)} - {"self"}
+    stored = [
+        node.value
+        for node in ast.walk(init)
+        if isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Attribute) and _dotted(t.value) == "self" for t in node.targets)
+        and any(isinstance(name, ast.Name) and name.id in given for name in ast.walk(node.value))
+    ]
+    return bool(stored) and all(isinstance(value, ast.Name) for value in stored)
 
 
 def _tests_hooks(function: ast.FunctionDef | ast.AsyncFunctionDef, config: ScanConfig) -> bool:

@@ -798,3 +798,35 @@ def test_a_parameter_fed_a_local_taken_from_a_tool_list_is_a_tool_list(tmp_path)
         },
     )
     assert findings(tmp_path) == [("pkg/fit.py", 5, "TS113")]
+
+
+def test_a_rebuild_through_another_modules_init_shares_the_list_only_when_that_init_keeps_it(tmp_path):
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/base.py": """
+                class KeepsBase:
+                    def __init__(self, tools, model):
+                        self.tools = tools
+                        self.model = model
+
+                class CopiesBase:
+                    def __init__(self, tools, model):
+                        self.tools = list(tools)
+                        self.model = model
+                """,
+            "pkg/bindings.py": """
+                from pkg.base import CopiesBase, KeepsBase
+
+                class Keeps(KeepsBase):
+                    def for_model(self, model):
+                        return Keeps(self.tools, model)
+
+                class Copies(CopiesBase):
+                    def for_model(self, model):
+                        return Copies(self.tools, model)
+                """,
+        },
+    )
+    assert findings(tmp_path) == [("pkg/bindings.py", 6, "TS112")]
