@@ -26,6 +26,7 @@ _FOUND = frozenset(
         "returners",
         "refusal_lineage",
         "tool_getters",
+        "comparers",
         "tool_fields",
         "foreign_inits",
         "origins",

@@ -50,6 +50,7 @@ class Derived:
     returners: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = ()
     refusal_lineage: tuple[tuple[str, tuple[str, ...]], ...] = ()
     tool_getters: tuple[str, ...] = ()
+    comparers: tuple[str, ...] = ()
     #: Functions that return a control tool, by the last part of the name the module calls them by.
     controls: tuple[str, ...] = ()
     #: Classes of the module with tool-list fields declared on a base in another module: `(class, fields)`.
@@ -257,6 +258,7 @@ def derive(program: Program, config: ScanConfig) -> dict[str, Derived]:
     conditions = {(name, f) for name, s in program.modules.items() for f in s.conditions}
     returns = {(name, function): returned for name, s in program.modules.items() for function, returned in s.returns}
     getters = {(name, function) for name, s in program.modules.items() for function in s.getters}
+    comparers = {(name, function) for name, s in program.modules.items() for function in s.comparers}
     builds = {(name, f) for name, s in program.modules.items() for f in s.builds}
     refusals = _refusals(program, config)
     lineage = _lineage(program, config)
@@ -267,6 +269,7 @@ def derive(program: Program, config: ScanConfig) -> dict[str, Derived]:
     for module in program.modules:
         check, settle, dispatch, read, manage, condition = set(), set(), set(), set(), set(), set()
         returning = {}
+        comparing = set()
         # The module's own: called by name, or as a method of `self`.
         getting = {spelled for function in program.modules[module].getters for spelled in _own_spellings(function)}
         # The module's own table of callables: TS101 follows aliases, not tables' entries.
@@ -294,6 +297,8 @@ def derive(program: Program, config: ScanConfig) -> dict[str, Derived]:
                 condition.add(spelled)
             if key in getters:
                 getting.add(spelled)
+            if key in comparers and found.module != module:
+                comparing.add(spelled)
             if key in returns and found.module != module:
                 returning[spelled] = (spelled, program.parameters(found), returns[key])
             if key in builds:
@@ -317,6 +322,7 @@ def derive(program: Program, config: ScanConfig) -> dict[str, Derived]:
             returners=tuple(returning[spelled] for spelled in sorted(returning)),
             refusal_lineage=lineage,
             tool_getters=tuple(sorted(getting)),
+            comparers=tuple(sorted(comparing)),
             tool_fields=_inherited_tools(program, module, config, everywhere),
             foreign_inits=_foreign_inits(program, module),
             origins=tuple(sorted({*why.values(), *hooked.get(module, ())})),

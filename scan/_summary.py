@@ -81,6 +81,8 @@ class Summary:
     getters: tuple[str, ...] = ()
     #: `__init__` methods that keep every parameter they store as it is (`self.tools = tools`).
     keeps: tuple[str, ...] = ()
+    #: Functions and methods that call the final check, on some path at least.
+    comparers: tuple[str, ...] = ()
     #: The module's file, as the scan was given it: where a finding's flow points for a step here.
     path: str = ""
     #: Where each function, method, class and name bound to the dispatch is defined, 1-based:
@@ -141,6 +143,7 @@ def summarise(source: str, path: str, module: str, config: ScanConfig) -> Summar
         conditions=tuple(tables.conditions),
         getters=tuple(tables.getters),
         keeps=tuple(tables.keeps),
+        comparers=tuple(tables.comparers),
         path=path,
         places=_first(tables.places),
         registrations=_first(tables.registrations),
@@ -330,6 +333,7 @@ class _Tables:
         self.conditions: list[str] = []
         self.getters: list[str] = []
         self.keeps: list[str] = []
+        self.comparers: list[str] = []
         #: Where names are defined and handed to a registration (see `Summary.places`), and the
         #: module's lines, to count their columns in characters as editors do.
         self.places: list[tuple[str, int, int, str]] = []
@@ -369,6 +373,11 @@ class _Tables:
                     self.getters.append(qualified)
                 if statement.name == "__init__" and owner and _keeps_as_given(statement):
                     self.keeps.append(qualified)
+                if self.config.check and any(
+                    isinstance(node, ast.Call) and named(_dotted(node.func) or "", self.config.check)
+                    for node in ast.walk(statement)
+                ):
+                    self.comparers.append(qualified)
                 if _tests_hooks(statement, self.config):
                     self.conditions.append(f"{owner}.{statement.name}" if owner else statement.name)
             elif isinstance(statement, ast.ClassDef) and not owner:

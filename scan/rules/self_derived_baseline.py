@@ -154,8 +154,9 @@ def final_check(self, run):
 
 
 def _compares_surfaces(tree: Tree, config: ScanConfig) -> bool:
-    """Whether the module calls a configured check or compares something with a baseline name."""
-    if tree.calls_to(tree.module, config.check):
+    """Whether the module calls a configured check, or another module's function that calls one,
+    or compares something with a baseline name."""
+    if tree.calls_to(tree.module, (*config.check, *config.comparers)):
         return True
     for comparison in tree.findall(tree.module, cst.Comparison):
         operands = (comparison.left, *(target.comparator for target in comparison.comparisons))

@@ -830,3 +830,29 @@ def test_a_rebuild_through_another_modules_init_shares_the_list_only_when_that_i
         },
     )
     assert findings(tmp_path) == [("pkg/bindings.py", 6, "TS112")]
+
+
+def test_a_module_that_calls_another_modules_checking_function_compares_surfaces(tmp_path):
+    # `recheck` calls the check only when hooks ran, but calling it is comparing: the baseline
+    # taken from the request's own state is the request compared with itself.
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/guards.py": """
+                def recheck(request, baseline, hooks):
+                    if hooks:
+                        ensure_parity(request.tools, baseline)
+                """,
+            "pkg/stream.py": """
+                from pkg.guards import recheck
+
+                def send(self, request):
+                    baseline = request.state["pinned_surface"]
+                    recheck(request, baseline, self.hooks)
+                    return self.gateway.dispatch(request)
+                """,
+        },
+    )
+    config = dataclasses.replace(CONFIG, check=("ensure_parity",))
+    assert ("pkg/stream.py", 5, "TS103") in findings(tmp_path, config)
