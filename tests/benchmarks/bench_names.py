@@ -14,10 +14,6 @@ and base classes are not in the sample at all.
     python3 -m pytest --dist no tests/benchmarks/bench_names.py
 """
 
-import dataclasses
-import importlib.util
-import shutil
-import tempfile
 from collections import Counter
 from pathlib import Path
 
@@ -36,14 +32,12 @@ from libcst.metadata import (
 )
 from libcst.metadata.name_provider import FullyQualifiedNameVisitor
 
-from toolsurface.scan import ScanConfig, python_files
-from toolsurface.scan._presets import PRESETS, with_presets
+from tests.benchmarks.bench_scan_program import CONFIG
+from tests.benchmarks.conftest import FRAMEWORKS
+from toolsurface.scan import python_files
 from toolsurface.scan._project import Program, derive
 from toolsurface.scan._summary import module_name, summarise
 
-FRAMEWORKS = ("langchain_core", "agents", "mcp")
-_DEFAULTS = {field.name: field.default for field in dataclasses.fields(ScanConfig)}
-CONFIG = ScanConfig(**with_presets(_DEFAULTS, tuple(PRESETS)))
 GROUP = "resolving names across langchain_core + agents + mcp"
 INDEX = "toolsurface index: summarise every module + derive"
 FULL_REPO = "libcst FullyQualifiedNameProvider via FullRepoManager"
@@ -54,20 +48,8 @@ _Tables = tuple[dict[str, set[str]], set[str], set[str]]
 
 
 @pytest.fixture(scope="module")
-def tree():
-    specs = [importlib.util.find_spec(name) for name in FRAMEWORKS]
-    if not all(spec is not None and spec.origin for spec in specs):
-        pytest.skip("the frameworks are not installed here: install the `dev` extra")
-    root = Path(tempfile.mkdtemp())
-    for name, spec in zip(FRAMEWORKS, specs, strict=True):
-        shutil.copytree(Path(spec.origin).parent, root / name)
-    yield root
-    shutil.rmtree(root)
-
-
-@pytest.fixture(scope="module")
-def files(tree):
-    return [found for found in python_files([tree]) if isinstance(found, Path)]
+def files(framework_tree):
+    return [found for found in python_files([framework_tree]) if isinstance(found, Path)]
 
 
 @pytest.fixture(scope="module")
@@ -103,10 +85,10 @@ def test_index(benchmark, files, sample):
     assert resolved
 
 
-def _full_repo(tree: Path, files: list[Path]) -> tuple[dict[str, _Tables], int]:
+def _full_repo(framework_tree: Path, files: list[Path]) -> tuple[dict[str, _Tables], int]:
     """Every file's fully qualified names, each Name and Attribute read once, and its import tables."""
     paths = [str(file) for file in files]
-    manager = FullRepoManager(str(tree), paths, {FullyQualifiedNameProvider})
+    manager = FullRepoManager(str(framework_tree), paths, {FullyQualifiedNameProvider})
     modules = manager.cache[FullyQualifiedNameProvider]
     tables, failed = {}, 0
     for path in paths:
@@ -192,12 +174,12 @@ def _lands(name: str, tables: dict[str, _Tables]) -> str:
     return "definition" if last in defined else "re-export" if last in imported else "unresolved"
 
 
-def test_full_repo_manager(benchmark, tree, files, sample):
+def test_full_repo_manager(benchmark, framework_tree, files, sample):
     benchmark.group = GROUP
     benchmark.name = FULL_REPO
     benchmark.extra_info["files"] = len(files)
     benchmark.extra_info["against"] = [INDEX, PER_MODULE]
-    tables, failed = benchmark.pedantic(_full_repo, args=(tree, files), rounds=2, iterations=1)
+    tables, failed = benchmark.pedantic(_full_repo, args=(framework_tree, files), rounds=2, iterations=1)
     benchmark.extra_info["failed"] = failed
     benchmark.extra_info["coverage"] = _coverage(sample, tables)
     assert benchmark.extra_info["coverage"].get("definition")

@@ -1,4 +1,4 @@
-"""The whole-program scan at the issue's depth: langchain_core, the Agents SDK and MCP, all four
+"""The scan read as one program: langchain_core, the Agents SDK and MCP at once, all four
 presets, one worker (`--jobs 1`), against the named alternative "libcst parse" of the same files
 one after another in the same run. Cold is an empty cache; warm is a re-scan after one file was
 edited (a line appended to a module that many others import), the cache otherwise full. Ratios are
@@ -8,18 +8,14 @@ printed by conftest.py at the end of the run.
 """
 
 import dataclasses
-import importlib.util
 import shutil
 import tempfile
 from pathlib import Path
-
-import pytest
 
 from tests.benchmarks.bench_scan import PARSE, _parse_everything
 from toolsurface.scan import ScanConfig, python_files, scan_paths
 from toolsurface.scan._presets import PRESETS, with_presets
 
-FRAMEWORKS = ("langchain_core", "agents", "mcp")
 #: The module edited before the warm scan: many of langchain_core's modules import it.
 EDITED = "langchain_core/tools/base.py"
 _DEFAULTS = {field.name: field.default for field in dataclasses.fields(ScanConfig)}
@@ -27,27 +23,15 @@ CONFIG = ScanConfig(**with_presets(_DEFAULTS, tuple(PRESETS)))
 GROUP = "whole-program scan, langchain_core + agents + mcp, --jobs 1"
 
 
-@pytest.fixture(scope="module")
-def tree():
-    specs = [importlib.util.find_spec(name) for name in FRAMEWORKS]
-    if not all(spec is not None and spec.origin for spec in specs):
-        pytest.skip("the frameworks are not installed here: install the `dev` extra")
-    root = Path(tempfile.mkdtemp())
-    for name, spec in zip(FRAMEWORKS, specs, strict=True):
-        shutil.copytree(Path(spec.origin).parent, root / name)
-    yield root
-    shutil.rmtree(root)
-
-
-def test_parse(benchmark, tree):
-    files = [found for found in python_files([tree]) if isinstance(found, Path)]
+def test_parse(benchmark, framework_tree):
+    files = [found for found in python_files([framework_tree]) if isinstance(found, Path)]
     benchmark.group = GROUP
     benchmark.name = PARSE
     benchmark.extra_info["files"] = len(files)
     benchmark.pedantic(_parse_everything, args=(files, False), rounds=2, iterations=1)
 
 
-def test_cold(benchmark, tree):
+def test_cold(benchmark, framework_tree):
     benchmark.group = GROUP
     benchmark.name = "toolsurface scan, cold cache"
     benchmark.extra_info["against"] = [PARSE]
@@ -58,23 +42,25 @@ def test_cold(benchmark, tree):
         return (), {}
 
     results = benchmark.pedantic(
-        lambda: list(scan_paths([tree], CONFIG, jobs=1, cache_dir=caches[-1])), setup=fresh_cache, rounds=2
+        lambda: list(scan_paths([framework_tree], CONFIG, jobs=1, cache_dir=caches[-1])), setup=fresh_cache, rounds=2
     )
     assert results
     for cache in caches:
         shutil.rmtree(cache)
 
 
-def test_warm_after_one_edit(benchmark, tree, tmp_path):
+def test_warm_after_one_edit(benchmark, framework_tree, tmp_path):
     benchmark.group = GROUP
     benchmark.name = "toolsurface scan, warm cache, one file edited"
     benchmark.extra_info["against"] = [PARSE]
-    list(scan_paths([tree], CONFIG, jobs=1, cache_dir=tmp_path))
-    edited = tree / EDITED
+    list(scan_paths([framework_tree], CONFIG, jobs=1, cache_dir=tmp_path))
+    edited = framework_tree / EDITED
     edits = iter(range(1_000))
 
     def edit():
         edited.write_text(edited.read_text() + f"\nEDITED_{next(edits)} = True\n")
         return (), {}
 
-    benchmark.pedantic(lambda: list(scan_paths([tree], CONFIG, jobs=1, cache_dir=tmp_path)), setup=edit, rounds=3)
+    benchmark.pedantic(
+        lambda: list(scan_paths([framework_tree], CONFIG, jobs=1, cache_dir=tmp_path)), setup=edit, rounds=3
+    )

@@ -1,4 +1,27 @@
-"""Print each benchmark group's ratios against its named alternatives at the end of the run."""
+"""Print each benchmark group's ratios against its named alternatives at the end of the run, and
+the installed frameworks the whole-program benchmarks read, copied to a folder of their own."""
+
+import importlib.util
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+
+#: What the whole-program benchmarks read: three frameworks at once, as one program.
+FRAMEWORKS = ("langchain_core", "agents", "mcp")
+
+
+@pytest.fixture(scope="module")
+def framework_tree():
+    specs = [importlib.util.find_spec(name) for name in FRAMEWORKS]
+    if not all(spec is not None and spec.origin for spec in specs):
+        pytest.skip("the frameworks are not installed here: install the `dev` extra")
+    root = Path(tempfile.mkdtemp())
+    for name, spec in zip(FRAMEWORKS, specs, strict=True):
+        shutil.copytree(Path(spec.origin).parent, root / name)
+    yield root
+    shutil.rmtree(root)
 
 
 def pytest_terminal_summary(terminalreporter, config):
