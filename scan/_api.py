@@ -90,14 +90,19 @@ def _per_module(
     texts: dict[int, Text] = {}
     given = dict.fromkeys(sources, config)
     wanted = list(sources)
+
+    def keyed(index: int, settings: ScanConfig) -> tuple[ScanConfig, str]:
+        # Where names are decided elsewhere changes a flow, never what a module is summarised as.
+        own = dataclasses.replace(settings, origins=()) if settings.origins else settings
+        salt = salts.get(own) or salts.setdefault(own, _cache.salt(own))
+        return own, _cache.key(salt + modules[index].encode() + b"\0", sources[index][1])
+
     for _ in range(_ROUNDS):
         tasks, keys = [], {}
         for index in wanted:
-            path, raw, source = sources[index]
-            # Where names are decided elsewhere changes a flow, never what a module is summarised as.
-            own = dataclasses.replace(given[index], origins=()) if given[index].origins else given[index]
-            salt = salts.get(own) or salts.setdefault(own, _cache.salt(own))
-            keys[index] = key = _cache.key(salt + modules[index].encode() + b"\0", raw)
+            path, _, source = sources[index]
+            own, key = keyed(index, given[index])
+            keys[index] = key
             cached = cache.load(key) if cache else None
             if cached is not None:
                 # The same bytes may be another file's: a copy of the tree, or the checkout moved.
@@ -120,9 +125,7 @@ def _per_module(
             if gained is None or any(texts.setdefault(index, Text(sources[index][2])).has(name) for name in gained):
                 wanted.append(index)
             elif gained and cache:
-                bare = dataclasses.replace(own, origins=()) if own.origins else own
-                salt = salts.get(bare) or salts.setdefault(bare, _cache.salt(bare))
-                cache.store(_cache.key(salt + modules[index].encode() + b"\0", sources[index][1]), summaries[index])
+                cache.store(keyed(index, own)[1], summaries[index])
             given[index] = own
         if not wanted:
             break
