@@ -249,16 +249,23 @@ class Program:
 
 def derive(program: Program, config: ScanConfig) -> dict[str, Derived]:
     """Each module's settings from the rest of the program (modules that get none are left out)."""
-    checks = {(name, f) for name, s in program.modules.items() for f in s.checks}
     edits = {(name, function): edited for name, s in program.modules.items() for function, edited in s.edits}
     dispatchers = {(name, f"{o}.{n}" if o else n) for name, s in program.modules.items() for o, n in s.dispatchers}
-    settles = {(name, f) for name, s in program.modules.items() for f in s.settles}
-    readers = {(name, f) for name, s in program.modules.items() for f in s.readers}
-    managers = {(name, f) for name, s in program.modules.items() for f in s.managers}
-    conditions = {(name, f) for name, s in program.modules.items() for f in s.conditions}
+    # Facts of another module's function that become a name setting of the module calling it.
+    by_name = {
+        "check": "checks",
+        "settle": "settles",
+        "readers": "readers",
+        "settling_managers": "managers",
+        "hook_conditions": "conditions",
+        "comparers": "comparers",
+    }
+    facts = {
+        setting: {(name, f) for name, s in program.modules.items() for f in getattr(s, field)}
+        for setting, field in by_name.items()
+    }
     returns = {(name, function): returned for name, s in program.modules.items() for function, returned in s.returns}
     getters = {(name, function) for name, s in program.modules.items() for function in s.getters}
-    comparers = {(name, function) for name, s in program.modules.items() for function in s.comparers}
     builds = {(name, f) for name, s in program.modules.items() for f in s.builds}
     refusals = _refusals(program, config)
     lineage = _lineage(program, config)
@@ -267,9 +274,9 @@ def derive(program: Program, config: ScanConfig) -> dict[str, Derived]:
     said, hooked = _said(program), _hooked_at(program)
     derived: dict[str, Derived] = {}
     for module in program.modules:
-        check, settle, dispatch, read, manage, condition = set(), set(), set(), set(), set(), set()
+        dispatch: set[str] = set()
+        names: dict[str, set[str]] = {setting: set() for setting in facts}
         returning = {}
-        comparing = set()
         # The module's own: called by name, or as a method of `self`.
         getting = {spelled for function in program.modules[module].getters for spelled in _own_spellings(function)}
         # The module's own table of callables: TS101 follows aliases, not tables' entries.
@@ -285,20 +292,11 @@ def derive(program: Program, config: ScanConfig) -> dict[str, Derived]:
                 editing[spelled] = (spelled, program.parameters(found), edits[key])
             if key in dispatchers and (spelled != found.name or found.module != module):
                 dispatch.add(spelled)
-            if key in checks and found.module != module:
-                check.add(spelled)
-            if key in settles and found.module != module:
-                settle.add(spelled)
-            if key in readers and found.module != module:
-                read.add(spelled)
-            if key in managers and found.module != module:
-                manage.add(spelled)
-            if key in conditions and found.module != module:
-                condition.add(spelled)
+            for setting, keys in facts.items():
+                if key in keys and found.module != module:
+                    names[setting].add(spelled)
             if key in getters:
                 getting.add(spelled)
-            if key in comparers and found.module != module:
-                comparing.add(spelled)
             if key in returns and found.module != module:
                 returning[spelled] = (spelled, program.parameters(found), returns[key])
             if key in builds:
@@ -308,24 +306,19 @@ def derive(program: Program, config: ScanConfig) -> dict[str, Derived]:
         schemas = sorted({*own.schemas, *everywhere.schemas})
         got = Derived(
             tuple(sorted(dispatch)),
-            tuple(sorted(check)),
-            tuple(sorted(settle)),
-            tuple(sorted(hooks.get(module, ()))),
-            refusals,
-            tuple(tools),
-            tuple(schemas),
-            tuple(editing[spelled] for spelled in sorted(editing)),
-            tuple(sorted(read)),
+            hooks=tuple(sorted(hooks.get(module, ()))),
+            refusal_words=refusals,
+            tool_words=tuple(tools),
+            schema_keys=tuple(schemas),
+            editors=tuple(editing[spelled] for spelled in sorted(editing)),
             controls=tuple(sorted(build)),
-            settling_managers=tuple(sorted(manage)),
-            hook_conditions=tuple(sorted(condition)),
             returners=tuple(returning[spelled] for spelled in sorted(returning)),
             refusal_lineage=lineage,
             tool_getters=tuple(sorted(getting)),
-            comparers=tuple(sorted(comparing)),
             tool_fields=_inherited_tools(program, module, config, everywhere),
             foreign_inits=_foreign_inits(program, module),
             origins=tuple(sorted({*why.values(), *hooked.get(module, ())})),
+            **{setting: tuple(sorted(spelled)) for setting, spelled in names.items()},
         )
         if got != _NOTHING:
             derived[module] = got
