@@ -27,6 +27,7 @@ _FOUND = frozenset(
         "refusal_lineage",
         "tool_getters",
         "comparers",
+        "settle_steps",
         "tool_fields",
         "foreign_inits",
         "origins",

@@ -51,6 +51,7 @@ class Derived:
     refusal_lineage: tuple[tuple[str, tuple[str, ...]], ...] = ()
     tool_getters: tuple[str, ...] = ()
     comparers: tuple[str, ...] = ()
+    settle_steps: tuple[str, ...] = ()
     #: Functions that return a control tool, by the last part of the name the module calls them by.
     controls: tuple[str, ...] = ()
     #: Classes of the module with tool-list fields declared on a base in another module: `(class, fields)`.
@@ -259,6 +260,7 @@ def derive(program: Program, config: ScanConfig) -> dict[str, Derived]:
         "settling_managers": "managers",
         "hook_conditions": "conditions",
         "comparers": "comparers",
+        "settle_steps": "settlers",
     }
     facts = {
         setting: {(name, f) for name, s in program.modules.items() for f in getattr(s, field)}

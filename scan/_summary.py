@@ -83,6 +83,8 @@ class Summary:
     keeps: tuple[str, ...] = ()
     #: Functions and methods that call the final check, on some path at least.
     comparers: tuple[str, ...] = ()
+    #: Functions and methods that call a settlement, on some path at least.
+    settlers: tuple[str, ...] = ()
     #: The module's file, as the scan was given it: where a finding's flow points for a step here.
     path: str = ""
     #: Where each function, method, class and name bound to the dispatch is defined, 1-based:
@@ -144,6 +146,7 @@ def summarise(source: str, path: str, module: str, config: ScanConfig) -> Summar
         getters=tuple(tables.getters),
         keeps=tuple(tables.keeps),
         comparers=tuple(tables.comparers),
+        settlers=tuple(tables.settlers),
         path=path,
         places=_first(tables.places),
         registrations=_first(tables.registrations),
@@ -334,6 +337,7 @@ class _Tables:
         self.getters: list[str] = []
         self.keeps: list[str] = []
         self.comparers: list[str] = []
+        self.settlers: list[str] = []
         #: Where names are defined and handed to a registration (see `Summary.places`), and the
         #: module's lines, to count their columns in characters as editors do.
         self.places: list[tuple[str, int, int, str]] = []
@@ -373,11 +377,10 @@ class _Tables:
                     self.getters.append(qualified)
                 if statement.name == "__init__" and owner and _keeps_as_given(statement):
                     self.keeps.append(qualified)
-                if self.config.check and any(
-                    isinstance(node, ast.Call) and named(_dotted(node.func) or "", self.config.check)
-                    for node in ast.walk(statement)
-                ):
+                if self.config.check and _calls(statement, self.config.check):
                     self.comparers.append(qualified)
+                if self.config.settle and _calls(statement, self.config.settle):
+                    self.settlers.append(qualified)
                 if _tests_hooks(statement, self.config):
                     self.conditions.append(f"{owner}.{statement.name}" if owner else statement.name)
             elif isinstance(statement, ast.ClassDef) and not owner:
@@ -654,6 +657,11 @@ def _returns_tool_list(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool
     element = returns.slice.elts[0] if isinstance(returns.slice, ast.Tuple) and returns.slice.elts else returns.slice
     name = (_dotted(element) or "").rpartition(".")[2]
     return "tool" in name.lower() and not name.lower().endswith(("name", "names", "call", "calls", "result"))
+
+
+def _calls(function: ast.FunctionDef | ast.AsyncFunctionDef, names: tuple[str, ...]) -> bool:
+    """Whether a function calls one of these names anywhere in its body."""
+    return any(isinstance(node, ast.Call) and named(_dotted(node.func) or "", names) for node in ast.walk(function))
 
 
 def _keeps_as_given(init: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:

@@ -98,6 +98,9 @@ class ScanConfig:
     #: Found by the scan, not set: functions of other modules that call the final check (on some
     #: path), as this module calls them: a module that calls one compares surfaces.
     comparers: tuple[str, ...] = ()
+    #: Found by the scan, not set: functions of other modules that call a settlement (on some path),
+    #: as this module calls them: a module that calls one holds reservations.
+    settle_steps: tuple[str, ...] = ()
     #: Found by the scan, not set: classes of this module with tool-list fields declared on a base
     #: in another module, as `(class, fields)`.
     tool_fields: tuple[tuple[str, tuple[str, ...]], ...] = ()

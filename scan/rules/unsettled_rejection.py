@@ -639,8 +639,10 @@ def _the_ledger(tree: Tree, function: cst.FunctionDef, config: ScanConfig) -> bo
 
 
 def _reserving(config: ScanConfig) -> tuple[str, ...]:
-    """The words of code that holds reservations: its settlement calls, `reserve`, `reservation`, `ledger`."""
-    return (*config.settle, "reserve", "reservation", "ledger")
+    """The words of code that holds reservations: its settlement calls, `reserve`, `reservation`,
+    `ledger`, and another module's function that settles, if only sometimes (`self.refund`)."""
+    steps = (name.rpartition(".")[2] for name in config.settle_steps)
+    return tuple(dict.fromkeys((*config.settle, "reserve", "reservation", "ledger", *steps)))
 
 
 def _raised_name(tree: Tree, raised: cst.Raise, factories: Mapping[str, str]) -> str:

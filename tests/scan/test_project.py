@@ -856,3 +856,30 @@ def test_a_module_that_calls_another_modules_checking_function_compares_surfaces
     )
     config = dataclasses.replace(CONFIG, check=("ensure_parity",))
     assert ("pkg/stream.py", 5, "TS103") in findings(tmp_path, config)
+
+
+def test_a_module_that_calls_a_settlement_step_of_another_module_holds_reservations(tmp_path):
+    # `refund` settles only when something was reserved: the refusal after it may leave the
+    # reservation open, though the module names no reservation, ledger or settlement itself.
+    write(
+        tmp_path,
+        {
+            "pkg/__init__.py": "",
+            "pkg/base.py": """
+                class Stage:
+                    def refund(self, ctx):
+                        if ctx.amount > 0:
+                            self.ledger.settle(ctx.hold, "rejected")
+                """,
+            "pkg/admission.py": """
+                from pkg.base import Stage
+
+                class Admission(Stage):
+                    def apply(self, ctx):
+                        if not ctx.tools:
+                            self.refund(ctx)
+                            raise RequestRefused("no tools")
+                """,
+        },
+    )
+    assert findings(tmp_path) == [("pkg/admission.py", 8, "TS105")]
