@@ -116,15 +116,9 @@ def summarise(source: str, path: str, module: str, config: ScanConfig) -> Summar
     tables = _Tables(module, path.endswith("__init__.py"), config)
     tables.lines = source.splitlines()
     tables.read(parsed.body)
-    facts = _Facts()
     text = Text(source)
-    # A function checks through a configured check, or by comparing with the baseline and raising.
-    compares = text.mentions(config.baseline) and text.mentions(config.tool_words) and text.has("raise")
-    schemas = text.meets(_schemas(config))
-    diagnostics = text.meets(_diagnostics(config)) and text.mentions(config.message_words)
-    copies = text.has("return")
-    if schemas or compares or diagnostics or copies or text.meets(Mentions(names=(*config.check, *config.settle))):
-        facts = with_deep_stack(lambda: _facts(source, parsed, config))
+    # Which functions `_facts` parses is decided function by function, on the outline.
+    facts = with_deep_stack(lambda: _facts(source, parsed, config))
     return Summary(
         module,
         tuple(tables.imports.items()),

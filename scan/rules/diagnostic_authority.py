@@ -322,15 +322,16 @@ def _hands_hidden(tree: Tree, call: cst.Call) -> bool:
     """A call of a function of the module that hands it what to hide: the argument bound to its
     parameter named so (`narrow(entries, {WEB_SEARCH})` of `def narrow(entries, hidden)`)."""
     name = dotted(call.func).removeprefix("self.").removeprefix("cls.")
-    for function in tree.functions():
-        if function.name.value != name:
-            continue
-        params = [p.name.value for p in (*function.params.posonly_params, *function.params.params)]
-        params = params[1:] if params[:1] in (["self"], ["cls"]) and "." in dotted(call.func) else params
-        for position, arg in enumerate(call.args):
-            keyword = arg.keyword.value if arg.keyword else (params[position] if position < len(params) else "")
-            if any(word in keyword.lower().split("_") for word in _HIDING) and arg.star == "":
-                return True
+    functions = tree.memo("functions by name", lambda: {f.name.value: f for f in reversed(tree.functions())})
+    function = functions.get(name)
+    if function is None:
+        return False
+    params = [p.name.value for p in (*function.params.posonly_params, *function.params.params)]
+    params = params[1:] if params[:1] in (["self"], ["cls"]) and "." in dotted(call.func) else params
+    for position, arg in enumerate(call.args):
+        keyword = arg.keyword.value if arg.keyword else (params[position] if position < len(params) else "")
+        if any(word in keyword.lower().split("_") for word in _HIDING) and arg.star == "":
+            return True
     return False
 
 
